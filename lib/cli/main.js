@@ -1,0 +1,27 @@
+import { Command, CommanderError } from 'commander';
+import { readFileSync } from 'node:fs';
+import { registerRelayCommands } from './relay-command.js';
+import { EXIT_USAGE } from './usage-error.js';
+
+const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+export async function main(argv = process.argv) {
+  const program = new Command('cipherbench')
+    .description('How fast does a Shadowsocks preset chain carry a TCP stream on this machine? iperf3 through a real relay pair, ranked and archived.')
+    .version(version)
+    .exitOverride()
+    .showHelpAfterError('(run with --help for usage)');
+  registerRelayCommands(program);
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      // --help and --version "fail" with exit code 0; real usage errors are 2.
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+      return;
+    }
+    if (error.exitCode === undefined) throw error;
+    process.stderr.write(`cipherbench: ${error.message}\n`);
+    process.exitCode = error.exitCode;
+  }
+}

@@ -1,0 +1,16 @@
+import { createHash } from 'node:crypto';
+
+// OpenSSL's EVP_BytesToKey with MD5, one iteration and no salt: how every
+// Shadowsocks implementation turns a password into a master key.
+export function evpBytesToKey(password, keyLength) {
+  const pass = Buffer.from(password, 'utf8');
+  const blocks = [];
+  let length = 0;
+  let previous = Buffer.alloc(0);
+  while (length < keyLength) {
+    previous = createHash('md5').update(previous).update(pass).digest();
+    blocks.push(previous);
+    length += previous.length;
+  }
+  return Buffer.concat(blocks).subarray(0, keyLength);
+}

@@ -1,0 +1,40 @@
+import { createCipheriv, createDecipheriv, createHash } from 'node:crypto';
+
+// Shadowsocks stream ciphers: one cipher per direction for the whole
+// connection, keyed by EVP_BytesToKey(password) and a random IV sent first.
+// `legacy` marks the ones OpenSSL 3 keeps in its legacy provider.
+const ZERO_COUNTER = Buffer.alloc(4);
+
+const openssl = (algorithm) => (decrypt, key, iv) =>
+  (decrypt ? createDecipheriv : createCipheriv)(algorithm, key, iv);
+
+export const STREAM_METHODS = {
+  'aes-128-ctr': { keyLength: 16, ivLength: 16, create: openssl('aes-128-ctr') },
+  'aes-192-ctr': { keyLength: 24, ivLength: 16, create: openssl('aes-192-ctr') },
+  'aes-256-ctr': { keyLength: 32, ivLength: 16, create: openssl('aes-256-ctr') },
+  'aes-128-cfb': { keyLength: 16, ivLength: 16, create: openssl('aes-128-cfb') },
+  'aes-192-cfb': { keyLength: 24, ivLength: 16, create: openssl('aes-192-cfb') },
+  'aes-256-cfb': { keyLength: 32, ivLength: 16, create: openssl('aes-256-cfb') },
+  'camellia-128-cfb': { keyLength: 16, ivLength: 16, create: openssl('camellia-128-cfb') },
+  'camellia-192-cfb': { keyLength: 24, ivLength: 16, create: openssl('camellia-192-cfb') },
+  'camellia-256-cfb': { keyLength: 32, ivLength: 16, create: openssl('camellia-256-cfb') },
+  // RC4 keyed by MD5(key || iv): the IV is on the wire but never fed to RC4.
+  'rc4-md5': {
+    keyLength: 16,
+    ivLength: 16,
+    legacy: true,
+    create: (decrypt, key, iv) => {
+      const rc4Key = createHash('md5').update(key).update(iv).digest();
+      return (decrypt ? createDecipheriv : createCipheriv)('rc4', rc4Key, null);
+    },
+  },
+  // OpenSSL's chacha20 takes a 16-byte IV: a 32-bit little-endian block
+  // counter, then the 12-byte IETF nonce that Shadowsocks sends.
+  'chacha20-ietf': {
+    keyLength: 32,
+    ivLength: 12,
+    create: (decrypt, key, iv) =>
+      (decrypt ? createDecipheriv : createCipheriv)('chacha20', key, Buffer.concat([ZERO_COUNTER, iv])),
+  },
+  'bf-cfb': { keyLength: 16, ivLength: 8, legacy: true, create: openssl('bf-cfb') },
+};

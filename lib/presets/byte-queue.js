@@ -1,0 +1,66 @@
+// Bytes received but not yet decoded. Decoders ask for exact record sizes;
+// a record that lies inside one received buffer is returned as a view (no
+// copy), and only records split across TCP reads are copied together.
+export function createByteQueue() {
+  let buffers = [];
+  let length = 0;
+
+  function take(n) {
+    const first = buffers[0];
+    if (first.length > n) {
+      buffers[0] = first.subarray(n);
+      length -= n;
+      return first.subarray(0, n);
+    }
+    if (first.length === n) {
+      buffers.shift();
+      length -= n;
+      return first;
+    }
+    const out = Buffer.allocUnsafe(n);
+    let offset = 0;
+    while (offset < n) {
+      const head = buffers[0];
+      const wanted = n - offset;
+      if (head.length <= wanted) {
+        head.copy(out, offset);
+        offset += head.length;
+        buffers.shift();
+      } else {
+        head.copy(out, offset, 0, wanted);
+        buffers[0] = head.subarray(wanted);
+        offset = n;
+      }
+    }
+    length -= n;
+    return out;
+  }
+
+  return {
+    get length() {
+      return length;
+    },
+    push(buffer) {
+      if (buffer.length === 0) return;
+      buffers.push(buffer);
+      length += buffer.length;
+    },
+    // Returns exactly n bytes, or null when fewer than n are queued.
+    take(n) {
+      return length >= n ? take(n) : null;
+    },
+    peek(index) {
+      for (const buffer of buffers) {
+        if (index < buffer.length) return buffer[index];
+        index -= buffer.length;
+      }
+      return undefined;
+    },
+    takeAll() {
+      const all = buffers.length === 1 ? buffers[0] : Buffer.concat(buffers, length);
+      buffers = [];
+      length = 0;
+      return all;
+    },
+  };
+}

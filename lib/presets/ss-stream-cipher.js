@@ -1,0 +1,53 @@
+import { randomBytes } from 'node:crypto';
+import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
+import { STREAM_METHODS } from '../crypto/stream-methods.js';
+import { createByteQueue } from './byte-queue.js';
+
+// Shadowsocks stream ciphers: [IV][ciphertext...] in each direction, one
+// cipher object per direction for the life of the connection.
+export default {
+  name: 'ss-stream-cipher',
+  summary: 'Shadowsocks stream cipher: random IV first, then one cipher stream per direction (no integrity)',
+  params: {
+    method: { required: true, values: Object.keys(STREAM_METHODS) },
+  },
+  needsLegacyProvider: (params) => Boolean(STREAM_METHODS[params.method]?.legacy),
+  prepare(params, { password }) {
+    const method = STREAM_METHODS[params.method];
+    const key = evpBytesToKey(password, method.keyLength);
+
+    const encoder = () => {
+      let cipher = null;
+      return (data, push) => {
+        if (!cipher) {
+          const iv = randomBytes(method.ivLength);
+          cipher = method.create(false, key, iv);
+          push(iv);
+        }
+        if (data.length > 0) push(cipher.update(data));
+      };
+    };
+
+    const decoder = () => {
+      let decipher = null;
+      let ivQueue = createByteQueue();
+      return (data, push) => {
+        if (!decipher) {
+          ivQueue.push(data);
+          const iv = ivQueue.take(method.ivLength);
+          if (!iv) return;
+          decipher = method.create(true, key, iv);
+          data = ivQueue.takeAll();
+          ivQueue = null;
+        }
+        if (data.length > 0) push(decipher.update(data));
+      };
+    };
+
+    return () => {
+      const encode = encoder();
+      const decode = decoder();
+      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode };
+    };
+  },
+};

@@ -1,0 +1,30 @@
+import net from 'node:net';
+import { prepareChain } from '../presets/index.js';
+import { bridge } from './bridge.js';
+import { createSocketSet, listen as listenOn } from './listener.js';
+
+// The relay client: every accepted connection is carried to the relay server
+// through the preset chain, addressed to the fixed `forward` target (a
+// tunnel, like ss-tunnel), so iperf3 needs no SOCKS support.
+export function startRelayClient({ listen, server, forward, password, presets, log }) {
+  const createPipeline = prepareChain(presets, { password });
+  const sockets = createSocketSet();
+
+  const listener = net.createServer({ allowHalfOpen: true, noDelay: true }, (local) => {
+    sockets.add(local);
+    const upstream = sockets.add(net.connect({ host: server.host, port: server.port, allowHalfOpen: true, noDelay: true }));
+    const pipeline = createPipeline('client', { target: forward });
+    const encode = pipeline.encoder((data) => upstream.write(data));
+    bridge(local, upstream, {
+      aToB: encode,
+      bToA: pipeline.decoder((data) => local.write(data)),
+      log,
+      label: `${local.remoteAddress}:${local.remotePort}`,
+    });
+    // The address header goes out at once, so protocols where the server
+    // speaks first work, and the relay server can connect early.
+    encode(Buffer.alloc(0));
+  });
+
+  return listenOn(listener, listen, sockets, log);
+}

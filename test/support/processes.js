@@ -1,0 +1,89 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { LEGACY_FLAG } from '../../lib/crypto/legacy-provider.js';
+import { chainNeedsLegacyProvider } from '../../lib/presets/index.js';
+
+export const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
+
+// Starts a child and resolves once a line of its output matches `ready`;
+// rejects with its output if it exits first or takes too long. Every child
+// is remembered so stopAll() leaves nothing running after a test.
+const children = new Set();
+
+export function startProcess(command, args, { ready, timeoutMs = 10_000 } = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.add(child);
+  child.output = '';
+  const append = (data) => {
+    child.output += data;
+  };
+  child.stdout.setEncoding('utf8').on('data', append);
+  child.stderr.setEncoding('utf8').on('data', append);
+  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
+    children.delete(child);
+    resolve({ code, signal });
+  }));
+  if (!ready) return Promise.resolve(child);
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => fail(`not ready after ${timeoutMs} ms`), timeoutMs);
+    const check = () => {
+      if (ready.test(child.output)) {
+        clearTimeout(timer);
+        child.stdout.off('data', check);
+        child.stderr.off('data', check);
+        resolve(child);
+      }
+    };
+    const fail = (why) => {
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(new Error(`${command} ${args.join(' ')}: ${why}\n${child.output}`));
+    };
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
+    child.once('exit', (code) => fail(`exited with ${code} before it was ready`));
+  });
+}
+
+export async function stopAll() {
+  const waits = [...children].map((child) => {
+    child.kill('SIGTERM');
+    return child.exited;
+  });
+  await Promise.all(waits);
+}
+
+const nodeArgs = (presets) => (chainNeedsLegacyProvider(presets) ? [LEGACY_FLAG, CLI] : [CLI]);
+
+export function startRelayServer({ port, key, presets, extra = [] }) {
+  return startProcess(
+    process.execPath,
+    [...nodeArgs(presets), 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', key, '--presets', JSON.stringify(presets), ...extra],
+    { ready: /listening on / },
+  );
+}
+
+export function startRelayClient({ port, serverPort, forwardPort, key, presets }) {
+  return startProcess(
+    process.execPath,
+    [
+      ...nodeArgs(presets), 'relay', 'client',
+      '--listen', `127.0.0.1:${port}`,
+      '--server', `127.0.0.1:${serverPort}`,
+      '--forward', `127.0.0.1:${forwardPort}`,
+      '--key', key,
+      '--presets', JSON.stringify(presets),
+    ],
+    { ready: /listening on / },
+  );
+}
+
+export const startSsServer = ({ port, key, method }) =>
+  startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method], { ready: /listening at/ });
+
+export const startSsTunnel = ({ port, serverPort, forwardPort, key, method }) =>
+  startProcess(
+    'ss-tunnel',
+    ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${forwardPort}`, '-k', key, '-m', method],
+    { ready: /listening at/ },
+  );

@@ -1,0 +1,92 @@
+import { execFile } from 'node:child_process';
+import { readdir, readFile, readlink } from 'node:fs/promises';
+import net from 'node:net';
+import { promisify } from 'node:util';
+import { inputError } from './input-error.js';
+
+const ROLE_NAMES = { client: 'relay client', server: 'relay server', target: 'iperf3 -s' };
+
+// Whether a listener could bind host:port now. Binding is the real test: a
+// holder on 0.0.0.0 or [::] blocks 127.0.0.1 as surely as one on 127.0.0.1.
+export function isPortFree(port, host = '127.0.0.1') {
+  return new Promise((resolve) => {
+    const server = net.createServer();
+    server.once('error', () => resolve(false));
+    server.listen({ port, host, exclusive: true }, () => server.close(() => resolve(true)));
+  });
+}
+
+// Throws one input error listing every busy port with its holder, so the
+// run stops before any process starts rather than failing case after case.
+export async function assertPortsFree(ports) {
+  const busy = [];
+  for (const [role, port] of Object.entries(ports)) {
+    if (await isPortFree(port)) continue;
+    const holder = await findPortHolder(port);
+    const who = holder ? `pid ${holder.pid}${holder.command ? ` (${holder.command})` : ''}` : 'another process';
+    busy.push(`port ${port} (${ROLE_NAMES[role]}) is already in use by ${who}`);
+  }
+  if (busy.length > 0) {
+    throw inputError(`${busy.join('; ')}: stop it, or pick free ports with --ports CLIENT,SERVER,TARGET`);
+  }
+}
+
+// { pid, command } of the process listening on a TCP port, when the OS will
+// say (another user's processes are hidden without privileges); else null.
+export async function findPortHolder(port) {
+  return (await holderFromSs(port)) ?? (await holderFromProc(port));
+}
+
+export async function holderFromSs(port) {
+  let stdout;
+  try {
+    ({ stdout } = await promisify(execFile)('ss', ['-ltnpH', `sport = :${port}`], { timeout: 5000 }));
+  } catch {
+    return null;
+  }
+  const match = /users:\(\("([^"]*)",pid=(\d+)/.exec(stdout);
+  return match ? { pid: Number(match[2]), command: match[1] } : null;
+}
+
+// Linux without iproute2: /proc/net/tcp{,6} gives the listening socket's
+// inode, and the process holding it has a /proc/PID/fd link to socket:[inode].
+export async function holderFromProc(port) {
+  const inodes = new Set();
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text;
+    try {
+      text = await readFile(table, 'utf8');
+    } catch {
+      continue;
+    }
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is HEXIP:HEXPORT; state 0A is LISTEN; inode is field 9.
+      if (fields.length < 10 || fields[3] !== '0A') continue;
+      if (parseInt(fields[1].split(':')[1], 16) === port) inodes.add(`socket:[${fields[9]}]`);
+    }
+  }
+  if (inodes.size === 0) return null;
+  let pids;
+  try {
+    pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return null;
+  }
+  for (const pid of pids) {
+    let fds;
+    try {
+      fds = await readdir(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      const link = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => null);
+      if (link && inodes.has(link)) {
+        const command = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
+        return { pid: Number(pid), command: command || null };
+      }
+    }
+  }
+  return null;
+}

@@ -1,0 +1,113 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
+import { chainNeedsLegacyProvider } from '../presets/index.js';
+import { IPERF3_SERVER_READY, iperf3ServerArgs, parseIperf3Json, startIperf3Client } from './iperf3.js';
+import { describeExit, startProcess } from './processes.js';
+
+const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
+const RELAY_READY = /^listening on /;
+// After a relay dies mid-test iperf3 usually reports the broken connection
+// at once; past this it is stopped so a stuck one cannot hold up the run.
+const IPERF3_GRACE_MS = 2000;
+
+function relayArgs(role, chain, { ports, key }) {
+  const flags = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG] : [];
+  const where = role === 'server'
+    ? ['--listen', `127.0.0.1:${ports.server}`]
+    : ['--listen', `127.0.0.1:${ports.client}`, '--server', `127.0.0.1:${ports.server}`, '--forward', `127.0.0.1:${ports.target}`];
+  return [...flags, CLI, 'relay', role, ...where, '--key', key, '--presets', JSON.stringify(chain)];
+}
+
+// One case: iperf3 -s on the target port, the relay pair in front of it,
+// iperf3 -c through the pair for `duration` seconds, then everything
+// stopped. Resolves with { status, reason, sender, receiver, wallSeconds }
+// and never throws for a fault of the case itself; status 'skipped' means
+// `signal` was aborted before the case could finish.
+export async function runCase(chain, { index, ports, duration, parallel, readyTimeout, iperf3, key, signal, emit }) {
+  const started = performance.now();
+  const children = [];
+  // Every child's pid goes to the observer, so a caller can watch or check them.
+  const track = (role, pid) => {
+    if (pid !== undefined) emit({ type: 'process-started', index, role, pid });
+  };
+  // The three listeners do not touch each other until a connection arrives,
+  // so they start together and the slowest start sets the wait.
+  const start = (role, label, file, args) => {
+    const child = startProcess(label, file, args);
+    children.push(child);
+    track(role, child.pid);
+    return child;
+  };
+  let outcome;
+  try {
+    const target = start('iperf3-server', 'iperf3 -s', iperf3, iperf3ServerArgs(ports.target));
+    const server = start('relay-server', 'relay server', process.execPath, relayArgs('server', chain, { ports, key }));
+    const client = start('relay-client', 'relay client', process.execPath, relayArgs('client', chain, { ports, key }));
+    const waits = { timeoutMs: readyTimeout * 1000, signal };
+    const notReady = await firstReason([
+      target.ready(IPERF3_SERVER_READY, waits),
+      server.ready(RELAY_READY, waits),
+      client.ready(RELAY_READY, waits),
+    ]);
+    outcome = notReady
+      ? { reason: notReady }
+      : await measure({ ports, duration, parallel, iperf3, signal, track, listeners: children });
+  } finally {
+    await Promise.all(children.map((child) => child.stop()));
+  }
+  const wallSeconds = (performance.now() - started) / 1000;
+  if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds };
+  if (outcome.sender) return { status: 'ok', reason: null, ...outcome, wallSeconds };
+  return { status: 'failed', reason: withTails(outcome.reason, children), sender: null, receiver: null, wallSeconds };
+}
+
+async function measure({ ports, duration, parallel, iperf3, signal, track, listeners }) {
+  // Generous: the receiver drains the relays' buffers after -t seconds.
+  const timeoutMs = (duration * 2 + 10) * 1000;
+  const measuring = startIperf3Client(iperf3, { port: ports.client, duration, parallel }, { signal, timeoutMs });
+  track('iperf3-client', measuring.pid);
+  const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
+  let dead = null;
+  let result = await Promise.race([measuring.result, died.then((child) => {
+    dead = child;
+    return null;
+  })]);
+  if (!result) {
+    result = await Promise.race([measuring.result, delay(IPERF3_GRACE_MS).then(() => null)]);
+    if (!result) {
+      measuring.kill();
+      result = await measuring.result;
+    }
+  }
+  const deathNote = dead ? `${dead.label} ${describeExit(dead.exit)} during the test` : null;
+  if (result.timedOut) return { reason: `iperf3 -c did not finish within ${timeoutMs / 1000} s${deathNote ? `; ${deathNote}` : ''}` };
+  const report = parseIperf3Json(result.stdout);
+  if (report.error) {
+    const stderr = String(result.stderr ?? '').trim().split('\n')[0];
+    const detail = result.stdout ? report.error : stderr || describeExit({ code: result.exitCode, signal: result.signal });
+    return { reason: [`iperf3: ${detail}`, deathNote].filter(Boolean).join('; ') };
+  }
+  return report;
+}
+
+// The first failure among readiness waits, as soon as it happens, or null
+// once every wait has succeeded.
+function firstReason(waits) {
+  return new Promise((resolve) => {
+    let pending = waits.length;
+    for (const wait of waits) {
+      wait.then((reason) => {
+        if (reason) resolve(reason);
+        else if (--pending === 0) resolve(null);
+      });
+    }
+  });
+}
+
+// A failure's one line, then the last stderr lines of each child that said
+// anything: a relay's own words are usually the real cause.
+function withTails(reason, children) {
+  const tails = children.flatMap((child) => child.stderrTail().filter(Boolean).map((line) => `${child.label}: ${line}`));
+  return [reason, ...tails].join('\n');
+}

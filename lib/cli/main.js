@@ -1,6 +1,8 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
+import { registerRunCommand } from './run-command.js';
 import { EXIT_USAGE } from './usage-error.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -11,6 +13,8 @@ export async function main(argv = process.argv) {
     .version(version)
     .exitOverride()
     .showHelpAfterError('(run with --help for usage)');
+  registerRunCommand(program);
+  registerPresetsCommand(program);
   registerRelayCommands(program);
   try {
     await program.parseAsync(argv);

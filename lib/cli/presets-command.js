@@ -1,0 +1,35 @@
+import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
+import { PRESETS } from '../presets/index.js';
+
+export function registerPresetsCommand(program) {
+  program
+    .command('presets')
+    .description('list every preset and the values of its parameters, to write cases.js with')
+    .action(() => {
+      process.stdout.write(formatPresets(PRESETS));
+    });
+}
+
+// Each preset with its summary and, per parameter, every value it takes;
+// values that need OpenSSL's legacy provider are marked, since only a Node
+// whose OpenSSL ships that module can run them.
+export function formatPresets(presets) {
+  const blocks = Object.values(presets).map((preset) => {
+    const lines = [preset.name, `  ${preset.summary}`];
+    for (const [key, spec] of Object.entries(preset.params)) {
+      lines.push(`  ${key}${spec.required ? ' (required)' : ''}:`);
+      const width = Math.max(...spec.values.map((value) => value.length));
+      for (const value of spec.values) {
+        const legacy = preset.needsLegacyProvider?.({ [key]: value });
+        lines.push(legacy ? `    ${value.padEnd(width)}  (legacy provider)` : `    ${value}`);
+      }
+    }
+    return lines.join('\n');
+  });
+  const example = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]);
+  return [
+    ...blocks,
+    `(legacy provider): rc4 and blowfish live in OpenSSL 3's legacy provider; the runner starts those relays with node ${LEGACY_FLAG}, which works only where Node's OpenSSL has that module.`,
+    `A case in cases.js is one chain, starting with ss-base: ${example}`,
+  ].join('\n\n') + '\n';
+}

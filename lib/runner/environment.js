@@ -1,0 +1,56 @@
+import os from 'node:os';
+import { execa } from 'execa';
+import si from 'systeminformation';
+
+// What a reader needs to compare two reports: the machine, the OS, the Node.js
+// build and the iperf3 that measured. Only systeminformation's cheap calls are
+// used, so collecting this costs well under a second before a run.
+export async function collectEnvironment({ iperf3Path }) {
+  const [cpu, cpuFlags, memory, osInfo, iperf3] = await Promise.all([
+    si.cpu(),
+    si.cpuFlags(),
+    si.mem(),
+    si.osInfo(),
+    describeIperf3(iperf3Path),
+  ]);
+  return {
+    cpu: {
+      model: [cpu.manufacturer, cpu.brand].filter(Boolean).join(' '),
+      cores: cpu.cores,
+      physicalCores: cpu.physicalCores,
+      aes: hasAesInstructions(cpuFlags),
+    },
+    memory: memory.total,
+    os: {
+      type: os.type(),
+      platform: os.platform(),
+      arch: os.arch(),
+      release: os.release(),
+      distro: describeDistro(osInfo),
+    },
+    node: { ...process.versions },
+    iperf3,
+  };
+}
+
+// AES instructions decide which ciphers are fast, so a report must say whether
+// they were there. An empty flag list means the OS did not tell (null), not no.
+function hasAesInstructions(cpuFlags) {
+  const flags = cpuFlags.toLowerCase().split(/\s+/).filter(Boolean);
+  if (flags.length === 0) return null;
+  return flags.includes('aes');
+}
+
+function describeDistro({ distro, release, codename }) {
+  const name = [distro, release].filter(Boolean).join(' ');
+  return name && codename ? `${name} (${codename})` : name;
+}
+
+// `iperf3 --version` prints 'iperf 3.12 (cJSON 1.7.15)' first; an iperf3 that
+// will not say its version is still usable, so that is null, not an error.
+async function describeIperf3(iperf3Path) {
+  if (!iperf3Path) return { path: null, version: null };
+  const { stdout } = await execa(iperf3Path, ['--version'], { reject: false, timeout: 1000 });
+  const version = /^iperf (\d[\w.+-]*)/m.exec(stdout ?? '')?.[1] ?? null;
+  return { path: iperf3Path, version };
+}

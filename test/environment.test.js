@@ -1,0 +1,46 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import os from 'node:os';
+import { execa } from 'execa';
+import { collectEnvironment } from '../lib/runner/environment.js';
+import { requirePrograms, which } from './support/programs.js';
+
+test('describes this machine fast, with every field of docs/result.md', async () => {
+  const started = performance.now();
+  const environment = await collectEnvironment({ iperf3Path: null });
+  assert.ok(performance.now() - started < 1500, 'collected in under 1.5 s');
+
+  assert.deepEqual(Object.keys(environment).sort(), ['cpu', 'iperf3', 'memory', 'node', 'os']);
+  const { cpu } = environment;
+  assert.equal(typeof cpu.model, 'string');
+  assert.ok(cpu.model.length > 0);
+  assert.ok(Number.isInteger(cpu.cores) && cpu.cores > 0);
+  assert.ok(Number.isInteger(cpu.physicalCores) && cpu.physicalCores > 0);
+  assert.ok([true, false, null].includes(cpu.aes));
+  assert.equal(environment.memory, os.totalmem());
+  assert.deepEqual(environment.os, {
+    type: os.type(),
+    platform: os.platform(),
+    arch: os.arch(),
+    release: os.release(),
+    distro: environment.os.distro,
+  });
+  assert.equal(typeof environment.os.distro, 'string');
+  assert.deepEqual(environment.node, process.versions);
+  assert.deepEqual(environment.iperf3, { path: null, version: null });
+});
+
+test('reports the iperf3 version that iperf3 itself prints', async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const iperf3Path = which('iperf3');
+  const { iperf3 } = await collectEnvironment({ iperf3Path });
+  const { stdout } = await execa(iperf3Path, ['--version']);
+  assert.equal(iperf3.path, iperf3Path);
+  assert.match(iperf3.version, /^3\.\d+/);
+  assert.ok(stdout.startsWith(`iperf ${iperf3.version} `), stdout);
+});
+
+test('a program that does not print an iperf3 version gives a null version', async () => {
+  const { iperf3 } = await collectEnvironment({ iperf3Path: process.execPath });
+  assert.deepEqual(iperf3, { path: process.execPath, version: null });
+});

@@ -1,0 +1,5 @@
+// The JSON archive is the result object itself (docs/result.md), so any later
+// tool reads exactly what the text report was made from.
+export function formatJsonReport(result) {
+  return `${JSON.stringify(result, null, 2)}\n`;
+}

@@ -1,0 +1,193 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { formatCaseBlock, formatHeader, formatRanking, formatTextReport } from '../lib/report/text-report.js';
+
+const ANSI = /\x1b\[/;
+const MiB = 1024 ** 2;
+const GiB = 1024 ** 3;
+
+const chain = (cipher, method) => [{ name: 'ss-base' }, { name: cipher, params: { method } }];
+const ok = (index, presets, sender, receiver) => ({
+  index,
+  presets,
+  status: 'ok',
+  reason: null,
+  sender: { bytes: Math.round(sender[0]), seconds: 3.0, bits_per_second: sender[1] },
+  receiver: { bytes: Math.round(receiver[0]), seconds: receiver[2], bits_per_second: receiver[1] },
+  wallSeconds: 4.2,
+});
+const notMeasured = (index, presets, status, reason) => ({
+  index, presets, status, reason, sender: null, receiver: null, wallSeconds: 0,
+});
+
+// The four cases and the machine of the blinksocks report (the seed), so the
+// blocks and ranking can be checked against its text line for line.
+function seedResult() {
+  return {
+    tool: { name: 'cipherbench', version: '0.1.0' },
+    startedAt: '2017-10-09T01:02:03.456Z',
+    finishedAt: '2017-10-09T01:03:02.966Z',
+    wallSeconds: 59.51,
+    complete: true,
+    interrupted: null,
+    environment: {
+      cpu: { model: 'Intel(R) Core(TM) i3-4160 CPU @ 3.60GHz', cores: 4, physicalCores: 2, aes: true },
+      memory: 16722886656,
+      os: { type: 'Linux', platform: 'linux', arch: 'x64', release: '4.4.0-96-generic', distro: 'Ubuntu 16.04.3 LTS' },
+      node: { http_parser: '2.7.0', node: '8.6.0', v8: '6.0.287.53', uv: '1.14.1', openssl: '1.0.2l' },
+      iperf3: { path: '/usr/bin/iperf3', version: '3.12' },
+    },
+    options: {
+      casesFile: '/tmp/cases.js', duration: 3, parallel: 1, filter: null,
+      ports: { client: 1081, server: 1082, target: 1083 },
+    },
+    cases: [
+      ok(0, chain('ss-stream-cipher', 'aes-256-ctr'), [1.89 * GiB, 5.42e9], [1.77 * GiB, 4.88e9, 3.11]),
+      ok(1, chain('ss-stream-cipher', 'aes-256-cfb'), [994 * MiB, 2.78e9], [890 * MiB, 2.26e9, 3.31]),
+      ok(2, chain('ss-stream-cipher', 'camellia-256-cfb'), [502 * MiB, 1.40e9], [394 * MiB, 887e6, 3.73]),
+      ok(3, chain('ss-aead-cipher', 'aes-256-gcm'), [804 * MiB, 2.25e9], [489 * MiB, 1.24e9, 3.31]),
+    ],
+  };
+}
+
+function withUnmeasuredCases() {
+  const result = seedResult();
+  result.cases.splice(1, 0, notMeasured(4, chain('ss-aead-cipher', 'chacha20-ietf-poly1305'), 'failed',
+    'relay client exited with code 1\nError: listen EADDRINUSE 127.0.0.1:1081'));
+  result.cases.push(notMeasured(5, chain('ss-stream-cipher', 'rc4-md5'), 'skipped', 'rc4-md5 needs OpenSSL legacy provider'));
+  return result;
+}
+
+function interruptedResult() {
+  const result = seedResult();
+  result.complete = false;
+  result.interrupted = 'SIGINT';
+  for (const caseResult of result.cases.slice(2)) Object.assign(caseResult, notMeasured(caseResult.index, caseResult.presets, 'skipped', 'run interrupted'));
+  return result;
+}
+
+test('a measured case block is the seed block, line for line', () => {
+  const [first, , third] = seedResult().cases;
+  assert.equal(formatCaseBlock(first, { color: false }), [
+    '------------ Test Case 0 ----------------',
+    '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"aes-256-ctr"}}]',
+    'Interval         Transfer     Bitrate',
+    '0.00-3.00   sec  1.89 GBytes  5.42 Gbits/sec  sender',
+    '0.00-3.11   sec  1.77 GBytes  4.88 Gbits/sec  receiver',
+    '-----------------------------------------',
+  ].join('\n'));
+  assert.match(formatCaseBlock(third, { color: false }), /^0\.00-3\.73 {3}sec {2}394 MBytes {2}887 Mbits\/sec {2}receiver$/m);
+});
+
+test('a case that did not measure says why instead of rows', () => {
+  const result = withUnmeasuredCases();
+  assert.equal(formatCaseBlock(result.cases[1], { color: false }), [
+    '------------ Test Case 4 ----------------',
+    '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"chacha20-ietf-poly1305"}}]',
+    'FAILED: relay client exited with code 1',
+    '  Error: listen EADDRINUSE 127.0.0.1:1081',
+    '-----------------------------------------',
+  ].join('\n'));
+  assert.match(formatCaseBlock(result.cases.at(-1), { color: false }), /^SKIPPED: rc4-md5 needs OpenSSL legacy provider$/m);
+});
+
+test('ranking is by receiver bitrate, highest first, as in the seed', () => {
+  assert.equal(formatRanking(seedResult(), { color: false }), [
+    '(ranking):',
+    '',
+    ' 1: Test Case 0, Bitrate=[5.42 Gbits/sec, 4.88 Gbits/sec], [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"aes-256-ctr"}}]',
+    ' 2: Test Case 1, Bitrate=[2.78 Gbits/sec, 2.26 Gbits/sec], [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"aes-256-cfb"}}]',
+    ' 3: Test Case 3, Bitrate=[2.25 Gbits/sec, 1.24 Gbits/sec], [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]',
+    ' 4: Test Case 2, Bitrate=[1.40 Gbits/sec, 887 Mbits/sec], [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"camellia-256-cfb"}}]',
+    '',
+    'Done in 59.51s.',
+  ].join('\n'));
+});
+
+test('failed and skipped cases follow the ranking with their first reason line', () => {
+  const lines = formatRanking(withUnmeasuredCases(), { color: false }).split('\n');
+  assert.deepEqual(lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.split(',')[0]), [
+    ' 1: Test Case 0', ' 2: Test Case 1', ' 3: Test Case 3', ' 4: Test Case 2',
+  ]);
+  const notRanked = lines.slice(lines.indexOf('(not ranked):'));
+  assert.deepEqual(notRanked.slice(0, 4), [
+    '(not ranked):',
+    '',
+    '    Test Case 4, FAILED: relay client exited with code 1, [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"chacha20-ietf-poly1305"}}]',
+    '    Test Case 5, SKIPPED: rc4-md5 needs OpenSSL legacy provider, [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]',
+  ]);
+  assert.equal(lines.at(-1), 'Done in 59.51s.');
+});
+
+test('an interrupted run says so above the ranking', () => {
+  const lines = formatRanking(interruptedResult(), { color: false }).split('\n');
+  assert.equal(lines[2], 'INCOMPLETE: interrupted by SIGINT; 2 of 4 cases measured.');
+  assert.match(lines[4], /^ 1: Test Case 0,/);
+  assert.ok(lines.includes('    Test Case 3, SKIPPED: run interrupted, [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'));
+});
+
+test('the header lists the machine, every Node.js version and iperf3, aligned', () => {
+  assert.equal(formatHeader(seedResult(), { color: false }), [
+    'cipherbench:',
+    'version         0.1.0',
+    '',
+    'Operating System:',
+    'cpu             Intel(R) Core(TM) i3-4160 CPU @ 3.60GHz',
+    'cores           4 (2 physical)',
+    'memory          16722886656',
+    'type            Linux',
+    'platform        linux',
+    'arch            x64',
+    'release         4.4.0-96-generic',
+    'distro          Ubuntu 16.04.3 LTS',
+    'aes             yes',
+    '',
+    'Node.js Versions:',
+    'http_parser     2.7.0',
+    'node            8.6.0',
+    'v8              6.0.287.53',
+    'uv              1.14.1',
+    'openssl         1.0.2l',
+    '',
+    'iperf3:',
+    'version         3.12',
+    'path            /usr/bin/iperf3',
+  ].join('\n'));
+});
+
+test('the header widens its label column for long names and says what is unknown', () => {
+  const result = seedResult();
+  result.environment.node = { ...process.versions };
+  result.environment.cpu.aes = null;
+  result.environment.iperf3 = { path: null, version: null };
+  const lines = formatHeader(result, { color: false }).split('\n');
+  const width = Math.max(16, ...Object.keys(process.versions).map((name) => name.length + 1));
+  for (const [name, version] of Object.entries(process.versions)) {
+    assert.ok(lines.includes(`${name.padEnd(width)}${version}`), `row for ${name}`);
+  }
+  assert.ok(lines.includes(`${'aes'.padEnd(width)}unknown`));
+  assert.deepEqual(lines.slice(-2), ['iperf3:', `${'version'.padEnd(width)}not found`]);
+});
+
+test('the full report runs header, case blocks and ranking in the seed order', () => {
+  const result = withUnmeasuredCases();
+  const text = formatTextReport(result, { color: false });
+  const sections = text.split('\n\n');
+  assert.equal(sections[0], 'cipherbench:\nversion         0.1.0');
+  assert.ok(sections.includes('running 6 tests...'));
+  for (const caseResult of result.cases) assert.ok(text.includes(formatCaseBlock(caseResult, { color: false })));
+  assert.ok(text.indexOf('running 6 tests...') < text.indexOf('Test Case 0 ---'));
+  assert.ok(text.indexOf('Test Case 5 ---') < text.indexOf('(ranking):'));
+  assert.ok(text.endsWith('Done in 59.51s.\n'));
+});
+
+test('colour only when asked, and then the same text underneath', () => {
+  for (const result of [withUnmeasuredCases(), interruptedResult()]) {
+    const plain = formatTextReport(result, { color: false });
+    const colored = formatTextReport(result, { color: true });
+    assert.doesNotMatch(plain, ANSI);
+    assert.match(colored, ANSI);
+    assert.equal(colored.replace(/\x1b\[\d+m/g, ''), plain);
+  }
+  assert.match(formatCaseBlock(withUnmeasuredCases().cases[1], { color: true }), /\x1b\[31mFAILED\x1b\[39m/);
+});

@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { formatJsonReport } from './json-report.js';
+import { formatTextReport } from './text-report.js';
+
+// Keeps every run: reports/YYYY-MM-DD.txt and .json named for the local day
+// the run started, -2, -3, ... for later runs that day. An archive is never
+// overwritten and never seen half written. Failing to archive throws with the
+// directory named, so the caller can still print the report instead.
+export async function archiveReport(result, { dir, date = new Date(result.startedAt) }) {
+  const texts = { text: formatTextReport(result, { color: false }), json: formatJsonReport(result) };
+  try {
+    await mkdir(dir, { recursive: true });
+    const day = localDay(date);
+    for (let run = 1; ; run += 1) {
+      const name = run === 1 ? day : `${day}-${run}`;
+      const paths = { text: path.join(dir, `${name}.txt`), json: path.join(dir, `${name}.json`) };
+      if (await claim(paths)) {
+        await fill(paths, texts);
+        return { textPath: paths.text, jsonPath: paths.json };
+      }
+    }
+  } catch (error) {
+    throw Object.assign(new Error(`cannot archive the report in ${dir}: ${error.message}`, { cause: error }), {
+      code: error.code,
+      path: dir,
+    });
+  }
+}
+
+function localDay(date) {
+  const pad = (number) => String(number).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}
+
+// Creating both names with 'wx' is what makes the choice safe against a
+// second run archiving at the same moment: only one of them can create a
+// name. The pair must share a suffix, so a lone .json taken by someone else
+// gives back the .txt and moves on.
+async function claim(paths) {
+  if (!(await createEmpty(paths.text))) return false;
+  if (await createEmpty(paths.json)) return true;
+  await rm(paths.text, { force: true });
+  return false;
+}
+
+async function createEmpty(file) {
+  try {
+    await writeFile(file, '', { flag: 'wx' });
+    return true;
+  } catch (error) {
+    if (error.code === 'EEXIST') return false;
+    throw error;
+  }
+}
+
+// Each claimed name is replaced whole by a rename from a temporary file in the
+// same directory; on failure the claimed names are given back too, so a full
+// disk leaves no empty reports behind.
+async function fill(paths, texts) {
+  const temporary = { text: temporaryBeside(paths.text), json: temporaryBeside(paths.json) };
+  try {
+    for (const kind of ['text', 'json']) {
+      await writeFile(temporary[kind], texts[kind], { flag: 'wx' });
+      await rename(temporary[kind], paths[kind]);
+    }
+  } catch (error) {
+    await Promise.all([...Object.values(temporary), ...Object.values(paths)].map((file) => rm(file, { force: true })));
+    throw error;
+  }
+}
+
+function temporaryBeside(file) {
+  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+}

@@ -1,0 +1,128 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { archiveReport } from '../lib/report/archive.js';
+import { formatTextReport } from '../lib/report/text-report.js';
+
+// 2026-11-23 at 00:30 local time, whatever this machine's zone: the name
+// must follow the local day, which differs from the UTC day in many zones.
+const STARTED = new Date(2026, 10, 23, 0, 30);
+
+function sampleResult() {
+  const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
+  return {
+    tool: { name: 'cipherbench', version: '0.1.0' },
+    startedAt: STARTED.toISOString(),
+    finishedAt: new Date(STARTED.getTime() + 4000).toISOString(),
+    wallSeconds: 4,
+    complete: true,
+    interrupted: null,
+    environment: {
+      cpu: { model: 'AMD EPYC 7B13', cores: 2, physicalCores: 1, aes: true },
+      memory: 25217482752,
+      os: { type: 'Linux', platform: 'linux', arch: 'x64', release: '6.18.44', distro: 'Debian GNU/Linux 12 (bookworm)' },
+      node: { node: '20.20.2' },
+      iperf3: { path: '/usr/bin/iperf3', version: '3.12' },
+    },
+    options: {
+      casesFile: '/tmp/cases.js', duration: 3, parallel: 1, filter: null,
+      ports: { client: 1081, server: 1082, target: 1083 },
+    },
+    cases: [{
+      index: 0,
+      presets,
+      status: 'ok',
+      reason: null,
+      sender: { bytes: 804000000, seconds: 3.0, bits_per_second: 2.25e9 },
+      receiver: { bytes: 489000000, seconds: 3.31, bits_per_second: 1.24e9 },
+      wallSeconds: 3.4,
+    }],
+  };
+}
+
+async function freshDir(t) {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'cipherbench-archive-'));
+  t.after(() => rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+test('writes the text and JSON reports named for the local start day', async (t) => {
+  const dir = path.join(await freshDir(t), 'reports', 'nested');
+  const result = sampleResult();
+  const { textPath, jsonPath } = await archiveReport(result, { dir });
+  assert.equal(textPath, path.join(dir, '2026-11-23.txt'));
+  assert.equal(jsonPath, path.join(dir, '2026-11-23.json'));
+  assert.equal(await readFile(textPath, 'utf8'), formatTextReport(result, { color: false }));
+  assert.deepEqual(JSON.parse(await readFile(jsonPath, 'utf8')), result);
+  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23.json', '2026-11-23.txt']);
+});
+
+test('a second and third run the same day get -2 and -3 and leave no temporary files', async (t) => {
+  const dir = await freshDir(t);
+  const paths = [];
+  for (let run = 0; run < 3; run += 1) paths.push(await archiveReport(sampleResult(), { dir }));
+  assert.deepEqual(paths.map(({ textPath }) => path.basename(textPath)), ['2026-11-23.txt', '2026-11-23-2.txt', '2026-11-23-3.txt']);
+  assert.deepEqual(paths.map(({ jsonPath }) => path.basename(jsonPath)), ['2026-11-23.json', '2026-11-23-2.json', '2026-11-23-3.json']);
+  assert.deepEqual((await readdir(dir)).sort(), [
+    '2026-11-23-2.json', '2026-11-23-2.txt', '2026-11-23-3.json', '2026-11-23-3.txt', '2026-11-23.json', '2026-11-23.txt',
+  ]);
+});
+
+test('runs archiving at the same moment each get their own suffix', async (t) => {
+  const dir = await freshDir(t);
+  const paths = await Promise.all(Array.from({ length: 5 }, () => archiveReport(sampleResult(), { dir })));
+  const names = paths.map(({ textPath }) => path.basename(textPath, '.txt')).sort();
+  assert.deepEqual(names, ['2026-11-23', '2026-11-23-2', '2026-11-23-3', '2026-11-23-4', '2026-11-23-5']);
+  for (const { jsonPath } of paths) assert.equal(JSON.parse(await readFile(jsonPath, 'utf8')).tool.name, 'cipherbench');
+  assert.equal((await readdir(dir)).length, 10);
+});
+
+test('the .txt and .json of a run share a suffix, skipping one that only one of them holds', async (t) => {
+  const dir = await freshDir(t);
+  await writeFile(path.join(dir, '2026-11-23.json'), 'kept');
+  const { textPath, jsonPath } = await archiveReport(sampleResult(), { dir });
+  assert.equal(path.basename(textPath), '2026-11-23-2.txt');
+  assert.equal(path.basename(jsonPath), '2026-11-23-2.json');
+  assert.equal(await readFile(path.join(dir, '2026-11-23.json'), 'utf8'), 'kept');
+  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23-2.json', '2026-11-23-2.txt', '2026-11-23.json']);
+});
+
+test('an explicit date names the files', async (t) => {
+  const dir = await freshDir(t);
+  const { textPath } = await archiveReport(sampleResult(), { dir, date: new Date(2027, 0, 5, 23, 59) });
+  assert.equal(path.basename(textPath), '2027-01-05.txt');
+});
+
+test('a directory that cannot be created fails naming the path', async (t) => {
+  const base = await freshDir(t);
+  // Works as root too, where permissions do not stop a write.
+  await writeFile(path.join(base, 'a-file'), '');
+  const dir = path.join(base, 'a-file', 'reports');
+  await assert.rejects(archiveReport(sampleResult(), { dir }), (error) => {
+    assert.equal(error.code, 'ENOTDIR');
+    assert.ok(error.message.includes(dir), error.message);
+    return true;
+  });
+});
+
+test('a read-only directory fails naming the path and leaves nothing behind', async (t) => {
+  if (process.getuid?.() === 0) {
+    t.skip('running as root, where a read-only mode does not stop writes');
+    return;
+  }
+  const dir = path.join(await freshDir(t), 'reports');
+  await mkdir(dir);
+  await chmod(dir, 0o555);
+  try {
+    await assert.rejects(archiveReport(sampleResult(), { dir }), (error) => {
+      assert.equal(error.code, 'EACCES');
+      assert.ok(error.message.includes(dir), error.message);
+      return true;
+    });
+    assert.deepEqual(await readdir(dir), []);
+  } finally {
+    await chmod(dir, 0o755);
+  }
+});

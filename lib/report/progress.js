@@ -1,0 +1,89 @@
+import { Chalk } from 'chalk';
+
+// A run takes minutes, so a person at a terminal sees one live line: which
+// case, what it measures, how long so far and how long to go. A log file (no
+// TTY) gets one line per case instead, since rewriting a line only garbles it.
+// Nothing here goes to stdout, which carries the report.
+const CLEAR_LINE = '\r\x1b[2K';
+const REFRESH_MS = 250;
+
+export function createProgress({ stream = process.stderr, total, isTTY = stream.isTTY, color = false, duration }) {
+  const paint = new Chalk({ level: color ? 1 : 0 });
+  const runStartedAt = Date.now();
+  const finishedWallSeconds = [];
+  let started = 0;
+  let current = null;
+  let timer = null;
+  let lineShown = false;
+
+  // Before any case has finished, the best guess is iperf3's duration plus
+  // about a second of relay start and teardown per case.
+  function etaSeconds() {
+    const perCase = finishedWallSeconds.length > 0
+      ? finishedWallSeconds.reduce((sum, seconds) => sum + seconds, 0) / finishedWallSeconds.length
+      : duration == null ? null : duration + 1;
+    if (perCase === null) return null;
+    const spentOnCurrent = current ? (Date.now() - current.startedAt) / 1000 : 0;
+    return Math.max(0, perCase * (total - finishedWallSeconds.length) - spentOnCurrent);
+  }
+
+  function render() {
+    if (!current) return;
+    const eta = etaSeconds();
+    const counter = `case ${current.position}/${total}`;
+    const times = `${clock((Date.now() - runStartedAt) / 1000)} elapsed  ETA ${eta === null ? '--' : clock(eta)}`;
+    // The last column stays empty: writing into it makes some terminals wrap.
+    const room = (stream.columns || 80) - 1 - counter.length - times.length - 4;
+    const label = truncate(current.label, room);
+    const parts = [paint.bold(counter), label, paint.dim(times)].filter(Boolean);
+    stream.write(`${CLEAR_LINE}${parts.join('  ')}`);
+    lineShown = true;
+  }
+
+  return {
+    caseStarted(caseInfo, position = started + 1) {
+      started += 1;
+      current = { position, label: chainLabel(caseInfo.presets), startedAt: Date.now() };
+      if (!isTTY) {
+        stream.write(`${paint.bold(`[${position}/${total}]`)} ${current.label} ...\n`);
+        return;
+      }
+      timer ??= setInterval(render, REFRESH_MS).unref();
+      render();
+    },
+    caseFinished(caseResult) {
+      const measured = current ? (Date.now() - current.startedAt) / 1000 : 0;
+      finishedWallSeconds.push(typeof caseResult.wallSeconds === 'number' ? caseResult.wallSeconds : measured);
+      current = null;
+    },
+    // Safe to call between cases, so other output can land on a clean line;
+    // the next caseStarted draws the line again.
+    stop() {
+      clearInterval(timer);
+      timer = null;
+      current = null;
+      if (lineShown) stream.write(CLEAR_LINE);
+      lineShown = false;
+    },
+  };
+}
+
+// A person knows a chain by its cipher method; a chain without one is shown
+// as its JSON, as in the report.
+function chainLabel(presets) {
+  const methods = presets.map((preset) => preset.params?.method).filter(Boolean);
+  return methods.length > 0 ? methods.join('+') : JSON.stringify(presets);
+}
+
+function truncate(text, room) {
+  if (room <= 0) return '';
+  return text.length <= room ? text : `${text.slice(0, room - 1)}…`;
+}
+
+function clock(seconds) {
+  const whole = Math.round(seconds);
+  const hours = Math.floor(whole / 3600);
+  const minutes = Math.floor((whole % 3600) / 60);
+  const rest = String(whole % 60).padStart(2, '0');
+  return hours > 0 ? `${hours}:${String(minutes).padStart(2, '0')}:${rest}` : `${minutes}:${rest}`;
+}

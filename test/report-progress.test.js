@@ -1,0 +1,91 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Writable } from 'node:stream';
+import { createProgress } from '../lib/report/progress.js';
+
+const CLEAR_LINE = '\r\x1b[2K';
+const gcm = { index: 0, presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }] };
+const ctr = { index: 3, presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }] };
+
+function fakeStream({ isTTY, columns = 80 }) {
+  const stream = new Writable({
+    write(chunk, encoding, callback) {
+      stream.writes.push(String(chunk));
+      callback();
+    },
+  });
+  return Object.assign(stream, { isTTY, columns, writes: [] });
+}
+
+// What a terminal shows after the writes: the text after the last clear.
+const visibleLine = (stream) => stream.writes.join('').split(CLEAR_LINE).at(-1);
+
+test('on a terminal one line is rewritten in place with case, method, elapsed and ETA', async () => {
+  const stream = fakeStream({ isTTY: true });
+  const progress = createProgress({ stream, total: 3, duration: 3 });
+  progress.caseStarted(gcm, 1);
+  // Before any case finished: 3 cases of about duration + 1 s each.
+  assert.equal(visibleLine(stream), 'case 1/3  aes-256-gcm  0:00 elapsed  ETA 0:12');
+  assert.ok(stream.writes.every((chunk) => chunk.startsWith(CLEAR_LINE) && !chunk.includes('\n')));
+
+  progress.caseFinished({ ...gcm, status: 'ok', wallSeconds: 10 });
+  // The CLI stops the line between cases to print each case block.
+  progress.stop();
+  assert.equal(stream.writes.at(-1), CLEAR_LINE);
+  progress.caseStarted(ctr, 2);
+  // Now from the finished case: 2 remaining at 10 s each.
+  assert.equal(visibleLine(stream), 'case 2/3  aes-256-ctr  0:00 elapsed  ETA 0:20');
+
+  const before = stream.writes.length;
+  await sleep(300);
+  assert.ok(stream.writes.length > before, 'refreshed while a case runs');
+
+  progress.stop();
+  assert.equal(stream.writes.at(-1), CLEAR_LINE);
+  const stopped = stream.writes.length;
+  progress.stop();
+  await sleep(300);
+  assert.equal(stream.writes.length, stopped, 'nothing more after stop');
+});
+
+test('a chain without a method is shown as JSON cut to the terminal width', () => {
+  const stream = fakeStream({ isTTY: true, columns: 80 });
+  const progress = createProgress({ stream, total: 12 });
+  const longChain = { index: 1, presets: [{ name: 'ss-base' }, { name: 'obfs', params: { key: 'x'.repeat(200) } }] };
+  progress.caseStarted(longChain);
+  const line = visibleLine(stream);
+  assert.equal(line.length, 79);
+  assert.ok(line.startsWith('case 1/12  [{"name":"ss-base"},'), line);
+  assert.ok(line.endsWith('…  0:00 elapsed  ETA --'), line);
+  progress.stop();
+});
+
+test('without a terminal one plain line per case and nothing rewritten', () => {
+  const stream = fakeStream({ isTTY: false });
+  const progress = createProgress({ stream, total: 17, duration: 3 });
+  progress.caseStarted(gcm, 2);
+  progress.caseFinished({ ...gcm, status: 'ok', wallSeconds: 4 });
+  progress.caseStarted(ctr);
+  progress.stop();
+  assert.equal(stream.writes.join(''), '[2/17] aes-256-gcm ...\n[2/17] aes-256-ctr ...\n');
+});
+
+test('positions count up by themselves when not given', () => {
+  const stream = fakeStream({ isTTY: false });
+  const progress = createProgress({ stream, total: 2 });
+  progress.caseStarted(gcm);
+  progress.caseStarted(ctr);
+  assert.equal(stream.writes.join(''), '[1/2] aes-256-gcm ...\n[2/2] aes-256-ctr ...\n');
+});
+
+// Neither progress is stopped: their refresh timers are unref'd, so this
+// test file still exits on its own.
+test('colour only when asked', () => {
+  const plain = fakeStream({ isTTY: true });
+  const colored = fakeStream({ isTTY: true });
+  createProgress({ stream: plain, total: 1 }).caseStarted(gcm);
+  createProgress({ stream: colored, total: 1, color: true }).caseStarted(gcm);
+  assert.doesNotMatch(plain.writes.join('').replaceAll(CLEAR_LINE, ''), /\x1b/);
+  assert.match(colored.writes.join('').replaceAll(CLEAR_LINE, ''), /\x1b\[1mcase 1\/1/);
+});

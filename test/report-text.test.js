@@ -124,6 +124,9 @@ test('an interrupted run says so above the ranking', () => {
   assert.equal(lines[2], 'INCOMPLETE: interrupted by SIGINT; 2 of 4 cases measured.');
   assert.match(lines[4], /^ 1: Test Case 0,/);
   assert.ok(lines.includes('    Test Case 3, SKIPPED: run interrupted, [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'));
+
+  const aborted = { ...interruptedResult(), interrupted: 'aborted' };
+  assert.equal(formatRanking(aborted, { color: false }).split('\n')[2], 'INCOMPLETE: the run was cut short; 2 of 4 cases measured.');
 });
 
 test('the header lists the machine, every Node.js version and iperf3, aligned', () => {

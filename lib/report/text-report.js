@@ -74,7 +74,8 @@ export function formatRanking(result, { color = false } = {}) {
   const unranked = result.cases.filter((caseResult) => caseResult.status !== 'ok');
   const lines = ['(ranking):', ''];
   if (!result.complete) {
-    const cause = result.interrupted ? `interrupted by ${result.interrupted}` : 'the run was cut short';
+    // run() records SIGINT or SIGTERM, or 'aborted' when an API caller stopped it.
+    const cause = result.interrupted?.startsWith('SIG') ? `interrupted by ${result.interrupted}` : 'the run was cut short';
     lines.push(paint.yellow.bold(`INCOMPLETE: ${cause}; ${ranked.length} of ${result.cases.length} cases measured.`), '');
   }
   const rankWidth = Math.max(2, String(ranked.length).length);

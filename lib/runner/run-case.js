@@ -40,6 +40,7 @@ export async function runCase(chain, { index, ports, duration, parallel, readyTi
     return child;
   };
   let outcome;
+  let tails = [];
   try {
     const target = start('iperf3-server', 'iperf3 -s', iperf3, iperf3ServerArgs(ports.target));
     const server = start('relay-server', 'relay server', process.execPath, relayArgs('server', chain, { ports, key }));
@@ -53,13 +54,15 @@ export async function runCase(chain, { index, ports, duration, parallel, readyTi
     outcome = notReady
       ? { reason: notReady }
       : await measure({ ports, duration, parallel, iperf3, signal, track, listeners: children });
+    // Read before the teardown, whose SIGTERM makes iperf3 -s say "interrupt".
+    tails = stderrTails(children);
   } finally {
     await Promise.all(children.map((child) => child.stop()));
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds };
   if (outcome.sender) return { status: 'ok', reason: null, ...outcome, wallSeconds };
-  return { status: 'failed', reason: withTails(outcome.reason, children), sender: null, receiver: null, wallSeconds };
+  return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds };
 }
 
 async function measure({ ports, duration, parallel, iperf3, signal, track, listeners }) {
@@ -105,9 +108,8 @@ function firstReason(waits) {
   });
 }
 
-// A failure's one line, then the last stderr lines of each child that said
-// anything: a relay's own words are usually the real cause.
-function withTails(reason, children) {
-  const tails = children.flatMap((child) => child.stderrTail().filter(Boolean).map((line) => `${child.label}: ${line}`));
-  return [reason, ...tails].join('\n');
+// The last stderr lines of each child that said anything: under a failure's
+// one line, a relay's own words are usually the real cause.
+function stderrTails(children) {
+  return children.flatMap((child) => child.stderrTail().filter(Boolean).map((line) => `${child.label}: ${line}`));
 }

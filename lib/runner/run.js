@@ -41,7 +41,8 @@ export async function run(options = {}) {
 
   const startedAt = new Date();
   const started = performance.now();
-  const [environment] = await Promise.all([collectEnvironment({ iperf3Path: iperf3 }), assertPortsFree(settings.ports)]);
+  await assertPortsFree(settings.ports);
+  const environment = await collectEnvironment({ iperf3Path: iperf3 });
   const result = {
     tool: { name, version },
     startedAt: startedAt.toISOString(),

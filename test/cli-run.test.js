@@ -1,0 +1,256 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { after, describe, test } from 'node:test';
+import { assertAllGone, descendants, occupyIperf3Server } from './support/process-tree.js';
+import { CLI } from './support/processes.js';
+import { requirePrograms } from './support/programs.js';
+
+// The CLI as a person runs it: a child process, real relays and iperf3, on
+// ports of its own (22081-22083) so a benchmark on the defaults is left alone.
+const PORTS = [22081, 22082, 22083];
+const PORTS_FLAG = ['--ports', PORTS.join(',')];
+const ANSI = /\x1b\[/;
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-cli-')));
+after(() => rmSync(root, { recursive: true, force: true }));
+let folders = 0;
+const emptyFolder = () => {
+  const dir = path.join(root, `f${folders++}`);
+  mkdirSync(dir);
+  return dir;
+};
+
+const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
+const THREE = [chain('aes-128-gcm'), chain('aes-256-gcm'), chain('chacha20-ietf-poly1305')];
+
+// Runs the CLI to its end; `during(child)` may act on it while it runs.
+// Every process below it is recorded all along, to check none outlives it.
+function runCli(args, { cwd = emptyFolder(), env = {}, during, command = process.execPath, commandArgs = [CLI] } = {}) {
+  // Detached: a group of its own, which a test may signal whole, as a
+  // terminal's Ctrl-C does.
+  const child = spawn(command, [...commandArgs, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (data) => {
+    stdout += data;
+  });
+  child.stderr.setEncoding('utf8').on('data', (data) => {
+    stderr += data;
+  });
+  const seen = new Map();
+  const watch = setInterval(() => {
+    for (const pid of descendants(child.pid)) if (!seen.has(pid)) seen.set(pid, commandLine(pid));
+  }, 20);
+  const output = () => ({ stdout, stderr });
+  during?.(child, output);
+  return new Promise((resolve) => {
+    child.on('close', (code, signal) => {
+      clearInterval(watch);
+      resolve({ code, signal, stdout, stderr, cwd, descendants: [...seen.keys()], commands: [...seen.values()] });
+    });
+  });
+}
+
+async function waitFor(read, pattern, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!pattern.test(read())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; got:\n${read()}`);
+    await delay(20);
+  }
+}
+
+const archivedJson = (cwd, dir = 'reports') => {
+  const files = readdirSync(path.join(cwd, dir)).filter((name) => name.endsWith('.json'));
+  assert.equal(files.length, 1, `one JSON archive in ${dir}: ${files}`);
+  return JSON.parse(readFileSync(path.join(cwd, dir, files[0]), 'utf8'));
+};
+
+describe('cipherbench run', { timeout: 120_000 }, () => {
+  test('with no command runs ./cases.js (CommonJS) and prints header, cases, ranking; archives', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    writeFileSync(path.join(cwd, 'cases.js'), `module.exports = ${JSON.stringify(THREE)};\n`);
+    const { code, stdout, stderr, descendants: pids, commands } = await runCli(['--duration', '1', '--filter', '2', ...PORTS_FLAG], { cwd });
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^cipherbench:\nversion {10}0\.1\.0\n\nOperating System:\n/);
+    assert.match(stdout, /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\n\[\{"name":"ss-base"\},\{"name":"ss-aead-cipher","params":\{"method":"chacha20-ietf-poly1305"\}\}\]\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n-{41}\n\n\(ranking\):\n\n 1: Test Case 2, Bitrate=\[/);
+    assert.match(stdout, /\n\nDone in \d+\.\d\ds\.\n$/);
+    assert.doesNotMatch(stdout, ANSI, 'no colour off a terminal');
+    assert.match(stderr, /^\[1\/1\] chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d\.txt and .*reports\/\d{4}-\d\d-\d\d\.json\n$/);
+    const archived = archivedJson(cwd);
+    assert.equal(archived.options.casesFile, path.join(cwd, 'cases.js'));
+    assert.equal(archived.complete, true);
+    assert.deepEqual(archived.cases.map((c) => [c.index, c.status]), [[2, 'ok']]);
+    assert.equal(commands.filter((line) => / relay (server|client) /.test(line)).length, 2);
+    assert.equal(commands.filter((line) => /^\S*iperf3 -(s|c) /.test(line)).length, 2);
+    assertAllGone(pids);
+  });
+
+  test('--json: the JSON report on stdout, the text on stderr; --no-archive writes nothing', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const { code, stdout, stderr, cwd } = await runCli(['run', '--duration', '1', '--filter', 'aes-256-gcm', '--json', '--no-archive', ...PORTS_FLAG]);
+    assert.equal(code, 0, stderr);
+    const result = JSON.parse(stdout);
+    assert.equal(result.options.casesFile, path.resolve(CLI, '../../cases.js'), 'the bundled cases.js, as the folder has none');
+    assert.deepEqual(result.cases.map((c) => [c.index, c.status]), [[14, 'ok']]);
+    assert.match(stderr, /^cipherbench:\n/);
+    assert.match(stderr, /\(ranking\):\n\n 1: Test Case 14, /);
+    assert.deepEqual(readdirSync(cwd), []);
+  });
+
+  test('a failed case is reported FAILED with its reason, archived, and exits 1', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    let occupying;
+    const { code, stdout, stderr, cwd, descendants: pids } = await runCli(
+      ['run', '--duration', '1', '--filter', 'aes-256-gcm', ...PORTS_FLAG],
+      { during: () => { occupying = occupyIperf3Server(PORTS[2], { timeoutMs: 20_000 }); } },
+    );
+    (await occupying).destroy();
+    assert.equal(code, 1, stderr);
+    assert.match(stdout, /------------ Test Case 14 ----------------\n.*\nFAILED: iperf3: the server is busy running a test\. try again later\n-{41}\n/);
+    assert.match(stdout, /\(not ranked\):\n\n {4}Test Case 14, FAILED: iperf3: the server is busy/);
+    assert.equal(archivedJson(cwd).cases[0].status, 'failed');
+    assertAllGone(pids);
+  });
+
+  test('an archive the disk refuses: the message names the folder, the JSON goes to stdout, exit 1', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    writeFileSync(path.join(cwd, 'not-a-folder'), '');
+    const out = path.join(cwd, 'not-a-folder', 'reports');
+    const { code, stdout, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--out', out, ...PORTS_FLAG], { cwd });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, new RegExp(`\\ncipherbench: cannot archive the report in ${out}: .*ENOTDIR.*; the JSON report follows on stdout\\n$`));
+    const json = JSON.parse(stdout.slice(stdout.indexOf('\n{\n') + 1));
+    assert.deepEqual(json.cases.map((c) => [c.index, c.status]), [[12, 'ok']]);
+    assert.match(stdout, /\(ranking\):/);
+  });
+
+  for (const signal of ['SIGINT', 'SIGTERM']) {
+    test(`${signal} mid-run stops every child, archives the partial report and exits 130`, async (t) => {
+      if (!requirePrograms(t, 'iperf3')) return;
+      const cwd = emptyFolder();
+      writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify(THREE)};\n`);
+      // SIGINT goes to the whole process group, as Ctrl-C in a terminal
+      // does, in the first case's measurement; SIGTERM to the CLI alone, as
+      // kill does, in the second's.
+      const at = signal === 'SIGINT' ? /\[1\/3\]/ : /\[2\/3\]/;
+      const result = await runCli(['--duration', '3', ...PORTS_FLAG], {
+        cwd,
+        during: async (child, output) => {
+          await waitFor(() => output().stderr, at);
+          await delay(1000);
+          process.kill(signal === 'SIGINT' ? -child.pid : child.pid, signal);
+        },
+      });
+      assert.equal(result.code, 130, result.stderr);
+      assert.match(result.stdout, /INCOMPLETE: interrupted by SIG/);
+      const archived = archivedJson(cwd);
+      assert.equal(archived.complete, false);
+      assert.equal(archived.interrupted, signal);
+      const expected = signal === 'SIGINT' ? ['skipped', 'skipped', 'skipped'] : ['ok', 'skipped', 'skipped'];
+      assert.deepEqual(archived.cases.map((c) => c.status), expected);
+      assert.ok(archived.cases.filter((c) => c.status === 'skipped').every((c) => c.reason === 'run interrupted'));
+      assert.ok(result.descendants.length >= 4, `saw the children: ${result.descendants}`);
+      assertAllGone(result.descendants);
+    });
+  }
+
+  test('colour on a terminal, none with NO_COLOR or --no-color', async (t) => {
+    if (!requirePrograms(t, 'iperf3', 'script')) return;
+    // script(1) gives the CLI a pseudo-terminal, as a person's shell would.
+    const onTerminal = (extra, env) => {
+      const command = [process.execPath, CLI, 'run', '--duration', '1', '--filter', 'aes-128-gcm', '--no-archive', ...PORTS_FLAG, ...extra]
+        .map((word) => `'${word}'`).join(' ');
+      return runCli([], { command: 'script', commandArgs: ['-qec', command, '/dev/null'], env });
+    };
+    const colored = await onTerminal([], { NO_COLOR: '' });
+    assert.equal(colored.code, 0, colored.stdout);
+    assert.match(colored.stdout, ANSI);
+    for (const [extra, env] of [[[], { NO_COLOR: '1' }], [['--no-color'], { NO_COLOR: '' }]]) {
+      const plain = await onTerminal(extra, env);
+      assert.equal(plain.code, 0, plain.stdout);
+      // The live progress line rewrites itself with \r and erase-line; the
+      // report itself carries no colour.
+      assert.doesNotMatch(plain.stdout.replaceAll('\r\x1b[2K', ''), ANSI, `${extra} ${JSON.stringify(env)}`);
+    }
+  });
+});
+
+describe('cipherbench run refuses bad input before any process starts, exit 2', () => {
+  test('iperf3 not installed: says how to install it', async () => {
+    const bin = emptyFolder();
+    symlinkSync(process.execPath, path.join(bin, 'node'));
+    const { code, stdout, stderr, commands } = await runCli(['run', '--no-archive', ...PORTS_FLAG], { env: { PATH: bin } });
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+    assert.equal(
+      stderr,
+      'cipherbench: iperf3 is not installed (not found on PATH): install it with `sudo apt-get install iperf3` (Debian/Ubuntu) or `brew install iperf3` (macOS)\n',
+    );
+    assert.deepEqual(commands, []);
+  });
+
+  test('a cases file with problems: every one, by case index and field', async () => {
+    const cwd = emptyFolder();
+    writeFileSync(path.join(cwd, 'mine.js'), `export default ${JSON.stringify([
+      chain('aes-256-gcm'),
+      chain('x'),
+      { name: 'ss-base' },
+    ])};\n`);
+    const { code, stdout, stderr } = await runCli(['run', 'mine.js', ...PORTS_FLAG], { cwd });
+    assert.equal(code, 2);
+    assert.equal(stdout, '');
+    assert.match(stderr, new RegExp(`^cipherbench: cases file ${path.join(cwd, 'mine.js')} has 2 problems:\n`
+      + '  case 1: presets\\[1\\]\\.params\\.method: unknown method "x"; valid: aes-128-gcm, [^\\n]+\n'
+      + '  case 2: presets: must be an array of presets, [^\\n]+\n$'));
+  });
+
+  test('a cases file that does not load: one line, no stack', async () => {
+    const cwd = emptyFolder();
+    writeFileSync(path.join(cwd, 'cases.js'), 'module.exports = [\n');
+    const { code, stderr } = await runCli(['--no-archive', ...PORTS_FLAG], { cwd });
+    assert.equal(code, 2);
+    assert.match(stderr, /^cipherbench: cases file .*cases\.js:\d+: SyntaxError: Unexpected end of input\n$/);
+  });
+
+  test('a port already taken: names the port and the pid holding it', async () => {
+    const holder = net.createServer().listen(PORTS[1], '127.0.0.1');
+    await new Promise((resolve) => holder.once('listening', resolve));
+    try {
+      const { code, stderr, commands } = await runCli(['run', '--filter', '0', ...PORTS_FLAG]);
+      assert.equal(code, 2);
+      assert.match(stderr, new RegExp(`^cipherbench: port ${PORTS[1]} \\(relay server\\) is already in use by pid ${process.pid} \\(node\\): stop it, or pick free ports with --ports CLIENT,SERVER,TARGET\n$`));
+      // ss may run to name the holder; nothing else starts.
+      assert.deepEqual(commands.filter((line) => !/^\S*ss -ltnpH /.test(line)), []);
+    } finally {
+      holder.close();
+    }
+  });
+
+  test('bad flags', async () => {
+    for (const [args, message] of [
+      [['--duration', '0'], /^cipherbench: duration must be a whole number of seconds, 1 or more; got "0"\n$/],
+      [['--ports', '1,2'], /^cipherbench: --ports must be three port numbers/],
+      [['--filter', 'no-such-cipher'], /^cipherbench: --filter "no-such-cipher" matches no case/],
+    ]) {
+      const { code, stderr } = await runCli(['run', ...args]);
+      assert.equal(code, 2, args.join(' '));
+      assert.match(stderr, message);
+    }
+  });
+});
+
+// A process's command line, spaced; '' once it has gone.
+function commandLine(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}

@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { normalizeOptions, parsePorts } from '../lib/runner/options.js';
+
+test('defaults', () => {
+  assert.deepEqual(normalizeOptions({}), {
+    duration: 3,
+    parallel: 1,
+    filter: null,
+    ports: { client: 1081, server: 1082, target: 1083 },
+    readyTimeout: 10,
+  });
+});
+
+test('the CLI gives text, the API numbers: both read the same', () => {
+  const fromCli = normalizeOptions({ duration: '2', parallel: '4', ports: '2001,2002,2003' });
+  const fromApi = normalizeOptions({ duration: 2, parallel: 4, ports: { client: 2001, server: 2002, target: 2003 } });
+  assert.deepEqual(fromCli, fromApi);
+});
+
+test('bad values say what is wanted and what was given', () => {
+  const bad = [
+    [{ duration: 0.5 }, /^duration must be a whole number of seconds, 1 or more; got 0\.5$/],
+    [{ duration: 'x' }, /duration must be a whole number/],
+    [{ parallel: 129 }, /parallel must be a whole number of streams, 1 to 128; got 129/],
+    [{ filter: '' }, /filter must be/],
+    [{ readyTimeout: 0 }, /readyTimeout must be a positive number/],
+    [{ ports: '1,2' }, /--ports must be three port numbers/],
+    [{ ports: '1081,1081,1083' }, /must differ/],
+    [{ ports: { client: 70000, server: 1, target: 2 } }, /the client port must be a whole number from 1 to 65535/],
+  ];
+  for (const [options, message] of bad) {
+    assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
+  }
+});
+
+test('parsePorts keeps the CLIENT,SERVER,TARGET order', () => {
+  assert.deepEqual(parsePorts(' 5, 6 ,7'), { client: 5, server: 6, target: 7 });
+});

@@ -1,0 +1,173 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { test } from 'node:test';
+import { run } from '../lib/index.js';
+import { assertAllGone, occupyIperf3Server } from './support/process-tree.js';
+import { requirePrograms } from './support/programs.js';
+
+// Real relays and a real iperf3 on loopback, on ports of their own so a
+// person's benchmark on 1081-1083 is not disturbed. One second per case.
+const PORTS = { client: 21081, server: 21082, target: 21083 };
+const chain = (name, method) => [{ name: 'ss-base' }, { name, params: { method } }];
+const AES_GCM = chain('ss-aead-cipher', 'aes-256-gcm');
+const CHACHA = chain('ss-aead-cipher', 'chacha20-ietf-poly1305');
+const AES_CTR = chain('ss-stream-cipher', 'aes-128-ctr');
+
+// Runs with an observer that records every child's pid, and lets a test act
+// on events (kill a relay, stop one) through `on`.
+async function runRecording(options, on = () => {}) {
+  const pids = [];
+  const events = [];
+  const result = await run({
+    duration: 1,
+    ports: PORTS,
+    ...options,
+    onEvent(event) {
+      events.push(event);
+      if (event.type === 'process-started') pids.push(event.pid);
+      on(event);
+    },
+  });
+  return { result, pids, events };
+}
+
+const measured = (side) => {
+  assert.deepEqual(Object.keys(side), ['bytes', 'seconds', 'bits_per_second']);
+  assert.ok(side.bytes > 0 && side.seconds > 0 && side.bits_per_second > 0, JSON.stringify(side));
+};
+
+test('measures each case kept by --filter, at its own index, and leaves no process behind', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const { result, pids, events } = await runRecording({ cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
+
+  assert.deepEqual(Object.keys(result), ['tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'cases']);
+  assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
+  assert.equal(result.complete, true);
+  assert.equal(result.interrupted, null);
+  assert.deepEqual(result.options, { casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports: PORTS });
+  assert.match(result.environment.iperf3.path, /iperf3$/);
+  assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
+  for (const caseResult of result.cases) {
+    assert.deepEqual(Object.keys(caseResult), ['index', 'presets', 'status', 'reason', 'sender', 'receiver', 'wallSeconds']);
+    assert.equal(caseResult.status, 'ok', caseResult.reason);
+    assert.equal(caseResult.reason, null);
+    measured(caseResult.sender);
+    measured(caseResult.receiver);
+    assert.ok(caseResult.wallSeconds > 1 && caseResult.wallSeconds < 5, `wallSeconds ${caseResult.wallSeconds}`);
+  }
+  assert.deepEqual(
+    events.filter((e) => e.type !== 'process-started').map((e) => `${e.type} ${e.position ?? ''}/${e.total}`),
+    ['run-started /2', 'case-started 1/2', 'case-finished 1/2', 'case-started 2/2', 'case-finished 2/2'],
+  );
+  assert.deepEqual(
+    events.filter((e) => e.type === 'process-started' && e.index === 0).map((e) => e.role),
+    ['iperf3-server', 'relay-server', 'relay-client', 'iperf3-client'],
+  );
+  assertAllGone(pids);
+});
+
+test('a relay killed mid-case fails that case with the reason; the next case still runs', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  let relayServer;
+  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA], duration: 2 }, (event) => {
+    if (event.type !== 'process-started' || event.index !== 0) return;
+    if (event.role === 'relay-server') relayServer = event.pid;
+    // Once iperf3 -c is sending, the relay server dies under it.
+    if (event.role === 'iperf3-client') setTimeout(() => process.kill(relayServer, 'SIGKILL'), 500);
+  });
+  const [killed, next] = result.cases;
+  assert.equal(killed.status, 'failed');
+  assert.equal(killed.sender, null);
+  assert.equal(killed.receiver, null);
+  assert.match(killed.reason, /^iperf3: .+; relay server was killed by SIGKILL during the test/);
+  assert.equal(next.status, 'ok', next.reason);
+  assert.equal(result.complete, true);
+  assertAllGone(pids);
+});
+
+test('an iperf3 error fails the case with iperf3\'s own words', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  // Another client that reaches iperf3 -s first makes it refuse the test
+  // that comes through the relays: the same spoiling a readiness probe
+  // through the relays would cause, and why the runner never probes.
+  let occupying;
+  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA] }, (event) => {
+    if (event.type === 'process-started' && event.index === 0 && event.role === 'iperf3-server') {
+      occupying = occupyIperf3Server(PORTS.target);
+    }
+  });
+  (await occupying).destroy();
+  const [refused, next] = result.cases;
+  assert.equal(refused.status, 'failed');
+  assert.equal(refused.reason, 'iperf3: the server is busy running a test. try again later');
+  assert.equal(next.status, 'ok', next.reason);
+  assertAllGone(pids);
+});
+
+test('a case that never becomes ready times out; the run goes on', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  // A stopped relay neither listens nor exits; it must still be killed.
+  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA], readyTimeout: 1.5 }, (event) => {
+    if (event.type === 'process-started' && event.index === 0 && event.role === 'relay-client') process.kill(event.pid, 'SIGSTOP');
+  });
+  const [stuck, next] = result.cases;
+  assert.equal(stuck.status, 'failed');
+  assert.match(stuck.reason, /^relay client was not ready within 1\.5 s/);
+  assert.equal(next.status, 'ok', next.reason);
+  assertAllGone(pids);
+});
+
+test('a relay that exits before it is ready fails the case with its last stderr lines', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  // Ports are free when the run starts; someone takes the relay server's
+  // between the cases, so the second relay server cannot listen.
+  let squatter;
+  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA] }, (event) => {
+    if (event.type === 'case-finished' && event.case.index === 0) {
+      squatter = net.createServer().listen(PORTS.server, '127.0.0.1');
+    }
+  });
+  squatter.close();
+  const [first, refused] = result.cases;
+  assert.equal(first.status, 'ok', first.reason);
+  assert.equal(refused.status, 'failed');
+  assert.equal(
+    refused.reason,
+    'relay server exited with code 2 before it was ready\n'
+      + `relay server: cipherbench: cannot listen: listen EADDRINUSE: address already in use 127.0.0.1:${PORTS.server}`,
+  );
+  assertAllGone(pids);
+});
+
+test('aborting stops the running case, skips the rest and marks the run incomplete', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const controller = new AbortController();
+  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA, AES_CTR], duration: 3, signal: controller.signal }, (event) => {
+    if (event.type === 'process-started' && event.index === 1 && event.role === 'iperf3-client') {
+      setTimeout(() => controller.abort('SIGTERM'), 300);
+    }
+  });
+  assert.equal(result.complete, false);
+  assert.equal(result.interrupted, 'SIGTERM');
+  assert.deepEqual(result.cases.map((c) => c.status), ['ok', 'skipped', 'skipped']);
+  for (const skipped of result.cases.slice(1)) {
+    assert.equal(skipped.reason, 'run interrupted');
+    assert.equal(skipped.sender, null);
+  }
+  assert.ok(result.cases[1].wallSeconds < 2.5, `the interrupted case stopped early: ${result.cases[1].wallSeconds}`);
+  assertAllGone(pids);
+});
+
+test('bad input is refused before any process starts', async () => {
+  const events = [];
+  const onEvent = (event) => events.push(event);
+  await assert.rejects(
+    run({ cases: [AES_GCM, [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'x' } }]], onEvent, ports: PORTS }),
+    { exitCode: 2, message: /^cases file given as cases has 1 problem:\n {2}case 1: presets\[1\]\.params\.method: unknown method "x"/ },
+  );
+  await assert.rejects(
+    run({ cases: [AES_GCM], iperf3Path: '/nowhere/iperf3', onEvent, ports: PORTS }),
+    { exitCode: 2, message: /sudo apt-get install iperf3.*brew install iperf3/ },
+  );
+  assert.deepEqual(events, []);
+});

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { execa } from 'execa';
-import { formatBitrate, formatBytes, formatFixed, formatInterval } from '../lib/report/units.js';
+import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from '../lib/report/units.js';
 import { requirePrograms } from './support/programs.js';
 
 test('figures iperf3 3.12 printed on this machine for the same JSON numbers', () => {
@@ -43,6 +43,14 @@ test('intervals read like iperf3 summary lines', () => {
   assert.equal(formatInterval(0, 3), '0.00-3.00   sec');
   assert.equal(formatInterval(0, 3.31), '0.00-3.31   sec');
   assert.equal(formatInterval(0, 10.004), '0.00-10.00  sec');
+});
+
+test('a spread prints in its median\'s unit, digits chosen by its own size', () => {
+  assert.equal(formatBitrateIn(2.31e9, 2.45e9), '2.31');
+  assert.equal(formatBitrateIn(980e6, 2.45e9), '0.98');
+  assert.equal(formatBitrateIn(12.5e9, 2.45e9), '12.5');
+  assert.equal(formatBitrateIn(1.2e9, 887e6), '1200');
+  assert.equal(formatBitrateIn(887e6, 887e6), formatBitrate(887e6).split(' ')[0]);
 });
 
 // Each run sends a fixed amount (-n) so it lasts well under a second; the

@@ -29,18 +29,38 @@ export function formatFixed(value, digits) {
   return Number(truncated.at(-1)) % 2 === 0 ? truncated : value.toFixed(digits);
 }
 
+// A spread printed beside its median reads best in the median's unit and
+// without it: 'median 2.45 Gbits/sec  min 0.98  max 2.52'. Digits follow the
+// value itself, as iperf3 would choose them.
+export function formatBitrateIn(bitsPerSecond, referenceBitsPerSecond) {
+  const shown = bitsPerSecond * reciprocal(1000, scaleStep(referenceBitsPerSecond, 1000, BIT_UNITS));
+  return formatFixed(shown, digitsFor(shown));
+}
+
 // The scale and the multiplication by a reciprocal repeat iperf3's own
 // arithmetic, so values on a rounding edge land on the same side.
 function adaptive(value, base, units) {
+  const step = scaleStep(value, base, units);
+  const shown = value * reciprocal(base, step);
+  return `${formatFixed(shown, digitsFor(shown))} ${units[step]}`;
+}
+
+function scaleStep(value, base, units) {
   let scaled = value;
   let step = 0;
   while (scaled >= base && step < units.length - 1) {
     scaled /= base;
     step += 1;
   }
+  return step;
+}
+
+function reciprocal(base, step) {
   let factor = 1;
   for (let i = 0; i < step; i += 1) factor /= base;
-  const shown = value * factor;
-  const digits = shown < 9.995 ? 2 : shown < 99.95 ? 1 : 0;
-  return `${formatFixed(shown, digits)} ${units[step]}`;
+  return factor;
+}
+
+function digitsFor(shown) {
+  return shown < 9.995 ? 2 : shown < 99.95 ? 1 : 0;
 }

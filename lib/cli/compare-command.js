@@ -1,0 +1,40 @@
+import { compareResults, DEFAULT_THRESHOLD, formatComparison } from '../report/comparison.js';
+import { readResultFile } from './result-file.js';
+import { usageError } from './usage-error.js';
+
+export const EXIT_SAME = 0;
+export const EXIT_REGRESSED = 1;
+
+export function registerCompareCommand(program) {
+  program
+    .command('compare <old> <new>')
+    .description('compare two result files (reports/*.json) case by case; exit 1 when a case got slower by more than --threshold beyond the runs\' spread')
+    .option('--threshold <percent>', 'smallest drop of the median receiver bitrate, in percent, that counts as slower', String(DEFAULT_THRESHOLD))
+    .option('--json', 'print the comparison as JSON instead of the table')
+    .option('--no-color', 'never colour the table (as NO_COLOR does); colour is only used on a terminal')
+    .action(async (oldPath, newPath, options) => {
+      process.exitCode = await compareCommand(oldPath, newPath, options);
+    });
+}
+
+async function compareCommand(oldPath, newPath, options) {
+  const threshold = parseThreshold(options.threshold);
+  const [oldResult, newResult] = await Promise.all([readResultFile(oldPath), readResultFile(newPath)]);
+  const comparison = compareResults(oldResult, newResult, { threshold });
+  if (options.json) {
+    process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
+  } else {
+    // NO_COLOR (https://no-color.org): present and not empty turns colour off.
+    const color = options.color !== false && !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
+    process.stdout.write(formatComparison(comparison, { color }));
+  }
+  return comparison.regressed ? EXIT_REGRESSED : EXIT_SAME;
+}
+
+function parseThreshold(text) {
+  const threshold = Number(text);
+  if (text.trim() === '' || !Number.isFinite(threshold) || threshold < 0) {
+    throw usageError(`--threshold must be a percentage of 0 or more, such as 5; got '${text}'`);
+  }
+  return threshold;
+}

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { registerCompareCommand } from './compare-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
 import { registerRunCommand } from './run-command.js';
@@ -16,6 +17,7 @@ export async function main(argv = process.argv) {
   registerRunCommand(program);
   registerPresetsCommand(program);
   registerRelayCommands(program);
+  registerCompareCommand(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

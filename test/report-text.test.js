@@ -1,5 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { formatCaseBlock, formatHeader, formatRanking, formatTextReport } from '../lib/report/text-report.js';
 
 const ANSI = /\x1b\[/;
@@ -193,4 +194,81 @@ test('colour only when asked, and then the same text underneath', () => {
     assert.equal(colored.replace(/\x1b\[\d+m/g, ''), plain);
   }
   assert.match(formatCaseBlock(withUnmeasuredCases().cases[1], { color: true }), /\x1b\[31mFAILED\x1b\[39m/);
+});
+
+// A hand-built result with repeats, cost, latency and ceiling (docs/result.md).
+const repeated = () => JSON.parse(readFileSync(new URL('./fixtures/result-v2.json', import.meta.url), 'utf8'));
+
+test('a repeated case shows the median run, the spread, cost, latency and ceiling', () => {
+  assert.equal(formatCaseBlock(repeated().cases[0], { color: false }), [
+    '------------ Test Case 0 ----------------',
+    '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]',
+    'Interval         Transfer     Bitrate',
+    '0.00-3.00   sec  937 MBytes  2.62 Gbits/sec  sender',
+    '0.00-3.04   sec  888 MBytes  2.45 Gbits/sec  receiver',
+    'sender    median 2.62 Gbits/sec  min 2.55  max 2.66  cv 2.1%  (3 runs)',
+    'receiver  median 2.45 Gbits/sec  min 2.41  max 2.52  cv 2.3%  (3 runs)',
+    'cost             cpu s  cpu s/GB     peak RSS',
+    'relay client      2.10      2.23  58.3 MBytes',
+    'relay server      2.18      2.32  57.7 MBytes',
+    'latency (ms)     count   mean    p50    p90    p99  p99.9    max',
+    'rtt               2000  0.081  0.075  0.102  0.181  0.402  0.812',
+    'connect            200  0.512  0.470  0.610  0.980  1.700  1.700',
+    'ceiling          encrypt 5.12 Gbits/sec  decrypt 5.40 Gbits/sec  (16.0 KBytes reads, one core)  efficiency 47.9%',
+    '-----------------------------------------',
+  ].join('\n'));
+});
+
+test('an unstable case is marked in its block and its rank, with a warning under the ranking', () => {
+  const result = repeated();
+  assert.match(formatCaseBlock(result.cases[2], { color: false }),
+    /^receiver  median 1\.35 Gbits\/sec  min 1\.10  max 1\.62  cv 19\.2%  \(3 runs\)  UNSTABLE$/m);
+  const lines = formatRanking(result, { color: false }).split('\n');
+  assert.deepEqual(lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.replace(/, \[\{.*$/, '')), [
+    ' 1: Test Case 0, Bitrate=[2.62 Gbits/sec, 2.45 Gbits/sec], median of 3, cv 2.3%',
+    ' 2: Test Case 0 (reverse), Bitrate=[2.49 Gbits/sec, 2.35 Gbits/sec], median of 3, cv 1.7%',
+    ' 3: Test Case 1 (reverse), Bitrate=[1.59 Gbits/sec, 1.49 Gbits/sec], median of 2, cv 0.9%',
+    ' 4: Test Case 1, Bitrate=[1.45 Gbits/sec, 1.35 Gbits/sec], median of 3, cv 19.2% UNSTABLE',
+  ]);
+  assert.ok(lines.some((line) => line.startsWith('UNSTABLE: the receiver bitrate of 1 case varied by more than 10.0% between runs')));
+  assert.ok(lines.includes('    Test Case 2 (reverse), FAILED: relay server exited with code 1, [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]'));
+  assert.ok(!formatRanking(seedResult(), { color: false }).includes('UNSTABLE'));
+});
+
+test('a reverse case with a failed repeat says so; parallel streams are named', () => {
+  const caseResult = repeated().cases[3];
+  const lines = formatCaseBlock(caseResult, { color: false }).split('\n');
+  assert.equal(lines[2], 'direction        reverse (iperf3 -R: iperf3 -s sends)');
+  assert.ok(lines.includes('receiver  median 1.49 Gbits/sec  min 1.48  max 1.50  cv 0.9%  (2 of 3 runs ok)'));
+  assert.ok(lines.includes('run 3 of 3: FAILED: iperf3 -c exited with code 1: unable to connect to server'));
+  caseResult.parallel = 4;
+  assert.equal(formatCaseBlock(caseResult, { color: false }).split('\n')[3], 'parallel         4 streams (iperf3 -P)');
+});
+
+test('one run with no extras keeps the seed block and ranking line exactly', () => {
+  const result = seedResult();
+  for (const caseResult of result.cases) {
+    const { sender, receiver, wallSeconds } = caseResult;
+    Object.assign(caseResult, {
+      direction: 'forward',
+      parallel: 1,
+      runs: [{ repeat: 0, status: 'ok', reason: null, sender, receiver, wallSeconds, cost: null }],
+      sender: { ...sender, min: sender.bits_per_second, max: sender.bits_per_second, cv: 0 },
+      receiver: { ...receiver, min: receiver.bits_per_second, max: receiver.bits_per_second, cv: 0 },
+      unstable: false,
+      cost: null,
+      latency: null,
+      ceiling: null,
+    });
+  }
+  assert.equal(formatTextReport(result, { color: false }), formatTextReport(seedResult(), { color: false }));
+});
+
+test('colour on the new lines only when asked, and the same text underneath', () => {
+  const result = repeated();
+  const plain = formatTextReport(result, { color: false });
+  const colored = formatTextReport(result, { color: true });
+  assert.doesNotMatch(plain, ANSI);
+  assert.match(colored, /\x1b\[33m\x1b\[1mUNSTABLE/);
+  assert.equal(colored.replace(/\x1b\[\d+m/g, ''), plain);
 });

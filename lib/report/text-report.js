@@ -1,9 +1,12 @@
 import { Chalk } from 'chalk';
-import { formatBitrate, formatBytes, formatInterval } from './units.js';
+import { UNSTABLE_CV } from '../runner/statistics.js';
+import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
 // readers find the same sections, rows and ranking line where they expect
 // them. Everything here only reads the result object of docs/result.md.
+// Repeats, cost, latency, ceiling and direction add lines only when the
+// result has them, so a single plain run still prints the seed's shape.
 
 const DASHES = '-----------------------------------------';
 
@@ -49,12 +52,16 @@ export function formatHeader(result, { color = false } = {}) {
 
 export function formatCaseBlock(caseResult, { color = false } = {}) {
   const paint = painter(color);
-  const lines = [`------------ Test Case ${caseResult.index} ----------------`, chainJson(caseResult)];
+  const lines = [`------------ Test Case ${caseResult.index} ----------------`, chainJson(caseResult), ...directionLines(caseResult)];
   if (caseResult.status === 'ok') {
     lines.push(
       'Interval         Transfer     Bitrate',
       measurementRow(caseResult.sender, 'sender', paint),
       measurementRow(caseResult.receiver, 'receiver', paint),
+      ...spreadLines(caseResult, paint),
+      ...costLines(caseResult.cost),
+      ...latencyLines(caseResult.latency),
+      ...ceilingLines(caseResult.ceiling),
     );
   } else {
     // The reason may carry the relay's stderr tail; indenting it keeps the
@@ -81,14 +88,28 @@ export function formatRanking(result, { color = false } = {}) {
   const rankWidth = Math.max(2, String(ranked.length).length);
   for (const [position, caseResult] of ranked.entries()) {
     const bitrates = [caseResult.sender, caseResult.receiver].map((side) => paint.bold(formatBitrate(side.bits_per_second)));
-    lines.push(`${String(position + 1).padStart(rankWidth)}: Test Case ${caseResult.index}, Bitrate=[${bitrates.join(', ')}], ${chainJson(caseResult)}`);
+    const repeats = isRepeated(caseResult)
+      ? [`median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : ''}`]
+      : [];
+    lines.push([
+      `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
+      `Bitrate=[${bitrates.join(', ')}]`,
+      ...repeats,
+      chainJson(caseResult),
+    ].join(', '));
+  }
+  const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
+  if (unstable > 0) {
+    // As hyperfine warns about outliers: the number is printed, but a
+    // reader should not trust its rank.
+    lines.push('', paint.yellow(`UNSTABLE: the receiver bitrate of ${unstable} ${unstable === 1 ? 'case' : 'cases'} varied by more than ${percent(UNSTABLE_CV)} between runs (cv), so ${unstable === 1 ? 'its rank' : 'their ranks'} may be luck; run with a higher --repeat on a quieter machine.`));
   }
   if (unranked.length > 0) {
     lines.push('', '(not ranked):', '');
     for (const caseResult of unranked) {
       // Only the reason's first line: the full text is in the case block.
       const reason = caseResult.reason.split('\n')[0];
-      lines.push(`${' '.repeat(rankWidth)}  Test Case ${caseResult.index}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${chainJson(caseResult)}`);
+      lines.push(`${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${chainJson(caseResult)}`);
     }
   }
   lines.push('', `Done in ${result.wallSeconds.toFixed(2)}s.`);
@@ -106,6 +127,103 @@ export function formatTextReport(result, { color = false } = {}) {
 
 function measurementRow(side, role, paint) {
   return `${formatInterval(0, side.seconds)}  ${formatBytes(side.bytes)}  ${paint.bold(formatBitrate(side.bits_per_second))}  ${role}`;
+}
+
+function directionLines(caseResult) {
+  const lines = [];
+  if (isReverse(caseResult)) lines.push('direction        reverse (iperf3 -R: iperf3 -s sends)');
+  if (caseResult.parallel > 1) lines.push(`parallel         ${caseResult.parallel} streams (iperf3 -P)`);
+  return lines;
+}
+
+// 'receiver  median 2.45 Gbits/sec  min 2.31  max 2.52  cv 3.1%  (3 runs)':
+// min and max in the median's unit, so the eye compares digits only.
+function spreadLines(caseResult, paint) {
+  if (!isRepeated(caseResult)) return [];
+  const runs = caseResult.runs;
+  const ok = okRuns(caseResult).length;
+  const count = ok === runs.length ? `(${runs.length} runs)` : `(${ok} of ${runs.length} runs ok)`;
+  const line = (role, side) => [
+    role.padEnd(8),
+    `median ${paint.bold(formatBitrate(side.bits_per_second))}`,
+    `min ${formatBitrateIn(side.min, side.bits_per_second)}`,
+    `max ${formatBitrateIn(side.max, side.bits_per_second)}`,
+    `cv ${percent(side.cv)}`,
+    count,
+  ].join('  ');
+  const failedRuns = runs
+    .filter((run) => run.status !== 'ok')
+    .map((run) => `run ${run.repeat + 1} of ${runs.length}: ${statusLabel(run.status, paint)}: ${run.reason.split('\n')[0]}`);
+  return [
+    line('sender', caseResult.sender),
+    line('receiver', caseResult.receiver) + (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : ''),
+    ...failedRuns,
+  ];
+}
+
+function costLines(cost) {
+  if (!cost) return [];
+  const rows = [['cost', 'cpu s', 'cpu s/GB', 'peak RSS']];
+  for (const relay of ['client', 'server']) {
+    const { cpuSeconds, cpuSecondsPerGB, peakRssBytes } = cost[relay];
+    rows.push([`relay ${relay}`, formatFixed(cpuSeconds, 2), formatFixed(cpuSecondsPerGB, 2), formatBytes(peakRssBytes)]);
+  }
+  return alignTable(rows);
+}
+
+const LATENCY_COLUMNS = ['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'];
+
+function latencyLines(latency) {
+  if (!latency) return [];
+  const kinds = Object.entries(latency);
+  const unit = kinds[0][1].unit;
+  const rows = [[`latency (${unit})`, ...LATENCY_COLUMNS.map((name) => (name === 'p999' ? 'p99.9' : name))]];
+  for (const [kind, figures] of kinds) {
+    rows.push([kind, String(figures.count), ...LATENCY_COLUMNS.slice(1).map((name) => formatFixed(figures[name], 3))]);
+  }
+  return alignTable(rows);
+}
+
+function ceilingLines(ceiling) {
+  if (!ceiling) return [];
+  return [[
+    'ceiling'.padEnd(15),
+    `encrypt ${formatBitrate(ceiling.encrypt_bps)}`,
+    `decrypt ${formatBitrate(ceiling.decrypt_bps)}`,
+    `(${formatBytes(ceiling.size)} reads, one core)`,
+    `efficiency ${percent(ceiling.efficiency)}`,
+  ].join('  ')];
+}
+
+// First column left, numbers right, under the 16-wide label column the
+// iperf3 rows use.
+function alignTable(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row
+    .map((cell, column) => (column === 0 ? cell.padEnd(Math.max(15, widths[0])) : cell.padStart(widths[column])))
+    .join('  '));
+}
+
+function isRepeated(caseResult) {
+  return (caseResult.runs?.length ?? 0) > 1;
+}
+
+function okRuns(caseResult) {
+  return caseResult.runs.filter((run) => run.status === 'ok');
+}
+
+// With --both a chain appears twice under one index; the direction tells
+// the two apart.
+function caseName(caseResult) {
+  return `Test Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''}`;
+}
+
+function isReverse(caseResult) {
+  return caseResult.direction === 'reverse';
+}
+
+function percent(fraction) {
+  return `${formatFixed(fraction * 100, 1)}%`;
 }
 
 function statusLabel(status, paint) {

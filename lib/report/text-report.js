@@ -1,5 +1,6 @@
 import { Chalk } from 'chalk';
 import { UNSTABLE_CV } from '../runner/statistics.js';
+import { isRepeated, rankCases } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
@@ -75,10 +76,7 @@ export function formatCaseBlock(caseResult, { color = false } = {}) {
 
 export function formatRanking(result, { color = false } = {}) {
   const paint = painter(color);
-  const ranked = result.cases
-    .filter((caseResult) => caseResult.status === 'ok')
-    .sort((a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second);
-  const unranked = result.cases.filter((caseResult) => caseResult.status !== 'ok');
+  const { ranked, unranked } = rankCases(result);
   const lines = ['(ranking):', ''];
   if (!result.complete) {
     // run() records SIGINT or SIGTERM, or 'aborted' when an API caller stopped it.
@@ -202,10 +200,6 @@ function alignTable(rows) {
   return rows.map((row) => row
     .map((cell, column) => (column === 0 ? cell.padEnd(Math.max(15, widths[0])) : cell.padStart(widths[column])))
     .join('  '));
-}
-
-function isRepeated(caseResult) {
-  return (caseResult.runs?.length ?? 0) > 1;
 }
 
 function okRuns(caseResult) {

@@ -1,0 +1,29 @@
+import { formatBytes } from './units.js';
+
+// The machine and run settings in a few labelled rows, for exports that go
+// into an issue or a browser (Markdown, HTML), where the text report's full
+// header would drown the ranking. Enough to tell two machines apart.
+export function environmentRows(result) {
+  const { environment: env, options } = result;
+  const cores = env.cpu.physicalCores && env.cpu.physicalCores !== env.cpu.cores
+    ? `${env.cpu.cores} cores (${env.cpu.physicalCores} physical)`
+    : `${env.cpu.cores} cores`;
+  const aes = env.cpu.aes === null ? 'AES unknown' : env.cpu.aes ? 'AES' : 'no AES';
+  const repeat = options.repeat ?? 1;
+  const run = [
+    `${options.duration} s a case`,
+    `${options.parallel} ${options.parallel === 1 ? 'stream' : 'streams'}`,
+    repeat === 1 ? '1 run a case' : `median of ${repeat} runs a case`,
+    ...(options.mode ? [`${options.mode} mode`] : []),
+  ].join(', ');
+  return [
+    ['cipherbench', result.tool.version],
+    ['CPU', `${env.cpu.model}, ${cores}, ${aes}`],
+    ['Memory', formatBytes(env.memory)],
+    ['OS', `${env.os.distro} (${env.os.type} ${env.os.release}, ${env.os.arch})`],
+    ['Node.js', `${env.node.node} (OpenSSL ${env.node.openssl ?? 'unknown'})`],
+    ['iperf3', env.iperf3.version ?? (env.iperf3.path ? 'unknown' : 'not found')],
+    ['Run', run],
+    ['Started', result.startedAt],
+  ];
+}

@@ -1,0 +1,65 @@
+import { chainLabel } from './chain-label.js';
+import { isRepeated } from './ranking.js';
+import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
+
+// The ranking table's columns, shared by the Markdown and HTML exports so a
+// figure reads the same in both. Cells are plain text; `style` ('code' or
+// 'strong') and `marker` (a word flagging the row) are dressed by each
+// format. Columns for spread, cost, latency, ceiling and direction appear
+// only when some ranked case has them, so a plain run stays narrow.
+const COLUMNS = [
+  { title: '#', align: 'right', cell: (caseResult, rank) => String(rank) },
+  { title: 'Case', align: 'right', cell: (caseResult) => String(caseResult.index) },
+  { title: 'Chain', style: 'code', cell: (caseResult) => chainLabel(caseResult.presets) },
+  { title: 'Direction', when: (cases) => cases.some(isReverse), cell: (caseResult) => caseResult.direction },
+  { title: 'Sender', align: 'right', cell: (caseResult) => formatBitrate(caseResult.sender.bits_per_second) },
+  { title: 'Receiver', align: 'right', style: 'strong', cell: (caseResult) => formatBitrate(caseResult.receiver.bits_per_second) },
+  {
+    title: 'Receiver min..max',
+    align: 'right',
+    when: (cases) => cases.some(isRepeated),
+    cell: (caseResult) => (isRepeated(caseResult) ? spread(caseResult.receiver) : ''),
+  },
+  {
+    title: 'CV',
+    align: 'right',
+    when: (cases) => cases.some(isRepeated),
+    cell: (caseResult) => (isRepeated(caseResult) ? percent(caseResult.receiver.cv) : ''),
+    marker: (caseResult) => (caseResult.unstable ? 'unstable' : null),
+  },
+  {
+    title: 'CPU s/GB client, server',
+    align: 'right',
+    when: (cases) => cases.some((caseResult) => caseResult.cost),
+    cell: ({ cost }) => (cost ? `${formatFixed(cost.client.cpuSecondsPerGB, 2)}, ${formatFixed(cost.server.cpuSecondsPerGB, 2)}` : ''),
+  },
+  {
+    title: 'RTT p50 / p99 (ms)',
+    align: 'right',
+    when: (cases) => cases.some((caseResult) => caseResult.latency),
+    cell: ({ latency }) => (latency ? `${formatFixed(latency.rtt.p50, 3)} / ${formatFixed(latency.rtt.p99, 3)}` : ''),
+  },
+  {
+    title: 'Efficiency',
+    align: 'right',
+    when: (cases) => cases.some((caseResult) => caseResult.ceiling),
+    cell: ({ ceiling }) => (ceiling ? percent(ceiling.efficiency) : ''),
+  },
+];
+
+export function rankingColumns(ranked) {
+  return COLUMNS.filter((column) => !column.when || column.when(ranked));
+}
+
+export function percent(fraction) {
+  return `${formatFixed(fraction * 100, 1)}%`;
+}
+
+export function isReverse(caseResult) {
+  return caseResult.direction === 'reverse';
+}
+
+function spread(side) {
+  const unit = formatBitrate(side.bits_per_second).split(' ')[1];
+  return `${formatBitrateIn(side.min, side.bits_per_second)}..${formatBitrateIn(side.max, side.bits_per_second)} ${unit}`;
+}

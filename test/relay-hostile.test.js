@@ -3,10 +3,8 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
-import { evpBytesToKey } from '../lib/crypto/evp-bytes-to-key.js';
-import { deriveSubkey } from '../lib/crypto/hkdf-subkey.js';
-import { prepareChain } from '../lib/presets/index.js';
 import { startEchoServer } from './support/echo-server.js';
+import { chainFor, clientBytes, sealedLength, sendHostile } from './support/hostile.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { echoTransfer } from './support/transfer.js';
 
@@ -17,53 +15,7 @@ const KEY = 'hostile-test-password';
 const SERVER = 24101;
 const CLIENT = 24102;
 
-const chainFor = (method) =>
-  AEAD_METHODS[method]
-    ? [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }]
-    : [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method } }];
-
-// What a real client would send for `payload` to `target`, with `password`.
-function clientBytes({ method, password = KEY, target, payload = Buffer.from('hello') }) {
-  const out = [];
-  const encode = prepareChain(chainFor(method), { password })('client', { target }).encoder((data) => out.push(data));
-  encode(payload);
-  return Buffer.concat(out);
-}
-
-// Sends bytes straight to the relay server and resolves with how the server
-// ended the connection and how long it took.
-function hostile(bytes, { end = false, timeoutMs = 5000 } = {}) {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const socket = net.connect({ port: SERVER, host: '127.0.0.1', allowHalfOpen: true });
-    const timer = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`server kept a hostile connection open for ${timeoutMs} ms`));
-    }, timeoutMs);
-    socket.on('connect', () => (end ? socket.end(bytes) : socket.write(bytes)));
-    const closed = () => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ ms: Date.now() - started });
-    };
-    socket.on('data', () => {});
-    socket.on('error', () => {});
-    socket.on('end', closed);
-    socket.on('close', closed);
-  });
-}
-
-function sealedLength(method, length) {
-  const spec = AEAD_METHODS[method];
-  const salt = randomBytes(spec.saltLength);
-  const subkey = deriveSubkey(evpBytesToKey(KEY, spec.keyLength), salt);
-  const cipher = spec.seal(subkey, Buffer.alloc(spec.nonceLength));
-  const lengthBytes = Buffer.alloc(2);
-  lengthBytes.writeUInt16BE(length);
-  const sealed = cipher.update(lengthBytes);
-  cipher.final();
-  return Buffer.concat([salt, sealed, cipher.getAuthTag()]);
-}
+const hostile = (bytes, options = {}) => sendHostile({ port: SERVER, bytes, ...options });
 
 for (const method of ['aes-256-gcm', 'aes-256-ctr']) {
   describe(`relay server under hostile input (${method})`, () => {
@@ -97,19 +49,19 @@ for (const method of ['aes-256-gcm', 'aes-256-ctr']) {
     if (AEAD_METHODS[method]) {
       test('wrong key', () => expectClosed(clientBytes({ method, password: 'not-the-key', target: target() }), /tag mismatch/));
       test('one flipped bit in a tag', () => {
-        const bytes = clientBytes({ method, target: target() });
+        const bytes = clientBytes({ method, password: KEY, target: target() });
         bytes[bytes.length - 1] ^= 0x10;
         return expectClosed(bytes, /tag mismatch/);
       });
-      test('a length field over 0x3FFF', () => expectClosed(sealedLength(method, 0x4000), /chunk length 16384 exceeds 0x3FFF/));
+      test('a length field over 0x3FFF', () => expectClosed(sealedLength({ method, password: KEY, length: 0x4000 }), /chunk length 16384 exceeds 0x3FFF/));
       test('a valid salt followed by garbage', () => expectClosed(Buffer.concat([randomBytes(32), randomBytes(200)]), /tag mismatch/));
     } else {
       test('a wrong key reads as a garbage address type', () =>
         expectClosed(clientBytes({ method, password: 'not-the-key', target: target() }), /unknown address type|refused target|second address header|empty domain/));
     }
     test('a target that is not on loopback', () =>
-      expectClosed(clientBytes({ method, target: { host: '10.1.2.3', port: 80 } }), /refused target 10\.1\.2\.3:80: not loopback/));
-    test('a truncated stream', () => expectClosed(clientBytes({ method, target: target() }).subarray(0, 20), /./, { end: true }));
+      expectClosed(clientBytes({ method, password: KEY, target: { host: '10.1.2.3', port: 80 } }), /refused target 10\.1\.2\.3:80: not loopback/));
+    test('a truncated stream', () => expectClosed(clientBytes({ method, password: KEY, target: target() }).subarray(0, 20), /./, { end: true }));
     test('one byte, then a stall: cut by the handshake timeout', async () => {
       const before = server.output.length;
       const { ms } = await hostile(Buffer.from([1]), { timeoutMs: 4000 });

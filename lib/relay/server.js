@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { prepareChain } from '../presets/index.js';
-import { protocolError } from '../presets/protocol-error.js';
+import { isProtocolError, protocolError } from '../presets/protocol-error.js';
 import { bridge } from './bridge.js';
 import { formatEndpoint } from './endpoint.js';
 import { isLoopbackTarget } from './loopback.js';
@@ -18,36 +18,49 @@ export function startRelayServer({ listen, password, presets, allowRemote = fals
   const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
     sockets.add(client);
     const peer = `${client.remoteAddress}:${client.remotePort}`;
-    const target = sockets.add(new net.Socket({ allowHalfOpen: true }));
-    let targetKnown = false;
+    let target = null;
+    const refuse = (error) => {
+      log.debug(`${peer}: ${error.message}`);
+      client.destroy();
+      target?.destroy();
+    };
 
     // A client that never completes its address header is cut off, so a
     // stalled or hostile peer cannot hold a socket forever.
-    const handshakeTimer = setTimeout(() => {
-      log.debug(`${peer}: no address header within ${handshakeTimeoutMs} ms`);
-      connection.tearDown();
-    }, handshakeTimeoutMs);
+    const handshakeTimer = setTimeout(() => refuse(new Error(`no address header within ${handshakeTimeoutMs} ms`)), handshakeTimeoutMs);
+    client.once('close', () => clearTimeout(handshakeTimer));
 
+    // Until the header names a target, the client has a handler of its own
+    // and no target socket exists: hostile connections, most of which never
+    // get that far, cost one socket, not two.
     const pipeline = createPipeline('server', {
       onTarget({ host, port }) {
-        if (targetKnown) throw protocolError('second address header');
+        if (target) throw protocolError('second address header');
         if (!allowRemote && !isLoopbackTarget(host)) {
           throw protocolError(`refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`);
         }
-        targetKnown = true;
         clearTimeout(handshakeTimer);
-        target.setNoDelay(true);
-        target.connect({ host, port });
+        target = sockets.add(net.connect({ host, port, allowHalfOpen: true, noDelay: true }));
+        client.off('data', onHandshakeData);
+        client.off('end', onEarlyEnd);
+        client.off('error', refuse);
+        bridge(client, target, { aToB: decode, bToA: encode, log, label: peer });
       },
     });
-
-    const connection = bridge(client, target, {
-      aToB: pipeline.decoder((data) => target.write(data)),
-      bToA: pipeline.encoder((data) => client.write(data)),
-      log,
-      label: peer,
-    });
-    client.once('close', () => clearTimeout(handshakeTimer));
+    const decode = pipeline.decoder((data) => target.write(data));
+    const encode = pipeline.encoder((data) => client.write(data));
+    const onHandshakeData = (data) => {
+      try {
+        decode(data);
+      } catch (error) {
+        if (!isProtocolError(error)) throw error;
+        refuse(error);
+      }
+    };
+    const onEarlyEnd = () => refuse(new Error('closed before naming a target'));
+    client.on('data', onHandshakeData);
+    client.once('end', onEarlyEnd);
+    client.on('error', refuse);
   });
 
   return listenOn(server, listen, sockets, log);

@@ -1,5 +1,6 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
+import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
@@ -16,6 +17,7 @@ export async function main(argv = process.argv) {
     .showHelpAfterError('(run with --help for usage)');
   registerRunCommand(program);
   registerPresetsCommand(program);
+  registerCiphersCommand(program);
   registerRelayCommands(program);
   registerCompareCommand(program);
   try {

@@ -1,0 +1,242 @@
+import { UNSTABLE_CV } from '../runner/statistics.js';
+import { chainLabel } from './chain-label.js';
+import { environmentRows } from './environment-summary.js';
+import { isRepeated, rankCases } from './ranking.js';
+import { isReverse, percent, rankingColumns } from './ranking-columns.js';
+import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
+
+// One self-contained HTML file: inline CSS and an inline SVG chart drawn
+// here, no script and nothing fetched, so it opens offline, as a CI artifact
+// or a mail attachment, and looks the same years later.
+
+const CHART = {
+  width: 960,
+  labelWidth: 330,
+  valueWidth: 130,
+  top: 36,
+  bottom: 44,
+  barHeight: 14,
+  barGap: 3,
+  groupGap: 14,
+  capHeight: 10,
+};
+const LATENCY_FIGURES = ['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'];
+
+export function formatHtmlReport(result) {
+  const { ranked, unranked } = rankCases(result);
+  const title = `cipherbench: ${ranked.length} of ${result.cases.length} cases measured`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escape(`${title}, ${result.startedAt}`)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<h1>${escape(title)}</h1>
+${incomplete(result)}<section id="environment">
+<h2>Environment</h2>
+<table>
+${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(name)}</th><td>${escape(value)}</td></tr>`).join('\n')}
+</table>
+</section>
+${ranked.length > 0 ? [rankingSection(ranked), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
+</html>
+`;
+}
+
+function incomplete(result) {
+  if (result.complete) return '';
+  const cause = result.interrupted?.startsWith('SIG') ? `interrupted by ${result.interrupted}` : 'the run was cut short';
+  return `<p class="warning"><strong>Incomplete:</strong> ${escape(cause)}.</p>\n`;
+}
+
+function rankingSection(ranked) {
+  const columns = rankingColumns(ranked);
+  const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
+  const rows = ranked.map((caseResult, position) => {
+    const cells = columns.map((column) => `<td${alignClass(column)}>${cell(column, caseResult, position + 1)}</td>`).join('');
+    return `<tr${caseResult.unstable ? ' class="unstable"' : ''}>${cells}</tr>`;
+  });
+  const note = ranked.some(isRepeated)
+    ? `, the median over runs; <span class="marker">unstable</span>: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck`
+    : '';
+  return `<section id="ranking">
+<h2>Ranking</h2>
+<table>
+<thead><tr>${header}</tr></thead>
+<tbody>
+${rows.join('\n')}
+</tbody>
+</table>
+<p class="note">Ranked by the bitrate iperf3 received${note}.</p>
+</section>
+`;
+}
+
+function cell(column, caseResult, rank) {
+  const text = escape(column.cell(caseResult, rank));
+  const styled = column.style === 'code' ? `<code>${text}</code>` : column.style === 'strong' ? `<strong>${text}</strong>` : text;
+  const marker = column.marker?.(caseResult);
+  return marker ? `${styled} <span class="marker">${escape(marker)}</span>` : styled;
+}
+
+function alignClass(column) {
+  return column.align === 'right' ? ' class="number"' : '';
+}
+
+// Horizontal bars, one group per ranked case in rank order: sender above
+// receiver, each with a min..max whisker when the case ran more than once.
+// Every mark carries its case and bitrate as data attributes, so a test (or
+// a reader's devtools) can check the drawing against the numbers.
+function chartSection(ranked) {
+  const groupHeight = 2 * CHART.barHeight + CHART.barGap + CHART.groupGap;
+  const plotWidth = CHART.width - CHART.labelWidth - CHART.valueWidth;
+  const height = CHART.top + ranked.length * groupHeight + CHART.bottom;
+  const peak = Math.max(...ranked.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max ?? side.bits_per_second)));
+  const ticks = niceTicks(peak);
+  const scaleMax = ticks.at(-1);
+  const x = (bitsPerSecond) => CHART.labelWidth + (bitsPerSecond / scaleMax) * plotWidth;
+  const unit = formatBitrate(scaleMax).split(' ')[1];
+
+  const grid = ticks.map((tick) => {
+    const at = round(x(tick));
+    return `<line class="grid" x1="${at}" y1="${CHART.top - 6}" x2="${at}" y2="${height - CHART.bottom}"/>`
+      + `<text class="tick" x="${at}" y="${height - CHART.bottom + 16}" text-anchor="middle">${formatBitrateIn(tick, scaleMax)}</text>`;
+  });
+  const groups = ranked.map((caseResult, position) => {
+    const top = CHART.top + position * groupHeight;
+    const label = `${position + 1}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`;
+    const marks = [['sender', caseResult.sender], ['receiver', caseResult.receiver]].map(([role, side], row) => {
+      const y = top + row * (CHART.barHeight + CHART.barGap);
+      const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction ?? 'forward')}" data-rank="${position + 1}"`;
+      const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${CHART.labelWidth}" y="${y}" width="${round(x(side.bits_per_second) - CHART.labelWidth)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
+      const whisker = isRepeated(caseResult) ? whiskerMarks(role, side, data, x, y + CHART.barHeight / 2) : '';
+      const valueX = round(x(Math.max(side.bits_per_second, side.max ?? 0)) + 6);
+      const value = `<text class="value" x="${valueX}" y="${y + CHART.barHeight - 3}">${escape(formatBitrate(side.bits_per_second))}</text>`;
+      return bar + whisker + value;
+    });
+    const marker = caseResult.unstable ? `<tspan class="marker"> unstable</tspan>` : '';
+    return `<g class="case" ${`data-case="${caseResult.index}"`}><text class="label" x="${CHART.labelWidth - 8}" y="${top + CHART.barHeight + 2}" text-anchor="end">${escape(label)}${marker}</text>${marks.join('')}</g>`;
+  });
+  const legendY = 16;
+  const legend = `<g class="legend"><rect class="bar sender" x="${CHART.labelWidth}" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.labelWidth + 18}" y="${legendY}">sender</text>`
+    + `<rect class="bar receiver" x="${CHART.labelWidth + 90}" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.labelWidth + 108}" y="${legendY}">receiver</text>`
+    + (ranked.some(isRepeated) ? `<text x="${CHART.labelWidth + 190}" y="${legendY}">bar: median; whisker: min..max over runs</text>` : '')
+    + '</g>';
+  return `<section id="chart">
+<h2>Bitrate</h2>
+<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART.width} ${height}" width="${CHART.width}" height="${height}" role="img" aria-label="sender and receiver bitrate per case">
+${legend}
+${grid.join('\n')}
+${groups.join('\n')}
+<text class="axis" x="${CHART.labelWidth + plotWidth / 2}" y="${height - 8}" text-anchor="middle">${unit}</text>
+</svg>
+</section>
+`;
+}
+
+function whiskerMarks(role, side, data, x, y) {
+  const [from, to] = [round(x(side.min)), round(x(side.max))];
+  const cap = CHART.capHeight / 2;
+  return `<g class="whisker ${role}" ${data} data-min="${side.min}" data-max="${side.max}">`
+    + `<line x1="${from}" y1="${y}" x2="${to}" y2="${y}"/>`
+    + `<line x1="${from}" y1="${y - cap}" x2="${from}" y2="${y + cap}"/>`
+    + `<line x1="${to}" y1="${y - cap}" x2="${to}" y2="${y + cap}"/>`
+    + '</g>';
+}
+
+function latencySection(ranked) {
+  const measured = ranked.filter((caseResult) => caseResult.latency);
+  if (measured.length === 0) return '';
+  const unit = Object.values(measured[0].latency)[0].unit;
+  const header = ['Case', 'Chain', 'Direction', 'Kind', ...LATENCY_FIGURES.map((name) => (name === 'p999' ? 'p99.9' : name))];
+  const rows = measured.flatMap((caseResult) => Object.entries(caseResult.latency).map(([kind, figures]) => [
+    `<td class="number">${caseResult.index}</td>`,
+    `<td><code>${escape(chainLabel(caseResult.presets))}</code></td>`,
+    `<td>${escape(caseResult.direction ?? 'forward')}</td>`,
+    `<td>${escape(kind)}</td>`,
+    ...LATENCY_FIGURES.map((name) => `<td class="number">${name === 'count' ? figures.count : formatFixed(figures[name], 3)}</td>`),
+  ].join('')));
+  return `<section id="latency">
+<h2>Latency (${escape(unit)})</h2>
+<table>
+<thead><tr>${header.map((title, column) => `<th${column === 0 || column > 3 ? ' class="number"' : ''}>${escape(title)}</th>`).join('')}</tr></thead>
+<tbody>
+${rows.map((cells) => `<tr>${cells}</tr>`).join('\n')}
+</tbody>
+</table>
+<p class="note">rtt: 1 KB request and response round trips, one after another; connect: a fresh connection to its first echoed byte. Percentiles are nearest-rank.</p>
+</section>
+`;
+}
+
+function notMeasuredSection(unranked) {
+  if (unranked.length === 0) return '';
+  const items = unranked.map((caseResult) => {
+    const direction = isReverse(caseResult) ? ' (reverse)' : '';
+    return `<li>Case ${caseResult.index}${direction} <code>${escape(chainLabel(caseResult.presets))}</code>: ${escape(caseResult.status)}: ${escape(caseResult.reason.split('\n')[0])}</li>`;
+  });
+  return `<section id="not-measured">
+<h2>Not measured</h2>
+<ul>
+${items.join('\n')}
+</ul>
+</section>
+`;
+}
+
+// The chart names a case by its last preset's parameters (the cipher
+// method): the full chain is in the ranking table beside it.
+function methodLabel(caseResult) {
+  const last = caseResult.presets.at(-1);
+  return last.params ? Object.values(last.params).join(', ') : chainLabel(caseResult.presets);
+}
+
+// Axis ticks at 1, 2 or 5 times a power of ten, about five of them, the
+// last at or above the peak so every bar and whisker fits.
+function niceTicks(peak) {
+  if (!(peak > 0)) return [0, 1];
+  const rough = peak / 5;
+  const power = 10 ** Math.floor(Math.log10(rough));
+  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough);
+  const count = Math.ceil(peak / step);
+  return Array.from({ length: count + 1 }, (_, i) => i * step);
+}
+
+function round(value) {
+  return Math.round(value * 10) / 10;
+}
+
+function escape(text) {
+  return String(text)
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const STYLE = `
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; margin: 2rem auto; max-width: 1240px; padding: 0 1rem; }
+h1 { font-size: 1.5rem; }
+h2 { font-size: 1.15rem; margin-top: 2rem; }
+table { border-collapse: collapse; }
+th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #dde1e8; text-align: left; vertical-align: top; }
+th { background: #f3f5f8; }
+.number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+code { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; white-space: nowrap; }
+.marker { color: #b35900; font-weight: 600; }
+tr.unstable { background: #fff6e5; }
+.warning { background: #fff0f0; border-left: 4px solid #c62828; padding: 0.5rem 0.75rem; }
+.note { color: #556; font-size: 0.9em; }
+svg { display: block; max-width: 100%; height: auto; font-size: 12px; }
+svg .bar.sender { fill: #9ebbe0; }
+svg .bar.receiver { fill: #2d6cb5; }
+svg .whisker line { stroke: #1d2330; stroke-width: 1.5; }
+svg .grid { stroke: #e3e6eb; }
+svg .tick, svg .axis, svg .value { fill: #556; }
+svg .label { fill: #1d2330; }
+svg .marker { fill: #b35900; font-weight: 600; }
+`;

@@ -1,0 +1,140 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { formatHtmlReport } from '../lib/report/html-report.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+const CHROMIUM_ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+
+const fixture = () => JSON.parse(readFileSync(new URL('./fixtures/result-v2.json', import.meta.url), 'utf8'));
+
+// .ci/run installs chromium; elsewhere a missing browser skips with the
+// reason, but in CI it must fail, or the chart would go untested unseen.
+async function loadChromium() {
+  const missing = !existsSync(CHROMIUM)
+    ? `${CHROMIUM} not found (apt-get install chromium)`
+    : await import('playwright-core').then(() => null, () => 'playwright-core not installed (npm ci)');
+  if (missing && process.env.CI === 'true') throw new Error(`the HTML report test needs a browser: ${missing}`);
+  return missing ? { skip: missing } : { chromium: (await import('playwright-core')).chromium };
+}
+
+test('the HTML file stands alone: nothing fetched, no script, every text escaped', () => {
+  const result = fixture();
+  result.cases[4].reason = 'bad <script>alert(1)</script> & "quotes"';
+  const html = formatHtmlReport(result);
+  assert.match(html, /^<!DOCTYPE html>\n/);
+  assert.doesNotMatch(html, /<script|<link|<img|<iframe|@import|url\(/i);
+  // The SVG namespace is an identifier, not a fetch; nothing else names a host.
+  assert.deepEqual(html.match(/https?:\/\/[^\s"']+/g), ['http://www.w3.org/2000/svg']);
+  assert.ok(html.includes('failed: bad &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</li>'));
+});
+
+test('a single plain run has bars but no whiskers, and no latency section', () => {
+  const result = fixture();
+  result.cases = result.cases.slice(0, 1).map(({ runs, latency, ...caseResult }) => ({ ...caseResult, runs: runs.slice(0, 1), latency: null }));
+  const html = formatHtmlReport(result);
+  assert.equal(html.match(/<rect class="bar (sender|receiver)" data-case/g).length, 2);
+  assert.doesNotMatch(html, /class="whisker|id="latency"|id="not-measured"/);
+});
+
+test('Chromium draws the chart: bars and whiskers sized and ordered like the data', async (t) => {
+  const { chromium, skip } = await loadChromium();
+  if (skip) {
+    t.diagnostic(`skipped: ${skip}`);
+    t.skip(skip);
+    return;
+  }
+  const dir = await mkdtemp(join(tmpdir(), 'cipherbench-html-'));
+  let context = null;
+  // The browser goes before its profile folder does.
+  t.after(async () => {
+    await context?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  const page = join(dir, 'report.html');
+  await writeFile(page, formatHtmlReport(fixture()));
+
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
+  });
+  const tab = await context.newPage();
+  const requests = [];
+  tab.on('request', (request) => requests.push(request.url()));
+  await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+  assert.deepEqual(requests, [pathToFileURL(page).href], 'the page fetched nothing but itself');
+
+  const drawn = await tab.evaluate(() => {
+    const box = (element) => {
+      const { left, right, width, height } = element.getBoundingClientRect();
+      return { left, right, width, height };
+    };
+    const marks = (selector) => [...document.querySelectorAll(selector)].map((element) => ({
+      ...box(element), ...element.dataset,
+    }));
+    return {
+      senders: marks('#chart rect.bar.sender[data-case]'),
+      receivers: marks('#chart rect.bar.receiver[data-case]'),
+      whiskers: { senders: marks('#chart g.whisker.sender'), receivers: marks('#chart g.whisker.receiver') },
+      rankingRows: document.querySelectorAll('#ranking tbody tr').length,
+      unstableRows: [...document.querySelectorAll('#ranking tbody tr.unstable')].map((row) => row.cells[1].textContent),
+      latencyRows: document.querySelectorAll('#latency tbody tr').length,
+      environment: Object.fromEntries([...document.querySelectorAll('#environment tr')].map((row) => [row.cells[0].textContent, row.cells[1].textContent])),
+      svg: box(document.querySelector('#chart svg')),
+    };
+  });
+
+  // Four measured cases, in rank order: two bars and two whiskers each.
+  assert.equal(drawn.rankingRows, 4);
+  assert.deepEqual(drawn.unstableRows, ['1']);
+  assert.equal(drawn.latencyRows, 8);
+  assert.equal(drawn.environment.CPU, 'AMD EPYC 7B13, 2 cores (1 physical), AES');
+  assert.deepEqual(drawn.receivers.map((bar) => [bar.case, bar.direction]), [['0', 'forward'], ['0', 'reverse'], ['1', 'reverse'], ['1', 'forward']]);
+  assert.equal(drawn.senders.length, 4);
+  assert.equal(drawn.whiskers.senders.length, 4);
+  assert.equal(drawn.whiskers.receivers.length, 4);
+
+  for (const bar of [...drawn.senders, ...drawn.receivers]) {
+    assert.ok(bar.width > 10 && bar.height > 5, `bar ${bar.case} ${bar.direction} is ${bar.width}x${bar.height}`);
+  }
+  // Ranked highest first: receiver bars shrink down the chart, and every
+  // bar's length is proportional to its bitrate (one scale for all).
+  const widths = drawn.receivers.map((bar) => bar.width);
+  assert.deepEqual(widths, [...widths].sort((a, b) => b - a));
+  const pixelsPerBit = drawn.receivers[0].width / Number(drawn.receivers[0].bps);
+  for (const bar of [...drawn.senders, ...drawn.receivers]) {
+    assert.ok(Math.abs(bar.width - Number(bar.bps) * pixelsPerBit) < 1, `bar ${bar.case} ${bar.direction} off scale`);
+  }
+  // Each whisker spans min..max on the same scale, around the end of its
+  // median bar (marks of one role come in rank order, bar by bar).
+  for (const role of ['senders', 'receivers']) {
+    for (const [position, whisker] of drawn.whiskers[role].entries()) {
+      const bar = drawn[role][position];
+      const name = `${role} whisker of case ${bar.case} ${bar.direction}`;
+      assert.deepEqual([whisker.case, whisker.direction], [bar.case, bar.direction]);
+      assert.ok(whisker.width > 0, `${name} drawn`);
+      assert.ok(whisker.left - 1 <= bar.right && bar.right <= whisker.right + 1, `${name} around its bar`);
+      assert.ok(Math.abs(whisker.width - (Number(whisker.max) - Number(whisker.min)) * pixelsPerBit) < 1.5, `${name} on scale`);
+    }
+  }
+  // The unstable chacha20 case (ranked last) has the widest receiver whisker.
+  const spans = drawn.whiskers.receivers.map((whisker) => whisker.width);
+  assert.equal(Math.max(...spans), spans[3]);
+
+  const screenshot = join(dir, 'chart.png');
+  await tab.locator('#chart svg').screenshot({ path: screenshot });
+  const png = await readFile(screenshot);
+  assert.deepEqual(png.subarray(0, 8), PNG_SIGNATURE);
+  // IHDR: width and height as drawn (to the pixel, as the browser rounds
+  // them); a blank image that size packs to about 1 KB.
+  assert.ok(Math.abs(png.readUInt32BE(16) - drawn.svg.width) <= 1, `png width ${png.readUInt32BE(16)}`);
+  assert.ok(Math.abs(png.readUInt32BE(20) - drawn.svg.height) <= 1, `png height ${png.readUInt32BE(20)}`);
+  assert.ok((await stat(screenshot)).size > 10_000, `chart screenshot of ${png.length} bytes looks empty`);
+});

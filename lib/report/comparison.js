@@ -4,7 +4,7 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
 // Two result objects (docs/result.md), case by case: did the new run get
 // slower than the old one? Both `cipherbench compare` and `run --baseline`
-// print this and exit by its `regressed`.
+// print this and exit by its `regressed`. docs/statistics.md tells users.
 //
 // The rule, on the receiver median (the bitrate the ranking uses):
 //   delta = (new median - old median) / old median, in percent;

@@ -6,7 +6,10 @@ const STOP_GRACE_MS = 1000;
 const TAIL_LINES = 3;
 
 // How a child ended, as a person reads it.
-export const describeExit = ({ code, signal }) => (signal ? `was killed by ${signal}` : `exited with code ${code}`);
+export function describeExit({ code, signal }) {
+  if (signal) return `was killed by ${signal}`;
+  return code === null || code === undefined ? 'could not be started' : `exited with code ${code}`;
+}
 
 // Starts one long-running child the runner owns (iperf3 -s, a relay). Its
 // output is read line by line as it comes, so a full pipe never stalls it,
@@ -78,7 +81,7 @@ export function startProcess(label, file, args) {
   };
 }
 
-export function readLines(stream, onLine) {
+function readLines(stream, onLine) {
   let partial = '';
   stream.setEncoding('utf8');
   stream.on('data', (chunk) => {

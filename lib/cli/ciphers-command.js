@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { AEAD_METHODS } from '../crypto/aead-methods.js';
-import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
+import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { STREAM_METHODS } from '../crypto/stream-methods.js';
 import { formatCipherTable } from '../report/cipher-table.js';
-import { DEFAULT_SIZES, measureCipherCeiling } from '../runner/cipher-ceiling.js';
+import { DEFAULT_SIZES, measureCipherCeiling, measureMethodsInLegacyChild } from '../runner/cipher-ceiling.js';
 import { usageError } from './usage-error.js';
 
 const METHODS = { ...STREAM_METHODS, ...AEAD_METHODS };
@@ -28,7 +26,7 @@ export function registerCiphersCommand(program) {
       if (unknown.length) throw usageError(`--methods: unknown ${unknown.join(', ')}; valid: ${Object.keys(METHODS).join(', ')}`);
       const seconds = Number(options.time);
       if (!(seconds > 0 && seconds <= 60)) throw usageError(`--time must be a number of seconds between 0 and 60, got ${JSON.stringify(options.time)}`);
-      const ceilings = measureMethods(methods, sizes, { sizeText: options.size, seconds });
+      const ceilings = measureMethods(methods, sizes, seconds);
       process.stdout.write(options.json ? `${JSON.stringify(ceilings, null, 2)}\n` : `${formatCipherTable(ceilings)}\n`);
     });
 }
@@ -44,10 +42,10 @@ function parseSizes(text) {
 
 // rc4-md5 and bf-cfb need OpenSSL's legacy provider, which is chosen when
 // node starts: measure them in a child started with the flag.
-function measureMethods(methods, sizes, { sizeText, seconds }) {
+function measureMethods(methods, sizes, seconds) {
   const legacy = methods.filter((method) => METHODS[method].legacy);
   const needChild = legacy.length > 0 && legacyProviderStatus() !== 'loaded';
-  const fromChild = needChild ? measureInLegacyChild(legacy, { sizeText, seconds }) : [];
+  const fromChild = needChild ? measureInLegacyChild(legacy, { sizes, seconds }) : [];
   const progress = process.stderr.isTTY ? (text) => process.stderr.write(`\r\x1b[2K${text}`) : () => {};
   const ceilings = methods.map((method, i) => {
     progress(`measuring ${method} (${i + 1}/${methods.length})`);
@@ -57,15 +55,10 @@ function measureMethods(methods, sizes, { sizeText, seconds }) {
   return ceilings;
 }
 
-function measureInLegacyChild(methods, { sizeText, seconds }) {
-  const cli = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
+function measureInLegacyChild(methods, { sizes, seconds }) {
   try {
-    const out = execFileSync(process.execPath, [LEGACY_FLAG, cli, 'ciphers', '--json', '--size', sizeText, '--time', String(seconds), '--methods', methods.join(',')], {
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    return JSON.parse(out);
+    return measureMethodsInLegacyChild(methods, { sizes, seconds });
   } catch (error) {
-    throw usageError(`${methods.join(', ')} need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.stderr?.trim() || error.message}`);
+    throw usageError(`${methods.join(', ')} need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.message}`);
   }
 }

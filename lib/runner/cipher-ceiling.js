@@ -1,3 +1,6 @@
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { prepareChain } from '../presets/index.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
@@ -57,4 +60,22 @@ export function measureCipherCeiling({ presets, sizes = DEFAULT_SIZES, minSecond
     });
     return { size, encrypt, decrypt };
   });
+}
+
+const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
+
+// rc4-md5 and bf-cfb need OpenSSL's legacy provider, which node loads only
+// when it starts with the flag: `cipherbench ciphers` in a child started
+// with it measures them. Returns that command's JSON rows, one per method
+// ({ method, sizes: [{ size, encrypt, decrypt }] }); throws with the
+// child's own words when it could not.
+export function measureMethodsInLegacyChild(methods, { sizes, seconds }) {
+  const args = [LEGACY_FLAG, CLI, 'ciphers', '--json', '--size', sizes.join(','), '--time', String(seconds), '--methods', methods.join(',')];
+  let out;
+  try {
+    out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+  } catch (error) {
+    throw new Error(error.stderr?.trim() || error.message, { cause: error });
+  }
+  return JSON.parse(out);
 }

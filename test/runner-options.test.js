@@ -4,12 +4,31 @@ import { normalizeOptions, parsePorts } from '../lib/runner/options.js';
 
 test('defaults', () => {
   assert.deepEqual(normalizeOptions({}), {
+    mode: 'default',
     duration: 3,
     parallel: 1,
+    repeat: 1,
     filter: null,
     ports: { client: 1081, server: 1082, target: 1083 },
     readyTimeout: 10,
+    latency: false,
+    reverse: false,
+    both: false,
+    ceiling: true,
+    caseLimit: null,
   });
+});
+
+test('a mode sets duration, repeat, latency and how many cases; explicit options win', () => {
+  const pick = ({ mode, duration, repeat, latency, caseLimit }) => ({ mode, duration, repeat, latency, caseLimit });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'smoke' })), { mode: 'smoke', duration: 1, repeat: 1, latency: false, caseLimit: 3 });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'default' })), { mode: 'default', duration: 3, repeat: 1, latency: false, caseLimit: null });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'full' })), { mode: 'full', duration: 5, repeat: 3, latency: true, caseLimit: null });
+  assert.deepEqual(
+    pick(normalizeOptions({ mode: 'full', duration: '2', repeat: '5', latency: false })),
+    { mode: 'full', duration: 2, repeat: 5, latency: false, caseLimit: null },
+  );
+  assert.deepEqual(pick(normalizeOptions({ mode: 'smoke', repeat: 2, latency: true })), { mode: 'smoke', duration: 1, repeat: 2, latency: true, caseLimit: 3 });
 });
 
 test('the CLI gives text, the API numbers: both read the same', () => {
@@ -25,6 +44,10 @@ test('bad values say what is wanted and what was given', () => {
     [{ parallel: 129 }, /parallel must be a whole number of streams, 1 to 128; got 129/],
     [{ filter: '' }, /filter must be/],
     [{ readyTimeout: 0 }, /readyTimeout must be a positive number/],
+    [{ repeat: 0 }, /^repeat must be a whole number of runs, 1 to 100; got 0$/],
+    [{ mode: 'quick' }, /^mode must be one of smoke, default, full, got "quick"$/],
+    [{ reverse: true, both: true }, /not the two together/],
+    [{ latency: 'yes' }, /^latency must be true or false/],
     [{ ports: '1,2' }, /--ports must be three port numbers/],
     [{ ports: '1081,1081,1083' }, /must differ/],
     [{ ports: { client: 70000, server: 1, target: 2 } }, /the client port must be a whole number from 1 to 65535/],

@@ -21,6 +21,8 @@ async function runRecording(options, on = () => {}) {
   const result = await run({
     duration: 1,
     ports: PORTS,
+    // The cipher ceilings cost half a second a chain; only their own test wants them.
+    ceiling: false,
     ...options,
     onEvent(event) {
       events.push(event);
@@ -44,20 +46,35 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
   assert.equal(result.complete, true);
   assert.equal(result.interrupted, null);
-  assert.deepEqual(result.options, { casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports: PORTS });
+  assert.deepEqual(result.options, {
+    casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports: PORTS, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
+  });
   assert.match(result.environment.iperf3.path, /iperf3$/);
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {
-    assert.deepEqual(Object.keys(caseResult), ['index', 'presets', 'status', 'reason', 'sender', 'receiver', 'wallSeconds']);
+    assert.deepEqual(Object.keys(caseResult), [
+      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'latency', 'ceiling', 'warnings',
+    ]);
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.equal(caseResult.reason, null);
-    measured(caseResult.sender);
-    measured(caseResult.receiver);
-    assert.ok(caseResult.wallSeconds > 1 && caseResult.wallSeconds < 5, `wallSeconds ${caseResult.wallSeconds}`);
+    assert.equal(caseResult.runs.length, 1);
+    const [only] = caseResult.runs;
+    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost']);
+    measured(only.sender);
+    measured(only.receiver);
+    // One run is its own median, with no spread.
+    assert.deepEqual(caseResult.receiver, { ...only.receiver, min: only.receiver.bits_per_second, max: only.receiver.bits_per_second, cv: 0 });
+    assert.ok(only.wallSeconds > 1 && only.wallSeconds < 5, `wallSeconds ${only.wallSeconds}`);
+    assert.equal(caseResult.wallSeconds, only.wallSeconds);
+    assert.equal(caseResult.ceiling, null, 'ceiling: false');
   }
   assert.deepEqual(
     events.filter((e) => e.type !== 'process-started').map((e) => `${e.type} ${e.position ?? ''}/${e.total}`),
     ['run-started /2', 'case-started 1/2', 'case-finished 1/2', 'case-started 2/2', 'case-finished 2/2'],
+  );
+  assert.deepEqual(
+    events.filter((e) => e.type === 'case-finished').map((e) => [e.repeat, e.repeats, e.last, e.run === e.case.runs[0]]),
+    [[0, 1, true, true], [0, 1, true, true]],
   );
   assert.deepEqual(
     events.filter((e) => e.type === 'process-started' && e.index === 0).map((e) => e.role),

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  UNSTABLE_CV, coefficientOfVariation, max, mean, median, min, percentile, sampleStdDev, summarise,
+  UNSTABLE_CV, coefficientOfVariation, max, mean, median, min, percentile, sampleStdDev, summarise, summariseCost,
 } from '../lib/runner/statistics.js';
 
 const close = (actual, expected, digits = 12) =>
@@ -130,4 +130,31 @@ test('summarise: unstable when the receiver cv exceeds 10 %, whatever the sender
   assert.equal(summarise([okRun(0, 2e9, 0.89e9), okRun(1, 2e9, 1e9), okRun(2, 2e9, 1.11e9)]).unstable, true);
   // Receiver 0.91, 1.0, 1.09: cv 0.09, just under, though the sender spreads wildly.
   assert.equal(summarise([okRun(0, 1e9, 0.91e9), okRun(1, 2e9, 1e9), okRun(2, 6e9, 1.09e9)]).unstable, false);
+});
+
+const costed = (run, clientCpu, serverCpu, rss) => ({
+  ...run,
+  cost: {
+    client: { cpuSeconds: clientCpu, userSeconds: clientCpu, systemSeconds: 0, peakRssBytes: rss },
+    server: { cpuSeconds: serverCpu, userSeconds: serverCpu, systemSeconds: 0, peakRssBytes: rss + 1 },
+  },
+});
+
+test('summariseCost: medians over ok runs; per GB is the median of each run\'s own ratio', () => {
+  const runs = [
+    costed({ ...okRun(0, 2e9, 2e9), receiver: { bytes: 1e9, seconds: 3, bits_per_second: 2e9 } }, 2, 3, 60e6),
+    costed({ ...okRun(1, 2e9, 2e9), receiver: { bytes: 0.5e9, seconds: 3, bits_per_second: 2e9 } }, 1.5, 2, 50e6),
+    costed({ ...okRun(2, 2e9, 2e9), receiver: { bytes: 2e9, seconds: 3, bits_per_second: 2e9 } }, 3, 4, 70e6),
+    { ...failedRun(3), cost: null },
+  ];
+  assert.deepEqual(summariseCost(runs), {
+    // CPU s/GB by run: client 2, 3, 1.5; server 3, 4, 2.
+    client: { cpuSeconds: 2, peakRssBytes: 60e6, cpuSecondsPerGB: 2 },
+    server: { cpuSeconds: 3, peakRssBytes: 60e6 + 1, cpuSecondsPerGB: 3 },
+  });
+});
+
+test('summariseCost: null when no ok run has a cost', () => {
+  assert.equal(summariseCost([{ ...okRun(0, 2e9, 2e9), cost: null }, failedRun(1)]), null);
+  assert.equal(summariseCost([]), null);
 });

@@ -27,9 +27,13 @@ export async function findIperf3({ iperf3Path, env = process.env } = {}) {
 export const iperf3ServerArgs = (port) => ['-s', '-p', String(port), '-B', '127.0.0.1', '--forceflush'];
 export const IPERF3_SERVER_READY = /Server listening on/;
 
-export function iperf3ClientArgs({ port, duration, parallel }) {
+// reverse (-R): iperf3 -s sends and iperf3 -c receives, so the data runs
+// through the other half of each preset (server encode, client decode).
+// end.sum_sent and end.sum_received still name the sending and receiving side.
+export function iperf3ClientArgs({ port, duration, parallel, reverse = false }) {
   const args = ['-c', '127.0.0.1', '-p', String(port), '-t', String(duration), '-J'];
   if (parallel > 1) args.push('-P', String(parallel));
+  if (reverse) args.push('-R');
   return args;
 }
 

@@ -6,6 +6,19 @@ export const DEFAULT_PARALLEL = 1;
 export const DEFAULT_READY_TIMEOUT = 10;
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
+// Enough for any spread a person would wait for; a typo of 1000 would run
+// for hours.
+const MAX_REPEAT = 100;
+
+// What each mode sets unless an option says otherwise. smoke: does every
+// piece still work, in seconds (the first 3 cases, once each); full: figures
+// to publish or gate on (3 repeats give the comparison its spread, plus
+// latency). `cases` caps how many of the selected cases run.
+export const MODES = Object.freeze({
+  smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3 }),
+  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null }),
+  full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null }),
+});
 
 const isPort = (value) => Number.isInteger(value) && value >= 1 && value <= 65535;
 
@@ -45,8 +58,23 @@ function wholeNumber(name, value, { unit, min, max = Infinity }) {
   return number;
 }
 
-// The options run() and the CLI share, checked once, with their defaults.
+function flag(name, value, fallback) {
+  if (value === undefined || value === null) return fallback;
+  if (typeof value !== 'boolean') throw inputError(`${name} must be true or false, got ${JSON.stringify(value)}`);
+  return value;
+}
+
+// The options run() and the CLI share, checked once, with their defaults:
+// the mode's, then the built-in ones.
 export function normalizeOptions(options = {}) {
+  const mode = options.mode ?? 'default';
+  if (!Object.hasOwn(MODES, mode)) {
+    throw inputError(`mode must be one of ${Object.keys(MODES).join(', ')}, got ${JSON.stringify(mode)}`);
+  }
+  const preset = MODES[mode];
+  const reverse = flag('reverse', options.reverse, false);
+  const both = flag('both', options.both, false);
+  if (reverse && both) throw inputError('give --reverse (the reverse direction only) or --both (each case both ways), not the two together');
   const filter = options.filter ?? null;
   if (filter !== null && (typeof filter !== 'string' || filter === '')) {
     throw inputError(`filter must be a case index or some text from a case, got ${JSON.stringify(filter)}`);
@@ -56,10 +84,17 @@ export function normalizeOptions(options = {}) {
     throw inputError(`readyTimeout must be a positive number of seconds, got ${JSON.stringify(readyTimeout)}`);
   }
   return {
-    duration: wholeNumber('duration', options.duration ?? DEFAULT_DURATION, { unit: 'seconds', min: 1 }),
+    mode,
+    duration: wholeNumber('duration', options.duration ?? preset.duration, { unit: 'seconds', min: 1 }),
     parallel: wholeNumber('parallel', options.parallel ?? DEFAULT_PARALLEL, { unit: 'streams', min: 1, max: MAX_PARALLEL }),
+    repeat: wholeNumber('repeat', options.repeat ?? preset.repeat, { unit: 'runs', min: 1, max: MAX_REPEAT }),
     filter,
     ports: parsePorts(options.ports),
     readyTimeout,
+    latency: flag('latency', options.latency, preset.latency),
+    reverse,
+    both,
+    ceiling: flag('ceiling', options.ceiling, true),
+    caseLimit: preset.cases,
   };
 }

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../presets/index.js';
 import { IPERF3_SERVER_READY, iperf3ServerArgs, parseIperf3Json, startIperf3Client } from './iperf3.js';
+import { costBetween, readProcessCost } from './process-cost.js';
 import { describeExit, startProcess } from './processes.js';
 
 const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
@@ -19,12 +20,13 @@ function relayArgs(role, chain, { ports, key }) {
   return [...flags, CLI, 'relay', role, ...where, '--key', key, '--presets', JSON.stringify(chain)];
 }
 
-// One case: iperf3 -s on the target port, the relay pair in front of it,
-// iperf3 -c through the pair for `duration` seconds, then everything
-// stopped. Resolves with { status, reason, sender, receiver, wallSeconds }
-// and never throws for a fault of the case itself; status 'skipped' means
-// `signal` was aborted before the case could finish.
-export async function runCase(chain, { index, ports, duration, parallel, readyTimeout, iperf3, key, signal, emit }) {
+// One run of a case: iperf3 -s on the target port, the relay pair in front
+// of it, iperf3 -c through the pair for `duration` seconds (with -R when
+// `direction` is 'reverse'), then everything stopped. Resolves with
+// { status, reason, sender, receiver, wallSeconds, cost } and never throws
+// for a fault of the case itself; status 'skipped' means `signal` was
+// aborted before the run could finish.
+export async function runCase(chain, { index, direction = 'forward', ports, duration, parallel, readyTimeout, iperf3, key, signal, emit }) {
   const started = performance.now();
   const children = [];
   // Every child's pid goes to the observer, so a caller can watch or check them.
@@ -41,6 +43,7 @@ export async function runCase(chain, { index, ports, duration, parallel, readyTi
   };
   let outcome;
   let tails = [];
+  let cost = null;
   try {
     const target = start('iperf3-server', 'iperf3 -s', iperf3, iperf3ServerArgs(ports.target));
     const server = start('relay-server', 'relay server', process.execPath, relayArgs('server', chain, { ports, key }));
@@ -51,24 +54,44 @@ export async function runCase(chain, { index, ports, duration, parallel, readyTi
       server.ready(RELAY_READY, waits),
       client.ready(RELAY_READY, waits),
     ]);
-    outcome = notReady
-      ? { reason: notReady }
-      : await measure({ ports, duration, parallel, iperf3, signal, track, listeners: children });
+    if (notReady) {
+      outcome = { reason: notReady };
+    } else {
+      // What starting Node and loading the code cost is left out: the
+      // relays' CPU is counted from here, when both listen, so the figure
+      // per GB does not depend on how long a run lasts.
+      const atReady = await readRelayCosts({ client, server });
+      const reverse = direction === 'reverse';
+      outcome = await measure({ ports, duration, parallel, reverse, iperf3, signal, track, listeners: children });
+      if (outcome.sender) cost = relayCost(atReady, await readRelayCosts({ client, server }));
+    }
     // Read before the teardown, whose SIGTERM makes iperf3 -s say "interrupt".
     tails = stderrTails(children);
   } finally {
     await Promise.all(children.map((child) => child.stop()));
   }
   const wallSeconds = (performance.now() - started) / 1000;
-  if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds };
-  if (outcome.sender) return { status: 'ok', reason: null, ...outcome, wallSeconds };
-  return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds };
+  if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
+  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost };
+  return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
 }
 
-async function measure({ ports, duration, parallel, iperf3, signal, track, listeners }) {
+async function readRelayCosts({ client, server }) {
+  const [clientCost, serverCost] = await Promise.all([readProcessCost(client.pid), readProcessCost(server.pid)]);
+  return { client: clientCost, server: serverCost };
+}
+
+// Both relays or neither: half a cost would read as a cheap relay.
+function relayCost(before, after) {
+  const client = costBetween(before.client, after.client);
+  const server = costBetween(before.server, after.server);
+  return client && server ? { client, server } : null;
+}
+
+async function measure({ ports, duration, parallel, reverse, iperf3, signal, track, listeners }) {
   // Generous: the receiver drains the relays' buffers after -t seconds.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startIperf3Client(iperf3, { port: ports.client, duration, parallel }, { signal, timeoutMs });
+  const measuring = startIperf3Client(iperf3, { port: ports.client, duration, parallel, reverse }, { signal, timeoutMs });
   track('iperf3-client', measuring.pid);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;

@@ -75,6 +75,22 @@ export function summarise(runs) {
   return { sender, receiver, unstable: receiver.cv > UNSTABLE_CV };
 }
 
+// The case's cost (docs/result.md) from its runs[]: for each relay, medians
+// over the ok runs that have one. cpuSecondsPerGB is the median of each
+// run's own CPU seconds per 1e9 bytes iperf3 received, not a ratio of two
+// medians, so it describes runs that happened. null when no ok run has a
+// cost (a platform without /proc).
+export function summariseCost(runs) {
+  const costed = runs.filter((run) => run.status === 'ok' && run.cost && run.receiver?.bytes > 0);
+  if (costed.length === 0) return null;
+  const relay = (role) => ({
+    cpuSeconds: median(costed.map((run) => run.cost[role].cpuSeconds)),
+    peakRssBytes: median(costed.map((run) => run.cost[role].peakRssBytes)),
+    cpuSecondsPerGB: median(costed.map((run) => run.cost[role].cpuSeconds / (run.receiver.bytes / 1e9))),
+  });
+  return { client: relay('client'), server: relay('server') };
+}
+
 function summariseSide(measurements) {
   const bitrates = measurements.map((measurement) => measurement.bits_per_second);
   // A stable sort keeps equal bitrates in run order, so the choice is repeatable.

@@ -1,0 +1,35 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { legacyProviderStatus } from '../lib/crypto/legacy-provider.js';
+import { ceilingFor, measureChainCeilings } from '../lib/runner/chain-ceilings.js';
+
+const chain = (name, method) => [{ name: 'ss-base' }, { name, params: { method } }];
+const GCM = chain('ss-aead-cipher', 'aes-128-gcm');
+const RC4 = chain('ss-stream-cipher', 'rc4-md5');
+
+test('one ceiling per distinct chain; rc4-md5 through a child with the legacy provider', { timeout: 30_000 }, async () => {
+  // The test runner starts Node without --openssl-legacy-provider, as a
+  // person's shell does, so rc4-md5 must come from the child.
+  assert.notEqual(legacyProviderStatus(), 'loaded');
+  const told = [];
+  const ceilings = await measureChainCeilings([GCM, RC4, GCM], { onChain: (presets, position, total) => told.push([presets, position, total]) });
+  assert.deepEqual(told, [[GCM, 1, 2], [RC4, 2, 2]]);
+  for (const presets of [GCM, RC4]) {
+    const { ceiling } = ceilingFor(ceilings, presets);
+    assert.equal(ceiling.size, 65536);
+    assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
+  }
+});
+
+test('a legacy chain the ciphers command cannot take gets a reason, not a ceiling', async () => {
+  const doubled = [...RC4, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }];
+  const ceilings = await measureChainCeilings([doubled]);
+  assert.match(ceilingFor(ceilings, doubled).reason, /needs OpenSSL's legacy provider, and only a chain of ss-base and one cipher/);
+});
+
+test('an aborted signal stops before the next chain', async () => {
+  const controller = new AbortController();
+  controller.abort('SIGINT');
+  const ceilings = await measureChainCeilings([GCM], { signal: controller.signal });
+  assert.equal(ceilingFor(ceilings, GCM), null);
+});

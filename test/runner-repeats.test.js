@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { run } from '../lib/index.js';
+import { median } from '../lib/runner/statistics.js';
+import { assertAllGone } from './support/process-tree.js';
+import { requirePrograms } from './support/programs.js';
+
+// Repeats, directions, cost and ceiling through real relays and iperf3, on
+// ports no other test uses. One second a run.
+const PORTS = { client: 26081, server: 26082, target: 26083 };
+const chain = (name, method) => [{ name: 'ss-base' }, { name, params: { method } }];
+const AES_GCM = chain('ss-aead-cipher', 'aes-128-gcm');
+const CHACHA = chain('ss-aead-cipher', 'chacha20-ietf-poly1305');
+const AES_CTR = chain('ss-stream-cipher', 'aes-128-ctr');
+const AES_256_GCM = chain('ss-aead-cipher', 'aes-256-gcm');
+
+async function runRecording(options, on = () => {}) {
+  const events = [];
+  const pids = [];
+  const result = await run({
+    duration: 1,
+    ports: PORTS,
+    ceiling: false,
+    ...options,
+    onEvent(event) {
+      events.push(event);
+      if (event.type === 'process-started') pids.push(event.pid);
+      on(event);
+    },
+  });
+  return { result, events, pids };
+}
+
+const started = (events) => events.filter((e) => e.type === 'case-started').map((e) => `${e.case.index}${e.case.direction[0]}${e.repeat}`);
+
+test('--repeat 2 interleaves the cases, keeps every run and summarises them; cost and ceiling per case', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const { result, events, pids } = await runRecording({ cases: [AES_GCM, CHACHA], repeat: 2, ceiling: true });
+  assert.deepEqual(started(events), ['0f0', '1f0', '0f1', '1f1']);
+  // Both ceilings come first, before any relay runs.
+  const kinds = events.filter((e) => e.type === 'ceiling-started' || e.type === 'case-started').map((e) => e.type);
+  assert.deepEqual(kinds, ['ceiling-started', 'ceiling-started', 'case-started', 'case-started', 'case-started', 'case-started']);
+  // A case is complete after its last repeat, and only then.
+  assert.deepEqual(events.filter((e) => e.type === 'case-finished').map((e) => [e.case.index, e.last, e.case.runs.length]), [
+    [0, false, 1], [1, false, 1], [0, true, 2], [1, true, 2],
+  ]);
+  assert.equal(result.options.repeat, 2);
+
+  for (const caseResult of result.cases) {
+    assert.equal(caseResult.status, 'ok', caseResult.reason);
+    assert.equal(caseResult.direction, 'forward');
+    assert.equal(caseResult.parallel, 1);
+    assert.deepEqual(caseResult.runs.map((r) => [r.repeat, r.status]), [[0, 'ok'], [1, 'ok']]);
+    const bitrates = caseResult.runs.map((r) => r.receiver.bits_per_second);
+    assert.equal(caseResult.receiver.bits_per_second, median(bitrates));
+    assert.equal(caseResult.receiver.min, Math.min(...bitrates));
+    assert.equal(caseResult.receiver.max, Math.max(...bitrates));
+    assert.ok(caseResult.receiver.cv >= 0 && caseResult.receiver.cv < 1);
+    assert.equal(caseResult.unstable, caseResult.receiver.cv > 0.1);
+    assert.equal(caseResult.wallSeconds, caseResult.runs[0].wallSeconds + caseResult.runs[1].wallSeconds);
+
+    for (const runResult of caseResult.runs) {
+      for (const relay of ['client', 'server']) {
+        const cost = runResult.cost[relay];
+        // Both relays encrypt or decrypt everything iperf3 sent: a relay
+        // cannot carry a GB in less than a tenth of a CPU second here, and
+        // start-up (0.15 s or so) is not counted.
+        assert.ok(cost.cpuSeconds > 0.05 && cost.cpuSeconds < 3, `${relay} cpuSeconds ${cost.cpuSeconds}`);
+        assert.ok(cost.peakRssBytes > 20e6 && cost.peakRssBytes < 1e9, `${relay} peakRssBytes ${cost.peakRssBytes}`);
+      }
+    }
+    const perGB = (relay) => median(caseResult.runs.map((r) => r.cost[relay].cpuSeconds / (r.receiver.bytes / 1e9)));
+    assert.equal(caseResult.cost.client.cpuSecondsPerGB, perGB('client'));
+    assert.equal(caseResult.cost.server.cpuSecondsPerGB, perGB('server'));
+
+    const { ceiling } = caseResult;
+    assert.deepEqual(Object.keys(ceiling), ['encrypt_bps', 'decrypt_bps', 'size', 'efficiency']);
+    assert.equal(ceiling.size, 65536);
+    assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
+    assert.equal(ceiling.efficiency, caseResult.receiver.bits_per_second / Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps));
+    assert.deepEqual(caseResult.warnings, []);
+  }
+  assertAllGone(pids);
+});
+
+test('--reverse runs iperf3 -R; --both each case forward then reverse, interleaved with the repeats', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const commands = [];
+  const recordClient = (event) => {
+    if (event.type === 'process-started' && event.role === 'iperf3-client') commands.push(readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0'));
+  };
+  const reverse = await runRecording({ cases: [AES_GCM], reverse: true }, recordClient);
+  assert.deepEqual(reverse.result.cases.map((c) => [c.index, c.direction, c.status]), [[0, 'reverse', 'ok']]);
+  assert.equal(reverse.result.options.reverse, true);
+  assert.ok(commands[0].includes('-R'), commands[0].join(' '));
+
+  const both = await runRecording({ cases: [AES_GCM, AES_CTR], filter: 'ctr', both: true, repeat: 2 }, recordClient);
+  assert.deepEqual(started(both.events), ['1f0', '1r0', '1f1', '1r1']);
+  assert.deepEqual(both.result.cases.map((c) => [c.index, c.direction, c.status, c.runs.length]), [
+    [1, 'forward', 'ok', 2], [1, 'reverse', 'ok', 2],
+  ]);
+  assert.equal(both.result.options.both, true);
+  assert.deepEqual(commands.slice(1).map((args) => args.includes('-R')), [false, true, false, true]);
+  for (const caseResult of both.result.cases) assert.ok(caseResult.receiver.bytes > 0 && caseResult.cost.client.cpuSeconds > 0);
+  assertAllGone([...reverse.pids, ...both.pids]);
+});
+
+test('--smoke: the first 3 selected cases, 1 s, once; recorded as the mode', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const { result } = await runRecording({ cases: [AES_GCM, CHACHA, AES_CTR, AES_256_GCM], mode: 'smoke', duration: undefined });
+  assert.equal(result.options.mode, 'smoke');
+  assert.equal(result.options.duration, 1);
+  assert.equal(result.options.repeat, 1);
+  assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[0, 'ok', 1], [1, 'ok', 1], [2, 'ok', 1]]);
+});

@@ -89,3 +89,20 @@ test('colour only when asked', () => {
   assert.doesNotMatch(plain.writes.join('').replaceAll(CLEAR_LINE, ''), /\x1b/);
   assert.match(colored.writes.join('').replaceAll(CLEAR_LINE, ''), /\x1b\[1mcase 1\/1/);
 });
+
+test('repeats and direction show on the line; ceilings get a line of their own', () => {
+  const tty = fakeStream({ isTTY: true });
+  const live = createProgress({ stream: tty, total: 4, duration: 1 });
+  live.ceilingStarted(gcm.presets, 1, 2);
+  assert.equal(visibleLine(tty), 'ceiling 1/2  aes-256-gcm');
+  live.caseStarted({ ...gcm, direction: 'reverse' }, 3, { repeat: 1, repeats: 2 });
+  assert.equal(visibleLine(tty), 'case 3/4  aes-256-gcm reverse  repeat 2/2  0:00 elapsed  ETA 0:08');
+  live.stop();
+
+  const log = fakeStream({ isTTY: false });
+  const plain = createProgress({ stream: log, total: 4 });
+  plain.ceilingStarted(ctr.presets, 1, 2);
+  plain.caseStarted({ ...ctr, direction: 'forward' }, 1, { repeat: 0, repeats: 2 });
+  plain.caseStarted({ ...ctr, direction: 'forward' }, 2, { repeat: 0, repeats: 1 });
+  assert.equal(log.writes.join(''), '[ceiling 1/2] aes-256-ctr ...\n[1/4] aes-256-ctr (repeat 1/2) ...\n[2/4] aes-256-ctr ...\n');
+});

@@ -264,6 +264,15 @@ test('one run with no extras keeps the seed block and ranking line exactly', () 
   assert.equal(formatTextReport(result, { color: false }), formatTextReport(seedResult(), { color: false }));
 });
 
+test('a figure asked for but not measured says why, above the closing line', () => {
+  const caseResult = repeated().cases[4];
+  caseResult.warnings = ['no cipher ceiling: needs OpenSSL\'s legacy provider, which could not be loaded: unsupported'];
+  assert.deepEqual(formatCaseBlock(caseResult, { color: false }).split('\n').slice(-2), [
+    'warning: no cipher ceiling: needs OpenSSL\'s legacy provider, which could not be loaded: unsupported',
+    '-----------------------------------------',
+  ]);
+});
+
 test('colour on the new lines only when asked, and the same text underneath', () => {
   const result = repeated();
   const plain = formatTextReport(result, { color: false });

@@ -32,25 +32,42 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
     const eta = etaSeconds();
     const counter = `case ${current.position}/${total}`;
     const times = `${clock((Date.now() - runStartedAt) / 1000)} elapsed  ETA ${eta === null ? '--' : clock(eta)}`;
+    const repeat = current.repeat ?? '';
     // The last column stays empty: writing into it makes some terminals wrap.
-    const room = (stream.columns || 80) - 1 - counter.length - times.length - 4;
+    const room = (stream.columns || 80) - 1 - counter.length - times.length - 4 - (repeat ? repeat.length + 2 : 0);
     const label = truncate(current.label, room);
-    const parts = [paint.bold(counter), label, paint.dim(times)].filter(Boolean);
+    const parts = [paint.bold(counter), label, repeat, paint.dim(times)].filter(Boolean);
     stream.write(`${CLEAR_LINE}${parts.join('  ')}`);
     lineShown = true;
   }
 
   return {
-    caseStarted(caseInfo, position = started + 1) {
+    // With repeats each run of a case is a step of its own: `repeat`
+    // (from 0) of `repeats` is shown once there is more than one.
+    caseStarted(caseInfo, position = started + 1, { repeat = 0, repeats = 1 } = {}) {
       started += 1;
-      current = { position, label: chainLabel(caseInfo.presets), startedAt: Date.now() };
+      const label = caseInfo.direction === 'reverse' ? `${chainLabel(caseInfo.presets)} reverse` : chainLabel(caseInfo.presets);
+      current = { position, label, repeat: repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null, startedAt: Date.now() };
       if (!isTTY) {
-        stream.write(`${paint.bold(`[${position}/${total}]`)} ${current.label} ...\n`);
+        stream.write(`${paint.bold(`[${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat})` : ''} ...\n`);
         return;
       }
       timer ??= setInterval(render, REFRESH_MS).unref();
       render();
     },
+    // The cipher ceilings come before the first case; they are short, so
+    // the line names the chain and no ETA.
+    ceilingStarted(presets, position, count) {
+      const counter = `ceiling ${position}/${count}`;
+      if (!isTTY) {
+        stream.write(`${paint.bold(`[${counter}]`)} ${chainLabel(presets)} ...\n`);
+        return;
+      }
+      const label = truncate(chainLabel(presets), (stream.columns || 80) - 1 - counter.length - 2);
+      stream.write(`${CLEAR_LINE}${paint.bold(counter)}  ${label}`);
+      lineShown = true;
+    },
+    // Takes what finished: a case, or one run of it; only its wallSeconds counts.
     caseFinished(caseResult) {
       const measured = current ? (Date.now() - current.startedAt) / 1000 : 0;
       finishedWallSeconds.push(typeof caseResult.wallSeconds === 'number' ? caseResult.wallSeconds : measured);

@@ -70,6 +70,8 @@ export function formatCaseBlock(caseResult, { color = false } = {}) {
     const [first, ...rest] = caseResult.reason.split('\n');
     lines.push(`${statusLabel(caseResult.status, paint)}: ${first}`, ...rest.map((line) => `  ${line}`));
   }
+  // A figure that was asked for but could not be measured says why.
+  for (const warning of caseResult.warnings ?? []) lines.push(paint.yellow(`warning: ${warning}`));
   lines.push(DASHES);
   return lines.join('\n');
 }

@@ -80,10 +80,12 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     const { code, stdout, stderr, descendants: pids, commands } = await runCli(['--duration', '1', '--filter', '2', ...PORTS_FLAG], { cwd });
     assert.equal(code, 0, stderr);
     assert.match(stdout, /^cipherbench:\nversion {10}0\.1\.0\n\nOperating System:\n/);
-    assert.match(stdout, /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\n\[\{"name":"ss-base"\},\{"name":"ss-aead-cipher","params":\{"method":"chacha20-ietf-poly1305"\}\}\]\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n-{41}\n\n\(ranking\):\n\n 1: Test Case 2, Bitrate=\[/);
+    assert.match(stdout, /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\n\[\{"name":"ss-base"\},\{"name":"ss-aead-cipher","params":\{"method":"chacha20-ietf-poly1305"\}\}\]\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n/);
+    // Cost per relay and the chain's ceiling under the bitrates.
+    assert.match(stdout, / receiver\ncost {13}cpu s  cpu s\/GB +peak RSS\nrelay client +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nrelay server +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nceiling {10}encrypt .+ efficiency \d+\.\d%\n-{41}\n\n\(ranking\):\n\n 1: Test Case 2, Bitrate=\[/);
     assert.match(stdout, /\n\nDone in \d+\.\d\ds\.\n$/);
     assert.doesNotMatch(stdout, ANSI, 'no colour off a terminal');
-    assert.match(stderr, /^\[1\/1\] chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d\.txt and .*reports\/\d{4}-\d\d-\d\d\.json\n$/);
+    assert.match(stderr, /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[1\/1\] chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d\.txt and .*reports\/\d{4}-\d\d-\d\d\.json\n$/);
     const archived = archivedJson(cwd);
     assert.equal(archived.options.casesFile, path.join(cwd, 'cases.js'));
     assert.equal(archived.complete, true);
@@ -95,7 +97,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
 
   test('--json: the JSON report on stdout, the text on stderr; --no-archive writes nothing', async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
-    const { code, stdout, stderr, cwd } = await runCli(['run', '--duration', '1', '--filter', 'aes-256-gcm', '--json', '--no-archive', ...PORTS_FLAG]);
+    const { code, stdout, stderr, cwd } = await runCli(['run', '--duration', '1', '--filter', 'aes-256-gcm', '--json', '--no-archive', '--no-ceiling', ...PORTS_FLAG]);
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
     assert.equal(result.options.casesFile, path.resolve(CLI, '../../cases.js'), 'the bundled cases.js, as the folder has none');
@@ -109,7 +111,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     if (!requirePrograms(t, 'iperf3')) return;
     let occupying;
     const { code, stdout, stderr, cwd, descendants: pids } = await runCli(
-      ['run', '--duration', '1', '--filter', 'aes-256-gcm', ...PORTS_FLAG],
+      ['run', '--duration', '1', '--filter', 'aes-256-gcm', '--no-ceiling', ...PORTS_FLAG],
       { during: () => { occupying = occupyIperf3Server(PORTS[2], { timeoutMs: 20_000 }); } },
     );
     (await occupying).destroy();
@@ -125,7 +127,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'not-a-folder'), '');
     const out = path.join(cwd, 'not-a-folder', 'reports');
-    const { code, stdout, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--out', out, ...PORTS_FLAG], { cwd });
+    const { code, stdout, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--out', out, '--no-ceiling', ...PORTS_FLAG], { cwd });
     assert.equal(code, 1, stderr);
     assert.match(stderr, new RegExp(`\\ncipherbench: cannot archive the report in ${out}: .*ENOTDIR.*; the JSON report follows on stdout\\n$`));
     const json = JSON.parse(stdout.slice(stdout.indexOf('\n{\n') + 1));
@@ -142,7 +144,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
       // does, in the first case's measurement; SIGTERM to the CLI alone, as
       // kill does, in the second's.
       const at = signal === 'SIGINT' ? /\[1\/3\]/ : /\[2\/3\]/;
-      const result = await runCli(['--duration', '3', ...PORTS_FLAG], {
+      const result = await runCli(['--duration', '3', '--no-ceiling', ...PORTS_FLAG], {
         cwd,
         during: async (child, output) => {
           await waitFor(() => output().stderr, at);
@@ -167,7 +169,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     if (!requirePrograms(t, 'iperf3', 'script')) return;
     // script(1) gives the CLI a pseudo-terminal, as a person's shell would.
     const onTerminal = (extra, env) => {
-      const command = [process.execPath, CLI, 'run', '--duration', '1', '--filter', 'aes-128-gcm', '--no-archive', ...PORTS_FLAG, ...extra]
+      const command = [process.execPath, CLI, 'run', '--duration', '1', '--filter', 'aes-128-gcm', '--no-archive', '--no-ceiling', ...PORTS_FLAG, ...extra]
         .map((word) => `'${word}'`).join(' ');
       return runCli([], { command: 'script', commandArgs: ['-qec', command, '/dev/null'], env });
     };

@@ -31,7 +31,8 @@ async function compareCommand(oldPath, newPath, options) {
   return comparison.regressed ? EXIT_REGRESSED : EXIT_SAME;
 }
 
-function parseThreshold(text) {
+// Shared with run --baseline, which gates the same way.
+export function parseThreshold(text) {
   const threshold = Number(text);
   if (text.trim() === '' || !Number.isFinite(threshold) || threshold < 0) {
     throw usageError(`--threshold must be a percentage of 0 or more, such as 5; got '${text}'`);

@@ -1,17 +1,37 @@
-import { DEFAULT_DURATION, DEFAULT_PARALLEL, DEFAULT_PORTS } from '../runner/options.js';
+import { DEFAULT_THRESHOLD } from '../report/comparison.js';
+import { DEFAULT_PARALLEL, DEFAULT_PORTS, MODES } from '../runner/options.js';
+import { parseThreshold } from './compare-command.js';
+import { readResultFile } from './result-file.js';
+import { usageError } from './usage-error.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_INTERRUPTED = 130;
 
+const { smoke, default: standard, full } = MODES;
+
 export function registerRunCommand(program) {
   program
     .command('run [file]', { isDefault: true })
     .description('measure every preset chain in FILE (default: ./cases.js here, else the bundled set) with iperf3 through a relay pair, then rank and archive them')
-    .option('--duration <seconds>', 'seconds iperf3 sends per case (iperf3 -t)', String(DEFAULT_DURATION))
+    // No defaults for what a mode sets, so an explicit flag can be told
+    // apart from the mode's value.
+    .option('--smoke', `a quick check that everything works: the first ${smoke.cases} cases, ${smoke.duration} s, once`)
+    .option('--full', `figures to publish or gate on: ${full.duration} s, ${full.repeat} repeats, latency`)
+    .option('--duration <seconds>', `seconds iperf3 sends per run (iperf3 -t) (default: ${standard.duration}, ${smoke.duration} with --smoke, ${full.duration} with --full)`)
+    .option('--repeat <runs>', `runs of each case, interleaved A B C A B C; the report gives the median and spread (default: ${standard.repeat}, ${full.repeat} with --full)`)
     .option('--parallel <streams>', 'parallel iperf3 streams (iperf3 -P)', String(DEFAULT_PARALLEL))
+    .option('--reverse', 'measure the other direction (iperf3 -R: iperf3 -s sends, through the server-to-client half of each preset)')
+    .option('--both', 'measure each case forward, then reverse')
+    .option('--latency', 'also time 1 KB round trips and new connections through the relays (on with --full)')
+    .option('--no-latency', 'no latency, even with --full')
+    .option('--no-ceiling', 'do not measure each chain\'s cipher ceiling (in-process encrypt and decrypt) before the runs')
     .option('--filter <text>', 'run only case number TEXT, or the cases whose JSON contains TEXT')
     .option('--ports <client,server,target>', 'ports of the relay client, relay server and iperf3 -s', Object.values(DEFAULT_PORTS).join(','))
+    .option('--baseline <file>', 'compare with an earlier result (reports/*.json) after the ranking; exit 1 when a case got slower')
+    .option('--threshold <percent>', 'with --baseline: smallest drop of a median, in percent, that counts as slower', String(DEFAULT_THRESHOLD))
+    .option('--markdown <file>', 'also write the ranking as Markdown to FILE')
+    .option('--html <file>', 'also write the report as one self-contained HTML file to FILE')
     .option('--out <dir>', 'folder the report is archived in', './reports')
     .option('--no-archive', 'do not write the report to --out')
     .option('--json', 'print the JSON report on stdout, and the text on stderr')
@@ -25,7 +45,17 @@ export function registerRunCommand(program) {
 const colorFor = (stream, options) =>
   options.color !== false && !process.env.NO_COLOR && Boolean(stream.isTTY);
 
+function modeOf(options) {
+  if (options.smoke && options.full) throw usageError('give --smoke or --full, not both');
+  return options.smoke ? 'smoke' : options.full ? 'full' : 'default';
+}
+
 async function runCommand(file, options) {
+  const mode = modeOf(options);
+  // A baseline that cannot be read is found out now, not after the run.
+  const threshold = parseThreshold(options.threshold);
+  const baseline = options.baseline ? await readResultFile(options.baseline) : null;
+
   // Loaded here, not at the top: execa and systeminformation cost a fifth
   // of a second, and every relay process starts through this same CLI.
   const [{ run }, textReport, { formatJsonReport }, { archiveReport }, { createProgress }] = await Promise.all([
@@ -40,8 +70,8 @@ async function runCommand(file, options) {
   const color = colorFor(out, options);
   const write = (text) => out.write(`${text}\n\n`);
 
-  // The first Ctrl-C (or SIGTERM) stops the case running and keeps what was
-  // measured; a second one means "now", and execa's cleanup still stops
+  // The first Ctrl-C (or SIGTERM) stops the run in progress and keeps what
+  // was measured; a second one means "now", and execa's cleanup still stops
   // every child as this process exits.
   const controller = new AbortController();
   const onSignal = (name) => () => {
@@ -51,6 +81,16 @@ async function runCommand(file, options) {
   const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
   for (const [name, handler] of Object.entries(handlers)) process.on(name, handler);
 
+  // A case's block is printed when its last repeat finishes. Runs are
+  // interleaved, so with --repeat the blocks come together in the last
+  // round, each as soon as its case is complete; one run each reads as
+  // before, block after block.
+  const printed = new Set();
+  const caseKey = (caseResult) => `${caseResult.index} ${caseResult.direction}`;
+  const printBlock = (caseResult) => {
+    printed.add(caseKey(caseResult));
+    write(textReport.formatCaseBlock(caseResult, { color }));
+  };
   let progress = null;
   const onEvent = (event) => {
     if (event.type === 'run-started') {
@@ -62,14 +102,17 @@ async function runCommand(file, options) {
         color: colorFor(process.stderr, options),
         duration: event.result.options.duration,
       });
+    } else if (event.type === 'ceiling-started') {
+      progress.ceilingStarted(event.presets, event.position, event.total);
     } else if (event.type === 'case-started') {
-      progress.caseStarted(event.case, event.position);
+      progress.caseStarted(event.case, event.position, { repeat: event.repeat, repeats: event.repeats });
     } else if (event.type === 'case-finished') {
-      progress.caseFinished(event.case);
+      progress.caseFinished(event.run);
+      if (!event.last) return;
       // The live line shares the terminal with stdout: clear it before the
-      // block lands; the next case draws it again.
+      // block lands; the next run draws it again.
       progress.stop();
-      write(textReport.formatCaseBlock(event.case, { color }));
+      printBlock(event.case);
     }
   };
 
@@ -77,8 +120,14 @@ async function runCommand(file, options) {
   try {
     result = await run({
       casesFile: file,
+      mode,
       duration: options.duration,
+      repeat: options.repeat,
       parallel: options.parallel,
+      reverse: options.reverse ?? false,
+      both: options.both ?? false,
+      latency: options.latency,
+      ceiling: options.ceiling,
       filter: options.filter ?? null,
       ports: options.ports,
       signal: controller.signal,
@@ -89,7 +138,20 @@ async function runCommand(file, options) {
     for (const [name, handler] of Object.entries(handlers)) process.off(name, handler);
   }
 
+  // An interrupted run leaves cases that measured something before their
+  // last repeat: their blocks too, before the ranking that includes them.
+  for (const caseResult of result.cases) {
+    if (caseResult.status !== 'skipped' && !printed.has(caseKey(caseResult))) printBlock(caseResult);
+  }
   out.write(`${textReport.formatRanking(result, { color })}\n`);
+
+  let regressed = false;
+  if (baseline) {
+    const { compareResults, formatComparison } = await import('../report/comparison.js');
+    const comparison = compareResults(baseline, result, { threshold });
+    out.write(`\nAgainst the baseline ${options.baseline}:\n${formatComparison(comparison, { color })}`);
+    regressed = comparison.regressed;
+  }
   if (options.json) process.stdout.write(formatJsonReport(result));
 
   let archived = true;
@@ -105,8 +167,36 @@ async function runCommand(file, options) {
       if (!options.json) process.stdout.write(formatJsonReport(result));
     }
   }
+  const exported = await writeExports(result, options);
 
   if (result.interrupted) return EXIT_INTERRUPTED;
-  if (!archived || result.cases.some((caseResult) => caseResult.status === 'failed')) return EXIT_FAILED;
+  if (!archived || !exported || regressed || result.cases.some((caseResult) => caseResult.status === 'failed')) return EXIT_FAILED;
   return EXIT_OK;
+}
+
+// --markdown and --html, each written whole; true when every one asked for
+// was written.
+async function writeExports(result, options) {
+  const exports = [];
+  if (options.markdown) {
+    const { formatMarkdownReport } = await import('../report/markdown-report.js');
+    exports.push(['Markdown', options.markdown, formatMarkdownReport]);
+  }
+  if (options.html) {
+    const { formatHtmlReport } = await import('../report/html-report.js');
+    exports.push(['HTML', options.html, formatHtmlReport]);
+  }
+  if (exports.length === 0) return true;
+  const { writeExportFile } = await import('../report/export-file.js');
+  let written = true;
+  for (const [kind, file, format] of exports) {
+    try {
+      await writeExportFile(file, format(result));
+      process.stderr.write(`${kind} report written: ${file}\n`);
+    } catch (error) {
+      written = false;
+      process.stderr.write(`cipherbench: the ${kind} report was not written: ${error.message}\n`);
+    }
+  }
+  return written;
 }

@@ -1,0 +1,136 @@
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { CLI } from './support/processes.js';
+import { requirePrograms } from './support/programs.js';
+
+// run's issue-4 flags as a person types them: modes, --baseline, the
+// exports. Ports of their own; one short case (aes-128-gcm, case 12 of the
+// bundled cases.js) without the cipher ceiling, so each run takes seconds.
+const PORTS_FLAG = ['--ports', '26084,26085,26086'];
+const QUICK = ['--filter', 'aes-128-gcm', '--no-ceiling', ...PORTS_FLAG];
+const AES_128_GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }];
+
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-run-options-')));
+after(() => rmSync(root, { recursive: true, force: true }));
+let folders = 0;
+const emptyFolder = () => {
+  const dir = path.join(root, `f${folders++}`);
+  mkdirSync(dir);
+  return dir;
+};
+
+function runCli(args, { cwd = emptyFolder() } = {}) {
+  const child = spawn(process.execPath, [CLI, 'run', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (data) => {
+    stdout += data;
+  });
+  child.stderr.setEncoding('utf8').on('data', (data) => {
+    stderr += data;
+  });
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, cwd })));
+}
+
+// A result file as an earlier run would have archived it, with case 12
+// measured at `bitsPerSecond` in each of three runs.
+function baselineFile(cwd, bitsPerSecond) {
+  const fixture = JSON.parse(readFileSync(new URL('./fixtures/result-v2.json', import.meta.url), 'utf8'));
+  const [template] = fixture.cases;
+  const side = { bytes: bitsPerSecond / 8, seconds: 1, bits_per_second: bitsPerSecond };
+  const caseResult = {
+    ...template,
+    index: 12,
+    presets: AES_128_GCM,
+    runs: template.runs.map((run) => ({ ...run, sender: side, receiver: side })),
+    sender: { ...side, min: bitsPerSecond, max: bitsPerSecond, cv: 0 },
+    receiver: { ...side, min: bitsPerSecond, max: bitsPerSecond, cv: 0 },
+  };
+  const file = path.join(cwd, `baseline-${bitsPerSecond}.json`);
+  writeFileSync(file, JSON.stringify({ ...fixture, cases: [caseResult] }));
+  return file;
+}
+
+describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60_000 }, () => {
+  test('a baseline far faster than now: the comparison after the ranking, exit 1; --full with explicit flags', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    const baseline = baselineFile(cwd, 1e13);
+    const { code, stdout, stderr } = await runCli(
+      ['--full', '--duration', '1', '--repeat', '2', '--no-latency', '--json', '--no-archive', '--baseline', baseline, ...QUICK],
+      { cwd },
+    );
+    assert.equal(code, 1, stderr);
+    // stdout is the JSON report alone: the comparison went to stderr with the text.
+    const result = JSON.parse(stdout);
+    assert.deepEqual(
+      [result.options.mode, result.options.duration, result.options.repeat, result.options.latency],
+      ['full', 1, 2, false],
+    );
+    assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[12, 'ok', 2]]);
+    // One block for the case, after its second run.
+    assert.equal(stderr.match(/------------ Test Case 12 -/g).length, 1);
+    assert.match(stderr, /\[1\/2\] aes-128-gcm \(repeat 1\/2\) \.\.\.\n\[2\/2\] aes-128-gcm \(repeat 2\/2\) \.\.\.\n/);
+    assert.match(stderr, /receiver  median .+ \(2 runs\)/);
+    assert.match(stderr, new RegExp(`Done in [\\d.]+s\\.\\n\\nAgainst the baseline ${baseline}:\\nReceiver median bitrates, old run `));
+    assert.match(stderr, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +10\.0 Tbits\/sec +.+ +-\d+\.\d% +slower\n/);
+    assert.match(stderr, /REGRESSED: 1 of 1 cases got slower than the old run\.\n$/);
+  });
+
+  test('a baseline far slower than now: exit 0; --markdown and --html written whole', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    const baseline = baselineFile(cwd, 1e3);
+    const { code, stdout, stderr } = await runCli(
+      ['--duration', '1', '--no-archive', '--baseline', baseline, '--threshold', '10', '--markdown', 'out.md', '--html', 'out.html', ...QUICK],
+      { cwd },
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +1\.00 Kbits\/sec +.+ +\+\d+\.\d% +faster\n/);
+    assert.match(stdout, /No regression: no case got slower by more than 10% beyond the runs' spread\.\n$/);
+    assert.match(stderr, /\nMarkdown report written: out\.md\nHTML report written: out\.html\n$/);
+    const markdown = readFileSync(path.join(cwd, 'out.md'), 'utf8');
+    assert.match(markdown, /^### cipherbench: 1 of 1 cases measured\n/);
+    assert.match(markdown, /\| 1 \| 12 \| `ss-base \+ ss-aead-cipher\(aes-128-gcm\)` \|/);
+    assert.match(markdown, /CPU s\/GB client, server/);
+    const html = readFileSync(path.join(cwd, 'out.html'), 'utf8');
+    assert.match(html, /^<!DOCTYPE html>\n/);
+    assert.match(html, /<\/html>\n$/);
+    // Nothing but the files asked for, and the baseline: no temporary left.
+    assert.deepEqual(readdirSync(cwd).sort(), [path.basename(baseline), 'out.html', 'out.md']);
+  });
+
+  test('an export that cannot be written: one line naming it, exit 1, the archive still written; --smoke', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const { code, stderr, cwd } = await runCli(['--smoke', '--markdown', 'no/such/folder/out.md', ...QUICK]);
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /\ncipherbench: the Markdown report was not written: cannot write no\/such\/folder\/out\.md: ENOENT[^\n]*\n$/);
+    const [json] = readdirSync(path.join(cwd, 'reports')).filter((name) => name.endsWith('.json'));
+    const archived = JSON.parse(readFileSync(path.join(cwd, 'reports', json), 'utf8'));
+    assert.deepEqual([archived.options.mode, archived.options.duration, archived.options.repeat], ['smoke', 1, 1]);
+    assert.equal(archived.cases[0].status, 'ok');
+  });
+
+  test('bad input exits 2 before anything runs', async () => {
+    const cwd = emptyFolder();
+    writeFileSync(path.join(cwd, 'not-json.json'), '{');
+    for (const [args, message] of [
+      [['--baseline', 'missing.json'], /^cipherbench: cannot read missing\.json: no such file\n$/],
+      [['--baseline', 'not-json.json'], /^cipherbench: not-json\.json is not JSON/],
+      [['--baseline', 'not-json.json', '--threshold', 'lots'], /^cipherbench: --threshold must be a percentage of 0 or more/],
+      [['--smoke', '--full'], /^cipherbench: give --smoke or --full, not both\n$/],
+      [['--reverse', '--both'], /^cipherbench: give --reverse .* or --both .*, not the two together\n$/],
+      [['--repeat', '0'], /^cipherbench: repeat must be a whole number of runs, 1 to 100; got "0"\n$/],
+    ]) {
+      const { code, stdout, stderr } = await runCli([...args, ...QUICK], { cwd });
+      assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
+      assert.equal(stdout, '', args.join(' '));
+      assert.match(stderr, message, args.join(' '));
+    }
+    assert.deepEqual(readdirSync(cwd), ['not-json.json'], 'nothing archived');
+  });
+});

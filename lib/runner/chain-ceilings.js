@@ -4,9 +4,9 @@ import { chainNeedsLegacyProvider } from '../presets/index.js';
 import { measureCipherCeiling, measureMethodsInLegacyChild } from './cipher-ceiling.js';
 
 // The cipher ceiling of every distinct chain a run measures, taken before
-// any relay starts so nothing else competes for the CPU. One read size, the
-// relays' own 64 KB, and a fifth of a CPU second per direction: about half a
-// second a chain.
+// any relay starts so nothing else competes for the CPU. One read size,
+// 64 KiB (the largest read a Node socket hands a relay), and a fifth of a
+// CPU second per direction: about half a second a chain.
 const SIZE = 64 * 1024;
 const MIN_SECONDS = 0.2;
 // The first chain measured in a fresh process came out a third slower than

@@ -1,0 +1,31 @@
+import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
+import { usageError } from './usage-error.js';
+
+// What the long-running helper commands (echo, sink) share with the relays:
+// a HOST:PORT flag read as a usage error, and the contract the runner
+// relies on: `listening on HOST:PORT` once ready, exit 0 on SIGINT/SIGTERM.
+export function endpointOption(flag, text) {
+  const endpoint = parseEndpoint(text);
+  if (!endpoint) throw usageError(`${flag} must be HOST:PORT, [IPv6]:PORT or PORT, got ${JSON.stringify(text)}`);
+  return endpoint;
+}
+
+// `start` resolves with { address, close() }.
+export async function serve(start) {
+  let server;
+  try {
+    server = await start();
+  } catch (error) {
+    if (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') {
+      throw usageError(`cannot listen: ${error.message}`);
+    }
+    throw error;
+  }
+  process.stdout.write(`listening on ${formatEndpoint(server.address)}\n`);
+  const stop = async () => {
+    await server.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}

@@ -2,6 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
+import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
 import { registerRunCommand } from './run-command.js';
@@ -20,6 +21,7 @@ export async function main(argv = process.argv) {
   registerCiphersCommand(program);
   registerRelayCommands(program);
   registerCompareCommand(program);
+  registerLatencyCommands(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

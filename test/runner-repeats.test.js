@@ -114,3 +114,36 @@ test('--smoke: the first 3 selected cases, 1 s, once; recorded as the mode', { t
   assert.equal(result.options.repeat, 1);
   assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[0, 'ok', 1], [1, 'ok', 1], [2, 'ok', 1]]);
 });
+
+test('--latency: once per case, through the same relays, with an echo target in place of iperf3 -s', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const { result, events, pids } = await runRecording({ cases: [AES_GCM], repeat: 2, latency: true });
+  const roles = events.filter((e) => e.type === 'process-started').map((e) => e.role);
+  assert.deepEqual(roles, [
+    'iperf3-server', 'relay-server', 'relay-client', 'iperf3-client', 'echo-target',
+    'iperf3-server', 'relay-server', 'relay-client', 'iperf3-client',
+  ]);
+  const [caseResult] = result.cases;
+  assert.equal(result.options.latency, true);
+  assert.equal(caseResult.status, 'ok', caseResult.reason);
+  assert.deepEqual(Object.keys(caseResult.latency), ['rtt', 'connect']);
+  assert.deepEqual([caseResult.latency.rtt.count, caseResult.latency.connect.count], [2000, 200]);
+  for (const figures of Object.values(caseResult.latency)) {
+    assert.equal(figures.unit, 'ms');
+    assert.ok(figures.p50 > 0 && figures.p50 <= figures.p90 && figures.p90 <= figures.p99 && figures.p99 <= figures.p999 && figures.p999 <= figures.max, JSON.stringify(figures));
+  }
+  assert.deepEqual(caseResult.warnings, []);
+  assertAllGone(pids);
+});
+
+test('a latency probe that cannot run leaves the bitrate ok and says why', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const { result, pids } = await runRecording({ cases: [AES_GCM], latency: true }, (event) => {
+    if (event.type === 'process-started' && event.role === 'echo-target') process.kill(event.pid, 'SIGKILL');
+  });
+  const [caseResult] = result.cases;
+  assert.equal(caseResult.status, 'ok', caseResult.reason);
+  assert.equal(caseResult.latency, null);
+  assert.deepEqual(caseResult.warnings, ['no latency: echo target was killed by SIGKILL before it was ready']);
+  assertAllGone(pids);
+});

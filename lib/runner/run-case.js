@@ -3,11 +3,13 @@ import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../presets/index.js';
 import { IPERF3_SERVER_READY, iperf3ServerArgs, parseIperf3Json, startIperf3Client } from './iperf3.js';
+import { measureLatency } from './latency.js';
 import { costBetween, readProcessCost } from './process-cost.js';
 import { describeExit, startProcess } from './processes.js';
 
 const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
-const RELAY_READY = /^listening on /;
+// The relays and the echo target say the same thing when they listen.
+const LISTENING = /^listening on /;
 // After a relay dies mid-test iperf3 usually reports the broken connection
 // at once; past this it is stopped so a stuck one cannot hold up the run.
 const IPERF3_GRACE_MS = 2000;
@@ -22,11 +24,13 @@ function relayArgs(role, chain, { ports, key }) {
 
 // One run of a case: iperf3 -s on the target port, the relay pair in front
 // of it, iperf3 -c through the pair for `duration` seconds (with -R when
-// `direction` is 'reverse'), then everything stopped. Resolves with
-// { status, reason, sender, receiver, wallSeconds, cost } and never throws
-// for a fault of the case itself; status 'skipped' means `signal` was
-// aborted before the run could finish.
-export async function runCase(chain, { index, direction = 'forward', ports, duration, parallel, readyTimeout, iperf3, key, signal, emit }) {
+// `direction` is 'reverse'), then, with `latency`, the latency probe through
+// the same relays, then everything stopped. Resolves with { status, reason,
+// sender, receiver, wallSeconds, cost } plus { latency } or
+// { latencyReason } when the probe ran, and never throws for a fault of the
+// case itself; status 'skipped' means `signal` was aborted before the run
+// could finish.
+export async function runCase(chain, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, iperf3, key, signal, emit }) {
   const started = performance.now();
   const children = [];
   // Every child's pid goes to the observer, so a caller can watch or check them.
@@ -44,6 +48,7 @@ export async function runCase(chain, { index, direction = 'forward', ports, dura
   let outcome;
   let tails = [];
   let cost = null;
+  let probe = {};
   try {
     const target = start('iperf3-server', 'iperf3 -s', iperf3, iperf3ServerArgs(ports.target));
     const server = start('relay-server', 'relay server', process.execPath, relayArgs('server', chain, { ports, key }));
@@ -51,8 +56,8 @@ export async function runCase(chain, { index, direction = 'forward', ports, dura
     const waits = { timeoutMs: readyTimeout * 1000, signal };
     const notReady = await firstReason([
       target.ready(IPERF3_SERVER_READY, waits),
-      server.ready(RELAY_READY, waits),
-      client.ready(RELAY_READY, waits),
+      server.ready(LISTENING, waits),
+      client.ready(LISTENING, waits),
     ]);
     if (notReady) {
       outcome = { reason: notReady };
@@ -63,17 +68,40 @@ export async function runCase(chain, { index, direction = 'forward', ports, dura
       const atReady = await readRelayCosts({ client, server });
       const reverse = direction === 'reverse';
       outcome = await measure({ ports, duration, parallel, reverse, iperf3, signal, track, listeners: children });
+      // Read before the latency probe: the cost is that of the transfer.
       if (outcome.sender) cost = relayCost(atReady, await readRelayCosts({ client, server }));
     }
-    // Read before the teardown, whose SIGTERM makes iperf3 -s say "interrupt".
+    // Read before iperf3 -s is stopped (by the probe or the teardown),
+    // which makes it say "interrupt".
     tails = stderrTails(children);
+    if (outcome.sender && latency) probe = await probeLatency({ target, start, ports, waits, signal });
   } finally {
     await Promise.all(children.map((child) => child.stop()));
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
-  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost };
+  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...probe };
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
+}
+
+// With the relays still up, iperf3 -s makes way for an echo target on the
+// same port, and the latency probe goes through the relay client: the same
+// relay processes the bitrate came from. Resolves with { latency } or
+// { latencyReason }; { } when the run was interrupted.
+async function probeLatency({ target, start, ports, waits, signal }) {
+  await target.stop();
+  const echo = start('echo-target', 'echo target', process.execPath, [CLI, 'echo', '--listen', `127.0.0.1:${ports.target}`]);
+  const notReady = await echo.ready(LISTENING, waits);
+  if (signal?.aborted) return {};
+  if (notReady) return { latencyReason: [notReady, ...stderrTails([echo])].join('; ') };
+  try {
+    return { latency: await measureLatency({ host: '127.0.0.1', port: ports.client, signal }) };
+  } catch (error) {
+    if (signal?.aborted) return {};
+    // measureLatency's own failures are one line saying what happened.
+    if (error.exitCode === undefined) throw error;
+    return { latencyReason: error.message.replace(/^latency: /, '') };
+  }
 }
 
 async function readRelayCosts({ client, server }) {

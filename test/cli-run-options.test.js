@@ -72,7 +72,8 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       ['full', 1, 2, false],
     );
     assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[12, 'ok', 2]]);
-    // One block for the case, after its second run.
+    // One test, run twice: one block for it, after its second run.
+    assert.match(stderr, /\n\nrunning 1 tests\.\.\.\n\n/);
     assert.equal(stderr.match(/------------ Test Case 12 -/g).length, 1);
     assert.match(stderr, /\[1\/2\] aes-128-gcm \(repeat 1\/2\) \.\.\.\n\[2\/2\] aes-128-gcm \(repeat 2\/2\) \.\.\.\n/);
     assert.match(stderr, /receiver  median .+ \(2 runs\)/);

@@ -38,6 +38,8 @@ test('--repeat 2 interleaves the cases, keeps every run and summarises them; cos
   if (!requirePrograms(t, 'iperf3')) return;
   const { result, events, pids } = await runRecording({ cases: [AES_GCM, CHACHA], repeat: 2, ceiling: true });
   assert.deepEqual(started(events), ['0f0', '1f0', '0f1', '1f1']);
+  const [{ cases, total }] = events.filter((e) => e.type === 'run-started');
+  assert.deepEqual({ cases, total }, { cases: 2, total: 4 });
   // Both ceilings come first, before any relay runs.
   const kinds = events.filter((e) => e.type === 'ceiling-started' || e.type === 'case-started').map((e) => e.type);
   assert.deepEqual(kinds, ['ceiling-started', 'ceiling-started', 'case-started', 'case-started', 'case-started', 'case-started']);

@@ -95,7 +95,8 @@ async function runCommand(file, options) {
   const onEvent = (event) => {
     if (event.type === 'run-started') {
       write(textReport.formatHeader(event.result, { color }));
-      write(`running ${event.total} tests...`);
+      // As many as the report will show: runs of the same case are one test.
+      write(`running ${event.cases} tests...`);
       progress = createProgress({
         stream: process.stderr,
         total: event.total,

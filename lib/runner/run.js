@@ -33,17 +33,19 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //   iperf3Path   the iperf3 to run (default: the one on PATH)
 //   signal       an AbortSignal: stops the run in progress, skips the rest
 //                and records signal.reason ('SIGINT', 'SIGTERM') as interrupted
-//   onEvent      called with { type: 'run-started', result, total },
+//   onEvent      called with { type: 'run-started', result, total, cases },
 //                { type: 'ceiling-started', presets, position, total },
 //                { type: 'case-started', case, position, total, repeat, repeats },
 //                { type: 'process-started', index, role, pid },
 //                { type: 'case-finished', case, run, position, total, repeat, repeats, last }
-//                where a case-started/-finished pair is one run of a case
-//                (case is { index, presets, direction } at the start, the
-//                case summarised so far at the end), position counts the
-//                runs, 1 to total, repeat counts from 0, last is true after
-//                the case's final repeat, and role is iperf3-server,
-//                relay-server, relay-client, iperf3-client or echo-target
+//                where cases counts the cases (each direction of --both
+//                apart) and total the runs; a case-started/-finished pair
+//                is one run of a case (case is { index, presets, direction }
+//                at the start, the case summarised so far at the end),
+//                position counts the runs, 1 to total, repeat counts from 0,
+//                last is true after the case's final repeat, and role is
+//                iperf3-server, relay-server, relay-client, iperf3-client
+//                or echo-target
 // Bad input (options, cases file, no iperf3, a busy port) rejects with an
 // error whose exitCode is 2, before any process starts. A run that fails is
 // recorded as failed and the rest go on. run() never prints or archives.
@@ -85,7 +87,7 @@ export async function run(options = {}) {
   const entries = caseEntries(selected, directionsFor(settings));
   const slots = interleave(entries.length, settings.repeat);
   const total = slots.length;
-  emit({ type: 'run-started', result, total });
+  emit({ type: 'run-started', result, total, cases: entries.length });
 
   const ceilings = settings.ceiling
     ? await measureChainCeilings(selected.map((selection) => selection.presets), {

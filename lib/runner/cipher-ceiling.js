@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
+import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { prepareChain } from '../presets/index.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
@@ -70,6 +70,11 @@ const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
 // ({ method, sizes: [{ size, encrypt, decrypt }] }); throws with the
 // child's own words when it could not.
 export function measureMethodsInLegacyChild(methods, { sizes, seconds }) {
+  // Already started with the flag and still no provider: a child would be
+  // no different, and would itself reach for a child, and so on.
+  if (legacyProviderStatus() === 'unavailable') {
+    throw new Error(`this Node's OpenSSL (${process.versions.openssl}) has no legacy provider to load`);
+  }
   const args = [LEGACY_FLAG, CLI, 'ciphers', '--json', '--size', sizes.join(','), '--time', String(seconds), '--methods', methods.join(',')];
   let out;
   try {

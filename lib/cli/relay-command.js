@@ -91,11 +91,15 @@ async function serve(log, start) {
     }
     throw error;
   }
-  process.stdout.write(`listening on ${formatEndpoint(relay.address)}\n`);
   const stop = async () => {
     await relay.close();
     process.exit(0);
   };
+  // Before the line that says we are ready: whoever reads it may signal at
+  // once, and a listener added after the line (the first one takes Node
+  // about 0.2 ms) lost that race often enough to fail the lifecycle test,
+  // the signal killing the process the default way instead of closing it.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`listening on ${formatEndpoint(relay.address)}\n`);
 }

@@ -1,0 +1,175 @@
+import net from 'node:net';
+import {
+  CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, MAX_DURATION_SECONDS, MAX_STREAMS, messageReader, readHello, sendMessage, SETUP_TIMEOUT_MS,
+} from './traffic-protocol.js';
+import { createReceiver, sendFor } from './traffic-streams.js';
+
+// The far end of the built-in engine, in place of iperf3 -s: it counts what
+// the sender's streams deliver (or, with reverse, sends for the duration)
+// and reports per stream on the test's control connection
+// (docs/traffic-engine.md). Tests are independent: each is its own cookie,
+// and one that goes wrong is closed without touching the others.
+
+// A connection that has not said what it is by then is not a sender.
+const HELLO_TIMEOUT_MS = 10_000;
+const MAX_TESTS = 16;
+
+// onTestEnd({ cookie, reverse, streams: [{ bytes }] }) is called once per
+// test that ran, with the bytes each stream received (or, reverse, sent).
+export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd = () => {} } = {}) {
+  const tests = new Map();
+  const sockets = new Set();
+  const server = net.createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+    const timer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
+    readHello(socket, (hello, rest) => {
+      clearTimeout(timer);
+      if (hello?.kind === CONTROL) openTest(socket, hello.cookie, rest);
+      else if (hello?.kind === DATA) joinTest(socket, hello, rest);
+      else socket.destroy();
+    });
+  });
+
+  function openTest(socket, cookie, rest) {
+    socket.setNoDelay(true);
+    if (tests.has(cookie) || tests.size >= MAX_TESTS) {
+      sendMessage(socket, { type: 'error', message: tests.has(cookie) ? 'a test with this cookie is running' : `the sink is running ${MAX_TESTS} tests already` });
+      socket.end();
+      return;
+    }
+    const test = { cookie, control: socket, params: null, streams: [], receiver: null, stop: new AbortController() };
+    tests.set(cookie, test);
+    test.setupTimer = setTimeout(() => failTest(test, `not every data stream arrived within ${SETUP_TIMEOUT_MS} ms`), SETUP_TIMEOUT_MS);
+    socket.once('close', () => closeTest(test));
+    const read = messageReader((message) => onMessage(test, message));
+    const onData = (data) => {
+      try {
+        read(data);
+      } catch (error) {
+        // A malformed message ends this test; anything else is a bug.
+        if (error.exitCode === undefined) throw error;
+        failTest(test, error.message);
+      }
+    };
+    socket.on('data', onData);
+    onData(rest);
+  }
+
+  function onMessage(test, message) {
+    // Lines read in the same chunk after a failure find the test closed.
+    if (tests.get(test.cookie) !== test) return;
+    if (message.type === 'params' && !test.params) {
+      const problem = paramsProblem(message);
+      if (problem) return failTest(test, problem);
+      test.params = { streams: message.streams, duration: message.duration, reverse: message.reverse };
+      test.streams = new Array(message.streams).fill(null);
+      test.receiver = createReceiver(message.streams);
+      return sendMessage(test.control, { type: 'accepted' });
+    }
+    if (message.type === 'sent' && test.params && !test.params.reverse && test.running && !test.sent) {
+      if (!isByteList(message.bytes, test.params.streams)) return failTest(test, 'sent: bytes must list one count per stream');
+      test.sent = message.bytes;
+      return reportReceived(test);
+    }
+    return failTest(test, `unexpected control message ${JSON.stringify(message.type)}`);
+  }
+
+  function joinTest(socket, { cookie, stream: index }, rest) {
+    const test = tests.get(cookie);
+    if (!test?.params || index >= test.params.streams || test.streams[index]) {
+      socket.destroy();
+      return;
+    }
+    test.streams[index] = socket;
+    socket.once('close', () => {
+      // A stream that ends before the test has reported ends the test.
+      if (tests.get(cookie) === test && !test.reported) failTest(test, `data stream ${index} closed during the test`);
+    });
+    if (!test.params.reverse) {
+      socket.on('data', (data) => test.receiver.add(index, data.length));
+      if (rest.length > 0) test.receiver.add(index, rest.length);
+    }
+    if (test.streams.every(Boolean)) startTest(test);
+  }
+
+  // Every stream is there: the receiver's clock starts now, as iperf3's
+  // does at TEST_RUNNING, before the first byte is written.
+  function startTest(test) {
+    clearTimeout(test.setupTimer);
+    test.running = true;
+    sendMessage(test.control, { type: 'running' });
+    if (!test.params.reverse) {
+      test.receiver.start();
+      return;
+    }
+    sendFor(test.streams, test.params.duration, test.stop.signal).then(
+      ({ bytes, seconds }) => {
+        test.sentBytes = bytes;
+        test.reported = true;
+        sendMessage(test.control, { type: 'sent', bytes, seconds });
+      },
+      // Rejected only when the test was closed, which has said why already.
+      () => {},
+    );
+  }
+
+  async function reportReceived(test) {
+    try {
+      await test.receiver.drained(test.sent, { idleMs: DRAIN_IDLE_MS, limitMs: DRAIN_LIMIT_MS, signal: test.stop.signal });
+    } catch {
+      return; // the test was closed while draining
+    }
+    test.reported = true;
+    sendMessage(test.control, { type: 'received', streams: test.receiver.figures() });
+  }
+
+  function failTest(test, message) {
+    if (!test.control.destroyed) {
+      sendMessage(test.control, { type: 'error', message });
+      test.control.end();
+    }
+    closeTest(test);
+  }
+
+  function closeTest(test) {
+    if (tests.get(test.cookie) !== test) return;
+    tests.delete(test.cookie);
+    clearTimeout(test.setupTimer);
+    test.stop.abort();
+    for (const socket of test.streams) socket?.destroy();
+    if (!test.reported) return;
+    const streams = test.params.reverse
+      ? test.sentBytes.map((bytes) => ({ bytes }))
+      : test.receiver.figures().map(({ bytes }) => ({ bytes }));
+    onTestEnd({ cookie: test.cookie, reverse: test.params.reverse, streams });
+  }
+
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port: boundPort } = server.address();
+  return {
+    address: { host: address, port: boundPort },
+    close: () =>
+      new Promise((resolve) => {
+        for (const test of [...tests.values()]) closeTest(test);
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+function paramsProblem({ streams, duration, reverse }) {
+  if (!Number.isInteger(streams) || streams < 1 || streams > MAX_STREAMS) return `params: streams must be 1 to ${MAX_STREAMS}`;
+  if (typeof duration !== 'number' || !(duration > 0 && duration <= MAX_DURATION_SECONDS)) return `params: duration must be above 0 and at most ${MAX_DURATION_SECONDS} s`;
+  if (typeof reverse !== 'boolean') return 'params: reverse must be true or false';
+  return null;
+}
+
+const isByteList = (list, length) => Array.isArray(list) && list.length === length && list.every((bytes) => Number.isSafeInteger(bytes) && bytes >= 0);

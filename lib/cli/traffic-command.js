@@ -1,0 +1,72 @@
+import { formatBitrate, formatBytes, formatInterval } from '../report/units.js';
+import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../runner/traffic-protocol.js';
+import { runTrafficSender } from '../runner/traffic-sender.js';
+import { startTrafficSink } from '../runner/traffic-sink.js';
+import { endpointOption, serve } from './serve.js';
+import { usageError } from './usage-error.js';
+
+// The built-in traffic engine (docs/traffic-engine.md): `sink` stands where
+// iperf3 -s would, `send` where iperf3 -c would, and `send --json` prints
+// the part of iperf3 -J's report the runner reads, or { "error" } and exit 1.
+export function registerTrafficCommands(program) {
+  program
+    .command('sink')
+    .description('the far end of the built-in traffic engine, in place of iperf3 -s: counts what `cipherbench send` delivers, or sends with --reverse')
+    .requiredOption('--listen <host:port>', 'address to accept connections on')
+    .action(async (options) => {
+      const listen = endpointOption('--listen', options.listen);
+      await serve(() => startTrafficSink({ ...listen, onTestEnd: printTestEnd }));
+    });
+
+  program
+    .command('send')
+    .description('the built-in traffic engine\'s client, in place of iperf3 -c: sends to `cipherbench sink` (through the relays) and reports sender and receiver figures')
+    .requiredOption('--connect <host:port>', 'where to connect: the relay client, or the sink itself')
+    .option('--duration <seconds>', 'how long to send, as iperf3 -t', '10')
+    .option('--parallel <streams>', 'parallel streams, as iperf3 -P', '1')
+    .option('--reverse', 'the sink sends and this side receives, as iperf3 -R')
+    .option('--json', 'print a JSON report shaped like iperf3 -J\'s')
+    .action(async (options) => {
+      const { host, port } = endpointOption('--connect', options.connect);
+      const duration = Number(options.duration);
+      if (!(duration > 0 && duration <= MAX_DURATION_SECONDS)) {
+        throw usageError(`--duration must be a number of seconds above 0 and at most ${MAX_DURATION_SECONDS}, got ${JSON.stringify(options.duration)}`);
+      }
+      const parallel = Number(options.parallel);
+      if (!/^\d+$/.test(options.parallel) || !(parallel >= 1 && parallel <= MAX_STREAMS)) {
+        throw usageError(`--parallel must be a whole number from 1 to ${MAX_STREAMS}, got ${JSON.stringify(options.parallel)}`);
+      }
+      let report;
+      try {
+        report = await runTrafficSender({ host, port, duration, parallel, reverse: Boolean(options.reverse) });
+      } catch (error) {
+        // As iperf3 -J: the failure goes in the JSON, so a reader of stdout
+        // always gets one JSON object.
+        if (!options.json || error.exitCode === undefined) throw error;
+        process.stdout.write(`${JSON.stringify({ error: error.message }, null, 2)}\n`);
+        process.exitCode = error.exitCode;
+        return;
+      }
+      process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    });
+}
+
+function printTestEnd({ cookie, reverse, streams }) {
+  const bytes = streams.reduce((total, stream) => total + stream.bytes, 0);
+  const count = `${streams.length} stream${streams.length === 1 ? '' : 's'}`;
+  process.stdout.write(`test ${cookie}: ${reverse ? 'reverse' : 'forward'}, ${count}, ${reverse ? 'sent' : 'received'} ${bytes} bytes\n`);
+}
+
+// iperf3's closing rows: each stream when there are several, then the sums.
+function formatReport({ end }) {
+  const row = (label, { seconds, bytes, bits_per_second: bitsPerSecond }, role) =>
+    `${label.padEnd(6)}${formatInterval(0, seconds)}  ${formatBytes(bytes).padStart(12)}  ${formatBitrate(bitsPerSecond).padStart(15)}  ${role}`;
+  const rows = ['stream Interval           Transfer          Bitrate'];
+  if (end.streams.length > 1) {
+    end.streams.forEach((stream, index) => {
+      rows.push(row(String(index), stream.sender, 'sender'), row(String(index), stream.receiver, 'receiver'));
+    });
+  }
+  rows.push(row('sum', end.sum_sent, 'sender'), row('sum', end.sum_received, 'receiver'));
+  return `${rows.join('\n')}\n`;
+}

@@ -6,6 +6,7 @@ import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
 import { registerRunCommand } from './run-command.js';
+import { registerTrafficCommands } from './traffic-command.js';
 import { EXIT_USAGE } from './usage-error.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -22,6 +23,7 @@ export async function main(argv = process.argv) {
   registerRelayCommands(program);
   registerCompareCommand(program);
   registerLatencyCommands(program);
+  registerTrafficCommands(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

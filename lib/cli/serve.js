@@ -21,11 +21,13 @@ export async function serve(start) {
     }
     throw error;
   }
-  process.stdout.write(`listening on ${formatEndpoint(server.address)}\n`);
   const stop = async () => {
     await server.close();
     process.exit(0);
   };
+  // Before the line that says we are ready, as the relays do: whoever reads
+  // it may signal at once, and a listener added after it can lose that race.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  process.stdout.write(`listening on ${formatEndpoint(server.address)}\n`);
 }

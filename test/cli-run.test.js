@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { after, describe, test } from 'node:test';
-import { assertAllGone, descendants, occupyIperf3Server } from './support/process-tree.js';
+import { describe, test } from 'node:test';
+import { assertAllGone, occupyIperf3Server } from './support/process-tree.js';
+import { archivedJson, emptyFolder, runCli, waitFor } from './support/cli.js';
 import { CLI } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 
@@ -16,61 +15,8 @@ const PORTS = [22081, 22082, 22083];
 const PORTS_FLAG = ['--ports', PORTS.join(',')];
 const ANSI = /\x1b\[/;
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-cli-')));
-after(() => rmSync(root, { recursive: true, force: true }));
-let folders = 0;
-const emptyFolder = () => {
-  const dir = path.join(root, `f${folders++}`);
-  mkdirSync(dir);
-  return dir;
-};
-
 const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
 const THREE = [chain('aes-128-gcm'), chain('aes-256-gcm'), chain('chacha20-ietf-poly1305')];
-
-// Runs the CLI to its end; `during(child)` may act on it while it runs.
-// Every process below it is recorded all along, to check none outlives it.
-function runCli(args, { cwd = emptyFolder(), env = {}, during, command = process.execPath, commandArgs = [CLI] } = {}) {
-  // Detached: a group of its own, which a test may signal whole, as a
-  // terminal's Ctrl-C does.
-  const child = spawn(command, [...commandArgs, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (data) => {
-    stdout += data;
-  });
-  child.stderr.setEncoding('utf8').on('data', (data) => {
-    stderr += data;
-  });
-  // Read again on every pass: a child caught between fork and exec still
-  // shows this CLI's command line.
-  const seen = new Map();
-  const watch = setInterval(() => {
-    for (const pid of descendants(child.pid)) seen.set(pid, commandLine(pid) || seen.get(pid) || '');
-  }, 20);
-  const output = () => ({ stdout, stderr });
-  during?.(child, output);
-  return new Promise((resolve) => {
-    child.on('close', (code, signal) => {
-      clearInterval(watch);
-      resolve({ code, signal, stdout, stderr, cwd, descendants: [...seen.keys()], commands: [...seen.values()] });
-    });
-  });
-}
-
-async function waitFor(read, pattern, timeoutMs = 20_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(read())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern}; got:\n${read()}`);
-    await delay(20);
-  }
-}
-
-const archivedJson = (cwd, dir = 'reports') => {
-  const files = readdirSync(path.join(cwd, dir)).filter((name) => name.endsWith('.json'));
-  assert.equal(files.length, 1, `one JSON archive in ${dir}: ${files}`);
-  return JSON.parse(readFileSync(path.join(cwd, dir, files[0]), 'utf8'));
-};
 
 describe('cipherbench run', { timeout: 120_000 }, () => {
   test('with no command runs ./cases.js (CommonJS) and prints header, cases, ranking; archives', async (t) => {
@@ -249,12 +195,3 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
     }
   });
 });
-
-// A process's command line, spaced; '' once it has gone.
-function commandLine(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-  } catch {
-    return '';
-  }
-}

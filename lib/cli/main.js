@@ -2,21 +2,31 @@ import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
+import { earlySignal, releaseSignals } from './early-signals.js';
 import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
-import { registerRunCommand } from './run-command.js';
+import { EXIT_INTERRUPTED, registerRunCommand } from './run-command.js';
 import { registerTrafficCommands } from './traffic-command.js';
 import { EXIT_USAGE } from './usage-error.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+
+// Commands that turn SIGINT/SIGTERM into an orderly stop of their own.
+const HANDLES_SIGNALS = new Set(['run', 'server', 'client']);
 
 export async function main(argv = process.argv) {
   const program = new Command('cipherbench')
     .description('How fast does a Shadowsocks preset chain carry a TCP stream on this machine? iperf3 through a real relay pair, ranked and archived.')
     .version(version)
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)');
+    .showHelpAfterError('(run with --help for usage)')
+    .hook('preAction', (_, action) => {
+      releaseSignals();
+      // run stops its children and archives what it has; a relay closes and
+      // exits 0. Any other command has not started yet: stop as interrupted.
+      if (earlySignal() && !HANDLES_SIGNALS.has(action.name())) process.exit(EXIT_INTERRUPTED);
+    });
   registerRunCommand(program);
   registerPresetsCommand(program);
   registerCiphersCommand(program);

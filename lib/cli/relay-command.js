@@ -4,6 +4,7 @@ import { startRelayClient } from '../relay/client.js';
 import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, startRelayServer } from '../relay/server.js';
+import { earlySignal } from './early-signals.js';
 import { usageError } from './usage-error.js';
 
 export function registerRelayCommands(program) {
@@ -101,5 +102,6 @@ async function serve(log, start) {
   // the signal killing the process the default way instead of closing it.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  if (earlySignal()) return stop();
   process.stdout.write(`listening on ${formatEndpoint(relay.address)}\n`);
 }

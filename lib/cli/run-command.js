@@ -2,6 +2,7 @@ import { DEFAULT_THRESHOLD } from '../report/comparison.js';
 import { DEFAULT_PARALLEL, DEFAULT_PORTS, MODES } from '../runner/options.js';
 import { parseThreshold } from './compare-command.js';
 import { readResultFile } from './result-file.js';
+import { earlySignal } from './early-signals.js';
 import { usageError } from './usage-error.js';
 
 export const EXIT_OK = 0;
@@ -51,6 +52,22 @@ function modeOf(options) {
 }
 
 async function runCommand(file, options) {
+  // Installed first: a Ctrl-C during start-up (the imports below take a
+  // fifth of a second) must also end in a whole, incomplete report, not in
+  // Node's default death by signal. The first Ctrl-C (or SIGTERM) stops the
+  // run in progress and keeps what was measured; a second one means "now",
+  // and execa's cleanup still stops every child as this process exits.
+  const controller = new AbortController();
+  const onSignal = (name) => () => {
+    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
+    controller.abort(name);
+  };
+  const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
+  for (const [name, handler] of Object.entries(handlers)) process.on(name, handler);
+  // A signal held while the CLI loaded: the run starts already stopped, so
+  // it still ends in a whole report, marked incomplete.
+  if (earlySignal()) controller.abort(earlySignal());
+
   const mode = modeOf(options);
   // A baseline that cannot be read is found out now, not after the run.
   const threshold = parseThreshold(options.threshold);
@@ -69,17 +86,6 @@ async function runCommand(file, options) {
   const out = options.json ? process.stderr : process.stdout;
   const color = colorFor(out, options);
   const write = (text) => out.write(`${text}\n\n`);
-
-  // The first Ctrl-C (or SIGTERM) stops the run in progress and keeps what
-  // was measured; a second one means "now", and execa's cleanup still stops
-  // every child as this process exits.
-  const controller = new AbortController();
-  const onSignal = (name) => () => {
-    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
-    controller.abort(name);
-  };
-  const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
-  for (const [name, handler] of Object.entries(handlers)) process.on(name, handler);
 
   // A case's block is printed when its last repeat finishes. Runs are
   // interleaved, so with --repeat the blocks come together in the last

@@ -1,0 +1,76 @@
+import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { test } from 'node:test';
+import { emptyFolder, runCli } from './support/cli.js';
+import { assertAllGone } from './support/process-tree.js';
+import { requirePrograms } from './support/programs.js';
+
+// Ctrl-C and SIGTERM at random moments of a run (environment, relay start,
+// measurement, teardown, between cases): each time every child is gone, the
+// run exits 130 with a whole text and JSON report marked incomplete, and an
+// earlier report in the same folder, from the same day, is untouched.
+const TRIES = 6;
+const PORTS = ['--ports', '29081,29082,29083'];
+const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
+const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
+const localDay = (date = new Date()) =>
+  `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
+
+test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no process`, { timeout: 180_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm'), chain('aes-256-gcm'), chain('chacha20-ietf-poly1305')])};\n`);
+  const reports = path.join(cwd, 'reports');
+  mkdirSync(reports);
+  const earlier = [`${localDay()}.txt`, `${localDay()}.json`].map((name) => path.join(reports, name));
+  writeFileSync(earlier[0], 'an earlier run\n');
+  writeFileSync(earlier[1], '{"earlier":true}\n');
+  const earlierHashes = earlier.map(sha256);
+
+  for (let i = 0; i < TRIES; i++) {
+    const signal = i % 2 === 0 ? 'SIGINT' : 'SIGTERM';
+    // The first two land in start-up (module loading, the environment, the
+    // first relays), the rest anywhere up to past the second case's test.
+    // Not before 450 ms: Node's own bootstrap, before any JavaScript runs,
+    // took up to 0.3 s on a loaded 2-core machine, and no Node program can
+    // catch a signal then (nor has it started a child).
+    const afterMs = i < 2 ? 450 + Math.floor(Math.random() * 400) : 450 + Math.floor(Math.random() * 3400);
+    const before = new Set(readdirSync(reports));
+    const result = await runCli(['--duration', '1', '--no-ceiling', ...PORTS], {
+      cwd,
+      during: async (child) => {
+        await delay(afterMs);
+        // SIGINT to the whole group, as a terminal's Ctrl-C; SIGTERM to the CLI.
+        try {
+          process.kill(signal === 'SIGINT' ? -child.pid : child.pid, signal);
+        } catch {
+          // The run ended first.
+        }
+      },
+    });
+    const what = `try ${i}: ${signal} after ${afterMs} ms`;
+    t.diagnostic(`${what}: exit ${result.code}`);
+    assertAllGone(result.descendants, `${what}: child`);
+
+    const added = readdirSync(reports).filter((name) => !before.has(name)).sort();
+    assert.equal(added.length, 2, `${what}: one .json and one .txt added: ${added}\n${result.stderr}`);
+    const [jsonName, textName] = added;
+    assert.equal(jsonName.replace(/\.json$/, ''), textName.replace(/\.txt$/, ''), `${what}: a pair`);
+    const archived = JSON.parse(readFileSync(path.join(reports, jsonName), 'utf8'));
+    const text = readFileSync(path.join(reports, textName), 'utf8');
+    assert.match(text, /Done in [\d.]+s\.\n?$/, `${what}: the text report is whole`);
+    if (result.code === 0) {
+      assert.equal(archived.complete, true, `${what}: finished before the signal`);
+    } else {
+      assert.equal(result.code, 130, `${what}: exit code\n${result.stderr}`);
+      assert.equal(archived.complete, false, what);
+      assert.equal(archived.interrupted, signal, what);
+      assert.match(text, /INCOMPLETE/, what);
+      for (const entry of archived.cases) assert.ok(['ok', 'skipped', 'failed'].includes(entry.status), what);
+    }
+  }
+  assert.deepEqual(earlier.map(sha256), earlierHashes, 'the earlier report of the same day is untouched');
+});

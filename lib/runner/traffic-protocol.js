@@ -32,8 +32,9 @@ export const DRAIN_LIMIT_MS = 60_000;
 
 // One buffer, written again and again: no allocation per write. 1 MiB
 // rather than iperf3's 128 KiB because Node pays per write() call (a JS to
-// C++ crossing and a syscall), and on loopback 128 KiB writes left the
-// sender, not the path, the bottleneck (docs/traffic-engine.md).
+// C++ crossing, a syscall, a callback): where the writer is the limit
+// (--reverse, the sink writing) it was the faster of the two here
+// (docs/traffic-engine.md).
 export const WRITE_SIZE = 1024 * 1024;
 // Reads land in one reused buffer (net's onread) instead of a fresh
 // allocation each; what they hold is never looked at, only counted.

@@ -13,7 +13,7 @@ import { EXIT_USAGE } from './usage-error.js';
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 // Commands that turn SIGINT/SIGTERM into an orderly stop of their own.
-const HANDLES_SIGNALS = new Set(['run', 'server', 'client']);
+const HANDLES_SIGNALS = new Set(['run', 'server', 'client', 'echo', 'sink']);
 
 export async function main(argv = process.argv) {
   const program = new Command('cipherbench')

@@ -1,10 +1,9 @@
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider, validateChain } from '../presets/index.js';
 import { startRelayClient } from '../relay/client.js';
-import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, startRelayServer } from '../relay/server.js';
-import { earlySignal } from './early-signals.js';
+import { endpointOption, serve } from './serve.js';
 import { usageError } from './usage-error.js';
 
 export function registerRelayCommands(program) {
@@ -26,7 +25,7 @@ export function registerRelayCommands(program) {
       const settings = relaySettings(options);
       const timeout = Number(options.handshakeTimeout);
       if (!(timeout > 0)) throw usageError(`--handshake-timeout must be a positive number of seconds, got ${JSON.stringify(options.handshakeTimeout)}`);
-      await serve(settings.log, () =>
+      await serve(() =>
         startRelayServer({ ...settings, allowRemote: Boolean(options.allowRemote), handshakeTimeoutMs: timeout * 1000 }),
       );
     });
@@ -38,14 +37,8 @@ export function registerRelayCommands(program) {
       const settings = relaySettings(options);
       const server = endpointOption('--server', options.server);
       const forward = endpointOption('--forward', options.forward);
-      await serve(settings.log, () => startRelayClient({ ...settings, server, forward }));
+      await serve(() => startRelayClient({ ...settings, server, forward }));
     });
-}
-
-function endpointOption(flag, text) {
-  const endpoint = parseEndpoint(text);
-  if (!endpoint) throw usageError(`${flag} must be HOST:PORT, [IPv6]:PORT or PORT, got ${JSON.stringify(text)}`);
-  return endpoint;
 }
 
 function relaySettings(options) {
@@ -79,29 +72,4 @@ export function parsePresets(text) {
     }
   }
   return presets;
-}
-
-// Runs a relay until SIGINT or SIGTERM, then closes every socket and exits 0.
-async function serve(log, start) {
-  let relay;
-  try {
-    relay = await start();
-  } catch (error) {
-    if (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') {
-      throw usageError(`cannot listen: ${error.message}`);
-    }
-    throw error;
-  }
-  const stop = async () => {
-    await relay.close();
-    process.exit(0);
-  };
-  // Before the line that says we are ready: whoever reads it may signal at
-  // once, and a listener added after the line (the first one takes Node
-  // about 0.2 ms) lost that race often enough to fail the lifecycle test,
-  // the signal killing the process the default way instead of closing it.
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
-  if (earlySignal()) return stop();
-  process.stdout.write(`listening on ${formatEndpoint(relay.address)}\n`);
 }

@@ -1,7 +1,8 @@
 import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
+import { earlySignal } from './early-signals.js';
 import { usageError } from './usage-error.js';
 
-// What the long-running helper commands (echo, sink) share with the relays:
+// What the long-running commands (relay server and client, echo, sink) share:
 // a HOST:PORT flag read as a usage error, and the contract the runner
 // relies on: `listening on HOST:PORT` once ready, exit 0 on SIGINT/SIGTERM.
 export function endpointOption(flag, text) {
@@ -25,9 +26,11 @@ export async function serve(start) {
     await server.close();
     process.exit(0);
   };
-  // Before the line that says we are ready, as the relays do: whoever reads
-  // it may signal at once, and a listener added after it can lose that race.
+  // Before the line that says we are ready: whoever reads it may signal at
+  // once, and a listener added after it can lose that race.
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+  // A signal held while the CLI loaded: asked to stop before it started.
+  if (earlySignal()) return stop();
   process.stdout.write(`listening on ${formatEndpoint(server.address)}\n`);
 }

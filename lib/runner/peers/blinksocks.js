@@ -1,0 +1,123 @@
+import { readFileSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { LEGACY_FLAG } from '../../crypto/legacy-provider.js';
+
+// blinksocks 3.x, the Node.js proxy framework cipherbench's presets and
+// report come from, run from its own package: `blinksocks -c FILE.json`, a
+// server config ({ service, key, presets }) and a client config whose
+// `tcp://` service forwards every connection to one address. It is never a
+// dependency: it is found in the folder cipherbench runs in, or in the
+// folder CIPHERBENCH_BLINKSOCKS names (where `npm install blinksocks@3` put
+// it), so a person can compare against it without it being installed here.
+
+// 3.3.0's built-in presets ('mux' is internal to it) and, for the two
+// Shadowsocks ones, its methods. It refuses chacha20-ietf on any Node.js
+// but 10, and the rc4 methods need OpenSSL's legacy provider, as ours do.
+const PRESETS = [
+  'base-auth', 'ss-base', 'ss-stream-cipher', 'ss-aead-cipher', 'ssr-auth-aes128-md5', 'ssr-auth-aes128-sha1',
+  'ssr-auth-chain-a', 'ssr-auth-chain-b', 'v2ray-vmess', 'obfs-random-padding', 'obfs-http', 'obfs-tls1.2-ticket',
+  'aead-random-cipher',
+];
+const METHODS = {
+  'ss-stream-cipher': [
+    'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr', 'aes-128-cfb', 'aes-192-cfb', 'aes-256-cfb',
+    'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb', 'rc4-md5', 'rc4-md5-6', 'none',
+  ],
+  'ss-aead-cipher': ['aes-128-gcm', 'aes-192-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'chacha20-ietf-poly1305', 'xchacha20-ietf-poly1305'],
+};
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+function validate({ presets }) {
+  if (!Array.isArray(presets) || presets.length === 0) {
+    return [{ field: 'presets', message: 'must be a non-empty array of blinksocks presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]' }];
+  }
+  return presets.flatMap((preset, at) => {
+    const field = `presets[${at}]`;
+    if (!isPlainObject(preset)) return [{ field, message: 'must be an object like {"name":"ss-base"}' }];
+    if (!PRESETS.includes(preset.name)) {
+      return [{ field: `${field}.name`, message: `unknown blinksocks preset ${JSON.stringify(preset.name)}; valid: ${PRESETS.join(', ')}` }];
+    }
+    if (preset.params !== undefined && !isPlainObject(preset.params)) return [{ field: `${field}.params`, message: 'must be an object' }];
+    const methods = METHODS[preset.name];
+    const method = preset.params?.method;
+    if (!methods || method === undefined) return [];
+    if (method === 'chacha20-ietf' && preset.name === 'ss-stream-cipher') {
+      return [{ field: `${field}.params.method`, message: 'blinksocks 3 runs chacha20-ietf only on Node.js 10' }];
+    }
+    if (!methods.includes(method)) {
+      return [{ field: `${field}.params.method`, message: `blinksocks does not support ${JSON.stringify(method)} in ${preset.name}; valid: ${methods.join(', ')}` }];
+    }
+    return [];
+  });
+}
+
+// 'blinksocks aes-256-gcm' for ss-base + ss-aead-cipher, as the libev row
+// reads; the preset names for a chain without a method.
+function label({ presets }) {
+  const parts = presets.filter((preset) => preset.name !== 'ss-base').map((preset) => preset.params?.method ?? preset.name);
+  return `blinksocks ${parts.length > 0 ? parts.join(' + ') : presets.map((preset) => preset.name).join(' + ')}`;
+}
+
+// The blinksocks a run would use: CIPHERBENCH_BLINKSOCKS's, else the one
+// the current folder resolves, as `require('blinksocks')` there would.
+async function locate(reference, { env = process.env, cwd = process.cwd() } = {}) {
+  const folders = [env.CIPHERBENCH_BLINKSOCKS, cwd].filter(Boolean).map((folder) => path.resolve(cwd, folder));
+  for (const folder of folders) {
+    let manifest;
+    try {
+      manifest = createRequire(path.join(folder, 'noop.js')).resolve('blinksocks/package.json');
+    } catch {
+      continue;
+    }
+    const { version, bin } = JSON.parse(readFileSync(manifest, 'utf8'));
+    if (!/^3\./.test(version)) return { missing: `blinksocks ${version} found at ${path.dirname(manifest)}, but cipherbench runs 3.x` };
+    const start = path.resolve(path.dirname(manifest), typeof bin === 'string' ? bin : bin.blinksocks);
+    return { found: { blinksocks: start, version } };
+  }
+  return { missing: `the blinksocks package cannot be resolved from ${folders.join(' or ')}` };
+}
+
+// Each run of a case gets a folder of its own for the two configs and blinksocks's
+// log file, removed when the run ends. Quiet logging: no line a connection,
+// so readiness comes from the listening table.
+async function plan({ presets }, { ports, key, found }) {
+  const folder = await mkdtemp(path.join(tmpdir(), 'cipherbench-blinksocks-'));
+  const common = { log_level: 'warn', timeout: 600 };
+  const server = { service: `tcp://127.0.0.1:${ports.server}`, key, presets };
+  const configs = {
+    server: { ...server, ...common, log_path: path.join(folder, 'server.log') },
+    client: {
+      service: `tcp://127.0.0.1:${ports.client}?forward=127.0.0.1:${ports.target}`,
+      server,
+      ...common,
+      log_path: path.join(folder, 'client.log'),
+    },
+  };
+  const legacy = presets.some((preset) => String(preset.params?.method ?? '').startsWith('rc4')) ? [LEGACY_FLAG] : [];
+  const relays = [];
+  for (const role of ['server', 'client']) {
+    const file = path.join(folder, `${role}.json`);
+    await writeFile(file, JSON.stringify(configs[role]));
+    relays.push({
+      role,
+      label: `blinksocks ${role}`,
+      file: process.execPath,
+      args: [...legacy, found.blinksocks, '-c', file],
+      readiness: { listening: role === 'server' ? ports.server : ports.client },
+    });
+  }
+  return { relays, entryPort: ports.client, cleanup: () => rm(folder, { recursive: true, force: true }) };
+}
+
+export default {
+  impl: 'blinksocks',
+  fields: ['presets'],
+  validate,
+  label,
+  hint: 'install it with `npm install blinksocks@3` in the folder you run cipherbench from, or set CIPHERBENCH_BLINKSOCKS to a folder where it is installed',
+  locate,
+  plan,
+};

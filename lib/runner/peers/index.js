@@ -1,0 +1,71 @@
+import blinksocks from './blinksocks.js';
+import command from './command.js';
+import direct from './direct.js';
+import { ourRelays } from './ours.js';
+import plain from './plain.js';
+import shadowsocksLibev from './shadowsocks-libev.js';
+import shadowsocksRust from './shadowsocks-rust.js';
+
+// A case is a preset chain, run by our relays, or a reference row naming
+// another implementation: { impl: 'shadowsocks-libev', method }. Every
+// implementation is a module here with the same shape:
+//   impl      the name a case gives
+//   fields    the fields a case may give besides impl (and label)
+//   validate(reference) -> [{ field, message }], [] when valid
+//   label(reference) -> 'shadowsocks-libev aes-256-gcm', the row's name
+//   hint      how to install it, for a case it must skip
+//   locate(reference, { env, cwd }) -> { found } | { missing }: whether
+//             it is installed, and where
+//   plan(reference, { ports, key, found }) -> { relays, entryPort, cleanup? }:
+//             relays are [{ role: 'server' | 'client', label, file, args,
+//             readiness }] to start on the run's ports (none for direct),
+//             readiness as processes.js takes it; entryPort is where the
+//             traffic engine's client connects
+// The runner starts, waits for, measures, costs and stops every one alike.
+const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, command].map((peer) => [peer.impl, peer]));
+export const IMPLS = Object.keys(PEERS);
+
+const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+export const isReference = (entry) => isPlainObject(entry);
+
+// Every problem with a reference row (an object with impl), as
+// { field, message }.
+export function validateReference(reference) {
+  const peer = PEERS[reference.impl];
+  if (!peer || typeof reference.impl !== 'string') {
+    return [{ field: 'impl', message: `unknown implementation ${JSON.stringify(reference.impl)}; valid: ${IMPLS.join(', ')}` }];
+  }
+  const allowed = ['impl', 'label', ...peer.fields];
+  const problems = Object.keys(reference)
+    .filter((field) => !allowed.includes(field))
+    .map((field) => ({ field, message: `${peer.impl} takes no field ${JSON.stringify(field)}; valid: ${allowed.join(', ')}` }));
+  if (reference.label !== undefined && (typeof reference.label !== 'string' || reference.label.trim() === '')) {
+    problems.push({ field: 'label', message: 'must be a non-empty string, the name the reports give this row' });
+  }
+  return [...problems, ...peer.validate(reference)];
+}
+
+// What the result's case carries to say what it ran: { presets } for a
+// chain; for a reference row its impl, the fields it gave and a label.
+export function caseIdentity(entry) {
+  if (!isReference(entry)) return { presets: entry };
+  const peer = PEERS[entry.impl];
+  const given = Object.fromEntries(peer.fields.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]));
+  return { impl: entry.impl, ...given, label: entry.label ?? peer.label(entry) };
+}
+
+// Resolves with { found } (what plan() needs) or { reason }, the one line a
+// case skipped for a missing implementation carries: what is missing and
+// how to install it.
+export async function locatePeer(identity, options) {
+  if (!identity.impl) return { found: {} };
+  const peer = PEERS[identity.impl];
+  const { found, missing } = await peer.locate(identity, options);
+  return found ? { found } : { reason: `not installed: ${missing}; ${peer.hint}` };
+}
+
+export async function planPeer(identity, context) {
+  if (!identity.impl) return { relays: ourRelays(identity.presets, context), entryPort: context.ports.client };
+  return PEERS[identity.impl].plan(identity, context);
+}

@@ -1,0 +1,30 @@
+import { fileURLToPath } from 'node:url';
+import { LEGACY_FLAG } from '../../crypto/legacy-provider.js';
+import { chainNeedsLegacyProvider } from '../../presets/index.js';
+
+const CLI = fileURLToPath(new URL('../../../bin/cipherbench.js', import.meta.url));
+// Our relays say this once they listen.
+const LISTENING = /^listening on /;
+
+// Our own relay pair (`cipherbench relay server|client`) carrying a preset
+// chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
+export function ourRelays(chain, { ports, key }) {
+  const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
+  const presets = ['--key', key, '--presets', JSON.stringify(chain)];
+  return [
+    {
+      role: 'server',
+      label: 'relay server',
+      file: process.execPath,
+      args: [...node, 'relay', 'server', '--listen', `127.0.0.1:${ports.server}`, ...presets],
+      readiness: { stdout: LISTENING },
+    },
+    {
+      role: 'client',
+      label: 'relay client',
+      file: process.execPath,
+      args: [...node, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `127.0.0.1:${ports.server}`, '--forward', `127.0.0.1:${ports.target}`, ...presets],
+      readiness: { stdout: LISTENING },
+    },
+  ];
+}

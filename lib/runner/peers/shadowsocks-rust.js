@@ -1,0 +1,40 @@
+import { findPrograms } from '../programs.js';
+import { validateMethod } from './method-field.js';
+
+// shadowsocks-rust: ssserver, and sslocal in tunnel mode as the client.
+// What they log, and where, depends on the build and its log settings, so
+// readiness is read from the kernel's table of listening sockets.
+// The methods are the AEAD ciphers of every build; stream ciphers need the
+// stream-cipher feature, and the 2022 ciphers a key of an exact length.
+const METHODS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-ietf-poly1305'];
+
+export default {
+  impl: 'shadowsocks-rust',
+  fields: ['method'],
+  validate: (reference) => validateMethod(reference, METHODS),
+  label: ({ method }) => `shadowsocks-rust ${method}`,
+  hint: 'install it with `cargo install shadowsocks-rust`, or put ssserver and sslocal from a release (github.com/shadowsocks/shadowsocks-rust/releases) on PATH',
+  locate: (reference, options) => findPrograms(['ssserver', 'sslocal'], options),
+  plan: async ({ method }, { ports, key, found }) => ({
+    relays: [
+      {
+        role: 'server',
+        label: 'ssserver',
+        file: found.ssserver,
+        args: ['-s', `127.0.0.1:${ports.server}`, '-k', key, '-m', method],
+        readiness: { listening: ports.server },
+      },
+      {
+        role: 'client',
+        label: 'sslocal',
+        file: found.sslocal,
+        args: [
+          '--protocol', 'tunnel', '-b', `127.0.0.1:${ports.client}`, '--forward-addr', `127.0.0.1:${ports.target}`,
+          '-s', `127.0.0.1:${ports.server}`, '-k', key, '-m', method,
+        ],
+        readiness: { listening: ports.client },
+      },
+    ],
+    entryPort: ports.client,
+  }),
+};

@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import vm from 'node:vm';
 import { validateChain } from '../presets/index.js';
 import { inputError } from './input-error.js';
+import { caseIdentity, isReference, validateReference } from './peers/index.js';
 
 export const BUNDLED_CASES_FILE = fileURLToPath(new URL('../../cases.js', import.meta.url));
 
@@ -78,18 +79,21 @@ async function syntaxErrorLine(file) {
 }
 
 // Every problem in the exported value as { index, field, message }: index is
-// the case's position (null when the whole export is wrong).
+// the case's position (null when the whole export is wrong). A case is a
+// preset chain (an array) or a reference row (an object with impl).
 export function validateCases(cases) {
   if (!Array.isArray(cases)) {
     const got = cases === null ? 'null' : typeof cases;
     return [{ index: null, field: 'cases', message: `must be an array of preset chains, got ${got}` }];
   }
   if (cases.length === 0) return [{ index: null, field: 'cases', message: 'is empty: list at least one preset chain' }];
-  return cases.flatMap((chain, index) => {
-    if (!Array.isArray(chain)) {
-      return [{ index, field: 'presets', message: 'must be an array of presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]' }];
+  return cases.flatMap((entry, index) => {
+    // An object without impl is most likely one preset missing its [ ].
+    if (isReference(entry) && entry.impl !== undefined) return validateReference(entry).map((problem) => ({ index, ...problem }));
+    if (!Array.isArray(entry)) {
+      return [{ index, field: 'presets', message: 'must be an array of presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}], or a reference row such as {"impl":"direct"}' }];
     }
-    return validateChain(chain).map((problem) => ({ index, ...problem }));
+    return validateChain(entry).map((problem) => ({ index, ...problem }));
   });
 }
 
@@ -99,17 +103,35 @@ export function formatCaseProblems(file, problems) {
   return `cases file ${file} has ${count}:\n${lines.map((line) => `  ${line}`).join('\n')}`;
 }
 
-// The cases a --filter keeps, each with its index in the file: a whole number
-// picks that index; any other text keeps the chains whose JSON contains it.
+// Whether `text` names a case: a whole number is its index; other text is
+// part of its JSON as cases.js gives it, or of a reference row's label.
+function matches(entry, selection, text) {
+  if (/^\d+$/.test(text)) return selection.index === Number(text);
+  return JSON.stringify(entry).includes(text) || Boolean(selection.label?.includes(text));
+}
+
+// The cases a --filter keeps, each with its index in the file and what it
+// runs (peers/index.js caseIdentity): { index, presets } for a chain,
+// { index, impl, ..., label } for a reference row.
 export function selectCases(cases, filter) {
-  const all = cases.map((presets, index) => ({ index, presets }));
+  const all = cases.map((entry, index) => ({ index, ...caseIdentity(entry) }));
   if (filter === null) return all;
-  if (/^\d+$/.test(filter)) {
-    const index = Number(filter);
-    if (index >= cases.length) throw inputError(`--filter ${filter}: there is no case ${index}; the cases file has ${cases.length} (0 to ${cases.length - 1})`);
-    return [all[index]];
+  if (/^\d+$/.test(filter) && Number(filter) >= cases.length) {
+    throw inputError(`--filter ${filter}: there is no case ${filter}; the cases file has ${cases.length} (0 to ${cases.length - 1})`);
   }
-  const kept = all.filter(({ presets }) => JSON.stringify(presets).includes(filter));
-  if (kept.length === 0) throw inputError(`--filter ${JSON.stringify(filter)} matches no case: give a case index or text from a case's JSON`);
+  const kept = all.filter((selection) => matches(cases[selection.index], selection, filter));
+  if (kept.length === 0) throw inputError(`--filter ${JSON.stringify(filter)} matches no case: give a case index or text from a case's JSON or label`);
   return kept;
+}
+
+// The index of the one selected case --relative-to names, matched as
+// --filter matches; none or several is bad input that lists what matched.
+export function selectReferenceCase(cases, selected, text) {
+  const found = selected.filter((selection) => matches(cases[selection.index], selection, text));
+  if (found.length === 1) return found[0].index;
+  if (found.length === 0) {
+    throw inputError(`--relative-to ${JSON.stringify(text)} matches no case in this run: give the index, or text from the JSON or label, of one case the run measures`);
+  }
+  const names = found.map((selection) => `${selection.index} (${selection.label ?? JSON.stringify(selection.presets)})`);
+  throw inputError(`--relative-to ${JSON.stringify(text)} matches ${found.length} cases and must match one: ${names.join(', ')}`);
 }

@@ -1,25 +1,19 @@
-import { constants } from 'node:fs';
-import { access } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
 import { inputError } from './input-error.js';
+import { findProgram } from './programs.js';
 
 const INSTALL_HINT = 'install it with `sudo apt-get install iperf3` (Debian/Ubuntu) or `brew install iperf3` (macOS)';
-
-const isExecutable = (file) => access(file, constants.X_OK).then(() => true, () => false);
 
 // The iperf3 to run: the path given, else the first on PATH.
 export async function findIperf3({ iperf3Path, env = process.env } = {}) {
   if (iperf3Path) {
-    if (await isExecutable(iperf3Path)) return path.resolve(iperf3Path);
+    const found = await findProgram(path.resolve(iperf3Path), { env });
+    if (found) return found;
     throw inputError(`iperf3 not found at ${iperf3Path}: give the path of an installed iperf3, or ${INSTALL_HINT}`);
   }
-  for (const folder of (env.PATH ?? '').split(path.delimiter)) {
-    if (!folder) continue;
-    const candidate = path.join(folder, 'iperf3');
-    if (await isExecutable(candidate)) return candidate;
-  }
-  throw inputError(`iperf3 is not installed (not found on PATH): ${INSTALL_HINT}`);
+  const found = await findProgram('iperf3', { env });
+  if (found) return found;
+  throw inputError(`iperf3 is not installed (not found on PATH): ${INSTALL_HINT}, or run with --engine node`);
 }
 
 // --forceflush makes 'Server listening' arrive when it is printed, not when
@@ -35,19 +29,6 @@ export function iperf3ClientArgs({ port, duration, parallel, reverse = false }) 
   if (parallel > 1) args.push('-P', String(parallel));
   if (reverse) args.push('-R');
   return args;
-}
-
-// Starts iperf3 -c; `result` resolves with execa's result once it ends,
-// killed when `signal` aborts or after `timeoutMs`.
-export function startIperf3Client(iperf3, options, { signal, timeoutMs }) {
-  const subprocess = execa(iperf3, iperf3ClientArgs(options), {
-    stdin: 'ignore',
-    reject: false,
-    timeout: timeoutMs,
-    cancelSignal: signal,
-    forceKillAfterDelay: 1000,
-  });
-  return { pid: subprocess.pid, result: subprocess, kill: () => subprocess.kill('SIGTERM') };
 }
 
 const pick = (sum) => (sum && typeof sum.bytes === 'number'

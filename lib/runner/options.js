@@ -4,6 +4,9 @@ export const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target:
 export const DEFAULT_DURATION = 3;
 export const DEFAULT_PARALLEL = 1;
 export const DEFAULT_READY_TIMEOUT = 10;
+// What moves the bytes (engine.js): iperf3, the built-in Node sender and
+// sink, or auto, iperf3 when installed and else node.
+export const ENGINES = Object.freeze(['auto', 'iperf3', 'node']);
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
 // Enough for any spread a person would wait for; a typo of 1000 would run
@@ -79,6 +82,12 @@ export function normalizeOptions(options = {}) {
   if (filter !== null && (typeof filter !== 'string' || filter === '')) {
     throw inputError(`filter must be a case index or some text from a case, got ${JSON.stringify(filter)}`);
   }
+  const relativeTo = options.relativeTo ?? null;
+  if (relativeTo !== null && (typeof relativeTo !== 'string' || relativeTo === '')) {
+    throw inputError(`relativeTo must be a case index or some text from one case, got ${JSON.stringify(relativeTo)}`);
+  }
+  const engine = options.engine ?? 'auto';
+  if (!ENGINES.includes(engine)) throw inputError(`engine must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(engine)}`);
   const readyTimeout = options.readyTimeout ?? DEFAULT_READY_TIMEOUT;
   if (typeof readyTimeout !== 'number' || !(readyTimeout > 0)) {
     throw inputError(`readyTimeout must be a positive number of seconds, got ${JSON.stringify(readyTimeout)}`);
@@ -89,6 +98,8 @@ export function normalizeOptions(options = {}) {
     parallel: wholeNumber('parallel', options.parallel ?? DEFAULT_PARALLEL, { unit: 'streams', min: 1, max: MAX_PARALLEL }),
     repeat: wholeNumber('repeat', options.repeat ?? preset.repeat, { unit: 'runs', min: 1, max: MAX_REPEAT }),
     filter,
+    relativeTo,
+    engine,
     ports: parsePorts(options.ports),
     readyTimeout,
     latency: flag('latency', options.latency, preset.latency),

@@ -51,22 +51,8 @@ export async function holderFromSs(port) {
 // Linux without iproute2: /proc/net/tcp{,6} gives the listening socket's
 // inode, and the process holding it has a /proc/PID/fd link to socket:[inode].
 export async function holderFromProc(port) {
-  const inodes = new Set();
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text;
-    try {
-      text = await readFile(table, 'utf8');
-    } catch {
-      continue;
-    }
-    for (const line of text.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      // local_address is HEXIP:HEXPORT; state 0A is LISTEN; inode is field 9.
-      if (fields.length < 10 || fields[3] !== '0A') continue;
-      if (parseInt(fields[1].split(':')[1], 16) === port) inodes.add(`socket:[${fields[9]}]`);
-    }
-  }
-  if (inodes.size === 0) return null;
+  const inodes = await listeningInodes(port);
+  if (!inodes || inodes.size === 0) return null;
   let pids;
   try {
     pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
@@ -89,4 +75,28 @@ export async function holderFromProc(port) {
     }
   }
   return null;
+}
+
+// The inodes of the sockets listening on a TCP port, as socket:[inode]
+// links, from the kernel's own tables; null when there are none to read
+// (no /proc: macOS, Windows).
+export async function listeningInodes(port) {
+  const inodes = new Set();
+  let readable = false;
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let text;
+    try {
+      text = await readFile(table, 'utf8');
+    } catch {
+      continue;
+    }
+    readable = true;
+    for (const line of text.split('\n').slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      // local_address is HEXIP:HEXPORT; state 0A is LISTEN; inode is field 9.
+      if (fields.length < 10 || fields[3] !== '0A') continue;
+      if (parseInt(fields[1].split(':')[1], 16) === port) inodes.add(`socket:[${fields[9]}]`);
+    }
+  }
+  return readable ? inodes : null;
 }

@@ -1,9 +1,14 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import { execa } from 'execa';
+import { listeningInodes } from './ports.js';
 
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
 // (hung, or stopped with SIGSTOP) gets SIGKILL after this long.
 const STOP_GRACE_MS = 1000;
 const TAIL_LINES = 3;
+// How often the listening table is read while a child without a ready line
+// starts: short next to any start-up, and a read costs microseconds.
+const LISTEN_POLL_MS = 25;
 
 // How a child ended, as a person reads it.
 export function describeExit({ code, signal }) {
@@ -22,17 +27,21 @@ export function startProcess(label, file, args) {
     reject: false,
     forceKillAfterDelay: STOP_GRACE_MS,
   });
-  const stdoutLines = [];
+  // Every line is kept, so a ready line that came before the wait started
+  // is still seen; the children the runner starts say little.
+  const lines = { stdout: [], stderr: [] };
   const stderrTail = [];
   const lineListeners = new Set();
-  readLines(subprocess.stdout, (line) => {
-    stdoutLines.push(line);
-    for (const listener of lineListeners) listener(line);
-  });
-  readLines(subprocess.stderr, (line) => {
-    stderrTail.push(line);
-    if (stderrTail.length > TAIL_LINES) stderrTail.shift();
-  });
+  for (const stream of ['stdout', 'stderr']) {
+    readLines(subprocess[stream], (line) => {
+      lines[stream].push(line);
+      if (stream === 'stderr') {
+        stderrTail.push(line);
+        if (stderrTail.length > TAIL_LINES) stderrTail.shift();
+      }
+      for (const listener of lineListeners) listener(stream, line);
+    });
+  }
   let exit = null;
   const exited = subprocess.then((result) => {
     exit = { code: result.exitCode ?? null, signal: result.signal ?? null };
@@ -41,27 +50,38 @@ export function startProcess(label, file, args) {
     return exit;
   });
 
-  // Resolves null once a stdout line matches `pattern`, or with why not:
-  // the child exited first, `timeoutMs` passed, or `signal` was aborted.
-  // Readiness is read from the child's own words, never by connecting: a
-  // probe through a ready relay would reach iperf3 -s and spoil its next test.
-  function ready(pattern, { timeoutMs, signal }) {
-    if (stdoutLines.some((line) => pattern.test(line))) return Promise.resolve(null);
+  // Resolves null once the child is ready, or with why not: the child
+  // exited first, `timeoutMs` passed, or `signal` was aborted. `readiness`
+  // is { stdout: RegExp } or { stderr: RegExp } (a line the child prints
+  // once it listens), or { listening: port } for a child that prints
+  // nothing reliable: the kernel's table of listening sockets says so.
+  // Readiness is never tested by connecting: a probe through a ready relay
+  // would reach the target and spoil its next test.
+  function ready(readiness, { timeoutMs, signal }) {
     return new Promise((resolve) => {
+      let done = false;
       const finish = (reason) => {
+        if (done) return;
+        done = true;
         clearTimeout(timer);
         lineListeners.delete(onLine);
         signal?.removeEventListener('abort', onAbort);
         resolve(reason);
       };
-      const onLine = (line) => {
-        if (pattern.test(line)) finish(null);
+      const [stream, pattern] = Object.entries(readiness).find(([name]) => name === 'stdout' || name === 'stderr') ?? [];
+      const onLine = (from, line) => {
+        if (from === stream && pattern.test(line)) finish(null);
       };
       const onAbort = () => finish('run interrupted');
       const timer = setTimeout(() => finish(`${label} was not ready within ${timeoutMs / 1000} s`), timeoutMs);
-      lineListeners.add(onLine);
       signal?.addEventListener('abort', onAbort, { once: true });
       exited.then((how) => finish(`${label} ${describeExit(how)} before it was ready`));
+      if (stream) {
+        if (lines[stream].some((line) => pattern.test(line))) finish(null);
+        else lineListeners.add(onLine);
+      } else {
+        watchListening(readiness.listening, () => done).then(finish);
+      }
     });
   }
 
@@ -79,6 +99,18 @@ export function startProcess(label, file, args) {
       return exited;
     },
   };
+}
+
+// Resolves null once something listens on `port`, or with why that cannot
+// be known; stops quietly once `over()` says the wait has ended.
+async function watchListening(port, over) {
+  while (!over()) {
+    const inodes = await listeningInodes(port);
+    if (inodes === null) return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
+    if (inodes.size > 0) return null;
+    await delay(LISTEN_POLL_MS);
+  }
+  return null;
 }
 
 function readLines(stream, onLine) {

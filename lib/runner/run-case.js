@@ -1,45 +1,41 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider } from '../presets/index.js';
-import { IPERF3_SERVER_READY, iperf3ServerArgs, parseIperf3Json, startIperf3Client } from './iperf3.js';
+import { startTrafficClient } from './engine.js';
+import { parseIperf3Json } from './iperf3.js';
 import { measureLatency } from './latency.js';
+import { planPeer } from './peers/index.js';
 import { costBetween, readProcessCost } from './process-cost.js';
 import { describeExit, startProcess } from './processes.js';
 
 const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
-// The relays and the echo target say the same thing when they listen.
+// The echo target says this when it listens, as our relays do.
 const LISTENING = /^listening on /;
-// After a relay dies mid-test iperf3 usually reports the broken connection
-// at once; past this it is stopped so a stuck one cannot hold up the run.
-const IPERF3_GRACE_MS = 2000;
+// After a relay dies mid-test the engine's client usually reports the
+// broken connection at once; past this it is stopped so a stuck one cannot
+// hold up the run.
+const CLIENT_GRACE_MS = 2000;
 
-function relayArgs(role, chain, { ports, key }) {
-  const flags = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG] : [];
-  const where = role === 'server'
-    ? ['--listen', `127.0.0.1:${ports.server}`]
-    : ['--listen', `127.0.0.1:${ports.client}`, '--server', `127.0.0.1:${ports.server}`, '--forward', `127.0.0.1:${ports.target}`];
-  return [...flags, CLI, 'relay', role, ...where, '--key', key, '--presets', JSON.stringify(chain)];
-}
-
-// One run of a case: iperf3 -s on the target port, the relay pair in front
-// of it, iperf3 -c through the pair for `duration` seconds (with -R when
-// `direction` is 'reverse'), then, with `latency`, the latency probe through
-// the same relays, then everything stopped. Resolves with { status, reason,
-// sender, receiver, wallSeconds, cost } plus { latency } or
-// { latencyReason } when the probe ran, and never throws for a fault of the
-// case itself; status 'skipped' means `signal` was aborted before the run
-// could finish.
-export async function runCase(chain, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, iperf3, key, signal, emit }) {
+// One run of a case: the engine's server (iperf3 -s or the sink) on the
+// target port, the case's relay pair in front of it (ours with its chain,
+// or a reference implementation's; none for direct), the engine's client
+// through the pair for `duration` seconds (reversed when `direction` is
+// 'reverse'), then, with `latency`, the latency probe through the same
+// relays, then everything stopped. `identity` is what the case runs
+// ({ presets } or a reference row, peers/index.js) and `found` what
+// locatePeer() found for it. Resolves with { status, reason, sender,
+// receiver, wallSeconds, cost } plus { latency } or { latencyReason } when
+// the probe ran, and never throws for a fault of the case itself; status
+// 'skipped' means `signal` was aborted before the run could finish.
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, signal, emit }) {
   const started = performance.now();
   const children = [];
   // Every child's pid goes to the observer, so a caller can watch or check them.
   const track = (role, pid) => {
     if (pid !== undefined) emit({ type: 'process-started', index, role, pid });
   };
-  // The three listeners do not touch each other until a connection arrives,
-  // so they start together and the slowest start sets the wait.
-  const start = (role, label, file, args) => {
+  // The listeners do not touch each other until a connection arrives, so
+  // they start together and the slowest start sets the wait.
+  const start = ({ role, label, file, args }) => {
     const child = startProcess(label, file, args);
     children.push(child);
     track(role, child.pid);
@@ -49,34 +45,36 @@ export async function runCase(chain, { index, direction = 'forward', ports, dura
   let tails = [];
   let cost = null;
   let probe = {};
+  let plan = null;
   try {
-    const target = start('iperf3-server', 'iperf3 -s', iperf3, iperf3ServerArgs(ports.target));
-    const server = start('relay-server', 'relay server', process.execPath, relayArgs('server', chain, { ports, key }));
-    const client = start('relay-client', 'relay client', process.execPath, relayArgs('client', chain, { ports, key }));
+    plan = await planPeer(identity, { ports, key, found });
+    const targetSpec = engine.server(ports.target);
+    const target = start(targetSpec);
+    const relays = plan.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
     const waits = { timeoutMs: readyTimeout * 1000, signal };
     const notReady = await firstReason([
-      target.ready(IPERF3_SERVER_READY, waits),
-      server.ready(LISTENING, waits),
-      client.ready(LISTENING, waits),
+      target.ready(targetSpec.readiness, waits),
+      ...relays.map((relay) => relay.child.ready(relay.readiness, waits)),
     ]);
     if (notReady) {
       outcome = { reason: notReady };
     } else {
-      // What starting Node and loading the code cost is left out: the
-      // relays' CPU is counted from here, when both listen, so the figure
-      // per GB does not depend on how long a run lasts.
-      const atReady = await readRelayCosts({ client, server });
+      // What starting a relay and loading its code cost is left out: its
+      // CPU is counted from here, when every process listens, so the
+      // figure per GB does not depend on how long a run lasts.
+      const atReady = await readRelayCosts(relays);
       const reverse = direction === 'reverse';
-      outcome = await measure({ ports, duration, parallel, reverse, iperf3, signal, track, listeners: children });
+      outcome = await measure({ engine, port: plan.entryPort, duration, parallel, reverse, signal, track, listeners: children });
       // Read before the latency probe: the cost is that of the transfer.
-      if (outcome.sender) cost = relayCost(atReady, await readRelayCosts({ client, server }));
+      if (outcome.sender) cost = relayCost(atReady, await readRelayCosts(relays));
     }
-    // Read before iperf3 -s is stopped (by the probe or the teardown),
-    // which makes it say "interrupt".
+    // Read before the target is stopped (by the probe or the teardown),
+    // which makes iperf3 -s say "interrupt".
     tails = stderrTails(children);
-    if (outcome.sender && latency) probe = await probeLatency({ target, start, ports, waits, signal });
+    if (outcome.sender && latency) probe = await probeLatency({ target, start, ports, entryPort: plan.entryPort, waits, signal });
   } finally {
     await Promise.all(children.map((child) => child.stop()));
+    await plan?.cleanup?.();
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
@@ -84,18 +82,18 @@ export async function runCase(chain, { index, direction = 'forward', ports, dura
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
 }
 
-// With the relays still up, iperf3 -s makes way for an echo target on the
-// same port, and the latency probe goes through the relay client: the same
-// relay processes the bitrate came from. Resolves with { latency } or
+// With the relays still up, the engine's server makes way for an echo
+// target on the same port, and the latency probe goes in where the traffic
+// went: the same relay processes the bitrate came from. Resolves with { latency } or
 // { latencyReason }; { } when the run was interrupted.
-async function probeLatency({ target, start, ports, waits, signal }) {
+async function probeLatency({ target, start, ports, entryPort, waits, signal }) {
   await target.stop();
-  const echo = start('echo-target', 'echo target', process.execPath, [CLI, 'echo', '--listen', `127.0.0.1:${ports.target}`]);
-  const notReady = await echo.ready(LISTENING, waits);
+  const echo = start({ role: 'echo-target', label: 'echo target', file: process.execPath, args: [CLI, 'echo', '--listen', `127.0.0.1:${ports.target}`] });
+  const notReady = await echo.ready({ stdout: LISTENING }, waits);
   if (signal?.aborted) return {};
   if (notReady) return { latencyReason: [notReady, ...stderrTails([echo])].join('; ') };
   try {
-    return { latency: await measureLatency({ host: '127.0.0.1', port: ports.client, signal }) };
+    return { latency: await measureLatency({ host: '127.0.0.1', port: entryPort, signal }) };
   } catch (error) {
     if (signal?.aborted) return {};
     // measureLatency's own failures are one line saying what happened.
@@ -104,23 +102,27 @@ async function probeLatency({ target, start, ports, waits, signal }) {
   }
 }
 
-async function readRelayCosts({ client, server }) {
-  const [clientCost, serverCost] = await Promise.all([readProcessCost(client.pid), readProcessCost(server.pid)]);
-  return { client: clientCost, server: serverCost };
+// { client, server } as the relays cost so far; null for a case without
+// relays (direct), which has no relay cost to report.
+async function readRelayCosts(relays) {
+  if (relays.length === 0) return null;
+  const costs = await Promise.all(relays.map((relay) => readProcessCost(relay.child.pid)));
+  return Object.fromEntries(relays.map((relay, at) => [relay.role, costs[at]]));
 }
 
 // Both relays or neither: half a cost would read as a cheap relay.
 function relayCost(before, after) {
+  if (!before || !after) return null;
   const client = costBetween(before.client, after.client);
   const server = costBetween(before.server, after.server);
   return client && server ? { client, server } : null;
 }
 
-async function measure({ ports, duration, parallel, reverse, iperf3, signal, track, listeners }) {
-  // Generous: the receiver drains the relays' buffers after -t seconds.
+async function measure({ engine, port, duration, parallel, reverse, signal, track, listeners }) {
+  // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startIperf3Client(iperf3, { port: ports.client, duration, parallel, reverse }, { signal, timeoutMs });
-  track('iperf3-client', measuring.pid);
+  const measuring = startTrafficClient(engine, { port, duration, parallel, reverse }, { signal, timeoutMs });
+  track(measuring.role, measuring.pid);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;
   let result = await Promise.race([measuring.result, died.then((child) => {
@@ -128,19 +130,20 @@ async function measure({ ports, duration, parallel, reverse, iperf3, signal, tra
     return null;
   })]);
   if (!result) {
-    result = await Promise.race([measuring.result, delay(IPERF3_GRACE_MS).then(() => null)]);
+    result = await Promise.race([measuring.result, delay(CLIENT_GRACE_MS).then(() => null)]);
     if (!result) {
       measuring.kill();
       result = await measuring.result;
     }
   }
   const deathNote = dead ? `${dead.label} ${describeExit(dead.exit)} during the test` : null;
-  if (result.timedOut) return { reason: `iperf3 -c did not finish within ${timeoutMs / 1000} s${deathNote ? `; ${deathNote}` : ''}` };
+  if (result.timedOut) return { reason: `${measuring.label} did not finish within ${timeoutMs / 1000} s${deathNote ? `; ${deathNote}` : ''}` };
+  // Both engines print iperf3 -J's shape, errors included.
   const report = parseIperf3Json(result.stdout);
   if (report.error) {
     const stderr = String(result.stderr ?? '').trim().split('\n')[0];
     const detail = result.stdout ? report.error : stderr || describeExit({ code: result.exitCode, signal: result.signal });
-    return { reason: [`iperf3: ${detail}`, deathNote].filter(Boolean).join('; ') };
+    return { reason: [`${engine.errorPrefix}${detail}`, deathNote].filter(Boolean).join('; ') };
   }
   return report;
 }

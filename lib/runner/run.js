@@ -2,13 +2,15 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
-import { formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, validateCases } from './cases-file.js';
+import { formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
+import { chooseEngine } from './engine.js';
 import { inputError } from './input-error.js';
-import { findIperf3 } from './iperf3.js';
 import { normalizeOptions } from './options.js';
+import { locatePeer } from './peers/index.js';
 import { assertPortsFree } from './ports.js';
 import { runCase } from './run-case.js';
 import { caseEntries, directionsFor, interleave } from './schedule.js';
+import { findProgram } from './programs.js';
 import { summarise, summariseCost } from './statistics.js';
 
 const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
@@ -16,7 +18,8 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 // Runs every selected case and resolves with the result object of
 // docs/result.md. Options (all optional):
 //   casesFile    path of a cases file (default ./cases.js, else the bundled one)
-//   cases        an array of preset chains instead of a file
+//   cases        an array of cases (preset chains or reference rows)
+//                instead of a file
 //   mode         'smoke' (1 s, once, the first 3 cases), 'default' or 'full'
 //                (5 s, 3 repeats, latency); the options below override it
 //   duration     seconds per run, iperf3 -t (3)
@@ -27,10 +30,17 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //   latency      also time request/response round trips and connects
 //                through the relays, in the first ok run of each case (false)
 //   ceiling      measure each chain's cipher ceiling first (true)
-//   filter       a case index, or text that a case's JSON contains (null: all)
+//   filter       a case index, or text that a case's JSON or label
+//                contains (null: all)
+//   relativeTo   the one case, named as filter names cases, every case's
+//                median receiver bitrate is also given as a multiple of
+//                (null: none)
+//   engine       'iperf3', 'node' (the built-in sender and sink) or 'auto':
+//                iperf3 when installed, else node ('auto')
 //   ports        { client, server, target } or "1081,1082,1083"
 //   readyTimeout seconds a run's processes get to start listening (10)
-//   iperf3Path   the iperf3 to run (default: the one on PATH)
+//   iperf3Path   the iperf3 to run (default: the one on PATH); implies
+//                engine 'iperf3'
 //   signal       an AbortSignal: stops the run in progress, skips the rest
 //                and records signal.reason ('SIGINT', 'SIGTERM') as interrupted
 //   onEvent      called with { type: 'run-started', result, total, cases },
@@ -41,26 +51,38 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //                where cases counts the cases (each direction of --both
 //                apart) and total the runs; a case-started/-finished pair
 //                is one run of a case (case is { index, presets, direction }
-//                at the start, the case summarised so far at the end),
+//                at the start, and for a reference row its impl, fields
+//                and label in place of presets; the case summarised so
+//                far at the end),
 //                position counts the runs, 1 to total, repeat counts from 0,
 //                last is true after the case's final repeat, and role is
-//                iperf3-server, relay-server, relay-client, iperf3-client
-//                or echo-target
-// Bad input (options, cases file, no iperf3, a busy port) rejects with an
-// error whose exitCode is 2, before any process starts. A run that fails is
-// recorded as failed and the rest go on. run() never prints or archives.
+//                iperf3-server or traffic-sink, relay-server, relay-client
+//                (whichever implementation the case runs), iperf3-client or
+//                traffic-sender, or echo-target
+// Bad input (options, cases file, iperf3 asked for but missing, a busy
+// port) rejects with an error whose exitCode is 2, before any process
+// starts. A run that fails is recorded as failed and the rest go on; a
+// reference row whose implementation is not installed is skipped, saying
+// how to install it. run() never prints or archives.
 export async function run(options = {}) {
   const settings = normalizeOptions(options);
   const { casesFile, cases } = await loadCases(options);
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
-  const iperf3 = await findIperf3({ iperf3Path: options.iperf3Path });
+  const referenceIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
+  const engine = await chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path });
   const { signal } = options;
   const emit = options.onEvent ?? (() => {});
 
   const startedAt = new Date();
   const started = performance.now();
   await assertPortsFree(settings.ports);
-  const environment = await collectEnvironment({ iperf3Path: iperf3 });
+  // The iperf3 here is described even when the built-in engine measures,
+  // as a reader comparing two reports will want to know.
+  const iperf3Path = engine.name === 'iperf3' ? engine.path : await findProgram('iperf3');
+  const [environment, located] = await Promise.all([
+    collectEnvironment({ iperf3Path }),
+    Promise.all(selected.map((selection) => locatePeer(selection))),
+  ]);
   const result = {
     tool: { name, version },
     startedAt: startedAt.toISOString(),
@@ -81,33 +103,39 @@ export async function run(options = {}) {
       reverse: settings.reverse,
       both: settings.both,
       ceiling: settings.ceiling,
+      engine: engine.name,
+      relativeTo: settings.relativeTo,
     },
     cases: [],
   };
+  const found = new Map(selected.map((selection, at) => [selection.index, located[at]]));
   const entries = caseEntries(selected, directionsFor(settings));
-  const slots = interleave(entries.length, settings.repeat);
+  // A case whose implementation is missing has no runs: it is skipped.
+  const slots = interleave(entries.length, settings.repeat).filter(({ entry }) => !found.get(entries[entry].index).reason);
   const total = slots.length;
   emit({ type: 'run-started', result, total, cases: entries.length });
 
   const ceilings = settings.ceiling
-    ? await measureChainCeilings(selected.map((selection) => selection.presets), {
+    ? await measureChainCeilings(selected.filter((selection) => !selection.impl).map((selection) => selection.presets), {
       signal,
       onChain: (presets, position, count) => emit({ type: 'ceiling-started', presets, position, total: count }),
     })
     : null;
 
-  // One password per run: the relays only ever talk to each other.
-  const key = randomBytes(16).toString('base64url');
-  const states = entries.map(() => ({ runs: [], latency: null, latencyReason: null }));
+  // One password per run: the relays only ever talk to each other. Hex,
+  // as base64url may start with '-', which another relay's command line
+  // (ssserver -k -x...) would take for an option.
+  const key = randomBytes(16).toString('hex');
+  const states = entries.map(({ index }) => ({ runs: [], latency: null, latencyReason: null, unavailable: found.get(index).reason ?? null }));
   const summary = (entry) => summariseCase(entries[entry], states[entry], { parallel: settings.parallel, ceilings });
   for (const [position, { entry, repeat }] of slots.entries()) {
     if (signal?.aborted) break;
-    const { index, presets, direction } = entries[entry];
+    const { index, direction, ...identity } = entries[entry];
     const state = states[entry];
     const where = { position: position + 1, total, repeat, repeats: settings.repeat };
-    emit({ type: 'case-started', case: { index, presets, direction }, ...where });
-    const outcome = await runCase(presets, {
-      index, direction, ...settings, latency: settings.latency && !state.latency, iperf3, key, signal, emit,
+    emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
+    const outcome = await runCase(identity, {
+      index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, signal, emit,
     });
     const { latency, latencyReason, ...measured } = outcome;
     const runResult = { repeat, ...measured };
@@ -118,7 +146,7 @@ export async function run(options = {}) {
       emit({ type: 'case-finished', case: summary(entry), run: runResult, ...where, last: repeat === settings.repeat - 1 });
     }
   }
-  result.cases = entries.map((_, entry) => summary(entry));
+  result.cases = withRelative(entries.map((_, entry) => summary(entry)), referenceIndex);
 
   result.finishedAt = new Date().toISOString();
   result.wallSeconds = (performance.now() - started) / 1000;
@@ -128,22 +156,24 @@ export async function run(options = {}) {
 }
 
 // A case from its runs so far: ok when any run was, failed when none was
-// and one failed (with the last failure's reason), else skipped (the run
-// was interrupted before it measured anything).
-function summariseCase({ index, presets, direction }, { runs, latency, latencyReason }, { parallel, ceilings }) {
+// and one failed (with the last failure's reason), else skipped (its
+// implementation is not installed, or the run was interrupted before it
+// measured anything).
+function summariseCase({ index, direction, ...identity }, { runs, latency, latencyReason, unavailable }, { parallel, ceilings }) {
   const ok = runs.some((run) => run.status === 'ok');
   const lastFailure = runs.findLast((run) => run.status === 'failed');
   const status = ok ? 'ok' : lastFailure ? 'failed' : 'skipped';
   const { sender, receiver, unstable } = summarise(runs);
-  const chainCeiling = ceilings ? ceilingFor(ceilings, presets) : null;
+  // A reference row's cipher is not ours: no ceiling to hold it against.
+  const chainCeiling = ceilings && !identity.impl ? ceilingFor(ceilings, identity.presets) : null;
   const warnings = [];
   if (chainCeiling?.reason) warnings.push(`no cipher ceiling: ${chainCeiling.reason}`);
   if (ok && !latency && latencyReason) warnings.push(`no latency: ${latencyReason}`);
   return {
     index,
-    presets,
+    ...identity,
     status,
-    reason: ok ? null : lastFailure?.reason ?? 'run interrupted',
+    reason: ok ? null : lastFailure?.reason ?? unavailable ?? 'run interrupted',
     direction,
     parallel,
     // A copy: the case an event carries must not grow with later runs.
@@ -157,6 +187,19 @@ function summariseCase({ index, presets, direction }, { runs, latency, latencyRe
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
     warnings,
   };
+}
+
+// With --relative-to, each case's median receiver bitrate as a multiple of
+// the named case's in the same direction, as hyperfine puts one command
+// against another: { to: index, ratio }, ratio null for the named case
+// itself or when either measured nothing. null for every case without it.
+function withRelative(cases, referenceIndex) {
+  return cases.map((caseResult) => {
+    if (referenceIndex === null) return { ...caseResult, relative: null };
+    const reference = cases.find((other) => other.index === referenceIndex && other.direction === caseResult.direction);
+    const measured = caseResult.receiver && reference?.receiver && caseResult !== reference;
+    return { ...caseResult, relative: { to: referenceIndex, ratio: measured ? caseResult.receiver.bits_per_second / reference.receiver.bits_per_second : null } };
+  });
 }
 
 // How much of what the cipher alone could carry on one core the relay pair

@@ -12,9 +12,9 @@ export function directionsFor({ reverse, both }) {
 }
 
 // One entry per case and direction, in cases-file order: what the result's
-// cases[] holds.
+// cases[] holds. A selection is { index, ...what the case runs }.
 export function caseEntries(selected, directions) {
-  return selected.flatMap(({ index, presets }) => directions.map((direction) => ({ index, presets, direction })));
+  return selected.flatMap((selection) => directions.map((direction) => ({ ...selection, direction })));
 }
 
 // Every measurement of the run, in the order it happens: { entry, repeat }

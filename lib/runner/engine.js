@@ -1,0 +1,70 @@
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { findIperf3, IPERF3_SERVER_READY, iperf3ClientArgs, iperf3ServerArgs } from './iperf3.js';
+
+const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
+
+// What moves the bytes through a case: iperf3, or the built-in Node sender
+// and sink (`cipherbench send` and `sink`, docs/traffic-engine.md), which
+// report the same figures in the same JSON, so a machine with only Node
+// can run the benchmark. Each engine says how to start its server on the
+// target port and its client towards the entry port; run-case.js treats
+// them alike.
+
+const iperf3Engine = (path) => ({
+  name: 'iperf3',
+  path,
+  server: (port) => ({ role: 'iperf3-server', label: 'iperf3 -s', file: path, args: iperf3ServerArgs(port), readiness: { stdout: IPERF3_SERVER_READY } }),
+  client: (options) => ({ role: 'iperf3-client', label: 'iperf3 -c', file: path, args: iperf3ClientArgs(options) }),
+  // iperf3's own errors do not say who is speaking.
+  errorPrefix: 'iperf3: ',
+});
+
+const nodeEngine = () => ({
+  name: 'node',
+  path: process.execPath,
+  server: (port) => ({
+    role: 'traffic-sink',
+    label: 'cipherbench sink',
+    file: process.execPath,
+    args: [CLI, 'sink', '--listen', `127.0.0.1:${port}`],
+    readiness: { stdout: /^listening on / },
+  }),
+  client: ({ port, duration, parallel, reverse }) => ({
+    role: 'traffic-sender',
+    label: 'cipherbench send',
+    file: process.execPath,
+    args: [CLI, 'send', '--connect', `127.0.0.1:${port}`, '--duration', String(duration), '--parallel', String(parallel), ...(reverse ? ['--reverse'] : []), '--json'],
+  }),
+  // The sender's errors start with 'traffic: ' already.
+  errorPrefix: '',
+});
+
+// 'iperf3' insists on iperf3 (an input error when it is missing, saying
+// how to install it); 'node' takes the built-in engine; 'auto' takes
+// iperf3 when there is one, else the built-in engine. An iperf3Path given
+// is always insisted on.
+export async function chooseEngine({ engine = 'auto', iperf3Path, env = process.env } = {}) {
+  if (engine === 'node') return nodeEngine();
+  if (engine === 'iperf3' || iperf3Path) return iperf3Engine(await findIperf3({ iperf3Path, env }));
+  try {
+    return iperf3Engine(await findIperf3({ env }));
+  } catch (error) {
+    if (error.exitCode === undefined) throw error;
+    return nodeEngine();
+  }
+}
+
+// Starts the engine's client; `result` resolves with execa's result once
+// it ends, killed when `signal` aborts or after `timeoutMs`.
+export function startTrafficClient(engine, options, { signal, timeoutMs }) {
+  const { role, label, file, args } = engine.client(options);
+  const subprocess = execa(file, args, {
+    stdin: 'ignore',
+    reject: false,
+    timeout: timeoutMs,
+    cancelSignal: signal,
+    forceKillAfterDelay: 1000,
+  });
+  return { role, label, pid: subprocess.pid, result: subprocess, kill: () => subprocess.kill('SIGTERM') };
+}

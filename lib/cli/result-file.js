@@ -18,9 +18,9 @@ export async function readResultFile(path) {
     throw usageError(`${path} is not JSON (${error.message}); pass a report such as reports/YYYY-MM-DD.json`);
   }
   const looksLikeResult = result !== null && typeof result === 'object' && Array.isArray(result.cases)
-    && result.cases.every((caseResult) => Array.isArray(caseResult?.presets) && typeof caseResult.status === 'string');
+    && result.cases.every((caseResult) => (Array.isArray(caseResult?.presets) || typeof caseResult?.impl === 'string') && typeof caseResult.status === 'string');
   if (!looksLikeResult) {
-    throw usageError(`${path} is not a cipherbench result (no cases[] of preset chains); pass a report such as reports/YYYY-MM-DD.json`);
+    throw usageError(`${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`);
   }
   return result;
 }

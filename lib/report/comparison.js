@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk';
-import { chainLabel } from './chain-label.js';
+import { caseDefinition, caseLabel } from './case-label.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
 // Two result objects (docs/result.md), case by case: did the new run get
@@ -66,7 +66,7 @@ export function formatComparison(comparison, { color = false } = {}) {
   const cells = comparison.rows.map((row) => [
     String(row.index),
     row.direction,
-    chainLabel(row.presets),
+    row.label,
     bitrateCell(row.old),
     bitrateCell(row.new),
     row.deltaPercent === null ? '' : `${row.deltaPercent > 0 ? '+' : ''}${formatFixed(row.deltaPercent, 1)}%`,
@@ -106,6 +106,7 @@ function compareCase(oldCase, newCase, threshold) {
   const row = {
     index: known.index,
     presets: known.presets,
+    label: caseLabel(known),
     direction: known.direction ?? 'forward',
     old: oldCase ? bitrates(oldCase) : null,
     new: newCase ? bitrates(newCase) : null,
@@ -137,10 +138,11 @@ function bitrates(caseResult) {
   return { median, min, max, cv, runs };
 }
 
-// Cases match by chain and direction. The same chain listed twice in
-// cases.js matches in order: the first old one with the first new one.
+// Cases match by what they ran (the chain, or the reference row) and
+// direction. The same case listed twice in cases.js matches in order: the
+// first old one with the first new one.
 function caseKey(caseResult) {
-  return `${caseResult.direction ?? 'forward'} ${JSON.stringify(caseResult.presets)}`;
+  return `${caseResult.direction ?? 'forward'} ${JSON.stringify(caseDefinition(caseResult))}`;
 }
 
 function groupByKey(cases) {

@@ -23,6 +23,8 @@ export function environmentRows(result) {
     ['OS', `${env.os.distro} (${env.os.type} ${env.os.release}, ${env.os.arch})`],
     ['Node.js', `${env.node.node} (OpenSSL ${env.node.openssl ?? 'unknown'})`],
     ['iperf3', env.iperf3.version ?? (env.iperf3.path ? 'unknown' : 'not found')],
+    // Results from before the built-in engine (all iperf3) have no row.
+    ...(options.engine ? [['Engine', options.engine === 'node' ? 'node (built in)' : options.engine]] : []),
     ['Run', run],
     ['Started', result.startedAt],
   ];

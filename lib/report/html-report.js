@@ -1,7 +1,7 @@
 import { UNSTABLE_CV } from '../runner/statistics.js';
-import { chainLabel } from './chain-label.js';
+import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
-import { isRepeated, rankCases } from './ranking.js';
+import { isRepeated, rankCases, relativeReference } from './ranking.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
@@ -41,7 +41,7 @@ ${incomplete(result)}<section id="environment">
 ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(name)}</th><td>${escape(value)}</td></tr>`).join('\n')}
 </table>
 </section>
-${ranked.length > 0 ? [rankingSection(ranked), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, relativeReference(result)), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -52,8 +52,8 @@ function incomplete(result) {
   return `<p class="warning"><strong>Incomplete:</strong> ${escape(cause)}.</p>\n`;
 }
 
-function rankingSection(ranked) {
-  const columns = rankingColumns(ranked);
+function rankingSection(ranked, reference) {
+  const columns = rankingColumns(ranked, { reference });
   const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
   const rows = ranked.map((caseResult, position) => {
     const cells = columns.map((column) => `<td${alignClass(column)}>${cell(column, caseResult, position + 1)}</td>`).join('');
@@ -70,7 +70,7 @@ function rankingSection(ranked) {
 ${rows.join('\n')}
 </tbody>
 </table>
-<p class="note">Ranked by the bitrate iperf3 received${note}.</p>
+<p class="note">Ranked by the bitrate the receiving end got${note}.</p>
 </section>
 `;
 }
@@ -154,7 +154,7 @@ function latencySection(ranked) {
   const header = ['Case', 'Chain', 'Direction', 'Kind', ...LATENCY_FIGURES.map((name) => (name === 'p999' ? 'p99.9' : name))];
   const rows = measured.flatMap((caseResult) => Object.entries(caseResult.latency).map(([kind, figures]) => [
     `<td class="number">${caseResult.index}</td>`,
-    `<td><code>${escape(chainLabel(caseResult.presets))}</code></td>`,
+    `<td><code>${escape(caseLabel(caseResult))}</code></td>`,
     `<td>${escape(caseResult.direction ?? 'forward')}</td>`,
     `<td>${escape(kind)}</td>`,
     ...LATENCY_FIGURES.map((name) => `<td class="number">${name === 'count' ? figures.count : formatFixed(figures[name], 3)}</td>`),
@@ -176,7 +176,7 @@ function notMeasuredSection(unranked) {
   if (unranked.length === 0) return '';
   const items = unranked.map((caseResult) => {
     const direction = isReverse(caseResult) ? ' (reverse)' : '';
-    return `<li>Case ${caseResult.index}${direction} <code>${escape(chainLabel(caseResult.presets))}</code>: ${escape(caseResult.status)}: ${escape(caseResult.reason.split('\n')[0])}</li>`;
+    return `<li>Case ${caseResult.index}${direction} <code>${escape(caseLabel(caseResult))}</code>: ${escape(caseResult.status)}: ${escape(caseResult.reason.split('\n')[0])}</li>`;
   });
   return `<section id="not-measured">
 <h2>Not measured</h2>
@@ -187,11 +187,13 @@ ${items.join('\n')}
 `;
 }
 
-// The chart names a case by its last preset's parameters (the cipher
-// method): the full chain is in the ranking table beside it.
+// The chart names a chain by its last preset's parameters (the cipher
+// method), a reference row by its label: the full chain is in the ranking
+// table beside it.
 function methodLabel(caseResult) {
+  if (caseResult.impl) return caseResult.label;
   const last = caseResult.presets.at(-1);
-  return last.params ? Object.values(last.params).join(', ') : chainLabel(caseResult.presets);
+  return last.params ? Object.values(last.params).join(', ') : caseLabel(caseResult);
 }
 
 // Axis ticks at 1, 2 or 5 times a power of ten, about five of them, the

@@ -1,14 +1,14 @@
 import { UNSTABLE_CV } from '../runner/statistics.js';
-import { chainLabel } from './chain-label.js';
+import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
-import { isRepeated, rankCases } from './ranking.js';
+import { isRepeated, rankCases, relativeReference } from './ranking.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 
 // The ranking as Markdown, to paste into an issue: the machine in a small
 // table, then one row per measured case, then what was not measured.
 export function formatMarkdownReport(result) {
   const { ranked, unranked } = rankCases(result);
-  const columns = rankingColumns(ranked);
+  const columns = rankingColumns(ranked, { reference: relativeReference(result) });
   const lines = [
     `### cipherbench: ${ranked.length} of ${result.cases.length} cases measured`,
     '',
@@ -27,7 +27,7 @@ export function formatMarkdownReport(result) {
       row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
       ...ranked.map((caseResult, position) => row(columns.map((column) => cell(column, caseResult, position + 1)))),
       '',
-      'Ranked by the bitrate iperf3 received'
+      'Ranked by the bitrate the receiving end got'
         + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck` : ''}.`,
       '',
     );
@@ -36,7 +36,7 @@ export function formatMarkdownReport(result) {
     lines.push('Not measured:', '');
     for (const caseResult of unranked) {
       const direction = isReverse(caseResult) ? ' (reverse)' : '';
-      lines.push(`- Case ${caseResult.index}${direction} \`${escape(chainLabel(caseResult.presets))}\`: ${caseResult.status}: ${escape(caseResult.reason.split('\n')[0])}`);
+      lines.push(`- Case ${caseResult.index}${direction} \`${escape(caseLabel(caseResult))}\`: ${caseResult.status}: ${escape(caseResult.reason.split('\n')[0])}`);
     }
     lines.push('');
   }

@@ -46,7 +46,8 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
     // (from 0) of `repeats` is shown once there is more than one.
     caseStarted(caseInfo, position = started + 1, { repeat = 0, repeats = 1 } = {}) {
       started += 1;
-      const label = caseInfo.direction === 'reverse' ? `${chainLabel(caseInfo.presets)} reverse` : chainLabel(caseInfo.presets);
+      const name = caseInfo.impl ? caseInfo.label : chainLabel(caseInfo.presets);
+      const label = caseInfo.direction === 'reverse' ? `${name} reverse` : name;
       current = { position, label, repeat: repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null, startedAt: Date.now() };
       if (!isTTY) {
         stream.write(`${paint.bold(`[${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat})` : ''} ...\n`);
@@ -86,7 +87,7 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
 }
 
 // A person knows a chain by its cipher method; a chain without one is shown
-// as its JSON, as in the report.
+// as its JSON, as in the report. A reference row goes by its label.
 function chainLabel(presets) {
   const methods = presets.map((preset) => preset.params?.method).filter(Boolean);
   return methods.length > 0 ? methods.join('+') : JSON.stringify(presets);

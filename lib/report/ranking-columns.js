@@ -1,19 +1,30 @@
-import { chainLabel } from './chain-label.js';
-import { isRepeated } from './ranking.js';
+import { caseLabel } from './case-label.js';
+import { isRepeated, relativeCell } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
 // The ranking table's columns, shared by the Markdown and HTML exports so a
 // figure reads the same in both. Cells are plain text; `style` ('code' or
 // 'strong') and `marker` (a word flagging the row) are dressed by each
 // format. Columns for spread, cost, latency, ceiling and direction appear
-// only when some ranked case has them, so a plain run stays narrow.
+// only when some ranked case has them, so a plain run stays narrow. A
+// title may depend on the run: `title(ranked, context)`.
 const COLUMNS = [
   { title: '#', align: 'right', cell: (caseResult, rank) => String(rank) },
   { title: 'Case', align: 'right', cell: (caseResult) => String(caseResult.index) },
-  { title: 'Chain', style: 'code', cell: (caseResult) => chainLabel(caseResult.presets) },
+  {
+    title: (cases) => (cases.some((caseResult) => caseResult.impl) ? 'Chain or implementation' : 'Chain'),
+    style: 'code',
+    cell: (caseResult) => caseLabel(caseResult),
+  },
   { title: 'Direction', when: (cases) => cases.some(isReverse), cell: (caseResult) => caseResult.direction },
   { title: 'Sender', align: 'right', cell: (caseResult) => formatBitrate(caseResult.sender.bits_per_second) },
   { title: 'Receiver', align: 'right', style: 'strong', cell: (caseResult) => formatBitrate(caseResult.receiver.bits_per_second) },
+  {
+    title: (cases, { reference }) => `Relative to ${reference?.label ?? 'the reference'}`,
+    align: 'right',
+    when: (cases) => cases.some((caseResult) => caseResult.relative),
+    cell: relativeCell,
+  },
   {
     title: 'Receiver min..max',
     align: 'right',
@@ -47,8 +58,12 @@ const COLUMNS = [
   },
 ];
 
-export function rankingColumns(ranked) {
-  return COLUMNS.filter((column) => !column.when || column.when(ranked));
+// `context` is { reference }: the --relative-to case (ranking.js
+// relativeReference), or null.
+export function rankingColumns(ranked, context = { reference: null }) {
+  return COLUMNS
+    .filter((column) => !column.when || column.when(ranked))
+    .map((column) => (typeof column.title === 'function' ? { ...column, title: column.title(ranked, context) } : column));
 }
 
 export function percent(fraction) {

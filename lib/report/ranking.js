@@ -1,3 +1,6 @@
+import { caseLabel } from './case-label.js';
+import { formatFixed } from './units.js';
+
 // The one ranking every report prints: measured cases by their (median)
 // receiver bitrate, highest first, as the blinksocks report ranked them;
 // the rest in run order after them. A stable sort keeps ties in run order.
@@ -12,4 +15,22 @@ export function rankCases(result) {
 
 export function isRepeated(caseResult) {
   return (caseResult.runs?.length ?? 0) > 1;
+}
+
+// The case --relative-to named, as { index, label }; null without one.
+export function relativeReference(result) {
+  const to = result.cases.find((caseResult) => caseResult.relative)?.relative.to;
+  if (to === undefined) return null;
+  const reference = result.cases.find((caseResult) => caseResult.index === to);
+  return { index: to, label: reference ? caseLabel(reference) : `case ${to}` };
+}
+
+// A case's median as a multiple of the reference's, '0.83 x', 'reference'
+// for the reference itself, or '' when there is nothing to say: no
+// --relative-to, or one side measured nothing.
+export function relativeCell(caseResult) {
+  const { relative } = caseResult;
+  if (!relative) return '';
+  if (caseResult.index === relative.to) return 'reference';
+  return relative.ratio === null ? '' : `${formatFixed(relative.ratio, 2)} x`;
 }

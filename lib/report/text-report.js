@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk';
 import { UNSTABLE_CV } from '../runner/statistics.js';
-import { isRepeated, rankCases } from './ranking.js';
+import { caseDefinition } from './case-label.js';
+import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
@@ -28,7 +29,7 @@ export function formatHeader(result, { color = false } = {}) {
     ? [['version', env.iperf3.version ?? 'unknown'], ['path', env.iperf3.path]]
     : [['version', 'not found']];
   const sections = [
-    [`${tool.name}:`, [['version', tool.version]]],
+    [`${tool.name}:`, [['version', tool.version], ...engineRows(result.options)]],
     ['Operating System:', [
       ['cpu', env.cpu.model],
       ['cores', cores],
@@ -86,6 +87,7 @@ export function formatRanking(result, { color = false } = {}) {
     lines.push(paint.yellow.bold(`INCOMPLETE: ${cause}; ${ranked.length} of ${result.cases.length} cases measured.`), '');
   }
   const rankWidth = Math.max(2, String(ranked.length).length);
+  const reference = relativeReference(result);
   for (const [position, caseResult] of ranked.entries()) {
     const bitrates = [caseResult.sender, caseResult.receiver].map((side) => paint.bold(formatBitrate(side.bits_per_second)));
     const repeats = isRepeated(caseResult)
@@ -95,6 +97,7 @@ export function formatRanking(result, { color = false } = {}) {
       `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
       `Bitrate=[${bitrates.join(', ')}]`,
       ...repeats,
+      ...relativeLines(caseResult, reference, paint),
       chainJson(caseResult),
     ].join(', '));
   }
@@ -123,6 +126,21 @@ export function formatTextReport(result, { color = false } = {}) {
     ...result.cases.map((caseResult) => formatCaseBlock(caseResult, { color })),
     formatRanking(result, { color }),
   ].join('\n\n') + '\n';
+}
+
+// '0.83 x shadowsocks-libev aes-256-gcm' as hyperfine says '1.23 x faster
+// than': the median receiver bitrate against the --relative-to case's.
+function relativeLines(caseResult, reference, paint) {
+  const cell = relativeCell(caseResult);
+  if (!cell) return [];
+  return [cell === 'reference' ? paint.bold('reference') : `${paint.bold(cell)} ${reference.label}`];
+}
+
+// Which engine moved the bytes; results from before the built-in engine
+// (all iperf3) keep the seed's header.
+function engineRows({ engine }) {
+  if (!engine) return [];
+  return [['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine]];
 }
 
 function measurementRow(side, role, paint) {
@@ -226,6 +244,7 @@ function statusLabel(status, paint) {
   return status === 'failed' ? paint.red('FAILED') : paint.yellow('SKIPPED');
 }
 
+// The case as cases.js gives it: its chain, or its reference row.
 function chainJson(caseResult) {
-  return JSON.stringify(caseResult.presets);
+  return JSON.stringify(caseDefinition(caseResult));
 }

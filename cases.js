@@ -1,7 +1,10 @@
-// The cases a run measures: each is one preset chain, carried by a relay
-// client and server between iperf3 -c and iperf3 -s, and each is reported
-// under its index here. Edit freely: drop what you do not care about, add
-// chains of your own (`cipherbench presets` lists every preset and method).
+// The cases a run measures, each reported under its index here. A case is
+// a preset chain, carried by our relay client and server between the
+// traffic engine's client and server (iperf3 -c and -s, or the built-in
+// ones), or a reference row naming another implementation to measure the
+// same way, on the same machine, in the same run. Edit freely: drop what
+// you do not care about, add chains of your own (`cipherbench presets`
+// lists every preset and method) or rows for other relays (README.md).
 // `cipherbench run FILE` takes another file written like this one, as
 // export default [...] or module.exports = [...].
 //
@@ -25,4 +28,14 @@ export default [
   [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
   [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }],
   [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'xchacha20-ietf-poly1305' } }],
+  // The reference rows: how close is each chain to the machine's ceiling
+  // (direct: no relay at all), to the Node data path's (plain: our relays
+  // with no cipher), and to the C implementation with the same cipher
+  // (skipped, saying how to install it, when shadowsocks-libev is not).
+  // They come last so the chains keep the indexes older reports gave them.
+  { impl: 'direct' },
+  { impl: 'plain' },
+  { impl: 'shadowsocks-libev', method: 'aes-256-gcm' },
+  { impl: 'shadowsocks-libev', method: 'chacha20-ietf-poly1305' },
+  { impl: 'shadowsocks-libev', method: 'aes-256-ctr' },
 ];

@@ -43,7 +43,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
 
   test('--json: the JSON report on stdout, the text on stderr; --no-archive writes nothing', async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
-    const { code, stdout, stderr, cwd } = await runCli(['run', '--duration', '1', '--filter', 'aes-256-gcm', '--json', '--no-archive', '--no-ceiling', ...PORTS_FLAG]);
+    const { code, stdout, stderr, cwd } = await runCli(['run', '--duration', '1', '--filter', '14', '--json', '--no-archive', '--no-ceiling', ...PORTS_FLAG]);
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
     assert.equal(result.options.casesFile, path.resolve(CLI, '../../cases.js'), 'the bundled cases.js, as the folder has none');
@@ -57,7 +57,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     if (!requirePrograms(t, 'iperf3')) return;
     let occupying;
     const { code, stdout, stderr, cwd, descendants: pids } = await runCli(
-      ['run', '--duration', '1', '--filter', 'aes-256-gcm', '--no-ceiling', ...PORTS_FLAG],
+      ['run', '--duration', '1', '--filter', '14', '--no-ceiling', ...PORTS_FLAG],
       { during: () => { occupying = occupyIperf3Server(PORTS[2], { timeoutMs: 20_000 }); } },
     );
     (await occupying).destroy();
@@ -133,15 +133,15 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
 });
 
 describe('cipherbench run refuses bad input before any process starts, exit 2', () => {
-  test('iperf3 not installed: says how to install it', async () => {
+  test('--engine iperf3 without iperf3: says how to install it', async () => {
     const bin = emptyFolder();
     symlinkSync(process.execPath, path.join(bin, 'node'));
-    const { code, stdout, stderr, commands } = await runCli(['run', '--no-archive', ...PORTS_FLAG], { env: { PATH: bin } });
+    const { code, stdout, stderr, commands } = await runCli(['run', '--engine', 'iperf3', '--no-archive', ...PORTS_FLAG], { env: { PATH: bin } });
     assert.equal(code, 2);
     assert.equal(stdout, '');
     assert.equal(
       stderr,
-      'cipherbench: iperf3 is not installed (not found on PATH): install it with `sudo apt-get install iperf3` (Debian/Ubuntu) or `brew install iperf3` (macOS)\n',
+      'cipherbench: iperf3 is not installed (not found on PATH): install it with `sudo apt-get install iperf3` (Debian/Ubuntu) or `brew install iperf3` (macOS), or run with --engine node\n',
     );
     assert.deepEqual(commands, []);
   });
@@ -188,6 +188,11 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
       [['--duration', '0'], /^cipherbench: duration must be a whole number of seconds, 1 or more; got "0"\n$/],
       [['--ports', '1,2'], /^cipherbench: --ports must be three port numbers/],
       [['--filter', 'no-such-cipher'], /^cipherbench: --filter "no-such-cipher" matches no case/],
+      [['--engine', 'netperf'], /^cipherbench: engine must be one of auto, iperf3, node, got "netperf"\n$/],
+      [['--relative-to', 'no-such-case'], /^cipherbench: --relative-to "no-such-case" matches no case in this run/],
+      // The bundled set has a shadowsocks-libev row for three methods.
+      [['--relative-to', 'libev'], /^cipherbench: --relative-to "libev" matches 3 cases and must match one: 19 \(shadowsocks-libev aes-256-gcm\), 20 \(shadowsocks-libev chacha20-ietf-poly1305\), 21 \(shadowsocks-libev aes-256-ctr\)\n$/],
+      [['--filter', 'gcm', '--relative-to', 'direct'], /^cipherbench: --relative-to "direct" matches no case in this run/],
     ]) {
       const { code, stderr } = await runCli(['run', ...args]);
       assert.equal(code, 2, args.join(' '));

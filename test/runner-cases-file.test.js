@@ -6,8 +6,9 @@ import { after, describe, test } from 'node:test';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
 import {
-  BUNDLED_CASES_FILE, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, validateCases,
+  BUNDLED_CASES_FILE, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases,
 } from '../lib/runner/cases-file.js';
+import { splitCommand } from '../lib/runner/split-command.js';
 
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const CHACHA = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }];
@@ -100,6 +101,14 @@ describe('which cases file a run uses', () => {
   test('the bundled cases.js covers every stream and AEAD method, and is valid', async () => {
     const cases = await loadCasesFile(BUNDLED_CASES_FILE);
     assert.deepEqual(validateCases(cases), []);
+    // The reference rows come after the 17 chains, which keep their indexes.
+    assert.deepEqual(cases.slice(17), [
+      { impl: 'direct' },
+      { impl: 'plain' },
+      { impl: 'shadowsocks-libev', method: 'aes-256-gcm' },
+      { impl: 'shadowsocks-libev', method: 'chacha20-ietf-poly1305' },
+      { impl: 'shadowsocks-libev', method: 'aes-256-ctr' },
+    ]);
     const methods = (name) => cases.filter((chain) => chain[1]?.name === name).map((chain) => chain[1].params.method);
     assert.deepEqual(methods('ss-stream-cipher').sort(), Object.keys(STREAM_METHODS).sort());
     assert.deepEqual(methods('ss-aead-cipher').sort(), Object.keys(AEAD_METHODS).sort());
@@ -127,6 +136,99 @@ describe('checking cases', () => {
   test('an export that is not an array, or an empty one', () => {
     assert.deepEqual(validateCases({ cases: [] }), [{ index: null, field: 'cases', message: 'must be an array of preset chains, got object' }]);
     assert.equal(validateCases([]).length, 1);
+  });
+});
+
+describe('reference rows', () => {
+  const COMMAND = { impl: 'command', server: 'relay -l {listen} -k {key}', client: 'relay -l {listen} -s {server} -f {forward} -k {key}' };
+
+  test('every valid kind, with the label a report gives it', () => {
+    const cases = [
+      { impl: 'direct' },
+      { impl: 'plain' },
+      { impl: 'shadowsocks-libev', method: 'chacha20-ietf-poly1305' },
+      { impl: 'shadowsocks-rust', method: 'aes-128-gcm' },
+      { impl: 'blinksocks', presets: AES },
+      COMMAND,
+      { impl: 'command', label: 'gost', server: '/opt/gost -L "ss://aes-256-gcm:{key}@{listen}"', client: '/opt/gost -L tcp://{listen}/{forward} -F ss://aes-256-gcm:{key}@{server}' },
+    ];
+    assert.deepEqual(validateCases(cases), []);
+    assert.deepEqual(selectCases(cases, null).map(({ index, label }) => `${index} ${label}`), [
+      '0 direct (no relay)',
+      '1 plain (our relays, no cipher)',
+      '2 shadowsocks-libev chacha20-ietf-poly1305',
+      '3 shadowsocks-rust aes-128-gcm',
+      '4 blinksocks aes-256-gcm',
+      '5 command relay',
+      '6 gost',
+    ]);
+    assert.deepEqual(selectCases(cases, '4'), [{ index: 4, impl: 'blinksocks', presets: AES, label: 'blinksocks aes-256-gcm' }]);
+  });
+
+  test('every problem, by case index and field; unknown implementations list the valid ones', () => {
+    const problems = validateCases([
+      { impl: 'ss-go' },
+      { impl: 'shadowsocks-libev' },
+      { impl: 'shadowsocks-libev', method: 'aes-256-gcm-siv' },
+      { impl: 'shadowsocks-rust', method: 'aes-256-ctr' },
+      { impl: 'direct', method: 'aes-256-gcm', label: '' },
+      { impl: 'blinksocks', presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'chacha20-ietf' } }] },
+      { impl: 'blinksocks', presets: [{ name: 'shadowsocks' }] },
+      { impl: 'command', server: 'relay', client: 'relay {listen} {server} {port}' },
+      { impl: 'command', server: '\'relay {listen}', client: '{key} {listen} {server} {forward}' },
+      { impl: 'command', server: 'relay {listen}', client: 'relay {listen} {server}' },
+      { name: 'ss-base' },
+    ]);
+    assert.deepEqual(problems.map(({ index, field, message }) => `${index} ${field}: ${message}`), [
+      '0 impl: unknown implementation "ss-go"; valid: direct, plain, shadowsocks-libev, shadowsocks-rust, blinksocks, command',
+      '1 method: missing; valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, aes-128-ctr, aes-192-ctr, aes-256-ctr, '
+        + 'camellia-128-cfb, camellia-192-cfb, camellia-256-cfb, bf-cfb, chacha20-ietf-poly1305, xchacha20-ietf-poly1305, salsa20, chacha20, chacha20-ietf',
+      '2 method: shadowsocks-libev does not support "aes-256-gcm-siv"; valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, '
+        + 'aes-128-ctr, aes-192-ctr, aes-256-ctr, camellia-128-cfb, camellia-192-cfb, camellia-256-cfb, bf-cfb, chacha20-ietf-poly1305, xchacha20-ietf-poly1305, '
+        + 'salsa20, chacha20, chacha20-ietf',
+      '3 method: shadowsocks-rust does not support "aes-256-ctr"; valid: aes-128-gcm, aes-256-gcm, chacha20-ietf-poly1305',
+      '4 method: direct takes no field "method"; valid: impl, label',
+      '4 label: must be a non-empty string, the name the reports give this row',
+      '5 presets[1].params.method: blinksocks 3 runs chacha20-ietf only on Node.js 10',
+      '6 presets[0].name: unknown blinksocks preset "shadowsocks"; valid: base-auth, ss-base, ss-stream-cipher, ss-aead-cipher, ssr-auth-aes128-md5, '
+        + 'ssr-auth-aes128-sha1, ssr-auth-chain-a, ssr-auth-chain-b, v2ray-vmess, obfs-random-padding, obfs-http, obfs-tls1.2-ticket, aead-random-cipher',
+      '7 client: unknown placeholder {port}; valid: {listen}, {server}, {forward}, {key}',
+      '7 server: has no {listen}: the server relay must be told where to listen',
+      '8 client: the program to run cannot be a placeholder',
+      '8 server: unterminated \' at character 1',
+      '9 client: neither command has {forward}: one of the relays must be told the target address',
+      '10 presets: must be an array of presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}], or a reference row such as {"impl":"direct"}',
+    ]);
+  });
+
+  test('--filter and --relative-to match a row by its JSON or its label', () => {
+    const cases = [AES, { impl: 'direct' }, { impl: 'shadowsocks-libev', method: 'aes-256-gcm' }, COMMAND];
+    assert.deepEqual(selectCases(cases, 'aes-256-gcm').map((c) => c.index), [0, 2]);
+    assert.deepEqual(selectCases(cases, 'no relay').map((c) => c.index), [1]);
+    const all = selectCases(cases, null);
+    assert.equal(selectReferenceCase(cases, all, 'libev aes'), 2);
+    assert.equal(selectReferenceCase(cases, all, '1'), 1);
+    assert.throws(() => selectReferenceCase(cases, all, 'aes-256-gcm'), {
+      exitCode: 2,
+      message: '--relative-to "aes-256-gcm" matches 2 cases and must match one: 0 ([{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]), 2 (shadowsocks-libev aes-256-gcm)',
+    });
+    assert.throws(() => selectReferenceCase(cases, all.slice(2), 'direct'), { exitCode: 2, message: /^--relative-to "direct" matches no case in this run/ });
+  });
+});
+
+describe('splitting a command line without a shell', () => {
+  test('blanks split words; quotes and backslashes keep them together', () => {
+    assert.deepEqual(splitCommand('  gost  -L tcp://{listen}/{forward}\t-F x '), { words: ['gost', '-L', 'tcp://{listen}/{forward}', '-F', 'x'] });
+    assert.deepEqual(splitCommand(`relay --presets '[{"name":"ss-base"}]' "a \\"b\\" c" '' a\\ b`), {
+      words: ['relay', '--presets', '[{"name":"ss-base"}]', 'a "b" c', '', 'a b'],
+    });
+    assert.deepEqual(splitCommand('x"y"\'z\''), { words: ['xyz'] });
+    assert.deepEqual(splitCommand('echo $HOME; rm -rf *'), { words: ['echo', '$HOME;', 'rm', '-rf', '*'] }, 'nothing a shell would expand');
+  });
+
+  test('an unterminated quote or escape is an error, not a guess', () => {
+    assert.deepEqual(splitCommand('relay "a'), { error: 'unterminated " at character 7' });
+    assert.deepEqual(splitCommand('relay \\'), { error: 'a backslash at the end escapes nothing' });
   });
 });
 

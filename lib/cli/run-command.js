@@ -1,5 +1,5 @@
 import { DEFAULT_THRESHOLD } from '../report/comparison.js';
-import { DEFAULT_PARALLEL, DEFAULT_PORTS, MODES } from '../runner/options.js';
+import { DEFAULT_PARALLEL, DEFAULT_PORTS, ENGINES, MODES } from '../runner/options.js';
 import { parseThreshold } from './compare-command.js';
 import { readResultFile } from './result-file.js';
 import { earlySignal } from './early-signals.js';
@@ -14,7 +14,7 @@ const { smoke, default: standard, full } = MODES;
 export function registerRunCommand(program) {
   program
     .command('run [file]', { isDefault: true })
-    .description('measure every preset chain in FILE (default: ./cases.js here, else the bundled set) with iperf3 through a relay pair, then rank and archive them')
+    .description('measure every case in FILE (default: ./cases.js here, else the bundled set): a preset chain through our relay pair, or a reference row (direct, plain, another implementation), with iperf3 or the built-in engine; then rank and archive them')
     // No defaults for what a mode sets, so an explicit flag can be told
     // apart from the mode's value.
     .option('--smoke', `a quick check that everything works: the first ${smoke.cases} cases, ${smoke.duration} s, once`)
@@ -27,7 +27,9 @@ export function registerRunCommand(program) {
     .option('--latency', 'also time 1 KB round trips and new connections through the relays (on with --full)')
     .option('--no-latency', 'no latency, even with --full')
     .option('--no-ceiling', 'do not measure each chain\'s cipher ceiling (in-process encrypt and decrypt) before the runs')
-    .option('--filter <text>', 'run only case number TEXT, or the cases whose JSON contains TEXT')
+    .option('--filter <text>', 'run only case number TEXT, or the cases whose JSON or label contains TEXT')
+    .option('--relative-to <text>', 'also give every case\'s receiver bitrate as a multiple of one case\'s: case number TEXT, or the one case whose JSON or label contains TEXT')
+    .option('--engine <name>', `what sends and receives the traffic: ${ENGINES.join(', ')} (iperf3 when installed, else the built-in Node sender and sink)`, 'auto')
     .option('--ports <client,server,target>', 'ports of the relay client, relay server and iperf3 -s', Object.values(DEFAULT_PORTS).join(','))
     .option('--baseline <file>', 'compare with an earlier result (reports/*.json) after the ranking; exit 1 when a case got slower')
     .option('--threshold <percent>', 'with --baseline: smallest drop of a median, in percent, that counts as slower', String(DEFAULT_THRESHOLD))
@@ -136,6 +138,8 @@ async function runCommand(file, options) {
       latency: options.latency,
       ceiling: options.ceiling,
       filter: options.filter ?? null,
+      relativeTo: options.relativeTo ?? null,
+      engine: options.engine,
       ports: options.ports,
       signal: controller.signal,
       onEvent,

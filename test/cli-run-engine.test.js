@@ -1,0 +1,56 @@
+import assert from 'node:assert/strict';
+import { symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { emptyFolder, runCli } from './support/cli.js';
+import { assertAllGone } from './support/process-tree.js';
+
+// The built-in traffic engine and reference rows as a person meets them:
+// the CLI in a child process, on ports of its own (28084-28086).
+const PORTS_FLAG = ['--ports', '28084,28085,28086'];
+const GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
+
+describe('cipherbench run with the built-in engine', { timeout: 60_000 }, () => {
+  test('--engine node: the sink and sender in place of iperf3, the same figures, and the report says so', async () => {
+    const { code, stdout, stderr, commands, descendants: pids } = await runCli(
+      ['run', '--engine', 'node', '--filter', '14', '--duration', '1', '--parallel', '2', '--no-ceiling', '--json', '--no-archive', ...PORTS_FLAG],
+    );
+    assert.equal(code, 0, stderr);
+    const result = JSON.parse(stdout);
+    assert.equal(result.options.engine, 'node');
+    const [caseResult] = result.cases;
+    assert.equal(caseResult.status, 'ok', caseResult.reason);
+    assert.equal(caseResult.parallel, 2);
+    assert.ok(caseResult.sender.bits_per_second > 0 && caseResult.receiver.seconds >= 1);
+    // The engine waits for every byte: through a lossless pair both ends agree.
+    assert.equal(caseResult.receiver.bytes, caseResult.sender.bytes);
+    assert.match(stderr, /^cipherbench:\nversion {10}0\.1\.0\nengine {11}node \(built in: cipherbench send and sink\)\n\n/);
+    assert.equal(commands.filter((line) => /cipherbench\.js sink --listen 127\.0\.0\.1:28086$/.test(line)).length, 1);
+    assert.equal(commands.filter((line) => / send --connect 127\.0\.0\.1:28084 --duration 1 --parallel 2 --json$/.test(line)).length, 1);
+    assert.deepEqual(commands.filter((line) => /iperf3/.test(line)), []);
+    assertAllGone(pids);
+  });
+
+  test('no iperf3 on PATH: auto takes the built-in engine; a peer not installed is SKIPPED, the run exits 0', async () => {
+    // PATH holds only node: no iperf3, no ss-server.
+    const bin = emptyFolder();
+    symlinkSync(process.execPath, path.join(bin, 'node'));
+    const cwd = emptyFolder();
+    writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([
+      GCM,
+      { impl: 'direct' },
+      { impl: 'shadowsocks-libev', method: 'aes-256-gcm' },
+    ])};\n`);
+    const { code, stdout, stderr, descendants: pids } = await runCli(
+      ['--duration', '1', '--no-ceiling', '--relative-to', 'direct', ...PORTS_FLAG],
+      { cwd, env: { PATH: bin } },
+    );
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /\nengine {11}node \(built in: cipherbench send and sink\)\n/);
+    assert.match(stdout, /\niperf3:\nversion {10}not found\n/);
+    // The chain ranks against the direct row; the direct row is the reference.
+    assert.match(stdout, /\n\(ranking\):\n\n 1: Test Case 1, Bitrate=\[[^\]]+\], reference, \{"impl":"direct"\}\n 2: Test Case 0, Bitrate=\[[^\]]+\], 0\.\d\d x direct \(no relay\), \[\{"name":"ss-base"\},/);
+    assert.match(stdout, /\n\(not ranked\):\n\n {4}Test Case 2, SKIPPED: not installed: ss-server, ss-tunnel not found on PATH; install it with `apt-get install shadowsocks-libev` \(Debian\/Ubuntu\) or `brew install shadowsocks-libev` \(macOS\), \{"impl":"shadowsocks-libev","method":"aes-256-gcm"\}\n/);
+    assertAllGone(pids);
+  });
+});

@@ -1,0 +1,153 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { test } from 'node:test';
+import { run } from '../lib/index.js';
+import { CLI } from './support/processes.js';
+import { locatePeer } from '../lib/runner/peers/index.js';
+import { assertAllGone } from './support/process-tree.js';
+import { requirePrograms, which } from './support/programs.js';
+
+// Reference rows through real implementations on loopback: every peer type
+// CI installs (shadowsocks-libev from Debian, blinksocks 3.3.0 from npm into
+// .ci/peers for the test run only), and peers that are absent. Ports no
+// other test uses; one second a run.
+const PORTS = { client: 28081, server: 28082, target: 28083 };
+const RUST_PORTS = { client: 28087, server: 28088, target: 28089 };
+const GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
+// Where .ci/run installs blinksocks; a person may point elsewhere.
+process.env.CIPHERBENCH_BLINKSOCKS ??= fileURLToPath(new URL('../.ci/peers', import.meta.url));
+
+// blinksocks is an npm package, not a program on PATH: found as the runner
+// finds it, and like a missing program, required in CI and skipped outside.
+async function requireBlinksocks(t) {
+  const { reason } = await locatePeer({ impl: 'blinksocks', presets: GCM });
+  if (!reason) return true;
+  const message = `needs blinksocks 3 (npm install --prefix .ci/peers --no-save blinksocks@3.3.0): ${reason}`;
+  if (process.env.CI === 'true') throw new Error(message);
+  t.skip(message);
+  return false;
+}
+
+async function runRecording(options) {
+  const commands = new Map();
+  const pids = [];
+  const result = await run({
+    duration: 1,
+    ports: PORTS,
+    ceiling: false,
+    ...options,
+    onEvent(event) {
+      if (event.type !== 'process-started') return;
+      pids.push(event.pid);
+      const command = readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      commands.set(`${event.index} ${event.role}`, command);
+    },
+  });
+  return { result, commands, pids };
+}
+
+const measured = (side) => side.bytes > 0 && side.seconds > 0 && side.bits_per_second > 0;
+
+test('direct, plain, shadowsocks-libev and blinksocks rows run like our own relays; absent peers are skipped', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3', 'ss-server', 'ss-tunnel') || !(await requireBlinksocks(t))) return;
+  const cases = [
+    GCM,
+    { impl: 'direct' },
+    { impl: 'plain' },
+    { impl: 'shadowsocks-libev', method: 'aes-256-gcm' },
+    { impl: 'blinksocks', presets: GCM },
+    { impl: 'shadowsocks-rust', method: 'aes-256-gcm' },
+    { impl: 'command', server: 'no-such-relay --listen {listen}', client: 'no-such-relay --listen {listen} --server {server} --forward {forward}' },
+    // Any relay pair from two command lines: here our own, as README.md shows.
+    {
+      impl: 'command',
+      label: 'our relays by command',
+      server: `'${process.execPath}' ${CLI} relay server --listen {listen} --key {key} --presets '${JSON.stringify(GCM)}'`,
+      client: `'${process.execPath}' ${CLI} relay client --listen {listen} --server {server} --forward {forward} --key {key} --presets '${JSON.stringify(GCM)}'`,
+    },
+  ];
+  const { result, commands, pids } = await runRecording({ cases, relativeTo: 'shadowsocks-libev' });
+  const byIndex = (index) => result.cases.find((caseResult) => caseResult.index === index);
+
+  assert.deepEqual(result.cases.map((c) => [c.index, c.impl ?? 'chain', c.label]), [
+    [0, 'chain', undefined],
+    [1, 'direct', 'direct (no relay)'],
+    [2, 'plain', 'plain (our relays, no cipher)'],
+    [3, 'shadowsocks-libev', 'shadowsocks-libev aes-256-gcm'],
+    [4, 'blinksocks', 'blinksocks aes-256-gcm'],
+    [5, 'shadowsocks-rust', 'shadowsocks-rust aes-256-gcm'],
+    [6, 'command', 'command no-such-relay'],
+    [7, 'command', 'our relays by command'],
+  ]);
+  assert.deepEqual(byIndex(3).method, 'aes-256-gcm');
+  assert.deepEqual(byIndex(4).presets, GCM);
+  for (const index of [0, 1, 2, 3, 4, 7]) {
+    const caseResult = byIndex(index);
+    assert.equal(caseResult.status, 'ok', `case ${index}: ${caseResult.reason}`);
+    assert.ok(measured(caseResult.sender) && measured(caseResult.receiver), `case ${index} measured`);
+    // Every relay's CPU and memory, read from the OS for its own pid.
+    if (index === 1) {
+      assert.equal(caseResult.cost, null, 'direct has no relay to cost');
+    } else {
+      for (const relay of ['client', 'server']) {
+        const { cpuSeconds, peakRssBytes, cpuSecondsPerGB } = caseResult.cost[relay];
+        assert.ok(cpuSeconds > 0 && peakRssBytes > 0 && cpuSecondsPerGB > 0, `case ${index} ${relay}: ${JSON.stringify(caseResult.cost[relay])}`);
+      }
+    }
+  }
+  // The processes each row started: the same roles, other programs.
+  const program = (key) => commands.get(key)?.map((word) => word.split('/').at(-1));
+  assert.deepEqual(program('1 iperf3-client').slice(0, 5), ['iperf3', '-c', '127.0.0.1', '-p', String(PORTS.target)], 'direct: straight to iperf3 -s');
+  assert.equal(commands.has('1 relay-server'), false);
+  assert.deepEqual(program('2 relay-server').slice(1, 4), ['cipherbench.js', 'relay', 'server']);
+  assert.ok(commands.get('2 relay-server').includes('[{"name":"ss-base"}]'));
+  assert.deepEqual([program('3 relay-server')[0], program('3 relay-client')[0]], ['ss-server', 'ss-tunnel']);
+  assert.deepEqual(program('4 relay-client').slice(1, 3), ['start.js', '-c'], 'blinksocks from its own bin');
+  // The placeholders filled in, each word as it was, no shell between.
+  assert.deepEqual(commands.get('7 relay-client').slice(1), [
+    CLI, 'relay', 'client', '--listen', `127.0.0.1:${PORTS.client}`, '--server', `127.0.0.1:${PORTS.server}`,
+    '--forward', `127.0.0.1:${PORTS.target}`, '--key', commands.get('7 relay-server')[7], '--presets', JSON.stringify(GCM),
+  ]);
+  assert.match(commands.get('7 relay-server')[7], /^[0-9a-f]{32}$/, 'the run\'s key');
+
+  // A peer that is not installed is skipped with why and how to install it.
+  const rust = byIndex(5);
+  if (which('ssserver') && which('sslocal')) {
+    assert.equal(rust.status, 'ok', rust.reason);
+  } else {
+    assert.equal(rust.status, 'skipped');
+    assert.equal(rust.reason, 'not installed: ssserver, sslocal not found on PATH; install it with `cargo install shadowsocks-rust`, '
+      + 'or put ssserver and sslocal from a release (github.com/shadowsocks/shadowsocks-rust/releases) on PATH');
+    assert.deepEqual(rust.runs, []);
+  }
+  const command = byIndex(6);
+  assert.equal(command.status, 'skipped');
+  assert.equal(command.reason, 'not installed: no-such-relay not found on PATH; install it, or give its full path in the case\'s command');
+  assert.equal(commands.has('6 relay-server'), false, 'nothing started for it');
+
+  // --relative-to: each median over the named row's.
+  assert.equal(result.options.relativeTo, 'shadowsocks-libev');
+  const reference = byIndex(3).receiver.bits_per_second;
+  for (const caseResult of result.cases) {
+    const expected = caseResult.index === 3 || !caseResult.receiver ? null : caseResult.receiver.bits_per_second / reference;
+    assert.deepEqual(caseResult.relative, { to: 3, ratio: expected }, `case ${caseResult.index}`);
+  }
+  assertAllGone(pids);
+});
+
+test('shadowsocks-rust: ssserver and sslocal in tunnel mode, when they are on PATH', { timeout: 30_000 }, async (t) => {
+  // Never installed in CI and never a dependency: without it this is left
+  // out, even in CI; the test above checks the row is skipped then.
+  if (!which('ssserver') || !which('sslocal')) {
+    t.skip('needs ssserver and sslocal on PATH (cargo install shadowsocks-rust)');
+    return;
+  }
+  if (!requirePrograms(t, 'iperf3')) return;
+  const { result, commands, pids } = await runRecording({ cases: [{ impl: 'shadowsocks-rust', method: 'aes-256-gcm' }], ports: RUST_PORTS });
+  const [caseResult] = result.cases;
+  assert.equal(caseResult.status, 'ok', caseResult.reason);
+  assert.ok(measured(caseResult.receiver) && caseResult.cost.client.cpuSeconds > 0);
+  assert.ok(commands.get('0 relay-client').includes('tunnel'));
+  assertAllGone(pids);
+});

@@ -17,21 +17,28 @@ export function createSocketSet() {
   };
 }
 
-export function listen(server, endpoint, sockets, log) {
+// Resolves with the bound { host, port } once `server` listens, or rejects
+// with the listen error (a busy port, say).
+export function bindServer(server, { host, port }) {
   return new Promise((resolve, reject) => {
     server.once('error', reject);
-    server.listen(endpoint.port, endpoint.host, () => {
+    server.listen(port, host, () => {
       server.off('error', reject);
-      server.on('error', (error) => log.error(error.message));
       const address = server.address();
-      resolve({
-        address: { host: address.address, port: address.port },
-        connections: () => sockets.size,
-        close() {
-          sockets.destroyAll();
-          return new Promise((done) => server.close(() => done()));
-        },
-      });
+      resolve({ host: address.address, port: address.port });
     });
   });
+}
+
+export async function listen(server, endpoint, sockets, log) {
+  const address = await bindServer(server, endpoint);
+  server.on('error', (error) => log.error(error.message));
+  return {
+    address,
+    connections: () => sockets.size,
+    close() {
+      sockets.destroyAll();
+      return new Promise((done) => server.close(() => done()));
+    },
+  };
 }

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { bindServer } from '../relay/listener.js';
 
 // The far end of the latency harness: writes back whatever arrives. The
 // runner starts it (`cipherbench echo`) on the target port in place of
@@ -15,16 +16,9 @@ export async function startEchoTarget({ host = '127.0.0.1', port = 0 } = {}) {
     socket.on('error', () => {});
     socket.pipe(socket);
   });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { address, port: boundPort } = server.address();
+  const address = await bindServer(server, { host, port });
   return {
-    address: { host: address, port: boundPort },
+    address,
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { bindServer } from '../relay/listener.js';
 import {
   CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, MAX_DURATION_SECONDS, MAX_STREAMS, messageReader, readHello, sendMessage, SETUP_TIMEOUT_MS,
 } from './traffic-protocol.js';
@@ -147,16 +148,9 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
     onTestEnd({ cookie: test.cookie, reverse: test.params.reverse, streams });
   }
 
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { address, port: boundPort } = server.address();
+  const address = await bindServer(server, { host, port });
   return {
-    address: { host: address, port: boundPort },
+    address,
     close: () =>
       new Promise((resolve) => {
         for (const test of [...tests.values()]) closeTest(test);

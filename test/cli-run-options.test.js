@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
-import { CLI } from './support/processes.js';
+import { describe, test } from 'node:test';
+import { emptyFolder, runCli as runCliIn } from './support/cli.js';
 import { requirePrograms } from './support/programs.js';
 
 // run's issue-4 flags as a person types them: modes, --baseline, the
@@ -14,27 +12,8 @@ const PORTS_FLAG = ['--ports', '26084,26085,26086'];
 const QUICK = ['--filter', 'aes-128-gcm', '--no-ceiling', ...PORTS_FLAG];
 const AES_128_GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }];
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-run-options-')));
-after(() => rmSync(root, { recursive: true, force: true }));
-let folders = 0;
-const emptyFolder = () => {
-  const dir = path.join(root, `f${folders++}`);
-  mkdirSync(dir);
-  return dir;
-};
-
-function runCli(args, { cwd = emptyFolder() } = {}) {
-  const child = spawn(process.execPath, [CLI, 'run', ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (data) => {
-    stdout += data;
-  });
-  child.stderr.setEncoding('utf8').on('data', (data) => {
-    stderr += data;
-  });
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, cwd })));
-}
+// `cipherbench run ARGS` in a folder of its own.
+const runCli = (args, options) => runCliIn(['run', ...args], options);
 
 // A result file as an earlier run would have archived it, with case 12
 // measured at `bitsPerSecond` in each of three runs.

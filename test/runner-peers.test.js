@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { run } from '../lib/index.js';
 import { CLI } from './support/processes.js';
 import { locatePeer } from '../lib/runner/peers/index.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms, which } from './support/programs.js';
+import { runRecording } from './support/run-recording.js';
 
 // Reference rows through real implementations on loopback: every peer type
 // CI installs (shadowsocks-libev from Debian, blinksocks 3.3.0 from npm into
@@ -29,20 +29,13 @@ async function requireBlinksocks(t) {
   return false;
 }
 
-async function runRecording(options) {
+// The command line of every child the run started, by "index role".
+async function runWithCommands(options) {
   const commands = new Map();
-  const pids = [];
-  const result = await run({
-    duration: 1,
-    ports: PORTS,
-    ceiling: false,
-    ...options,
-    onEvent(event) {
-      if (event.type !== 'process-started') return;
-      pids.push(event.pid);
-      const command = readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-      commands.set(`${event.index} ${event.role}`, command);
-    },
+  const { result, pids } = await runRecording({ ports: PORTS, ...options }, (event) => {
+    if (event.type !== 'process-started') return;
+    const command = readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    commands.set(`${event.index} ${event.role}`, command);
   });
   return { result, commands, pids };
 }
@@ -67,7 +60,7 @@ test('direct, plain, shadowsocks-libev and blinksocks rows run like our own rela
       client: `'${process.execPath}' ${CLI} relay client --listen {listen} --server {server} --forward {forward} --key {key} --presets '${JSON.stringify(GCM)}'`,
     },
   ];
-  const { result, commands, pids } = await runRecording({ cases, relativeTo: 'shadowsocks-libev' });
+  const { result, commands, pids } = await runWithCommands({ cases, relativeTo: 'shadowsocks-libev' });
   const byIndex = (index) => result.cases.find((caseResult) => caseResult.index === index);
 
   assert.deepEqual(result.cases.map((c) => [c.index, c.impl ?? 'chain', c.label]), [
@@ -144,7 +137,7 @@ test('shadowsocks-rust: ssserver and sslocal in tunnel mode, when they are on PA
     return;
   }
   if (!requirePrograms(t, 'iperf3')) return;
-  const { result, commands, pids } = await runRecording({ cases: [{ impl: 'shadowsocks-rust', method: 'aes-256-gcm' }], ports: RUST_PORTS });
+  const { result, commands, pids } = await runWithCommands({ cases: [{ impl: 'shadowsocks-rust', method: 'aes-256-gcm' }], ports: RUST_PORTS });
   const [caseResult] = result.cases;
   assert.equal(caseResult.status, 'ok', caseResult.reason);
   assert.ok(measured(caseResult.receiver) && caseResult.cost.client.cpuSeconds > 0);

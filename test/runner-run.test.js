@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { run } from '../lib/index.js';
 import { assertAllGone, occupyIperf3Server } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
+import { runRecording } from './support/run-recording.js';
 
 // Real relays and a real iperf3 on loopback, on ports of their own so a
 // person's benchmark on 1081-1083 is not disturbed. One second per case.
@@ -13,26 +14,6 @@ const AES_GCM = chain('ss-aead-cipher', 'aes-256-gcm');
 const CHACHA = chain('ss-aead-cipher', 'chacha20-ietf-poly1305');
 const AES_CTR = chain('ss-stream-cipher', 'aes-128-ctr');
 
-// Runs with an observer that records every child's pid, and lets a test act
-// on events (kill a relay, stop one) through `on`.
-async function runRecording(options, on = () => {}) {
-  const pids = [];
-  const events = [];
-  const result = await run({
-    duration: 1,
-    ports: PORTS,
-    // The cipher ceilings cost half a second a chain; only their own test wants them.
-    ceiling: false,
-    ...options,
-    onEvent(event) {
-      events.push(event);
-      if (event.type === 'process-started') pids.push(event.pid);
-      on(event);
-    },
-  });
-  return { result, pids, events };
-}
-
 const measured = (side) => {
   assert.deepEqual(Object.keys(side), ['bytes', 'seconds', 'bits_per_second']);
   assert.ok(side.bytes > 0 && side.seconds > 0 && side.bits_per_second > 0, JSON.stringify(side));
@@ -40,7 +21,7 @@ const measured = (side) => {
 
 test('measures each case kept by --filter, at its own index, and leaves no process behind', { timeout: 60_000 }, async (t) => {
   if (!requirePrograms(t, 'iperf3')) return;
-  const { result, pids, events } = await runRecording({ cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
+  const { result, pids, events } = await runRecording({ ports: PORTS, cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
 
   assert.deepEqual(Object.keys(result), ['tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'cases']);
   assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
@@ -87,7 +68,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
 test('a relay killed mid-case fails that case with the reason; the next case still runs', { timeout: 60_000 }, async (t) => {
   if (!requirePrograms(t, 'iperf3')) return;
   let relayServer;
-  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA], duration: 2 }, (event) => {
+  const { result, pids } = await runRecording({ ports: PORTS, cases: [AES_GCM, CHACHA], duration: 2 }, (event) => {
     if (event.type !== 'process-started' || event.index !== 0) return;
     if (event.role === 'relay-server') relayServer = event.pid;
     // Once iperf3 -c is sending, the relay server dies under it.
@@ -109,7 +90,7 @@ test('an iperf3 error fails the case with iperf3\'s own words', { timeout: 60_00
   // that comes through the relays: the same spoiling a readiness probe
   // through the relays would cause, and why the runner never probes.
   let occupying;
-  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA] }, (event) => {
+  const { result, pids } = await runRecording({ ports: PORTS, cases: [AES_GCM, CHACHA] }, (event) => {
     if (event.type === 'process-started' && event.index === 0 && event.role === 'iperf3-server') {
       occupying = occupyIperf3Server(PORTS.target);
     }
@@ -125,7 +106,7 @@ test('an iperf3 error fails the case with iperf3\'s own words', { timeout: 60_00
 test('a case that never becomes ready times out; the run goes on', { timeout: 60_000 }, async (t) => {
   if (!requirePrograms(t, 'iperf3')) return;
   // A stopped relay neither listens nor exits; it must still be killed.
-  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA], readyTimeout: 1.5 }, (event) => {
+  const { result, pids } = await runRecording({ ports: PORTS, cases: [AES_GCM, CHACHA], readyTimeout: 1.5 }, (event) => {
     if (event.type === 'process-started' && event.index === 0 && event.role === 'relay-client') process.kill(event.pid, 'SIGSTOP');
   });
   const [stuck, next] = result.cases;
@@ -140,7 +121,7 @@ test('a relay that exits before it is ready fails the case with its last stderr 
   // Ports are free when the run starts; someone takes the relay server's
   // between the cases, so the second relay server cannot listen.
   let squatter;
-  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA] }, (event) => {
+  const { result, pids } = await runRecording({ ports: PORTS, cases: [AES_GCM, CHACHA] }, (event) => {
     if (event.type === 'case-finished' && event.case.index === 0) {
       squatter = net.createServer().listen(PORTS.server, '127.0.0.1');
     }
@@ -160,7 +141,7 @@ test('a relay that exits before it is ready fails the case with its last stderr 
 test('aborting stops the running case, skips the rest and marks the run incomplete', { timeout: 60_000 }, async (t) => {
   if (!requirePrograms(t, 'iperf3')) return;
   const controller = new AbortController();
-  const { result, pids } = await runRecording({ cases: [AES_GCM, CHACHA, AES_CTR], duration: 3, signal: controller.signal }, (event) => {
+  const { result, pids } = await runRecording({ ports: PORTS, cases: [AES_GCM, CHACHA, AES_CTR], duration: 3, signal: controller.signal }, (event) => {
     if (event.type === 'process-started' && event.index === 1 && event.role === 'iperf3-client') {
       setTimeout(() => controller.abort('SIGTERM'), 300);
     }

@@ -1,0 +1,22 @@
+import { run } from '../../lib/index.js';
+
+// run() with an observer that keeps every event and every child's pid, so a
+// test can check the order of what happened and that no process outlived
+// the run; `on` lets it act on events (kill a relay, stop one) as they come.
+// One second a run and no cipher ceilings (half a second a chain) unless a
+// test asks for them.
+export async function runRecording(options, on = () => {}) {
+  const events = [];
+  const pids = [];
+  const result = await run({
+    duration: 1,
+    ceiling: false,
+    ...options,
+    onEvent(event) {
+      events.push(event);
+      if (event.type === 'process-started') pids.push(event.pid);
+      on(event);
+    },
+  });
+  return { result, events, pids };
+}

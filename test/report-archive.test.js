@@ -1,9 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmod, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { archiveReport } from '../lib/report/archive.js';
 import { formatTextReport } from '../lib/report/text-report.js';
@@ -112,11 +113,24 @@ test('a directory that cannot be created fails naming the path', async (t) => {
 });
 
 // Root writes through a read-only mode, so as root the attempt runs in a
-// child with the uid of nobody: the same check, not a skip.
+// child with the uid of nobody: the same check, not a skip. Nobody may not
+// be able to read this checkout (a clone in a 0700 temporary folder), so it
+// gets a copy of lib/ and chalk of its own, readable by all.
 const NOBODY = 65534;
+const checkout = new URL('..', import.meta.url);
 
-async function archiveAs(uid, dir) {
-  const archive = new URL('../lib/report/archive.js', import.meta.url).href;
+async function readableCopy(t) {
+  const root = await freshDir(t);
+  await chmod(root, 0o755);
+  await cp(new URL('lib', checkout), path.join(root, 'lib'), { recursive: true });
+  await cp(new URL('node_modules/chalk', checkout), path.join(root, 'node_modules', 'chalk'), { recursive: true });
+  await cp(new URL('package.json', checkout), path.join(root, 'package.json'));
+  return root;
+}
+
+async function archiveAs(t, uid, dir) {
+  const root = uid === null ? fileURLToPath(checkout) : await readableCopy(t);
+  const archive = pathToFileURL(path.join(root, 'lib', 'report', 'archive.js')).href;
   const script = `
     const { archiveReport } = await import(${JSON.stringify(archive)});
     try {
@@ -135,7 +149,7 @@ test('a read-only directory fails naming the path and leaves nothing behind', as
   const dir = path.join(parent, 'reports');
   await mkdir(dir);
   await chmod(dir, 0o555);
-  const outcome = await archiveAs(process.getuid?.() === 0 ? NOBODY : null, dir);
+  const outcome = await archiveAs(t, process.getuid?.() === 0 ? NOBODY : null, dir);
   assert.equal(outcome.code, 'EACCES', JSON.stringify(outcome));
   assert.ok(outcome.message.includes(dir), outcome.message);
   assert.deepEqual(await readdir(dir), []);

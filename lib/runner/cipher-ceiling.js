@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { prepareChain } from '../presets/index.js';
+import { CLI } from './cli-path.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
 // encodes and decodes in one process, with no sockets. A relay can carry at
@@ -61,8 +61,6 @@ export function measureCipherCeiling({ presets, sizes = DEFAULT_SIZES, minSecond
     return { size, encrypt, decrypt };
   });
 }
-
-const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
 
 // rc4-md5 and bf-cfb need OpenSSL's legacy provider, which node loads only
 // when it starts with the flag: `cipherbench ciphers` in a child started

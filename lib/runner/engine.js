@@ -1,8 +1,6 @@
-import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { findIperf3, IPERF3_SERVER_READY, iperf3ClientArgs, iperf3ServerArgs } from './iperf3.js';
-
-const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
+import { CLI } from './cli-path.js';
 
 // What moves the bytes through a case: iperf3, or the built-in Node sender
 // and sink (`cipherbench send` and `sink`, docs/traffic-engine.md), which

@@ -1,13 +1,12 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { startTrafficClient } from './engine.js';
 import { parseIperf3Json } from './iperf3.js';
 import { measureLatency } from './latency.js';
 import { planPeer } from './peers/index.js';
 import { costBetween, readProcessCost } from './process-cost.js';
 import { describeExit, startProcess } from './processes.js';
+import { CLI } from './cli-path.js';
 
-const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
 // The echo target says this when it listens, as our relays do.
 const LISTENING = /^listening on /;
 // After a relay dies mid-test the engine's client usually reports the

@@ -1,8 +1,7 @@
-import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../../presets/index.js';
+import { CLI } from '../cli-path.js';
 
-const CLI = fileURLToPath(new URL('../../../bin/cipherbench.js', import.meta.url));
 // Our relays say this once they listen.
 const LISTENING = /^listening on /;
 

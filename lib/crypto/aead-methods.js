@@ -1,5 +1,6 @@
 import { createCipheriv, createDecipheriv } from 'node:crypto';
 import { hchacha20 } from './hchacha20.js';
+import { chachaShortRecords, gcmShortRecords } from './short-records.js';
 
 export const TAG_LENGTH = 16;
 
@@ -35,10 +36,33 @@ const xchacha = () => {
 };
 
 // SIP004 AEAD ciphers: salt length equals key length for every method here.
+// seal/open give a node:crypto object for one record of any length;
+// shortRecords(key, { offset, step }) seals and opens a sequence of records of
+// at most 16 bytes without one (short-records.js), for the 2-byte lengths.
+const gcm = (bits) => ({
+  keyLength: bits / 8,
+  saltLength: bits / 8,
+  nonceLength: 12,
+  ...openssl(`aes-${bits}-gcm`),
+  shortRecords: (key, sequence) => gcmShortRecords(`aes-${bits}-ecb`, key, sequence),
+});
+
 export const AEAD_METHODS = {
-  'aes-128-gcm': { keyLength: 16, saltLength: 16, nonceLength: 12, ...openssl('aes-128-gcm') },
-  'aes-192-gcm': { keyLength: 24, saltLength: 24, nonceLength: 12, ...openssl('aes-192-gcm') },
-  'aes-256-gcm': { keyLength: 32, saltLength: 32, nonceLength: 12, ...openssl('aes-256-gcm') },
-  'chacha20-ietf-poly1305': { keyLength: 32, saltLength: 32, nonceLength: 12, ...openssl('chacha20-poly1305') },
-  'xchacha20-ietf-poly1305': { keyLength: 32, saltLength: 32, nonceLength: 24, ...xchacha() },
+  'aes-128-gcm': gcm(128),
+  'aes-192-gcm': gcm(192),
+  'aes-256-gcm': gcm(256),
+  'chacha20-ietf-poly1305': {
+    keyLength: 32,
+    saltLength: 32,
+    nonceLength: 12,
+    ...openssl('chacha20-poly1305'),
+    shortRecords: (key, sequence) => chachaShortRecords(key, sequence),
+  },
+  'xchacha20-ietf-poly1305': {
+    keyLength: 32,
+    saltLength: 32,
+    nonceLength: 24,
+    ...xchacha(),
+    shortRecords: (key, sequence) => chachaShortRecords(key, { ...sequence, extended: true }),
+  },
 };

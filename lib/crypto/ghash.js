@@ -1,0 +1,64 @@
+// Multiplication by the GCM hash key H in GF(2^128) (NIST SP 800-38D, 6.3),
+// for the short records where a node:crypto GCM object would cost more than
+// the GHASH itself. Shoup's 4-bit method: a 16-entry table of n·H per key,
+// then one shift-and-add per nibble of the other factor.
+//
+// GCM's bit order: the first bit of a block is the coefficient of x^0, so
+// multiplying by x shifts the block right by one bit, and x^128 folds back as
+// R = 0xE1 || 0^120. Blocks are four big-endian 32-bit words here.
+//
+// Table lookups depend on H: not constant-time. Fine for a benchmark relay
+// on loopback, and said here so nobody mistakes it for a hardened one.
+
+// x^128..x^131 folded back: what the four bits shifted out of the low end
+// add to the top 16 bits, for each value of those bits.
+const REDUCE = Int32Array.from(
+  [0x0000, 0x1c20, 0x3840, 0x2460, 0x7080, 0x6ca0, 0x48c0, 0x54e0,
+    0xe100, 0xfd20, 0xd940, 0xc560, 0x9180, 0x8da0, 0xa9c0, 0xb5e0],
+  (v) => v << 16,
+);
+
+// h: the 16-byte hash key E(K, 0^128). Returns multiply(x0, x1, x2, x3),
+// which leaves X·H in the returned Int32Array(4) (reused between calls).
+export function createGhashMultiplier(h) {
+  const table = new Int32Array(64); // table[4n .. 4n+3] = n·H
+  let v0 = h.readInt32BE(0), v1 = h.readInt32BE(4), v2 = h.readInt32BE(8), v3 = h.readInt32BE(12);
+  // The nibble's high bit is the lowest power of x: 8 -> H, 4 -> H·x, ...
+  for (let n = 8; n >= 1; n >>= 1) {
+    table[4 * n] = v0; table[4 * n + 1] = v1; table[4 * n + 2] = v2; table[4 * n + 3] = v3;
+    const carry = v3 & 1;
+    v3 = (v3 >>> 1) | (v2 << 31);
+    v2 = (v2 >>> 1) | (v1 << 31);
+    v1 = (v1 >>> 1) | (v0 << 31);
+    v0 = (v0 >>> 1) ^ (carry ? 0xe1000000 | 0 : 0);
+  }
+  for (const high of [2, 4, 8]) {
+    for (let low = 1; low < high; low++) {
+      for (let w = 0; w < 4; w++) table[4 * (high + low) + w] = table[4 * high + w] ^ table[4 * low + w];
+    }
+  }
+
+  const z = new Int32Array(4);
+  return function multiply(x0, x1, x2, x3) {
+    let z0 = 0, z1 = 0, z2 = 0, z3 = 0;
+    // Horner's rule from the last nibble (highest powers) to the first;
+    // trailing zero words leave z at zero, so start after them (a 2-byte
+    // record's first block is three of them).
+    let w = 3;
+    while (w > 0 && (w === 3 ? x3 : w === 2 ? x2 : x1) === 0) w--;
+    for (; w >= 0; w--) {
+      const word = w === 3 ? x3 : w === 2 ? x2 : w === 1 ? x1 : x0;
+      for (let shift = 0; shift < 32; shift += 4) {
+        const out = z3 & 0xf;
+        z3 = (z3 >>> 4) | (z2 << 28);
+        z2 = (z2 >>> 4) | (z1 << 28);
+        z1 = (z1 >>> 4) | (z0 << 28);
+        z0 = (z0 >>> 4) ^ REDUCE[out];
+        const n = 4 * ((word >>> shift) & 0xf);
+        z0 ^= table[n]; z1 ^= table[n + 1]; z2 ^= table[n + 2]; z3 ^= table[n + 3];
+      }
+    }
+    z[0] = z0; z[1] = z1; z[2] = z2; z[3] = z3;
+    return z;
+  };
+}

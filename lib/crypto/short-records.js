@@ -1,0 +1,166 @@
+// Sequences of short AEAD records (at most 16 bytes of plaintext), sealed and
+// opened without a node:crypto cipher object per record.
+//
+// Why: every Shadowsocks AEAD chunk starts with a sealed 2-byte length, and
+// node:crypto charges about 4 µs for each seal, however short (create the
+// cipher object, update, final, getAuthTag), which is as much as the fixed
+// cost of the 16 KB payload next to it. Here a length record costs a fraction
+// of that, and the bytes on the wire are the standard construction's:
+// test/crypto-short-records.test.js checks every record against node:crypto's
+// own AES-GCM and ChaCha20-Poly1305, and the interop tests against
+// shadowsocks-libev.
+//
+// - AES-GCM: the two AES blocks a short record needs, E(K, J0) for the tag
+//   and E(K, J0+1) for the keystream, come from one AES-ECB object per key
+//   in node:crypto, computed for the next BATCH records in one call; the
+//   GHASH of the record's single block is done here (ghash.js).
+// - ChaCha20-Poly1305 and XChaCha20-Poly1305: two ChaCha20 blocks and a
+//   two-block Poly1305, all here (chacha20-block.js, poly1305.js).
+//
+// A sequence's nonces are the little-endian counters offset, offset + step,
+// offset + 2 * step, ...; each seal or open takes the next one.
+import { createCipheriv } from 'node:crypto';
+import { chachaCore, SIGMA } from './chacha20-block.js';
+import { createGhashMultiplier } from './ghash.js';
+import { hchacha20 } from './hchacha20.js';
+import { addLittleEndian } from './nonce.js';
+import { poly1305 } from './poly1305.js';
+
+export const MAX_SHORT_PLAINTEXT = 16;
+const TAG = 16;
+const BATCH = 16;
+
+function checkLength(n) {
+  if (n > MAX_SHORT_PLAINTEXT) throw new RangeError(`a short record holds at most ${MAX_SHORT_PLAINTEXT} bytes, not ${n}`);
+}
+
+// Compares without an early exit, like a MAC check should.
+function sameTag(a, aOffset, b, bOffset) {
+  let diff = 0;
+  for (let i = 0; i < TAG; i++) diff |= a[aOffset + i] ^ b[bOffset + i];
+  return diff === 0;
+}
+
+// ecbAlgorithm: 'aes-128-ecb' | 'aes-192-ecb' | 'aes-256-ecb'.
+export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
+  const ecb = createCipheriv(ecbAlgorithm, key, null).setAutoPadding(false);
+  const multiply = createGhashMultiplier(ecb.update(Buffer.alloc(16)));
+  const nonce = addLittleEndian(Buffer.alloc(12), offset);
+  // Per record: J0 = nonce || 1 (masks the tag), J0+1 = nonce || 2 (keystream).
+  const counters = Buffer.alloc(32 * BATCH);
+  for (let i = 0; i < BATCH; i++) {
+    counters.writeUInt32BE(1, 32 * i + 12);
+    counters.writeUInt32BE(2, 32 * i + 28);
+  }
+  let masks = null;
+  let next = BATCH;
+  const nextMasks = () => {
+    if (next === BATCH) {
+      for (let i = 0; i < BATCH; i++) {
+        nonce.copy(counters, 32 * i);
+        nonce.copy(counters, 32 * i + 16);
+        addLittleEndian(nonce, step);
+      }
+      masks = ecb.update(counters);
+      next = 0;
+    }
+    return 32 * next++;
+  };
+  const words = new Int32Array(4);
+  // GHASH over one zero-padded ciphertext block and the lengths block
+  // (no additional data; ciphertext n bytes = 8n bits), masked by E(K, J0).
+  const tag = (ciphertext, at, n, mask, out, outAt) => {
+    words.fill(0);
+    for (let i = 0; i < n; i++) words[i >> 2] |= ciphertext[at + i] << (24 - 8 * (i & 3));
+    let z = multiply(words[0], words[1], words[2], words[3]);
+    z = multiply(z[0], z[1], z[2], z[3] ^ (8 * n));
+    for (let w = 0; w < 4; w++) out.writeInt32BE(z[w] ^ masks.readInt32BE(mask + 4 * w), outAt + 4 * w);
+  };
+  const expected = Buffer.alloc(TAG);
+  return {
+    // Writes ciphertext || tag (plaintext.length + 16 bytes) to out at at.
+    seal(plaintext, out, at) {
+      const n = plaintext.length;
+      checkLength(n);
+      const mask = nextMasks();
+      for (let i = 0; i < n; i++) out[at + i] = plaintext[i] ^ masks[mask + 16 + i];
+      tag(out, at, n, mask, out, at + n);
+    },
+    // record: ciphertext || tag. Writes the plaintext to out and returns true,
+    // or returns false (writing nothing) when the tag does not match.
+    open(record, out) {
+      const n = record.length - TAG;
+      checkLength(n);
+      const mask = nextMasks();
+      tag(record, 0, n, mask, expected, 0);
+      if (!sameTag(expected, 0, record, n)) return false;
+      for (let i = 0; i < n; i++) out[i] = record[i] ^ masks[mask + 16 + i];
+      return true;
+    },
+  };
+}
+
+// extended: XChaCha20-Poly1305 (24-byte nonce; HChaCha20 subkey per record).
+export function chachaShortRecords(key, { offset, step, extended = false }) {
+  const nonce = addLittleEndian(Buffer.alloc(extended ? 24 : 12), offset);
+  const state = new Uint32Array(16);
+  state.set(SIGMA, 0);
+  const setKey = (k) => {
+    for (let i = 0; i < 8; i++) state[4 + i] = k.readUInt32LE(i * 4);
+  };
+  setKey(key);
+  const subkey = Buffer.alloc(32);
+  const block0 = new Uint32Array(16);
+  const block1 = new Uint32Array(16);
+  const polyKey = Buffer.alloc(32);
+  // Poly1305 input for up to 16 bytes of ciphertext and no additional data:
+  // the ciphertext zero-padded to 16 bytes, then le64(0) || le64(length).
+  const macInput = Buffer.alloc(32);
+  const expected = Buffer.alloc(TAG);
+
+  // Block 0 is the one-time Poly1305 key, block 1 the keystream (RFC 8439, 2.8).
+  const nextBlocks = () => {
+    if (extended) {
+      setKey(hchacha20(key, nonce.subarray(0, 16), subkey));
+      state[13] = 0;
+      state[14] = nonce.readUInt32LE(16);
+      state[15] = nonce.readUInt32LE(20);
+    } else {
+      state[13] = nonce.readUInt32LE(0);
+      state[14] = nonce.readUInt32LE(4);
+      state[15] = nonce.readUInt32LE(8);
+    }
+    addLittleEndian(nonce, step);
+    state[12] = 0;
+    chachaCore(state, block0, true);
+    state[12] = 1;
+    chachaCore(state, block1, true);
+    for (let i = 0; i < 8; i++) polyKey.writeUInt32LE(block0[i], 4 * i);
+  };
+  const keystream = (i) => (block1[i >> 2] >>> (8 * (i & 3))) & 0xff;
+  const mac = (ciphertext, at, n, out, outAt) => {
+    macInput.fill(0);
+    ciphertext.copy(macInput, 0, at, at + n);
+    macInput.writeUInt32LE(n, 24);
+    // Empty ciphertext pads to nothing: only the lengths block is MACed.
+    poly1305(polyKey, macInput, out, outAt, n === 0 ? 16 : 0, 32);
+  };
+  return {
+    seal(plaintext, out, at) {
+      const n = plaintext.length;
+      checkLength(n);
+      nextBlocks();
+      for (let i = 0; i < n; i++) out[at + i] = plaintext[i] ^ keystream(i);
+      mac(out, at, n, out, at + n);
+    },
+    open(record, out) {
+      const n = record.length - TAG;
+      checkLength(n);
+      nextBlocks();
+      mac(record, 0, n, expected, 0);
+      if (!sameTag(expected, 0, record, n)) return false;
+      for (let i = 0; i < n; i++) out[i] = record[i] ^ keystream(i);
+      return true;
+    },
+  };
+}

@@ -2,20 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { AEAD_METHODS, TAG_LENGTH } from '../crypto/aead-methods.js';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { deriveSubkey } from '../crypto/hkdf-subkey.js';
+import { addLittleEndian } from '../crypto/nonce.js';
 import { createByteQueue } from './byte-queue.js';
 import { protocolError } from './protocol-error.js';
 
 // SIP004: [salt] then chunks of [sealed 2-byte length][sealed payload], each
-// sealed with the next value of a little-endian nonce counter.
+// sealed with the next value of a little-endian nonce counter: chunk i's
+// length takes nonce 2i and its payload 2i + 1. The lengths go through the
+// method's short-record sequence (no cipher object per record, see
+// crypto/short-records.js), the payloads through node:crypto.
 export const MAX_PAYLOAD = 0x3fff;
 const LENGTH_RECORD = 2 + TAG_LENGTH;
-
-function incrementLittleEndian(nonce) {
-  for (let i = 0; i < nonce.length; i++) {
-    nonce[i] = (nonce[i] + 1) & 0xff;
-    if (nonce[i] !== 0) return;
-  }
-}
+const LENGTHS = { offset: 0, step: 2 };
 
 export default {
   name: 'ss-aead-cipher',
@@ -26,49 +24,46 @@ export default {
   prepare(params, { password }) {
     const method = AEAD_METHODS[params.method];
     const masterKey = evpBytesToKey(password, method.keyLength);
+    const firstPayloadNonce = () => addLittleEndian(Buffer.alloc(method.nonceLength), 1);
 
     const encoder = () => {
       let subkey = null;
-      const nonce = Buffer.alloc(method.nonceLength);
-      const sealed = (plaintext, out, offset) => {
-        const cipher = method.seal(subkey, nonce);
-        incrementLittleEndian(nonce);
-        const ciphertext = cipher.update(plaintext);
-        cipher.final();
-        if (out) {
-          ciphertext.copy(out, offset);
-          cipher.getAuthTag().copy(out, offset + ciphertext.length);
-          return out;
-        }
-        return [ciphertext, cipher.getAuthTag()];
-      };
+      let lengths = null;
+      const nonce = firstPayloadNonce();
+      const length = Buffer.alloc(2);
       return (data, push) => {
         if (!subkey) {
           const salt = randomBytes(method.saltLength);
           subkey = deriveSubkey(masterKey, salt);
+          lengths = method.shortRecords(subkey, LENGTHS);
           push(salt);
         }
         for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) {
           const payload = data.subarray(offset, Math.min(offset + MAX_PAYLOAD, data.length));
           const lengthRecord = Buffer.allocUnsafe(LENGTH_RECORD);
-          lengthRecord.writeUInt16BE(payload.length, 0);
-          push(sealed(lengthRecord.subarray(0, 2), lengthRecord, 0));
-          const [ciphertext, tag] = sealed(payload);
-          push(ciphertext);
-          push(tag);
+          length.writeUInt16BE(payload.length, 0);
+          lengths.seal(length, lengthRecord, 0);
+          push(lengthRecord);
+          const cipher = method.seal(subkey, nonce);
+          addLittleEndian(nonce, 2);
+          push(cipher.update(payload));
+          cipher.final();
+          push(cipher.getAuthTag());
         }
       };
     };
 
     const decoder = () => {
       const queue = createByteQueue();
-      const nonce = Buffer.alloc(method.nonceLength);
+      const nonce = firstPayloadNonce();
+      const length = Buffer.alloc(2);
       let subkey = null;
+      let lengths = null;
       let payloadLength = -1;
       const opened = (record) => {
         const ciphertextLength = record.length - TAG_LENGTH;
         const decipher = method.open(subkey, nonce);
-        incrementLittleEndian(nonce);
+        addLittleEndian(nonce, 2);
         decipher.setAuthTag(record.subarray(ciphertextLength));
         const plaintext = decipher.update(record.subarray(0, ciphertextLength));
         try {
@@ -84,12 +79,14 @@ export default {
           const salt = queue.take(method.saltLength);
           if (!salt) return;
           subkey = deriveSubkey(masterKey, salt);
+          lengths = method.shortRecords(subkey, LENGTHS);
         }
         for (;;) {
           if (payloadLength < 0) {
             const record = queue.take(LENGTH_RECORD);
             if (!record) return;
-            payloadLength = opened(record).readUInt16BE(0);
+            if (!lengths.open(record, length)) throw protocolError('AEAD tag mismatch: wrong key or corrupted stream');
+            payloadLength = length.readUInt16BE(0);
             if (payloadLength > MAX_PAYLOAD) throw protocolError(`chunk length ${payloadLength} exceeds 0x3FFF`);
           }
           const record = queue.take(payloadLength + TAG_LENGTH);

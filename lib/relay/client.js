@@ -2,6 +2,7 @@ import net from 'node:net';
 import { prepareChain } from '../presets/index.js';
 import { bridge } from './bridge.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
+import { connectOptions, SERVER_SOCKET_OPTIONS } from './socket-options.js';
 
 // The relay client: every accepted connection is carried to the relay server
 // through the preset chain, addressed to the fixed `forward` target (a
@@ -10,9 +11,9 @@ export function startRelayClient({ listen, server, forward, password, presets, l
   const createPipeline = prepareChain(presets, { password });
   const sockets = createSocketSet();
 
-  const listener = net.createServer({ allowHalfOpen: true, noDelay: true }, (local) => {
+  const listener = net.createServer(SERVER_SOCKET_OPTIONS, (local) => {
     sockets.add(local);
-    const upstream = sockets.add(net.connect({ host: server.host, port: server.port, allowHalfOpen: true, noDelay: true }));
+    const upstream = sockets.add(net.connect(connectOptions(server)));
     const pipeline = createPipeline('client', { target: forward });
     const encode = pipeline.encoder((data) => upstream.write(data));
     bridge(local, upstream, {

@@ -5,6 +5,7 @@ import { bridge } from './bridge.js';
 import { formatEndpoint } from './endpoint.js';
 import { isLoopbackTarget } from './loopback.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
+import { connectOptions, SERVER_SOCKET_OPTIONS } from './socket-options.js';
 
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 
@@ -15,7 +16,7 @@ export function startRelayServer({ listen, password, presets, allowRemote = fals
   const createPipeline = prepareChain(presets, { password });
   const sockets = createSocketSet();
 
-  const server = net.createServer({ allowHalfOpen: true, noDelay: true }, (client) => {
+  const server = net.createServer(SERVER_SOCKET_OPTIONS, (client) => {
     sockets.add(client);
     const peer = `${client.remoteAddress}:${client.remotePort}`;
     let target = null;
@@ -40,7 +41,7 @@ export function startRelayServer({ listen, password, presets, allowRemote = fals
           throw protocolError(`refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`);
         }
         clearTimeout(handshakeTimer);
-        target = sockets.add(net.connect({ host, port, allowHalfOpen: true, noDelay: true }));
+        target = sockets.add(net.connect(connectOptions({ host, port })));
         client.off('data', onHandshakeData);
         client.off('end', onEarlyEnd);
         client.off('error', refuse);

@@ -27,14 +27,15 @@ export default {
     const firstPayloadNonce = () => addLittleEndian(Buffer.alloc(method.nonceLength), 1);
 
     const encoder = () => {
-      let subkey = null;
+      let key = null;
       let lengths = null;
       const nonce = firstPayloadNonce();
       const length = Buffer.alloc(2);
       return (data, push) => {
-        if (!subkey) {
+        if (!key) {
           const salt = randomBytes(method.saltLength);
-          subkey = deriveSubkey(masterKey, salt);
+          const subkey = deriveSubkey(masterKey, salt);
+          key = method.importKey(subkey);
           lengths = method.shortRecords(subkey, LENGTHS);
           push(salt);
         }
@@ -44,7 +45,7 @@ export default {
           length.writeUInt16BE(payload.length, 0);
           lengths.seal(length, lengthRecord, 0);
           push(lengthRecord);
-          const cipher = method.seal(subkey, nonce);
+          const cipher = method.seal(key, nonce);
           addLittleEndian(nonce, 2);
           push(cipher.update(payload));
           cipher.final();
@@ -57,12 +58,12 @@ export default {
       const queue = createByteQueue();
       const nonce = firstPayloadNonce();
       const length = Buffer.alloc(2);
-      let subkey = null;
+      let key = null;
       let lengths = null;
       let payloadLength = -1;
       const opened = (record) => {
         const ciphertextLength = record.length - TAG_LENGTH;
-        const decipher = method.open(subkey, nonce);
+        const decipher = method.open(key, nonce);
         addLittleEndian(nonce, 2);
         decipher.setAuthTag(record.subarray(ciphertextLength));
         const plaintext = decipher.update(record.subarray(0, ciphertextLength));
@@ -75,10 +76,11 @@ export default {
       };
       return (data, push) => {
         queue.push(data);
-        if (!subkey) {
+        if (!key) {
           const salt = queue.take(method.saltLength);
           if (!salt) return;
-          subkey = deriveSubkey(masterKey, salt);
+          const subkey = deriveSubkey(masterKey, salt);
+          key = method.importKey(subkey);
           lengths = method.shortRecords(subkey, LENGTHS);
         }
         for (;;) {

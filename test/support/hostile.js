@@ -25,7 +25,7 @@ export function sealedLength({ method, password, length }) {
   const spec = AEAD_METHODS[method];
   const salt = randomBytes(spec.saltLength);
   const subkey = deriveSubkey(evpBytesToKey(password, spec.keyLength), salt);
-  const cipher = spec.seal(subkey, Buffer.alloc(spec.nonceLength));
+  const cipher = spec.seal(spec.importKey(subkey), Buffer.alloc(spec.nonceLength));
   const lengthBytes = Buffer.alloc(2);
   lengthBytes.writeUInt16BE(length);
   const sealed = cipher.update(lengthBytes);

@@ -47,15 +47,15 @@ const xchacha = () => {
 
 // SIP004 AEAD ciphers: salt length equals key length for every method here.
 // seal(importKey(subkey), nonce) / open(...) give a node:crypto object for one
-// record of any length;
-// shortRecords(key, { offset, step }) seals and opens a sequence of records of
-// at most 16 bytes without one (short-records.js), for the 2-byte lengths.
+// record of any length; shortRecords(subkey, importKey(subkey), { offset,
+// step }) seals and opens a sequence of records of at most 16 bytes without
+// one (short-records.js), for the 2-byte lengths.
 const gcm = (bits) => ({
   keyLength: bits / 8,
   saltLength: bits / 8,
   nonceLength: 12,
   ...openssl(`aes-${bits}-gcm`),
-  shortRecords: (key, sequence) => gcmShortRecords(`aes-${bits}-ecb`, key, sequence),
+  shortRecords: (subkey, key, sequence) => gcmShortRecords(`aes-${bits}-ecb`, key, sequence),
 });
 
 export const AEAD_METHODS = {
@@ -67,13 +67,13 @@ export const AEAD_METHODS = {
     saltLength: 32,
     nonceLength: 12,
     ...openssl('chacha20-poly1305'),
-    shortRecords: (key, sequence) => chachaShortRecords(key, sequence),
+    shortRecords: (subkey, key, sequence) => chachaShortRecords(subkey, sequence),
   },
   'xchacha20-ietf-poly1305': {
     keyLength: 32,
     saltLength: 32,
     nonceLength: 24,
     ...xchacha(),
-    shortRecords: (key, sequence) => chachaShortRecords(key, { ...sequence, extended: true }),
+    shortRecords: (subkey, key, sequence) => chachaShortRecords(subkey, { ...sequence, extended: true }),
   },
 };

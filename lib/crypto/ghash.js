@@ -18,8 +18,11 @@ const REDUCE = Int32Array.from(
   (v) => v << 16,
 );
 
+// The product of the last multiply (read at once, before the next call).
+const z = new Int32Array(4);
+
 // h: the 16-byte hash key E(K, 0^128). Returns multiply(x0, x1, x2, x3),
-// which leaves X·H in the returned Int32Array(4) (reused between calls).
+// which leaves X·H in the returned Int32Array(4), shared by every key.
 export function createGhashMultiplier(h) {
   const table = new Int32Array(64); // table[4n .. 4n+3] = n·H
   let v0 = h.readInt32BE(0), v1 = h.readInt32BE(4), v2 = h.readInt32BE(8), v3 = h.readInt32BE(12);
@@ -38,7 +41,6 @@ export function createGhashMultiplier(h) {
     }
   }
 
-  const z = new Int32Array(4);
   return function multiply(x0, x1, x2, x3) {
     let z0 = 0, z1 = 0, z2 = 0, z3 = 0;
     // Horner's rule from the last nibble (highest powers) to the first;

@@ -11,9 +11,9 @@
 // shadowsocks-libev.
 //
 // - AES-GCM: the two AES blocks a short record needs, E(K, J0) for the tag
-//   and E(K, J0+1) for the keystream, come from one AES-ECB object per key
-//   in node:crypto, computed for the next BATCH records in one call; the
-//   GHASH of the record's single block is done here (ghash.js).
+//   and E(K, J0+1) for the keystream, come from node:crypto's AES-ECB,
+//   computed for the next BATCH records in one call; the GHASH of the
+//   record's single block is done here (ghash.js).
 // - ChaCha20-Poly1305 and XChaCha20-Poly1305: two ChaCha20 blocks and a
 //   two-block Poly1305, all here (chacha20-block.js, poly1305.js).
 //
@@ -30,6 +30,23 @@ export const MAX_SHORT_PLAINTEXT = 16;
 const TAG = 16;
 const BATCH = 16;
 
+// Scratch space for one seal or open at a time (they run synchronously), so
+// an idle connection carries only what must outlive a call.
+const scratch = {
+  counters: Buffer.alloc(32 * BATCH),
+  words: new Int32Array(4),
+  expected: Buffer.alloc(TAG),
+  block0: new Uint32Array(16),
+  block1: new Uint32Array(16),
+  polyKey: Buffer.alloc(32),
+  macInput: Buffer.alloc(32),
+  subkey: Buffer.alloc(32),
+};
+for (let i = 0; i < BATCH; i++) {
+  scratch.counters.writeUInt32BE(1, 32 * i + 12);
+  scratch.counters.writeUInt32BE(2, 32 * i + 28);
+}
+
 function checkLength(n) {
   if (n > MAX_SHORT_PLAINTEXT) throw new RangeError(`a short record holds at most ${MAX_SHORT_PLAINTEXT} bytes, not ${n}`);
 }
@@ -41,21 +58,20 @@ function sameTag(a, aOffset, b, bOffset) {
   return diff === 0;
 }
 
-// ecbAlgorithm: 'aes-128-ecb' | 'aes-192-ecb' | 'aes-256-ecb'.
+const ZERO_BLOCK = Buffer.alloc(16);
+
+// ecbAlgorithm: 'aes-128-ecb' | 'aes-192-ecb' | 'aes-256-ecb'; key: bytes or
+// a KeyObject (cheaper per cipher object on current Node, see aead-methods).
 export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
   const ecb = createCipheriv(ecbAlgorithm, key, null).setAutoPadding(false);
-  const multiply = createGhashMultiplier(ecb.update(Buffer.alloc(16)));
+  const multiply = createGhashMultiplier(ecb.update(ZERO_BLOCK));
   const nonce = addLittleEndian(Buffer.alloc(12), offset);
-  // Per record: J0 = nonce || 1 (masks the tag), J0+1 = nonce || 2 (keystream).
-  const counters = Buffer.alloc(32 * BATCH);
-  for (let i = 0; i < BATCH; i++) {
-    counters.writeUInt32BE(1, 32 * i + 12);
-    counters.writeUInt32BE(2, 32 * i + 28);
-  }
   let masks = null;
   let next = BATCH;
   const nextMasks = () => {
     if (next === BATCH) {
+      // Per record: J0 = nonce || 1 (masks the tag), J0+1 = nonce || 2 (keystream).
+      const { counters } = scratch;
       for (let i = 0; i < BATCH; i++) {
         nonce.copy(counters, 32 * i);
         nonce.copy(counters, 32 * i + 16);
@@ -66,17 +82,16 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
     }
     return 32 * next++;
   };
-  const words = new Int32Array(4);
   // GHASH over one zero-padded ciphertext block and the lengths block
   // (no additional data; ciphertext n bytes = 8n bits), masked by E(K, J0).
   const tag = (ciphertext, at, n, mask, out, outAt) => {
+    const { words } = scratch;
     words.fill(0);
     for (let i = 0; i < n; i++) words[i >> 2] |= ciphertext[at + i] << (24 - 8 * (i & 3));
     let z = multiply(words[0], words[1], words[2], words[3]);
     z = multiply(z[0], z[1], z[2], z[3] ^ (8 * n));
     for (let w = 0; w < 4; w++) out.writeInt32BE(z[w] ^ masks.readInt32BE(mask + 4 * w), outAt + 4 * w);
   };
-  const expected = Buffer.alloc(TAG);
   return {
     // Writes ciphertext || tag (plaintext.length + 16 bytes) to out at at.
     seal(plaintext, out, at) {
@@ -92,8 +107,8 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
       const n = record.length - TAG;
       checkLength(n);
       const mask = nextMasks();
-      tag(record, 0, n, mask, expected, 0);
-      if (!sameTag(expected, 0, record, n)) return false;
+      tag(record, 0, n, mask, scratch.expected, 0);
+      if (!sameTag(scratch.expected, 0, record, n)) return false;
       for (let i = 0; i < n; i++) out[i] = record[i] ^ masks[mask + 16 + i];
       return true;
     },
@@ -109,19 +124,12 @@ export function chachaShortRecords(key, { offset, step, extended = false }) {
     for (let i = 0; i < 8; i++) state[4 + i] = k.readUInt32LE(i * 4);
   };
   setKey(key);
-  const subkey = Buffer.alloc(32);
-  const block0 = new Uint32Array(16);
-  const block1 = new Uint32Array(16);
-  const polyKey = Buffer.alloc(32);
-  // Poly1305 input for up to 16 bytes of ciphertext and no additional data:
-  // the ciphertext zero-padded to 16 bytes, then le64(0) || le64(length).
-  const macInput = Buffer.alloc(32);
-  const expected = Buffer.alloc(TAG);
+  const { block0, block1, polyKey, macInput } = scratch;
 
   // Block 0 is the one-time Poly1305 key, block 1 the keystream (RFC 8439, 2.8).
   const nextBlocks = () => {
     if (extended) {
-      setKey(hchacha20(key, nonce.subarray(0, 16), subkey));
+      setKey(hchacha20(key, nonce.subarray(0, 16), scratch.subkey));
       state[13] = 0;
       state[14] = nonce.readUInt32LE(16);
       state[15] = nonce.readUInt32LE(20);
@@ -138,6 +146,8 @@ export function chachaShortRecords(key, { offset, step, extended = false }) {
     for (let i = 0; i < 8; i++) polyKey.writeUInt32LE(block0[i], 4 * i);
   };
   const keystream = (i) => (block1[i >> 2] >>> (8 * (i & 3))) & 0xff;
+  // Poly1305 input for up to 16 bytes of ciphertext and no additional data:
+  // the ciphertext zero-padded to 16 bytes, then le64(0) || le64(length).
   const mac = (ciphertext, at, n, out, outAt) => {
     macInput.fill(0);
     ciphertext.copy(macInput, 0, at, at + n);
@@ -157,8 +167,8 @@ export function chachaShortRecords(key, { offset, step, extended = false }) {
       const n = record.length - TAG;
       checkLength(n);
       nextBlocks();
-      mac(record, 0, n, expected, 0);
-      if (!sameTag(expected, 0, record, n)) return false;
+      mac(record, 0, n, scratch.expected, 0);
+      if (!sameTag(scratch.expected, 0, record, n)) return false;
       for (let i = 0; i < n; i++) out[i] = record[i] ^ keystream(i);
       return true;
     },

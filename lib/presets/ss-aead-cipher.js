@@ -36,7 +36,7 @@ export default {
           const salt = randomBytes(method.saltLength);
           const subkey = deriveSubkey(masterKey, salt);
           key = method.importKey(subkey);
-          lengths = method.shortRecords(subkey, LENGTHS);
+          lengths = method.shortRecords(subkey, key, LENGTHS);
           push(salt);
         }
         for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) {
@@ -81,7 +81,7 @@ export default {
           if (!salt) return;
           const subkey = deriveSubkey(masterKey, salt);
           key = method.importKey(subkey);
-          lengths = method.shortRecords(subkey, LENGTHS);
+          lengths = method.shortRecords(subkey, key, LENGTHS);
         }
         for (;;) {
           if (payloadLength < 0) {

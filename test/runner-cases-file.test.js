@@ -252,3 +252,15 @@ describe('--filter', () => {
     assert.throws(() => selectCases(cases, '3'), { exitCode: 2, message: /there is no case 3/ });
   });
 });
+
+// The cases files behind docs/performance.md must stay runnable as the
+// presets and peers evolve; each one loads and validates, and names the
+// libev row its documented --relative-to picks.
+test('every cases file in benchmark/ loads and validates', async () => {
+  const dir = path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark');
+  for (const name of ['peers.cases.js', 'aead-gap.cases.js']) {
+    const cases = await loadCasesFile(path.join(dir, name));
+    assert.deepEqual(validateCases(cases), [], name);
+    assert.ok(cases.some((c) => c.impl === 'shadowsocks-libev' && c.method === 'aes-256-gcm'), `${name}: has the libev aes-256-gcm reference row`);
+  }
+});

@@ -45,7 +45,19 @@ export async function holderFromSs(port) {
     return null;
   }
   const match = /users:\(\("([^"]*)",pid=(\d+)/.exec(stdout);
-  return match ? { pid: Number(match[2]), command: match[1] } : null;
+  if (!match) return null;
+  const pid = Number(match[2]);
+  return { pid, command: (await programName(pid)) ?? match[1] };
+}
+
+// What a person would call the process: argv[0] without its folder. The
+// kernel's comm is the main thread's name, which Node 24 sets to
+// "MainThread", so ss and /proc/PID/comm no longer say "node".
+async function programName(pid) {
+  const cmdline = await readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '');
+  const argv0 = cmdline.split('\0')[0];
+  if (argv0) return argv0.split('/').pop();
+  return (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim() || null;
 }
 
 // Linux without iproute2: /proc/net/tcp{,6} gives the listening socket's
@@ -69,8 +81,7 @@ export async function holderFromProc(port) {
     for (const fd of fds) {
       const link = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => null);
       if (link && inodes.has(link)) {
-        const command = (await readFile(`/proc/${pid}/comm`, 'utf8').catch(() => '')).trim();
-        return { pid: Number(pid), command: command || null };
+        return { pid: Number(pid), command: await programName(pid) };
       }
     }
   }

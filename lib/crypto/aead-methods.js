@@ -21,9 +21,6 @@ const openssl = (algorithm) => ({
 
 // XChaCha20-Poly1305 = ChaCha20-Poly1305 under HChaCha20(key, nonce[0..16])
 // with nonce 0x00000000 || nonce[16..24]. The Shadowsocks counter lives in the
-// low bytes, so the subkey changes with every chunk.
-// XChaCha20-Poly1305 = ChaCha20-Poly1305 under HChaCha20(key, nonce[0..16])
-// with nonce 0x00000000 || nonce[16..24]. The Shadowsocks counter lives in the
 // low bytes, so the subkey changes with every chunk, and the connection's key
 // stays bytes for HChaCha20.
 const xchacha = () => {

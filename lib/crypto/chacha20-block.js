@@ -63,13 +63,3 @@ export function chachaCore(input, out, feedForward) {
   out[12] = x12; out[13] = x13; out[14] = x14; out[15] = x15;
   return out;
 }
-
-// Fills the 16-word ChaCha20 input: constants, 32-byte key, 32-bit block
-// counter, 12-byte nonce (all little-endian words).
-export function chachaInput(state, key, counter, nonce12) {
-  state.set(SIGMA, 0);
-  for (let i = 0; i < 8; i++) state[4 + i] = key.readUInt32LE(i * 4);
-  state[12] = counter;
-  for (let i = 0; i < 3; i++) state[13 + i] = nonce12.readUInt32LE(i * 4);
-  return state;
-}

@@ -4,8 +4,9 @@
 // Numbers are held as ten 13-bit limbs in plain doubles: a product of a limb
 // and 5 times a limb stays under 2^31 and a sum of ten under 2^35, so every
 // step is exact (doubles hold integers to 2^53) without BigInt's allocations.
-// Carries divide by 2^13, which is exact in floating point. The limbs live in
-// locals (the multiplication is written out) so V8 keeps them in registers.
+// A carry is the sum divided by 2^13 (exact in floating point) truncated with
+// | 0, which is safe because it stays below 2^23. The limbs live in locals
+// (the multiplication is written out) so V8 keeps them in registers.
 //
 // Not constant-time: fine for a benchmark relay on loopback, and said here so
 // nobody mistakes it for a hardened implementation.

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { createSecretKey, randomBytes } from 'node:crypto';
 import { AEAD_METHODS, TAG_LENGTH } from '../crypto/aead-methods.js';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { deriveSubkey } from '../crypto/hkdf-subkey.js';
@@ -23,7 +23,9 @@ export default {
   },
   prepare(params, { password }) {
     const method = AEAD_METHODS[params.method];
-    const masterKey = evpBytesToKey(password, method.keyLength);
+    // Imported once: HKDF takes a KeyObject about 8 µs faster per connection
+    // than bytes on Node 20, and 14 µs on Node 24 (see aead-methods.js).
+    const masterKey = createSecretKey(evpBytesToKey(password, method.keyLength));
     const firstPayloadNonce = () => addLittleEndian(Buffer.alloc(method.nonceLength), 1);
 
     const encoder = () => {

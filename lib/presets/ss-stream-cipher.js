@@ -14,7 +14,7 @@ export default {
   needsLegacyProvider: (params) => Boolean(STREAM_METHODS[params.method]?.legacy),
   prepare(params, { password }) {
     const method = STREAM_METHODS[params.method];
-    const key = evpBytesToKey(password, method.keyLength);
+    const key = method.importKey(evpBytesToKey(password, method.keyLength));
 
     const encoder = () => {
       let cipher = null;

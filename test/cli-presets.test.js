@@ -8,9 +8,12 @@ import { CLI } from './support/processes.js';
 
 const output = execFileSync(process.execPath, [CLI, 'presets'], { encoding: 'utf8' });
 
-test('lists every preset with its summary', () => {
+const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+test('lists every preset with its roles and summary', () => {
   for (const preset of Object.values(PRESETS)) {
-    assert.match(output, new RegExp(`(^|\\n)${preset.name}\\n {2}${preset.summary.replace(/[()]/g, '\\$&')}\\n`));
+    const heading = `${preset.name}  (${preset.roles.join(', ')})`;
+    assert.match(output, new RegExp(`(^|\\n)${escaped(heading)}\\n {2}${escaped(preset.summary)}\\n`));
   }
 });
 

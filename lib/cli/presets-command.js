@@ -15,8 +15,12 @@ export function registerPresetsCommand(program) {
 // whose OpenSSL ships that module can run them.
 export function formatPresets(presets) {
   const blocks = Object.values(presets).map((preset) => {
-    const lines = [preset.name, `  ${preset.summary}`];
+    const lines = [`${preset.name}  (${preset.roles.join(', ')})`, `  ${preset.summary}`];
     for (const [key, spec] of Object.entries(preset.params)) {
+      if (!spec.values) {
+        lines.push(`  ${key}${spec.required ? ' (required)' : ''}: ${spec.description}`);
+        continue;
+      }
       lines.push(`  ${key}${spec.required ? ' (required)' : ''}:`);
       const width = Math.max(...spec.values.map((value) => value.length));
       for (const value of spec.values) {
@@ -30,6 +34,6 @@ export function formatPresets(presets) {
   return [
     ...blocks,
     `(legacy provider): rc4 and blowfish live in OpenSSL 3's legacy provider; the runner starts those relays with node ${LEGACY_FLAG}, which works only where Node's OpenSSL has that module.`,
-    `A case in cases.js is one chain, starting with ss-base: ${example}`,
+    `A case in cases.js is one chain: one address preset first, at most one cipher, a disguise preset only last: ${example}`,
   ].join('\n\n') + '\n';
 }

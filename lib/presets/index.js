@@ -3,97 +3,147 @@ import ssBase from './ss-base.js';
 import ssStreamCipher from './ss-stream-cipher.js';
 
 // Every preset is a module with the same shape:
-//   name, summary, params: { key: { required, values } },
+//   name, summary,
+//   roles: what it is in a chain, any of
+//     'address'  carries the target (exactly one per chain, first),
+//     'cipher'   encrypts the stream (at most one per chain),
+//     'disguise' shapes the wire as another protocol (last only),
+//   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
+//   placement?(chain, index) -> message | undefined (rules beyond the roles),
 //   needsLegacyProvider?(params),
 //   prepare(params, { password }) -> (connection) -> per-connection stages
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
+// `connection` gives a stage what it may need beyond its own bytes:
+//   target (client) / onTarget(address) (server): the address to carry;
+//   reply(data): bytes toward the peer from just past this stage (through the
+//     stages nearer the wire), for handshakes that answer or release held data;
+//   salts.add(salt) -> false when the salt was seen before: a decoder refuses
+//     the connection then (a replay); an encoder records its own salts so a
+//     reflected stream is refused too.
 // A new preset is a new file listed here; the relay and runner never change.
-export const PRESETS = Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher].map((p) => [p.name, p]));
+export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher].map((p) => [p.name, p])));
 
-const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
+
+export const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+
+export const presetNamed = (name) => (typeof name === 'string' ? own(PRESETS, name) : undefined);
 
 // Returns every problem with a chain as { field, message }; [] when valid.
 export function validateChain(chain) {
   if (!Array.isArray(chain)) return [{ field: 'presets', message: 'must be a JSON array of presets' }];
-  if (chain.length === 0) return [{ field: 'presets', message: 'must name at least one preset, starting with ss-base' }];
-  const problems = [];
-  chain.forEach((entry, i) => {
-    const at = `presets[${i}]`;
-    if (!isPlainObject(entry)) {
-      problems.push({ field: at, message: 'must be an object like {"name":"ss-base"}' });
-      return;
-    }
-    const preset = PRESETS[entry.name];
-    if (!preset) {
-      problems.push({
-        field: `${at}.name`,
-        message: `unknown preset ${JSON.stringify(entry.name)}; valid: ${Object.keys(PRESETS).join(', ')}`,
-      });
-      return;
-    }
-    if (entry.params !== undefined && !isPlainObject(entry.params)) {
-      problems.push({ field: `${at}.params`, message: 'must be an object' });
-      return;
-    }
-    const params = entry.params ?? {};
-    for (const [key, spec] of Object.entries(preset.params)) {
-      const value = params[key];
-      if (value === undefined) {
-        if (spec.required) problems.push({ field: `${at}.params.${key}`, message: `missing; valid: ${spec.values.join(', ')}` });
-      } else if (spec.values && !spec.values.includes(value)) {
-        problems.push({
-          field: `${at}.params.${key}`,
-          message: `unknown ${key} ${JSON.stringify(value)}; valid: ${spec.values.join(', ')}`,
-        });
-      }
-    }
-    for (const key of Object.keys(params)) {
-      if (!(key in preset.params)) {
-        const known = Object.keys(preset.params);
-        problems.push({
-          field: `${at}.params.${key}`,
-          message: `${entry.name} takes no parameter ${JSON.stringify(key)}${known.length ? `; valid: ${known.join(', ')}` : ''}`,
-        });
-      }
-    }
-  });
-  if (problems.length === 0 && chain[0].name !== 'ss-base') {
-    problems.push({ field: 'presets[0].name', message: 'a chain must start with ss-base, which carries the target address' });
+  if (chain.length === 0) {
+    return [{ field: 'presets', message: `must name at least one preset, starting with an address preset (${ADDRESS_PRESETS().join(', ')})` }];
   }
+  const problems = [];
+  chain.forEach((entry, i) => problems.push(...entryProblems(entry, `presets[${i}]`)));
+  if (problems.length === 0) problems.push(...placementProblems(chain));
+  return problems;
+}
+
+function entryProblems(entry, at) {
+  if (!isPlainObject(entry)) return [{ field: at, message: 'must be an object like {"name":"ss-base"}' }];
+  const preset = presetNamed(entry.name);
+  if (!preset) {
+    return [{ field: `${at}.name`, message: `unknown preset ${JSON.stringify(entry.name)}; valid: ${Object.keys(PRESETS).join(', ')}` }];
+  }
+  if (entry.params !== undefined && !isPlainObject(entry.params)) return [{ field: `${at}.params`, message: 'must be an object' }];
+  const params = entry.params ?? {};
+  const problems = [];
+  for (const [key, spec] of Object.entries(preset.params)) {
+    const value = own(params, key);
+    const message = value === undefined ? (spec.required ? missingMessage(spec) : undefined) : valueProblem(key, spec, value);
+    if (message) problems.push({ field: `${at}.params.${key}`, message });
+  }
+  for (const key of Object.keys(params)) {
+    if (!Object.hasOwn(preset.params, key)) {
+      const known = Object.keys(preset.params);
+      problems.push({
+        field: `${at}.params.${key}`,
+        message: `${entry.name} takes no parameter ${JSON.stringify(key)}${known.length ? `; valid: ${known.join(', ')}` : ''}`,
+      });
+    }
+  }
+  return problems;
+}
+
+const missingMessage = (spec) => `missing; ${spec.values ? `valid: ${spec.values.join(', ')}` : spec.description}`;
+
+function valueProblem(key, spec, value) {
+  if (spec.values && !spec.values.includes(value)) return `unknown ${key} ${JSON.stringify(value)}; valid: ${spec.values.join(', ')}`;
+  return spec.check?.(value);
+}
+
+// Rules every chain obeys, whatever its presets: blinksocks 3.3.0 starts
+// with any of these broken chains and fails at the first byte; ours says why
+// before anything starts.
+function placementProblems(chain) {
+  const presets = chain.map((entry) => presetNamed(entry.name));
+  const problems = [];
+  const withRole = (role) => presets.flatMap((preset, i) => (preset.roles.includes(role) ? [i] : []));
+  const addresses = withRole('address');
+  if (addresses.length === 0) {
+    problems.push({ field: 'presets', message: `no address preset: a chain starts with one of ${ADDRESS_PRESETS().join(', ')}, which carries the target address` });
+  } else if (addresses.length > 1) {
+    problems.push({ field: `presets[${addresses[1]}].name`, message: `a second address preset (${chain[addresses[1]].name}): a chain carries one target address` });
+  } else if (addresses[0] !== 0) {
+    problems.push({ field: 'presets[0].name', message: `${chain[addresses[0]].name} carries the target address and must come first` });
+  }
+  const ciphers = withRole('cipher');
+  if (ciphers.length > 1) {
+    problems.push({ field: `presets[${ciphers[1]}].name`, message: `a second cipher preset (${chain[ciphers[1]].name} after ${chain[ciphers[0]].name}): a chain encrypts once` });
+  }
+  withRole('disguise').forEach((i) => {
+    if (i !== chain.length - 1) problems.push({ field: `presets[${i}].name`, message: `${chain[i].name} disguises the wire and must be the last preset` });
+  });
+  presets.forEach((preset, i) => {
+    const message = preset.placement?.(chain, i);
+    if (message) problems.push({ field: `presets[${i}].name`, message });
+  });
   return problems;
 }
 
 // rc4-md5 and bf-cfb live in OpenSSL 3's legacy provider: a relay process
 // carrying them must be started with node --openssl-legacy-provider.
 export const chainNeedsLegacyProvider = (chain) =>
-  chain.some((entry) => PRESETS[entry.name]?.needsLegacyProvider?.(entry.params ?? {}));
+  chain.some((entry) => presetNamed(entry.name)?.needsLegacyProvider?.(entry.params ?? {}));
 
 const passThrough = (data, push) => push(data);
+const acceptEverySalt = { add: () => true };
 
 // Builds, once per process, a factory of per-connection pipelines. Encoding
 // runs the chain in order; decoding runs it backwards, so the server peels
 // off what the client put on last. Each direction is composed once per
 // connection around its sink, so a read costs no closure allocation.
-export function prepareChain(chain, { password }) {
-  const factories = chain.map((entry) => PRESETS[entry.name].prepare(entry.params ?? {}, { password }));
+export function prepareChain(chain, { password, salts = acceptEverySalt }) {
+  const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password }));
   return (role, connection) => {
-    const stages = factories.map((create) => create(connection));
+    // entries[i] feeds stage i of the encode direction; a stage's reply
+    // enters at i + 1, past itself. Filled in when the encoder is composed.
+    let entries = [];
+    const stages = factories.map((create, i) => create({ ...connection, salts, reply: (data) => entries[i + 1](data) }));
     const pick = (name) => stages.map((stage) => stage[name] ?? passThrough);
     const encoders = pick(role === 'client' ? 'clientEncode' : 'serverEncode');
     const decoders = pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse();
     return {
-      encoder: (sink) => compose(encoders, sink),
-      decoder: (sink) => compose(decoders, sink),
+      encoder: (sink) => {
+        entries = compose(encoders, sink);
+        return entries[0];
+      },
+      decoder: (sink) => compose(decoders, sink)[0],
     };
   };
 }
 
+// Returns [entry into stage 0, entry into stage 1, ..., the sink].
 function compose(stages, sink) {
-  let next = sink;
+  const entries = new Array(stages.length + 1);
+  entries[stages.length] = sink;
   for (let i = stages.length - 1; i >= 0; i--) {
     const stage = stages[i];
-    const after = next;
-    next = (data) => stage(data, after);
+    const after = entries[i + 1];
+    entries[i] = (data) => stage(data, after);
   }
-  return next;
+  return entries;
 }

@@ -18,6 +18,7 @@ const LENGTHS = { offset: 0, step: 2 };
 export default {
   name: 'ss-aead-cipher',
   summary: 'Shadowsocks AEAD cipher (SIP004): per-connection salt, HKDF-SHA1 subkey, authenticated chunks of up to 0x3FFF bytes',
+  roles: ['cipher'],
   params: {
     method: { required: true, values: Object.keys(AEAD_METHODS) },
   },

@@ -6,6 +6,7 @@ import { createByteQueue } from './byte-queue.js';
 export default {
   name: 'ss-base',
   summary: 'Shadowsocks target address header (ATYP 1 IPv4, 3 domain, 4 IPv6, then port)',
+  roles: ['address'],
   params: {},
   prepare() {
     return (connection) => {

@@ -8,6 +8,7 @@ import { createByteQueue } from './byte-queue.js';
 export default {
   name: 'ss-stream-cipher',
   summary: 'Shadowsocks stream cipher: random IV first, then one cipher stream per direction (no integrity)',
+  roles: ['cipher'],
   params: {
     method: { required: true, values: Object.keys(STREAM_METHODS) },
   },

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { startEchoServer } from './support/echo-server.js';
+import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { requirePrograms } from './support/programs.js';
+import { freePort, startSsServerWithObfs, startSsTunnelWithObfs } from './support/simple-obfs.js';
+import { echoTransfer } from './support/transfer.js';
+
+// Wire compatibility with simple-obfs 0.0.5 as shadowsocks-libev runs it,
+// in both modes and both directions:
+//   ours -> obfs-server -> ss-server -> echo
+//   ss-tunnel -> obfs-local -> ours -> echo
+// 2 MB each way; the bytes at the echo target and the bytes back must hash
+// as the bytes sent.
+const SIZE = 2 * 1024 * 1024;
+const KEY = 'simple-obfs-interop';
+const METHOD = 'aes-256-gcm';
+const HOST = 'www.example.com';
+
+describe('wire compatibility with simple-obfs', () => {
+  let echo;
+  before(async () => {
+    echo = await startEchoServer();
+  });
+  after(async () => {
+    await stopAll();
+    await echo?.close();
+  });
+
+  for (const obfs of ['http', 'tls']) {
+    test(`obfs=${obfs}`, { timeout: 60_000 }, async (t) => {
+      if (!requirePrograms(t, 'ss-server', 'ss-tunnel', 'obfs-server', 'obfs-local')) return;
+      t.after(stopAll);
+      const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: METHOD } }, { name: 'simple-obfs', params: { mode: obfs, host: HOST } }];
+      const [obfsServer, ourClient, ourServer, tunnel] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+      const forwardPort = echo.port;
+      await Promise.all([
+        // obfs-server is given no obfs-host: then it takes any Host or SNI.
+        startSsServerWithObfs({ port: obfsServer, key: KEY, method: METHOD, obfs }),
+        startRelayClient({ port: ourClient, serverPort: obfsServer, forwardPort, key: KEY, presets }),
+        startRelayServer({ port: ourServer, key: KEY, presets }),
+        startSsTunnelWithObfs({ port: tunnel, serverPort: ourServer, forwardPort, key: KEY, method: METHOD, obfs, host: HOST }),
+      ]);
+      const paths = { 'ours -> obfs-server': ourClient, 'obfs-local -> ours': tunnel };
+      const before = echo.received.length;
+      const results = await Promise.all(
+        Object.entries(paths).map(async ([path, port]) => ({ path, ...(await echoTransfer({ port, size: SIZE })) })),
+      );
+      for (const { path, sent, returned, bytesBack } of results) {
+        assert.equal(bytesBack, SIZE, `${path}: bytes back`);
+        assert.equal(returned, sent, `${path}: data came back changed`);
+      }
+      const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
+      assert.equal(farEnd.length, 2, 'each path made one connection to the echo target');
+      assert.deepEqual(farEnd.map((r) => r.sha256).sort(), results.map((r) => r.sent).sort(), 'bytes at the far end equal the bytes sent');
+    });
+  }
+});

@@ -38,3 +38,27 @@ test('the cost between two reads: CPU spent in between, the peak as of the later
   assert.equal(costBetween(null, after), null);
   assert.equal(costBetween(before, null), null);
 });
+
+test('a process that works in a child costs what the child costs too', { skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
+  // shadowsocks-libev runs its plugin so: the relay's cost must include it.
+  const PARENT = `
+    const { spawn } = require('node:child_process');
+    const child = spawn(process.execPath, ['-e', ${JSON.stringify(BURNER)}], { stdio: ['ignore', 'pipe', 'ignore'] });
+    child.stdout.pipe(process.stdout);
+    process.on('SIGTERM', () => {
+      child.kill('SIGKILL');
+      child.once('exit', () => process.exit(0));
+    });
+  `;
+  const parent = spawn(process.execPath, ['-e', PARENT], { stdio: ['ignore', 'pipe', 'inherit'] });
+  try {
+    await once(parent.stdout, 'data');
+    const cost = await readProcessCost(parent.pid);
+    assert.ok(cost.cpuSeconds >= 0.45, `cpuSeconds ${cost.cpuSeconds}: the child's 0.5 s are in`);
+    assert.ok(cost.peakRssBytes >= 50 * 1024 * 1024, `peakRssBytes ${cost.peakRssBytes}: the child's 64 MB are in`);
+  } finally {
+    // SIGTERM, so the parent stops its child before it goes.
+    parent.kill('SIGTERM');
+    await once(parent, 'exit');
+  }
+});

@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { CLI } from './support/processes.js';
@@ -14,6 +16,7 @@ import { runRecording } from './support/run-recording.js';
 // other test uses; one second a run.
 const PORTS = { client: 28081, server: 28082, target: 28083 };
 const RUST_PORTS = { client: 28087, server: 28088, target: 28089 };
+const OBFS_PORTS = { client: 28090, server: 28091, target: 28092 };
 const GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 // Where .ci/run installs blinksocks; a person may point elsewhere.
 process.env.CIPHERBENCH_BLINKSOCKS ??= fileURLToPath(new URL('../.ci/peers', import.meta.url));
@@ -143,4 +146,41 @@ test('shadowsocks-rust: ssserver and sslocal in tunnel mode, when they are on PA
   assert.ok(measured(caseResult.receiver) && caseResult.cost.client.cpuSeconds > 0);
   assert.ok(commands.get('0 relay-client').includes('tunnel'));
   assertAllGone(pids);
+});
+
+test('shadowsocks-libev with simple-obfs on both ends, http and tls; skipped with how to install it when the plugin is missing', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3', 'ss-server', 'ss-tunnel', 'obfs-server', 'obfs-local')) return;
+  const cases = [
+    { impl: 'shadowsocks-libev', method: 'aes-256-gcm', obfs: 'http' },
+    { impl: 'shadowsocks-libev', method: 'aes-256-gcm', obfs: 'tls' },
+    // Our relays with the same wire, beside them.
+    [...GCM, { name: 'simple-obfs', params: { mode: 'tls' } }],
+  ];
+  const { result, commands, pids } = await runWithCommands({ cases, ports: OBFS_PORTS });
+  assert.deepEqual(result.cases.map((c) => [c.impl ?? 'chain', c.label, c.obfs]), [
+    ['shadowsocks-libev', 'shadowsocks-libev aes-256-gcm + simple-obfs http', 'http'],
+    ['shadowsocks-libev', 'shadowsocks-libev aes-256-gcm + simple-obfs tls', 'tls'],
+    ['chain', undefined, undefined],
+  ]);
+  for (const caseResult of result.cases) {
+    assert.equal(caseResult.status, 'ok', `case ${caseResult.index}: ${caseResult.reason}`);
+    assert.ok(measured(caseResult.sender) && measured(caseResult.receiver), `case ${caseResult.index} measured`);
+  }
+  for (const [index, obfs] of [[0, 'http'], [1, 'tls']]) {
+    const server = commands.get(`${index} relay-server`);
+    const client = commands.get(`${index} relay-client`);
+    assert.deepEqual(server.slice(-4).map((word) => word.split('/').at(-1)), ['--plugin', 'obfs-server', '--plugin-opts', `obfs=${obfs}`]);
+    assert.deepEqual(client.slice(-4).map((word) => word.split('/').at(-1)), ['--plugin', 'obfs-local', '--plugin-opts', `obfs=${obfs}`]);
+  }
+  assertAllGone(pids);
+
+  // Without the plugin on PATH the row is skipped, saying what to install.
+  const onlyLibev = mkdtempSync(path.join(tmpdir(), 'cipherbench-no-obfs-'));
+  t.after(() => rmSync(onlyLibev, { recursive: true, force: true }));
+  for (const program of ['ss-server', 'ss-tunnel']) symlinkSync(which(program), path.join(onlyLibev, program));
+  const env = { PATH: onlyLibev };
+  assert.deepEqual(await locatePeer({ impl: 'shadowsocks-libev', method: 'aes-256-gcm', obfs: 'http' }, { env }), {
+    reason: 'not installed: obfs-server, obfs-local not found on PATH; install them with `apt-get install shadowsocks-libev simple-obfs` (Debian/Ubuntu)',
+  });
+  assert.ok((await locatePeer({ impl: 'shadowsocks-libev', method: 'aes-256-gcm' }, { env })).found, 'the row without obfs needs no plugin');
 });

@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 
-// What a process has cost the machine so far, read from Linux's /proc for
-// its pid: CPU seconds in user and kernel mode, and its peak resident set.
+// What a process (with the processes it started) has cost the machine so
+// far, read from Linux's /proc: CPU seconds in user and kernel mode, and
+// the peak resident set.
 // Nothing is sampled: the kernel keeps both totals, so one read at the end
 // sees every tick and the highest RSS the process ever had.
 
@@ -24,10 +25,31 @@ function clockTicksPerSecond() {
   return clockTicks;
 }
 
-// { cpuSeconds, userSeconds, systemSeconds, peakRssBytes } of a live process,
-// or null when it cannot be read: no /proc (macOS, Windows), or the process
-// has gone (its totals went with it).
+// { cpuSeconds, userSeconds, systemSeconds, peakRssBytes } of a live process
+// and every live process it started, or null when it cannot be read: no
+// /proc (macOS, Windows), or the process has gone (its totals went with it).
+// A relay may do part of its work in children (shadowsocks-libev runs its
+// plugin, obfs-server or obfs-local, as one), so its cost is the tree's: CPU
+// of each process and of the children it has reaped, and the sum of their
+// peaks (an upper bound on the tree's peak: each is a high-water mark).
 export async function readProcessCost(pid) {
+  const root = await readOne(pid);
+  if (!root) return null;
+  const tree = [root, ...(await Promise.all((await descendantsOf(pid)).map(readOne))).filter(Boolean)];
+  const sum = (field) => tree.reduce((total, one) => total + one[field], 0);
+  const ticks = await clockTicksPerSecond();
+  const userSeconds = sum('userTicks') / ticks;
+  const systemSeconds = sum('systemTicks') / ticks;
+  return {
+    cpuSeconds: roundTicks(userSeconds + systemSeconds),
+    userSeconds,
+    systemSeconds,
+    peakRssBytes: sum('peakRssBytes'),
+  };
+}
+
+// One process's ticks (its own and its reaped children's) and peak RSS.
+async function readOne(pid) {
   let stat;
   let status;
   try {
@@ -35,21 +57,43 @@ export async function readProcessCost(pid) {
   } catch {
     return null;
   }
-  // The command name (field 2) may hold spaces and parentheses: the fields
-  // after the last ')' start at field 3 (state); utime and stime are 14, 15.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const ticks = await clockTicksPerSecond();
-  const userSeconds = Number(fields[14 - 3]) / ticks;
-  const systemSeconds = Number(fields[15 - 3]) / ticks;
-  // VmHWM ("high water mark") is the peak RSS, in kB (KiB) as the kernel says.
+  // VmHWM ("high water mark") is the peak RSS, in kB (KiB) as the kernel
+  // says; a zombie has none, and is read as gone.
   const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(status);
-  if (!hwm || !Number.isFinite(userSeconds) || !Number.isFinite(systemSeconds)) return null;
-  return {
-    cpuSeconds: roundTicks(userSeconds + systemSeconds),
-    userSeconds,
-    systemSeconds,
-    peakRssBytes: Number(hwm[1]) * 1024,
-  };
+  // utime, stime, cutime, cstime are fields 14 to 17.
+  const [utime, stime, cutime, cstime] = statFields(stat).slice(14 - 3, 18 - 3).map(Number);
+  if (!hwm || ![utime, stime, cutime, cstime].every(Number.isFinite)) return null;
+  return { userTicks: utime + cutime, systemTicks: stime + cstime, peakRssBytes: Number(hwm[1]) * 1024 };
+}
+
+// The command name (field 2) may hold spaces and parentheses: the fields
+// after the last ')' start at field 3 (state); the parent's pid is field 4.
+const statFields = (stat) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+
+// Every live process below `pid`, found by each process's parent in /proc.
+async function descendantsOf(pid) {
+  let names;
+  try {
+    names = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  } catch {
+    return [];
+  }
+  const parents = await Promise.all(names.map(async (name) => {
+    try {
+      return [Number(name), Number(statFields(await readFile(`/proc/${name}/stat`, 'utf8'))[4 - 3])];
+    } catch {
+      return null;
+    }
+  }));
+  const children = new Map();
+  for (const [child, parent] of parents.filter(Boolean)) children.set(parent, [...(children.get(parent) ?? []), child]);
+  const found = [];
+  for (let queue = [pid]; queue.length > 0;) {
+    const next = children.get(queue.shift()) ?? [];
+    found.push(...next);
+    queue.push(...next);
+  }
+  return found;
 }
 
 // The cost of a stretch of a process's life: CPU spent between two reads,

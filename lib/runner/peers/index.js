@@ -13,7 +13,8 @@ import shadowsocksRust from './shadowsocks-rust.js';
 //   fields    the fields a case may give besides impl (and label)
 //   validate(reference) -> [{ field, message }], [] when valid
 //   label(reference) -> 'shadowsocks-libev aes-256-gcm', the row's name
-//   hint      how to install it, for a case it must skip
+//   hint      how to install it, for a case it must skip: a string, or
+//             hint(reference) when it depends on the row
 //   locate(reference, { env, cwd }) -> { found } | { missing }: whether
 //             it is installed, and where
 //   plan(reference, { ports, key, found }) -> { relays, entryPort, cleanup? }:
@@ -62,7 +63,8 @@ export async function locatePeer(identity, options) {
   if (!identity.impl) return { found: {} };
   const peer = PEERS[identity.impl];
   const { found, missing } = await peer.locate(identity, options);
-  return found ? { found } : { reason: `not installed: ${missing}; ${peer.hint}` };
+  const hint = typeof peer.hint === 'function' ? peer.hint(identity) : peer.hint;
+  return found ? { found } : { reason: `not installed: ${missing}; ${hint}` };
 }
 
 export async function planPeer(identity, context) {

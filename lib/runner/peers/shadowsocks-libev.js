@@ -12,22 +12,39 @@ const METHODS = [
   'bf-cfb', 'chacha20-ietf-poly1305', 'xchacha20-ietf-poly1305', 'salsa20', 'chacha20', 'chacha20-ietf',
 ];
 const LISTENING = /listening at /;
+// With `obfs`, both ends run the simple-obfs plugin (Debian's simple-obfs
+// package): ss-server starts obfs-server on the server port and listens
+// itself on a port of its own; ss-tunnel starts obfs-local. A plugin says it
+// listens on stderr, after its parent, so that line is the readiness.
+const OBFS_MODES = ['http', 'tls'];
+const PLUGIN_LISTENING = /\[simple-obfs\] INFO: listening at /;
+const PROGRAMS = ['ss-server', 'ss-tunnel'];
+const PLUGIN_PROGRAMS = ['obfs-server', 'obfs-local'];
+
+function validateObfs({ obfs }) {
+  if (obfs === undefined || OBFS_MODES.includes(obfs)) return [];
+  return [{ field: 'obfs', message: `unknown simple-obfs mode ${JSON.stringify(obfs)}; valid: ${OBFS_MODES.join(', ')}` }];
+}
+
+const plugin = (obfs, program) => (obfs ? ['--plugin', program, '--plugin-opts', `obfs=${obfs}`] : []);
 
 export default {
   impl: 'shadowsocks-libev',
-  fields: ['method'],
-  validate: (reference) => validateMethod(reference, METHODS),
-  label: ({ method }) => `shadowsocks-libev ${method}`,
-  hint: 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)',
-  locate: (reference, options) => findPrograms(['ss-server', 'ss-tunnel'], options),
-  plan: async ({ method }, { ports, key, found }) => ({
+  fields: ['method', 'obfs'],
+  validate: (reference) => [...validateMethod(reference, METHODS), ...validateObfs(reference)],
+  label: ({ method, obfs }) => `shadowsocks-libev ${method}${obfs ? ` + simple-obfs ${obfs}` : ''}`,
+  hint: ({ obfs }) => (obfs
+    ? 'install them with `apt-get install shadowsocks-libev simple-obfs` (Debian/Ubuntu)'
+    : 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)'),
+  locate: ({ obfs }, options) => findPrograms(obfs ? [...PROGRAMS, ...PLUGIN_PROGRAMS] : PROGRAMS, options),
+  plan: async ({ method, obfs }, { ports, key, found }) => ({
     relays: [
       {
         role: 'server',
         label: 'ss-server',
         file: found['ss-server'],
-        args: ['-s', '127.0.0.1', '-p', String(ports.server), '-k', key, '-m', method],
-        readiness: { stdout: LISTENING },
+        args: ['-s', '127.0.0.1', '-p', String(ports.server), '-k', key, '-m', method, ...plugin(obfs, found['obfs-server'])],
+        readiness: obfs ? { stderr: PLUGIN_LISTENING } : { stdout: LISTENING },
       },
       {
         role: 'client',
@@ -35,9 +52,9 @@ export default {
         file: found['ss-tunnel'],
         args: [
           '-s', '127.0.0.1', '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
-          '-L', `127.0.0.1:${ports.target}`, '-k', key, '-m', method,
+          '-L', `127.0.0.1:${ports.target}`, '-k', key, '-m', method, ...plugin(obfs, found['obfs-local']),
         ],
-        readiness: { stdout: LISTENING },
+        readiness: obfs ? { stderr: PLUGIN_LISTENING } : { stdout: LISTENING },
       },
     ],
     entryPort: ports.client,

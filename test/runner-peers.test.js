@@ -5,6 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { CLI } from './support/processes.js';
+import { caseDefinition } from '../lib/report/case-label.js';
 import { locatePeer } from '../lib/runner/peers/index.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms, which } from './support/programs.js';
@@ -162,6 +163,8 @@ test('shadowsocks-libev with simple-obfs on both ends, http and tls; skipped wit
     ['shadowsocks-libev', 'shadowsocks-libev aes-256-gcm + simple-obfs tls', 'tls'],
     ['chain', undefined, undefined],
   ]);
+  // Reports and compare know the row by its definition, obfs included.
+  assert.deepEqual(caseDefinition(result.cases[0]), { impl: 'shadowsocks-libev', method: 'aes-256-gcm', obfs: 'http' });
   for (const caseResult of result.cases) {
     assert.equal(caseResult.status, 'ok', `case ${caseResult.index}: ${caseResult.reason}`);
     assert.ok(measured(caseResult.sender) && measured(caseResult.receiver), `case ${caseResult.index} measured`);

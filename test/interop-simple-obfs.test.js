@@ -10,6 +10,7 @@ import { echoTransfer } from './support/transfer.js';
 // in both modes and both directions:
 //   ours -> obfs-server -> ss-server -> echo
 //   ss-tunnel -> obfs-local -> ours -> echo
+//   ours -> ours -> echo
 // 2 MB each way; the bytes at the echo target and the bytes back must hash
 // as the bytes sent.
 const SIZE = 2 * 1024 * 1024;
@@ -32,7 +33,7 @@ describe('wire compatibility with simple-obfs', () => {
       if (!requirePrograms(t, 'ss-server', 'ss-tunnel', 'obfs-server', 'obfs-local')) return;
       t.after(stopAll);
       const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: METHOD } }, { name: 'simple-obfs', params: { mode: obfs, host: HOST } }];
-      const [obfsServer, ourClient, ourServer, tunnel] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
+      const [obfsServer, ourClient, ourServer, tunnel, pairClient, pairServer] = await Promise.all(Array.from({ length: 6 }, freePort));
       const forwardPort = echo.port;
       await Promise.all([
         // obfs-server is given no obfs-host: then it takes any Host or SNI.
@@ -40,8 +41,10 @@ describe('wire compatibility with simple-obfs', () => {
         startRelayClient({ port: ourClient, serverPort: obfsServer, forwardPort, key: KEY, presets }),
         startRelayServer({ port: ourServer, key: KEY, presets }),
         startSsTunnelWithObfs({ port: tunnel, serverPort: ourServer, forwardPort, key: KEY, method: METHOD, obfs, host: HOST }),
+        startRelayServer({ port: pairServer, key: KEY, presets }),
+        startRelayClient({ port: pairClient, serverPort: pairServer, forwardPort, key: KEY, presets }),
       ]);
-      const paths = { 'ours -> obfs-server': ourClient, 'obfs-local -> ours': tunnel };
+      const paths = { 'ours -> obfs-server': ourClient, 'obfs-local -> ours': tunnel, 'ours -> ours': pairClient };
       const before = echo.received.length;
       const results = await Promise.all(
         Object.entries(paths).map(async ([path, port]) => ({ path, ...(await echoTransfer({ port, size: SIZE })) })),
@@ -51,7 +54,7 @@ describe('wire compatibility with simple-obfs', () => {
         assert.equal(returned, sent, `${path}: data came back changed`);
       }
       const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
-      assert.equal(farEnd.length, 2, 'each path made one connection to the echo target');
+      assert.equal(farEnd.length, 3, 'each path made one connection to the echo target');
       assert.deepEqual(farEnd.map((r) => r.sha256).sort(), results.map((r) => r.sent).sort(), 'bytes at the far end equal the bytes sent');
     });
   }

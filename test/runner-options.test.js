@@ -17,6 +17,7 @@ test('defaults', () => {
     reverse: false,
     both: false,
     ceiling: true,
+    link: null,
     caseLimit: null,
   });
 });

@@ -3,6 +3,7 @@ import { UNSTABLE_CV } from '../runner/statistics.js';
 import { caseDefinition } from './case-label.js';
 import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
+import { linkLabel } from './link-label.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
 // readers find the same sections, rows and ranking line where they expect
@@ -62,6 +63,7 @@ export function formatCaseBlock(caseResult, { color = false } = {}) {
       measurementRow(caseResult.receiver, 'receiver', paint),
       ...spreadLines(caseResult, paint),
       ...costLines(caseResult.cost),
+      ...wireLines(caseResult.wire),
       ...latencyLines(caseResult.latency),
       ...ceilingLines(caseResult.ceiling),
     );
@@ -138,9 +140,12 @@ function relativeLines(caseResult, reference, paint) {
 
 // Which engine moved the bytes; results from before the built-in engine
 // (all iperf3) keep the seed's header.
-function engineRows({ engine }) {
+function engineRows({ engine, link }) {
   if (!engine) return [];
-  return [['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine]];
+  return [
+    ['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine],
+    ...(link ? [['link', linkLabel(link)]] : []),
+  ];
 }
 
 function measurementRow(side, role, paint) {
@@ -200,6 +205,13 @@ function latencyLines(latency) {
     rows.push([kind, String(figures.count), ...LATENCY_COLUMNS.slice(1).map((name) => formatFixed(figures[name], 3))]);
   }
   return alignTable(rows);
+}
+
+// On a link: what crossed it per byte of payload, TCP/IP and the chain's
+// framing included, so a disguise's cost shows beside a plain row's.
+function wireLines(wire) {
+  if (!wire) return [];
+  return [`${'wire'.padEnd(15)}  ${percent(1 + wire.overhead)} of the payload crossed the link (overhead ${percent(wire.overhead)})`];
 }
 
 function ceilingLines(ceiling) {

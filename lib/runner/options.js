@@ -1,4 +1,5 @@
 import { inputError } from './input-error.js';
+import { parseLinkProfile } from './link/profiles.js';
 
 export const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
 export const DEFAULT_DURATION = 3;
@@ -106,6 +107,7 @@ export function normalizeOptions(options = {}) {
     reverse,
     both,
     ceiling: flag('ceiling', options.ceiling, true),
+    link: options.link === undefined || options.link === null ? null : parseLinkProfile(options.link),
     caseLimit: preset.cases,
   };
 }

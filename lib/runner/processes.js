@@ -1,5 +1,5 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
+import { execa, execaSync } from 'execa';
 import { listeningInodes } from './ports.js';
 
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
@@ -20,8 +20,8 @@ export function describeExit({ code, signal }) {
 // output is read line by line as it comes, so a full pipe never stalls it,
 // and the last lines of its stderr are kept for a failure's reason. execa's
 // cleanup kills it if this process exits first, so none is left behind.
-export function startProcess(label, file, args) {
-  const subprocess = execa(file, args, {
+export function startProcess(label, file, args, { netns = null } = {}) {
+  const subprocess = execa(...placed(netns, file, args), {
     stdin: 'ignore',
     buffer: false,
     reject: false,
@@ -80,7 +80,7 @@ export function startProcess(label, file, args) {
         if (lines[stream].some((line) => pattern.test(line))) finish(null);
         else lineListeners.add(onLine);
       } else {
-        watchListening(readiness.listening, () => done).then(finish);
+        watchListening(readiness.listening, subprocess.pid, () => done).then(finish);
       }
     });
   }
@@ -101,11 +101,12 @@ export function startProcess(label, file, args) {
   };
 }
 
-// Resolves null once something listens on `port`, or with why that cannot
-// be known; stops quietly once `over()` says the wait has ended.
-async function watchListening(port, over) {
+// Resolves null once something listens on `port` in the network namespace
+// of process `pid`, or with why that cannot be known; stops quietly once
+// `over()` says the wait has ended.
+async function watchListening(port, pid, over) {
   while (!over()) {
-    const inodes = await listeningInodes(port);
+    const inodes = await listeningInodes(port, pid);
     if (inodes === null) return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
     if (inodes.size > 0) return null;
     await delay(LISTEN_POLL_MS);
@@ -124,4 +125,31 @@ function readLines(stream, onLine) {
   stream.on('end', () => {
     if (partial) onLine(partial);
   });
+}
+
+// `ip netns exec` enters the namespace and then execs the program itself,
+// so the pid the runner holds is the program's, for its CPU and its stop.
+export const placed = (netns, file, args) => (netns ? ['ip', ['netns', 'exec', netns, file, ...args]] : [file, args]);
+
+// A short command run to its end (iproute2's ip and tc, which set up and
+// tear down a link): resolves with its stdout, rejects with its own stderr.
+export async function runCommand(file, args, { netns = null, timeoutMs = 10_000 } = {}) {
+  const result = await execa(...placed(netns, file, args), { stdin: 'ignore', reject: false, timeout: timeoutMs });
+  if (result.exitCode === 0) return result.stdout;
+  throw commandError(file, args, result);
+}
+
+// The same, synchronous, for the one place that cannot wait: the
+// process's 'exit' handler, which removes what a crashed run set up.
+export function runCommandSync(file, args) {
+  const result = execaSync(file, args, { stdin: 'ignore', reject: false, timeout: 10_000 });
+  if (result.exitCode !== 0) throw commandError(file, args, result);
+  return result.stdout;
+}
+
+function commandError(file, args, result) {
+  const said = String(result.stderr ?? '').trim() || result.originalMessage || describeExit({ code: result.exitCode, signal: result.signal });
+  const error = new Error(`${file} ${args.join(' ')}: ${said}`);
+  error.stderr = String(result.stderr ?? '');
+  return error;
 }

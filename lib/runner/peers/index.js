@@ -16,11 +16,14 @@ import shadowsocksRust from './shadowsocks-rust.js';
 //   hint      how to install it, for a case it must skip
 //   locate(reference, { env, cwd }) -> { found } | { missing }: whether
 //             it is installed, and where
-//   plan(reference, { ports, key, found }) -> { relays, entryPort, cleanup? }:
-//             relays are [{ role: 'server' | 'client', label, file, args,
-//             readiness }] to start on the run's ports (none for direct),
-//             readiness as processes.js takes it; entryPort is where the
-//             traffic engine's client connects
+//   plan(reference, { ports, key, found, serverHost }) -> { relays,
+//             entryPort, entryHost?, cleanup? }: relays are [{ role:
+//             'server' | 'client', label, file, args, readiness }] to start
+//             on the run's ports (none for direct), readiness as
+//             processes.js takes it; the server listens on serverHost
+//             (127.0.0.1, or the server's side of a --link) and the client
+//             reaches it there; entryHost:entryPort is where the traffic
+//             engine's client connects (entryHost 127.0.0.1 unless said)
 // The runner starts, waits for, measures, costs and stops every one alike.
 const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);

@@ -1,5 +1,4 @@
 import { execa } from 'execa';
-import { placed } from './processes.js';
 import { findIperf3, IPERF3_SERVER_READY, iperf3ClientArgs, iperf3ServerArgs } from './iperf3.js';
 import { CLI } from './cli-path.js';
 
@@ -56,9 +55,9 @@ export async function chooseEngine({ engine = 'auto', iperf3Path, env = process.
 
 // Starts the engine's client; `result` resolves with execa's result once
 // it ends, killed when `signal` aborts or after `timeoutMs`.
-export function startTrafficClient(engine, options, { signal, timeoutMs, netns = null }) {
-  const { role, label, file, args } = engine.client(options);
-  const subprocess = execa(...placed(netns, file, args), {
+export function startTrafficClient(engine, options, { signal, timeoutMs, place = (spec) => spec }) {
+  const { role, label, file, args } = place(engine.client(options));
+  const subprocess = execa(file, args, {
     stdin: 'ignore',
     reject: false,
     timeout: timeoutMs,

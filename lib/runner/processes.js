@@ -20,8 +20,8 @@ export function describeExit({ code, signal }) {
 // output is read line by line as it comes, so a full pipe never stalls it,
 // and the last lines of its stderr are kept for a failure's reason. execa's
 // cleanup kills it if this process exits first, so none is left behind.
-export function startProcess(label, file, args, { netns = null } = {}) {
-  const subprocess = execa(...placed(netns, file, args), {
+export function startProcess(label, file, args) {
+  const subprocess = execa(file, args, {
     stdin: 'ignore',
     buffer: false,
     reject: false,
@@ -127,14 +127,10 @@ function readLines(stream, onLine) {
   });
 }
 
-// `ip netns exec` enters the namespace and then execs the program itself,
-// so the pid the runner holds is the program's, for its CPU and its stop.
-export const placed = (netns, file, args) => (netns ? ['ip', ['netns', 'exec', netns, file, ...args]] : [file, args]);
-
 // A short command run to its end (iproute2's ip and tc, which set up and
 // tear down a link): resolves with its stdout, rejects with its own stderr.
-export async function runCommand(file, args, { netns = null, timeoutMs = 10_000 } = {}) {
-  const result = await execa(...placed(netns, file, args), { stdin: 'ignore', reject: false, timeout: timeoutMs });
+export async function runCommand(file, args, { timeoutMs = 10_000 } = {}) {
+  const result = await execa(file, args, { stdin: 'ignore', reject: false, timeout: timeoutMs });
   if (result.exitCode === 0) return result.stdout;
   throw commandError(file, args, result);
 }

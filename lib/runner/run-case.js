@@ -27,8 +27,11 @@ const CLIENT_GRACE_MS = 2000;
 // 'skipped' means `signal` was aborted before the run could finish. With a
 // `link` (link/namespaces.js) the server's half runs on the far side of it
 // and the client's half on the near side, and the run also says what the
-// link carried: { wire: { bytes, overhead } }.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, signal, emit }) {
+// link carried: { wire: { bytes, overhead } }. With a `remote` host
+// (remote/ssh.js) the server's half runs there over SSH.
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, signal, emit }) {
+  const away = link ?? remote;
+  const place = away ? away.place : (spec) => spec;
   const started = performance.now();
   const children = [];
   // Every child's pid goes to the observer, so a caller can watch or check them.
@@ -37,8 +40,9 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   };
   // The listeners do not touch each other until a connection arrives, so
   // they start together and the slowest start sets the wait.
-  const start = ({ role, label, file, args }) => {
-    const child = startProcess(label, file, args, { netns: link?.namespaceFor(role) });
+  const start = (spec) => {
+    const { role, label, file, args } = place(spec);
+    const child = startProcess(label, file, args);
     children.push(child);
     track(role, child.pid);
     return child;
@@ -49,13 +53,16 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   let probe = {};
   let plan = null;
   try {
-    plan = await planPeer(identity, { ports, key, found, serverHost: link?.serverAddress });
-    // On a link the target listens on every address of the server's own
-    // namespace: the relay server reaches it on loopback, direct over the link.
-    const targetHost = link ? '0.0.0.0' : '127.0.0.1';
-    const targetSpec = engine.server(ports.target, targetHost);
+    plan = await planPeer(identity, { ports, key, found, serverHost: away?.serverAddress });
+    // Away, the target listens on every address of the server's host: the
+    // relay server reaches it on loopback, direct across the link.
+    const targetHost = away ? '0.0.0.0' : '127.0.0.1';
+    const targetSpec = place(engine.server(ports.target, targetHost));
     const target = start(targetSpec);
-    const relays = plan.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
+    const relays = plan.relays.map((relay) => {
+      const spec = place({ ...relay, role: `relay-${relay.role}` });
+      return { ...relay, remote: Boolean(spec.remote), readiness: spec.readiness, child: start(spec) };
+    });
     const waits = { timeoutMs: readyTimeout * 1000, signal };
     const notReady = await firstReason([
       target.ready(targetSpec.readiness, waits),
@@ -70,7 +77,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
       const atReady = await readRelayCosts(relays);
       const reverse = direction === 'reverse';
       const wireBefore = await link?.wireBytes();
-      outcome = await measure({ engine, host: plan.entryHost, port: plan.entryPort, duration, parallel, reverse, signal, track, listeners: children, netns: link?.clientNs });
+      outcome = await measure({ engine, host: plan.entryHost, port: plan.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
       if (link && outcome.receiver) outcome.wire = wireCost((await link.wireBytes()) - wireBefore, outcome.receiver.bytes);
       // Read before the latency probe: the cost is that of the transfer.
       if (outcome.sender) cost = relayCost(atReady, await readRelayCosts(relays));
@@ -113,7 +120,8 @@ async function probeLatency({ target, start, ports, targetHost, entryHost = '127
 // { client, server } as the relays cost so far; null for a case without
 // relays (direct), which has no relay cost to report.
 async function readRelayCosts(relays) {
-  if (relays.length === 0) return null;
+  // A remote relay's pid here is its ssh's: its cost is not this host's to read.
+  if (relays.length === 0 || relays.some((relay) => relay.remote)) return null;
   const costs = await Promise.all(relays.map((relay) => readProcessCost(relay.child.pid)));
   return Object.fromEntries(relays.map((relay, at) => [relay.role, costs[at]]));
 }
@@ -126,10 +134,10 @@ function relayCost(before, after) {
   return client && server ? { client, server } : null;
 }
 
-async function measure({ engine, host, port, duration, parallel, reverse, signal, track, listeners, netns }) {
+async function measure({ engine, host, port, duration, parallel, reverse, signal, track, listeners, place }) {
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse }, { signal, timeoutMs, netns });
+  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse }, { signal, timeoutMs, place });
   track(measuring.role, measuring.pid);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;
@@ -180,7 +188,8 @@ function stderrTails(children) {
 // `cipherbench latency`, which prints what measureLatency() returns.
 async function probeLatencyAcross(link, entry) {
   try {
-    const out = await runCommand(process.execPath, [CLI, 'latency', '--connect', entry, '--json'], { netns: link.clientNs, timeoutMs: 60_000 });
+    const { file, args } = link.place({ role: 'latency-probe', file: process.execPath, args: [CLI, 'latency', '--connect', entry, '--json'] });
+    const out = await runCommand(file, args, { timeoutMs: 60_000 });
     return { latency: JSON.parse(out) };
   } catch (error) {
     return { latencyReason: error.stderr?.trim().split('\n').pop() || error.message };

@@ -14,8 +14,8 @@ const SERVER_ROLES = new Set(['relay-server', 'iperf3-server', 'traffic-sink', '
 const NAME = /^cipherbench-(\d+)-(client|server)$/;
 
 // Sets up the link; resolves with
-//   { profile, clientNs, serverNs, serverAddress, namespaceFor(role),
-//     wireBytes(), tearDown() }.
+//   { profile, clientNs, serverAddress, place(spec), wireBytes(), tearDown() }
+// where place() puts a process spec ({ role, file, args, ... }) on its side.
 // Rejects with an input error (exit 2) when the machine cannot: no
 // iproute2, no privilege, a kernel without what the profile needs.
 export async function setUpLink(profile) {
@@ -71,7 +71,10 @@ export async function setUpLink(profile) {
     clientNs,
     serverNs,
     serverAddress: SERVER_ADDRESS,
-    namespaceFor: (role) => (SERVER_ROLES.has(role) ? serverNs : clientNs),
+    // `ip netns exec` enters the namespace and then execs the program
+    // itself, so the pid the runner holds is the program's, for its CPU
+    // and its stop.
+    place: (spec) => ({ ...spec, file: 'ip', args: ['netns', 'exec', SERVER_ROLES.has(spec.role) ? serverNs : clientNs, spec.file, ...spec.args] }),
     // Every byte the client's end of the link carried, both ways, headers
     // and all: what the wire cost, set against what the engine counted.
     async wireBytes() {

@@ -18,6 +18,7 @@ test('defaults', () => {
     both: false,
     ceiling: true,
     link: null,
+    remote: null,
     caseLimit: null,
   });
 });

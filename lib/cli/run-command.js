@@ -32,6 +32,9 @@ export function registerRunCommand(program) {
     .option('--relative-to <text>', 'also give every case\'s receiver bitrate as a multiple of one case\'s: case number TEXT, or the one case whose JSON or label contains TEXT')
     .option('--engine <name>', `what sends and receives the traffic: ${ENGINES.join(', ')} (iperf3 when installed, else the built-in Node sender and sink)`, 'auto')
     .option('--link <profile>', `run the relay server's half across a shaped link in network namespaces (root): ${Object.keys(PROFILES).join(', ')}, or e.g. rate=100mbit,delay=40ms,loss=0.1% (docs/links.md)`)
+    .option('--remote <destination>', 'run the server\'s half (iperf3 -s, the relay server) on another host over ssh (user@host, with your ssh config and keys); it needs Node.js and this cipherbench version there (docs/links.md)')
+    .option('--remote-cipherbench <command>', 'with --remote: how to run cipherbench on that host', 'cipherbench')
+    .option('--ssh-config <file>', 'with --remote: an ssh configuration file (ssh -F)')
     .option('--ports <client,server,target>', 'ports of the relay client, relay server and iperf3 -s', Object.values(DEFAULT_PORTS).join(','))
     .option('--baseline <file>', 'compare with an earlier result (reports/*.json) after the ranking; exit 1 when a case got slower')
     .option('--threshold <percent>', 'with --baseline: smallest drop of a median, in percent, that counts as slower', String(DEFAULT_THRESHOLD))
@@ -144,6 +147,9 @@ async function runCommand(file, options) {
       engine: options.engine,
       ports: options.ports,
       link: options.link ?? null,
+      remote: options.remote ?? null,
+      remoteCipherbench: options.remoteCipherbench,
+      sshConfig: options.sshConfig ?? null,
       signal: controller.signal,
       onEvent,
     });

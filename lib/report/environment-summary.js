@@ -27,6 +27,7 @@ export function environmentRows(result) {
     // Results from before the built-in engine (all iperf3) have no row.
     ...(options.engine ? [['Engine', options.engine === 'node' ? 'node (built in)' : options.engine]] : []),
     ...(options.link ? [['Link', linkLabel(options.link)]] : []),
+    ...(env.remote ? [['Server host', `${env.remote.destination}: ${env.remote.cpu.model}, ${env.remote.cpu.cores} cores, ${formatBytes(env.remote.memory)}, ${env.remote.os.distro}, Node.js ${env.remote.node.node}`]] : []),
     ['Run', run],
     ['Started', result.startedAt],
   ];

@@ -44,6 +44,7 @@ export function formatHeader(result, { color = false } = {}) {
     ]],
     ['Node.js Versions:', Object.entries(env.node)],
     ['iperf3:', iperf3],
+    ...remoteSections(env.remote),
   ];
   // One label column for every section, as wide as the seed's 16 or the
   // longest name (process.versions has cjs_module_lexer) plus a space.
@@ -136,6 +137,23 @@ function relativeLines(caseResult, reference, paint) {
   const cell = relativeCell(caseResult);
   if (!cell) return [];
   return [cell === 'reference' ? paint.bold('reference') : `${paint.bold(cell)} ${reference.label}`];
+}
+
+// With --remote, the server's half ran on another machine: the header
+// describes it too, as that host reported itself.
+function remoteSections(remote) {
+  if (!remote) return [];
+  return [[`Server host (${remote.destination}, ${remote.address}):`, [
+    ['cpu', remote.cpu.model],
+    ['cores', String(remote.cpu.cores)],
+    ['memory', remote.memory],
+    ['distro', remote.os.distro],
+    ['release', remote.os.release],
+    ['aes', remote.cpu.aes === null ? 'unknown' : remote.cpu.aes ? 'yes' : 'no'],
+    ['node', remote.node.node],
+    ['openssl', remote.node.openssl],
+    ['iperf3', remote.iperf3.version ?? 'not found'],
+  ]]];
 }
 
 // Which engine moved the bytes; results from before the built-in engine

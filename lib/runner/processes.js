@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa, execaSync } from 'execa';
 import { listeningInodes } from './ports.js';
@@ -55,8 +56,10 @@ export function startProcess(label, file, args) {
   // is { stdout: RegExp } or { stderr: RegExp } (a line the child prints
   // once it listens), or { listening: port } for a child that prints
   // nothing reliable: the kernel's table of listening sockets says so.
-  // Readiness is never tested by connecting: a probe through a ready relay
-  // would reach the target and spoil its next test.
+  // A relay client's readiness is never tested by connecting: a probe
+  // through it would reach the target and spoil its next test. Only a
+  // server on another host, whose socket table is not readable from here,
+  // is { connectable: { host, port } }: a bare connect reaches no target.
   function ready(readiness, { timeoutMs, signal }) {
     return new Promise((resolve) => {
       let done = false;
@@ -79,6 +82,8 @@ export function startProcess(label, file, args) {
       if (stream) {
         if (lines[stream].some((line) => pattern.test(line))) finish(null);
         else lineListeners.add(onLine);
+      } else if (readiness.connectable) {
+        watchConnectable(readiness.connectable, () => done).then(finish);
       } else {
         watchListening(readiness.listening, subprocess.pid, () => done).then(finish);
       }
@@ -110,6 +115,22 @@ async function watchListening(port, pid, over) {
     if (inodes === null) return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
     if (inodes.size > 0) return null;
     await delay(LISTEN_POLL_MS);
+  }
+  return null;
+}
+
+async function watchConnectable({ host, port }, over) {
+  while (!over()) {
+    const connected = await new Promise((resolve) => {
+      const socket = net.connect({ host, port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (connected) return null;
+    await delay(LISTEN_POLL_MS * 4);
   }
   return null;
 }

@@ -2,7 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { startTrafficClient } from './engine.js';
 import { parseIperf3Json } from './iperf3.js';
 import { measureLatency } from './latency.js';
-import { planPeer } from './peers/index.js';
+import { planPeer, runsRemotely } from './peers/index.js';
 import { costBetween, readProcessCost } from './process-cost.js';
 import { describeExit, runCommand, startProcess } from './processes.js';
 import { CLI } from './cli-path.js';
@@ -39,13 +39,36 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     if (pid !== undefined) emit({ type: 'process-started', index, role, pid });
   };
   // The listeners do not touch each other until a connection arrives, so
-  // they start together and the slowest start sets the wait.
+  // they start together and the slowest start sets the wait. Each starts
+  // where the run places its role (this host, a link's namespace, a
+  // remote host), which may change how its readiness is read.
   const start = (spec) => {
-    const { role, label, file, args } = place(spec);
+    const { role, label, file, args, readiness, remote: isRemote = false } = place(spec);
     const child = startProcess(label, file, args);
     children.push(child);
     track(role, child.pid);
-    return child;
+    return Object.assign(child, { readiness, remote: isRemote });
+  };
+  const startAndMeasure = async (planned) => {
+    // Away, the target listens on every address of the server's host: the
+    // relay server reaches it on loopback, direct across the link.
+    const targetHost = away ? '0.0.0.0' : '127.0.0.1';
+    const target = start(engine.server(ports.target, targetHost));
+    const relays = planned.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
+    const waits = { timeoutMs: readyTimeout * 1000, signal };
+    const notReady = await firstReason([target, ...relays.map((relay) => relay.child)].map((child) => child.ready(child.readiness, waits)));
+    if (notReady) return { reason: notReady };
+    // What starting a relay and loading its code cost is left out: its
+    // CPU is counted from here, when every process listens, so the
+    // figure per GB does not depend on how long a run lasts.
+    const atReady = await readRelayCosts(relays);
+    const reverse = direction === 'reverse';
+    const wireBefore = await link?.wireBytes();
+    const measured = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
+    if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
+    // Read before the latency probe: the cost is that of the transfer.
+    if (measured.sender) cost = relayCost(atReady, await readRelayCosts(relays));
+    return { ...measured, target, targetHost, waits };
   };
   let outcome;
   let tails = [];
@@ -53,39 +76,16 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   let probe = {};
   let plan = null;
   try {
-    plan = await planPeer(identity, { ports, key, found, serverHost: away?.serverAddress });
-    // Away, the target listens on every address of the server's host: the
-    // relay server reaches it on loopback, direct across the link.
-    const targetHost = away ? '0.0.0.0' : '127.0.0.1';
-    const targetSpec = place(engine.server(ports.target, targetHost));
-    const target = start(targetSpec);
-    const relays = plan.relays.map((relay) => {
-      const spec = place({ ...relay, role: `relay-${relay.role}` });
-      return { ...relay, remote: Boolean(spec.remote), readiness: spec.readiness, child: start(spec) };
-    });
-    const waits = { timeoutMs: readyTimeout * 1000, signal };
-    const notReady = await firstReason([
-      target.ready(targetSpec.readiness, waits),
-      ...relays.map((relay) => relay.child.ready(relay.readiness, waits)),
-    ]);
-    if (notReady) {
-      outcome = { reason: notReady };
+    if (remote && !runsRemotely(identity)) {
+      outcome = { reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}` };
     } else {
-      // What starting a relay and loading its code cost is left out: its
-      // CPU is counted from here, when every process listens, so the
-      // figure per GB does not depend on how long a run lasts.
-      const atReady = await readRelayCosts(relays);
-      const reverse = direction === 'reverse';
-      const wireBefore = await link?.wireBytes();
-      outcome = await measure({ engine, host: plan.entryHost, port: plan.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
-      if (link && outcome.receiver) outcome.wire = wireCost((await link.wireBytes()) - wireBefore, outcome.receiver.bytes);
-      // Read before the latency probe: the cost is that of the transfer.
-      if (outcome.sender) cost = relayCost(atReady, await readRelayCosts(relays));
+      plan = await planPeer(identity, { ports, key, found, serverHost: away?.serverAddress, serverBind: away?.serverBind });
+      outcome = await startAndMeasure(plan);
     }
     // Read before the target is stopped (by the probe or the teardown),
     // which makes iperf3 -s say "interrupt".
     tails = stderrTails(children);
-    if (outcome.sender && latency) probe = await probeLatency({ target, start, ports, targetHost, entryHost: plan.entryHost, entryPort: plan.entryPort, link, waits, signal });
+    if (outcome.sender && latency) probe = await probeLatency({ target: outcome.target, start, ports, targetHost: outcome.targetHost, entryHost: plan.entryHost, entryPort: plan.entryPort, link, waits: outcome.waits, signal });
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     await plan?.cleanup?.();
@@ -121,7 +121,7 @@ async function probeLatency({ target, start, ports, targetHost, entryHost = '127
 // relays (direct), which has no relay cost to report.
 async function readRelayCosts(relays) {
   // A remote relay's pid here is its ssh's: its cost is not this host's to read.
-  if (relays.length === 0 || relays.some((relay) => relay.remote)) return null;
+  if (relays.length === 0 || relays.some((relay) => relay.child.remote)) return null;
   const costs = await Promise.all(relays.map((relay) => readProcessCost(relay.child.pid)));
   return Object.fromEntries(relays.map((relay, at) => [relay.role, costs[at]]));
 }

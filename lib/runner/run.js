@@ -5,6 +5,7 @@ import { collectEnvironment } from './environment.js';
 import { formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
 import { chooseEngine } from './engine.js';
 import { setUpLink } from './link/namespaces.js';
+import { connectRemote } from './remote/ssh.js';
 import { inputError } from './input-error.js';
 import { normalizeOptions } from './options.js';
 import { locatePeer } from './peers/index.js';
@@ -46,6 +47,10 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //                'rate=100mbit,delay=40ms'): the relay server's half runs
 //                in a network namespace of its own, across a shaped veth
 //                pair from the client's half (root or CAP_NET_ADMIN; null)
+//   remote       an ssh destination (user@host): the server's half runs
+//                there, started over ssh with the user's own configuration
+//                (null); with remoteCipherbench, how to run cipherbench
+//                there ('cipherbench'), and sshConfig, an ssh -F file
 //   signal       an AbortSignal: stops the run in progress, skips the rest
 //                and records signal.reason ('SIGINT', 'SIGTERM') as interrupted
 //   onEvent      called with { type: 'run-started', result, total, cases },
@@ -86,10 +91,13 @@ export async function run(options = {}) {
   // The iperf3 here is described even when the built-in engine measures,
   // as a reader comparing two reports will want to know.
   const iperf3Path = engine.name === 'iperf3' ? engine.path : await findProgram('iperf3');
-  const [environment, located] = await Promise.all([
+  const [environment, located, remote] = await Promise.all([
     collectEnvironment({ iperf3Path }),
     Promise.all(selected.map((selection) => locatePeer(selection))),
+    settings.remote ? connectRemote({ ...settings.remote, version }) : null,
   ]);
+  // The server's host speaks for itself: its own machine, OS and Node.
+  if (remote) environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
   const result = {
     tool: { name, version },
     startedAt: startedAt.toISOString(),
@@ -113,6 +121,7 @@ export async function run(options = {}) {
       engine: engine.name,
       relativeTo: settings.relativeTo,
       link: settings.link,
+      remote: settings.remote && { destination: settings.remote.destination },
     },
     cases: [],
   };
@@ -147,7 +156,7 @@ export async function run(options = {}) {
       const where = { position: position + 1, total, repeat, repeats: settings.repeat };
       emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
       const outcome = await runCase(identity, {
-        index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, signal, emit,
+        index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit,
       });
       const { latency, latencyReason, ...measured } = outcome;
       const runResult = { repeat, ...measured };

@@ -1,5 +1,6 @@
 import { inputError } from '../input-error.js';
 import { runCommand, runCommandSync } from '../processes.js';
+import { isServerSide } from '../server-side.js';
 import { needsNetem } from './profiles.js';
 
 // Two hosts on one machine: the relay client's side and the relay server's
@@ -10,7 +11,6 @@ import { needsNetem } from './profiles.js';
 const CLIENT_ADDRESS = '10.203.0.1';
 const SERVER_ADDRESS = '10.203.0.2';
 const PREFIX = 30;
-const SERVER_ROLES = new Set(['relay-server', 'iperf3-server', 'traffic-sink', 'echo-target']);
 const NAME = /^cipherbench-(\d+)-(client|server)$/;
 
 // Sets up the link; resolves with
@@ -74,7 +74,7 @@ export async function setUpLink(profile) {
     // `ip netns exec` enters the namespace and then execs the program
     // itself, so the pid the runner holds is the program's, for its CPU
     // and its stop.
-    place: (spec) => ({ ...spec, file: 'ip', args: ['netns', 'exec', SERVER_ROLES.has(spec.role) ? serverNs : clientNs, spec.file, ...spec.args] }),
+    place: (spec) => ({ ...spec, file: 'ip', args: ['netns', 'exec', isServerSide(spec.role) ? serverNs : clientNs, spec.file, ...spec.args] }),
     // Every byte the client's end of the link carried, both ways, headers
     // and all: what the wire cost, set against what the engine counted.
     async wireBytes() {

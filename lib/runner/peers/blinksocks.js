@@ -120,4 +120,5 @@ export default {
   hint: 'install it with `npm install blinksocks@3` in the folder you run cipherbench from, or set CIPHERBENCH_BLINKSOCKS to a folder where it is installed',
   locate,
   plan,
+  remote: false,
 };

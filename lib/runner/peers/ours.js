@@ -7,7 +7,7 @@ const LISTENING = /^listening on /;
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
-export function ourRelays(chain, { ports, key, serverHost = '127.0.0.1' }) {
+export function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
   const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
   const presets = ['--key', key, '--presets', JSON.stringify(chain)];
   return [
@@ -15,7 +15,7 @@ export function ourRelays(chain, { ports, key, serverHost = '127.0.0.1' }) {
       role: 'server',
       label: 'relay server',
       file: process.execPath,
-      args: [...node, 'relay', 'server', '--listen', `${serverHost}:${ports.server}`, ...presets],
+      args: [...node, 'relay', 'server', '--listen', `${serverBind}:${ports.server}`, ...presets],
       readiness: { stdout: LISTENING },
     },
     {

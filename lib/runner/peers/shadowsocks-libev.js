@@ -20,13 +20,13 @@ export default {
   label: ({ method }) => `shadowsocks-libev ${method}`,
   hint: 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)',
   locate: (reference, options) => findPrograms(['ss-server', 'ss-tunnel'], options),
-  plan: async ({ method }, { ports, key, found, serverHost = '127.0.0.1' }) => ({
+  plan: async ({ method }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
     relays: [
       {
         role: 'server',
         label: 'ss-server',
         file: found['ss-server'],
-        args: ['-s', serverHost, '-p', String(ports.server), '-k', key, '-m', method],
+        args: ['-s', serverBind, '-p', String(ports.server), '-k', key, '-m', method],
         readiness: { stdout: LISTENING },
       },
       {

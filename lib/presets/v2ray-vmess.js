@@ -57,138 +57,145 @@ export default {
     let authTable = null;
     const legacyAuth = () => (authTable ??= legacyHeader.createAuthTable([uuid, ...alters]));
 
-    return (connection) => {
-      const client = () => {
-        const bodyKey = randomBytes(16);
-        const bodyIv = randomBytes(16);
-        const responseByte = randomInt(256);
-        const request = encodeRequest({ bodyIv, bodyKey, responseByte, ...shape, target: connection.target, padding: randomBytes(randomInt(16)) });
-        let header;
-        let secrets;
-        if (alters.length === 0) {
-          const authId = aeadHeader.createAuthId(authKey, nowSeconds());
-          connection.salts.add(authId);
-          header = aeadHeader.sealRequestHeader(key, authId, request);
-          secrets = aeadHeader.responseSecrets(bodyKey, bodyIv);
-        } else {
-          const seconds = nowSeconds() + randomInt(-legacyHeader.CLIENT_TIME_JITTER_SECONDS, legacyHeader.CLIENT_TIME_JITTER_SECONDS + 1);
-          connection.salts.add(Buffer.concat([bodyKey, bodyIv]));
-          header = Buffer.concat([legacyHeader.authHash(alters[randomInt(alters.length)], seconds), legacyHeader.headerCipher(key, seconds).update(request)]);
-          secrets = legacyHeader.responseSecrets(bodyKey, bodyIv);
-        }
-        return { header, secrets, responseByte, body: { ...shape, key: bodyKey, iv: bodyIv } };
-      };
-
-      let session = null;
-      let encodeBody = null;
-      const clientEncode = (data, push) => {
-        if (!encodeBody) {
-          session = client();
-          encodeBody = createBodyEncoder(session.body);
-          push(session.header);
-        }
-        encodeBody(data, push);
-      };
-
-      const clientDecode = responseReader(() => session, alters.length === 0);
-
-      // The server reads the auth bytes, then the header they announce, then
-      // hands the rest to the body decoder; it answers with its response
-      // header before the first bytes from the target. Until the header is
-      // whole, what arrived waits in `pending`: a header is at most a few
-      // hundred bytes, so that is one read or two.
-      let pending = Buffer.alloc(0);
-      let readHeader = null;
-      let decodeBody = null;
-      let responseHeader = null;
-      let encodeResponse = null;
-      const consume = (length) => {
-        const taken = pending.subarray(0, length);
-        pending = pending.subarray(length);
-        return taken;
-      };
-      const accept = (request, secrets, isAead) => {
-        if (!Object.values(SECURITY).includes(request.security)) {
-          throw protocolError(`unsupported security ${request.security}: aes-128-gcm (3), chacha20-poly1305 (4) and none (5) are carried`);
-        }
-        const body = { option: request.option, security: request.security };
-        decodeBody = createBodyDecoder({ ...body, key: request.bodyKey, iv: request.bodyIv });
-        encodeResponse = createBodyEncoder({ ...body, key: secrets.key, iv: secrets.iv });
-        const plain = responsePlain(request.responseByte);
-        responseHeader = isAead ? aeadHeader.sealResponseHeader(secrets, plain) : legacyHeader.responseCipher(secrets).update(plain);
-        connection.onTarget(request.target);
-      };
-
-      const readAeadHeader = () => {
-        if (pending.length < aeadHeader.PREFIX_LENGTH) return false;
-        const { sealedLength, open } = aeadHeader.openRequestPrefix(key, consume(aeadHeader.PREFIX_LENGTH));
-        if (sealedLength - 16 > MAX_REQUEST_LENGTH) throw protocolError(`request header length ${sealedLength - 16} exceeds ${MAX_REQUEST_LENGTH}`);
-        readHeader = () => {
-          if (pending.length < sealedLength) return false;
-          const plain = open(consume(sealedLength));
-          if (requestLength(plain) !== plain.length) throw protocolError('request header length disagrees with its content');
-          const request = decodeRequest(plain);
-          accept(request, aeadHeader.responseSecrets(request.bodyKey, request.bodyIv), true);
-          return true;
-        };
-        return readHeader();
-      };
-
-      // The legacy header is a stream cipher with no length: its bytes are
-      // deciphered afresh from its start as they arrive until the plaintext
-      // says how long it is.
-      const readLegacyHeader = (seconds) => () => {
-        const cipherText = pending.subarray(aeadHeader.AUTH_ID_LENGTH, aeadHeader.AUTH_ID_LENGTH + MAX_REQUEST_LENGTH);
-        const plain = legacyHeader.headerDecipher(key, seconds).update(cipherText);
-        const length = requestLength(plain);
-        if (length === 0) return false;
-        consume(aeadHeader.AUTH_ID_LENGTH + length);
-        const request = decodeRequest(plain.subarray(0, length));
-        if (!connection.salts.add(Buffer.concat([request.bodyKey, request.bodyIv]))) throw protocolError('replayed legacy request (body key and IV seen before)');
-        accept(request, legacyHeader.responseSecrets(request.bodyKey, request.bodyIv), false);
-        return true;
-      };
-
-      const readAuth = () => {
-        if (pending.length < aeadHeader.AUTH_ID_LENGTH) return false;
-        const auth = pending.subarray(0, aeadHeader.AUTH_ID_LENGTH);
-        const now = nowSeconds();
-        const aead = aeadHeader.openAuthId(authKey, auth, now);
-        if (aead) {
-          if (!aead.fresh) throw protocolError(`auth ID time ${aead.seconds} is more than ${aeadHeader.TIME_WINDOW_SECONDS} s from now (${now})`);
-          if (!connection.salts.add(Buffer.from(auth))) throw protocolError('replayed auth ID');
-          readHeader = readAeadHeader;
-          return readHeader();
-        }
-        const seconds = legacyAuth().lookup(auth);
-        if (seconds === undefined) throw protocolError(`unknown user: neither an AEAD auth ID nor a legacy hash of this id within ${legacyHeader.TIME_WINDOW_SECONDS} s`);
-        readHeader = readLegacyHeader(seconds);
-        return readHeader();
-      };
-      readHeader = readAuth;
-
-      const serverDecode = (data, push) => {
-        if (decodeBody) return decodeBody(data, push);
-        pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
-        if (!readHeader()) return;
-        const rest = pending;
-        pending = null;
-        decodeBody(rest, push);
-      };
-
-      const serverEncode = (data, push) => {
-        if (!encodeResponse) return;
-        if (responseHeader) {
-          push(responseHeader);
-          responseHeader = null;
-        }
-        encodeResponse(data, push);
-      };
-
-      return { clientEncode, clientDecode, serverDecode, serverEncode };
-    };
+    const context = { key, authKey, alters, shape, legacyAuth };
+    return (connection) => ({ ...clientStages(context, connection), ...serverStages(context, connection) });
   },
 };
+
+// The client's stages: the request header with the first bytes out, then
+// the body; the response header, then the body, back.
+function clientStages({ key, authKey, alters, shape }, connection) {
+  const openSession = () => {
+    const bodyKey = randomBytes(16);
+    const bodyIv = randomBytes(16);
+    const responseByte = randomInt(256);
+    const request = encodeRequest({ bodyIv, bodyKey, responseByte, ...shape, target: connection.target, padding: randomBytes(randomInt(16)) });
+    let header;
+    let secrets;
+    if (alters.length === 0) {
+      const authId = aeadHeader.createAuthId(authKey, nowSeconds());
+      connection.salts.add(authId);
+      header = aeadHeader.sealRequestHeader(key, authId, request);
+      secrets = aeadHeader.responseSecrets(bodyKey, bodyIv);
+    } else {
+      const seconds = nowSeconds() + randomInt(-legacyHeader.CLIENT_TIME_JITTER_SECONDS, legacyHeader.CLIENT_TIME_JITTER_SECONDS + 1);
+      connection.salts.add(Buffer.concat([bodyKey, bodyIv]));
+      header = Buffer.concat([legacyHeader.authHash(alters[randomInt(alters.length)], seconds), legacyHeader.headerCipher(key, seconds).update(request)]);
+      secrets = legacyHeader.responseSecrets(bodyKey, bodyIv);
+    }
+    return { header, secrets, responseByte, body: { ...shape, key: bodyKey, iv: bodyIv } };
+  };
+
+  let session = null;
+  let encodeBody = null;
+  const clientEncode = (data, push) => {
+    if (!encodeBody) {
+      session = openSession();
+      encodeBody = createBodyEncoder(session.body);
+      push(session.header);
+    }
+    encodeBody(data, push);
+  };
+
+  return { clientEncode, clientDecode: responseReader(() => session, alters.length === 0) };
+}
+
+// The server's stages: it reads the auth bytes, then the header they
+// announce, then hands the rest to the body decoder; it answers with its
+// response header before the first bytes from the target. Until the header
+// is whole, what arrived waits in `pending`: a header is at most a few
+// hundred bytes, so that is one read or two.
+function serverStages({ key, authKey, legacyAuth }, connection) {
+  let pending = Buffer.alloc(0);
+  let readHeader = null;
+  let decodeBody = null;
+  let responseHeader = null;
+  let encodeResponse = null;
+  const consume = (length) => {
+    const taken = pending.subarray(0, length);
+    pending = pending.subarray(length);
+    return taken;
+  };
+  const accept = (request, secrets, isAead) => {
+    if (!Object.values(SECURITY).includes(request.security)) {
+      throw protocolError(`unsupported security ${request.security}: aes-128-gcm (3), chacha20-poly1305 (4) and none (5) are carried`);
+    }
+    const body = { option: request.option, security: request.security };
+    decodeBody = createBodyDecoder({ ...body, key: request.bodyKey, iv: request.bodyIv });
+    encodeResponse = createBodyEncoder({ ...body, key: secrets.key, iv: secrets.iv });
+    const plain = responsePlain(request.responseByte);
+    responseHeader = isAead ? aeadHeader.sealResponseHeader(secrets, plain) : legacyHeader.responseCipher(secrets).update(plain);
+    connection.onTarget(request.target);
+  };
+
+  const readAeadHeader = () => {
+    if (pending.length < aeadHeader.PREFIX_LENGTH) return false;
+    const { sealedLength, open } = aeadHeader.openRequestPrefix(key, consume(aeadHeader.PREFIX_LENGTH));
+    if (sealedLength - 16 > MAX_REQUEST_LENGTH) throw protocolError(`request header length ${sealedLength - 16} exceeds ${MAX_REQUEST_LENGTH}`);
+    readHeader = () => {
+      if (pending.length < sealedLength) return false;
+      const plain = open(consume(sealedLength));
+      if (requestLength(plain) !== plain.length) throw protocolError('request header length disagrees with its content');
+      const request = decodeRequest(plain);
+      accept(request, aeadHeader.responseSecrets(request.bodyKey, request.bodyIv), true);
+      return true;
+    };
+    return readHeader();
+  };
+
+  // The legacy header is a stream cipher with no length: its bytes are
+  // deciphered afresh from its start as they arrive until the plaintext
+  // says how long it is.
+  const readLegacyHeader = (seconds) => () => {
+    const cipherText = pending.subarray(legacyHeader.AUTH_LENGTH, legacyHeader.AUTH_LENGTH + MAX_REQUEST_LENGTH);
+    const plain = legacyHeader.headerDecipher(key, seconds).update(cipherText);
+    const length = requestLength(plain);
+    if (length === 0) return false;
+    consume(legacyHeader.AUTH_LENGTH + length);
+    const request = decodeRequest(plain.subarray(0, length));
+    if (!connection.salts.add(Buffer.concat([request.bodyKey, request.bodyIv]))) throw protocolError('replayed legacy request (body key and IV seen before)');
+    accept(request, legacyHeader.responseSecrets(request.bodyKey, request.bodyIv), false);
+    return true;
+  };
+
+  const readAuth = () => {
+    if (pending.length < aeadHeader.AUTH_ID_LENGTH) return false;
+    const auth = pending.subarray(0, aeadHeader.AUTH_ID_LENGTH);
+    const now = nowSeconds();
+    const aead = aeadHeader.openAuthId(authKey, auth, now);
+    if (aead) {
+      if (!aead.fresh) throw protocolError(`auth ID time ${aead.seconds} is more than ${aeadHeader.TIME_WINDOW_SECONDS} s from now (${now})`);
+      if (!connection.salts.add(Buffer.from(auth))) throw protocolError('replayed auth ID');
+      readHeader = readAeadHeader;
+      return readHeader();
+    }
+    const seconds = legacyAuth().lookup(auth);
+    if (seconds === undefined) throw protocolError(`unknown user: neither an AEAD auth ID nor a legacy hash of this id within ${legacyHeader.TIME_WINDOW_SECONDS} s`);
+    readHeader = readLegacyHeader(seconds);
+    return readHeader();
+  };
+  readHeader = readAuth;
+
+  const serverDecode = (data, push) => {
+    if (decodeBody) return decodeBody(data, push);
+    pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
+    if (!readHeader()) return;
+    const rest = pending;
+    pending = null;
+    decodeBody(rest, push);
+  };
+
+  const serverEncode = (data, push) => {
+    if (!encodeResponse) return;
+    if (responseHeader) {
+      push(responseHeader);
+      responseHeader = null;
+    }
+    encodeResponse(data, push);
+  };
+
+  return { serverDecode, serverEncode };
+}
 
 // The client reads the response header (the response byte it chose must
 // come back), then the body; until then what arrived waits in `pending`.

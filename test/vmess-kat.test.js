@@ -150,3 +150,17 @@ test('params: id must be a UUID, alterId an integer, security one of V2Ray\'s', 
   assert.match(problems({ id: ID, alterId: -1 })[0], /alterId: must be an integer from 0 to 1024/);
   assert.match(problems({ id: ID, security: 'aes-256-gcm' })[0], /unknown security "aes-256-gcm"; valid: aes-128-gcm, chacha20-poly1305, none, auto, zero/);
 });
+
+test('legacy hash table: every second within 120 s of the clock, moving with it', () => {
+  const id = uuidBytes(ID);
+  let now = 1_700_000_000;
+  const table = legacyHeader.createAuthTable([id], () => now);
+  assert.equal(table.lookup(legacyHeader.authHash(id, now - 120)), now - 120);
+  assert.equal(table.lookup(legacyHeader.authHash(id, now + 120)), now + 120);
+  assert.equal(table.lookup(legacyHeader.authHash(id, now - 121)), undefined);
+  assert.equal(table.lookup(legacyHeader.authHash(id, now + 121)), undefined);
+  now += 500;
+  assert.equal(table.lookup(legacyHeader.authHash(id, now - 500)), undefined, 'a second that left the window');
+  assert.equal(table.lookup(legacyHeader.authHash(id, now + 120)), now + 120, 'a second that entered it');
+  assert.equal(table.lookup(legacyHeader.authHash(alterIds(id, 1)[0], now)), undefined, 'an alter ID the table was not given');
+});

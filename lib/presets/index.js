@@ -2,6 +2,7 @@ import ssAeadCipher from './ss-aead-cipher.js';
 import ssBase from './ss-base.js';
 import simpleObfs from './simple-obfs.js';
 import ssStreamCipher from './ss-stream-cipher.js';
+import v2rayVmess from './v2ray-vmess.js';
 
 // Every preset is a module with the same shape:
 //   name, summary,
@@ -22,7 +23,7 @@ import ssStreamCipher from './ss-stream-cipher.js';
 //     the connection then (a replay); an encoder records its own salts so a
 //     reflected stream is refused too.
 // A new preset is a new file listed here; the relay and runner never change.
-export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher, simpleObfs].map((p) => [p.name, p])));
+export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher, simpleObfs, v2rayVmess].map((p) => [p.name, p])));
 
 const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
 

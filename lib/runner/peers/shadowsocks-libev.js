@@ -15,7 +15,9 @@ const LISTENING = /listening at /;
 // With `obfs`, both ends run the simple-obfs plugin (Debian's simple-obfs
 // package): ss-server starts obfs-server on the server port and listens
 // itself on a port of its own; ss-tunnel starts obfs-local. A plugin says it
-// listens on stderr, after its parent, so that line is the readiness.
+// listens on stderr, after its parent, so that line is the readiness. A
+// plugin is named, not given by path: ss-server and ss-tunnel find it on
+// the PATH they were started with, here or on a --remote host.
 const OBFS_MODES = ['http', 'tls'];
 const PLUGIN_LISTENING = /\[simple-obfs\] INFO: listening at /;
 const PROGRAMS = ['ss-server', 'ss-tunnel'];
@@ -37,13 +39,13 @@ export default {
     ? 'install them with `apt-get install shadowsocks-libev simple-obfs` (Debian/Ubuntu)'
     : 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)'),
   locate: ({ obfs }, options) => findPrograms(obfs ? [...PROGRAMS, ...PLUGIN_PROGRAMS] : PROGRAMS, options),
-  plan: async ({ method, obfs }, { ports, key, found }) => ({
+  plan: async ({ method, obfs }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
     relays: [
       {
         role: 'server',
         label: 'ss-server',
         file: found['ss-server'],
-        args: ['-s', '127.0.0.1', '-p', String(ports.server), '-k', key, '-m', method, ...plugin(obfs, found['obfs-server'])],
+        args: ['-s', serverBind, '-p', String(ports.server), '-k', key, '-m', method, ...plugin(obfs, 'obfs-server')],
         readiness: obfs ? { stderr: PLUGIN_LISTENING } : { stdout: LISTENING },
       },
       {
@@ -51,8 +53,8 @@ export default {
         label: 'ss-tunnel',
         file: found['ss-tunnel'],
         args: [
-          '-s', '127.0.0.1', '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
-          '-L', `127.0.0.1:${ports.target}`, '-k', key, '-m', method, ...plugin(obfs, found['obfs-local']),
+          '-s', serverHost, '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
+          '-L', `127.0.0.1:${ports.target}`, '-k', key, '-m', method, ...plugin(obfs, 'obfs-local'),
         ],
         readiness: obfs ? { stderr: PLUGIN_LISTENING } : { stdout: LISTENING },
       },

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { clientHello } from '../lib/presets/simple-obfs/tls-hello.js';
 import { startEchoServer } from './support/echo-server.js';
+import { sendHostile } from './support/hostile.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { freePort, startSsServerWithObfs, startSsTunnelWithObfs } from './support/simple-obfs.js';
@@ -56,6 +59,15 @@ describe('wire compatibility with simple-obfs', () => {
       const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
       assert.equal(farEnd.length, 3, 'each path made one connection to the echo target');
       assert.deepEqual(farEnd.map((r) => r.sha256).sort(), results.map((r) => r.sent).sort(), 'bytes at the far end equal the bytes sent');
+
+      // A probe for another host is cut off at once (it says too little for
+      // the cipher to refuse: only the Host or SNI check can), and reaches
+      // no target.
+      const probe = obfs === 'http'
+        ? Buffer.from('GET / HTTP/1.1\r\nHost: www.example.org\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n')
+        : Buffer.concat(clientHello({ host: 'www.example.org', ticket: randomBytes(8), sessionId: randomBytes(32), random: randomBytes(32) }));
+      await sendHostile({ port: ourServer, bytes: probe });
+      assert.equal(echo.received.length, before + 3, 'the probe reached no target');
     });
   }
 });

@@ -67,33 +67,30 @@ async function readOne(pid) {
 }
 
 // The command name (field 2) may hold spaces and parentheses: the fields
-// after the last ')' start at field 3 (state); the parent's pid is field 4.
+// after the last ')' start at field 3 (state).
 const statFields = (stat) => stat.slice(stat.lastIndexOf(')') + 2).split(' ');
 
-// Every live process below `pid`, found by each process's parent in /proc.
+// Every live process below `pid`, from the kernel's list of each thread's
+// children (/proc/PID/task/TID/children).
 async function descendantsOf(pid) {
-  let names;
+  const found = [];
+  for (let queue = [pid]; queue.length > 0;) {
+    const children = await childrenOf(queue.shift());
+    found.push(...children);
+    queue.push(...children);
+  }
+  return found;
+}
+
+async function childrenOf(pid) {
+  let threads;
   try {
-    names = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+    threads = await readdir(`/proc/${pid}/task`);
   } catch {
     return [];
   }
-  const parents = await Promise.all(names.map(async (name) => {
-    try {
-      return [Number(name), Number(statFields(await readFile(`/proc/${name}/stat`, 'utf8'))[4 - 3])];
-    } catch {
-      return null;
-    }
-  }));
-  const children = new Map();
-  for (const [child, parent] of parents.filter(Boolean)) children.set(parent, [...(children.get(parent) ?? []), child]);
-  const found = [];
-  for (let queue = [pid]; queue.length > 0;) {
-    const next = children.get(queue.shift()) ?? [];
-    found.push(...next);
-    queue.push(...next);
-  }
-  return found;
+  const lists = await Promise.all(threads.map((thread) => readFile(`/proc/${pid}/task/${thread}/children`, 'utf8').catch(() => '')));
+  return lists.join(' ').split(/\s+/).filter(Boolean).map(Number);
 }
 
 // The cost of a stretch of a process's life: CPU spent between two reads,

@@ -44,6 +44,7 @@ test('an environment table, then the ranking by median receiver bitrate', () => 
     ['Node.js', '20.19.5 (OpenSSL 3.0.17)'],
     ['iperf3', '3.12'],
     ['Run', '3 s a case, 1 stream, median of 3 runs a case, default mode'],
+    ['Cases', '/work/cases.js'],
     ['Started', '2026-11-23T01:02:03.456Z'],
   ]);
   assert.deepEqual(ranking[0], [

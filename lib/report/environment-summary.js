@@ -1,3 +1,4 @@
+import { casesFileRow } from './cases-source.js';
 import { formatBytes } from './units.js';
 
 // The machine and run settings in a few labelled rows, for exports that go
@@ -26,6 +27,7 @@ export function environmentRows(result) {
     // Results from before the built-in engine (all iperf3) have no row.
     ...(options.engine ? [['Engine', options.engine === 'node' ? 'node (built in)' : options.engine]] : []),
     ['Run', run],
+    ...(options.casesFile ? [['Cases', casesFileRow(options.casesFile)]] : []),
     ['Started', result.startedAt],
   ];
 }

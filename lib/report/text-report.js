@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk';
 import { UNSTABLE_CV } from '../runner/statistics.js';
-import { caseDefinition } from './case-label.js';
+import { caseLabel } from './case-label.js';
+import { casesFileRow } from './cases-source.js';
 import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 
@@ -29,11 +30,11 @@ export function formatHeader(result, { color = false } = {}) {
     ? [['version', env.iperf3.version ?? 'unknown'], ['path', env.iperf3.path]]
     : [['version', 'not found']];
   const sections = [
-    [`${tool.name}:`, [['version', tool.version], ...engineRows(result.options)]],
+    [`${tool.name}:`, [['version', tool.version], ...engineRows(result.options), ...casesRows(result.options)]],
     ['Operating System:', [
       ['cpu', env.cpu.model],
       ['cores', cores],
-      ['memory', env.memory],
+      ['memory', formatBytes(env.memory)],
       ['type', env.os.type],
       ['platform', env.os.platform],
       ['arch', env.os.arch],
@@ -54,7 +55,7 @@ export function formatHeader(result, { color = false } = {}) {
 
 export function formatCaseBlock(caseResult, { color = false } = {}) {
   const paint = painter(color);
-  const lines = [`------------ Test Case ${caseResult.index} ----------------`, chainJson(caseResult), ...directionLines(caseResult)];
+  const lines = [`------------ Test Case ${caseResult.index} ----------------`, caseLabel(caseResult), ...directionLines(caseResult)];
   if (caseResult.status === 'ok') {
     lines.push(
       'Interval         Transfer     Bitrate',
@@ -98,7 +99,7 @@ export function formatRanking(result, { color = false } = {}) {
       `Bitrate=[${bitrates.join(', ')}]`,
       ...repeats,
       ...relativeLines(caseResult, reference, paint),
-      chainJson(caseResult),
+      caseLabel(caseResult),
     ].join(', '));
   }
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
@@ -112,7 +113,7 @@ export function formatRanking(result, { color = false } = {}) {
     for (const caseResult of unranked) {
       // Only the reason's first line: the full text is in the case block.
       const reason = caseResult.reason.split('\n')[0];
-      lines.push(`${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${chainJson(caseResult)}`);
+      lines.push(`${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${caseLabel(caseResult)}`);
     }
   }
   lines.push('', `Done in ${result.wallSeconds.toFixed(2)}s.`);
@@ -141,6 +142,12 @@ function relativeLines(caseResult, reference, paint) {
 function engineRows({ engine }) {
   if (!engine) return [];
   return [['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine]];
+}
+
+// Which cases file ran; results given cases in code, or from before this
+// row, have none.
+function casesRows({ casesFile }) {
+  return casesFile ? [['cases', casesFileRow(casesFile)]] : [];
 }
 
 function measurementRow(side, role, paint) {
@@ -242,9 +249,4 @@ function percent(fraction) {
 
 function statusLabel(status, paint) {
   return status === 'failed' ? paint.red('FAILED') : paint.yellow('SKIPPED');
-}
-
-// The case as cases.js gives it: its chain, or its reference row.
-function chainJson(caseResult) {
-  return JSON.stringify(caseDefinition(caseResult));
 }

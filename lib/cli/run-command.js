@@ -33,6 +33,7 @@ export function registerRunCommand(program) {
     .option('--ports <client,server,target>', 'ports of the relay client, relay server and iperf3 -s', Object.values(DEFAULT_PORTS).join(','))
     .option('--baseline <file>', 'compare with an earlier result (reports/*.json) after the ranking; exit 1 when a case got slower')
     .option('--threshold <percent>', 'with --baseline: smallest drop of a median, in percent, that counts as slower', String(DEFAULT_THRESHOLD))
+    .option('--strict', 'with --baseline: also gate cases with fewer than 3 runs a side, on the threshold and disjoint min..max ranges alone')
     .option('--markdown <file>', 'also write the ranking as Markdown to FILE')
     .option('--html <file>', 'also write the report as one self-contained HTML file to FILE')
     .option('--out <dir>', 'folder the report is archived in', './reports')
@@ -159,7 +160,7 @@ async function runCommand(file, options) {
   let regressed = false;
   if (baseline) {
     const { compareResults, formatComparison } = await import('../report/comparison.js');
-    const comparison = compareResults(baseline, result, { threshold });
+    const comparison = compareResults(baseline, result, { threshold, strict: options.strict ?? false });
     out.write(`\nAgainst the baseline ${options.baseline}:\n${formatComparison(comparison, { color })}`);
     regressed = comparison.regressed;
   }

@@ -105,6 +105,7 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       [['--smoke', '--full'], /^cipherbench: give --smoke or --full, not both\n$/],
       [['--reverse', '--both'], /^cipherbench: give --reverse .* or --both .*, not the two together\n$/],
       [['--repeat', '0'], /^cipherbench: repeat must be a whole number of runs, 1 to 100; got "0"\n$/],
+      [['--json', 'cases.js'], /^cipherbench: --json cases\.js: that looks like a cases file, not where to write the JSON report; give a \.json name/],
     ]) {
       const { code, stdout, stderr } = await runCli([...args, ...QUICK], { cwd });
       assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
@@ -112,5 +113,23 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       assert.match(stderr, message, args.join(' '));
     }
     assert.deepEqual(readdirSync(cwd), ['not-json.json'], 'nothing archived');
+  });
+
+  test('--json FILE writes the JSON report whole and keeps the text on stdout; --json - is stdout', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    const toFile = await runCli(['--smoke', '--no-archive', '--json', 'r.json', ...QUICK], { cwd });
+    assert.equal(toFile.code, 0, toFile.stderr);
+    assert.match(toFile.stdout, /^cipherbench:\n/);
+    assert.match(toFile.stdout, /\(ranking\):\n\n 1: Test Case 12, Bitrate=\[/);
+    assert.match(toFile.stderr, /\nJSON report written: r\.json\n$/);
+    const written = JSON.parse(readFileSync(path.join(cwd, 'r.json'), 'utf8'));
+    assert.deepEqual(written.cases.map((c) => [c.index, c.status]), [[12, 'ok']]);
+    assert.deepEqual(readdirSync(cwd), ['r.json']);
+
+    const toStdout = await runCli(['--smoke', '--no-archive', '--json', '-', ...QUICK], { cwd });
+    assert.equal(toStdout.code, 0, toStdout.stderr);
+    assert.equal(JSON.parse(toStdout.stdout).cases[0].index, 12);
+    assert.match(toStdout.stderr, /\(ranking\):/);
   });
 });

@@ -38,7 +38,7 @@ export function registerRunCommand(program) {
     .option('--html <file>', 'also write the report as one self-contained HTML file to FILE')
     .option('--out <dir>', 'folder the report is archived in', './reports')
     .option('--no-archive', 'do not write the report to --out')
-    .option('--json', 'print the JSON report on stdout, and the text on stderr')
+    .option('--json [file]', 'also write the JSON report to FILE; with no FILE or \'-\', print it on stdout and the text on stderr')
     .option('--no-color', 'never colour the text (as NO_COLOR does); colour is only used on a terminal')
     .action(async (file, options) => {
       process.exitCode = await runCommand(file, options);
@@ -52,6 +52,14 @@ const colorFor = (stream, options) =>
 function modeOf(options) {
   if (options.smoke && options.full) throw usageError('give --smoke or --full, not both');
   return options.smoke ? 'smoke' : options.full ? 'full' : 'default';
+}
+
+// `--json cases.js` would take the cases file for the output and overwrite
+// it: commander cannot know that FILE was meant as the cases file.
+function checkJsonFile(json) {
+  if (typeof json === 'string' && /\.(c|m)?js$/.test(json)) {
+    throw usageError(`--json ${json}: that looks like a cases file, not where to write the JSON report; give a .json name, '-' for stdout, or put the cases file before --json`);
+  }
 }
 
 async function runCommand(file, options) {
@@ -72,6 +80,7 @@ async function runCommand(file, options) {
   if (earlySignal()) controller.abort(earlySignal());
 
   const mode = modeOf(options);
+  checkJsonFile(options.json);
   // A baseline that cannot be read is found out now, not after the run.
   const threshold = parseThreshold(options.threshold);
   const baseline = options.baseline ? await readResultFile(options.baseline) : null;
@@ -85,8 +94,9 @@ async function runCommand(file, options) {
     import('../report/archive.js'),
     import('../report/progress.js'),
   ]);
-  // With --json, stdout carries only JSON; the person reads stderr.
-  const out = options.json ? process.stderr : process.stdout;
+  // With --json on stdout, stdout carries only JSON; the person reads stderr.
+  const jsonToStdout = options.json === true || options.json === '-';
+  const out = jsonToStdout ? process.stderr : process.stdout;
   const color = colorFor(out, options);
   const write = (text) => out.write(`${text}\n\n`);
 
@@ -164,7 +174,7 @@ async function runCommand(file, options) {
     out.write(`\nAgainst the baseline ${options.baseline}:\n${formatComparison(comparison, { color })}`);
     regressed = comparison.regressed;
   }
-  if (options.json) process.stdout.write(formatJsonReport(result));
+  if (jsonToStdout) process.stdout.write(formatJsonReport(result));
 
   let archived = true;
   if (options.archive) {
@@ -174,9 +184,9 @@ async function runCommand(file, options) {
     } catch (error) {
       // Nothing measured is lost: the JSON report goes to stdout instead.
       archived = false;
-      const where = options.json ? 'the JSON report above on stdout is the only copy' : 'the JSON report follows on stdout';
+      const where = jsonToStdout ? 'the JSON report above on stdout is the only copy' : 'the JSON report follows on stdout';
       process.stderr.write(`cipherbench: ${error.message}; ${where}\n`);
-      if (!options.json) process.stdout.write(formatJsonReport(result));
+      if (!jsonToStdout) process.stdout.write(formatJsonReport(result));
     }
   }
   const exported = await writeExports(result, options);
@@ -186,10 +196,14 @@ async function runCommand(file, options) {
   return EXIT_OK;
 }
 
-// --markdown and --html, each written whole; true when every one asked for
-// was written.
+// --json FILE, --markdown and --html, each written whole; true when every
+// one asked for was written.
 async function writeExports(result, options) {
   const exports = [];
+  if (typeof options.json === 'string' && options.json !== '-') {
+    const { formatJsonReport } = await import('../report/json-report.js');
+    exports.push(['JSON', options.json, formatJsonReport]);
+  }
   if (options.markdown) {
     const { formatMarkdownReport } = await import('../report/markdown-report.js');
     exports.push(['Markdown', options.markdown, formatMarkdownReport]);

@@ -1,8 +1,10 @@
+import { existsSync } from 'node:fs';
 import { DEFAULT_THRESHOLD } from '../report/comparison.js';
 import { DEFAULT_PARALLEL, DEFAULT_PORTS, ENGINES, MODES } from '../runner/options.js';
 import { parseThreshold } from './compare-command.js';
 import { readResultFile } from './result-file.js';
 import { earlySignal } from './early-signals.js';
+import { nearestName } from './nearest-name.js';
 import { usageError } from './usage-error.js';
 
 export const EXIT_OK = 0;
@@ -40,9 +42,19 @@ export function registerRunCommand(program) {
     .option('--no-archive', 'do not write the report to --out')
     .option('--json [file]', 'also write the JSON report to FILE; with no FILE or \'-\', print it on stdout and the text on stderr')
     .option('--no-color', 'never colour the text (as NO_COLOR does); colour is only used on a terminal')
-    .action(async (file, options) => {
+    .action(async (file, options, command) => {
+      checkCommandName(file, command.parent.commands.map((other) => other.name()));
       process.exitCode = await runCommand(file, options);
     });
+}
+
+// `cipherbench cipher` reaches run as its FILE, since run is the default
+// command: a bare word that is no file here was most likely a command.
+function checkCommandName(file, commands) {
+  if (!file || !/^[a-z][a-z-]*$/.test(file) || existsSync(file)) return;
+  const nearest = nearestName(file, commands);
+  const hint = nearest ? `did you mean 'cipherbench ${nearest}'?` : `the commands are ${commands.join(', ')}`;
+  throw usageError(`'${file}' is neither a command nor a cases file here: ${hint}`);
 }
 
 // NO_COLOR (https://no-color.org): present and not empty turns colour off.

@@ -48,9 +48,12 @@ export function formatHeader(result, { color = false } = {}) {
   // One label column for every section, as wide as the seed's 16 or the
   // longest name (process.versions has cjs_module_lexer) plus a space.
   const width = Math.max(16, ...sections.flatMap(([, rows]) => rows.map(([name]) => name.length + 1)));
-  return sections
+  const text = sections
     .map(([title, rows]) => [paint.bold(title), ...rows.map(([name, value]) => `${name.padEnd(width)}${value}`)].join('\n'))
     .join('\n\n');
+  // The run's own warnings (a case listed twice), before any case runs.
+  const warnings = (result.warnings ?? []).map((warning) => paint.yellow(`warning: ${warning}`));
+  return warnings.length > 0 ? `${text}\n\n${warnings.join('\n')}` : text;
 }
 
 export function formatCaseBlock(caseResult, { color = false } = {}) {

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
-import { formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
+import { duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
 import { chooseEngine } from './engine.js';
 import { inputError } from './input-error.js';
 import { normalizeOptions } from './options.js';
@@ -106,6 +106,7 @@ export async function run(options = {}) {
       engine: engine.name,
       relativeTo: settings.relativeTo,
     },
+    warnings: duplicateWarnings(selected),
     cases: [],
   };
   const found = new Map(selected.map((selection, at) => [selection.index, located[at]]));

@@ -35,6 +35,9 @@ test('the HTML file stands alone: nothing fetched, no script, every text escaped
   // The SVG namespace is an identifier, not a fetch; nothing else names a host.
   assert.deepEqual(html.match(/https?:\/\/[^\s"']+/g), ['http://www.w3.org/2000/svg']);
   assert.ok(html.includes('failed: bad &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</li>'));
+  // A failure's stderr tail goes under it, escaped too.
+  result.cases[4].reason = 'relay server exited with code 1\nError: <bad> & worse';
+  assert.ok(formatHtmlReport(result).includes('failed: relay server exited with code 1<pre>Error: &lt;bad&gt; &amp; worse</pre></li>'));
 });
 
 test('a single plain run has bars but no whiskers, and no latency section', () => {

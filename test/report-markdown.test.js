@@ -66,7 +66,7 @@ test('an environment table, then the ranking by median receiver bitrate', () => 
 
 test('unmeasured cases are listed under the table with their reason', () => {
   const markdown = formatMarkdownReport(fixture());
-  assert.match(markdown, /\n\nNot measured:\n\n- Case 2 `ss-base \+ ss-stream-cipher\(rc4-md5\)`: failed: relay server exited with code 1\n- Case 2 \(reverse\) /);
+  assert.match(markdown, /\n\nNot measured:\n\n- Case 2 `ss-base \+ ss-stream-cipher\(rc4-md5\)`: failed: relay server exited with code 1\n {2}```\n {2}Error: error:0308010C:digital envelope routines::unsupported\n {2}```\n- Case 2 \(reverse\) /);
   assert.match(markdown, /\*\*unstable\*\*: the runs varied by more than 10\.0% \(cv\)/);
 });
 

@@ -238,7 +238,10 @@ function notMeasuredSection(unranked) {
   if (unranked.length === 0) return '';
   const items = unranked.map((caseResult) => {
     const direction = isReverse(caseResult) ? ' (reverse)' : '';
-    return `<li>Case ${caseResult.index}${direction} <code>${escape(caseLabel(caseResult))}</code>: ${escape(caseResult.status)}: ${escape(caseResult.reason.split('\n')[0])}</li>`;
+    // Under the reason, the failing process's last stderr lines, verbatim.
+    const [first, ...tail] = caseResult.reason.split('\n');
+    const stderr = tail.length > 0 ? `<pre>${escape(tail.join('\n'))}</pre>` : '';
+    return `<li>Case ${caseResult.index}${direction} <code>${escape(caseLabel(caseResult))}</code>: ${escape(caseResult.status)}: ${escape(first)}${stderr}</li>`;
   });
   return `<section id="not-measured">
 <h2>Not measured</h2>
@@ -298,6 +301,7 @@ code { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; overflow-wra
 tr.unstable { background: #fff6e5; }
 .warning { background: #fff0f0; border-left: 4px solid #c62828; padding: 0.5rem 0.75rem; }
 .note { color: #556; font-size: 0.9em; }
+pre { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; background: #f3f5f8; padding: 0.4rem 0.6rem; margin: 0.3rem 0; overflow-x: auto; }
 svg { display: block; font-size: 12px; }
 svg .bar.sender { fill: #9ebbe0; }
 svg .bar.receiver { fill: #2d6cb5; }

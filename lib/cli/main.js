@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { earlySignal, releaseSignals } from './early-signals.js';
+import { registerEnvironmentCommand } from './environment-command.js';
 import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
@@ -36,6 +37,7 @@ export async function main(argv = process.argv) {
   registerReportCommand(program);
   registerLatencyCommands(program);
   registerTrafficCommands(program);
+  registerEnvironmentCommand(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -6,6 +6,7 @@ import { readResultFile } from './result-file.js';
 import { earlySignal } from './early-signals.js';
 import { nearestName } from './nearest-name.js';
 import { usageError } from './usage-error.js';
+import { PROFILES } from '../runner/link/profiles.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -32,6 +33,10 @@ export function registerRunCommand(program) {
     .option('--filter <text>', 'run only case number TEXT, or the cases whose JSON or label contains TEXT')
     .option('--relative-to <text>', 'also give every case\'s receiver bitrate as a multiple of one case\'s: case number TEXT, or the one case whose JSON or label contains TEXT')
     .option('--engine <name>', `what sends and receives the traffic: ${ENGINES.join(', ')} (iperf3 when installed, else the built-in Node sender and sink)`, 'auto')
+    .option('--link <profile>', `run the relay server's half across a shaped link in network namespaces (root): ${Object.keys(PROFILES).join(', ')}, or e.g. rate=100mbit,delay=40ms,loss=0.1% (docs/links.md)`)
+    .option('--remote <destination>', 'run the server\'s half (iperf3 -s, the relay server) on another host over ssh (user@host, with your ssh config and keys); it needs Node.js and this cipherbench version there (docs/links.md)')
+    .option('--remote-cipherbench <command>', 'with --remote: how to run cipherbench on that host', 'cipherbench')
+    .option('--ssh-config <file>', 'with --remote: an ssh configuration file (ssh -F)')
     .option('--ports <client,server,target>', 'ports of the relay client, relay server and iperf3 -s', Object.values(DEFAULT_PORTS).join(','))
     .option('--baseline <file>', 'compare with an earlier result (reports/*.json) after the ranking; exit 1 when a case got slower')
     .option('--threshold <percent>', 'with --baseline: smallest drop of a median, in percent, that counts as slower', String(DEFAULT_THRESHOLD))
@@ -164,6 +169,10 @@ async function runCommand(file, options) {
       relativeTo: options.relativeTo ?? null,
       engine: options.engine,
       ports: options.ports,
+      link: options.link ?? null,
+      remote: options.remote ?? null,
+      remoteCipherbench: options.remoteCipherbench,
+      sshConfig: options.sshConfig ?? null,
       signal: controller.signal,
       onEvent,
     });

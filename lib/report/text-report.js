@@ -4,6 +4,7 @@ import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
+import { linkLabel } from './link-label.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
 // readers find the same sections, rows and ranking line where they expect
@@ -44,6 +45,7 @@ export function formatHeader(result, { color = false } = {}) {
     ]],
     ['Node.js Versions:', Object.entries(env.node)],
     ['iperf3:', iperf3],
+    ...remoteSections(env.remote),
   ];
   // One label column for every section, as wide as the seed's 16 or the
   // longest name (process.versions has cjs_module_lexer) plus a space.
@@ -66,6 +68,7 @@ export function formatCaseBlock(caseResult, { color = false } = {}) {
       measurementRow(caseResult.receiver, 'receiver', paint),
       ...spreadLines(caseResult, paint),
       ...costLines(caseResult.cost),
+      ...wireLines(caseResult.wire),
       ...latencyLines(caseResult.latency),
       ...ceilingLines(caseResult.ceiling),
     );
@@ -140,11 +143,31 @@ function relativeLines(caseResult, reference, paint) {
   return [cell === 'reference' ? paint.bold('reference') : `${paint.bold(cell)} ${reference.label}`];
 }
 
+// With --remote, the server's half ran on another machine: the header
+// describes it too, as that host reported itself.
+function remoteSections(remote) {
+  if (!remote) return [];
+  return [[`Server host (${remote.destination}, ${remote.address}):`, [
+    ['cpu', remote.cpu.model],
+    ['cores', String(remote.cpu.cores)],
+    ['memory', remote.memory],
+    ['distro', remote.os.distro],
+    ['release', remote.os.release],
+    ['aes', remote.cpu.aes === null ? 'unknown' : remote.cpu.aes ? 'yes' : 'no'],
+    ['node', remote.node.node],
+    ['openssl', remote.node.openssl],
+    ['iperf3', remote.iperf3.version ?? 'not found'],
+  ]]];
+}
+
 // Which engine moved the bytes; results from before the built-in engine
 // (all iperf3) keep the seed's header.
-function engineRows({ engine }) {
+function engineRows({ engine, link }) {
   if (!engine) return [];
-  return [['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine]];
+  return [
+    ['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine],
+    ...(link ? [['link', linkLabel(link)]] : []),
+  ];
 }
 
 // Which cases file ran; results given cases in code, or from before this
@@ -210,6 +233,13 @@ function latencyLines(latency) {
     rows.push([kind, String(figures.count), ...LATENCY_COLUMNS.slice(1).map((name) => formatFixed(figures[name], 3))]);
   }
   return alignTable(rows);
+}
+
+// On a link: what crossed it per byte of payload, TCP/IP and the chain's
+// framing included, so a disguise's cost shows beside a plain row's.
+function wireLines(wire) {
+  if (!wire) return [];
+  return [`${'wire'.padEnd(15)}  ${percent(1 + wire.overhead)} of the payload crossed the link (overhead ${percent(wire.overhead)})`];
 }
 
 function ceilingLines(ceiling) {

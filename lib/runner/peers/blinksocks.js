@@ -83,10 +83,10 @@ async function locate(reference, { env = process.env, cwd = process.cwd() } = {}
 // Each run of a case gets a folder of its own for the two configs and blinksocks's
 // log file, removed when the run ends. Quiet logging: no line a connection,
 // so readiness comes from the listening table.
-async function plan({ presets }, { ports, key, found }) {
+async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }) {
   const folder = await mkdtemp(path.join(tmpdir(), 'cipherbench-blinksocks-'));
   const common = { log_level: 'warn', timeout: 600 };
-  const server = { service: `tcp://127.0.0.1:${ports.server}`, key, presets };
+  const server = { service: `tcp://${serverHost}:${ports.server}`, key, presets };
   const configs = {
     server: { ...server, ...common, log_path: path.join(folder, 'server.log') },
     client: {
@@ -120,4 +120,5 @@ export default {
   hint: 'install it with `npm install blinksocks@3` in the folder you run cipherbench from, or set CIPHERBENCH_BLINKSOCKS to a folder where it is installed',
   locate,
   plan,
+  remote: false,
 };

@@ -98,6 +98,7 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
   test('bad input exits 2 before anything runs', async () => {
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'not-json.json'), '{');
+    writeFileSync(path.join(cwd, 'not-json.json.bak'), 'export default [];');
     for (const [args, message] of [
       [['--baseline', 'missing.json'], /^cipherbench: cannot read missing\.json: no such file\n$/],
       [['--baseline', 'not-json.json'], /^cipherbench: not-json\.json is not JSON/],
@@ -106,13 +107,15 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       [['--reverse', '--both'], /^cipherbench: give --reverse .* or --both .*, not the two together\n$/],
       [['--repeat', '0'], /^cipherbench: repeat must be a whole number of runs, 1 to 100; got "0"\n$/],
       [['--json', 'cases.js'], /^cipherbench: --json cases\.js: that looks like a cases file, not where to write the JSON report; give a \.json name/],
+      [['--json', 'not-json.json.bak'], /^cipherbench: --json not-json\.json\.bak: that looks like a cases file/],
     ]) {
       const { code, stdout, stderr } = await runCli([...args, ...QUICK], { cwd });
       assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
       assert.equal(stdout, '', args.join(' '));
       assert.match(stderr, message, args.join(' '));
     }
-    assert.deepEqual(readdirSync(cwd), ['not-json.json'], 'nothing archived');
+    assert.deepEqual(readdirSync(cwd).sort(), ['not-json.json', 'not-json.json.bak'], 'nothing archived or overwritten');
+    assert.equal(readFileSync(path.join(cwd, 'not-json.json.bak'), 'utf8'), 'export default [];');
   });
 
   test('--json FILE writes the JSON report whole and keeps the text on stdout; --json - is stdout', async (t) => {

@@ -72,9 +72,11 @@ function modeOf(options) {
 }
 
 // `--json cases.js` would take the cases file for the output and overwrite
-// it: commander cannot know that FILE was meant as the cases file.
+// it: commander cannot know that FILE was meant as the cases file. A .js
+// name, or any existing file but a .json one, is refused.
 function checkJsonFile(json) {
-  if (typeof json === 'string' && /\.(c|m)?js$/.test(json)) {
+  if (typeof json !== 'string' || json === '-') return;
+  if (/\.(c|m)?js$/.test(json) || (existsSync(json) && !json.endsWith('.json'))) {
     throw usageError(`--json ${json}: that looks like a cases file, not where to write the JSON report; give a .json name, '-' for stdout, or put the cases file before --json`);
   }
 }

@@ -6,7 +6,7 @@ import { after, describe, test } from 'node:test';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
 import {
-  BUNDLED_CASES_FILE, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases,
+  BUNDLED_CASES_FILE, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases,
 } from '../lib/runner/cases-file.js';
 import { splitCommand } from '../lib/runner/split-command.js';
 
@@ -60,6 +60,38 @@ describe('loading a cases file', () => {
       assert.match(error.message, new RegExp(`^cases file ${at}:\\d+: SyntaxError: `));
       return true;
     });
+  });
+
+  test('a syntax error in an ES module outside any package (no package.json) names its line', async () => {
+    const loose = folder('loose');
+    const at = file(loose, 'cases.js', `export default [\n  ${JSON.stringify(AES)},\n  [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } ],\n];\n`);
+    await assert.rejects(loadCasesFile(at), (error) => {
+      assert.equal(error.exitCode, 2);
+      assert.equal(error.message, `cases file ${at}:3: SyntaxError: Unexpected token ']'`);
+      return true;
+    });
+  });
+
+  test('a .json cases file is read as JSON; a mistake in it names its line', async () => {
+    const loose = folder('json');
+    assert.deepEqual(await loadCasesFile(file(loose, 'cases.json', JSON.stringify([AES, CHACHA], null, 2))), [AES, CHACHA]);
+    const at = file(loose, 'broken.json', `[\n  ${JSON.stringify(AES)}\n  ${JSON.stringify(CHACHA)}\n]\n`);
+    await assert.rejects(loadCasesFile(at), (error) => {
+      assert.equal(error.exitCode, 2);
+      assert.match(error.message, new RegExp(`^cases file ${at}:3: not valid JSON: `));
+      assert.equal(error.message.split('\n').length, 1);
+      return true;
+    });
+  });
+
+  test('[a] [b] with the comma forgotten: case N is undefined, and the file is refused', async () => {
+    // JavaScript reads it as [a][b]: chain a indexed by chain b, undefined.
+    const at = file(folder('comma', 'module'), 'cases.js', `export default [\n  ${JSON.stringify(AES)}\n  ${JSON.stringify(CHACHA)},\n  ${JSON.stringify(AES)},\n];\n`);
+    const cases = await loadCasesFile(at);
+    assert.equal(cases.length, 2);
+    const problems = validateCases(cases);
+    assert.deepEqual(problems.map(({ index, field }) => [index, field]), [[0, 'case']]);
+    assert.equal(formatCaseProblems(at, problems), `cases file ${at} has 1 problem:\n  case 0 is undefined: a comma missing between two chains? ([...] [...] reads as one chain indexed by the next)`);
   });
 
   test('a file that throws names the file, line and error', async () => {
@@ -230,6 +262,15 @@ describe('splitting a command line without a shell', () => {
     assert.deepEqual(splitCommand('relay "a'), { error: 'unterminated " at character 7' });
     assert.deepEqual(splitCommand('relay \\'), { error: 'a backslash at the end escapes nothing' });
   });
+});
+
+test('a case listed twice is a warning naming both, not an error', () => {
+  const selected = selectCases([AES, CHACHA, AES, { impl: 'direct' }, { impl: 'direct' }, { impl: 'direct', label: 'again' }], null);
+  assert.deepEqual(duplicateWarnings(selected), [
+    'cases 0 and 2 are the same chain, so it runs twice; remove one, or use --repeat to measure a case more than once',
+    'cases 3 and 4 are the same row, so it runs twice; remove one, or use --repeat to measure a case more than once',
+  ]);
+  assert.deepEqual(duplicateWarnings(selectCases([AES, CHACHA], null)), []);
 });
 
 describe('--filter', () => {

@@ -110,8 +110,11 @@ describe('which cases file a run uses', () => {
       { impl: 'shadowsocks-libev', method: 'aes-256-ctr' },
     ]);
     const methods = (name) => cases.filter((chain) => chain[1]?.name === name).map((chain) => chain[1].params.method);
-    assert.deepEqual(methods('ss-stream-cipher').sort(), Object.keys(STREAM_METHODS).sort());
-    assert.deepEqual(methods('ss-aead-cipher').sort(), Object.keys(AEAD_METHODS).sort());
+    // blinksocks' own methods, which no other Shadowsocks implementation
+    // here speaks, are in benchmark/blinksocks.cases.js and `cipherbench ciphers`.
+    const shadowsocksMethods = (table) => Object.keys(table).filter((method) => !['rc4-md5-6', 'none', 'chacha20-poly1305'].includes(method)).sort();
+    assert.deepEqual(methods('ss-stream-cipher').sort(), shadowsocksMethods(STREAM_METHODS));
+    assert.deepEqual(methods('ss-aead-cipher').sort(), shadowsocksMethods(AEAD_METHODS));
   });
 });
 

@@ -25,7 +25,12 @@ export default {
         if (!cipher) {
           const iv = randomBytes(method.ivLength);
           cipher = method.create(false, key, iv);
-          if (iv.length > 0) push(iv);
+          // The IV leaves in one write with the first bytes after it:
+          // blinksocks 3.3.0 takes the IV from the first read alone and fails
+          // a connection whose first read holds nothing more.
+          const first = data.length > 0 ? cipher.update(data) : data;
+          if (iv.length + first.length > 0) push(iv.length > 0 ? Buffer.concat([iv, first]) : first);
+          return;
         }
         if (data.length > 0) push(cipher.update(data));
       };

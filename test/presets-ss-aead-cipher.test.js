@@ -131,3 +131,16 @@ test('info: "ss-subkey" unless given; another info is another key', () => {
   assert.deepEqual(decipher.update(wire.subarray(16, 18)), Buffer.from([0, payload.length]));
   assert.match(validateChain([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm', info: '' } }])[0].message, /string of 1 to 255/);
 });
+
+// blinksocks dropped ss-aead-cipher's `info` in 2.6.1: 3.3.0 takes the param
+// without a word and always uses "ss-subkey", so only the default talks to it.
+test('blinksocks 3.3.0 ignores info: its stream opens with "ss-subkey" whatever info it was given', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const { default: Preset } = blinksocksRequire()('../lib/presets/ss-aead-cipher.js');
+  const theirs = new Preset({ config: { key: 'cipherbench', is_client: true } });
+  theirs.onInit({ method: 'aes-128-gcm', info: 'bs-subkey' });
+  const wire = theirs.beforeOut({ buffer: Buffer.from('payload') });
+  const server = pipeline('server', { method: 'aes-128-gcm' });
+  server.decode(wire);
+  assert.equal(Buffer.concat(server.out).toString(), 'payload');
+});

@@ -270,27 +270,45 @@ test('every cases file in benchmark/ loads and validates', async () => {
   }
 });
 
-// blinksocks v3.3.0's benchmark/cases.js, its 33 chains in order, as labels.
+// blinksocks v3.3.0's benchmark/cases.js, its 33 chains in order.
+const VMESS_ID = 'a3482e88-686a-4a58-8126-99c9df64b7bf';
 const BLINKSOCKS_CASES = [
-  'ss-base + ss-stream-cipher(aes-256-ctr)', 'ss-base + ss-stream-cipher(aes-256-cfb)', 'ss-base + ss-stream-cipher(rc4-md5)',
-  'ss-base + ss-stream-cipher(camellia-256-cfb)', 'ss-base + ss-stream-cipher(chacha20-ietf)', 'ss-base + ss-aead-cipher(aes-256-gcm)',
-  'ss-base + ss-aead-cipher(chacha20-poly1305)', 'ss-base + ss-aead-cipher(chacha20-ietf-poly1305)',
-  'ss-base + ss-aead-cipher(xchacha20-ietf-poly1305)', 'ss-base + ss-stream-cipher(aes-256-ctr) + obfs-tls1.2-ticket(["test.com"])',
-  'ss-base + obfs-random-padding + ss-stream-cipher(aes-256-ctr)', 'ss-base + ss-aead-cipher(aes-256-gcm) + obfs-tls1.2-ticket(["test.com"])',
-  'ss-base + obfs-random-padding + ss-aead-cipher(aes-256-gcm)', 'ss-base + ssr-auth-aes128-md5 + ss-stream-cipher(aes-256-ctr)',
-  'ss-base + ssr-auth-aes128-sha1 + ss-stream-cipher(aes-256-ctr)', 'ss-base + ssr-auth-chain-a + ss-stream-cipher(none)',
-  'ss-base + ssr-auth-chain-b + ss-stream-cipher(none)',
-  'ss-base + ssr-auth-aes128-sha1 + ss-stream-cipher(aes-256-ctr) + obfs-tls1.2-ticket(["test.com"])',
-  'ss-base + ssr-auth-chain-a + ss-stream-cipher(none) + obfs-tls1.2-ticket(["test.com"])',
-  'v2ray-vmess(a3482e88-686a-4a58-8126-99c9df64b7bf, none)', 'v2ray-vmess(a3482e88-686a-4a58-8126-99c9df64b7bf, aes-128-gcm)',
-  'v2ray-vmess(a3482e88-686a-4a58-8126-99c9df64b7bf, chacha20-poly1305)',
-  'v2ray-vmess(a3482e88-686a-4a58-8126-99c9df64b7bf, aes-128-gcm) + obfs-tls1.2-ticket(["test.com"])',
-  'base-auth + ss-stream-cipher(aes-256-ctr)', 'base-auth + ss-aead-cipher(aes-256-gcm)', 'base-auth + aead-random-cipher(aes-256-gcm)',
-  'ss-base + aead-random-cipher(aes-256-gcm)', 'base-auth + ss-stream-cipher(aes-256-ctr) + obfs-tls1.2-ticket(["test.com"])',
-  'base-auth + obfs-random-padding + ss-stream-cipher(aes-256-ctr)', 'base-auth + ss-aead-cipher(aes-256-gcm) + obfs-tls1.2-ticket(["test.com"])',
-  'base-auth + obfs-random-padding + ss-aead-cipher(aes-256-gcm)', 'base-auth + aead-random-cipher(aes-256-gcm) + obfs-tls1.2-ticket(["test.com"])',
-  'ss-base + aead-random-cipher(aes-256-gcm) + obfs-tls1.2-ticket(["test.com"])',
+  /* 0 */ [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }],
+  /* 1 */ [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-cfb' } }],
+  /* 2 */ [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5' } }],
+  /* 3 */ [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'camellia-256-cfb' } }],
+  /* 4 */ [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'chacha20-ietf' } }],
+  /* 5 */ [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
+  /* 6 */ [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-poly1305' } }],
+  /* 7 */ [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }],
+  /* 8 */ [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'xchacha20-ietf-poly1305' } }],
+  /* 9 */ [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+  /* 10 */ [{ name: 'ss-base' }, { name: 'obfs-random-padding' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }],
+  /* 11 */ [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+  /* 12 */ [{ name: 'ss-base' }, { name: 'obfs-random-padding' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
+  /* 13 */ [{ name: 'ss-base' }, { name: 'ssr-auth-aes128-md5' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }],
+  /* 14 */ [{ name: 'ss-base' }, { name: 'ssr-auth-aes128-sha1' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }],
+  /* 15 */ [{ name: 'ss-base' }, { name: 'ssr-auth-chain-a' }, { name: 'ss-stream-cipher', params: { method: 'none' } }],
+  /* 16 */ [{ name: 'ss-base' }, { name: 'ssr-auth-chain-b' }, { name: 'ss-stream-cipher', params: { method: 'none' } }],
+  /* 17 */ [{ name: 'ss-base' }, { name: 'ssr-auth-aes128-sha1' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+  /* 18 */ [{ name: 'ss-base' }, { name: 'ssr-auth-chain-a' }, { name: 'ss-stream-cipher', params: { method: 'none' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+  /* 19 */ [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'none' } }],
+  /* 20 */ [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }],
+  /* 21 */ [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'chacha20-poly1305' } }],
+  /* 22 */ [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+  /* 23 */ [{ name: 'base-auth' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }],
+  /* 24 */ [{ name: 'base-auth' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
+  /* 25 */ [{ name: 'base-auth' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }],
+  /* 26 */ [{ name: 'ss-base' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }],
+  /* 27 */ [{ name: 'base-auth' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+  /* 28 */ [{ name: 'base-auth' }, { name: 'obfs-random-padding' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }],
+  /* 29 */ [{ name: 'base-auth' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+  /* 30 */ [{ name: 'base-auth' }, { name: 'obfs-random-padding' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
+  /* 31 */ [{ name: 'base-auth' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+  /* 32 */ [{ name: 'ss-base' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
 ];
+// The same chain whatever order its params were written in.
+const canonical = (presets) => JSON.stringify(presets.map(({ name, params }) => [name, Object.entries(params ?? {}).sort()]));
 
 describe('benchmark/blinksocks.cases.js', async () => {
   const cases = await loadCasesFile(path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark', 'blinksocks.cases.js'));
@@ -300,18 +318,16 @@ describe('benchmark/blinksocks.cases.js', async () => {
   test('blinksocks\' cases in its order, each followed by the same chain through blinksocks', () => {
     assert.equal(cases.length, 2 * chains.length);
     chains.forEach((presets, i) => assert.deepEqual(cases[2 * i + 1], { impl: 'blinksocks', presets }, `row after ${chainLabel(presets)}`));
-    const labels = chains.map(chainLabel);
-    const positions = labels.map((label) => BLINKSOCKS_CASES.indexOf(label));
-    assert.ok(positions.every((at) => at >= 0), `not a blinksocks case: ${labels.filter((_, i) => positions[i] < 0)}`);
+    const wanted = BLINKSOCKS_CASES.map(canonical);
+    const positions = chains.map((presets) => wanted.indexOf(canonical(presets)));
+    assert.ok(positions.every((at) => at >= 0), `not a blinksocks case: ${chains.filter((_, i) => positions[i] < 0).map(chainLabel)}`);
     assert.deepEqual(positions, [...positions].sort((a, b) => a - b), 'in blinksocks\' order');
     // A case may be left out only while a preset it needs is not here yet;
     // the rows come with the presets (VMess, SSR).
-    const chainsByLabel = new Map(BLINKSOCKS_CASES.map((label, at) => [label, at]));
-    const absent = [...chainsByLabel.keys()].filter((label) => !labels.includes(label));
-    for (const label of absent) {
-      const names = label.split(' + ').map((part) => part.replace(/\(.*$/, ''));
-      assert.ok(names.some((name) => !presetNamed(name)), `blinksocks case ${chainsByLabel.get(label)} (${label}) is missing though its presets are all here`);
-    }
+    BLINKSOCKS_CASES.forEach((presets, at) => {
+      if (positions.includes(at)) return;
+      assert.ok(missingPresets(presets).length > 0, `blinksocks case ${at} (${chainLabel(presets)}) is missing though its presets are all here`);
+    });
   });
 
   for (const [i, presets] of chains.entries()) {

@@ -102,6 +102,7 @@ export default {
       let state = null;
       // Each chunk is read in three steps: its padding, its length, its payload.
       let step = 'padding';
+      let paddingLength = -1;
       let payloadLength = 0;
       const opened = (record) => {
         const ciphertextLength = record.length - TAG_LENGTH;
@@ -116,7 +117,6 @@ export default {
         }
         return plaintext;
       };
-      let paddingLength = -1;
       // Holds at most one chunk: 2550 bytes of padding, then 0x3FFF + 34.
       return (data, push) => {
         queue.push(data);

@@ -6,20 +6,8 @@
 // (docs/blinksocks.md). blinksocks rows need blinksocks@3.3.0 resolvable
 // (CIPHERBENCH_BLINKSOCKS=folder) and are skipped with that hint otherwise.
 //
-// Not yet here: blinksocks' cases 13 to 22, which arrive with their presets
-//   13 ss-base + ssr-auth-aes128-md5 + ss-stream-cipher(aes-256-ctr)
-//   14 ss-base + ssr-auth-aes128-sha1 + ss-stream-cipher(aes-256-ctr)
-//   15 ss-base + ssr-auth-chain-a + ss-stream-cipher(none)
-//   16 ss-base + ssr-auth-chain-b + ss-stream-cipher(none)
-//   17 ss-base + ssr-auth-aes128-sha1 + ss-stream-cipher(aes-256-ctr) + obfs-tls1.2-ticket(test.com)
-//   18 ss-base + ssr-auth-chain-a + ss-stream-cipher(none) + obfs-tls1.2-ticket(test.com)
-//   19 v2ray-vmess(security none)
-//   20 v2ray-vmess(security aes-128-gcm)
-//   21 v2ray-vmess(security chacha20-poly1305)
-//   22 v2ray-vmess(security aes-128-gcm) + obfs-tls1.2-ticket(test.com)
-// so the chains here are blinksocks' 0-12 then 23-32 (the comment on each
-// gives blinksocks' number). The obfs-random-padding and obfs-tls1.2-ticket
-// chains need those presets, which come with the obfs branch.
+// The chains are blinksocks' 0 to 32 in its order (the comment on each gives
+// blinksocks' number), so case N here is blinksocks' case N / 2.
 const ssBase = { name: 'ss-base' };
 const baseAuth = { name: 'base-auth' };
 const stream = (method) => ({ name: 'ss-stream-cipher', params: { method } });
@@ -27,6 +15,9 @@ const aead = (method) => ({ name: 'ss-aead-cipher', params: { method } });
 const randomAead = (method) => ({ name: 'aead-random-cipher', params: { method } });
 const tls = { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } };
 const padding = { name: 'obfs-random-padding' };
+const ssr = (name) => ({ name });
+// blinksocks' own benchmark used this id.
+const vmess = (security) => ({ name: 'v2ray-vmess', params: { id: 'a3482e88-686a-4a58-8126-99c9df64b7bf', security } });
 
 const CHAINS = [
   /* 0 */ [ssBase, stream('aes-256-ctr')],
@@ -42,6 +33,16 @@ const CHAINS = [
   /* 10 */ [ssBase, padding, stream('aes-256-ctr')],
   /* 11 */ [ssBase, aead('aes-256-gcm'), tls],
   /* 12 */ [ssBase, padding, aead('aes-256-gcm')],
+  /* 13 */ [ssBase, ssr('ssr-auth-aes128-md5'), stream('aes-256-ctr')],
+  /* 14 */ [ssBase, ssr('ssr-auth-aes128-sha1'), stream('aes-256-ctr')],
+  /* 15 */ [ssBase, ssr('ssr-auth-chain-a'), stream('none')],
+  /* 16 */ [ssBase, ssr('ssr-auth-chain-b'), stream('none')],
+  /* 17 */ [ssBase, ssr('ssr-auth-aes128-sha1'), stream('aes-256-ctr'), tls],
+  /* 18 */ [ssBase, ssr('ssr-auth-chain-a'), stream('none'), tls],
+  /* 19 */ [vmess('none')],
+  /* 20 */ [vmess('aes-128-gcm')],
+  /* 21 */ [vmess('chacha20-poly1305')],
+  /* 22 */ [vmess('aes-128-gcm'), tls],
   /* 23 */ [baseAuth, stream('aes-256-ctr')],
   /* 24 */ [baseAuth, aead('aes-256-gcm')],
   /* 25 */ [baseAuth, randomAead('aes-256-gcm')],

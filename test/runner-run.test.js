@@ -23,7 +23,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   if (!requirePrograms(t, 'iperf3')) return;
   const { result, pids, events } = await runRecording({ ports: PORTS, cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
 
-  assert.deepEqual(Object.keys(result), ['tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'cases']);
+  assert.deepEqual(Object.keys(result), ['tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'warnings', 'cases']);
   assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
   assert.equal(result.complete, true);
   assert.equal(result.interrupted, null);
@@ -31,6 +31,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
     casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports: PORTS, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
     engine: 'iperf3', relativeTo: null, link: null, remote: null,
   });
+  assert.deepEqual(result.warnings, []);
   assert.match(result.environment.iperf3.path, /iperf3$/);
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {

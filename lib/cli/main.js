@@ -7,6 +7,7 @@ import { registerEnvironmentCommand } from './environment-command.js';
 import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
+import { registerReportCommand } from './report-command.js';
 import { EXIT_INTERRUPTED, registerRunCommand } from './run-command.js';
 import { registerTrafficCommands } from './traffic-command.js';
 import { EXIT_USAGE } from './usage-error.js';
@@ -33,6 +34,7 @@ export async function main(argv = process.argv) {
   registerCiphersCommand(program);
   registerRelayCommands(program);
   registerCompareCommand(program);
+  registerReportCommand(program);
   registerLatencyCommands(program);
   registerTrafficCommands(program);
   registerEnvironmentCommand(program);

@@ -1,3 +1,5 @@
+import aeadRandomCipher from './aead-random-cipher.js';
+import baseAuth from './base-auth.js';
 import ssAeadCipher from './ss-aead-cipher.js';
 import ssBase from './ss-base.js';
 import simpleObfs from './simple-obfs.js';
@@ -23,7 +25,9 @@ import v2rayVmess from './v2ray-vmess.js';
 //     the connection then (a replay); an encoder records its own salts so a
 //     reflected stream is refused too.
 // A new preset is a new file listed here; the relay and runner never change.
-export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher, simpleObfs, v2rayVmess].map((p) => [p.name, p])));
+export const PRESETS = Object.freeze(Object.fromEntries([
+  ssBase, baseAuth, v2rayVmess, ssStreamCipher, ssAeadCipher, aeadRandomCipher, simpleObfs,
+].map((p) => [p.name, p])));
 
 const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
 

@@ -3,6 +3,8 @@ import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { STREAM_METHODS } from '../crypto/stream-methods.js';
 import { createByteQueue } from './byte-queue.js';
 
+const NO_IV = Buffer.alloc(0);
+
 // Shadowsocks stream ciphers: [IV][ciphertext...] in each direction, one
 // cipher object per direction for the life of the connection.
 export default {
@@ -23,15 +25,21 @@ export default {
         if (!cipher) {
           const iv = randomBytes(method.ivLength);
           cipher = method.create(false, key, iv);
-          push(iv);
+          // The IV leaves in one write with the first bytes after it:
+          // blinksocks 3.3.0 takes the IV from the first read alone and fails
+          // a connection whose first read holds nothing more.
+          const first = data.length > 0 ? cipher.update(data) : data;
+          if (iv.length + first.length > 0) push(iv.length > 0 ? Buffer.concat([iv, first]) : first);
+          return;
         }
         if (data.length > 0) push(cipher.update(data));
       };
     };
 
     const decoder = () => {
-      let decipher = null;
-      let ivQueue = createByteQueue();
+      // `none` has no IV to wait for.
+      let decipher = method.ivLength === 0 ? method.create(true, key, NO_IV) : null;
+      let ivQueue = decipher ? null : createByteQueue();
       return (data, push) => {
         if (!decipher) {
           ivQueue.push(data);

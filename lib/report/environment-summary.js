@@ -1,3 +1,4 @@
+import { casesFileRow } from './cases-source.js';
 import { linkLabel } from './link-label.js';
 import { formatBytes } from './units.js';
 
@@ -29,6 +30,7 @@ export function environmentRows(result) {
     ...(options.link ? [['Link', linkLabel(options.link)]] : []),
     ...(env.remote ? [['Server host', `${env.remote.destination}: ${env.remote.cpu.model}, ${env.remote.cpu.cores} cores, ${formatBytes(env.remote.memory)}, ${env.remote.os.distro}, Node.js ${env.remote.node.node}`]] : []),
     ['Run', run],
+    ...(options.casesFile ? [['Cases', casesFileRow(options.casesFile)]] : []),
     ['Started', result.startedAt],
   ];
 }

@@ -6,7 +6,10 @@ import { listeningInodes } from './ports.js';
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
 // (hung, or stopped with SIGSTOP) gets SIGKILL after this long.
 const STOP_GRACE_MS = 1000;
-const TAIL_LINES = 3;
+// A failure's reason carries this many of the child's last stderr lines,
+// chosen from the last HISTORY_LINES it printed.
+const TAIL_LINES = 5;
+const HISTORY_LINES = 100;
 // How often the listening table is read while a child without a ready line
 // starts: short next to any start-up, and a read costs microseconds.
 const LISTEN_POLL_MS = 25;
@@ -38,7 +41,7 @@ export function startProcess(label, file, args) {
       lines[stream].push(line);
       if (stream === 'stderr') {
         stderrTail.push(line);
-        if (stderrTail.length > TAIL_LINES) stderrTail.shift();
+        if (stderrTail.length > HISTORY_LINES) stderrTail.shift();
       }
       for (const listener of lineListeners) listener(stream, line);
     });
@@ -98,12 +101,21 @@ export function startProcess(label, file, args) {
       return exit;
     },
     ready,
-    stderrTail: () => [...stderrTail],
+    stderrTail: () => tellingLines(stderrTail),
     async stop() {
       if (exit === null) subprocess.kill('SIGTERM');
       return exited;
     },
   };
+}
+
+// The last lines of a child's stderr that say something to a person: a
+// Node.js program that dies prints its error above ten stack frames and a
+// version line, and the frames would push the error itself out of a short
+// tail. Blank lines and caret markers go too.
+export function tellingLines(lines, count = TAIL_LINES) {
+  const telling = lines.filter((line) => line.trim() !== '' && !/^\s+at /.test(line) && !/^\s*\^+\s*$/.test(line) && !/^Node\.js v\d/.test(line));
+  return telling.slice(-count);
 }
 
 // Resolves null once something listens on `port` in the network namespace

@@ -4,7 +4,7 @@ import { parseIperf3Json } from './iperf3.js';
 import { measureLatency } from './latency.js';
 import { planPeer, runsRemotely } from './peers/index.js';
 import { costBetween, readProcessCost } from './process-cost.js';
-import { describeExit, runCommand, startProcess } from './processes.js';
+import { describeExit, runCommand, startProcess, tellingLines } from './processes.js';
 import { CLI } from './cli-path.js';
 
 // The echo target says this when it listens, as our relays do.
@@ -157,9 +157,11 @@ async function measure({ engine, host, port, duration, parallel, reverse, signal
   // Both engines print iperf3 -J's shape, errors included.
   const report = parseIperf3Json(result.stdout);
   if (report.error) {
-    const stderr = String(result.stderr ?? '').trim().split('\n')[0];
-    const detail = result.stdout ? report.error : stderr || describeExit({ code: result.exitCode, signal: result.signal });
-    return { reason: [`${engine.errorPrefix}${detail}`, deathNote].filter(Boolean).join('; ') };
+    const stderr = String(result.stderr ?? '').trim().split('\n');
+    const detail = result.stdout ? report.error : stderr[0] || describeExit({ code: result.exitCode, signal: result.signal });
+    // The client's own last words under the one line, as the listeners' are.
+    const tail = tellingLines(result.stdout ? stderr : stderr.slice(1)).map((line) => `${measuring.label}: ${line}`);
+    return { reason: [[`${engine.errorPrefix}${detail}`, deathNote].filter(Boolean).join('; '), ...tail].join('\n') };
   }
   return report;
 }

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
-import { formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
+import { duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
 import { chooseEngine } from './engine.js';
 import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
@@ -123,6 +123,7 @@ export async function run(options = {}) {
       link: settings.link,
       remote: settings.remote && { destination: settings.remote.destination },
     },
+    warnings: duplicateWarnings(selected),
     cases: [],
   };
   const found = new Map(selected.map((selection, at) => [selection.index, located[at]]));

@@ -6,6 +6,13 @@ export const PRESET_CHAINS = [
   { label: 'v2ray-vmess aes-128-gcm (AEAD header)', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }] },
   { label: 'v2ray-vmess chacha20-poly1305 alterId 4 (legacy header)', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'chacha20-poly1305', alterId: 4 } }] },
   { label: 'v2ray-vmess none', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'none' } }] },
+  { label: 'base-auth + ss-aead-cipher(aes-256-gcm)', presets: [{ name: 'base-auth' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }] },
+  { label: 'base-auth(md5) + ss-stream-cipher(aes-256-ctr)', presets: [{ name: 'base-auth', params: { method: 'md5' } }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }] },
+  { label: 'base-auth + aead-random-cipher(aes-256-gcm)', presets: [{ name: 'base-auth' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }] },
+  { label: 'ss-base + aead-random-cipher(aes-128-gcm, factor 10)', presets: [{ name: 'ss-base' }, { name: 'aead-random-cipher', params: { method: 'aes-128-gcm', factor: 10 } }] },
+  { label: 'ss-base + ss-aead-cipher(chacha20-poly1305)', presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-poly1305' } }] },
+  { label: 'ss-base + ss-stream-cipher(rc4-md5-6)', presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }] },
+  { label: 'ss-base + ss-stream-cipher(none)', presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'none' } }] },
   {
     label: 'simple-obfs http',
     presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }, { name: 'simple-obfs', params: { mode: 'http' } }],

@@ -9,7 +9,10 @@ const LISTENING = /^listening on /;
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
 export function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
   const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
-  const presets = ['--key', key, '--presets', JSON.stringify(chain)];
+  // debug: a relay says why it dropped a connection (a tag mismatch, a
+  // malformed header), which a failed case's reason then carries; a
+  // benchmark makes few connections, so the log stays short.
+  const presets = ['--key', key, '--presets', JSON.stringify(chain), '--log-level', 'debug'];
   return [
     {
       role: 'server',

@@ -12,18 +12,18 @@ import { findPrograms } from '../programs.js';
 const SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto'];
 const MAX_ALTER_ID = 65535;
 
-export const v2rayServerConfig = ({ port, id, alterId = 0 }) => ({
+export const v2rayServerConfig = ({ port, id, alterId = 0, listen = '127.0.0.1' }) => ({
   log: { loglevel: 'warning' },
-  inbounds: [{ listen: '127.0.0.1', port, protocol: 'vmess', settings: { clients: [{ id, alterId }] } }],
+  inbounds: [{ listen, port, protocol: 'vmess', settings: { clients: [{ id, alterId }] } }],
   outbounds: [{ protocol: 'freedom' }],
 });
 
-export const v2rayClientConfig = ({ port, serverPort, forwardPort, id, alterId = 0, security }) => ({
+export const v2rayClientConfig = ({ port, serverPort, forwardPort, id, alterId = 0, security, server = '127.0.0.1' }) => ({
   log: { loglevel: 'warning' },
   inbounds: [{ listen: '127.0.0.1', port, protocol: 'dokodemo-door', settings: { address: '127.0.0.1', port: forwardPort, network: 'tcp' } }],
   outbounds: [{
     protocol: 'vmess',
-    settings: { vnext: [{ address: '127.0.0.1', port: serverPort, users: [{ id, alterId, security }] }] },
+    settings: { vnext: [{ address: server, port: serverPort, users: [{ id, alterId, security }] }] },
   }],
 });
 
@@ -41,12 +41,12 @@ function validate({ security, alterId }) {
 // Each run of a case gets a folder of its own for the two configs, removed
 // when the run ends. V2Ray logs once it has started, but readiness is read
 // from the listening table, as for the other peers.
-async function plan({ security, alterId = 0 }, { ports, found }) {
+async function plan({ security, alterId = 0 }, { ports, found, serverHost = '127.0.0.1', serverBind = serverHost }) {
   const folder = await mkdtemp(path.join(tmpdir(), 'cipherbench-v2ray-'));
   const id = randomUUID();
   const configs = {
-    server: v2rayServerConfig({ port: ports.server, id, alterId }),
-    client: v2rayClientConfig({ port: ports.client, serverPort: ports.server, forwardPort: ports.target, id, alterId, security }),
+    server: v2rayServerConfig({ port: ports.server, id, alterId, listen: serverBind }),
+    client: v2rayClientConfig({ port: ports.client, serverPort: ports.server, forwardPort: ports.target, id, alterId, security, server: serverHost }),
   };
   const relays = [];
   for (const role of ['server', 'client']) {
@@ -71,4 +71,6 @@ export default {
   hint: 'install it with `apt-get install v2ray` (Debian/Ubuntu, 4.x) or put a v2ray 4.x binary (github.com/v2fly/v2ray-core/releases) on PATH',
   locate: (reference, options) => findPrograms(['v2ray'], options),
   plan,
+  // Its configuration is a file on this host.
+  remote: false,
 };

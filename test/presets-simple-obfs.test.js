@@ -6,7 +6,7 @@ import { PRESETS, validateChain } from '../lib/presets/index.js';
 import { isProtocolError } from '../lib/presets/protocol-error.js';
 import { MAX_HEAD } from '../lib/presets/simple-obfs/http-head.js';
 import { requestHead, responseHead, websocketAccept } from '../lib/presets/simple-obfs/http.js';
-import { clientHello, MAX_RECORD, maxTicket, parseClientHello, serverFlight } from '../lib/presets/simple-obfs/tls-hello.js';
+import { clientHello, MAX_CLIENT_HELLO, MAX_RECORD, maxTicket, parseClientHello, serverFlight } from '../lib/presets/simple-obfs/tls-hello.js';
 import { stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { exchange, freePort, startObfsLocal, startObfsServer, startRecorder } from './support/simple-obfs.js';
@@ -192,7 +192,7 @@ describe('simple-obfs: our frames', () => {
       if (mode === 'tls') {
         const records = recordLengths(wire);
         assert.equal(records[0].type, 0x16);
-        assert.ok(records[0].length <= MAX_RECORD, `ClientHello record of ${records[0].length}`);
+        assert.equal(5 + records[0].length, MAX_CLIENT_HELLO, 'the ClientHello as long as it may be, and no longer');
         assert.equal(parseClientHello(wire.subarray(5, 5 + records[0].length)).ticket.length, maxTicket(HOST));
         assert.ok(records.slice(1).every((r) => r.type === 0x17 && r.length <= MAX_RECORD));
       }
@@ -334,6 +334,15 @@ describe('simple-obfs: live, against obfs-local and obfs-server', () => {
       const fromServer = await exchange({ port: serverPort, writes: ours });
       assert.deepEqual(await target.received, Buffer.concat(CLIENT_WRITES), 'obfs-server unwrapped ours exactly');
       assert.deepEqual(run(client.clientDecode, [fromServer]), Buffer.concat(SERVER_WRITES));
+
+      // A first write far larger than a hello: obfs-server mangles a
+      // ClientHello that is not whole in its first read (see maxTicket).
+      const large = randomBytes(64 * 1024);
+      const bigTarget = await startRecorder({ expectBytes: large.length, answers: [Buffer.from('ok')] });
+      const bigPort = await freePort();
+      await startObfsServer({ port: bigPort, forwardPort: bigTarget.port, obfs: mode });
+      await exchange({ port: bigPort, writes: [run(stages(mode).clientEncode, [large])] });
+      assert.ok((await bigTarget.received).equals(large), 'obfs-server unwrapped a 64 KiB first write exactly');
     });
   }
 });

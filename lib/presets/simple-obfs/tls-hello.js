@@ -47,10 +47,14 @@ const TICKET_HEADER = 4;
 const SERVER_NAME_HEADER = 9;
 const clientHelloOverhead = (host) => CLIENT_HELLO_HEAD + TICKET_HEADER + SERVER_NAME_HEADER + host.length + OTHER_EXTENSIONS.length;
 
-// The most of a stream's first bytes one ClientHello carries for `host`: as
-// much as keeps its record within MAX_RECORD, so obfs-server, which needs the
-// ticket whole in its first read of at most 16384 bytes, always gets it.
-export const maxTicket = (host) => MAX_RECORD + RECORD_HEADER - clientHelloOverhead(host);
+// The most of a stream's first bytes one ClientHello carries for `host`:
+// as much as keeps the hello within MAX_CLIENT_HELLO bytes. obfs-server
+// takes a hello apart correctly only when its first read holds all of it:
+// when the read ends after the ticket but before the extensions that follow
+// it, it drops the ticket's last bytes and passes on as many bytes of the
+// extensions in their place. A hello this small comes in one TCP segment.
+export const MAX_CLIENT_HELLO = 1024;
+export const maxTicket = (host) => MAX_CLIENT_HELLO - clientHelloOverhead(host);
 
 function writer(size) {
   const buffer = Buffer.alloc(size);

@@ -86,9 +86,9 @@ export function prepareTls({ host }) {
     };
 
     return {
-      // The ClientHello carries the first bytes (as many as fit: the rest
-      // follow in records); empty pushes wait, as obfs-local never sends
-      // an empty ticket.
+      // The ClientHello carries the first bytes (as many as fit, see
+      // maxTicket: the rest follow in records); empty pushes wait, as
+      // obfs-local never sends an empty ticket.
       clientEncode(data, push) {
         if (helloSent) return pushRecords(data, push);
         if (data.length === 0) return;

@@ -1,3 +1,6 @@
+import obfsHttp from './obfs/http.js';
+import obfsRandomPadding from './obfs/random-padding.js';
+import obfsTls12Ticket from './obfs/tls1.2-ticket.js';
 import ssAeadCipher from './ss-aead-cipher.js';
 import ssBase from './ss-base.js';
 import ssStreamCipher from './ss-stream-cipher.js';
@@ -22,7 +25,7 @@ import v2rayVmess from './v2ray-vmess.js';
 //     the connection then (a replay); an encoder records its own salts so a
 //     reflected stream is refused too.
 // A new preset is a new file listed here; the relay and runner never change.
-export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher, v2rayVmess].map((p) => [p.name, p])));
+export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher, v2rayVmess, obfsRandomPadding, obfsHttp, obfsTls12Ticket].map((p) => [p.name, p])));
 
 const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
 

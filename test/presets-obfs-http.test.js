@@ -118,3 +118,21 @@ test('the server refuses a stream that does not open with a template request, as
   runStage(client.clientEncode, [Buffer.alloc(0)]);
   assert.throws(() => runStage(client.clientDecode, [Buffer.from('HTTP/1.1 500 Internal Server Error\r\n\r\n')]), isProtocolError);
 });
+
+// docs/blinksocks.md, "obfs presets".
+test('blinksocks 3.3.0 defect: its server needs the whole request in its first read', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const request = Buffer.concat(runStage(stages().clientEncode, [Buffer.from('data')]));
+  const failures = [];
+  const theirs = blinksocksPreset('obfs-http', { role: 'server', params: { file: DEFAULT_TEMPLATE } });
+  theirs.serverIn({ buffer: request.subarray(0, 20), fail: (message) => failures.push(message) });
+  assert.deepEqual(failures, ['http header mismatch']);
+  assert.deepEqual(Buffer.concat(runStage(stages().serverDecode, [request.subarray(0, 20), request.subarray(20)])).toString(), 'data');
+});
+
+test('blinksocks 3.3.0 defect: a template whose last response has no mark line after it fails at start with a TypeError', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const file = templateFile('no-final-mark.txt', 'GET / HTTP/1.1\n------\nHTTP/1.1 200 OK\n');
+  assert.throws(() => blinksocksPreset('obfs-http', { role: 'server', params: { file } }), TypeError);
+  assert.match(problems({ file })[0], /the last part has no '------' or '======' line after it/);
+});

@@ -76,3 +76,14 @@ test('buffering is bounded by one frame: a frame announcing 0xFFFF bytes holds t
   decode(hex('01 00 0001 02'), (data) => out.push(data));
   assert.deepEqual(out.map((data) => data.length), [0xffff, 1]);
 });
+
+// docs/blinksocks.md, "obfs presets": blinksocks' frame reader recurses once
+// per frame in a read, so one read of a few thousand short frames (18 KB of
+// empty ones here) overflows its stack; ours reads them in a loop.
+test('blinksocks 3.3.0 defect: a read of many short frames overflows its stack', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const frames = Buffer.concat([Buffer.alloc(3 * 6200), hex('00 0003 616263')]);
+  const theirs = blinksocksPreset('obfs-random-padding', { role: 'server' });
+  assert.throws(() => theirs.beforeIn({ buffer: frames, next: () => {} }), RangeError);
+  assert.equal(Buffer.concat(decodeOurs([frames])).toString(), 'abc');
+});

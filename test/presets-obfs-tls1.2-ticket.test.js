@@ -157,3 +157,62 @@ test('sni is required: a host name or a non-empty array of them', () => {
   }
   assert.deepEqual([...shown].sort(), ['a.example', 'b.example']);
 });
+
+// docs/blinksocks.md, "obfs presets": blinksocks reads each handshake flight
+// as "the first read", not as records.
+test('blinksocks 3.3.0 defect: its server refuses a ClientHello split across reads', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const hello = clientHello(SNI);
+  const failures = [];
+  const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'server', params: { sni: SNI } });
+  theirs.serverIn({ buffer: hello.subarray(0, 250), next: assert.fail, fail: (message) => failures.push(message) });
+  assert.match(failures[0], /unexpected TLS handshake body length=245, want=/);
+  const ours = side();
+  runStage(ours.serverDecode, [hello.subarray(0, 250), hello.subarray(250)]);
+  assert.equal(ours.replies.length, 1, 'ours answers the hello once it is all in');
+});
+
+test('blinksocks 3.3.0 defect: its server skips a fixed 43 bytes after the hello, so a 40-byte Finished (AES-GCM\'s) corrupts the stream', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'server', params: { sni: SNI } });
+  theirs.serverIn({ buffer: clientHello(SNI), next: () => {}, fail: assert.fail });
+  const finish40 = hex(`14 0303 0001 01  16 0303 0028 ${'00'.repeat(40)}  17 0303 0003 616263`);
+  const got = [];
+  theirs.serverIn({ buffer: finish40, next: (data) => got.push(data), fail: assert.fail });
+  assert.notEqual(Buffer.concat(got).toString(), 'abc', 'blinksocks reads the Finished\'s last 8 bytes as a record header');
+  const ours = side();
+  assert.equal(Buffer.concat(runStage(ours.serverDecode, [clientHello(SNI), finish40])).toString(), 'abc');
+});
+
+test('blinksocks 3.3.0 defect: its client takes the tail of a server flight split across reads as application data', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const flight = serverHandshake();
+  const lastRecord = flight.length - 45; // the 40-byte Finished and its header
+  const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'client', params: { sni: SNI } });
+  theirs.clientOut({ buffer: Buffer.from('held'), next: () => {} });
+  const data = [];
+  theirs.clientIn({ buffer: flight.subarray(0, lastRecord), next: () => {}, fail: assert.fail });
+  theirs.clientIn({ buffer: flight.subarray(lastRecord), next: (bytes) => data.push(bytes), fail: assert.fail });
+  assert.equal(Buffer.concat(data).length, 40, 'the Finished record delivered as 40 bytes of data');
+  const ours = side();
+  runStage(ours.clientEncode, [Buffer.alloc(0)]);
+  assert.deepEqual(runStage(ours.clientDecode, [flight.subarray(0, lastRecord), flight.subarray(lastRecord)]), []);
+});
+
+test('blinksocks 3.3.0 defect: any 5-byte header is a record to it, so a Handshake or Alert record is delivered as data', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'server', params: { sni: SNI } });
+  theirs.serverIn({ buffer: clientHello(SNI), next: () => {}, fail: assert.fail });
+  const alert = hex('15 0303 0002 0228');
+  const got = [];
+  theirs.serverIn({ buffer: Buffer.concat([clientFinish(), alert]), next: (data) => got.push(data), fail: assert.fail });
+  assert.deepEqual(Buffer.concat(got), hex('0228'));
+  refused(() => runStage(side().serverDecode, [clientHello(SNI), clientFinish(), alert]), /expected a TLS ApplicationData record .* got type 0x15/);
+});
+
+test('blinksocks 3.3.0 defect: it takes sni: [] and fails at the first connection with a TypeError', (t) => {
+  if (!requireBlinksocks(t)) return;
+  const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'client', params: { sni: [] } });
+  assert.throws(() => theirs.clientOut({ buffer: Buffer.from('x'), next: () => {} }), TypeError);
+  assert.match(validateChain([{ name: 'ss-base' }, { name: 'obfs-tls1.2-ticket', params: { sni: [] } }])[0].message, /non-empty array/);
+});

@@ -58,7 +58,7 @@ export default {
   params: {
     file: {
       required: false,
-      description: `template file of HTTP request/response pairs in blinksocks' format, relative to the current folder (default: the bundled ${DEFAULT_TEMPLATE})`,
+      description: 'template file of HTTP request/response pairs in blinksocks\' format, relative to the current folder (default: lib/presets/obfs/http-default.txt, bundled)',
       check: fileProblem,
     },
   },

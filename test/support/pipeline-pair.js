@@ -23,16 +23,12 @@ export function pipelinePair(chain, { password = 'pipeline-pair', target = { hos
     targets,
     clientWrite: clientEncode,
     serverWrite: serverEncode,
-    // What is on each wire now, taken off it.
-    takeToServer: () => drain(toServer),
-    takeToClient: () => drain(toClient),
-    deliverToServer: (data) => serverDecode(data),
-    deliverToClient: (data) => clientDecode(data),
-    // Everything on both wires, delivered until neither side has more to say.
-    flush() {
+    // Everything on both wires, delivered until neither side has more to
+    // say, each wire's bytes cut where `cut(bytes)` says (default: not at all).
+    flush(cut = (bytes) => [bytes]) {
       while (toServer.length > 0 || toClient.length > 0) {
-        if (toServer.length > 0) serverDecode(drain(toServer));
-        if (toClient.length > 0) clientDecode(drain(toClient));
+        if (toServer.length > 0) for (const piece of cut(drain(toServer))) serverDecode(piece);
+        if (toClient.length > 0) for (const piece of cut(drain(toClient))) clientDecode(piece);
       }
     },
     receivedByServer: () => drain(atServer),

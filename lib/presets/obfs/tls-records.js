@@ -11,10 +11,10 @@ export const TLS_1_2 = 0x0303;
 
 // RFC 5246 6.2.3: no TLSCiphertext body exceeds 2^14 + 2048 bytes, so
 // neither does any record a peer may send here.
-export const MAX_RECORD_BODY = 0x4000 + 2048;
+const MAX_RECORD_BODY = 0x4000 + 2048;
 // What one application-data record carries: blinksocks' largest (0x3FFF),
 // so its decoder meets nothing it would not make itself.
-export const MAX_APPLICATION_PAYLOAD = 0x3fff;
+const MAX_APPLICATION_PAYLOAD = 0x3fff;
 
 const HEADER = 5;
 

@@ -65,16 +65,19 @@ test('blinksocks\' frames decode here, at every split, and ours decode in blinks
   }
 });
 
-test('buffering is bounded by one frame: a frame announcing 0xFFFF bytes holds them until all are in', () => {
+test('a frame\'s data is passed on as it arrives; only a partial header is held between reads', () => {
   const decode = stages().serverDecode;
   const out = [];
-  decode(hex('ff'), (data) => out.push(data));
-  decode(Buffer.alloc(255), (data) => out.push(data));
-  decode(hex('ffff'), (data) => out.push(data));
-  decode(Buffer.alloc(0xfffe, 1), (data) => out.push(data));
-  assert.equal(out.length, 0);
-  decode(hex('01 00 0001 02'), (data) => out.push(data));
-  assert.deepEqual(out.map((data) => data.length), [0xffff, 1]);
+  const feed = (bytes) => decode(bytes, (data) => out.push(data.length));
+  feed(hex('ff'));
+  feed(Buffer.alloc(255));
+  feed(hex('ff'));
+  assert.deepEqual(out, [], 'a header without its last byte');
+  feed(hex('ff'));
+  feed(Buffer.alloc(0xfffe, 1));
+  assert.deepEqual(out, [0xfffe], 'data before its frame is complete');
+  feed(hex('01 00 0001 02'));
+  assert.deepEqual(out, [0xfffe, 1, 1], 'the frame\'s last byte, then a whole frame, from one read');
 });
 
 // docs/blinksocks.md, "obfs presets": blinksocks' frame reader recurses once

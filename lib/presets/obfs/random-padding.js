@@ -21,9 +21,21 @@ const paddingLimit = (length) => {
   return 1021;
 };
 
+// Random bytes come from a pool refilled 4 KB at a time: a call to
+// randomBytes costs microseconds whatever its size, and a 64 KB read needs
+// three bytes per frame and, for a short frame, a few hundred of padding.
+const POOL_BYTES = 4096;
+let pool = Buffer.alloc(0);
+function pooledRandomBytes(n) {
+  if (pool.length < n) pool = randomBytes(Math.max(POOL_BYTES, n));
+  const bytes = pool.subarray(0, n);
+  pool = pool.subarray(n);
+  return bytes;
+}
+
 // Padding lengths come from one random byte, as in blinksocks: `byte % limit`,
 // so a 1021 limit still gives at most 255 bytes, which the 1-byte field holds.
-export function encodeFrames(data, random = randomBytes) {
+export function encodeFrames(data, random = pooledRandomBytes) {
   const frames = [];
   for (let offset = 0; offset < data.length;) {
     const [low, high, pick] = random(3);
@@ -42,25 +54,30 @@ export function encodeFrames(data, random = randomBytes) {
 }
 
 // Every byte sequence is a valid frame sequence, so there is nothing to
-// refuse; what is bounded is the buffering: one frame is at most
-// 1 + 255 + 2 + 65535 bytes.
+// refuse. A frame's data is passed on as it arrives, not gathered first:
+// frames reach 64 KB and span reads, and gathering them cost a copy of
+// every byte (and their latency). What is held between reads is at most a
+// partial header (1 + 255 + 2 bytes).
 function decoder() {
   const queue = createByteQueue();
-  let dataLength = -1;
+  let remaining = 0;
   return (data, push) => {
     queue.push(data);
     for (;;) {
-      if (dataLength < 0) {
-        if (queue.length < 1) return;
-        const paddingLength = queue.peek(0);
-        const header = queue.take(1 + paddingLength + 2);
-        if (!header) return;
-        dataLength = header.readUInt16BE(1 + paddingLength);
+      if (remaining > 0) {
+        if (queue.length === 0) return;
+        // The queue holds at most a header's leftovers and this read, and
+        // the header was taken first: this is a view of the read.
+        const piece = queue.take(Math.min(remaining, queue.length));
+        remaining -= piece.length;
+        push(piece);
+        continue;
       }
-      if (queue.length < dataLength) return;
-      const payload = dataLength > 0 ? queue.take(dataLength) : null;
-      dataLength = -1;
-      if (payload) push(payload);
+      if (queue.length < 1) return;
+      const paddingLength = queue.peek(0);
+      const header = queue.take(1 + paddingLength + 2);
+      if (!header) return;
+      remaining = header.readUInt16BE(1 + paddingLength);
     }
   };
 }

@@ -12,7 +12,7 @@ const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('lists every preset with its roles and summary', () => {
   for (const preset of Object.values(PRESETS)) {
-    const heading = `${preset.name}  (${preset.roles.join(', ')})`;
+    const heading = `${preset.name}  (${preset.roles.join(', ') || 'no role'})`;
     assert.match(output, new RegExp(`(^|\\n)${escaped(heading)}\\n {2}${escaped(preset.summary)}\\n`));
   }
 });

@@ -10,12 +10,16 @@ export function registerPresetsCommand(program) {
     });
 }
 
+// A preset with no role (framing such as padding) may sit anywhere after
+// the address preset.
+const roleNames = (preset) => preset.roles.join(', ') || 'no role';
+
 // Each preset with its summary and, per parameter, every value it takes;
 // values that need OpenSSL's legacy provider are marked, since only a Node
 // whose OpenSSL ships that module can run them.
 export function formatPresets(presets) {
   const blocks = Object.values(presets).map((preset) => {
-    const lines = [`${preset.name}  (${preset.roles.join(', ')})`, `  ${preset.summary}`];
+    const lines = [`${preset.name}  (${roleNames(preset)})`, `  ${preset.summary}`];
     for (const [key, spec] of Object.entries(preset.params)) {
       if (!spec.values) {
         lines.push(`  ${key}${spec.required ? ' (required)' : ''}: ${spec.description}`);

@@ -1,5 +1,8 @@
 import aeadRandomCipher from './aead-random-cipher.js';
 import baseAuth from './base-auth.js';
+import obfsHttp from './obfs/http.js';
+import obfsRandomPadding from './obfs/random-padding.js';
+import obfsTls12Ticket from './obfs/tls1.2-ticket.js';
 import ssAeadCipher from './ss-aead-cipher.js';
 import ssBase from './ss-base.js';
 import ssStreamCipher from './ss-stream-cipher.js';
@@ -26,6 +29,7 @@ import v2rayVmess from './v2ray-vmess.js';
 // A new preset is a new file listed here; the relay and runner never change.
 export const PRESETS = Object.freeze(Object.fromEntries([
   ssBase, baseAuth, v2rayVmess, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
+  obfsRandomPadding, obfsHttp, obfsTls12Ticket,
 ].map((p) => [p.name, p])));
 
 const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);

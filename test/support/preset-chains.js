@@ -1,6 +1,9 @@
 // Representative chains of every preset, for the suites that run against
 // all of them (hostile input, replay). Each preset's owner adds its own.
 const VMESS_ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
+const base = { name: 'ss-base' };
+const gcm = { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } };
+const ctr = { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } };
 
 export const PRESET_CHAINS = [
   { label: 'v2ray-vmess aes-128-gcm (AEAD header)', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }] },
@@ -13,4 +16,11 @@ export const PRESET_CHAINS = [
   { label: 'ss-base + ss-aead-cipher(chacha20-poly1305)', presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-poly1305' } }] },
   { label: 'ss-base + ss-stream-cipher(rc4-md5-6)', presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }] },
   { label: 'ss-base + ss-stream-cipher(none)', presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'none' } }] },
+  { label: 'obfs-random-padding + aes-256-gcm', presets: [base, { name: 'obfs-random-padding' }, gcm] },
+  { label: 'aes-256-ctr + obfs-tls1.2-ticket', presets: [base, ctr, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }] },
+  { label: 'aes-256-gcm + obfs-http', presets: [base, gcm, { name: 'obfs-http' }] },
+  {
+    label: 'obfs-random-padding + aes-256-gcm + obfs-tls1.2-ticket',
+    presets: [base, { name: 'obfs-random-padding' }, gcm, { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } }],
+  },
 ];

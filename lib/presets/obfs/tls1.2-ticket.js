@@ -106,6 +106,9 @@ export default {
           if (!helloSent) {
             helloSent = true;
             push(clientHello(names[randomInt(names.length)]));
+            // A peer in the same process (the in-memory ceiling) may have
+            // answered within that push and released the hold already.
+            if (!held) return pushRecords(data, push);
           }
           if (data.length === 0) return;
           heldBytes += data.length;

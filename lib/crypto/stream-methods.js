@@ -47,3 +47,10 @@ export const STREAM_METHODS = {
   },
   'bf-cfb': { keyLength: 16, ivLength: 8, legacy: true, ...openssl('bf-cfb') },
 };
+
+// ss-stream-cipher's 'none', as blinksocks and ShadowsocksR have it: no
+// encryption and no IV, for chains whose protocol preset encrypts (SSR's
+// auth_chain). The 16-byte key is still derived: that protocol
+// authenticates with it. Kept out of STREAM_METHODS, the ciphers that
+// shadowsocks-libev and the cipher table know.
+export const NO_CIPHER = { keyLength: 16, ivLength: 0, importKey: (key) => key, create: () => ({ update: (data) => data }) };

@@ -96,7 +96,10 @@ async function plan({ presets }, { ports, key, found }) {
       log_path: path.join(folder, 'client.log'),
     },
   };
-  const legacy = presets.some((preset) => String(preset.params?.method ?? '').startsWith('rc4')) ? [LEGACY_FLAG] : [];
+  // RC4 is in OpenSSL 3's legacy provider: the rc4 methods, and the data
+  // cipher of ssr-auth-chain-*.
+  const usesRc4 = (preset) => String(preset.params?.method ?? '').startsWith('rc4') || /^ssr-auth-chain-/.test(preset.name);
+  const legacy = presets.some(usesRc4) ? [LEGACY_FLAG] : [];
   const relays = [];
   for (const role of ['server', 'client']) {
     const file = path.join(folder, `${role}.json`);

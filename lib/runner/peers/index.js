@@ -5,6 +5,7 @@ import { ourRelays } from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
 import shadowsocksRust from './shadowsocks-rust.js';
+import ssr from './ssr.js';
 
 // A case is a preset chain, run by our relays, or a reference row naming
 // another implementation: { impl: 'shadowsocks-libev', method }. Every
@@ -22,7 +23,7 @@ import shadowsocksRust from './shadowsocks-rust.js';
 //             readiness as processes.js takes it; entryPort is where the
 //             traffic engine's client connects
 // The runner starts, waits for, measures, costs and stops every one alike.
-const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, command].map((peer) => [peer.impl, peer]));
+const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -88,11 +88,13 @@ function chunkWriter(algorithm, userKey) {
   };
 }
 
+// The chunks of one read are pushed as one buffer.
 function chunkReader(algorithm, userKey) {
   let id = 1;
   const queue = createByteQueue();
   return (data, push) => {
     queue.push(data);
+    const pieces = [];
     while (queue.length >= 4) {
       const macKey = macKeyFor(userKey, id);
       const head = Buffer.from([queue.peek(0), queue.peek(1)]);
@@ -100,15 +102,16 @@ function chunkReader(algorithm, userKey) {
       if (sizeMac[0] !== queue.peek(2) || sizeMac[1] !== queue.peek(3)) throw protocolError('SSR auth_aes128 chunk size fails its HMAC');
       const size = head.readUInt16LE(0);
       if (size < MIN_CHUNK || size >= MAX_CHUNK) throw protocolError(`SSR auth_aes128 chunk size ${size} out of range`);
-      if (queue.length < size) return;
+      if (queue.length < size) break;
       const chunk = queue.take(size);
       const mac = createHmac(algorithm, macKey).update(chunk.subarray(0, size - 4)).digest();
       if (mac.compare(chunk, size - 4, size, 0, 4) !== 0) throw protocolError('SSR auth_aes128 chunk fails its HMAC');
       id = (id + 1) >>> 0;
-      const start = chunk[4] < 0xff ? chunk[4] + 4 : (size >= 7 ? chunk.readUInt16LE(5) + 4 : size);
+      const start = chunk[4] < 0xff ? chunk[4] + 4 : chunk.readUInt16LE(5) + 4;
       if (start > size - 4) throw protocolError('SSR auth_aes128 chunk padding runs past its end');
-      if (start < size - 4) push(chunk.subarray(start, size - 4));
+      if (start < size - 4) pieces.push(chunk.subarray(start, size - 4));
     }
+    if (pieces.length > 0) push(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
   };
 }
 

@@ -36,53 +36,66 @@ function macKeyFor(userKey, id) {
 
 const rc4Key = (userKey, firstHash) => evpBytesToKey(userKey.toString('base64') + firstHash.toString('base64'), 16);
 
-// One direction's frames. `hash` is the hash the first frame follows.
+// One direction's frames. `hash` is the hash the first frame follows. A
+// write is encrypted in one RC4 call and framed into one buffer; only
+// frames under 1441 bytes carry padding (under 1440 bytes), and of a write
+// only the last frame can be that short.
+const MAX_PADDING = 1440;
+
 function frameWriter({ userKey, cipher, pad, hash, unit }) {
   let id = 1;
   let last = hash;
-  function frame(data) {
-    const encrypted = cipher.update(data);
-    const { padding, start } = pad(last, encrypted.length);
-    const out = Buffer.allocUnsafe(2 + padding + encrypted.length + 2);
-    out.writeUInt16LE(encrypted.length ^ le16(last), 0);
-    if (padding > 0) {
-      const noise = randomBytes(padding);
-      noise.copy(out, 2, 0, start);
-      noise.copy(out, 2 + start + encrypted.length, start);
-    }
-    encrypted.copy(out, 2 + start);
-    last = createHmac('md5', macKeyFor(userKey, id)).update(out.subarray(0, out.length - 2)).digest();
-    last.copy(out, out.length - 2, 0, 2);
-    id = (id + 1) >>> 0;
-    return out;
-  }
   return (data) => {
-    if (data.length <= unit) return frame(data);
-    const frames = [];
-    for (let offset = 0; offset < data.length; offset += unit) frames.push(frame(data.subarray(offset, offset + unit)));
-    return Buffer.concat(frames);
+    const encrypted = cipher.update(data);
+    const count = Math.max(1, Math.ceil(encrypted.length / unit));
+    const out = Buffer.allocUnsafe(encrypted.length + count * 4 + MAX_PADDING);
+    let offset = 0;
+    for (let read = 0, i = 0; i < count; i++) {
+      const size = Math.min(unit, encrypted.length - read);
+      const { padding, start } = pad(last, size);
+      const frameStart = offset;
+      out.writeUInt16LE(size ^ le16(last), offset);
+      offset += 2;
+      if (padding > 0) {
+        const noise = randomBytes(padding);
+        noise.copy(out, offset, 0, start);
+        noise.copy(out, offset + start + size, start);
+      }
+      encrypted.copy(out, offset + start, read, read + size);
+      read += size;
+      offset += padding + size;
+      last = createHmac('md5', macKeyFor(userKey, id)).update(out.subarray(frameStart, offset)).digest();
+      out[offset] = last[0];
+      out[offset + 1] = last[1];
+      offset += 2;
+      id = (id + 1) >>> 0;
+    }
+    return out.subarray(0, offset);
   };
 }
 
+// The frames of one read are decrypted in one RC4 call and pushed as one.
 function frameReader({ userKey, decipher, pad, hash }) {
   let id = 1;
   let last = hash;
   const queue = createByteQueue();
   return (data, push) => {
     queue.push(data);
+    const pieces = [];
     while (queue.length >= 4) {
       const size = (queue.peek(0) | (queue.peek(1) << 8)) ^ le16(last);
       const { padding, start } = pad(last, size);
       const length = size + padding;
       if (length >= MAX_FRAME) throw protocolError(`SSR auth_chain frame of ${length} bytes is too long`);
-      if (queue.length < length + 4) return;
+      if (queue.length < length + 4) break;
       const frame = queue.take(length + 4);
       const mac = createHmac('md5', macKeyFor(userKey, id)).update(frame.subarray(0, length + 2)).digest();
       if (mac[0] !== frame[length + 2] || mac[1] !== frame[length + 3]) throw protocolError('SSR auth_chain frame fails its HMAC');
       last = mac;
       id = (id + 1) >>> 0;
-      if (size > 0) push(decipher.update(frame.subarray(2 + start, 2 + start + size)));
+      if (size > 0) pieces.push(frame.subarray(2 + start, 2 + start + size));
     }
+    if (pieces.length > 0) push(decipher.update(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces)));
   };
 }
 

@@ -180,7 +180,7 @@ describe('reference rows', () => {
       { name: 'ss-base' },
     ]);
     assert.deepEqual(problems.map(({ index, field, message }) => `${index} ${field}: ${message}`), [
-      '0 impl: unknown implementation "ss-go"; valid: direct, plain, shadowsocks-libev, shadowsocks-rust, blinksocks, command',
+      '0 impl: unknown implementation "ss-go"; valid: direct, plain, shadowsocks-libev, shadowsocks-rust, blinksocks, ssr, command',
       '1 method: missing; valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, aes-128-ctr, aes-192-ctr, aes-256-ctr, '
         + 'camellia-128-cfb, camellia-192-cfb, camellia-256-cfb, bf-cfb, chacha20-ietf-poly1305, xchacha20-ietf-poly1305, salsa20, chacha20, chacha20-ietf',
       '2 method: shadowsocks-libev does not support "aes-256-gcm-siv"; valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, '

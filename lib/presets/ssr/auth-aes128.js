@@ -48,15 +48,20 @@ function writePadding(out, offset, padding) {
   return offset + paddingFieldLength(padding);
 }
 
-function macKeyFor(userKey, id) {
-  const key = Buffer.allocUnsafe(userKey.length + 4);
+// Each chunk's HMAC key is the user key and the chunk's number: one buffer
+// per direction, its last four bytes rewritten (createHmac copies the key).
+function macKeys(userKey) {
+  const key = Buffer.alloc(userKey.length + 4);
   userKey.copy(key);
-  key.writeUInt32LE(id, userKey.length);
-  return key;
+  return (id) => {
+    key.writeUInt32LE(id, userKey.length);
+    return key;
+  };
 }
 
 // Chunks, for one direction, numbered from 1.
 function chunkWriter(algorithm, userKey) {
+  const macKeyFor = macKeys(userKey);
   let id = 1;
   return (data) => {
     const count = Math.max(1, Math.ceil(data.length / UNIT));
@@ -74,7 +79,7 @@ function chunkWriter(algorithm, userKey) {
     for (const [payload, padding] of sizes) {
       const start = offset;
       const size = 8 + paddingFieldLength(padding) + payload;
-      const macKey = macKeyFor(userKey, id);
+      const macKey = macKeyFor(id);
       out.writeUInt16LE(size, start);
       createHmac(algorithm, macKey).update(out.subarray(start, start + 2)).digest().copy(out, start + 2, 0, 2);
       offset = writePadding(out, start + 4, padding);
@@ -88,21 +93,31 @@ function chunkWriter(algorithm, userKey) {
   };
 }
 
-// The chunks of one read are pushed as one buffer.
+// The chunks of one read are pushed as one buffer. A chunk's size, once its
+// HMAC is checked, is kept while the rest of the chunk is awaited.
 function chunkReader(algorithm, userKey) {
+  const macKeyFor = macKeys(userKey);
   let id = 1;
+  let awaited = 0;
   const queue = createByteQueue();
   return (data, push) => {
     queue.push(data);
     const pieces = [];
     while (queue.length >= 4) {
-      const macKey = macKeyFor(userKey, id);
-      const head = Buffer.from([queue.peek(0), queue.peek(1)]);
-      const sizeMac = createHmac(algorithm, macKey).update(head).digest();
-      if (sizeMac[0] !== queue.peek(2) || sizeMac[1] !== queue.peek(3)) throw protocolError('SSR auth_aes128 chunk size fails its HMAC');
-      const size = head.readUInt16LE(0);
-      if (size < MIN_CHUNK || size >= MAX_CHUNK) throw protocolError(`SSR auth_aes128 chunk size ${size} out of range`);
-      if (queue.length < size) break;
+      const macKey = macKeyFor(id);
+      let size = awaited;
+      if (size === 0) {
+        const head = Buffer.from([queue.peek(0), queue.peek(1)]);
+        const sizeMac = createHmac(algorithm, macKey).update(head).digest();
+        if (sizeMac[0] !== queue.peek(2) || sizeMac[1] !== queue.peek(3)) throw protocolError('SSR auth_aes128 chunk size fails its HMAC');
+        size = head.readUInt16LE(0);
+        if (size < MIN_CHUNK || size >= MAX_CHUNK) throw protocolError(`SSR auth_aes128 chunk size ${size} out of range`);
+      }
+      if (queue.length < size) {
+        awaited = size;
+        break;
+      }
+      awaited = 0;
       const chunk = queue.take(size);
       const mac = createHmac(algorithm, macKey).update(chunk.subarray(0, size - 4)).digest();
       if (mac.compare(chunk, size - 4, size, 0, 4) !== 0) throw protocolError('SSR auth_aes128 chunk fails its HMAC');

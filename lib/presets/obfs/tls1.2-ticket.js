@@ -78,6 +78,7 @@ export default {
   name: 'obfs-tls1.2-ticket',
   summary: 'blinksocks TLS 1.2 disguise: a session-ticket resumption handshake (ClientHello with SNI, ServerHello), then application-data records',
   roles: ['disguise'],
+  joinsWrites: true,
   params: {
     sni: {
       required: true,

@@ -1,5 +1,6 @@
 import ssAeadCipher from './ss-aead-cipher.js';
 import ssBase from './ss-base.js';
+import ss2022 from './ss-2022/ss-2022.js';
 import ssStreamCipher from './ss-stream-cipher.js';
 
 // Every preset is a module with the same shape:
@@ -11,6 +12,9 @@ import ssStreamCipher from './ss-stream-cipher.js';
 //   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
 //   placement?(chain, index) -> message | undefined (rules beyond the roles),
 //   needsLegacyProvider?(params),
+//   password?: { problem(params, password) -> message | undefined,
+//                generate(params) -> a fresh password it takes }, for a
+//     preset whose key is not any password (SIP022's base64 PSK),
 //   prepare(params, { password }) -> (connection) -> per-connection stages
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
 // `connection` gives a stage what it may need beyond its own bytes:
@@ -21,7 +25,7 @@ import ssStreamCipher from './ss-stream-cipher.js';
 //     the connection then (a replay); an encoder records its own salts so a
 //     reflected stream is refused too.
 // A new preset is a new file listed here; the relay and runner never change.
-export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher].map((p) => [p.name, p])));
+export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher, ss2022].map((p) => [p.name, p])));
 
 const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
 
@@ -108,6 +112,22 @@ function placementProblems(chain) {
 // carrying them must be started with node --openssl-legacy-provider.
 export const chainNeedsLegacyProvider = (chain) =>
   chain.some((entry) => presetNamed(entry.name)?.needsLegacyProvider?.(entry.params ?? {}));
+
+// What is wrong with a password for this chain (one line), or undefined.
+export function chainPasswordProblem(chain, password) {
+  for (const entry of chain) {
+    const problem = presetNamed(entry.name)?.password?.problem(entry.params ?? {}, password);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+// A fresh password that a chain with a preset of its own key format takes;
+// undefined when any password will do.
+export function newChainPassword(chain) {
+  const entry = chain.find((candidate) => presetNamed(candidate.name)?.password);
+  return entry ? presetNamed(entry.name).password.generate(entry.params ?? {}) : undefined;
+}
 
 const passThrough = (data, push) => push(data);
 const acceptEverySalt = { add: () => true };

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { earlySignal, releaseSignals } from './early-signals.js';
+import { registerKeyCommand } from './key-command.js';
 import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
@@ -31,6 +32,7 @@ export async function main(argv = process.argv) {
   registerPresetsCommand(program);
   registerCiphersCommand(program);
   registerRelayCommands(program);
+  registerKeyCommand(program);
   registerCompareCommand(program);
   registerLatencyCommands(program);
   registerTrafficCommands(program);

@@ -1,6 +1,7 @@
 import blinksocks from './blinksocks.js';
 import command from './command.js';
 import direct from './direct.js';
+import { newChainPassword } from '../../presets/index.js';
 import { ourRelays } from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
@@ -21,6 +22,8 @@ import shadowsocksRust from './shadowsocks-rust.js';
 //             readiness }] to start on the run's ports (none for direct),
 //             readiness as processes.js takes it; entryPort is where the
 //             traffic engine's client connects
+//   key?(reference) -> a fresh key when the implementation takes one of
+//             its own format for this row (Shadowsocks 2022), else undefined
 // The runner starts, waits for, measures, costs and stops every one alike.
 const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
@@ -65,7 +68,16 @@ export async function locatePeer(identity, options) {
   return found ? { found } : { reason: `not installed: ${missing}; ${peer.hint}` };
 }
 
+// The run's password suits every cipher but those with a key format of
+// their own (Shadowsocks 2022: base64 of the method's key length): such a
+// case gets a fresh key of that format for each run instead.
+function keyFor(identity, runKey) {
+  const own = identity.impl ? PEERS[identity.impl].key?.(identity) : newChainPassword(identity.presets);
+  return own ?? runKey;
+}
+
 export async function planPeer(identity, context) {
-  if (!identity.impl) return { relays: ourRelays(identity.presets, context), entryPort: context.ports.client };
-  return PEERS[identity.impl].plan(identity, context);
+  const withKey = { ...context, key: keyFor(identity, context.key) };
+  if (!identity.impl) return { relays: ourRelays(identity.presets, withKey), entryPort: context.ports.client };
+  return PEERS[identity.impl].plan(identity, withKey);
 }

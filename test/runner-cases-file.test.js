@@ -186,7 +186,8 @@ describe('reference rows', () => {
       '2 method: shadowsocks-libev does not support "aes-256-gcm-siv"; valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, '
         + 'aes-128-ctr, aes-192-ctr, aes-256-ctr, camellia-128-cfb, camellia-192-cfb, camellia-256-cfb, bf-cfb, chacha20-ietf-poly1305, xchacha20-ietf-poly1305, '
         + 'salsa20, chacha20, chacha20-ietf',
-      '3 method: shadowsocks-rust does not support "aes-256-ctr"; valid: aes-128-gcm, aes-256-gcm, chacha20-ietf-poly1305',
+      '3 method: shadowsocks-rust does not support "aes-256-ctr"; valid: aes-128-gcm, aes-256-gcm, chacha20-ietf-poly1305, '
+        + '2022-blake3-aes-128-gcm, 2022-blake3-aes-256-gcm, 2022-blake3-chacha20-poly1305',
       '4 method: direct takes no field "method"; valid: impl, label',
       '4 label: must be a non-empty string, the name the reports give this row',
       '5 presets[1].params.method: blinksocks 3 runs chacha20-ietf only on Node.js 10',

@@ -24,8 +24,9 @@ import { createSaltPool } from './salt-pool.js';
 // (connection.salts). A response must name the salt of the request it answers.
 //
 // Probing (3.1.3): the salt and fixed header must come in the first read, and
-// any fault before the target is named is a protocolError, on which the relay
-// server neither answers nor closes early.
+// any fault before the target is named is a protocolError, which the relay
+// server meets alike whatever the bytes, so a probe cannot learn how many
+// it consumed.
 const INITIAL_PAYLOAD = MAX_PAYLOAD - 2 - 259; // room for the longest address and the padding length
 
 export default {

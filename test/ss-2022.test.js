@@ -7,6 +7,7 @@ import { blake3 } from '@noble/hashes/blake3';
 import { AEAD_2022_METHODS, deriveSessionSubkey, newPsk, parsePsk } from '../lib/crypto/aead-2022-methods.js';
 import { createByteQueue } from '../lib/presets/byte-queue.js';
 import { prepareChain } from '../lib/presets/index.js';
+import ss2022 from '../lib/presets/ss-2022/ss-2022.js';
 import { isProtocolError } from '../lib/presets/protocol-error.js';
 import { createBodyOpener, createBodySealer, openRecord, sealRecord, TAG_LENGTH } from '../lib/presets/ss-2022/chunks.js';
 import {
@@ -332,4 +333,30 @@ test('the server answers only with data: an empty read sends no response header'
   p.decode(Buffer.concat(p.toServer));
   p.reply(Buffer.alloc(0));
   assert.equal(p.toClient.length, 0);
+});
+
+test('a stream that ends inside a header or a chunk is a cut stream (decodeEnded), one that ends between chunks is not', () => {
+  const method = '2022-blake3-aes-128-gcm';
+  const password = newPsk(method);
+  const salts = { add: () => true };
+  const create = ss2022.prepare({ method }, { password });
+  const client = create({ target: TARGET, salts });
+  const reads = [];
+  client.clientEncode(Buffer.from('hello'), (data) => reads.push(data));
+  const body = [];
+  client.clientEncode(randomBytes(1000), (data) => body.push(data));
+  const wholeBody = Buffer.concat(body);
+  // Each in a process of its own, as far as SIP022's salt pool goes.
+  const server = (feed) => {
+    const stages = ss2022.prepare({ method }, { password })({ onTarget: () => {}, salts });
+    feed.forEach((read) => stages.serverDecode(read, () => {}));
+    return stages;
+  };
+  const cut = (stages) => assert.throws(() => stages.decodeEnded(), (error) => isProtocolError(error) && /stream ended inside a record: truncated/.test(error.message));
+  assert.doesNotThrow(() => server([]).decodeEnded(), 'nothing read');
+  assert.doesNotThrow(() => server(reads).decodeEnded(), 'the header whole');
+  assert.doesNotThrow(() => server([...reads, wholeBody]).decodeEnded(), 'a whole chunk');
+  cut(server([reads[0].subarray(0, reads[0].length - 1)]));
+  cut(server([...reads, wholeBody.subarray(0, 10)]));
+  cut(server([...reads, wholeBody.subarray(0, wholeBody.length - 1)]));
 });

@@ -67,12 +67,13 @@ export function createBodySealer(aead, subkey, key) {
 // (queue, push): opens every whole record the byte queue holds, pushing the
 // payloads; what is left waits for the next read. Every length up to
 // 0xFFFF is valid, so at most 0xFFFF + 16 bytes are ever awaited.
+// open.awaitingPayload() says whether a length was read without its payload.
 export function createBodyOpener(aead, subkey, key) {
   const lengths = aead.shortRecords(subkey, key, BODY_LENGTHS);
   const nonce = counterNonce(FIRST_BODY_PAYLOAD);
   const length = Buffer.alloc(2);
   let payloadLength = -1;
-  return (queue, push) => {
+  const open = (queue, push) => {
     for (;;) {
       if (payloadLength < 0) {
         const record = queue.take(LENGTH_RECORD);
@@ -96,4 +97,6 @@ export function createBodyOpener(aead, subkey, key) {
       if (plaintext.length > 0) push(plaintext);
     }
   };
+  open.awaitingPayload = () => payloadLength >= 0;
+  return open;
 }

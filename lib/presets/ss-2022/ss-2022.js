@@ -33,6 +33,7 @@ export default {
   name: 'ss-2022',
   summary: 'Shadowsocks 2022 (SIP022): base64 pre-shared key, BLAKE3 session subkeys, timestamped headers with padding, replay-checked salts, chunks of up to 0xFFFF bytes',
   roles: ['address', 'cipher'],
+  authenticated: true,
   params: {
     method: { required: true, values: Object.keys(AEAD_2022_METHODS) },
   },
@@ -56,6 +57,13 @@ export default {
     const firstRead = (queue, length, what) => {
       if (queue.length < length) {
         throw protocolError(`first read of ${queue.length} bytes is shorter than the salt and ${what} (${length}), which SIP022 sends in one write`);
+      }
+    };
+    // A FIN inside a header or a chunk is a cut stream, not its end: the
+    // relay passes it on as a reset (decodeEnded).
+    const endedInside = (queue, started, openBody) => {
+      if (queue.length > 0 || (started && !openBody) || openBody?.awaitingPayload()) {
+        throw protocolError('stream ended inside a record: truncated');
       }
     };
 
@@ -83,7 +91,7 @@ export default {
       let variableLength = -1;
       let openBody = null;
       let bodyOpener = null;
-      return (data, push) => {
+      const decode = (data, push) => {
         queue.push(data);
         if (openBody) return openBody(queue, push);
         if (!key) {
@@ -104,6 +112,8 @@ export default {
         if (payload.length > 0) push(payload);
         openBody(queue, push);
       };
+      decode.ended = () => endedInside(queue, key !== null, openBody);
+      return decode;
     };
 
     // Server: the response stream, sent with the first bytes the target
@@ -135,7 +145,7 @@ export default {
       let firstLength = -1;
       let openBody = null;
       let bodyOpener = null;
-      return (data, push) => {
+      const decode = (data, push) => {
         queue.push(data);
         if (openBody) return openBody(queue, push);
         if (!key) {
@@ -157,15 +167,24 @@ export default {
         if (first.length > 0) push(first);
         openBody(queue, push);
       };
+      decode.ended = () => endedInside(queue, key !== null, openBody);
+      return decode;
     };
 
     return (connection) => {
       const shared = { requestSalt: null };
+      const serverDecode = requestDecoder(connection, shared);
+      const clientDecode = responseDecoder(connection, shared);
       return {
         clientEncode: requestEncoder(connection, shared),
-        serverDecode: requestDecoder(connection, shared),
+        serverDecode,
         serverEncode: responseEncoder(connection, shared),
-        clientDecode: responseDecoder(connection, shared),
+        clientDecode,
+        // A connection decodes in one role only: the other decoder holds nothing.
+        decodeEnded: () => {
+          serverDecode.ended();
+          clientDecode.ended();
+        },
       };
     };
   },

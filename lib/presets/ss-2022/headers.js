@@ -34,7 +34,10 @@ export function encodeResponseFixed(requestSalt, firstLength, now = unixSeconds(
 
 // The variable-length header with the initial payload it carries. Without
 // payload the spec requires padding: 1 to 900 random bytes' worth (their
-// content need not be random: the chunk is encrypted).
+// content need not be random: the chunk is encrypted). shadowsocks-rust 1.25
+// draws 0 to 900 here (get_aead_2022_padding_size), so one in 901 of its
+// requests without payload (a server-first protocol) has neither, and its own
+// ssserver refuses it as ours does: SIP022 says "non-zero", we follow it.
 export function encodeRequestVariable(target, payload, randomInt) {
   const address = encodeAddressHeader(target);
   const paddingLength = payload.length > 0 ? 0 : 1 + randomInt(MAX_PADDING);

@@ -4,11 +4,13 @@
 // `label` names the chain in test titles; `presets` is the chain as the CLI
 // takes it; `password`, when given, is the key the chain must be run with
 // (Shadowsocks 2022 takes a base64 PSK of its method's length, never a
-// password: newChainPassword(presets) in lib/presets/index.js makes one).
+// password: newChainPassword(presets) in lib/presets/index.js makes one), and
+// `wrongPassword` a key of the same format that is not it, for "wrong key".
 const ss2022 = (method, keyLength) => ({
   label: `ss-2022 ${method}`,
   presets: [{ name: 'ss-2022', params: { method } }],
   password: Buffer.alloc(keyLength, 0x22).toString('base64'),
+  wrongPassword: Buffer.alloc(keyLength, 0x23).toString('base64'),
 });
 const ss = (cipher, method) => [{ name: 'ss-base' }, { name: cipher, params: { method } }];
 

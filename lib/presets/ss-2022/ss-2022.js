@@ -96,11 +96,12 @@ export default {
         if (openBody) return openBody(queue, push);
         if (!key) {
           firstRead(queue, saltLength + REQUEST_FIXED_LENGTH + TAG_LENGTH, 'fixed-length request header');
+          // Nothing is kept until the header passed every check.
           const salt = Buffer.from(queue.take(saltLength));
           const keys = keysFor(salt);
-          key = keys.key;
-          variableLength = decodeRequestFixed(openRecord(aead, key, 0, queue.take(REQUEST_FIXED_LENGTH + TAG_LENGTH), 'request header'));
+          variableLength = decodeRequestFixed(openRecord(aead, keys.key, 0, queue.take(REQUEST_FIXED_LENGTH + TAG_LENGTH), 'request header'));
           refuseReplay(salt, connection);
+          key = keys.key;
           shared.requestSalt = salt;
           bodyOpener = createBodyOpener(aead, keys.subkey, key);
         }
@@ -153,10 +154,10 @@ export default {
           firstRead(queue, saltLength + fixedRecord, 'fixed-length response header');
           const salt = Buffer.from(queue.take(saltLength));
           const keys = keysFor(salt);
-          key = keys.key;
-          const header = decodeResponseFixed(openRecord(aead, key, 0, queue.take(fixedRecord), 'response header'), saltLength);
+          const header = decodeResponseFixed(openRecord(aead, keys.key, 0, queue.take(fixedRecord), 'response header'), saltLength);
           if (!header.requestSalt.equals(shared.requestSalt)) throw protocolError('response names another request\'s salt');
           refuseReplay(salt, connection);
+          key = keys.key;
           firstLength = header.firstLength;
           bodyOpener = createBodyOpener(aead, keys.subkey, key);
         }

@@ -6,7 +6,8 @@
 //     --relative-to 'shadowsocks-rust aes-256-gcm'
 // Each ss-2022 chain sits next to the ss-aead-cipher chain with the same
 // AEAD, so the cost of SIP022 (headers per connection, the same data path)
-// reads off two neighbouring rows. shadowsocks-rust rows need ssserver and
+// reads off two neighbouring rows; --filter '"name":"ss-' runs those six
+// chains of ours alone. shadowsocks-rust rows need ssserver and
 // sslocal on PATH (cargo install shadowsocks-rust) and are SKIPPED without.
 const PAIRS = [
   ['2022-blake3-aes-128-gcm', 'aes-128-gcm'],

@@ -256,12 +256,17 @@ describe('--filter', () => {
 
 // The cases files behind docs/performance.md must stay runnable as the
 // presets and peers evolve; each one loads and validates, and names the
-// libev row its documented --relative-to picks.
+// reference row its documented --relative-to picks.
 test('every cases file in benchmark/ loads and validates', async () => {
   const dir = path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark');
-  for (const name of ['peers.cases.js', 'aead-gap.cases.js']) {
+  const files = [
+    ['peers.cases.js', 'shadowsocks-libev'],
+    ['aead-gap.cases.js', 'shadowsocks-libev'],
+    ['modern.cases.js', 'shadowsocks-rust'],
+  ];
+  for (const [name, impl] of files) {
     const cases = await loadCasesFile(path.join(dir, name));
     assert.deepEqual(validateCases(cases), [], name);
-    assert.ok(cases.some((c) => c.impl === 'shadowsocks-libev' && c.method === 'aes-256-gcm'), `${name}: has the libev aes-256-gcm reference row`);
+    assert.ok(cases.some((c) => c.impl === impl && c.method === 'aes-256-gcm'), `${name}: has the ${impl} aes-256-gcm reference row`);
   }
 });

@@ -5,6 +5,7 @@ import obfsRandomPadding from './obfs/random-padding.js';
 import obfsTls12Ticket from './obfs/tls1.2-ticket.js';
 import ssAeadCipher from './ss-aead-cipher.js';
 import ssBase from './ss-base.js';
+import ss2022 from './ss-2022/ss-2022.js';
 import ssStreamCipher from './ss-stream-cipher.js';
 import { authAes128Md5, authAes128Sha1 } from './ssr/auth-aes128.js';
 import { authChainA, authChainB } from './ssr/auth-chain.js';
@@ -22,6 +23,9 @@ import v2rayVmess from './v2ray-vmess.js';
 //     records, padding frames): it gets each write of the stages before it
 //     as one buffer, not piece by piece,
 //   needsLegacyProvider?(params),
+//   password?: { problem(params, password) -> message | undefined,
+//                generate(params) -> a fresh password it takes }, for a
+//     preset whose key is not any password (SIP022's base64 PSK),
 //   prepare(params, { password }) -> (connection) -> per-connection stages
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
 // `connection` gives a stage what it may need beyond its own bytes:
@@ -37,7 +41,7 @@ import v2rayVmess from './v2ray-vmess.js';
 //     ShadowsocksR's protocols authenticate their handshake with).
 // A new preset is a new file listed here; the relay and runner never change.
 export const PRESETS = Object.freeze(Object.fromEntries([
-  ssBase, baseAuth, v2rayVmess, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
+  ssBase, baseAuth, v2rayVmess, ss2022, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
   authAes128Md5, authAes128Sha1, authChainA, authChainB,
   obfsRandomPadding, obfsHttp, obfsTls12Ticket,
 ].map((p) => [p.name, p])));
@@ -127,6 +131,22 @@ function placementProblems(chain) {
 // carrying them must be started with node --openssl-legacy-provider.
 export const chainNeedsLegacyProvider = (chain) =>
   chain.some((entry) => presetNamed(entry.name)?.needsLegacyProvider?.(entry.params ?? {}));
+
+// What is wrong with a password for this chain (one line), or undefined.
+export function chainPasswordProblem(chain, password) {
+  for (const entry of chain) {
+    const problem = presetNamed(entry.name)?.password?.problem(entry.params ?? {}, password);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+// A fresh password that a chain with a preset of its own key format takes;
+// undefined when any password will do.
+export function newChainPassword(chain) {
+  const entry = chain.find((candidate) => presetNamed(candidate.name)?.password);
+  return entry ? presetNamed(entry.name).password.generate(entry.params ?? {}) : undefined;
+}
 
 const passThrough = (data, push) => push(data);
 const acceptEverySalt = { add: () => true };

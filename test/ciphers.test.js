@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
+import { AEAD_2022_METHODS } from '../lib/crypto/aead-2022-methods.js';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
 import { measureCipherCeiling, measurePipelineCeiling } from '../lib/runner/cipher-ceiling.js';
@@ -26,7 +27,7 @@ test('cipherbench ciphers --json measures every method, the legacy ones in a chi
   const result = ciphers('--json', '--size', '1k,16k', '--time', '0.02');
   assert.equal(result.status, 0, result.stderr);
   const ceilings = JSON.parse(result.stdout);
-  assert.deepEqual(ceilings.map((c) => c.method), [...Object.keys(STREAM_METHODS), ...Object.keys(AEAD_METHODS)]);
+  assert.deepEqual(ceilings.map((c) => c.method), [...Object.keys(STREAM_METHODS), ...Object.keys(AEAD_METHODS), ...Object.keys(AEAD_2022_METHODS)]);
   for (const { method, sizes } of ceilings) {
     assert.deepEqual(sizes.map((s) => s.size), [1024, 16384], method);
     for (const { encrypt, decrypt } of sizes) assert.ok(encrypt.bits_per_second > 0 && decrypt.bits_per_second > 0, method);

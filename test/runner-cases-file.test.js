@@ -224,7 +224,8 @@ describe('reference rows', () => {
       '2 method: shadowsocks-libev does not support "aes-256-gcm-siv"; valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, '
         + 'aes-128-ctr, aes-192-ctr, aes-256-ctr, camellia-128-cfb, camellia-192-cfb, camellia-256-cfb, bf-cfb, chacha20-ietf-poly1305, xchacha20-ietf-poly1305, '
         + 'salsa20, chacha20, chacha20-ietf',
-      '3 method: shadowsocks-rust does not support "aes-256-ctr"; valid: aes-128-gcm, aes-256-gcm, chacha20-ietf-poly1305',
+      '3 method: shadowsocks-rust does not support "aes-256-ctr"; valid: aes-128-gcm, aes-256-gcm, chacha20-ietf-poly1305, '
+        + '2022-blake3-aes-128-gcm, 2022-blake3-aes-256-gcm, 2022-blake3-chacha20-poly1305',
       '4 method: direct takes no field "method"; valid: impl, label',
       '4 label: must be a non-empty string, the name the reports give this row',
       '5 presets[1].params.method: missing: blinksocks starts without it and fails at the first connection',
@@ -302,13 +303,18 @@ describe('--filter', () => {
 
 // The cases files behind docs/performance.md must stay runnable as the
 // presets and peers evolve; each one loads and validates, and names the
-// libev row its documented --relative-to picks.
+// reference row its documented --relative-to picks.
 test('every cases file in benchmark/ loads and validates', async () => {
   const dir = path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark');
-  for (const name of ['peers.cases.js', 'aead-gap.cases.js']) {
+  const files = [
+    ['peers.cases.js', 'shadowsocks-libev'],
+    ['aead-gap.cases.js', 'shadowsocks-libev'],
+    ['modern.cases.js', 'shadowsocks-rust'],
+  ];
+  for (const [name, impl] of files) {
     const cases = await loadCasesFile(path.join(dir, name));
     assert.deepEqual(validateCases(cases), [], name);
-    assert.ok(cases.some((c) => c.impl === 'shadowsocks-libev' && c.method === 'aes-256-gcm'), `${name}: has the libev aes-256-gcm reference row`);
+    assert.ok(cases.some((c) => c.impl === impl && c.method === 'aes-256-gcm'), `${name}: has the ${impl} aes-256-gcm reference row`);
   }
 });
 

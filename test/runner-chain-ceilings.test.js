@@ -36,3 +36,9 @@ test('an aborted signal stops before the next chain', async () => {
   const ceilings = await measureChainCeilings([GCM], { signal: controller.signal });
   assert.equal(ceilingFor(ceilings, GCM), null);
 });
+
+test('a chain with a handshake (the client holds its data until the server answers) gets a ceiling', async () => {
+  const tls = [...chain('ss-aead-cipher', 'aes-128-gcm'), { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } }];
+  const { ceiling } = ceilingFor(await measureChainCeilings([tls]), tls);
+  assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
+});

@@ -133,19 +133,28 @@ test('direct, plain, shadowsocks-libev and blinksocks rows run like our own rela
   assertAllGone(pids);
 });
 
-test('shadowsocks-rust: ssserver and sslocal in tunnel mode, when they are on PATH', { timeout: 30_000 }, async (t) => {
-  // Never installed in CI and never a dependency: without it this is left
-  // out, even in CI; the test above checks the row is skipped then.
-  if (!which('ssserver') || !which('sslocal')) {
-    t.skip('needs ssserver and sslocal on PATH (cargo install shadowsocks-rust)');
-    return;
+test('shadowsocks-rust: ssserver and sslocal in tunnel mode, a 2022 row and our 2022 chain each with a fresh PSK', { timeout: 60_000 }, async (t) => {
+  // .ci/run builds shadowsocks-rust (cargo install, cached): required in CI.
+  if (!requirePrograms(t, 'iperf3', 'ssserver', 'sslocal')) return;
+  const cases = [
+    { impl: 'shadowsocks-rust', method: 'aes-256-gcm' },
+    { impl: 'shadowsocks-rust', method: '2022-blake3-aes-256-gcm' },
+    [{ name: 'ss-2022', params: { method: '2022-blake3-aes-128-gcm' } }],
+  ];
+  const { result, commands, pids } = await runWithCommands({ cases, ports: RUST_PORTS });
+  for (const caseResult of result.cases) {
+    assert.equal(caseResult.status, 'ok', `case ${caseResult.index}: ${caseResult.reason}`);
+    assert.ok(measured(caseResult.receiver) && caseResult.cost.client.cpuSeconds > 0);
   }
-  if (!requirePrograms(t, 'iperf3')) return;
-  const { result, commands, pids } = await runWithCommands({ cases: [{ impl: 'shadowsocks-rust', method: 'aes-256-gcm' }], ports: RUST_PORTS });
-  const [caseResult] = result.cases;
-  assert.equal(caseResult.status, 'ok', caseResult.reason);
-  assert.ok(measured(caseResult.receiver) && caseResult.cost.client.cpuSeconds > 0);
   assert.ok(commands.get('0 relay-client').includes('tunnel'));
+  const keyOf = (command, flag) => command[command.indexOf(flag) + 1];
+  assert.match(keyOf(commands.get('0 relay-server'), '-k'), /^[0-9a-f]{32}$/, 'the run\'s password');
+  const rustKey = keyOf(commands.get('1 relay-server'), '-k');
+  assert.equal(Buffer.from(rustKey, 'base64').length, 32, 'a 32-byte PSK for 2022-blake3-aes-256-gcm');
+  assert.equal(keyOf(commands.get('1 relay-client'), '-k'), rustKey);
+  const ourKey = keyOf(commands.get('2 relay-server'), '--key');
+  assert.equal(Buffer.from(ourKey, 'base64').length, 16, 'a 16-byte PSK for 2022-blake3-aes-128-gcm');
+  assert.equal(keyOf(commands.get('2 relay-client'), '--key'), ourKey);
   assertAllGone(pids);
 });
 

@@ -1,3 +1,4 @@
+import { AEAD_2022_METHODS } from '../crypto/aead-2022-methods.js';
 import { AEAD_METHODS } from '../crypto/aead-methods.js';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { STREAM_METHODS } from '../crypto/stream-methods.js';
@@ -7,11 +8,11 @@ import { formatCipherTable } from '../report/cipher-table.js';
 import { DEFAULT_SIZES, measureChainsInLegacyChild, measureCipherCeiling } from '../runner/cipher-ceiling.js';
 import { usageError } from './usage-error.js';
 
-const METHODS = { ...STREAM_METHODS, ...AEAD_METHODS };
-const chainFor = (method) => [
-  { name: 'ss-base' },
-  { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } },
-];
+const METHODS = { ...STREAM_METHODS, ...AEAD_METHODS, ...AEAD_2022_METHODS };
+const chainFor = (method) => {
+  if (AEAD_2022_METHODS[method]) return [{ name: 'ss-2022', params: { method } }];
+  return [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
+};
 
 export function registerCiphersCommand(program) {
   program

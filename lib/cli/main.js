@@ -4,6 +4,7 @@ import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { earlySignal, releaseSignals } from './early-signals.js';
 import { registerEnvironmentCommand } from './environment-command.js';
+import { registerKeyCommand } from './key-command.js';
 import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
@@ -33,6 +34,7 @@ export async function main(argv = process.argv) {
   registerPresetsCommand(program);
   registerCiphersCommand(program);
   registerRelayCommands(program);
+  registerKeyCommand(program);
   registerCompareCommand(program);
   registerReportCommand(program);
   registerLatencyCommands(program);

@@ -1,5 +1,5 @@
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider, validateChain } from '../presets/index.js';
+import { chainNeedsLegacyProvider, chainPasswordProblem, validateChain } from '../presets/index.js';
 import { startRelayClient } from '../relay/client.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, startRelayServer } from '../relay/server.js';
@@ -48,6 +48,8 @@ function relaySettings(options) {
   const listen = endpointOption('--listen', options.listen);
   if (options.key === '') throw usageError('--key must not be empty');
   const presets = parsePresets(options.presets);
+  const keyProblem = chainPasswordProblem(presets, options.key);
+  if (keyProblem) throw usageError(`--key: ${keyProblem}`);
   return { listen, password: options.key, presets, log: createLog(options.logLevel) };
 }
 

@@ -1,9 +1,15 @@
 import aeadRandomCipher from './aead-random-cipher.js';
 import baseAuth from './base-auth.js';
+import obfsHttp from './obfs/http.js';
+import obfsRandomPadding from './obfs/random-padding.js';
+import obfsTls12Ticket from './obfs/tls1.2-ticket.js';
 import ssAeadCipher from './ss-aead-cipher.js';
 import ssBase from './ss-base.js';
 import simpleObfs from './simple-obfs.js';
+import ss2022 from './ss-2022/ss-2022.js';
 import ssStreamCipher from './ss-stream-cipher.js';
+import { authAes128Md5, authAes128Sha1 } from './ssr/auth-aes128.js';
+import { authChainA, authChainB } from './ssr/auth-chain.js';
 import v2rayVmess from './v2ray-vmess.js';
 
 // Every preset is a module with the same shape:
@@ -14,7 +20,13 @@ import v2rayVmess from './v2ray-vmess.js';
 //     'disguise' shapes the wire as another protocol (last only),
 //   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
 //   placement?(chain, index) -> message | undefined (rules beyond the roles),
+//   joinsWrites?: true for a preset that frames what it is given (TLS
+//     records, padding frames): it gets each write of the stages before it
+//     as one buffer, not piece by piece,
 //   needsLegacyProvider?(params),
+//   password?: { problem(params, password) -> message | undefined,
+//                generate(params) -> a fresh password it takes }, for a
+//     preset whose key is not any password (SIP022's base64 PSK),
 //   prepare(params, { password }) -> (connection) -> per-connection stages
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
 // `connection` gives a stage what it may need beyond its own bytes:
@@ -23,10 +35,16 @@ import v2rayVmess from './v2ray-vmess.js';
 //     stages nearer the wire), for handshakes that answer or release held data;
 //   salts.add(salt) -> false when the salt was seen before: a decoder refuses
 //     the connection then (a replay); an encoder records its own salts so a
-//     reflected stream is refused too.
+//     reflected stream is refused too;
+//   layers: one object per connection that every stage of it shares, where a
+//     stage publishes what the stages before it may read (ss-stream-cipher
+//     publishes its key and the client's IV as layers.streamCipher, which
+//     ShadowsocksR's protocols authenticate their handshake with).
 // A new preset is a new file listed here; the relay and runner never change.
 export const PRESETS = Object.freeze(Object.fromEntries([
-  ssBase, baseAuth, v2rayVmess, ssStreamCipher, ssAeadCipher, aeadRandomCipher, simpleObfs,
+  ssBase, baseAuth, v2rayVmess, ss2022, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
+  authAes128Md5, authAes128Sha1, authChainA, authChainB,
+  obfsRandomPadding, obfsHttp, obfsTls12Ticket, simpleObfs,
 ].map((p) => [p.name, p])));
 
 const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
@@ -115,6 +133,22 @@ function placementProblems(chain) {
 export const chainNeedsLegacyProvider = (chain) =>
   chain.some((entry) => presetNamed(entry.name)?.needsLegacyProvider?.(entry.params ?? {}));
 
+// What is wrong with a password for this chain (one line), or undefined.
+export function chainPasswordProblem(chain, password) {
+  for (const entry of chain) {
+    const problem = presetNamed(entry.name)?.password?.problem(entry.params ?? {}, password);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+// A fresh password that a chain with a preset of its own key format takes;
+// undefined when any password will do.
+export function newChainPassword(chain) {
+  const entry = chain.find((candidate) => presetNamed(candidate.name)?.password);
+  return entry ? presetNamed(entry.name).password.generate(entry.params ?? {}) : undefined;
+}
+
 const passThrough = (data, push) => push(data);
 const acceptEverySalt = { add: () => true };
 
@@ -124,17 +158,19 @@ const acceptEverySalt = { add: () => true };
 // connection around its sink, so a read costs no closure allocation.
 export function prepareChain(chain, { password, salts = acceptEverySalt }) {
   const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password }));
+  const joining = chain.map((entry, i) => i > 0 && Boolean(presetNamed(entry.name).joinsWrites));
   return (role, connection) => {
     // entries[i] feeds stage i of the encode direction; a stage's reply
     // enters at i + 1, past itself. Filled in when the encoder is composed.
     let entries = [];
-    const stages = factories.map((create, i) => create({ ...connection, salts, reply: (data) => entries[i + 1](data) }));
+    const layers = {};
+    const stages = factories.map((create, i) => create({ ...connection, salts, layers, reply: (data) => entries[i + 1](data) }));
     const pick = (name) => stages.map((stage) => stage[name] ?? passThrough);
     const encoders = pick(role === 'client' ? 'clientEncode' : 'serverEncode');
     const decoders = pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse();
     return {
       encoder: (sink) => {
-        entries = compose(encoders, sink);
+        entries = joining.some(Boolean) ? composeJoining(encoders, sink, joining) : compose(encoders, sink);
         return entries[0];
       },
       decoder: (sink) => compose(decoders, sink)[0],
@@ -152,4 +188,54 @@ function compose(stages, sink) {
     entries[i] = (data) => stage(data, after);
   }
   return entries;
+}
+
+// As compose(), but a stage marked in `joining` gets everything the stages
+// before it pushed for one write (or one reply) as a single buffer, once
+// that write has gone through them: a framing preset (TLS records, padding
+// frames) then frames what the application wrote, not each piece a cipher
+// pushes (a length, a payload, a tag), as blinksocks' presets, which each
+// return one buffer, do.
+function composeJoining(stages, sink, joining) {
+  const count = stages.length;
+  const inner = new Array(count + 1);
+  const held = [];
+  inner[count] = sink;
+  for (let i = count - 1; i >= 0; i--) {
+    const stage = stages[i];
+    const after = inner[i + 1];
+    const run = (data) => stage(data, after);
+    if (joining[i]) {
+      const queue = [];
+      held.unshift({ queue, run });
+      inner[i] = (data) => queue.push(data);
+    } else {
+      inner[i] = run;
+    }
+  }
+  let depth = 0;
+  const release = () => {
+    for (const { queue, run } of held) {
+      while (queue.length > 0) {
+        const data = queue.length === 1 ? queue[0] : Buffer.concat(queue);
+        queue.length = 0;
+        depth += 1;
+        try {
+          run(data);
+        } finally {
+          depth -= 1;
+        }
+      }
+    }
+  };
+  const entry = (enter) => (data) => {
+    depth += 1;
+    try {
+      enter(data);
+    } finally {
+      depth -= 1;
+    }
+    if (depth === 0) release();
+  };
+  return inner.map((enter, i) => (i === count ? enter : entry(enter)));
 }

@@ -17,13 +17,15 @@ export default {
   needsLegacyProvider: (params) => Boolean(STREAM_METHODS[params.method]?.legacy),
   prepare(params, { password }) {
     const method = STREAM_METHODS[params.method];
-    const key = method.importKey(evpBytesToKey(password, method.keyLength));
+    const keyBytes = evpBytesToKey(password, method.keyLength);
+    const key = method.importKey(keyBytes);
 
-    const encoder = () => {
+    // The IV is drawn when the connection starts, not at its first byte, so
+    // a protocol preset before this one can authenticate with it (SSR).
+    const encoder = (iv) => {
       let cipher = null;
       return (data, push) => {
         if (!cipher) {
-          const iv = randomBytes(method.ivLength);
           cipher = method.create(false, key, iv);
           // The IV leaves in one write with the first bytes after it:
           // blinksocks 3.3.0 takes the IV from the first read alone and fails
@@ -36,16 +38,18 @@ export default {
       };
     };
 
-    const decoder = () => {
+    const decoder = (published) => {
       // `none` has no IV to wait for.
       let decipher = method.ivLength === 0 ? method.create(true, key, NO_IV) : null;
       let ivQueue = decipher ? null : createByteQueue();
+      if (decipher) published.receivedIv = NO_IV;
       return (data, push) => {
         if (!decipher) {
           ivQueue.push(data);
           const iv = ivQueue.take(method.ivLength);
           if (!iv) return;
           decipher = method.create(true, key, iv);
+          published.receivedIv = iv;
           data = ivQueue.takeAll();
           ivQueue = null;
         }
@@ -53,9 +57,13 @@ export default {
       };
     };
 
-    return () => {
-      const encode = encoder();
-      const decode = decoder();
+    // What the stages before this one may read: the key bytes, the IV this
+    // side sends with and, once it arrived, the peer's.
+    return ({ layers } = {}) => {
+      const published = { key: keyBytes, sentIv: randomBytes(method.ivLength), receivedIv: null };
+      if (layers) layers.streamCipher = published;
+      const encode = encoder(published.sentIv);
+      const decode = decoder(published);
       return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode };
     };
   },

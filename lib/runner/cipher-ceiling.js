@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
-import { prepareChain } from '../presets/index.js';
+import { newChainPassword, prepareChain } from '../presets/index.js';
 import { CLI } from './cli-path.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
@@ -100,7 +100,9 @@ export function measurePipelineCeiling(createPipeline, { sizes = DEFAULT_SIZES, 
 }
 
 export function measureCipherCeiling({ presets, sizes = DEFAULT_SIZES, minSeconds = 0.25 }) {
-  return measurePipelineCeiling(prepareChain(presets, { password: 'cipherbench-ceiling' }), { sizes, minSeconds });
+  // A chain with a key format of its own (Shadowsocks 2022) needs a key of it.
+  const password = newChainPassword(presets) ?? 'cipherbench-ceiling';
+  return measurePipelineCeiling(prepareChain(presets, { password }), { sizes, minSeconds });
 }
 
 // rc4-md5 and bf-cfb need OpenSSL's legacy provider, which node loads only

@@ -5,7 +5,11 @@ import { execFileSync } from 'node:child_process';
 export function requirePrograms(t, ...names) {
   const missing = names.filter((name) => !which(name));
   if (missing.length === 0) return true;
-  const message = `needs ${missing.join(', ')} on PATH (Debian: apt-get install -y iperf3 shadowsocks-libev)`;
+  const rust = missing.some((name) => name === 'ssserver' || name === 'sslocal');
+  const install = rust
+    ? 'cargo install shadowsocks-rust --locked --root /var/cache/cipherbench/shadowsocks-rust, then that bin on PATH, as .ci/run does'
+    : 'Debian: apt-get install -y iperf3 shadowsocks-libev';
+  const message = `needs ${missing.join(', ')} on PATH (${install})`;
   if (process.env.CI === 'true') throw new Error(message);
   t.skip(message);
   return false;

@@ -1,10 +1,12 @@
 import blinksocks from './blinksocks.js';
 import command from './command.js';
 import direct from './direct.js';
+import { newChainPassword } from '../../presets/index.js';
 import { ourRelays } from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
 import shadowsocksRust from './shadowsocks-rust.js';
+import ssr from './ssr.js';
 import v2ray from './v2ray.js';
 
 // A case is a preset chain, run by our relays, or a reference row naming
@@ -29,8 +31,10 @@ import v2ray from './v2ray.js';
 //             engine's client connects (entryHost 127.0.0.1 unless said)
 //   remote    false for an implementation whose server cannot be started
 //             on a --remote host (it runs from files on this one)
+//   key?(reference) -> a fresh key when the implementation takes one of
+//             its own format for this row (Shadowsocks 2022), else undefined
 // The runner starts, waits for, measures, costs and stops every one alike.
-const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, command].map((peer) => [peer.impl, peer]));
+const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -76,7 +80,16 @@ export async function locatePeer(identity, options) {
 
 export const runsRemotely = (identity) => !identity.impl || PEERS[identity.impl].remote !== false;
 
+// The run's password suits every cipher but those with a key format of
+// their own (Shadowsocks 2022: base64 of the method's key length): such a
+// case gets a fresh key of that format for each run instead.
+function keyFor(identity, runKey) {
+  const own = identity.impl ? PEERS[identity.impl].key?.(identity) : newChainPassword(identity.presets);
+  return own ?? runKey;
+}
+
 export async function planPeer(identity, context) {
-  if (!identity.impl) return { relays: ourRelays(identity.presets, context), entryPort: context.ports.client };
-  return PEERS[identity.impl].plan(identity, context);
+  const withKey = { ...context, key: keyFor(identity, context.key) };
+  if (!identity.impl) return { relays: ourRelays(identity.presets, withKey), entryPort: context.ports.client };
+  return PEERS[identity.impl].plan(identity, withKey);
 }

@@ -1,18 +1,21 @@
+import { AEAD_2022_METHODS, newPsk } from '../../crypto/aead-2022-methods.js';
 import { findPrograms } from '../programs.js';
 import { validateMethod } from './method-field.js';
 
 // shadowsocks-rust: ssserver, and sslocal in tunnel mode as the client.
 // What they log, and where, depends on the build and its log settings, so
 // readiness is read from the kernel's table of listening sockets.
-// The methods are the AEAD ciphers of every build; stream ciphers need the
-// stream-cipher feature, and the 2022 ciphers a key of an exact length.
-const METHODS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-ietf-poly1305'];
+// The methods are the AEAD and 2022 ciphers of every build (stream ciphers
+// need the stream-cipher feature); a 2022 cipher takes a base64 key of its
+// own length, not the run's password.
+const METHODS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-ietf-poly1305', ...Object.keys(AEAD_2022_METHODS)];
 
 export default {
   impl: 'shadowsocks-rust',
   fields: ['method'],
   validate: (reference) => validateMethod(reference, METHODS),
   label: ({ method }) => `shadowsocks-rust ${method}`,
+  key: ({ method }) => (AEAD_2022_METHODS[method] ? newPsk(method) : undefined),
   hint: 'install it with `cargo install shadowsocks-rust`, or put ssserver and sslocal from a release (github.com/shadowsocks/shadowsocks-rust/releases) on PATH',
   locate: (reference, options) => findPrograms(['ssserver', 'sslocal'], options),
   plan: async ({ method }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({

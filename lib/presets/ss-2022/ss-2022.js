@@ -1,0 +1,192 @@
+import { randomBytes, randomInt } from 'node:crypto';
+import { AEAD_2022_METHODS, deriveSessionSubkey, newPsk, parsePsk } from '../../crypto/aead-2022-methods.js';
+import { createByteQueue } from '../byte-queue.js';
+import { protocolError } from '../protocol-error.js';
+import { createBodyOpener, createBodySealer, MAX_PAYLOAD, openRecord, sealRecord, TAG_LENGTH } from './chunks.js';
+import {
+  decodeRequestFixed, decodeRequestVariable, decodeResponseFixed, encodeRequestFixed, encodeRequestVariable, encodeResponseFixed,
+  REQUEST_FIXED_LENGTH, responseFixedLength,
+} from './headers.js';
+import { createSaltPool } from './salt-pool.js';
+
+// Shadowsocks 2022 (SIP022), TCP. A request stream is
+//   salt | sealed fixed header | sealed variable header (target, padding,
+//   initial payload) | length and payload chunks ...
+// and a response stream
+//   salt | sealed fixed header (with the request's salt) | sealed first
+//   payload | length and payload chunks ...
+// The target travels inside the request header, so this preset is the
+// chain's address and cipher at once: [{ name: 'ss-2022', params: { method } }].
+//
+// Replay protection (3.1.4), both directions: a header more than 30 s from
+// this clock is refused, and so is a salt seen in the last 60 s by this
+// process (its own pool, exact), or by the relay's server-wide filter
+// (connection.salts). A response must name the salt of the request it answers.
+//
+// Probing (3.1.3): the salt and fixed header must come in the first read, and
+// any fault before the target is named is a protocolError, which the relay
+// server meets alike whatever the bytes, so a probe cannot learn how many
+// it consumed.
+const INITIAL_PAYLOAD = MAX_PAYLOAD - 2 - 259; // room for the longest address and the padding length
+
+export default {
+  name: 'ss-2022',
+  summary: 'Shadowsocks 2022 (SIP022): base64 pre-shared key, BLAKE3 session subkeys, timestamped headers with padding, replay-checked salts, chunks of up to 0xFFFF bytes',
+  roles: ['address', 'cipher'],
+  authenticated: true,
+  params: {
+    method: { required: true, values: Object.keys(AEAD_2022_METHODS) },
+  },
+  // The run's key must be this method's PSK, not a password (2.1).
+  password: {
+    problem: (params, password) => parsePsk(params.method, password).problem,
+    generate: (params) => newPsk(params.method),
+  },
+  prepare(params, { password }) {
+    const { keyLength: saltLength, aead } = AEAD_2022_METHODS[params.method];
+    const { psk, problem } = parsePsk(params.method, password);
+    if (problem) throw new Error(problem);
+    const pool = createSaltPool();
+    const keysFor = (salt) => {
+      const subkey = deriveSessionSubkey(psk, salt);
+      return { subkey, key: aead.importKey(subkey) };
+    };
+    const refuseReplay = (salt, connection) => {
+      if (!pool.add(salt) || !connection.salts.add(salt)) throw protocolError('salt seen before: a replay');
+    };
+    const firstRead = (queue, length, what) => {
+      if (queue.length < length) {
+        throw protocolError(`first read of ${queue.length} bytes is shorter than the salt and ${what} (${length}), which SIP022 sends in one write`);
+      }
+    };
+    // A FIN inside a header or a chunk is a cut stream, not its end: the
+    // relay passes it on as a reset (decodeEnded).
+    const endedInside = (queue, started, openBody) => {
+      if (queue.length > 0 || (started && !openBody) || openBody?.awaitingPayload()) {
+        throw protocolError('stream ended inside a record: truncated');
+      }
+    };
+
+    // Client: the request stream, salt and both header chunks in one push.
+    const requestEncoder = (connection, shared) => {
+      let sealBody = null;
+      return (data, push) => {
+        if (sealBody) return sealBody(data, push);
+        const salt = randomBytes(saltLength);
+        connection.salts.add(salt);
+        shared.requestSalt = salt;
+        const { subkey, key } = keysFor(salt);
+        const initial = data.subarray(0, INITIAL_PAYLOAD);
+        const variable = encodeRequestVariable(connection.target, initial, randomInt);
+        push(Buffer.concat([salt, sealRecord(aead, key, 0, encodeRequestFixed(variable.length)), sealRecord(aead, key, 1, variable)]));
+        sealBody = createBodySealer(aead, subkey, key);
+        sealBody(data.subarray(initial.length), push);
+      };
+    };
+
+    // Server: reads the request header, names the target, then the body.
+    const requestDecoder = (connection, shared) => {
+      const queue = createByteQueue();
+      let key = null;
+      let variableLength = -1;
+      let openBody = null;
+      let bodyOpener = null;
+      const decode = (data, push) => {
+        queue.push(data);
+        if (openBody) return openBody(queue, push);
+        if (!key) {
+          firstRead(queue, saltLength + REQUEST_FIXED_LENGTH + TAG_LENGTH, 'fixed-length request header');
+          // Nothing is kept until the header passed every check.
+          const salt = Buffer.from(queue.take(saltLength));
+          const keys = keysFor(salt);
+          variableLength = decodeRequestFixed(openRecord(aead, keys.key, 0, queue.take(REQUEST_FIXED_LENGTH + TAG_LENGTH), 'request header'));
+          refuseReplay(salt, connection);
+          key = keys.key;
+          shared.requestSalt = salt;
+          bodyOpener = createBodyOpener(aead, keys.subkey, key);
+        }
+        const record = queue.take(variableLength + TAG_LENGTH);
+        if (!record) return;
+        const { target, payload } = decodeRequestVariable(openRecord(aead, key, 1, record, 'variable-length request header'));
+        connection.onTarget(target);
+        openBody = bodyOpener;
+        if (payload.length > 0) push(payload);
+        openBody(queue, push);
+      };
+      decode.ended = () => endedInside(queue, key !== null, openBody);
+      return decode;
+    };
+
+    // Server: the response stream, sent with the first bytes the target
+    // returns (3.1.3: a response header never goes alone).
+    const responseEncoder = (connection, shared) => {
+      let sealBody = null;
+      return (data, push) => {
+        if (sealBody) return sealBody(data, push);
+        if (data.length === 0) return;
+        const salt = randomBytes(saltLength);
+        connection.salts.add(salt);
+        const { subkey, key } = keysFor(salt);
+        const first = data.subarray(0, MAX_PAYLOAD);
+        push(Buffer.concat([
+          salt,
+          sealRecord(aead, key, 0, encodeResponseFixed(shared.requestSalt, first.length)),
+          sealRecord(aead, key, 1, first),
+        ]));
+        sealBody = createBodySealer(aead, subkey, key);
+        sealBody(data.subarray(first.length), push);
+      };
+    };
+
+    // Client: checks the response header against this connection's request.
+    const responseDecoder = (connection, shared) => {
+      const queue = createByteQueue();
+      const fixedRecord = responseFixedLength(saltLength) + TAG_LENGTH;
+      let key = null;
+      let firstLength = -1;
+      let openBody = null;
+      let bodyOpener = null;
+      const decode = (data, push) => {
+        queue.push(data);
+        if (openBody) return openBody(queue, push);
+        if (!key) {
+          if (!shared.requestSalt) throw protocolError('a response before any request');
+          firstRead(queue, saltLength + fixedRecord, 'fixed-length response header');
+          const salt = Buffer.from(queue.take(saltLength));
+          const keys = keysFor(salt);
+          const header = decodeResponseFixed(openRecord(aead, keys.key, 0, queue.take(fixedRecord), 'response header'), saltLength);
+          if (!header.requestSalt.equals(shared.requestSalt)) throw protocolError('response names another request\'s salt');
+          refuseReplay(salt, connection);
+          key = keys.key;
+          firstLength = header.firstLength;
+          bodyOpener = createBodyOpener(aead, keys.subkey, key);
+        }
+        const record = queue.take(firstLength + TAG_LENGTH);
+        if (!record) return;
+        const first = openRecord(aead, key, 1, record, 'first response payload');
+        openBody = bodyOpener;
+        if (first.length > 0) push(first);
+        openBody(queue, push);
+      };
+      decode.ended = () => endedInside(queue, key !== null, openBody);
+      return decode;
+    };
+
+    return (connection) => {
+      const shared = { requestSalt: null };
+      const serverDecode = requestDecoder(connection, shared);
+      const clientDecode = responseDecoder(connection, shared);
+      return {
+        clientEncode: requestEncoder(connection, shared),
+        serverDecode,
+        serverEncode: responseEncoder(connection, shared),
+        clientDecode,
+        // A connection decodes in one role only: the other decoder holds nothing.
+        decodeEnded: () => {
+          serverDecode.ended();
+          clientDecode.ended();
+        },
+      };
+    };
+  },
+};

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
-import { PRESETS, validateChain } from '../lib/presets/index.js';
+import { prepareChain, PRESETS, validateChain } from '../lib/presets/index.js';
 import { isProtocolError } from '../lib/presets/protocol-error.js';
 import { MAX_HEAD } from '../lib/presets/simple-obfs/http-head.js';
 import { requestHead, responseHead, websocketAccept } from '../lib/presets/simple-obfs/http.js';
@@ -198,6 +198,32 @@ describe('simple-obfs: our frames', () => {
       }
     });
   }
+});
+
+describe('simple-obfs in a chain', () => {
+  const chain = (mode) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }, { name: 'simple-obfs', params: { mode } }];
+  const clientWire = (mode, writes) => {
+    const out = [];
+    const encode = prepareChain(chain(mode), { password: 'p' })('client', { target: { host: '127.0.0.1', port: 80 } }).encoder((data) => out.push(data));
+    for (const write of writes) encode(write);
+    return Buffer.concat(out);
+  };
+
+  test('tls: one record per write of the cipher, as obfs-local makes one per read; the hello carries the first write', () => {
+    const wire = clientWire('tls', [Buffer.alloc(0), randomBytes(100), randomBytes(40_000)]);
+    const records = recordLengths(wire);
+    const hello = parseClientHello(wire.subarray(5, 5 + records[0].length));
+    // ss-base and the cipher's salt, length and tag for the address header.
+    assert.equal(hello.ticket.length, 32 + 18 + 7 + 16);
+    // 100 bytes in one chunk: 18 + 100 + 16 in one record; 40,000 bytes in
+    // three chunks of up to 16383: 40,102 bytes in records of 16384 at most.
+    assert.deepEqual(records.slice(1).map((r) => r.length), [134, 16384, 16384, 40_000 + 3 * 34 - 2 * 16384]);
+  });
+
+  test('http: the request head carries the first piece; nothing after it is joined or copied', () => {
+    const wire = clientWire('http', [Buffer.alloc(0), Buffer.from('x')]).toString('latin1');
+    assert.match(wire, /Content-Length: 32\r\n\r\n/);
+  });
 });
 
 // [{ type, length }] of the TLS records in `wire`.

@@ -20,9 +20,10 @@ import v2rayVmess from './v2ray-vmess.js';
 //     'disguise' shapes the wire as another protocol (last only),
 //   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
 //   placement?(chain, index) -> message | undefined (rules beyond the roles),
-//   joinsWrites?: true for a preset that frames what it is given (TLS
-//     records, padding frames): it gets each write of the stages before it
-//     as one buffer, not piece by piece,
+//   joinsWrites?: true, or joinsWrites(params) when it depends on them, for
+//     a preset that frames what it is given (TLS records, padding frames):
+//     it gets each write of the stages before it as one buffer, not piece
+//     by piece,
 //   needsLegacyProvider?(params),
 //   password?: { problem(params, password) -> message | undefined,
 //                generate(params) -> a fresh password it takes }, for a
@@ -152,13 +153,19 @@ export function newChainPassword(chain) {
 const passThrough = (data, push) => push(data);
 const acceptEverySalt = { add: () => true };
 
+// Whether a chain entry's preset wants each write joined (joinsWrites).
+const joinsWrites = (entry) => {
+  const joins = presetNamed(entry.name).joinsWrites;
+  return typeof joins === 'function' ? joins(entry.params ?? {}) : Boolean(joins);
+};
+
 // Builds, once per process, a factory of per-connection pipelines. Encoding
 // runs the chain in order; decoding runs it backwards, so the server peels
 // off what the client put on last. Each direction is composed once per
 // connection around its sink, so a read costs no closure allocation.
 export function prepareChain(chain, { password, salts = acceptEverySalt }) {
   const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password }));
-  const joining = chain.map((entry, i) => i > 0 && Boolean(presetNamed(entry.name).joinsWrites));
+  const joining = chain.map((entry, i) => i > 0 && joinsWrites(entry));
   return (role, connection) => {
     // entries[i] feeds stage i of the encode direction; a stage's reply
     // enters at i + 1, past itself. Filled in when the encoder is composed.

@@ -23,6 +23,11 @@ export default {
         : `must be a host name such as ${DEFAULT_HOST} (letters, digits, '-' and '.', at most 253 characters)`),
     },
   },
+  // tls frames what it is given as records, as obfs-local frames each read,
+  // and its ClientHello carries the first write: both want whole writes.
+  // http adds nothing after its head, so its writes pass as they come,
+  // never copied together.
+  joinsWrites: (params) => params.mode === 'tls',
   prepare(params) {
     return MODES[params.mode]({ host: params.host ?? DEFAULT_HOST });
   },

@@ -1,8 +1,7 @@
 import { createCipheriv, createDecipheriv, createSecretKey } from 'node:crypto';
 import { createOpen, createSeal } from './chacha20-poly1305-original.js';
 import { hchacha20 } from './hchacha20.js';
-import { addLittleEndian } from './nonce.js';
-import { chachaShortRecords, gcmShortRecords } from './short-records.js';
+import { chachaOriginalShortRecords, chachaShortRecords, gcmShortRecords } from './short-records.js';
 
 export const TAG_LENGTH = 16;
 
@@ -57,35 +56,6 @@ const gcm = (bits) => ({
   shortRecords: (subkey, key, sequence) => gcmShortRecords(`aes-${bits}-ecb`, key, sequence),
 });
 
-// Short records sealed and opened by the method's own cipher objects, for a
-// method too rarely used to have a faster path in short-records.js.
-const recordsThroughMethod = (seal, open, nonceLength) => (subkey, key, { offset, step }) => {
-  const nonce = addLittleEndian(Buffer.alloc(nonceLength), offset);
-  return {
-    seal(plaintext, out, at) {
-      const cipher = seal(key, nonce);
-      addLittleEndian(nonce, step);
-      cipher.update(plaintext).copy(out, at);
-      cipher.final();
-      cipher.getAuthTag().copy(out, at + plaintext.length);
-    },
-    open(record, out) {
-      const n = record.length - TAG_LENGTH;
-      const decipher = open(key, nonce);
-      addLittleEndian(nonce, step);
-      decipher.setAuthTag(record.subarray(n));
-      const plaintext = decipher.update(record.subarray(0, n));
-      try {
-        decipher.final();
-      } catch {
-        return false;
-      }
-      plaintext.copy(out);
-      return true;
-    },
-  };
-};
-
 // The original, 8-byte-nonce ChaCha20-Poly1305 (chacha20-poly1305-original.js).
 const chachaOriginal = {
   keyLength: 32,
@@ -94,7 +64,7 @@ const chachaOriginal = {
   importKey: (subkey) => createSecretKey(subkey),
   seal: createSeal,
   open: createOpen,
-  shortRecords: recordsThroughMethod(createSeal, createOpen, 8),
+  shortRecords: (subkey, key, sequence) => chachaOriginalShortRecords(subkey, sequence),
 };
 
 export const AEAD_METHODS = {

@@ -14,8 +14,9 @@
 //   and E(K, J0+1) for the keystream, come from node:crypto's AES-ECB,
 //   computed for the next BATCH records in one call; the GHASH of the
 //   record's single block is done here (ghash.js).
-// - ChaCha20-Poly1305 and XChaCha20-Poly1305: two ChaCha20 blocks and a
-//   two-block Poly1305, all here (chacha20-block.js, poly1305.js).
+// - ChaCha20-Poly1305 (IETF and original) and XChaCha20-Poly1305: two
+//   ChaCha20 blocks and a two-block Poly1305, all here (chacha20-block.js,
+//   poly1305.js).
 //
 // A sequence's nonces are the little-endian counters offset, offset + step,
 // offset + 2 * step, ...; each seal or open takes the next one.
@@ -115,16 +116,52 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
   };
 }
 
+// Poly1305 input, RFC 8439 (2.8), for up to 16 bytes of ciphertext and no
+// additional data: the ciphertext zero-padded to 16 bytes, then
+// le64(0) || le64(length).
+function ietfMac(polyKey, ciphertext, at, n, out, outAt) {
+  const { macInput } = scratch;
+  macInput.fill(0);
+  ciphertext.copy(macInput, 0, at, at + n);
+  macInput.writeUInt32LE(n, 24);
+  // Empty ciphertext pads to nothing: only the lengths block is MACed.
+  poly1305(polyKey, macInput, out, outAt, n === 0 ? 16 : 0, 32);
+}
+
+// Poly1305 input of the original construction (chacha20-poly1305-original.js)
+// for no additional data: le64(0) || ciphertext || le64(length), unpadded.
+function originalMac(polyKey, ciphertext, at, n, out, outAt) {
+  const { macInput } = scratch;
+  macInput.fill(0);
+  ciphertext.copy(macInput, 8, at, at + n);
+  macInput.writeUInt32LE(n, 8 + n);
+  poly1305(polyKey, macInput, out, outAt, 0, 16 + n);
+}
+
 // extended: XChaCha20-Poly1305 (24-byte nonce; HChaCha20 subkey per record).
 export function chachaShortRecords(key, { offset, step, extended = false }) {
   const nonce = addLittleEndian(Buffer.alloc(extended ? 24 : 12), offset);
+  return chachaRecords(key, { nonce, advance: () => addLittleEndian(nonce, step), extended, mac: ietfMac });
+}
+
+// The original, 8-byte-nonce ChaCha20-Poly1305: its keystream is the IETF
+// one under the 12-byte nonce 0x00000000 || nonce, its MAC input another.
+// Without this, each 2-byte length cost a node:crypto chacha20 object.
+export function chachaOriginalShortRecords(key, { offset, step }) {
+  const nonce = Buffer.alloc(12);
+  const counter = addLittleEndian(nonce.subarray(4), offset);
+  return chachaRecords(key, { nonce, advance: () => addLittleEndian(counter, step), extended: false, mac: originalMac });
+}
+
+// Seals and opens records under nonce, which advance() moves on after each.
+function chachaRecords(key, { nonce, advance, extended, mac }) {
   const state = new Uint32Array(16);
   state.set(SIGMA, 0);
   const setKey = (k) => {
     for (let i = 0; i < 8; i++) state[4 + i] = k.readUInt32LE(i * 4);
   };
   setKey(key);
-  const { block0, block1, polyKey, macInput } = scratch;
+  const { block0, block1, polyKey } = scratch;
 
   // Block 0 is the one-time Poly1305 key, block 1 the keystream (RFC 8439, 2.8).
   const nextBlocks = () => {
@@ -138,7 +175,7 @@ export function chachaShortRecords(key, { offset, step, extended = false }) {
       state[14] = nonce.readUInt32LE(4);
       state[15] = nonce.readUInt32LE(8);
     }
-    addLittleEndian(nonce, step);
+    advance();
     state[12] = 0;
     chachaCore(state, block0, true);
     state[12] = 1;
@@ -146,28 +183,19 @@ export function chachaShortRecords(key, { offset, step, extended = false }) {
     for (let i = 0; i < 8; i++) polyKey.writeUInt32LE(block0[i], 4 * i);
   };
   const keystream = (i) => (block1[i >> 2] >>> (8 * (i & 3))) & 0xff;
-  // Poly1305 input for up to 16 bytes of ciphertext and no additional data:
-  // the ciphertext zero-padded to 16 bytes, then le64(0) || le64(length).
-  const mac = (ciphertext, at, n, out, outAt) => {
-    macInput.fill(0);
-    ciphertext.copy(macInput, 0, at, at + n);
-    macInput.writeUInt32LE(n, 24);
-    // Empty ciphertext pads to nothing: only the lengths block is MACed.
-    poly1305(polyKey, macInput, out, outAt, n === 0 ? 16 : 0, 32);
-  };
   return {
     seal(plaintext, out, at) {
       const n = plaintext.length;
       checkLength(n);
       nextBlocks();
       for (let i = 0; i < n; i++) out[at + i] = plaintext[i] ^ keystream(i);
-      mac(out, at, n, out, at + n);
+      mac(polyKey, out, at, n, out, at + n);
     },
     open(record, out) {
       const n = record.length - TAG;
       checkLength(n);
       nextBlocks();
-      mac(record, 0, n, scratch.expected, 0);
+      mac(polyKey, record, 0, n, scratch.expected, 0);
       if (!sameTag(scratch.expected, 0, record, n)) return false;
       for (let i = 0; i < n; i++) out[i] = record[i] ^ keystream(i);
       return true;

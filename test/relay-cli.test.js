@@ -25,7 +25,7 @@ describe('relay command: bad input exits 2 before listening', () => {
     },
     { what: 'empty key', args: ['server', '--listen', '127.0.0.1:24001', '--key', '', '--presets', AES], stderr: /--key must not be empty/ },
     { what: 'presets not JSON', args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{'], stderr: /--presets is not valid JSON/ },
-    { what: 'chain without ss-base', args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'], stderr: /must start with ss-base/ },
+    { what: 'chain without ss-base', args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'], stderr: /no address preset: a chain starts with one of ss-base/ },
     { what: 'bad listen address', args: ['server', '--listen', 'localhost:99999', '--key', 'k', '--presets', AES], stderr: /--listen must be HOST:PORT/ },
     {
       what: 'client without --forward',

@@ -10,8 +10,14 @@ import ssStreamCipher from './ss-stream-cipher.js';
 //     'disguise' shapes the wire as another protocol (last only),
 //   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
 //   placement?(chain, index) -> message | undefined (rules beyond the roles),
+//   authenticated?: true when the preset detects any change to the bytes it
+//     carries (an AEAD); a chain is authenticated when one of its presets is,
+//     and a relay serves an unauthenticated chain beyond loopback only when
+//     told to (cli: --allow-unauthenticated),
 //   needsLegacyProvider?(params),
 //   prepare(params, { password }) -> (connection) -> per-connection stages
+//     (password: a string, or a Buffer of the bytes given when the key the
+//     person typed is not UTF-8; see cli/raw-argument.js)
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
 // `connection` gives a stage what it may need beyond its own bytes:
 //   target (client) / onTarget(address) (server): the address to carry;
@@ -108,6 +114,11 @@ function placementProblems(chain) {
 // carrying them must be started with node --openssl-legacy-provider.
 export const chainNeedsLegacyProvider = (chain) =>
   chain.some((entry) => presetNamed(entry.name)?.needsLegacyProvider?.(entry.params ?? {}));
+
+// False for a chain whose bytes can be changed on the way unnoticed (no
+// preset in it authenticates): bit flips in a stream cipher's ciphertext
+// redirect a connection to another port.
+export const chainIsAuthenticated = (chain) => chain.some((entry) => presetNamed(entry.name)?.authenticated === true);
 
 const passThrough = (data, push) => push(data);
 const acceptEverySalt = { add: () => true };

@@ -37,7 +37,7 @@ export function createSaltFilter({ entries, falsePositiveRate }) {
   const positions = (salt) => {
     const digest = createHash('sha256').update(hashKey).update(salt).digest();
     const h1 = digest.readUInt32LE(0);
-    const h2 = digest.readUInt32LE(4) | 1;
+    const h2 = (digest.readUInt32LE(4) | 1) >>> 0;
     const out = new Array(hashes);
     for (let i = 0; i < hashes; i++) out[i] = (h1 + i * h2) % bits;
     return out;

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { createHash, randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -8,6 +7,7 @@ import { chainIsAuthenticated } from '../lib/presets/index.js';
 import { startEchoServer } from './support/echo-server.js';
 import { aeadMethod, clientBytes, sealedLength, sealedPlaintext, sendHostile } from './support/hostile.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
+import { fdCount, rssBytes } from './support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { echoTransfer } from './support/transfer.js';
 
@@ -22,8 +22,6 @@ const CONCURRENCY = 100;
 const STALLS = 300;
 const HANDSHAKE_TIMEOUT_S = 2;
 
-const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
-const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
 // A valid connection through the relay pair that sends 32 KB every 10 ms
 // and hashes what it sends and what comes back, until stopped.

@@ -95,7 +95,8 @@ export function parsePresets(text) {
     throw usageError(`--presets is not valid JSON (${error.message})`);
   }
   const problems = validateChain(presets);
-  if (problems.length > 0) {
+  if (problems.length === 1) throw usageError(`--presets is not a valid chain: ${problems[0].field}: ${problems[0].message}`);
+  if (problems.length > 1) {
     throw usageError(`--presets is not a valid chain:\n${problems.map((p) => `  ${p.field}: ${p.message}`).join('\n')}`);
   }
   if (chainNeedsLegacyProvider(presets)) {

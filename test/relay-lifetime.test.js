@@ -1,0 +1,122 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { clientBytes, sendHostile } from './support/hostile.js';
+import { fdCount, rssBytes } from './support/proc-stats.js';
+import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { startSilentTarget } from './support/silent-target.js';
+
+// How long a relayed connection lives and what it may hold: released when
+// its client goes away, cut when idle, capped in number and in the bytes
+// queued for a target that does not read, and reset (not ended) when its
+// other half breaks. Real relays on loopback, each part bounded in time.
+const KEY = 'lifetime-test-password';
+const PRESETS = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
+
+const connected = (socket) => new Promise((resolve, reject) => socket.once('connect', resolve).once('error', reject));
+const waitFor = async (check, ms, what) => {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`${what}: not within ${ms} ms`);
+    await sleep(20);
+  }
+};
+
+describe('relayed connection lifetime', () => {
+  let silent;
+  after(async () => {
+    await stopAll();
+    await silent?.close();
+  });
+
+  test('200 half-closed connections whose client then resets are released within 2 s', { timeout: 30_000 }, async () => {
+    silent = await startSilentTarget();
+    const server = await startRelayServer({ key: KEY, presets: PRESETS });
+    const fdsIdle = fdCount(server.pid);
+    const request = () => clientBytes({ presets: PRESETS, password: KEY, target: { host: '127.0.0.1', port: silent.port } });
+    const clients = await Promise.all(
+      Array.from({ length: 200 }, async () => {
+        const socket = net.connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
+        socket.on('error', () => {});
+        await connected(socket);
+        socket.end(request());
+        return socket;
+      }),
+    );
+    await waitFor(() => silent.connections === 200 && fdCount(server.pid) === fdsIdle + 400, 10_000, 'all 200 relayed');
+    const resetAt = Date.now();
+    for (const socket of clients) socket.resetAndDestroy();
+    await waitFor(() => fdCount(server.pid) === fdsIdle, 2000, `server back to ${fdsIdle} fds (has ${fdCount(server.pid)})`);
+    const releasedMs = Date.now() - resetAt;
+    assert.ok(releasedMs <= 2000, `released after ${releasedMs} ms`);
+    await stopAll();
+  });
+
+  test('a relayed connection silent both ways is reset after --idle-timeout', { timeout: 10_000 }, async () => {
+    const server = await startRelayServer({ key: KEY, presets: PRESETS, extra: ['--idle-timeout', '1'] });
+    const bytes = clientBytes({ presets: PRESETS, password: KEY, target: { host: '127.0.0.1', port: silent.port } });
+    const { ms, how } = await sendHostile({ port: server.port, bytes, timeoutMs: 5000 });
+    assert.equal(how, 'reset');
+    assert.ok(ms >= 900 && ms < 3000, `reset after ${ms} ms, idle timeout 1 s`);
+    await stopAll();
+  });
+
+  test('--max-connections refuses connections beyond the cap at once and keeps the rest', { timeout: 10_000 }, async () => {
+    const server = await startRelayServer({ key: KEY, presets: PRESETS, extra: ['--max-connections', '3', '--handshake-timeout', '2'] });
+    const results = [];
+    for (let i = 0; i < 5; i++) {
+      results.push(sendHostile({ port: server.port, bytes: Buffer.from([1]), timeoutMs: 5000 }));
+      await sleep(50);
+    }
+    const times = (await Promise.all(results)).map(({ ms }) => ms).sort((a, b) => a - b);
+    assert.ok(times[0] < 500 && times[1] < 500, `two closed at once: ${times}`);
+    assert.ok(times.slice(2).every((ms) => ms >= 1900), `three held to the handshake timeout: ${times}`);
+    await stopAll();
+  });
+
+  test('a target that breaks mid-download reaches the application as a reset, not an end', { timeout: 10_000 }, async () => {
+    const breaking = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.write(Buffer.alloc(256 * 1024, 1), () => setTimeout(() => socket.resetAndDestroy(), 100));
+    });
+    await new Promise((resolve) => breaking.listen(0, '127.0.0.1', resolve));
+    const server = await startRelayServer({ key: KEY, presets: PRESETS });
+    const client = await startRelayClient({ serverPort: server.port, forwardPort: breaking.address().port, key: KEY, presets: PRESETS });
+    const { how, received } = await sendHostile({ port: client.port, bytes: Buffer.from('GET'), timeoutMs: 5000 });
+    breaking.close();
+    assert.equal(received.length, 256 * 1024, 'everything sent before the break arrived');
+    assert.equal(how, 'reset', 'the cut shows as a reset');
+    await stopAll();
+  });
+
+  test('400 flows into a target that never reads add less than 100 MB to the server', { timeout: 120_000 }, async (t) => {
+    const FLOWS = 400;
+    const server = await startRelayServer({ key: KEY, presets: PRESETS });
+    const client = await startRelayClient({ serverPort: server.port, forwardPort: silent.port, key: KEY, presets: PRESETS });
+    const rssBefore = rssBytes(server.pid);
+    const chunk = Buffer.alloc(256 * 1024);
+    // Each flow writes until its socket has not drained for a second.
+    const stall = async () => {
+      const socket = net.connect({ port: client.port, host: '127.0.0.1' });
+      socket.on('error', () => {});
+      await connected(socket);
+      let written = 0;
+      for (;;) {
+        written += chunk.length;
+        if (socket.write(chunk)) continue;
+        const drained = await Promise.race([new Promise((resolve) => socket.once('drain', () => resolve(true))), sleep(1000).then(() => false)]);
+        if (!drained) return { socket, written };
+      }
+    };
+    const flows = [];
+    for (let i = 0; i < FLOWS; i += 50) flows.push(...(await Promise.all(Array.from({ length: 50 }, stall))));
+    await sleep(500);
+    const grown = rssBytes(server.pid) - rssBefore;
+    const written = flows.reduce((sum, flow) => sum + flow.written, 0);
+    t.diagnostic(`${FLOWS} stalled flows, ${(written / 2 ** 20).toFixed(0)} MB written into them: server RSS +${(grown / 2 ** 20).toFixed(1)} MB`);
+    for (const { socket } of flows) socket.destroy();
+    assert.equal(silent.connections >= FLOWS, true, `${silent.connections} flows reached the target`);
+    assert.ok(grown < 100 * 2 ** 20, `server RSS grew ${(grown / 2 ** 20).toFixed(1)} MB`);
+  });
+});

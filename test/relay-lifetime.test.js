@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { prepareChain } from '../lib/presets/index.js';
 import { clientBytes, sendHostile } from './support/hostile.js';
 import { fdCount, rssBytes } from './support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
@@ -89,6 +90,33 @@ describe('relayed connection lifetime', () => {
     assert.equal(how, 'reset', 'the cut shows as a reset');
     await stopAll();
   });
+
+  // A stand-in for a relay server that dies mid-answer: it sends a valid
+  // server stream cut `cut` bytes short, then a FIN, as the kernel does for
+  // a killed process.
+  const dyingServer = async (cut) => {
+    const answer = [];
+    prepareChain(PRESETS, { password: KEY })('server', { onTarget() {} }).encoder((data) => answer.push(data))(Buffer.alloc(100_000, 7));
+    const bytes = Buffer.concat(answer);
+    const server = net.createServer({ allowHalfOpen: true }, (socket) => {
+      socket.on('error', () => {});
+      socket.resume();
+      socket.end(bytes.subarray(0, bytes.length - cut));
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return server;
+  };
+  for (const [cut, expected] of [[10, 'reset'], [0, 'end']]) {
+    test(`a server stream that ends ${cut ? 'inside a chunk reaches the application as a reset' : 'on a chunk boundary reaches it as an end'}`, { timeout: 10_000 }, async () => {
+      const dying = await dyingServer(cut);
+      const client = await startRelayClient({ serverPort: dying.address().port, forwardPort: 9, key: KEY, presets: PRESETS });
+      const { how, received } = await sendHostile({ port: client.port, bytes: Buffer.from('GET'), timeoutMs: 5000 });
+      dying.close();
+      assert.equal(how, expected);
+      assert.ok(received.length > 80_000, `${received.length} bytes arrived before the ${how}`);
+      await stopAll();
+    });
+  }
 
   test('400 flows into a target that never reads add less than 100 MB to the server', { timeout: 120_000 }, async (t) => {
     const FLOWS = 400;

@@ -19,6 +19,9 @@ import ssStreamCipher from './ss-stream-cipher.js';
 //     (password: a string, or a Buffer of the bytes given when the key the
 //     person typed is not UTF-8; see cli/raw-argument.js)
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
+//     and optionally decodeEnded(): called when the peer's FIN arrives;
+//     throws protocolError when the bytes so far stop inside a record, so a
+//     cut stream is passed on as a reset, not as a clean end
 // `connection` gives a stage what it may need beyond its own bytes:
 //   target (client) / onTarget(address) (server): the address to carry;
 //   reply(data): bytes toward the peer from just past this stage (through the
@@ -143,6 +146,7 @@ export function prepareChain(chain, { password, salts = acceptEverySalt }) {
         return entries[0];
       },
       decoder: (sink) => compose(decoders, sink)[0],
+      decodeEnded: () => [...stages].reverse().forEach((stage) => stage.decodeEnded?.()),
     };
   };
 }

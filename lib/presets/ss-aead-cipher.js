@@ -81,7 +81,7 @@ export default {
         }
         return plaintext;
       };
-      return (data, push) => {
+      const decode = (data, push) => {
         queue.push(data);
         if (!key) {
           salt = queue.take(method.saltLength);
@@ -114,12 +114,17 @@ export default {
           push(opened(record));
         }
       };
+      // A FIN inside a chunk (or a salt) is a cut stream, not its end.
+      decode.ended = () => {
+        if (queue.length > 0 || payloadLength >= 0) throw protocolError('stream ended inside a chunk: truncated');
+      };
+      return decode;
     };
 
     return (connection) => {
       const encode = encoder(connection.salts);
       const decode = decoder(connection.salts);
-      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode };
+      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode, decodeEnded: decode.ended };
     };
   },
 };

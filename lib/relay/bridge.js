@@ -20,7 +20,10 @@ export function resetSocket(socket) {
 // violation or `idleTimeoutMs` without a byte either way resets both sides:
 // a peer whose other half broke must not take a clean end for the end of
 // its data.
-export function bridge(a, b, { aToB, bToA, log, label, queues, idleTimeoutMs = 0 }) {
+// `aEnded` / `bEnded` run when that side's FIN arrives; a protocol error
+// from them (a stream cut inside a record) resets both instead of passing
+// the FIN on.
+export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {}, log, label, queues, idleTimeoutMs = 0 }) {
   let torn = false;
   const tearDown = (error) => {
     if (torn) return;
@@ -41,7 +44,7 @@ export function bridge(a, b, { aToB, bToA, log, label, queues, idleTimeoutMs = 0
     socket.once('close', () => clearInterval(timer));
   };
 
-  const carry = (from, to, transform) => {
+  const carry = (from, to, transform, ended) => {
     from.on('data', (data) => {
       to.cork();
       try {
@@ -62,6 +65,12 @@ export function bridge(a, b, { aToB, bToA, log, label, queues, idleTimeoutMs = 0
       }
     });
     from.on('end', () => {
+      try {
+        ended();
+      } catch (error) {
+        if (!isProtocolError(error)) throw error;
+        return tearDown(error);
+      }
       to.end();
       watchAfterFin(from);
     });
@@ -75,8 +84,8 @@ export function bridge(a, b, { aToB, bToA, log, label, queues, idleTimeoutMs = 0
     setTimeout(() => other.destroy(), LINGER_MS).unref();
   };
 
-  carry(a, b, aToB);
-  carry(b, a, bToA);
+  carry(a, b, aToB, aEnded);
+  carry(b, a, bToA, bEnded);
   a.on('error', tearDown);
   b.on('error', tearDown);
   a.on('close', afterClose(a, b));

@@ -82,7 +82,7 @@ export async function startRelayServer({
         client.off('data', onHandshakeData);
         client.off('end', onEarlyEnd);
         client.off('error', onEarlyError);
-        relay = bridge(client, target, { aToB: decode, bToA: encode, log, label: peer, queues, idleTimeoutMs });
+        relay = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, log, label: peer, queues, idleTimeoutMs });
       },
     });
     const decode = pipeline.decoder((data) => target.write(data));

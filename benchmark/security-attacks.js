@@ -2,7 +2,7 @@
 // docs/security.md reports them. Each row starts a fresh server on loopback,
 // attacks it as someone without the key would (unless the row says "with
 // key"), prints one line of figures and stops everything it started.
-//   node benchmark/security-attacks.js [--server ours|libev] [--cli PATH] [ROW...]
+//   node --openssl-legacy-provider benchmark/security-attacks.js [--server ours|libev] [--cli PATH] [ROW...]
 // --cli runs another checkout's relay (e.g. main's) with the same attacks;
 // --server libev runs shadowsocks-libev's ss-server (and ss-tunnel where a
 // row needs a client). ROW is any of: replay reflect probes bitflip replay-flood
@@ -245,24 +245,30 @@ const ROWS = {
     const method = 'aes-256-gcm';
     const target = await startTarget({ read: false });
     const server = await startServer(method);
-    const clientPort = await startClient(method, server.port, target.port);
     const before = rssMB(server.pid);
     const chunk = Buffer.alloc(256 * 1024);
+    // Each flow sends sealed bytes until its socket has not drained for 2 s:
+    // the server's queue, its read-ahead and the kernel's buffers are full.
     const stall = async () => {
-      const socket = net.connect({ port: clientPort, host: '127.0.0.1' });
+      const socket = net.connect({ port: server.port, host: '127.0.0.1' });
       socket.on('error', () => {});
       await new Promise((resolve) => socket.once('connect', resolve));
+      const encode = prepareChain(chain(method), { password: KEY })('client', { target: { host: '127.0.0.1', port: target.port } }).encoder((data) => socket.write(data));
+      let sent = 0;
       for (;;) {
-        if (socket.write(chunk)) continue;
-        const drained = await Promise.race([new Promise((resolve) => socket.once('drain', () => resolve(true))), sleep(1000).then(() => false)]);
-        if (!drained) return socket;
+        encode(chunk);
+        sent += chunk.length;
+        if (!socket.writableNeedDrain) continue;
+        const drained = await Promise.race([new Promise((resolve) => socket.once('drain', () => resolve(true))), sleep(2000).then(() => false)]);
+        if (!drained) return { socket, sent };
       }
     };
     const flows = [];
     for (let i = 0; i < 400; i += 50) flows.push(...(await Promise.all(Array.from({ length: 50 }, stall))));
     await sleep(1000);
-    console.log(`stalled: 400 flows (with key) into a target that never reads: server RSS ${before.toFixed(1)} -> ${rssMB(server.pid).toFixed(1)} MB (+${(rssMB(server.pid) - before).toFixed(1)})`);
-    for (const socket of flows) socket.destroy();
+    const sent = flows.reduce((sum, flow) => sum + flow.sent, 0);
+    console.log(`stalled: 400 flows (with key) into a target that never reads, each sending until stalled (${(sent / 400 / 2 ** 20).toFixed(1)} MB a flow): server RSS ${before.toFixed(1)} -> ${rssMB(server.pid).toFixed(1)} MB (+${(rssMB(server.pid) - before).toFixed(1)})`);
+    for (const { socket } of flows) socket.destroy();
     target.close();
     await stopChildren();
   },

@@ -51,7 +51,7 @@ function startChild(command, argv, ready) {
   });
 }
 const stopChildren = async () => {
-  await Promise.all(children.splice(0).map((child) => (child.exitCode === null ? new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL')) : null)));
+  await Promise.all(children.splice(0).map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL')) : null)));
 };
 
 const freePort = () =>
@@ -223,9 +223,9 @@ const ROWS = {
     const target = await startTarget({ read: false });
     const server = await startServer(method);
     const idle = fds(server.pid);
-    const bytes = clientBytes(method, { host: '127.0.0.1', port: target.port });
     const clients = [];
     for (let i = 0; i < 200; i++) {
+      const bytes = clientBytes(method, { host: '127.0.0.1', port: target.port });
       const socket = net.connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(bytes));
       socket.on('error', () => {});
       clients.push(socket);

@@ -3,6 +3,8 @@ import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { encodeAddressHeader } from '../lib/presets/address-header.js';
 import { prepareChain } from '../lib/presets/index.js';
+import { createLog } from '../lib/relay/log.js';
+import { startRelayServer as startRelayServerInProcess } from '../lib/relay/server.js';
 import { startEchoServer } from './support/echo-server.js';
 import { clientBytes, sendHostile } from './support/hostile.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
@@ -87,3 +89,18 @@ for (const { label, presets } of PRESET_CHAINS) {
     });
   });
 }
+
+test('the server counts replays in its stats()', async () => {
+  const presets = PRESET_CHAINS[0].presets;
+  const echo = await startEchoServer();
+  const relay = await startRelayServerInProcess({ listen: { host: '127.0.0.1', port: 0 }, password: KEY, presets, handshakeTimeoutMs: 200, log: createLog('error') });
+  try {
+    const bytes = clientBytes({ presets, password: KEY, target: { host: '127.0.0.1', port: echo.port } });
+    await sendHostile({ port: relay.address.port, bytes, cutAfterMs: 200 });
+    await sendHostile({ port: relay.address.port, bytes, timeoutMs: 2000 });
+    assert.deepEqual(relay.stats(), { accepted: 2, relayed: 1, refused: 1, replays: 1, dropped: 0 });
+  } finally {
+    await relay.close();
+    await echo.close();
+  }
+});

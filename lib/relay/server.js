@@ -69,7 +69,7 @@ export async function startRelayServer({
     // Until the header names a target, the client has a handler of its own
     // and no target socket exists: hostile connections, most of which never
     // get that far, cost one socket, not two.
-    let relay = null;
+    let bridged = null;
     const pipeline = createPipeline('server', {
       onTarget({ host, port }) {
         if (target) throw protocolError('second address header');
@@ -82,7 +82,7 @@ export async function startRelayServer({
         client.off('data', onHandshakeData);
         client.off('end', onEarlyEnd);
         client.off('error', onEarlyError);
-        relay = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, log, label: peer, queues, idleTimeoutMs });
+        bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, log, label: peer, queues, idleTimeoutMs });
       },
     });
     const decode = pipeline.decoder((data) => target.write(data));
@@ -98,7 +98,7 @@ export async function startRelayServer({
         if (!isProtocolError(error)) throw error;
         // The header came in this same read and a later stage broke:
         // the target exists, and the bridge resets both.
-        if (relay) return relay.tearDown(error);
+        if (bridged) return bridged.tearDown(error);
         refuse(error, salts.refused > repeatsBefore);
       }
     };
@@ -120,15 +120,15 @@ export async function startRelayServer({
     log.debug(`refused a connection over --max-connections ${maxConnections}`);
   });
 
-  const relay = await listenOn(server, listen, sockets, log);
+  const listening = await listenOn(server, listen, sockets, log);
   const summary = () =>
     `${counts.accepted} connections, ${counts.relayed} to a target, ${counts.refused} refused (${counts.replays} replays), ${counts.dropped} over the connection cap`;
   return {
-    ...relay,
+    ...listening,
     stats: () => ({ ...counts }),
     close() {
       log.info(`relay server: ${summary()}`);
-      return relay.close();
+      return listening.close();
     },
   };
 }

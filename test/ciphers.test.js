@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
-import { measureCipherCeiling } from '../lib/runner/cipher-ceiling.js';
+import { measureCipherCeiling, measurePipelineCeiling } from '../lib/runner/cipher-ceiling.js';
 import { CLI } from './support/processes.js';
 
 const ciphers = (...args) => spawnSync(process.execPath, [CLI, 'ciphers', ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -49,6 +49,77 @@ test('the table names every method and size; bad input exits 2', () => {
   ]) {
     const bad = ciphers(...args);
     assert.equal(bad.status, 2);
+    assert.match(bad.stderr, message);
+  }
+});
+
+// A preset that answers (connection.reply) or holds data until answered only
+// works when the client's and the server's pipelines talk to each other: a
+// stand-in pipeline whose client says "hello" first and holds everything
+// else until the server says "ok".
+test('the ceiling joins client and server, so a handshake completes before anything is timed', () => {
+  const createPipeline = (role) => {
+    let answered = false;
+    let wire = null;
+    const held = [];
+    return role === 'client'
+      ? {
+        encoder: (sink) => {
+          wire = sink;
+          let greeted = false;
+          return (data) => {
+            if (!greeted) {
+              greeted = true;
+              sink(Buffer.from('hello'));
+            }
+            if (answered) sink(data);
+            else held.push(data);
+          };
+        },
+        decoder: () => (data) => {
+          if (String(data) === 'ok' && !answered) {
+            answered = true;
+            held.forEach((data) => wire(data));
+          }
+        },
+      }
+      : {
+        encoder: (sink) => {
+          wire = sink;
+          return sink;
+        },
+        decoder: (sink) => (data) => {
+          if (answered) return sink(data);
+          answered = String(data) === 'hello';
+          if (answered) wire(Buffer.from('ok'));
+        },
+      };
+  };
+  const [row] = measurePipelineCeiling(createPipeline, { sizes: [4096], minSeconds: 0.02 });
+  assert.ok(row.encrypt.bytes > 0 && row.decrypt.bytes > 0);
+  assert.equal(row.decrypt.bytes % 4096, 0, 'whole reads only: the handshake bytes are not counted');
+});
+
+test('--chain measures any chain, the legacy ones in a child; a bad chain exits 2', { timeout: 60_000 }, () => {
+  const chains = [
+    [{ name: 'base-auth' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }],
+    [{ name: 'base-auth', params: { method: 'md5' } }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }],
+  ];
+  const result = ciphers('--json', '--size', '16k', '--time', '0.02', ...chains.flatMap((c) => ['--chain', JSON.stringify(c)]));
+  assert.equal(result.status, 0, result.stderr);
+  const rows = JSON.parse(result.stdout);
+  assert.deepEqual(rows.map((r) => r.label), ['base-auth + aead-random-cipher(aes-256-gcm)', 'base-auth(md5) + ss-stream-cipher(rc4-md5-6)']);
+  assert.deepEqual(rows.map((r) => r.presets), chains);
+  for (const { sizes: [{ encrypt, decrypt }] } of rows) assert.ok(encrypt.bits_per_second > 0 && decrypt.bits_per_second > 0);
+  const table = ciphers('--size', '16k', '--time', '0.02', '--chain', JSON.stringify(chains[0]));
+  assert.match(table.stdout, /^chain\s+size\s+encrypt\s+decrypt\nbase-auth \+ aead-random-cipher\(aes-256-gcm\)\s+16k\s+[\d.]+ [GM]bits\/sec/);
+  for (const [args, message] of [
+    [['--chain', '[{"name":"ss-stream-cipher","params":{"method":"none"}}]'], /--chain .*: presets: no address preset/],
+    [['--chain', '[{'], /--chain: not JSON/],
+    [['--chain', JSON.stringify(chains[0]), '--methods', 'none'], /--chain and --methods: give one or the other/],
+  ]) {
+    const bad = ciphers(...args);
+    assert.equal(bad.status, 2, bad.stderr);
     assert.match(bad.stderr, message);
   }
 });

@@ -35,12 +35,12 @@ function baselineFile(cwd, bitsPerSecond) {
 }
 
 describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60_000 }, () => {
-  test('a baseline far faster than now: the comparison after the ranking, exit 1; --full with explicit flags', async (t) => {
+  test('a baseline far faster than now, 3 runs a side: the comparison after the ranking, exit 1; --full with explicit flags', async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
     const cwd = emptyFolder();
     const baseline = baselineFile(cwd, 1e13);
     const { code, stdout, stderr } = await runCli(
-      ['--full', '--duration', '1', '--repeat', '2', '--no-latency', '--json', '--no-archive', '--baseline', baseline, ...QUICK],
+      ['--full', '--duration', '1', '--repeat', '3', '--no-latency', '--json', '--no-archive', '--baseline', baseline, ...QUICK],
       { cwd },
     );
     assert.equal(code, 1, stderr);
@@ -48,30 +48,30 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     const result = JSON.parse(stdout);
     assert.deepEqual(
       [result.options.mode, result.options.duration, result.options.repeat, result.options.latency],
-      ['full', 1, 2, false],
+      ['full', 1, 3, false],
     );
-    assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[12, 'ok', 2]]);
-    // One test, run twice: one block for it, after its second run.
+    assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[12, 'ok', 3]]);
+    // One test, run three times: one block for it, after its last run.
     assert.match(stderr, /\n\nrunning 1 tests\.\.\.\n\n/);
     assert.equal(stderr.match(/------------ Test Case 12 -/g).length, 1);
-    assert.match(stderr, /\[1\/2\] aes-128-gcm \(repeat 1\/2\) \.\.\.\n\[2\/2\] aes-128-gcm \(repeat 2\/2\) \.\.\.\n/);
-    assert.match(stderr, /receiver  median .+ \(2 runs\)/);
+    assert.match(stderr, /\[1\/3\] aes-128-gcm \(repeat 1\/3\) \.\.\.\n\[2\/3\] aes-128-gcm \(repeat 2\/3\) \.\.\.\n/);
+    assert.match(stderr, /receiver  median .+ \(3 runs\)/);
     assert.match(stderr, new RegExp(`Done in [\\d.]+s\\.\\n\\nAgainst the baseline ${baseline}:\\nReceiver median bitrates, old run `));
-    assert.match(stderr, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +10\.0 Tbits\/sec +.+ +-\d+\.\d% +slower\n/);
+    assert.match(stderr, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +10\.0 Tbits\/sec +.+ +-\d+\.\d% \[-\d+\.\d%, -\d+\.\d%\] +0\.050 +slower\n/);
     assert.match(stderr, /REGRESSED: 1 of 1 cases got slower than the old run\.\n$/);
   });
 
-  test('a baseline far slower than now: exit 0; --markdown and --html written whole', async (t) => {
+  test('a baseline far slower than now, one run gated by --strict: exit 0; --markdown and --html written whole', async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
     const cwd = emptyFolder();
     const baseline = baselineFile(cwd, 1e3);
     const { code, stdout, stderr } = await runCli(
-      ['--duration', '1', '--no-archive', '--baseline', baseline, '--threshold', '10', '--markdown', 'out.md', '--html', 'out.html', ...QUICK],
+      ['--duration', '1', '--no-archive', '--baseline', baseline, '--strict', '--threshold', '10', '--markdown', 'out.md', '--html', 'out.html', ...QUICK],
       { cwd },
     );
     assert.equal(code, 0, stderr);
     assert.match(stdout, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +1\.00 Kbits\/sec +.+ +\+\d+\.\d% +faster\n/);
-    assert.match(stdout, /No regression: no case got slower by more than 10% beyond the runs' spread\.\n$/);
+    assert.match(stdout, /No regression: no case got slower by more than 10% beyond the runs' noise\.\n$/);
     assert.match(stderr, /\nMarkdown report written: out\.md\nHTML report written: out\.html\n$/);
     const markdown = readFileSync(path.join(cwd, 'out.md'), 'utf8');
     assert.match(markdown, /^### cipherbench: 1 of 1 cases measured\n/);
@@ -98,6 +98,7 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
   test('bad input exits 2 before anything runs', async () => {
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'not-json.json'), '{');
+    writeFileSync(path.join(cwd, 'not-json.json.bak'), 'export default [];');
     for (const [args, message] of [
       [['--baseline', 'missing.json'], /^cipherbench: cannot read missing\.json: no such file\n$/],
       [['--baseline', 'not-json.json'], /^cipherbench: not-json\.json is not JSON/],
@@ -105,12 +106,33 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       [['--smoke', '--full'], /^cipherbench: give --smoke or --full, not both\n$/],
       [['--reverse', '--both'], /^cipherbench: give --reverse .* or --both .*, not the two together\n$/],
       [['--repeat', '0'], /^cipherbench: repeat must be a whole number of runs, 1 to 100; got "0"\n$/],
+      [['--json', 'cases.js'], /^cipherbench: --json cases\.js: that looks like a cases file, not where to write the JSON report; give a \.json name/],
+      [['--json', 'not-json.json.bak'], /^cipherbench: --json not-json\.json\.bak: that looks like a cases file/],
     ]) {
       const { code, stdout, stderr } = await runCli([...args, ...QUICK], { cwd });
       assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
       assert.equal(stdout, '', args.join(' '));
       assert.match(stderr, message, args.join(' '));
     }
-    assert.deepEqual(readdirSync(cwd), ['not-json.json'], 'nothing archived');
+    assert.deepEqual(readdirSync(cwd).sort(), ['not-json.json', 'not-json.json.bak'], 'nothing archived or overwritten');
+    assert.equal(readFileSync(path.join(cwd, 'not-json.json.bak'), 'utf8'), 'export default [];');
+  });
+
+  test('--json FILE writes the JSON report whole and keeps the text on stdout; --json - is stdout', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    const toFile = await runCli(['--smoke', '--no-archive', '--json', 'r.json', ...QUICK], { cwd });
+    assert.equal(toFile.code, 0, toFile.stderr);
+    assert.match(toFile.stdout, /^cipherbench:\n/);
+    assert.match(toFile.stdout, /\(ranking\):\n\n 1: Test Case 12, Bitrate=\[/);
+    assert.match(toFile.stderr, /\nJSON report written: r\.json\n$/);
+    const written = JSON.parse(readFileSync(path.join(cwd, 'r.json'), 'utf8'));
+    assert.deepEqual(written.cases.map((c) => [c.index, c.status]), [[12, 'ok']]);
+    assert.deepEqual(readdirSync(cwd), ['r.json']);
+
+    const toStdout = await runCli(['--smoke', '--no-archive', '--json', '-', ...QUICK], { cwd });
+    assert.equal(toStdout.code, 0, toStdout.stderr);
+    assert.equal(JSON.parse(toStdout.stdout).cases[0].index, 12);
+    assert.match(toStdout.stderr, /\(ranking\):/);
   });
 });

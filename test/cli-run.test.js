@@ -25,8 +25,8 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     writeFileSync(path.join(cwd, 'cases.js'), `module.exports = ${JSON.stringify(THREE)};\n`);
     const { code, stdout, stderr, descendants: pids, commands } = await runCli(['--duration', '1', '--filter', '2', ...PORTS_FLAG], { cwd });
     assert.equal(code, 0, stderr);
-    assert.match(stdout, /^cipherbench:\nversion +0\.1\.0\nengine +iperf3\n\nOperating System:\n/);
-    assert.match(stdout, /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\n\[\{"name":"ss-base"\},\{"name":"ss-aead-cipher","params":\{"method":"chacha20-ietf-poly1305"\}\}\]\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n/);
+    assert.match(stdout, new RegExp(`^cipherbench:\\nversion +0\\.1\\.0\\nengine +iperf3\\ncases +${path.join(cwd, 'cases.js').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\nOperating System:\\n`));
+    assert.match(stdout, /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\nss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n/);
     // Cost per relay and the chain's ceiling under the bitrates.
     assert.match(stdout, / receiver\ncost {13}cpu s  cpu s\/GB +peak RSS\nrelay client +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nrelay server +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nceiling {10}encrypt .+ efficiency \d+\.\d%\n-{41}\n\n\(ranking\):\n\n 1: Test Case 2, Bitrate=\[/);
     assert.match(stdout, /\n\nDone in \d+\.\d\ds\.\n$/);

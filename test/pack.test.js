@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,32 +11,102 @@ import { requirePrograms } from './support/programs.js';
 
 const run = promisify(execFile);
 const PROJECT = fileURLToPath(new URL('..', import.meta.url));
-const { version } = JSON.parse(readFileSync(path.join(PROJECT, 'package.json'), 'utf8'));
+const manifest = JSON.parse(readFileSync(path.join(PROJECT, 'package.json'), 'utf8'));
 
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-pack-')));
 after(() => rmSync(root, { recursive: true, force: true }));
 
-// What a person gets from npm: the tarball npm pack makes, run by npx in an
-// empty folder, with its dependencies from the registry and its bundled
-// cases.js. Needs the network only for the npm registry.
-test('npm pack gives a package that npx runs in an empty folder', { timeout: 120_000 }, async (t) => {
-  if (!requirePrograms(t, 'iperf3', 'npm', 'npx')) return;
-  const packed = path.join(root, 'packed');
-  const empty = path.join(root, 'empty');
-  await run('mkdir', [packed, empty]);
+// npm never asks the registry in these tests: --offline makes any request it
+// would make fail at once (ENOTCACHED) instead of waiting on a network that
+// CI's test namespace does not have.
+const npm = (args, options) => run('npm', [...args, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { timeout: 60_000, ...options });
 
-  const { stdout: packJson } = await run('npm', ['pack', '--json', '--pack-destination', packed], { cwd: PROJECT });
-  const [{ filename, files }] = JSON.parse(packJson);
-  assert.equal(filename, `cipherbench-${version}.tgz`);
-  const paths = files.map((file) => file.path);
-  assert.ok(paths.includes('cases.js') && paths.includes('bin/cipherbench.js') && paths.includes('lib/index.js'), paths.join(' '));
-  const stray = paths.filter((file) => !/^(bin|lib)\/|^(cases\.js|package\.json|README\.md|LICENSE)$/.test(file));
-  assert.deepEqual(stray, [], 'no test, dev or stray files in the package');
+let packed = null;
+async function pack() {
+  if (packed) return packed;
+  const destination = path.join(root, 'packed');
+  mkdirSync(destination);
+  const { stdout } = await npm(['pack', '--json', '--pack-destination', destination], { cwd: PROJECT });
+  const [{ filename, files }] = JSON.parse(stdout);
+  packed = { tarball: path.join(destination, filename), filename, paths: files.map((file) => file.path) };
+  return packed;
+}
 
-  const { stdout } = await run('npx', [
-    '--yes', `--package=${path.join(packed, filename)}`, 'cipherbench',
-    'run', '--duration', '1', '--filter', '14', '--no-archive', '--ports', '25081,25082,25083',
-  ], { cwd: empty, timeout: 110_000 });
-  assert.match(stdout, /\(ranking\):\n\n 1: Test Case 14, Bitrate=\[/);
-  assert.deepEqual(readdirSync(empty), [], 'npx left the folder as it was');
+test('the package is ready to publish: bin, engines, license, repository, a prepublishOnly check', () => {
+  assert.equal(manifest.bin.cipherbench, 'bin/cipherbench.js');
+  assert.match(readFileSync(path.join(PROJECT, manifest.bin.cipherbench), 'utf8'), /^#!\/usr\/bin\/env node\n/);
+  assert.match(manifest.engines.node, /^>=20\./);
+  assert.equal(manifest.license, 'MIT');
+  assert.match(readFileSync(path.join(PROJECT, 'LICENSE'), 'utf8'), /^MIT License\n/);
+  assert.match(manifest.repository.url, /^git\+https:\/\/github\.com\/[^/]+\/[^/]+\.git$/);
+  assert.match(manifest.scripts.prepublishOnly, /test\/pack\.test\.js/);
+  assert.equal(manifest.private, undefined, 'a private package cannot be published');
 });
+
+test('npm pack: the code, the bundled cases, the docs the README links, and nothing else', async (t) => {
+  if (!requirePrograms(t, 'npm')) return;
+  const { filename, paths } = await pack();
+  assert.equal(filename, `cipherbench-${manifest.version}.tgz`);
+  for (const needed of ['bin/cipherbench.js', 'lib/index.js', 'lib/cli/main.js', 'cases.js', 'README.md', 'LICENSE', 'package.json', 'docs/statistics.md']) {
+    assert.ok(paths.includes(needed), `${needed} in the package`);
+  }
+  const stray = paths.filter((file) => !/^(bin|lib)\/|^docs\/[^/]+\.md$|^(cases\.js|package\.json|README\.md|LICENSE)$/.test(file));
+  assert.deepEqual(stray, [], 'no tests, reports, figures, CI or benchmark files in the package');
+  // Every module the CLI can import ships: each lib/ file in git is packed.
+  const { stdout } = await run('git', ['ls-files', 'lib', 'bin'], { cwd: PROJECT });
+  for (const file of stdout.trim().split('\n')) assert.ok(paths.includes(file), `${file} in the package`);
+});
+
+// What `npx cipherbench` does once the package is on the registry: install
+// the tarball and its dependencies, then run its bin, here in a folder with
+// a cases.js of its own. The dependencies come from npm's cache (filled by
+// `npm ci` of this project, as CI and a developer have run it), never from
+// the network: the folder's lockfile names the same versions and integrity
+// hashes as this project's, so npm needs no registry metadata. Run it under
+// `unshare -n` to prove no request goes out.
+test('the packed tarball installs offline into an empty folder and npx cipherbench --smoke runs its cases.js', { timeout: 180_000 }, async (t) => {
+  if (!requirePrograms(t, 'npm', 'npx')) return;
+  const { tarball, filename } = await pack();
+  const folder = path.join(root, 'user');
+  mkdirSync(folder);
+  writeFileSync(path.join(folder, 'package.json'), `${JSON.stringify({ name: 'first-hour', private: true, dependencies: { cipherbench: `file:${filename}` } }, null, 2)}\n`);
+  writeFileSync(path.join(folder, 'package-lock.json'), `${JSON.stringify(userLockfile(tarball, filename), null, 2)}\n`);
+  writeFileSync(path.join(folder, filename), readFileSync(tarball));
+  writeFileSync(path.join(folder, 'cases.js'), "export default [[{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }]];\n");
+
+  await npm(['ci'], { cwd: folder });
+  const { stdout, stderr } = await run('npx', ['--offline', 'cipherbench', '--smoke', '--no-archive', '--no-ceiling', '--ports', '25081,25082,25083'], { cwd: folder, timeout: 120_000 });
+  assert.match(stdout, new RegExp(`^cases +${escapeRegExp(path.join(folder, 'cases.js'))}$`, 'm'), 'the folder\'s own cases.js ran');
+  assert.match(stdout, /\(ranking\):\n\n 1: Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\n/, stderr);
+  assert.match(stdout, new RegExp(`^version +${escapeRegExp(manifest.version)}$`, 'm'));
+  assert.deepEqual(readdirSync(folder).sort(), ['cases.js', filename, 'node_modules', 'package-lock.json', 'package.json'].sort(), 'no report archived with --no-archive');
+});
+
+// The user folder's lockfile: cipherbench from the tarball, and this
+// project's own production dependencies at the versions and hashes it was
+// tested with (npm resolves a locked package by its integrity from the
+// cache).
+function userLockfile(tarball, filename) {
+  const lock = JSON.parse(readFileSync(path.join(PROJECT, 'package-lock.json'), 'utf8'));
+  const integrity = `sha512-${createHash('sha512').update(readFileSync(tarball)).digest('base64')}`;
+  const packages = {
+    '': { name: 'first-hour', dependencies: { cipherbench: `file:${filename}` } },
+    'node_modules/cipherbench': {
+      version: manifest.version,
+      resolved: `file:${filename}`,
+      integrity,
+      license: manifest.license,
+      dependencies: manifest.dependencies,
+      bin: manifest.bin,
+      engines: manifest.engines,
+    },
+  };
+  for (const [location, entry] of Object.entries(lock.packages)) {
+    if (location !== '' && !entry.dev) packages[location] = entry;
+  }
+  return { name: 'first-hour', lockfileVersion: 3, requires: true, packages };
+}
+
+function escapeRegExp(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

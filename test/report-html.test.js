@@ -1,10 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
-import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatHtmlReport } from '../lib/report/html-report.js';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -35,6 +35,9 @@ test('the HTML file stands alone: nothing fetched, no script, every text escaped
   // The SVG namespace is an identifier, not a fetch; nothing else names a host.
   assert.deepEqual(html.match(/https?:\/\/[^\s"']+/g), ['http://www.w3.org/2000/svg']);
   assert.ok(html.includes('failed: bad &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</li>'));
+  // A failure's stderr tail goes under it, escaped too.
+  result.cases[4].reason = 'relay server exited with code 1\nError: <bad> & worse';
+  assert.ok(formatHtmlReport(result).includes('failed: relay server exited with code 1<pre>Error: &lt;bad&gt; &amp; worse</pre></li>'));
 });
 
 test('a single plain run has bars but no whiskers, and no latency section', () => {
@@ -137,4 +140,77 @@ test('Chromium draws the chart: bars and whiskers sized and ordered like the dat
   assert.ok(Math.abs(png.readUInt32BE(16) - drawn.svg.width) <= 1, `png width ${png.readUInt32BE(16)}`);
   assert.ok(Math.abs(png.readUInt32BE(20) - drawn.svg.height) <= 1, `png height ${png.readUInt32BE(20)}`);
   assert.ok((await stat(screenshot)).size > 10_000, `chart screenshot of ${png.length} bytes looks empty`);
+});
+
+// A real run with the machine's ceilings in it (docs/figures/peers-p1.json:
+// direct at 29 Gbit/s, the ciphers at 0.6 to 6), laid out by Chromium at a
+// laptop's 1200 px and a phone's 390 px. The screenshots stay in
+// .tmp/report-html/ (ignored by git) for a person to look at.
+const SHOTS = fileURLToPath(new URL('../.tmp/report-html/', import.meta.url));
+
+test('Chromium at 1200 px and 390 px: the page never scrolls sideways, the table fits, the ceilings do not squash the cases', { timeout: 60_000 }, async (t) => {
+  const { chromium, skip } = await loadChromium();
+  if (skip) {
+    t.diagnostic(`skipped: ${skip}`);
+    t.skip(skip);
+    return;
+  }
+  const result = JSON.parse(readFileSync(new URL('../docs/figures/peers-p1.json', import.meta.url), 'utf8'));
+  const dir = await mkdtemp(join(tmpdir(), 'cipherbench-html-layout-'));
+  let context = null;
+  t.after(async () => {
+    await context?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+  await mkdir(SHOTS, { recursive: true });
+  const page = join(dir, 'report.html');
+  await writeFile(page, formatHtmlReport(result));
+  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
+  });
+  const tab = await context.newPage();
+
+  for (const width of [1200, 390]) {
+    await tab.setViewportSize({ width, height: 900 });
+    await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+    const laid = await tab.evaluate(() => {
+      const box = (element) => element.getBoundingClientRect();
+      const svg = document.querySelector('#chart svg');
+      const svgBox = box(svg);
+      const bars = [...document.querySelectorAll('#chart rect.bar.receiver[data-case]')];
+      const plotLeft = Math.min(...bars.map((bar) => box(bar).left));
+      const gridRight = Math.max(...[...document.querySelectorAll('#chart line.grid')].map((line) => box(line).right));
+      return {
+        pageWidth: document.documentElement.scrollWidth,
+        viewport: window.innerWidth,
+        table: { scrollWidth: document.querySelector('#ranking table').scrollWidth, boxWidth: document.querySelector('#ranking .scroll').clientWidth },
+        // Text outside the drawing is cut off: every label, value and tick inside.
+        clipped: [...svg.querySelectorAll('text')]
+          .filter((text) => box(text).left < svgBox.left - 0.5 || box(text).right > svgBox.right + 0.5)
+          .map((text) => text.textContent),
+        barCases: bars.map((bar) => bar.dataset.case),
+        references: [...document.querySelectorAll('#chart g.reference')].map((mark) => ({ case: mark.dataset.case, offScale: mark.classList.contains('off-scale') })),
+        widestBarShare: Math.max(...bars.map((bar) => box(bar).width)) / (gridRight - plotLeft),
+        ticks: [...document.querySelectorAll('#chart text.tick')].map((text) => text.textContent),
+        chartScrolls: document.querySelector('#chart .scroll').scrollWidth > document.querySelector('#chart .scroll').clientWidth,
+      };
+    });
+    await tab.screenshot({ path: join(SHOTS, `peers-${width}.png`), fullPage: true });
+    t.diagnostic(`screenshot: ${join(SHOTS, `peers-${width}.png`)}`);
+
+    assert.equal(laid.pageWidth, laid.viewport, `${width} px: the page scrolls sideways (${laid.pageWidth} px wide)`);
+    if (width === 1200) {
+      assert.ok(laid.table.scrollWidth <= laid.table.boxWidth, `1200 px: the ranking table (${laid.table.scrollWidth} px) is wider than its box (${laid.table.boxWidth} px)`);
+      assert.equal(laid.chartScrolls, false, '1200 px: the chart fits');
+    }
+    assert.deepEqual(laid.clipped, [], `${width} px: text cut off at the chart's edges`);
+    // direct (case 0) and plain (case 1) are marker lines, every other case a bar.
+    assert.deepEqual(laid.references, [{ case: '0', offScale: true }, { case: '1', offScale: false }]);
+    assert.equal(laid.barCases.length, 16);
+    assert.ok(!laid.barCases.includes('0') && !laid.barCases.includes('1'));
+    assert.ok(laid.widestBarShare > 0.6, `the fastest case's bar takes ${Math.round(laid.widestBarShare * 100)}% of the axis`);
+    // One number of decimals on every tick.
+    const decimals = new Set(laid.ticks.map((tick) => (tick.split('.')[1] ?? '').length));
+    assert.equal(decimals.size, 1, `ticks ${laid.ticks.join(' ')}`);
+  }
 });

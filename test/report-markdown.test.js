@@ -44,6 +44,7 @@ test('an environment table, then the ranking by median receiver bitrate', () => 
     ['Node.js', '20.19.5 (OpenSSL 3.0.17)'],
     ['iperf3', '3.12'],
     ['Run', '3 s a case, 1 stream, median of 3 runs a case, default mode'],
+    ['Cases', '/work/cases.js'],
     ['Started', '2026-11-23T01:02:03.456Z'],
   ]);
   assert.deepEqual(ranking[0], [
@@ -65,7 +66,7 @@ test('an environment table, then the ranking by median receiver bitrate', () => 
 
 test('unmeasured cases are listed under the table with their reason', () => {
   const markdown = formatMarkdownReport(fixture());
-  assert.match(markdown, /\n\nNot measured:\n\n- Case 2 `ss-base \+ ss-stream-cipher\(rc4-md5\)`: failed: relay server exited with code 1\n- Case 2 \(reverse\) /);
+  assert.match(markdown, /\n\nNot measured:\n\n- Case 2 `ss-base \+ ss-stream-cipher\(rc4-md5\)`: failed: relay server exited with code 1\n {2}```\n {2}Error: error:0308010C:digital envelope routines::unsupported\n {2}```\n- Case 2 \(reverse\) /);
   assert.match(markdown, /\*\*unstable\*\*: the runs varied by more than 10\.0% \(cv\)/);
 });
 

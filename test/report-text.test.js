@@ -71,7 +71,7 @@ test('a measured case block is the seed block, line for line', () => {
   const [first, , third] = seedResult().cases;
   assert.equal(formatCaseBlock(first, { color: false }), [
     '------------ Test Case 0 ----------------',
-    '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"aes-256-ctr"}}]',
+    'ss-base + ss-stream-cipher(aes-256-ctr)',
     'Interval         Transfer     Bitrate',
     '0.00-3.00   sec  1.89 GBytes  5.42 Gbits/sec  sender',
     '0.00-3.11   sec  1.77 GBytes  4.88 Gbits/sec  receiver',
@@ -84,7 +84,7 @@ test('a case that did not measure says why instead of rows', () => {
   const result = withUnmeasuredCases();
   assert.equal(formatCaseBlock(result.cases[1], { color: false }), [
     '------------ Test Case 4 ----------------',
-    '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"chacha20-ietf-poly1305"}}]',
+    'ss-base + ss-aead-cipher(chacha20-ietf-poly1305)',
     'FAILED: relay client exited with code 1',
     '  Error: listen EADDRINUSE 127.0.0.1:1081',
     '-----------------------------------------',
@@ -96,10 +96,10 @@ test('ranking is by receiver bitrate, highest first, as in the seed', () => {
   assert.equal(formatRanking(seedResult(), { color: false }), [
     '(ranking):',
     '',
-    ' 1: Test Case 0, Bitrate=[5.42 Gbits/sec, 4.88 Gbits/sec], [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"aes-256-ctr"}}]',
-    ' 2: Test Case 1, Bitrate=[2.78 Gbits/sec, 2.26 Gbits/sec], [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"aes-256-cfb"}}]',
-    ' 3: Test Case 3, Bitrate=[2.25 Gbits/sec, 1.24 Gbits/sec], [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]',
-    ' 4: Test Case 2, Bitrate=[1.40 Gbits/sec, 887 Mbits/sec], [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"camellia-256-cfb"}}]',
+    ' 1: Test Case 0, Bitrate=[5.42 Gbits/sec, 4.88 Gbits/sec], ss-base + ss-stream-cipher(aes-256-ctr)',
+    ' 2: Test Case 1, Bitrate=[2.78 Gbits/sec, 2.26 Gbits/sec], ss-base + ss-stream-cipher(aes-256-cfb)',
+    ' 3: Test Case 3, Bitrate=[2.25 Gbits/sec, 1.24 Gbits/sec], ss-base + ss-aead-cipher(aes-256-gcm)',
+    ' 4: Test Case 2, Bitrate=[1.40 Gbits/sec, 887 Mbits/sec], ss-base + ss-stream-cipher(camellia-256-cfb)',
     '',
     'Done in 59.51s.',
   ].join('\n'));
@@ -114,8 +114,8 @@ test('failed and skipped cases follow the ranking with their first reason line',
   assert.deepEqual(notRanked.slice(0, 4), [
     '(not ranked):',
     '',
-    '    Test Case 4, FAILED: relay client exited with code 1, [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"chacha20-ietf-poly1305"}}]',
-    '    Test Case 5, SKIPPED: rc4-md5 needs OpenSSL legacy provider, [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]',
+    '    Test Case 4, FAILED: relay client exited with code 1, ss-base + ss-aead-cipher(chacha20-ietf-poly1305)',
+    '    Test Case 5, SKIPPED: rc4-md5 needs OpenSSL legacy provider, ss-base + ss-stream-cipher(rc4-md5)',
   ]);
   assert.equal(lines.at(-1), 'Done in 59.51s.');
 });
@@ -124,7 +124,7 @@ test('an interrupted run says so above the ranking', () => {
   const lines = formatRanking(interruptedResult(), { color: false }).split('\n');
   assert.equal(lines[2], 'INCOMPLETE: interrupted by SIGINT; 2 of 4 cases measured.');
   assert.match(lines[4], /^ 1: Test Case 0,/);
-  assert.ok(lines.includes('    Test Case 3, SKIPPED: run interrupted, [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'));
+  assert.ok(lines.includes('    Test Case 3, SKIPPED: run interrupted, ss-base + ss-aead-cipher(aes-256-gcm)'));
 
   const aborted = { ...interruptedResult(), interrupted: 'aborted' };
   assert.equal(formatRanking(aborted, { color: false }).split('\n')[2], 'INCOMPLETE: the run was cut short; 2 of 4 cases measured.');
@@ -134,11 +134,12 @@ test('the header lists the machine, every Node.js version and iperf3, aligned', 
   assert.equal(formatHeader(seedResult(), { color: false }), [
     'cipherbench:',
     'version         0.1.0',
+    'cases           /tmp/cases.js',
     '',
     'Operating System:',
     'cpu             Intel(R) Core(TM) i3-4160 CPU @ 3.60GHz',
     'cores           4 (2 physical)',
-    'memory          16722886656',
+    'memory          15.6 GBytes',
     'type            Linux',
     'platform        linux',
     'arch            x64',
@@ -177,7 +178,7 @@ test('the full report runs header, case blocks and ranking in the seed order', (
   const result = withUnmeasuredCases();
   const text = formatTextReport(result, { color: false });
   const sections = text.split('\n\n');
-  assert.equal(sections[0], 'cipherbench:\nversion         0.1.0');
+  assert.equal(sections[0], 'cipherbench:\nversion         0.1.0\ncases           /tmp/cases.js');
   assert.ok(sections.includes('running 6 tests...'));
   for (const caseResult of result.cases) assert.ok(text.includes(formatCaseBlock(caseResult, { color: false })));
   assert.ok(text.indexOf('running 6 tests...') < text.indexOf('Test Case 0 ---'));
@@ -202,7 +203,7 @@ const repeated = () => JSON.parse(readFileSync(new URL('./fixtures/result-v2.jso
 test('a repeated case shows the median run, the spread, cost, latency and ceiling', () => {
   assert.equal(formatCaseBlock(repeated().cases[0], { color: false }), [
     '------------ Test Case 0 ----------------',
-    '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]',
+    'ss-base + ss-aead-cipher(aes-256-gcm)',
     'Interval         Transfer     Bitrate',
     '0.00-3.00   sec  937 MBytes  2.62 Gbits/sec  sender',
     '0.00-3.04   sec  888 MBytes  2.45 Gbits/sec  receiver',
@@ -224,14 +225,14 @@ test('an unstable case is marked in its block and its rank, with a warning under
   assert.match(formatCaseBlock(result.cases[2], { color: false }),
     /^receiver  median 1\.35 Gbits\/sec  min 1\.10  max 1\.62  cv 19\.2%  \(3 runs\)  UNSTABLE$/m);
   const lines = formatRanking(result, { color: false }).split('\n');
-  assert.deepEqual(lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.replace(/, \[\{.*$/, '')), [
+  assert.deepEqual(lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.replace(/, ss-base \+ .*$/, '')), [
     ' 1: Test Case 0, Bitrate=[2.62 Gbits/sec, 2.45 Gbits/sec], median of 3, cv 2.3%',
     ' 2: Test Case 0 (reverse), Bitrate=[2.49 Gbits/sec, 2.35 Gbits/sec], median of 3, cv 1.7%',
     ' 3: Test Case 1 (reverse), Bitrate=[1.59 Gbits/sec, 1.49 Gbits/sec], median of 2, cv 0.9%',
     ' 4: Test Case 1, Bitrate=[1.45 Gbits/sec, 1.35 Gbits/sec], median of 3, cv 19.2% UNSTABLE',
   ]);
   assert.ok(lines.some((line) => line.startsWith('UNSTABLE: the receiver bitrate of 1 case varied by more than 10.0% between runs')));
-  assert.ok(lines.includes('    Test Case 2 (reverse), FAILED: relay server exited with code 1, [{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]'));
+  assert.ok(lines.includes('    Test Case 2 (reverse), FAILED: relay server exited with code 1, ss-base + ss-stream-cipher(rc4-md5)'));
   assert.ok(!formatRanking(seedResult(), { color: false }).includes('UNSTABLE'));
 });
 
@@ -280,4 +281,32 @@ test('colour on the new lines only when asked, and the same text underneath', ()
   assert.doesNotMatch(plain, ANSI);
   assert.match(colored, /\x1b\[33m\x1b\[1mUNSTABLE/);
   assert.equal(colored.replace(/\x1b\[\d+m/g, ''), plain);
+});
+
+test('a reference row reads by its label everywhere, never as JSON', () => {
+  const result = seedResult();
+  const command = {
+    ...ok(6, undefined, [1 * GiB, 3e9], [1 * GiB, 2.9e9, 3.0]),
+    impl: 'command',
+    label: 'before aes-256-gcm',
+    client: 'node ../before/bin/cipherbench.js relay client --listen {listen} --server {server} --forward {forward} --key {key} --presets \'[{"name":"ss-base"}]\'',
+    server: 'node ../before/bin/cipherbench.js relay server --listen {listen} --key {key} --presets \'[{"name":"ss-base"}]\'',
+  };
+  delete command.presets;
+  result.cases.push(command);
+  const text = formatTextReport(result, { color: false });
+  assert.ok(!text.includes('{"'), 'no JSON in the text report');
+  assert.match(text, /^ 2: Test Case 6, Bitrate=\[3\.00 Gbits\/sec, 2\.90 Gbits\/sec\], before aes-256-gcm$/m);
+  assert.match(formatCaseBlock(command), /^------------ Test Case 6 ----------------\nbefore aes-256-gcm\n/);
+  // Every ranking line stays short enough for a terminal.
+  for (const line of formatRanking(result).split('\n')) assert.ok(line.length <= 110, line);
+});
+
+test('the header gives memory in iperf3 units and names the bundled cases file as bundled', async () => {
+  const { BUNDLED_CASES_FILE } = await import('../lib/runner/cases-file.js');
+  const result = seedResult();
+  result.options.casesFile = BUNDLED_CASES_FILE;
+  const header = formatHeader(result);
+  assert.match(header, /^memory {10}15\.6 GBytes$/m);
+  assert.ok(header.split('\n').includes(`cases           bundled (${BUNDLED_CASES_FILE})`));
 });

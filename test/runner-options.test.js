@@ -17,6 +17,8 @@ test('defaults', () => {
     reverse: false,
     both: false,
     ceiling: true,
+    link: null,
+    remote: null,
     caseLimit: null,
   });
 });

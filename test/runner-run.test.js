@@ -23,19 +23,20 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   if (!requirePrograms(t, 'iperf3')) return;
   const { result, pids, events } = await runRecording({ ports: PORTS, cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
 
-  assert.deepEqual(Object.keys(result), ['tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'cases']);
+  assert.deepEqual(Object.keys(result), ['tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'warnings', 'cases']);
   assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
   assert.equal(result.complete, true);
   assert.equal(result.interrupted, null);
   assert.deepEqual(result.options, {
     casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports: PORTS, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
-    engine: 'iperf3', relativeTo: null,
+    engine: 'iperf3', relativeTo: null, link: null, remote: null,
   });
+  assert.deepEqual(result.warnings, []);
   assert.match(result.environment.iperf3.path, /iperf3$/);
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {
     assert.deepEqual(Object.keys(caseResult), [
-      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'latency', 'ceiling', 'warnings', 'relative',
+      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'warnings', 'relative',
     ]);
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.equal(caseResult.reason, null);

@@ -3,9 +3,11 @@ import { readFileSync } from 'node:fs';
 import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { earlySignal, releaseSignals } from './early-signals.js';
+import { registerEnvironmentCommand } from './environment-command.js';
 import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
+import { registerReportCommand } from './report-command.js';
 import { EXIT_INTERRUPTED, registerRunCommand } from './run-command.js';
 import { registerTrafficCommands } from './traffic-command.js';
 import { EXIT_USAGE } from './usage-error.js';
@@ -32,8 +34,10 @@ export async function main(argv = process.argv) {
   registerCiphersCommand(program);
   registerRelayCommands(program);
   registerCompareCommand(program);
+  registerReportCommand(program);
   registerLatencyCommands(program);
   registerTrafficCommands(program);
+  registerEnvironmentCommand(program);
   try {
     await program.parseAsync(argv);
   } catch (error) {

@@ -10,12 +10,19 @@ export function registerPresetsCommand(program) {
     });
 }
 
+// A preset with no role (framing such as padding) may sit anywhere after
+// the address preset.
+
 // Each preset with its summary and, per parameter, every value it takes;
 // values that need OpenSSL's legacy provider are marked, since only a Node
 // whose OpenSSL ships that module can run them.
 export function formatPresets(presets) {
   const blocks = Object.values(presets).map((preset) => {
-    const lines = [`${preset.name}  (${preset.roles.join(', ')})`, `  ${preset.summary}`];
+    // A preset with no role (SSR's protocols) shows none; one that needs
+    // the legacy provider whatever its parameters says so by its name.
+    const tags = [...preset.roles];
+    if (Object.keys(preset.params).length === 0 && preset.needsLegacyProvider?.({})) tags.push('legacy provider');
+    const lines = [`${preset.name}${tags.length > 0 ? `  (${tags.join(', ')})` : ''}`, `  ${preset.summary}`];
     for (const [key, spec] of Object.entries(preset.params)) {
       if (!spec.values) {
         lines.push(`  ${key}${spec.required ? ' (required)' : ''}: ${spec.description}`);

@@ -1,9 +1,12 @@
+import { existsSync } from 'node:fs';
 import { DEFAULT_THRESHOLD } from '../report/comparison.js';
 import { DEFAULT_PARALLEL, DEFAULT_PORTS, ENGINES, MODES } from '../runner/options.js';
 import { parseThreshold } from './compare-command.js';
 import { readResultFile } from './result-file.js';
 import { earlySignal } from './early-signals.js';
+import { nearestName } from './nearest-name.js';
 import { usageError } from './usage-error.js';
+import { PROFILES } from '../runner/link/profiles.js';
 
 export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
@@ -30,18 +33,33 @@ export function registerRunCommand(program) {
     .option('--filter <text>', 'run only case number TEXT, or the cases whose JSON or label contains TEXT')
     .option('--relative-to <text>', 'also give every case\'s receiver bitrate as a multiple of one case\'s: case number TEXT, or the one case whose JSON or label contains TEXT')
     .option('--engine <name>', `what sends and receives the traffic: ${ENGINES.join(', ')} (iperf3 when installed, else the built-in Node sender and sink)`, 'auto')
+    .option('--link <profile>', `run the relay server's half across a shaped link in network namespaces (root): ${Object.keys(PROFILES).join(', ')}, or e.g. rate=100mbit,delay=40ms,loss=0.1% (docs/links.md)`)
+    .option('--remote <destination>', 'run the server\'s half (iperf3 -s, the relay server) on another host over ssh (user@host, with your ssh config and keys); it needs Node.js and this cipherbench version there (docs/links.md)')
+    .option('--remote-cipherbench <command>', 'with --remote: how to run cipherbench on that host', 'cipherbench')
+    .option('--ssh-config <file>', 'with --remote: an ssh configuration file (ssh -F)')
     .option('--ports <client,server,target>', 'ports of the relay client, relay server and iperf3 -s', Object.values(DEFAULT_PORTS).join(','))
     .option('--baseline <file>', 'compare with an earlier result (reports/*.json) after the ranking; exit 1 when a case got slower')
     .option('--threshold <percent>', 'with --baseline: smallest drop of a median, in percent, that counts as slower', String(DEFAULT_THRESHOLD))
+    .option('--strict', 'with --baseline: also gate cases with fewer than 3 runs a side, on the threshold and disjoint min..max ranges alone')
     .option('--markdown <file>', 'also write the ranking as Markdown to FILE')
     .option('--html <file>', 'also write the report as one self-contained HTML file to FILE')
     .option('--out <dir>', 'folder the report is archived in', './reports')
     .option('--no-archive', 'do not write the report to --out')
-    .option('--json', 'print the JSON report on stdout, and the text on stderr')
+    .option('--json [file]', 'also write the JSON report to FILE; with no FILE or \'-\', print it on stdout and the text on stderr')
     .option('--no-color', 'never colour the text (as NO_COLOR does); colour is only used on a terminal')
-    .action(async (file, options) => {
+    .action(async (file, options, command) => {
+      checkCommandName(file, command.parent.commands.map((other) => other.name()));
       process.exitCode = await runCommand(file, options);
     });
+}
+
+// `cipherbench cipher` reaches run as its FILE, since run is the default
+// command: a bare word that is no file here was most likely a command.
+function checkCommandName(file, commands) {
+  if (!file || !/^[a-z][a-z-]*$/.test(file) || existsSync(file)) return;
+  const nearest = nearestName(file, commands);
+  const hint = nearest ? `did you mean 'cipherbench ${nearest}'?` : `the commands are ${commands.join(', ')}`;
+  throw usageError(`'${file}' is neither a command nor a cases file here: ${hint}`);
 }
 
 // NO_COLOR (https://no-color.org): present and not empty turns colour off.
@@ -51,6 +69,16 @@ const colorFor = (stream, options) =>
 function modeOf(options) {
   if (options.smoke && options.full) throw usageError('give --smoke or --full, not both');
   return options.smoke ? 'smoke' : options.full ? 'full' : 'default';
+}
+
+// `--json cases.js` would take the cases file for the output and overwrite
+// it: commander cannot know that FILE was meant as the cases file. A .js
+// name, or any existing file but a .json one, is refused.
+function checkJsonFile(json) {
+  if (typeof json !== 'string' || json === '-') return;
+  if (/\.(c|m)?js$/.test(json) || (existsSync(json) && !json.endsWith('.json'))) {
+    throw usageError(`--json ${json}: that looks like a cases file, not where to write the JSON report; give a .json name, '-' for stdout, or put the cases file before --json`);
+  }
 }
 
 async function runCommand(file, options) {
@@ -71,6 +99,7 @@ async function runCommand(file, options) {
   if (earlySignal()) controller.abort(earlySignal());
 
   const mode = modeOf(options);
+  checkJsonFile(options.json);
   // A baseline that cannot be read is found out now, not after the run.
   const threshold = parseThreshold(options.threshold);
   const baseline = options.baseline ? await readResultFile(options.baseline) : null;
@@ -84,8 +113,9 @@ async function runCommand(file, options) {
     import('../report/archive.js'),
     import('../report/progress.js'),
   ]);
-  // With --json, stdout carries only JSON; the person reads stderr.
-  const out = options.json ? process.stderr : process.stdout;
+  // With --json on stdout, stdout carries only JSON; the person reads stderr.
+  const jsonToStdout = options.json === true || options.json === '-';
+  const out = jsonToStdout ? process.stderr : process.stdout;
   const color = colorFor(out, options);
   const write = (text) => out.write(`${text}\n\n`);
 
@@ -141,6 +171,10 @@ async function runCommand(file, options) {
       relativeTo: options.relativeTo ?? null,
       engine: options.engine,
       ports: options.ports,
+      link: options.link ?? null,
+      remote: options.remote ?? null,
+      remoteCipherbench: options.remoteCipherbench,
+      sshConfig: options.sshConfig ?? null,
       signal: controller.signal,
       onEvent,
     });
@@ -159,11 +193,11 @@ async function runCommand(file, options) {
   let regressed = false;
   if (baseline) {
     const { compareResults, formatComparison } = await import('../report/comparison.js');
-    const comparison = compareResults(baseline, result, { threshold });
+    const comparison = compareResults(baseline, result, { threshold, strict: options.strict ?? false });
     out.write(`\nAgainst the baseline ${options.baseline}:\n${formatComparison(comparison, { color })}`);
     regressed = comparison.regressed;
   }
-  if (options.json) process.stdout.write(formatJsonReport(result));
+  if (jsonToStdout) process.stdout.write(formatJsonReport(result));
 
   let archived = true;
   if (options.archive) {
@@ -173,9 +207,9 @@ async function runCommand(file, options) {
     } catch (error) {
       // Nothing measured is lost: the JSON report goes to stdout instead.
       archived = false;
-      const where = options.json ? 'the JSON report above on stdout is the only copy' : 'the JSON report follows on stdout';
+      const where = jsonToStdout ? 'the JSON report above on stdout is the only copy' : 'the JSON report follows on stdout';
       process.stderr.write(`cipherbench: ${error.message}; ${where}\n`);
-      if (!options.json) process.stdout.write(formatJsonReport(result));
+      if (!jsonToStdout) process.stdout.write(formatJsonReport(result));
     }
   }
   const exported = await writeExports(result, options);
@@ -185,10 +219,14 @@ async function runCommand(file, options) {
   return EXIT_OK;
 }
 
-// --markdown and --html, each written whole; true when every one asked for
-// was written.
+// --json FILE, --markdown and --html, each written whole; true when every
+// one asked for was written.
 async function writeExports(result, options) {
   const exports = [];
+  if (typeof options.json === 'string' && options.json !== '-') {
+    const { formatJsonReport } = await import('../report/json-report.js');
+    exports.push(['JSON', options.json, formatJsonReport]);
+  }
   if (options.markdown) {
     const { formatMarkdownReport } = await import('../report/markdown-report.js');
     exports.push(['Markdown', options.markdown, formatMarkdownReport]);

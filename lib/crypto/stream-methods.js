@@ -9,6 +9,17 @@ import { createCipheriv, createDecipheriv, createHash, createSecretKey } from 'n
 const ZERO_COUNTER = Buffer.alloc(4);
 const asKeyObject = (key) => createSecretKey(key);
 
+const rc4Md5 = (ivLength) => ({
+  keyLength: 16,
+  ivLength,
+  legacy: true,
+  importKey: (key) => key,
+  create: (decrypt, key, iv) => {
+    const rc4Key = createHash('md5').update(key).update(iv).digest();
+    return (decrypt ? createDecipheriv : createCipheriv)('rc4', rc4Key, null);
+  },
+});
+
 const openssl = (algorithm) => ({
   importKey: asKeyObject,
   create: (decrypt, key, iv) => (decrypt ? createDecipheriv : createCipheriv)(algorithm, key, iv),
@@ -25,17 +36,9 @@ export const STREAM_METHODS = {
   'camellia-192-cfb': { keyLength: 24, ivLength: 16, ...openssl('camellia-192-cfb') },
   'camellia-256-cfb': { keyLength: 32, ivLength: 16, ...openssl('camellia-256-cfb') },
   // RC4 keyed by MD5(key || iv): the IV is on the wire but never fed to RC4,
-  // and the key stays bytes for MD5.
-  'rc4-md5': {
-    keyLength: 16,
-    ivLength: 16,
-    legacy: true,
-    importKey: (key) => key,
-    create: (decrypt, key, iv) => {
-      const rc4Key = createHash('md5').update(key).update(iv).digest();
-      return (decrypt ? createDecipheriv : createCipheriv)('rc4', rc4Key, null);
-    },
-  },
+  // and the key stays bytes for MD5. rc4-md5-6 is the same with a 6-byte IV.
+  'rc4-md5': rc4Md5(16),
+  'rc4-md5-6': rc4Md5(6),
   // OpenSSL's chacha20 takes a 16-byte IV: a 32-bit little-endian block
   // counter, then the 12-byte IETF nonce that Shadowsocks sends.
   'chacha20-ietf': {
@@ -46,4 +49,12 @@ export const STREAM_METHODS = {
       (decrypt ? createDecipheriv : createCipheriv)('chacha20', key, Buffer.concat([ZERO_COUNTER, iv])),
   },
   'bf-cfb': { keyLength: 16, ivLength: 8, legacy: true, ...openssl('bf-cfb') },
+  // No cipher and no IV: the plain stream, which ShadowsocksR's auth_chain
+  // protocols run under (blinksocks' `none`, keyed 16 bytes that nothing uses).
+  none: {
+    keyLength: 16,
+    ivLength: 0,
+    importKey: (key) => key,
+    create: () => ({ update: (data) => data }),
+  },
 };

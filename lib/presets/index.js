@@ -1,6 +1,14 @@
+import aeadRandomCipher from './aead-random-cipher.js';
+import baseAuth from './base-auth.js';
+import obfsHttp from './obfs/http.js';
+import obfsRandomPadding from './obfs/random-padding.js';
+import obfsTls12Ticket from './obfs/tls1.2-ticket.js';
 import ssAeadCipher from './ss-aead-cipher.js';
 import ssBase from './ss-base.js';
 import ssStreamCipher from './ss-stream-cipher.js';
+import { authAes128Md5, authAes128Sha1 } from './ssr/auth-aes128.js';
+import { authChainA, authChainB } from './ssr/auth-chain.js';
+import v2rayVmess from './v2ray-vmess.js';
 
 // Every preset is a module with the same shape:
 //   name, summary,
@@ -28,9 +36,17 @@ import ssStreamCipher from './ss-stream-cipher.js';
 //     stages nearer the wire), for handshakes that answer or release held data;
 //   salts.add(salt) -> false when the salt was seen before: a decoder refuses
 //     the connection then (a replay); an encoder records its own salts so a
-//     reflected stream is refused too.
+//     reflected stream is refused too;
+//   layers: one object per connection that every stage of it shares, where a
+//     stage publishes what the stages before it may read (ss-stream-cipher
+//     publishes its key and the client's IV as layers.streamCipher, which
+//     ShadowsocksR's protocols authenticate their handshake with).
 // A new preset is a new file listed here; the relay and runner never change.
-export const PRESETS = Object.freeze(Object.fromEntries([ssBase, ssStreamCipher, ssAeadCipher].map((p) => [p.name, p])));
+export const PRESETS = Object.freeze(Object.fromEntries([
+  ssBase, baseAuth, v2rayVmess, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
+  authAes128Md5, authAes128Sha1, authChainA, authChainB,
+  obfsRandomPadding, obfsHttp, obfsTls12Ticket,
+].map((p) => [p.name, p])));
 
 const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
 
@@ -136,7 +152,8 @@ export function prepareChain(chain, { password, salts = acceptEverySalt }) {
     // entries[i] feeds stage i of the encode direction; a stage's reply
     // enters at i + 1, past itself. Filled in when the encoder is composed.
     let entries = [];
-    const stages = factories.map((create, i) => create({ ...connection, salts, reply: (data) => entries[i + 1](data) }));
+    const layers = {};
+    const stages = factories.map((create, i) => create({ ...connection, salts, layers, reply: (data) => entries[i + 1](data) }));
     const pick = (name) => stages.map((stage) => stage[name] ?? passThrough);
     const encoders = pick(role === 'client' ? 'clientEncode' : 'serverEncode');
     const decoders = pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse();

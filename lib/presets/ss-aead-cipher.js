@@ -1,7 +1,7 @@
 import { createSecretKey, randomBytes } from 'node:crypto';
 import { AEAD_METHODS, TAG_LENGTH } from '../crypto/aead-methods.js';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
-import { deriveSubkey } from '../crypto/hkdf-subkey.js';
+import { deriveSubkey, SS_SUBKEY_INFO } from '../crypto/hkdf-subkey.js';
 import { addLittleEndian } from '../crypto/nonce.js';
 import { createByteQueue } from './byte-queue.js';
 import { protocolError } from './protocol-error.js';
@@ -15,6 +15,8 @@ export const MAX_PAYLOAD = 0x3fff;
 const LENGTH_RECORD = 2 + TAG_LENGTH;
 const LENGTHS = { offset: 0, step: 2 };
 
+const checkInfo = (value) => (typeof value === 'string' && value.length > 0 && value.length <= 255 ? undefined : 'must be a string of 1 to 255 characters');
+
 export default {
   name: 'ss-aead-cipher',
   summary: 'Shadowsocks AEAD cipher (SIP004): per-connection salt, HKDF-SHA1 subkey, authenticated chunks of up to 0x3FFF bytes',
@@ -22,9 +24,13 @@ export default {
   authenticated: true,
   params: {
     method: { required: true, values: Object.keys(AEAD_METHODS) },
+    // blinksocks took an HKDF info string until 2.6.1 and has used only
+    // "ss-subkey" since; another value talks to no other Shadowsocks.
+    info: { required: false, description: `the HKDF info string (default "${SS_SUBKEY_INFO}")`, check: checkInfo },
   },
   prepare(params, { password }) {
     const method = AEAD_METHODS[params.method];
+    const info = params.info ?? SS_SUBKEY_INFO;
     // Imported once: HKDF takes a KeyObject about 8 µs faster per connection
     // than bytes on Node 20, and 14 µs on Node 24 (see aead-methods.js).
     const masterKey = createSecretKey(evpBytesToKey(password, method.keyLength));
@@ -40,7 +46,7 @@ export default {
           const salt = randomBytes(method.saltLength);
           // Remembered so that this stream, fed back to us, is refused.
           salts.add(salt);
-          const subkey = deriveSubkey(masterKey, salt);
+          const subkey = deriveSubkey(masterKey, salt, method.keyLength, info);
           key = method.importKey(subkey);
           lengths = method.shortRecords(subkey, key, LENGTHS);
           push(salt);
@@ -86,7 +92,7 @@ export default {
         if (!key) {
           salt = queue.take(method.saltLength);
           if (!salt) return;
-          const subkey = deriveSubkey(masterKey, salt);
+          const subkey = deriveSubkey(masterKey, salt, method.keyLength, info);
           key = method.importKey(subkey);
           lengths = method.shortRecords(subkey, key, LENGTHS);
         }

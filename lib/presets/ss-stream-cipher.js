@@ -4,6 +4,8 @@ import { STREAM_METHODS } from '../crypto/stream-methods.js';
 import { createByteQueue } from './byte-queue.js';
 import { protocolError } from './protocol-error.js';
 
+const NO_IV = Buffer.alloc(0);
+
 // Shadowsocks stream ciphers: [IV][ciphertext...] in each direction, one
 // cipher object per direction for the life of the connection. Nothing
 // authenticates the ciphertext: flipping a bit of it flips the same bit of
@@ -21,25 +23,34 @@ export default {
   needsLegacyProvider: (params) => Boolean(STREAM_METHODS[params.method]?.legacy),
   prepare(params, { password }) {
     const method = STREAM_METHODS[params.method];
-    const key = method.importKey(evpBytesToKey(password, method.keyLength));
+    const keyBytes = evpBytesToKey(password, method.keyLength);
+    const key = method.importKey(keyBytes);
 
-    const encoder = (salts) => {
+    // The IV is drawn when the connection starts, not at its first byte, so
+    // a protocol preset before this one can authenticate with it (SSR).
+    const encoder = (iv, salts) => {
       let cipher = null;
       return (data, push) => {
         if (!cipher) {
-          const iv = randomBytes(method.ivLength);
           // Remembered so that this stream, fed back to us, is refused.
-          salts.add(iv);
+          if (iv.length > 0) salts.add(iv);
           cipher = method.create(false, key, iv);
-          push(iv);
+          // The IV leaves in one write with the first bytes after it:
+          // blinksocks 3.3.0 takes the IV from the first read alone and fails
+          // a connection whose first read holds nothing more.
+          const first = data.length > 0 ? cipher.update(data) : data;
+          if (iv.length + first.length > 0) push(iv.length > 0 ? Buffer.concat([iv, first]) : first);
+          return;
         }
         if (data.length > 0) push(cipher.update(data));
       };
     };
 
-    const decoder = (salts) => {
-      let decipher = null;
-      let ivQueue = createByteQueue();
+    const decoder = (published, salts) => {
+      // `none` has no IV to wait for (and nothing a filter could remember).
+      let decipher = method.ivLength === 0 ? method.create(true, key, NO_IV) : null;
+      let ivQueue = decipher ? null : createByteQueue();
+      if (decipher) published.receivedIv = NO_IV;
       return (data, push) => {
         if (!decipher) {
           ivQueue.push(data);
@@ -47,6 +58,7 @@ export default {
           if (!iv) return;
           if (!salts.add(iv)) throw protocolError('repeated IV: a replayed or reflected connection');
           decipher = method.create(true, key, iv);
+          published.receivedIv = iv;
           data = ivQueue.takeAll();
           ivQueue = null;
         }
@@ -54,9 +66,13 @@ export default {
       };
     };
 
-    return (connection) => {
-      const encode = encoder(connection.salts);
-      const decode = decoder(connection.salts);
+    // What the stages before this one may read: the key bytes, the IV this
+    // side sends with and, once it arrived, the peer's.
+    return ({ layers, salts }) => {
+      const published = { key: keyBytes, sentIv: randomBytes(method.ivLength), receivedIv: null };
+      if (layers) layers.streamCipher = published;
+      const encode = encoder(published.sentIv, salts);
+      const decode = decoder(published, salts);
       return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode };
     };
   },

@@ -3,7 +3,7 @@ import { chainLabel } from './chain-label.js';
 // A case runs a preset chain through our relays, or is a reference row
 // naming another implementation (docs/result.md). These give either one's
 // name and definition, so a report never needs to know which it has.
-const REFERENCE_FIELDS = ['impl', 'method', 'presets', 'client', 'server'];
+const REFERENCE_FIELDS = ['impl', 'protocol', 'method', 'security', 'alterId', 'presets', 'client', 'server'];
 
 // What the case ran, as cases.js gives it: the chain, or the reference row.
 export function caseDefinition(caseResult) {

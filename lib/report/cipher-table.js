@@ -2,13 +2,13 @@ import { formatBitrate } from './units.js';
 
 const sizeLabel = (size) => (size % 1024 === 0 ? `${size / 1024}k` : `${size}`);
 
-// The `cipherbench ciphers` table: one row per method and read size, with
-// the encrypt and decrypt ceilings per core.
+// The `cipherbench ciphers` table: one row per method (or chain) and read
+// size, with the encrypt and decrypt ceilings per core.
 export function formatCipherTable(ceilings) {
-  const rows = [['method', 'size', 'encrypt', 'decrypt']];
-  for (const { method, sizes } of ceilings) {
+  const rows = [[ceilings.every((row) => row.method) ? 'method' : 'chain', 'size', 'encrypt', 'decrypt']];
+  for (const { method, label, sizes } of ceilings) {
     for (const { size, encrypt, decrypt } of sizes) {
-      rows.push([method, sizeLabel(size), formatBitrate(encrypt.bits_per_second), formatBitrate(decrypt.bits_per_second)]);
+      rows.push([method ?? label, sizeLabel(size), formatBitrate(encrypt.bits_per_second), formatBitrate(decrypt.bits_per_second)]);
     }
   }
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));

@@ -1,3 +1,5 @@
+import { casesFileRow } from './cases-source.js';
+import { linkLabel } from './link-label.js';
 import { formatBytes } from './units.js';
 
 // The machine and run settings in a few labelled rows, for exports that go
@@ -25,7 +27,10 @@ export function environmentRows(result) {
     ['iperf3', env.iperf3.version ?? (env.iperf3.path ? 'unknown' : 'not found')],
     // Results from before the built-in engine (all iperf3) have no row.
     ...(options.engine ? [['Engine', options.engine === 'node' ? 'node (built in)' : options.engine]] : []),
+    ...(options.link ? [['Link', linkLabel(options.link)]] : []),
+    ...(env.remote ? [['Server host', `${env.remote.destination}: ${env.remote.cpu.model}, ${env.remote.cpu.cores} cores, ${formatBytes(env.remote.memory)}, ${env.remote.os.distro}, Node.js ${env.remote.node.node}`]] : []),
     ['Run', run],
+    ...(options.casesFile ? [['Cases', casesFileRow(options.casesFile)]] : []),
     ['Started', result.startedAt],
   ];
 }

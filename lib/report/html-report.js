@@ -9,17 +9,29 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 // here, no script and nothing fetched, so it opens offline, as a CI artifact
 // or a mail attachment, and looks the same years later.
 
+// Each case's label sits above its two bars, across the whole width, so no
+// label is ever cut at the left edge; the plot takes what the values to the
+// right of the bars leave. On a narrow screen the drawing keeps its size and
+// scrolls inside its own box rather than shrinking its text away.
 const CHART = {
-  width: 960,
-  labelWidth: 330,
-  valueWidth: 130,
-  top: 36,
+  width: 760,
+  left: 8,
+  valueWidth: 120,
+  legendHeight: 28,
+  referenceLine: 16,
+  labelHeight: 16,
   bottom: 44,
-  barHeight: 14,
-  barGap: 3,
-  groupGap: 14,
-  capHeight: 10,
+  barHeight: 12,
+  barGap: 2,
+  groupGap: 10,
+  capHeight: 8,
+  labelLength: 100,
 };
+// Rows that show the machine's ceilings rather than an implementation to
+// rank against: at 10 to 30 times a cipher's bitrate, drawn as bars they
+// would push every cipher into the left fifth of the axis. They are drawn
+// as marker lines instead (or named at the right edge when beyond it).
+const CEILING_ROWS = new Set(['direct', 'plain']);
 const LATENCY_FIGURES = ['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'];
 
 export function formatHtmlReport(result) {
@@ -37,9 +49,11 @@ export function formatHtmlReport(result) {
 <h1>${escape(title)}</h1>
 ${incomplete(result)}<section id="environment">
 <h2>Environment</h2>
+<div class="scroll">
 <table>
 ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(name)}</th><td>${escape(value)}</td></tr>`).join('\n')}
 </table>
+</div>
 </section>
 ${ranked.length > 0 ? [rankingSection(ranked, relativeReference(result)), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
 </html>
@@ -64,12 +78,14 @@ function rankingSection(ranked, reference) {
     : '';
   return `<section id="ranking">
 <h2>Ranking</h2>
+<div class="scroll">
 <table>
 <thead><tr>${header}</tr></thead>
 <tbody>
 ${rows.join('\n')}
 </tbody>
 </table>
+</div>
 <p class="note">Ranked by the bitrate the receiving end got${note}.</p>
 </section>
 `;
@@ -88,53 +104,97 @@ function alignClass(column) {
 
 // Horizontal bars, one group per ranked case in rank order: sender above
 // receiver, each with a min..max whisker when the case ran more than once.
-// Every mark carries its case and bitrate as data attributes, so a test (or
-// a reader's devtools) can check the drawing against the numbers.
+// The axis is linear and fits the bars; the ceiling rows (direct, plain)
+// are marker lines on it. Every mark carries its case and bitrate as data
+// attributes, so a test (or a reader's devtools) can check the drawing
+// against the numbers.
 function chartSection(ranked) {
-  const groupHeight = 2 * CHART.barHeight + CHART.barGap + CHART.groupGap;
-  const plotWidth = CHART.width - CHART.labelWidth - CHART.valueWidth;
-  const height = CHART.top + ranked.length * groupHeight + CHART.bottom;
-  const peak = Math.max(...ranked.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max ?? side.bits_per_second)));
+  const ceilings = ranked.filter((caseResult) => CEILING_ROWS.has(caseResult.impl));
+  const [barCases, markerCases] = ceilings.length < ranked.length
+    ? [ranked.filter((caseResult) => !CEILING_ROWS.has(caseResult.impl)), ceilings]
+    : [ranked, []];
+  const groupHeight = CHART.labelHeight + 2 * CHART.barHeight + CHART.barGap + CHART.groupGap;
+  const plotLeft = CHART.left;
+  const plotWidth = CHART.width - CHART.valueWidth - plotLeft;
+  const top = CHART.legendHeight + markerCases.length * CHART.referenceLine + 8;
+  const height = top + barCases.length * groupHeight + CHART.bottom;
+  const plotBottom = height - CHART.bottom;
+  const peak = Math.max(...barCases.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max ?? side.bits_per_second)));
   const ticks = niceTicks(peak);
   const scaleMax = ticks.at(-1);
-  const x = (bitsPerSecond) => CHART.labelWidth + (bitsPerSecond / scaleMax) * plotWidth;
-  const unit = formatBitrate(scaleMax).split(' ')[1];
+  const x = (bitsPerSecond) => plotLeft + (bitsPerSecond / scaleMax) * plotWidth;
+  const axis = axisUnit(scaleMax, ticks[1] - ticks[0]);
 
   const grid = ticks.map((tick) => {
     const at = round(x(tick));
-    return `<line class="grid" x1="${at}" y1="${CHART.top - 6}" x2="${at}" y2="${height - CHART.bottom}"/>`
-      + `<text class="tick" x="${at}" y="${height - CHART.bottom + 16}" text-anchor="middle">${formatBitrateIn(tick, scaleMax)}</text>`;
+    return `<line class="grid" x1="${at}" y1="${top - 6}" x2="${at}" y2="${plotBottom}"/>`
+      + `<text class="tick" x="${at}" y="${plotBottom + 16}" text-anchor="${tick === 0 ? 'start' : 'middle'}">${axis.format(tick)}</text>`;
   });
-  const groups = ranked.map((caseResult, position) => {
-    const top = CHART.top + position * groupHeight;
-    const label = `${position + 1}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`;
+  const groups = barCases.map((caseResult, position) => {
+    const groupTop = top + position * groupHeight;
+    const rank = ranked.indexOf(caseResult) + 1;
+    const label = clip(`${rank}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`);
     const marks = [['sender', caseResult.sender], ['receiver', caseResult.receiver]].map(([role, side], row) => {
-      const y = top + row * (CHART.barHeight + CHART.barGap);
-      const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction ?? 'forward')}" data-rank="${position + 1}"`;
-      const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${CHART.labelWidth}" y="${y}" width="${round(x(side.bits_per_second) - CHART.labelWidth)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
+      const y = groupTop + CHART.labelHeight + row * (CHART.barHeight + CHART.barGap);
+      const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction ?? 'forward')}" data-rank="${rank}"`;
+      const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${plotLeft}" y="${y}" width="${round(x(side.bits_per_second) - plotLeft)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
       const whisker = isRepeated(caseResult) ? whiskerMarks(role, side, data, x, y + CHART.barHeight / 2) : '';
       const valueX = round(x(Math.max(side.bits_per_second, side.max ?? 0)) + 6);
-      const value = `<text class="value" x="${valueX}" y="${y + CHART.barHeight - 3}">${escape(formatBitrate(side.bits_per_second))}</text>`;
+      const value = `<text class="value" x="${valueX}" y="${y + CHART.barHeight - 2}">${escape(formatBitrate(side.bits_per_second))}</text>`;
       return bar + whisker + value;
     });
-    const marker = caseResult.unstable ? `<tspan class="marker"> unstable</tspan>` : '';
-    return `<g class="case" ${`data-case="${caseResult.index}"`}><text class="label" x="${CHART.labelWidth - 8}" y="${top + CHART.barHeight + 2}" text-anchor="end">${escape(label)}${marker}</text>${marks.join('')}</g>`;
+    const marker = caseResult.unstable ? '<tspan class="marker"> unstable</tspan>' : '';
+    return `<g class="case" data-case="${caseResult.index}"><text class="label" x="${plotLeft}" y="${groupTop + CHART.labelHeight - 4}">${escape(label)}${marker}</text>${marks.join('')}</g>`;
+  });
+  const references = markerCases.map((caseResult, position) => {
+    const bps = caseResult.receiver.bits_per_second;
+    const y = CHART.legendHeight + position * CHART.referenceLine + 10;
+    const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction ?? 'forward')}" data-bps="${bps}"`;
+    const text = `${caseResult.impl === 'direct' ? 'direct' : caseResult.impl}: receiver ${formatBitrate(bps)}`;
+    if (bps > scaleMax) {
+      // Beyond the axis: named at its right edge, pointing on.
+      return `<g class="reference off-scale" ${data}><title>${escape(caseLabel(caseResult))}</title><text x="${CHART.width - 4}" y="${y}" text-anchor="end">${escape(`${text}, off this scale →`)}</text></g>`;
+    }
+    const at = round(x(bps));
+    const anchor = at > plotLeft + plotWidth / 2 ? 'end' : 'start';
+    const textX = anchor === 'end' ? at - 4 : at + 4;
+    return `<g class="reference" ${data}><title>${escape(caseLabel(caseResult))}</title><line x1="${at}" y1="${y - 10}" x2="${at}" y2="${plotBottom}"/><text x="${textX}" y="${y}" text-anchor="${anchor}">${escape(text)}</text></g>`;
   });
   const legendY = 16;
-  const legend = `<g class="legend"><rect class="bar sender" x="${CHART.labelWidth}" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.labelWidth + 18}" y="${legendY}">sender</text>`
-    + `<rect class="bar receiver" x="${CHART.labelWidth + 90}" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.labelWidth + 108}" y="${legendY}">receiver</text>`
-    + (ranked.some(isRepeated) ? `<text x="${CHART.labelWidth + 190}" y="${legendY}">bar: median; whisker: min..max over runs</text>` : '')
+  const legend = `<g class="legend"><rect class="bar sender" x="${plotLeft}" y="${legendY - 10}" width="12" height="12"/><text x="${plotLeft + 18}" y="${legendY}">sender</text>`
+    + `<rect class="bar receiver" x="${plotLeft + 80}" y="${legendY - 10}" width="12" height="12"/><text x="${plotLeft + 98}" y="${legendY}">receiver</text>`
+    + (barCases.some(isRepeated) ? `<text x="${plotLeft + 170}" y="${legendY}">bar: median; whisker: min..max over runs</text>` : '')
     + '</g>';
   return `<section id="chart">
 <h2>Bitrate</h2>
+<div class="scroll">
 <svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART.width} ${height}" width="${CHART.width}" height="${height}" role="img" aria-label="sender and receiver bitrate per case">
 ${legend}
 ${grid.join('\n')}
+${references.join('\n')}
 ${groups.join('\n')}
-<text class="axis" x="${CHART.labelWidth + plotWidth / 2}" y="${height - 8}" text-anchor="middle">${unit}</text>
+<text class="axis" x="${plotLeft + plotWidth / 2}" y="${height - 8}" text-anchor="middle">${axis.unit}</text>
 </svg>
-</section>
+</div>
+${markerCases.length > 0 ? '<p class="note">direct and plain are the machine\'s and our data path\'s ceilings: drawn as lines, not bars, so the cases keep the width of the axis.</p>\n' : ''}</section>
 `;
+}
+
+// The axis in one unit with one number of decimals for every tick, as the
+// step needs them: 0.0, 0.5, 1.0 ... or 0, 2, 4 ...
+function axisUnit(scaleMax, step) {
+  const units = ['bits/sec', 'Kbits/sec', 'Mbits/sec', 'Gbits/sec', 'Tbits/sec'];
+  let power = 0;
+  while (power < units.length - 1 && scaleMax / 1000 ** (power + 1) >= 1) power += 1;
+  const stepInUnit = step / 1000 ** power;
+  const decimals = stepInUnit >= 1 ? 0 : Math.ceil(-Math.log10(stepInUnit) - 1e-9);
+  return { unit: units[power], format: (tick) => (tick / 1000 ** power).toFixed(decimals) };
+}
+
+// A label too long for the drawing's width ends in an ellipsis; the full
+// text is in the table above.
+function clip(text) {
+  return text.length > CHART.labelLength ? `${text.slice(0, CHART.labelLength - 1)}…` : text;
 }
 
 function whiskerMarks(role, side, data, x, y) {
@@ -161,12 +221,14 @@ function latencySection(ranked) {
   ].join('')));
   return `<section id="latency">
 <h2>Latency (${escape(unit)})</h2>
+<div class="scroll">
 <table>
 <thead><tr>${header.map((title, column) => `<th${column === 0 || column > 3 ? ' class="number"' : ''}>${escape(title)}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.map((cells) => `<tr>${cells}</tr>`).join('\n')}
 </tbody>
 </table>
+</div>
 <p class="note">rtt: 1 KB request and response round trips, one after another; connect: a fresh connection to its first echoed byte. Percentiles are nearest-rank.</p>
 </section>
 `;
@@ -176,7 +238,10 @@ function notMeasuredSection(unranked) {
   if (unranked.length === 0) return '';
   const items = unranked.map((caseResult) => {
     const direction = isReverse(caseResult) ? ' (reverse)' : '';
-    return `<li>Case ${caseResult.index}${direction} <code>${escape(caseLabel(caseResult))}</code>: ${escape(caseResult.status)}: ${escape(caseResult.reason.split('\n')[0])}</li>`;
+    // Under the reason, the failing process's last stderr lines, verbatim.
+    const [first, ...tail] = caseResult.reason.split('\n');
+    const stderr = tail.length > 0 ? `<pre>${escape(tail.join('\n'))}</pre>` : '';
+    return `<li>Case ${caseResult.index}${direction} <code>${escape(caseLabel(caseResult))}</code>: ${escape(caseResult.status)}: ${escape(first)}${stderr}</li>`;
   });
   return `<section id="not-measured">
 <h2>Not measured</h2>
@@ -225,15 +290,19 @@ body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: 
 h1 { font-size: 1.5rem; }
 h2 { font-size: 1.15rem; margin-top: 2rem; }
 table { border-collapse: collapse; }
-th, td { padding: 0.25rem 0.6rem; border-bottom: 1px solid #dde1e8; text-align: left; vertical-align: top; }
+.scroll { max-width: 100%; overflow-x: auto; }
+th, td { padding: 0.25rem 0.5rem; border-bottom: 1px solid #dde1e8; text-align: left; vertical-align: top; }
 th { background: #f3f5f8; }
 .number { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-code { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; white-space: nowrap; }
+th.number { white-space: normal; }
+#environment td { overflow-wrap: anywhere; }
+code { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; overflow-wrap: break-word; }
 .marker { color: #b35900; font-weight: 600; }
 tr.unstable { background: #fff6e5; }
 .warning { background: #fff0f0; border-left: 4px solid #c62828; padding: 0.5rem 0.75rem; }
 .note { color: #556; font-size: 0.9em; }
-svg { display: block; max-width: 100%; height: auto; font-size: 12px; }
+pre { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; background: #f3f5f8; padding: 0.4rem 0.6rem; margin: 0.3rem 0; overflow-x: auto; }
+svg { display: block; font-size: 12px; }
 svg .bar.sender { fill: #9ebbe0; }
 svg .bar.receiver { fill: #2d6cb5; }
 svg .whisker line { stroke: #1d2330; stroke-width: 1.5; }
@@ -241,4 +310,6 @@ svg .grid { stroke: #e3e6eb; }
 svg .tick, svg .axis, svg .value { fill: #556; }
 svg .label { fill: #1d2330; }
 svg .marker { fill: #b35900; font-weight: 600; }
+svg .reference line { stroke: #7a3e9d; stroke-width: 1.5; stroke-dasharray: 4 3; }
+svg .reference text { fill: #7a3e9d; }
 `;

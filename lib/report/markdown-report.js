@@ -36,11 +36,21 @@ export function formatMarkdownReport(result) {
     lines.push('Not measured:', '');
     for (const caseResult of unranked) {
       const direction = isReverse(caseResult) ? ' (reverse)' : '';
-      lines.push(`- Case ${caseResult.index}${direction} \`${escape(caseLabel(caseResult))}\`: ${caseResult.status}: ${escape(caseResult.reason.split('\n')[0])}`);
+      const [first, ...tail] = caseResult.reason.split('\n');
+      lines.push(`- Case ${caseResult.index}${direction} \`${escape(caseLabel(caseResult))}\`: ${caseResult.status}: ${escape(first)}`, ...codeBlock(tail));
     }
     lines.push('');
   }
   return lines.join('\n');
+}
+
+// The failing process's last stderr lines under its list item, verbatim: a
+// fence longer than any run of backticks in them, so none can close it.
+function codeBlock(lines) {
+  if (lines.length === 0) return [];
+  const longest = Math.max(0, ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))));
+  const fence = '`'.repeat(Math.max(3, longest + 1));
+  return [`  ${fence}`, ...lines.map((line) => `  ${line}`), `  ${fence}`];
 }
 
 function cell(column, caseResult, rank) {

@@ -45,6 +45,12 @@ const COLUMNS = [
     cell: ({ cost }) => (cost ? `${formatFixed(cost.client.cpuSecondsPerGB, 2)}, ${formatFixed(cost.server.cpuSecondsPerGB, 2)}` : ''),
   },
   {
+    title: 'Wire overhead',
+    align: 'right',
+    when: (cases) => cases.some((caseResult) => caseResult.wire),
+    cell: ({ wire }) => (wire ? percent(wire.overhead) : ''),
+  },
+  {
     title: 'RTT p50 / p99 (ms)',
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.latency),

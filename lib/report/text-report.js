@@ -1,8 +1,10 @@
 import { Chalk } from 'chalk';
 import { UNSTABLE_CV } from '../runner/statistics.js';
-import { caseDefinition } from './case-label.js';
+import { caseLabel } from './case-label.js';
+import { casesFileRow } from './cases-source.js';
 import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
+import { linkLabel } from './link-label.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
 // readers find the same sections, rows and ranking line where they expect
@@ -29,11 +31,11 @@ export function formatHeader(result, { color = false } = {}) {
     ? [['version', env.iperf3.version ?? 'unknown'], ['path', env.iperf3.path]]
     : [['version', 'not found']];
   const sections = [
-    [`${tool.name}:`, [['version', tool.version], ...engineRows(result.options)]],
+    [`${tool.name}:`, [['version', tool.version], ...engineRows(result.options), ...casesRows(result.options)]],
     ['Operating System:', [
       ['cpu', env.cpu.model],
       ['cores', cores],
-      ['memory', env.memory],
+      ['memory', formatBytes(env.memory)],
       ['type', env.os.type],
       ['platform', env.os.platform],
       ['arch', env.os.arch],
@@ -43,18 +45,22 @@ export function formatHeader(result, { color = false } = {}) {
     ]],
     ['Node.js Versions:', Object.entries(env.node)],
     ['iperf3:', iperf3],
+    ...remoteSections(env.remote),
   ];
   // One label column for every section, as wide as the seed's 16 or the
   // longest name (process.versions has cjs_module_lexer) plus a space.
   const width = Math.max(16, ...sections.flatMap(([, rows]) => rows.map(([name]) => name.length + 1)));
-  return sections
+  const text = sections
     .map(([title, rows]) => [paint.bold(title), ...rows.map(([name, value]) => `${name.padEnd(width)}${value}`)].join('\n'))
     .join('\n\n');
+  // The run's own warnings (a case listed twice), before any case runs.
+  const warnings = (result.warnings ?? []).map((warning) => paint.yellow(`warning: ${warning}`));
+  return warnings.length > 0 ? `${text}\n\n${warnings.join('\n')}` : text;
 }
 
 export function formatCaseBlock(caseResult, { color = false } = {}) {
   const paint = painter(color);
-  const lines = [`------------ Test Case ${caseResult.index} ----------------`, chainJson(caseResult), ...directionLines(caseResult)];
+  const lines = [`------------ Test Case ${caseResult.index} ----------------`, caseLabel(caseResult), ...directionLines(caseResult)];
   if (caseResult.status === 'ok') {
     lines.push(
       'Interval         Transfer     Bitrate',
@@ -62,6 +68,7 @@ export function formatCaseBlock(caseResult, { color = false } = {}) {
       measurementRow(caseResult.receiver, 'receiver', paint),
       ...spreadLines(caseResult, paint),
       ...costLines(caseResult.cost),
+      ...wireLines(caseResult.wire),
       ...latencyLines(caseResult.latency),
       ...ceilingLines(caseResult.ceiling),
     );
@@ -98,7 +105,7 @@ export function formatRanking(result, { color = false } = {}) {
       `Bitrate=[${bitrates.join(', ')}]`,
       ...repeats,
       ...relativeLines(caseResult, reference, paint),
-      chainJson(caseResult),
+      caseLabel(caseResult),
     ].join(', '));
   }
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
@@ -112,7 +119,7 @@ export function formatRanking(result, { color = false } = {}) {
     for (const caseResult of unranked) {
       // Only the reason's first line: the full text is in the case block.
       const reason = caseResult.reason.split('\n')[0];
-      lines.push(`${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${chainJson(caseResult)}`);
+      lines.push(`${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${caseLabel(caseResult)}`);
     }
   }
   lines.push('', `Done in ${result.wallSeconds.toFixed(2)}s.`);
@@ -136,11 +143,37 @@ function relativeLines(caseResult, reference, paint) {
   return [cell === 'reference' ? paint.bold('reference') : `${paint.bold(cell)} ${reference.label}`];
 }
 
+// With --remote, the server's half ran on another machine: the header
+// describes it too, as that host reported itself.
+function remoteSections(remote) {
+  if (!remote) return [];
+  return [[`Server host (${remote.destination}, ${remote.address}):`, [
+    ['cpu', remote.cpu.model],
+    ['cores', String(remote.cpu.cores)],
+    ['memory', remote.memory],
+    ['distro', remote.os.distro],
+    ['release', remote.os.release],
+    ['aes', remote.cpu.aes === null ? 'unknown' : remote.cpu.aes ? 'yes' : 'no'],
+    ['node', remote.node.node],
+    ['openssl', remote.node.openssl],
+    ['iperf3', remote.iperf3.version ?? 'not found'],
+  ]]];
+}
+
 // Which engine moved the bytes; results from before the built-in engine
 // (all iperf3) keep the seed's header.
-function engineRows({ engine }) {
+function engineRows({ engine, link }) {
   if (!engine) return [];
-  return [['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine]];
+  return [
+    ['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine],
+    ...(link ? [['link', linkLabel(link)]] : []),
+  ];
+}
+
+// Which cases file ran; results given cases in code, or from before this
+// row, have none.
+function casesRows({ casesFile }) {
+  return casesFile ? [['cases', casesFileRow(casesFile)]] : [];
 }
 
 function measurementRow(side, role, paint) {
@@ -202,6 +235,13 @@ function latencyLines(latency) {
   return alignTable(rows);
 }
 
+// On a link: what crossed it per byte of payload, TCP/IP and the chain's
+// framing included, so a disguise's cost shows beside a plain row's.
+function wireLines(wire) {
+  if (!wire) return [];
+  return [`${'wire'.padEnd(15)}  ${percent(1 + wire.overhead)} of the payload crossed the link (overhead ${percent(wire.overhead)})`];
+}
+
 function ceilingLines(ceiling) {
   if (!ceiling) return [];
   return [[
@@ -242,9 +282,4 @@ function percent(fraction) {
 
 function statusLabel(status, paint) {
   return status === 'failed' ? paint.red('FAILED') : paint.yellow('SKIPPED');
-}
-
-// The case as cases.js gives it: its chain, or its reference row.
-function chainJson(caseResult) {
-  return JSON.stringify(caseDefinition(caseResult));
 }

@@ -1,4 +1,4 @@
-import { execFile } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
@@ -24,6 +24,7 @@ export function resolveCasesFile(file, { cwd = process.cwd() } = {}) {
 // CommonJS (module.exports = [...]) and returns what it exports, unchecked.
 export async function loadCasesFile(file) {
   if (!existsSync(file)) throw inputError(`cases file ${file} not found`);
+  if (file.endsWith('.json')) return loadJson(file);
   let namespace;
   try {
     namespace = await import(pathToFileURL(file).href);
@@ -38,6 +39,20 @@ export async function loadCasesFile(file) {
   }
   if ('default' in namespace) return namespace.default;
   throw inputError(`cases file ${file} exports no array: end it with export default [...] or module.exports = [...]`);
+}
+
+// A .json cases file is the array itself; import() would want an import
+// attribute only code can give. A parse error names its line.
+async function loadJson(file) {
+  const text = await readFile(file, 'utf8');
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    const position = /at position (\d+)/.exec(error.message);
+    const line = position ? text.slice(0, Number(position[1])).split('\n').length : null;
+    const where = line ? `${file}:${line}` : file;
+    return Promise.reject(inputError(`cases file ${where}: not valid JSON: ${error.message.replace(/ in JSON at position \d+.*$/, '')}`));
+  }
 }
 
 async function loadAsCommonJs(file) {
@@ -68,14 +83,19 @@ async function loadError(file, error) {
   return inputError(`cases file ${where} threw while loading: ${error.name}: ${error.message.split('\n')[0]}`);
 }
 
+// node --check reads a .js file outside any "type": "module" package as
+// CommonJS first and may pass an ES module it cannot place; checking the
+// source again as a module (on stdin) finds the line then.
 async function syntaxErrorLine(file) {
   try {
     await promisify(execFile)(process.execPath, ['--check', file], { timeout: 10_000 });
-    return null;
   } catch (error) {
     const first = String(error.stderr ?? '').split('\n')[0];
-    return first.startsWith(`${file}:`) ? first : null;
+    if (first.startsWith(`${file}:`)) return first;
   }
+  const asModule = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: await readFile(file), timeout: 10_000 });
+  const line = /^\[stdin\]:(\d+)/.exec(String(asModule.stderr ?? ''));
+  return line ? `${file}:${line[1]}` : null;
 }
 
 // Every problem in the exported value as { index, field, message }: index is
@@ -88,6 +108,11 @@ export function validateCases(cases) {
   }
   if (cases.length === 0) return [{ index: null, field: 'cases', message: 'is empty: list at least one preset chain' }];
   return cases.flatMap((entry, index) => {
+    // [a] [b] with the comma forgotten is a property access, [a][b], which
+    // gives undefined and swallows chain b without a word.
+    if (entry === undefined) {
+      return [{ index, field: 'case', message: `case ${index} is undefined: a comma missing between two chains? ([...] [...] reads as one chain indexed by the next)` }];
+    }
     // An object without impl is most likely one preset missing its [ ].
     if (isReference(entry) && entry.impl !== undefined) return validateReference(entry).map((problem) => ({ index, ...problem }));
     if (!Array.isArray(entry)) {
@@ -98,9 +123,29 @@ export function validateCases(cases) {
 }
 
 export function formatCaseProblems(file, problems) {
-  const lines = problems.map(({ index, field, message }) => (index === null ? `${field} ${message}` : `case ${index}: ${field}: ${message}`));
+  const lines = problems.map(({ index, field, message }) => {
+    if (index === null) return `${field} ${message}`;
+    return field === 'case' ? message : `case ${index}: ${field}: ${message}`;
+  });
   const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
   return `cases file ${file} has ${count}:\n${lines.map((line) => `  ${line}`).join('\n')}`;
+}
+
+// One warning per case that repeats an earlier one exactly: both would run,
+// and the second is seldom meant (--repeat measures a case again).
+export function duplicateWarnings(selected) {
+  const first = new Map();
+  const warnings = [];
+  for (const selection of selected) {
+    const { index, ...identity } = selection;
+    const key = JSON.stringify(identity);
+    if (first.has(key)) {
+      warnings.push(`cases ${first.get(key)} and ${index} are the same ${identity.impl ? 'row' : 'chain'}, so it runs twice; remove one, or use --repeat to measure a case more than once`);
+    } else {
+      first.set(key, index);
+    }
+  }
+  return warnings;
 }
 
 // Whether `text` names a case: a whole number is its index; other text is

@@ -1,7 +1,7 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../presets/index.js';
-import { measureCipherCeiling, measureMethodsInLegacyChild } from './cipher-ceiling.js';
+import { measureChainsInLegacyChild, measureCipherCeiling } from './cipher-ceiling.js';
 
 // The cipher ceiling of every distinct chain a run measures, taken before
 // any relay starts so nothing else competes for the CPU. One read size,
@@ -23,39 +23,31 @@ const keyOf = (presets) => JSON.stringify(presets);
 export async function measureChainCeilings(chains, { onChain = () => {}, signal } = {}) {
   const distinct = [...new Map(chains.map((presets) => [keyOf(presets), presets])).values()];
   const ceilings = new Map();
-  // A chain needing the legacy provider is measured by `cipherbench ciphers`
-  // in a child started with it, all such chains in one child; that command
-  // knows methods, not chains, so only a plain ss-base + cipher chain fits.
+  // A chain needing the legacy provider is measured by `cipherbench ciphers
+  // --chain` in a child started with it, all such chains in one child.
   const inChild = legacyProviderStatus() === 'loaded' ? [] : distinct.filter(chainNeedsLegacyProvider);
-  const methodOf = new Map(inChild.map((presets) => [presets, plainCipherMethod(presets)]));
-  const methods = [...new Set([...methodOf.values()].filter(Boolean))];
-  let fromChild = [];
+  let fromChild = null;
   let childFailure = null;
-  const first = distinct.find((presets) => !methodOf.has(presets));
+  const first = distinct.find((presets) => !inChild.includes(presets));
   if (first && !signal?.aborted) measureCipherCeiling({ presets: first, sizes: [SIZE], minSeconds: WARM_UP_SECONDS });
   for (const [position, presets] of distinct.entries()) {
     if (signal?.aborted) break;
     onChain(presets, position + 1, distinct.length);
     // Lets a Ctrl-C land between chains: each measurement holds the thread.
     await nextTurn();
-    if (!methodOf.has(presets)) {
+    if (!inChild.includes(presets)) {
       ceilings.set(keyOf(presets), { ceiling: fromRows(measureCipherCeiling({ presets, sizes: [SIZE], minSeconds: MIN_SECONDS })) });
       continue;
     }
-    const method = methodOf.get(presets);
-    if (!method) {
-      ceilings.set(keyOf(presets), { reason: 'needs OpenSSL\'s legacy provider, and only a chain of ss-base and one cipher can be measured in a child that has it' });
-      continue;
-    }
-    if (fromChild.length === 0 && !childFailure) {
+    if (!fromChild && !childFailure) {
       try {
-        fromChild = measureMethodsInLegacyChild(methods, { sizes: [SIZE], seconds: MIN_SECONDS });
+        fromChild = measureChainsInLegacyChild(inChild, { sizes: [SIZE], seconds: MIN_SECONDS });
       } catch (error) {
         childFailure = `needs OpenSSL's legacy provider, which could not be loaded: ${error.message.split('\n')[0]}`;
       }
     }
-    const row = fromChild.find((entry) => entry.method === method);
-    ceilings.set(keyOf(presets), row ? { ceiling: fromRows(row.sizes) } : { reason: childFailure ?? `no ceiling reported for ${method}` });
+    const row = fromChild?.find((entry) => keyOf(entry.presets) === keyOf(presets));
+    ceilings.set(keyOf(presets), row ? { ceiling: fromRows(row.sizes) } : { reason: childFailure ?? 'no ceiling reported for this chain' });
   }
   return ceilings;
 }
@@ -66,12 +58,4 @@ export function ceilingFor(ceilings, presets) {
 
 function fromRows([row]) {
   return { encrypt_bps: row.encrypt.bits_per_second, decrypt_bps: row.decrypt.bits_per_second, size: row.size };
-}
-
-// 'rc4-md5' for [ss-base, ss-stream-cipher rc4-md5], else null.
-function plainCipherMethod(presets) {
-  const [base, cipher, ...rest] = presets;
-  const plain = rest.length === 0 && base?.name === 'ss-base' && Object.keys(base.params ?? {}).length === 0
-    && cipher?.params && Object.keys(cipher.params).length === 1 && typeof cipher.params.method === 'string';
-  return plain ? cipher.params.method : null;
 }

@@ -17,63 +17,105 @@ const cpuSeconds = () => {
   return (user + system) / 1e6;
 };
 
-function timed(minSeconds, pass) {
+// Runs prepare() untimed and run(prepared) timed, until run has had
+// minSeconds of CPU; run returns the plaintext bytes it carried.
+function timed(minSeconds, prepare, run) {
   let bytes = 0;
-  const start = cpuSeconds();
   let elapsed = 0;
   do {
-    bytes += pass();
-    elapsed = cpuSeconds() - start;
+    const prepared = prepare();
+    const start = cpuSeconds();
+    bytes += run(prepared);
+    elapsed += cpuSeconds() - start;
   } while (elapsed < minSeconds);
   return { bytes, cpuSeconds: elapsed, bits_per_second: (bytes * 8) / elapsed };
 }
 
-export function measureCipherCeiling({ presets, sizes = DEFAULT_SIZES, minSeconds = 0.25 }) {
-  const createPipeline = prepareChain(presets, { password: 'cipherbench-ceiling' });
+const HANDSHAKE_DATA = Buffer.from('cipherbench ceiling');
+
+// A client pipeline and a server pipeline joined back to back, as two relays
+// are over a socket, so that presets which answer (connection.reply) or hold
+// data until answered finish their handshake before anything is timed: the
+// connection opens (encode of nothing, as the relay client does) and carries
+// a few bytes each way. Then the client's wire goes wherever `wire` says.
+function connectedPair(createPipeline) {
+  const client = createPipeline('client', { target: TARGET });
+  const server = createPipeline('server', { onTarget() {} });
+  const pair = { decoded: 0, wire: null };
+  const clientDecode = client.decoder(() => {});
+  const serverEncode = server.encoder((data) => clientDecode(data));
+  pair.serverDecode = server.decoder((data) => {
+    pair.decoded += data.length;
+  });
+  pair.clientEncode = client.encoder((data) => (pair.wire ? pair.wire(data) : pair.serverDecode(data)));
+  pair.clientEncode(Buffer.alloc(0));
+  pair.clientEncode(HANDSHAKE_DATA);
+  serverEncode(HANDSHAKE_DATA);
+  pair.decoded = 0;
+  return pair;
+}
+
+// The ceiling of whatever createPipeline (prepareChain's result) builds.
+export function measurePipelineCeiling(createPipeline, { sizes = DEFAULT_SIZES, minSeconds = 0.25 } = {}) {
   return sizes.map((size) => {
     const plaintext = Buffer.alloc(size, 0x5a);
     const reads = Math.max(1, Math.floor(BYTES_PER_PASS / size));
 
     // Each pass is a new connection (new salt or IV), as a relay sees it.
-    const encrypt = timed(minSeconds, () => {
-      const encode = createPipeline('client', { target: TARGET }).encoder(() => {});
-      for (let i = 0; i < reads; i++) encode(plaintext);
-      return reads * size;
-    });
+    const encrypt = timed(
+      minSeconds,
+      () => {
+        const pair = connectedPair(createPipeline);
+        pair.wire = () => {};
+        return pair;
+      },
+      (pair) => {
+        for (let i = 0; i < reads; i++) pair.clientEncode(plaintext);
+        return reads * size;
+      },
+    );
 
-    // The decoder is fed what the encoder produced, one read per encoded read.
-    const wire = [];
-    let pending = [];
-    const encode = createPipeline('client', { target: TARGET }).encoder((data) => pending.push(data));
-    for (let i = 0; i < reads; i++) {
-      encode(plaintext);
-      wire.push(Buffer.concat(pending));
-      pending = [];
-    }
-    const decrypt = timed(minSeconds, () => {
-      let bytes = 0;
-      const decode = createPipeline('server', { onTarget() {} }).decoder((data) => {
-        bytes += data.length;
-      });
-      for (const read of wire) decode(read);
-      return bytes;
-    });
+    // The server decodes what its own client encoded, one read per encoded read.
+    const decrypt = timed(
+      minSeconds,
+      () => {
+        const pair = connectedPair(createPipeline);
+        const wire = [];
+        let pending = [];
+        pair.wire = (data) => pending.push(data);
+        for (let i = 0; i < reads; i++) {
+          pair.clientEncode(plaintext);
+          wire.push(pending.length === 1 ? pending[0] : Buffer.concat(pending));
+          pending = [];
+        }
+        return { pair, wire };
+      },
+      ({ pair, wire }) => {
+        for (const read of wire) pair.serverDecode(read);
+        return pair.decoded;
+      },
+    );
     return { size, encrypt, decrypt };
   });
 }
 
+export function measureCipherCeiling({ presets, sizes = DEFAULT_SIZES, minSeconds = 0.25 }) {
+  return measurePipelineCeiling(prepareChain(presets, { password: 'cipherbench-ceiling' }), { sizes, minSeconds });
+}
+
 // rc4-md5 and bf-cfb need OpenSSL's legacy provider, which node loads only
-// when it starts with the flag: `cipherbench ciphers` in a child started
-// with it measures them. Returns that command's JSON rows, one per method
-// ({ method, sizes: [{ size, encrypt, decrypt }] }); throws with the
-// child's own words when it could not.
-export function measureMethodsInLegacyChild(methods, { sizes, seconds }) {
+// when it starts with the flag: `cipherbench ciphers --chain` in a child
+// started with it measures any chain that carries them. Returns that
+// command's JSON rows, one per chain ({ presets, label, sizes: [{ size,
+// encrypt, decrypt }] }); throws with the child's own words when it could not.
+export function measureChainsInLegacyChild(chains, { sizes, seconds }) {
   // Already started with the flag and still no provider: a child would be
   // no different, and would itself reach for a child, and so on.
   if (legacyProviderStatus() === 'unavailable') {
     throw new Error(`this Node's OpenSSL (${process.versions.openssl}) has no legacy provider to load`);
   }
-  const args = [LEGACY_FLAG, CLI, 'ciphers', '--json', '--size', sizes.join(','), '--time', String(seconds), '--methods', methods.join(',')];
+  const args = [LEGACY_FLAG, CLI, 'ciphers', '--json', '--size', sizes.join(','), '--time', String(seconds)];
+  for (const presets of chains) args.push('--chain', JSON.stringify(presets));
   let out;
   try {
     out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

@@ -12,7 +12,7 @@ import { CLI } from './cli-path.js';
 const iperf3Engine = (path) => ({
   name: 'iperf3',
   path,
-  server: (port) => ({ role: 'iperf3-server', label: 'iperf3 -s', file: path, args: iperf3ServerArgs(port), readiness: { stdout: IPERF3_SERVER_READY } }),
+  server: (port, host = '127.0.0.1') => ({ role: 'iperf3-server', label: 'iperf3 -s', file: path, args: iperf3ServerArgs(port, host), readiness: { stdout: IPERF3_SERVER_READY } }),
   client: (options) => ({ role: 'iperf3-client', label: 'iperf3 -c', file: path, args: iperf3ClientArgs(options) }),
   // iperf3's own errors do not say who is speaking.
   errorPrefix: 'iperf3: ',
@@ -21,18 +21,18 @@ const iperf3Engine = (path) => ({
 const nodeEngine = () => ({
   name: 'node',
   path: process.execPath,
-  server: (port) => ({
+  server: (port, host = '127.0.0.1') => ({
     role: 'traffic-sink',
     label: 'cipherbench sink',
     file: process.execPath,
-    args: [CLI, 'sink', '--listen', `127.0.0.1:${port}`],
+    args: [CLI, 'sink', '--listen', `${host}:${port}`],
     readiness: { stdout: /^listening on / },
   }),
-  client: ({ port, duration, parallel, reverse }) => ({
+  client: ({ host = '127.0.0.1', port, duration, parallel, reverse }) => ({
     role: 'traffic-sender',
     label: 'cipherbench send',
     file: process.execPath,
-    args: [CLI, 'send', '--connect', `127.0.0.1:${port}`, '--duration', String(duration), '--parallel', String(parallel), ...(reverse ? ['--reverse'] : []), '--json'],
+    args: [CLI, 'send', '--connect', `${host}:${port}`, '--duration', String(duration), '--parallel', String(parallel), ...(reverse ? ['--reverse'] : []), '--json'],
   }),
   // The sender's errors start with 'traffic: ' already.
   errorPrefix: '',
@@ -55,8 +55,8 @@ export async function chooseEngine({ engine = 'auto', iperf3Path, env = process.
 
 // Starts the engine's client; `result` resolves with execa's result once
 // it ends, killed when `signal` aborts or after `timeoutMs`.
-export function startTrafficClient(engine, options, { signal, timeoutMs }) {
-  const { role, label, file, args } = engine.client(options);
+export function startTrafficClient(engine, options, { signal, timeoutMs, place = (spec) => spec }) {
+  const { role, label, file, args } = place(engine.client(options));
   const subprocess = execa(file, args, {
     stdin: 'ignore',
     reject: false,

@@ -17,15 +17,16 @@ export async function findIperf3({ iperf3Path, env = process.env } = {}) {
 }
 
 // --forceflush makes 'Server listening' arrive when it is printed, not when
-// a pipe buffer fills; -B keeps the target on loopback.
-export const iperf3ServerArgs = (port) => ['-s', '-p', String(port), '-B', '127.0.0.1', '--forceflush'];
+// a pipe buffer fills; -B keeps the target on loopback (on a link, on every
+// address of the server's own namespace, where `direct` reaches it).
+export const iperf3ServerArgs = (port, host = '127.0.0.1') => ['-s', '-p', String(port), '-B', host, '--forceflush'];
 export const IPERF3_SERVER_READY = /Server listening on/;
 
 // reverse (-R): iperf3 -s sends and iperf3 -c receives, so the data runs
 // through the other half of each preset (server encode, client decode).
 // end.sum_sent and end.sum_received still name the sending and receiving side.
-export function iperf3ClientArgs({ port, duration, parallel, reverse = false }) {
-  const args = ['-c', '127.0.0.1', '-p', String(port), '-t', String(duration), '-J'];
+export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false }) {
+  const args = ['-c', host, '-p', String(port), '-t', String(duration), '-J'];
   if (parallel > 1) args.push('-P', String(parallel));
   if (reverse) args.push('-R');
   return args;

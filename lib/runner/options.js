@@ -1,4 +1,5 @@
 import { inputError } from './input-error.js';
+import { parseLinkProfile } from './link/profiles.js';
 
 export const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
 export const DEFAULT_DURATION = 3;
@@ -106,6 +107,24 @@ export function normalizeOptions(options = {}) {
     reverse,
     both,
     ceiling: flag('ceiling', options.ceiling, true),
+    link: options.link === undefined || options.link === null ? null : parseLinkProfile(options.link),
+    remote: remoteOptions(options),
     caseLimit: preset.cases,
   };
+}
+
+// --remote DESTINATION, with how to run cipherbench there and an ssh
+// configuration file; null without --remote.
+function remoteOptions({ remote = null, remoteCipherbench = 'cipherbench', sshConfig = null, link = null }) {
+  if (remote === null) {
+    if (sshConfig !== null) throw inputError('--ssh-config goes with --remote');
+    return null;
+  }
+  if (link !== null) throw inputError('give --link (a shaped link on this machine) or --remote (another host), not both');
+  if (typeof remote !== 'string' || remote === '' || remote.startsWith('-')) {
+    throw inputError(`--remote takes an ssh destination such as user@host, got ${JSON.stringify(remote)}`);
+  }
+  if (typeof remoteCipherbench !== 'string' || remoteCipherbench.trim() === '') throw inputError('--remote-cipherbench must name how to run cipherbench on the remote host');
+  if (sshConfig !== null && typeof sshConfig !== 'string') throw inputError('--ssh-config takes a file');
+  return { destination: remote, command: remoteCipherbench, sshConfig };
 }

@@ -90,11 +90,13 @@ export async function holderFromProc(port) {
 
 // The inodes of the sockets listening on a TCP port, as socket:[inode]
 // links, from the kernel's own tables; null when there are none to read
-// (no /proc: macOS, Windows).
-export async function listeningInodes(port) {
+// (no /proc: macOS, Windows). With `pid`, the tables of that process's
+// network namespace, which is not this one's when it runs on a link.
+export async function listeningInodes(port, pid = null) {
   const inodes = new Set();
   let readable = false;
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+  const root = pid === null ? '/proc/net' : `/proc/${pid}/net`;
+  for (const table of [`${root}/tcp`, `${root}/tcp6`]) {
     let text;
     try {
       text = await readFile(table, 'utf8');

@@ -1,11 +1,15 @@
+import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
-import { execa } from 'execa';
+import { execa, execaSync } from 'execa';
 import { listeningInodes } from './ports.js';
 
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
 // (hung, or stopped with SIGSTOP) gets SIGKILL after this long.
 const STOP_GRACE_MS = 1000;
-const TAIL_LINES = 3;
+// A failure's reason carries this many of the child's last stderr lines,
+// chosen from the last HISTORY_LINES it printed.
+const TAIL_LINES = 5;
+const HISTORY_LINES = 100;
 // How often the listening table is read while a child without a ready line
 // starts: short next to any start-up, and a read costs microseconds.
 const LISTEN_POLL_MS = 25;
@@ -37,7 +41,7 @@ export function startProcess(label, file, args) {
       lines[stream].push(line);
       if (stream === 'stderr') {
         stderrTail.push(line);
-        if (stderrTail.length > TAIL_LINES) stderrTail.shift();
+        if (stderrTail.length > HISTORY_LINES) stderrTail.shift();
       }
       for (const listener of lineListeners) listener(stream, line);
     });
@@ -55,8 +59,10 @@ export function startProcess(label, file, args) {
   // is { stdout: RegExp } or { stderr: RegExp } (a line the child prints
   // once it listens), or { listening: port } for a child that prints
   // nothing reliable: the kernel's table of listening sockets says so.
-  // Readiness is never tested by connecting: a probe through a ready relay
-  // would reach the target and spoil its next test.
+  // A relay client's readiness is never tested by connecting: a probe
+  // through it would reach the target and spoil its next test. Only a
+  // server on another host, whose socket table is not readable from here,
+  // is { connectable: { host, port } }: a bare connect reaches no target.
   function ready(readiness, { timeoutMs, signal }) {
     return new Promise((resolve) => {
       let done = false;
@@ -79,8 +85,10 @@ export function startProcess(label, file, args) {
       if (stream) {
         if (lines[stream].some((line) => pattern.test(line))) finish(null);
         else lineListeners.add(onLine);
+      } else if (readiness.connectable) {
+        watchConnectable(readiness.connectable, () => done).then(finish);
       } else {
-        watchListening(readiness.listening, () => done).then(finish);
+        watchListening(readiness.listening, subprocess.pid, () => done).then(finish);
       }
     });
   }
@@ -93,7 +101,7 @@ export function startProcess(label, file, args) {
       return exit;
     },
     ready,
-    stderrTail: () => [...stderrTail],
+    stderrTail: () => tellingLines(stderrTail),
     async stop() {
       if (exit === null) subprocess.kill('SIGTERM');
       return exited;
@@ -101,14 +109,40 @@ export function startProcess(label, file, args) {
   };
 }
 
-// Resolves null once something listens on `port`, or with why that cannot
-// be known; stops quietly once `over()` says the wait has ended.
-async function watchListening(port, over) {
+// The last lines of a child's stderr that say something to a person: a
+// Node.js program that dies prints its error above ten stack frames and a
+// version line, and the frames would push the error itself out of a short
+// tail. Blank lines and caret markers go too.
+export function tellingLines(lines, count = TAIL_LINES) {
+  const telling = lines.filter((line) => line.trim() !== '' && !/^\s+at /.test(line) && !/^\s*\^+\s*$/.test(line) && !/^Node\.js v\d/.test(line));
+  return telling.slice(-count);
+}
+
+// Resolves null once something listens on `port` in the network namespace
+// of process `pid`, or with why that cannot be known; stops quietly once
+// `over()` says the wait has ended.
+async function watchListening(port, pid, over) {
   while (!over()) {
-    const inodes = await listeningInodes(port);
+    const inodes = await listeningInodes(port, pid);
     if (inodes === null) return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
     if (inodes.size > 0) return null;
     await delay(LISTEN_POLL_MS);
+  }
+  return null;
+}
+
+async function watchConnectable({ host, port }, over) {
+  while (!over()) {
+    const connected = await new Promise((resolve) => {
+      const socket = net.connect({ host, port });
+      socket.once('connect', () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (connected) return null;
+    await delay(LISTEN_POLL_MS * 4);
   }
   return null;
 }
@@ -124,4 +158,27 @@ function readLines(stream, onLine) {
   stream.on('end', () => {
     if (partial) onLine(partial);
   });
+}
+
+// A short command run to its end (iproute2's ip and tc, which set up and
+// tear down a link): resolves with its stdout, rejects with its own stderr.
+export async function runCommand(file, args, { timeoutMs = 10_000 } = {}) {
+  const result = await execa(file, args, { stdin: 'ignore', reject: false, timeout: timeoutMs });
+  if (result.exitCode === 0) return result.stdout;
+  throw commandError(file, args, result);
+}
+
+// The same, synchronous, for the one place that cannot wait: the
+// process's 'exit' handler, which removes what a crashed run set up.
+export function runCommandSync(file, args) {
+  const result = execaSync(file, args, { stdin: 'ignore', reject: false, timeout: 10_000 });
+  if (result.exitCode !== 0) throw commandError(file, args, result);
+  return result.stdout;
+}
+
+function commandError(file, args, result) {
+  const said = String(result.stderr ?? '').trim() || result.originalMessage || describeExit({ code: result.exitCode, signal: result.signal });
+  const error = new Error(`${file} ${args.join(' ')}: ${said}`);
+  error.stderr = String(result.stderr ?? '');
+  return error;
 }

@@ -2,9 +2,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { startTrafficClient } from './engine.js';
 import { parseIperf3Json } from './iperf3.js';
 import { measureLatency } from './latency.js';
-import { planPeer } from './peers/index.js';
+import { planPeer, runsRemotely } from './peers/index.js';
 import { costBetween, readProcessCost } from './process-cost.js';
-import { describeExit, startProcess } from './processes.js';
+import { describeExit, runCommand, startProcess, tellingLines } from './processes.js';
 import { CLI } from './cli-path.js';
 
 // The echo target says this when it listens, as our relays do.
@@ -24,8 +24,14 @@ const CLIENT_GRACE_MS = 2000;
 // locatePeer() found for it. Resolves with { status, reason, sender,
 // receiver, wallSeconds, cost } plus { latency } or { latencyReason } when
 // the probe ran, and never throws for a fault of the case itself; status
-// 'skipped' means `signal` was aborted before the run could finish.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, signal, emit }) {
+// 'skipped' means `signal` was aborted before the run could finish. With a
+// `link` (link/namespaces.js) the server's half runs on the far side of it
+// and the client's half on the near side, and the run also says what the
+// link carried: { wire: { bytes, overhead } }. With a `remote` host
+// (remote/ssh.js) the server's half runs there over SSH.
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, signal, emit }) {
+  const away = link ?? remote;
+  const place = away ? away.place : (spec) => spec;
   const started = performance.now();
   const children = [];
   // Every child's pid goes to the observer, so a caller can watch or check them.
@@ -33,12 +39,36 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     if (pid !== undefined) emit({ type: 'process-started', index, role, pid });
   };
   // The listeners do not touch each other until a connection arrives, so
-  // they start together and the slowest start sets the wait.
-  const start = ({ role, label, file, args }) => {
+  // they start together and the slowest start sets the wait. Each starts
+  // where the run places its role (this host, a link's namespace, a
+  // remote host), which may change how its readiness is read.
+  const start = (spec) => {
+    const { role, label, file, args, readiness, remote: isRemote = false } = place(spec);
     const child = startProcess(label, file, args);
     children.push(child);
     track(role, child.pid);
-    return child;
+    return Object.assign(child, { readiness, remote: isRemote });
+  };
+  const startAndMeasure = async (planned) => {
+    // Away, the target listens on every address of the server's host: the
+    // relay server reaches it on loopback, direct across the link.
+    const targetHost = away ? '0.0.0.0' : '127.0.0.1';
+    const target = start(engine.server(ports.target, targetHost));
+    const relays = planned.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
+    const waits = { timeoutMs: readyTimeout * 1000, signal };
+    const notReady = await firstReason([target, ...relays.map((relay) => relay.child)].map((child) => child.ready(child.readiness, waits)));
+    if (notReady) return { reason: notReady };
+    // What starting a relay and loading its code cost is left out: its
+    // CPU is counted from here, when every process listens, so the
+    // figure per GB does not depend on how long a run lasts.
+    const atReady = await readRelayCosts(relays);
+    const reverse = direction === 'reverse';
+    const wireBefore = await link?.wireBytes();
+    const measured = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
+    if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
+    // Read before the latency probe: the cost is that of the transfer.
+    if (measured.sender) cost = relayCost(atReady, await readRelayCosts(relays));
+    return { ...measured, target, targetHost, waits };
   };
   let outcome;
   let tails = [];
@@ -46,38 +76,23 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   let probe = {};
   let plan = null;
   try {
-    plan = await planPeer(identity, { ports, key, found });
-    const targetSpec = engine.server(ports.target);
-    const target = start(targetSpec);
-    const relays = plan.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
-    const waits = { timeoutMs: readyTimeout * 1000, signal };
-    const notReady = await firstReason([
-      target.ready(targetSpec.readiness, waits),
-      ...relays.map((relay) => relay.child.ready(relay.readiness, waits)),
-    ]);
-    if (notReady) {
-      outcome = { reason: notReady };
+    if (remote && !runsRemotely(identity)) {
+      outcome = { reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}` };
     } else {
-      // What starting a relay and loading its code cost is left out: its
-      // CPU is counted from here, when every process listens, so the
-      // figure per GB does not depend on how long a run lasts.
-      const atReady = await readRelayCosts(relays);
-      const reverse = direction === 'reverse';
-      outcome = await measure({ engine, port: plan.entryPort, duration, parallel, reverse, signal, track, listeners: children });
-      // Read before the latency probe: the cost is that of the transfer.
-      if (outcome.sender) cost = relayCost(atReady, await readRelayCosts(relays));
+      plan = await planPeer(identity, { ports, key, found, serverHost: away?.serverAddress, serverBind: away?.serverBind });
+      outcome = await startAndMeasure(plan);
     }
     // Read before the target is stopped (by the probe or the teardown),
     // which makes iperf3 -s say "interrupt".
     tails = stderrTails(children);
-    if (outcome.sender && latency) probe = await probeLatency({ target, start, ports, entryPort: plan.entryPort, waits, signal });
+    if (outcome.sender && latency) probe = await probeLatency({ target: outcome.target, start, ports, targetHost: outcome.targetHost, entryHost: plan.entryHost, entryPort: plan.entryPort, link, waits: outcome.waits, signal });
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     await plan?.cleanup?.();
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
-  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...probe };
+  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe };
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
 }
 
@@ -85,14 +100,15 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
 // target on the same port, and the latency probe goes in where the traffic
 // went: the same relay processes the bitrate came from. Resolves with { latency } or
 // { latencyReason }; { } when the run was interrupted.
-async function probeLatency({ target, start, ports, entryPort, waits, signal }) {
+async function probeLatency({ target, start, ports, targetHost, entryHost = '127.0.0.1', entryPort, link, waits, signal }) {
   await target.stop();
-  const echo = start({ role: 'echo-target', label: 'echo target', file: process.execPath, args: [CLI, 'echo', '--listen', `127.0.0.1:${ports.target}`] });
+  const echo = start({ role: 'echo-target', label: 'echo target', file: process.execPath, args: [CLI, 'echo', '--listen', `${targetHost}:${ports.target}`] });
   const notReady = await echo.ready({ stdout: LISTENING }, waits);
   if (signal?.aborted) return {};
   if (notReady) return { latencyReason: [notReady, ...stderrTails([echo])].join('; ') };
+  if (link) return probeLatencyAcross(link, `${entryHost}:${entryPort}`);
   try {
-    return { latency: await measureLatency({ host: '127.0.0.1', port: entryPort, signal }) };
+    return { latency: await measureLatency({ host: entryHost, port: entryPort, signal }) };
   } catch (error) {
     if (signal?.aborted) return {};
     // measureLatency's own failures are one line saying what happened.
@@ -104,7 +120,8 @@ async function probeLatency({ target, start, ports, entryPort, waits, signal }) 
 // { client, server } as the relays cost so far; null for a case without
 // relays (direct), which has no relay cost to report.
 async function readRelayCosts(relays) {
-  if (relays.length === 0) return null;
+  // A remote relay's pid here is its ssh's: its cost is not this host's to read.
+  if (relays.length === 0 || relays.some((relay) => relay.child.remote)) return null;
   const costs = await Promise.all(relays.map((relay) => readProcessCost(relay.child.pid)));
   return Object.fromEntries(relays.map((relay, at) => [relay.role, costs[at]]));
 }
@@ -117,10 +134,10 @@ function relayCost(before, after) {
   return client && server ? { client, server } : null;
 }
 
-async function measure({ engine, port, duration, parallel, reverse, signal, track, listeners }) {
+async function measure({ engine, host, port, duration, parallel, reverse, signal, track, listeners, place }) {
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startTrafficClient(engine, { port, duration, parallel, reverse }, { signal, timeoutMs });
+  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse }, { signal, timeoutMs, place });
   track(measuring.role, measuring.pid);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;
@@ -140,9 +157,11 @@ async function measure({ engine, port, duration, parallel, reverse, signal, trac
   // Both engines print iperf3 -J's shape, errors included.
   const report = parseIperf3Json(result.stdout);
   if (report.error) {
-    const stderr = String(result.stderr ?? '').trim().split('\n')[0];
-    const detail = result.stdout ? report.error : stderr || describeExit({ code: result.exitCode, signal: result.signal });
-    return { reason: [`${engine.errorPrefix}${detail}`, deathNote].filter(Boolean).join('; ') };
+    const stderr = String(result.stderr ?? '').trim().split('\n');
+    const detail = result.stdout ? report.error : stderr[0] || describeExit({ code: result.exitCode, signal: result.signal });
+    // The client's own last words under the one line, as the listeners' are.
+    const tail = tellingLines(result.stdout ? stderr : stderr.slice(1)).map((line) => `${measuring.label}: ${line}`);
+    return { reason: [[`${engine.errorPrefix}${detail}`, deathNote].filter(Boolean).join('; '), ...tail].join('\n') };
   }
   return report;
 }
@@ -165,4 +184,23 @@ function firstReason(waits) {
 // one line, a relay's own words are usually the real cause.
 function stderrTails(children) {
   return children.flatMap((child) => child.stderrTail().filter(Boolean).map((line) => `${child.label}: ${line}`));
+}
+
+// The probe lives in the client's namespace on a link, so it runs there as
+// `cipherbench latency`, which prints what measureLatency() returns.
+async function probeLatencyAcross(link, entry) {
+  try {
+    const { file, args } = link.place({ role: 'latency-probe', file: process.execPath, args: [CLI, 'latency', '--connect', entry, '--json'] });
+    const out = await runCommand(file, args, { timeoutMs: 60_000 });
+    return { latency: JSON.parse(out) };
+  } catch (error) {
+    return { latencyReason: error.stderr?.trim().split('\n').pop() || error.message };
+  }
+}
+
+// What crossed the link, both ways, for the payload that arrived: headers,
+// acks, the chain's own framing, retransmissions and the engine's control
+// connection, as a share of the payload.
+function wireCost(bytes, payloadBytes) {
+  return { bytes, payload_bytes: payloadBytes, overhead: payloadBytes > 0 ? bytes / payloadBytes - 1 : null };
 }

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
-import { formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
+import { duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
 import { chooseEngine } from './engine.js';
+import { setUpLink } from './link/namespaces.js';
+import { connectRemote } from './remote/ssh.js';
 import { inputError } from './input-error.js';
 import { normalizeOptions } from './options.js';
 import { locatePeer } from './peers/index.js';
@@ -11,7 +13,7 @@ import { assertPortsFree } from './ports.js';
 import { runCase } from './run-case.js';
 import { caseEntries, directionsFor, interleave } from './schedule.js';
 import { findProgram } from './programs.js';
-import { summarise, summariseCost } from './statistics.js';
+import { median, summarise, summariseCost } from './statistics.js';
 
 const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -41,6 +43,14 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //   readyTimeout seconds a run's processes get to start listening (10)
 //   iperf3Path   the iperf3 to run (default: the one on PATH); implies
 //                engine 'iperf3'
+//   link         a link profile (link/profiles.js: 'wan', or
+//                'rate=100mbit,delay=40ms'): the relay server's half runs
+//                in a network namespace of its own, across a shaped veth
+//                pair from the client's half (root or CAP_NET_ADMIN; null)
+//   remote       an ssh destination (user@host): the server's half runs
+//                there, started over ssh with the user's own configuration
+//                (null); with remoteCipherbench, how to run cipherbench
+//                there ('cipherbench'), and sshConfig, an ssh -F file
 //   signal       an AbortSignal: stops the run in progress, skips the rest
 //                and records signal.reason ('SIGINT', 'SIGTERM') as interrupted
 //   onEvent      called with { type: 'run-started', result, total, cases },
@@ -75,14 +85,19 @@ export async function run(options = {}) {
 
   const startedAt = new Date();
   const started = performance.now();
-  await assertPortsFree(settings.ports);
+  // On a link every process runs in namespaces made for this run, where
+  // the machine's own ports are no one's.
+  if (!settings.link) await assertPortsFree(settings.ports);
   // The iperf3 here is described even when the built-in engine measures,
   // as a reader comparing two reports will want to know.
   const iperf3Path = engine.name === 'iperf3' ? engine.path : await findProgram('iperf3');
-  const [environment, located] = await Promise.all([
+  const [environment, located, remote] = await Promise.all([
     collectEnvironment({ iperf3Path }),
     Promise.all(selected.map((selection) => locatePeer(selection))),
+    settings.remote ? connectRemote({ ...settings.remote, version }) : null,
   ]);
+  // The server's host speaks for itself: its own machine, OS and Node.
+  if (remote) environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
   const result = {
     tool: { name, version },
     startedAt: startedAt.toISOString(),
@@ -105,7 +120,10 @@ export async function run(options = {}) {
       ceiling: settings.ceiling,
       engine: engine.name,
       relativeTo: settings.relativeTo,
+      link: settings.link,
+      remote: settings.remote && { destination: settings.remote.destination },
     },
+    warnings: duplicateWarnings(selected),
     cases: [],
   };
   const found = new Map(selected.map((selection, at) => [selection.index, located[at]]));
@@ -113,38 +131,45 @@ export async function run(options = {}) {
   // A case whose implementation is missing has no runs: it is skipped.
   const slots = interleave(entries.length, settings.repeat).filter(({ entry }) => !found.get(entries[entry].index).reason);
   const total = slots.length;
-  emit({ type: 'run-started', result, total, cases: entries.length });
-
-  const ceilings = settings.ceiling
-    ? await measureChainCeilings(selected.filter((selection) => !selection.impl).map((selection) => selection.presets), {
-      signal,
-      onChain: (presets, position, count) => emit({ type: 'ceiling-started', presets, position, total: count }),
-    })
-    : null;
-
-  // One password per run: the relays only ever talk to each other. Hex,
-  // as base64url may start with '-', which another relay's command line
-  // (ssserver -k -x...) would take for an option.
-  const key = randomBytes(16).toString('hex');
   const states = entries.map(({ index }) => ({ runs: [], latency: null, latencyReason: null, unavailable: found.get(index).reason ?? null }));
+  let ceilings = null;
   const summary = (entry) => summariseCase(entries[entry], states[entry], { parallel: settings.parallel, ceilings });
-  for (const [position, { entry, repeat }] of slots.entries()) {
-    if (signal?.aborted) break;
-    const { index, direction, ...identity } = entries[entry];
-    const state = states[entry];
-    const where = { position: position + 1, total, repeat, repeats: settings.repeat };
-    emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
-    const outcome = await runCase(identity, {
-      index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, signal, emit,
-    });
-    const { latency, latencyReason, ...measured } = outcome;
-    const runResult = { repeat, ...measured };
-    state.runs.push(runResult);
-    if (latency) state.latency = latency;
-    if (latencyReason) state.latencyReason = latencyReason;
-    if (runResult.status !== 'skipped') {
-      emit({ type: 'case-finished', case: summary(entry), run: runResult, ...where, last: repeat === settings.repeat - 1 });
+  // Set up before anything is said or measured: a machine that cannot make
+  // the link says so first, as bad input.
+  const link = settings.link && !signal?.aborted ? await setUpLink(settings.link) : null;
+  try {
+    emit({ type: 'run-started', result, total, cases: entries.length });
+    ceilings = settings.ceiling
+      ? await measureChainCeilings(selected.filter((selection) => !selection.impl).map((selection) => selection.presets), {
+        signal,
+        onChain: (presets, position, count) => emit({ type: 'ceiling-started', presets, position, total: count }),
+      })
+      : null;
+
+    // One password per run: the relays only ever talk to each other. Hex,
+    // as base64url may start with '-', which another relay's command line
+    // (ssserver -k -x...) would take for an option.
+    const key = randomBytes(16).toString('hex');
+    for (const [position, { entry, repeat }] of slots.entries()) {
+      if (signal?.aborted) break;
+      const { index, direction, ...identity } = entries[entry];
+      const state = states[entry];
+      const where = { position: position + 1, total, repeat, repeats: settings.repeat };
+      emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
+      const outcome = await runCase(identity, {
+        index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit,
+      });
+      const { latency, latencyReason, ...measured } = outcome;
+      const runResult = { repeat, ...measured };
+      state.runs.push(runResult);
+      if (latency) state.latency = latency;
+      if (latencyReason) state.latencyReason = latencyReason;
+      if (runResult.status !== 'skipped') {
+        emit({ type: 'case-finished', case: summary(entry), run: runResult, ...where, last: repeat === settings.repeat - 1 });
+      }
     }
+  } finally {
+    await link?.tearDown();
   }
   result.cases = withRelative(entries.map((_, entry) => summary(entry)), referenceIndex);
 
@@ -183,10 +208,18 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     unstable,
     wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
     cost: summariseCost(runs),
+    wire: summariseWire(runs),
     latency,
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
     warnings,
   };
+}
+
+// On a link, the median share of the payload that the wire carried on top
+// of it, over the ok runs; null without a link.
+function summariseWire(runs) {
+  const overheads = runs.map((run) => run.wire?.overhead).filter((value) => typeof value === 'number');
+  return overheads.length === 0 ? null : { overhead: median(overheads) };
 }
 
 // With --relative-to, each case's median receiver bitrate as a multiple of

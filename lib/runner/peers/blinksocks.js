@@ -3,7 +3,9 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../../crypto/legacy-provider.js';
+import { chainLabel } from '../../presets/chain-label.js';
 
 // blinksocks 3.x, the Node.js proxy framework cipherbench's presets and
 // report come from, run from its own package: `blinksocks -c FILE.json`, a
@@ -15,7 +17,9 @@ import { LEGACY_FLAG } from '../../crypto/legacy-provider.js';
 
 // 3.3.0's built-in presets ('mux' is internal to it) and, for the two
 // Shadowsocks ones, its methods. It refuses chacha20-ietf on any Node.js
-// but 10, and the rc4 methods need OpenSSL's legacy provider, as ours do.
+// but 10, a version check that blinksocks-any-node.cjs lifts; RC4 (the rc4
+// methods, and ShadowsocksR's auth_chain inside) needs OpenSSL's legacy
+// provider, as ours does.
 const PRESETS = [
   'base-auth', 'ss-base', 'ss-stream-cipher', 'ss-aead-cipher', 'ssr-auth-aes128-md5', 'ssr-auth-aes128-sha1',
   'ssr-auth-chain-a', 'ssr-auth-chain-b', 'v2ray-vmess', 'obfs-random-padding', 'obfs-http', 'obfs-tls1.2-ticket',
@@ -24,10 +28,13 @@ const PRESETS = [
 const METHODS = {
   'ss-stream-cipher': [
     'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr', 'aes-128-cfb', 'aes-192-cfb', 'aes-256-cfb',
-    'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb', 'rc4-md5', 'rc4-md5-6', 'none',
+    'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb', 'rc4-md5', 'rc4-md5-6', 'none', 'chacha20-ietf',
   ],
   'ss-aead-cipher': ['aes-128-gcm', 'aes-192-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'chacha20-ietf-poly1305', 'xchacha20-ietf-poly1305'],
 };
+// Params blinksocks 3.3.0 does not check at start but crashes without on the
+// first connection.
+const REQUIRED = { 'aead-random-cipher': ['method'], 'obfs-tls1.2-ticket': ['sni'], 'obfs-http': ['file'], 'v2ray-vmess': ['id'] };
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function validate({ presets }) {
@@ -41,12 +48,13 @@ function validate({ presets }) {
       return [{ field: `${field}.name`, message: `unknown blinksocks preset ${JSON.stringify(preset.name)}; valid: ${PRESETS.join(', ')}` }];
     }
     if (preset.params !== undefined && !isPlainObject(preset.params)) return [{ field: `${field}.params`, message: 'must be an object' }];
+    const missing = (REQUIRED[preset.name] ?? []).filter((param) => preset.params?.[param] === undefined);
+    if (missing.length > 0) {
+      return [{ field: `${field}.params.${missing[0]}`, message: 'missing: blinksocks starts without it and fails at the first connection' }];
+    }
     const methods = METHODS[preset.name];
     const method = preset.params?.method;
     if (!methods || method === undefined) return [];
-    if (method === 'chacha20-ietf' && preset.name === 'ss-stream-cipher') {
-      return [{ field: `${field}.params.method`, message: 'blinksocks 3 runs chacha20-ietf only on Node.js 10' }];
-    }
     if (!methods.includes(method)) {
       return [{ field: `${field}.params.method`, message: `blinksocks does not support ${JSON.stringify(method)} in ${preset.name}; valid: ${methods.join(', ')}` }];
     }
@@ -54,12 +62,20 @@ function validate({ presets }) {
   });
 }
 
-// 'blinksocks aes-256-gcm' for ss-base + ss-aead-cipher, as the libev row
-// reads; the preset names for a chain without a method.
+// 'blinksocks aes-256-gcm' for ss-base and one Shadowsocks cipher, as the
+// libev row reads; any other chain as the reports label ours:
+// 'blinksocks base-auth + obfs-random-padding + ss-aead-cipher(aes-256-gcm)'.
 function label({ presets }) {
-  const parts = presets.filter((preset) => preset.name !== 'ss-base').map((preset) => preset.params?.method ?? preset.name);
-  return `blinksocks ${parts.length > 0 ? parts.join(' + ') : presets.map((preset) => preset.name).join(' + ')}`;
+  const [base, cipher, ...rest] = presets;
+  const plainShadowsocks = rest.length === 0 && base?.name === 'ss-base' && !base.params && METHODS[cipher?.name]
+    && Object.keys(cipher.params ?? {}).join() === 'method';
+  return `blinksocks ${plainShadowsocks ? cipher.params.method : chainLabel(presets)}`;
 }
+
+const usesRc4 = (presets) =>
+  presets.some((preset) => String(preset.params?.method ?? '').startsWith('rc4') || preset.name.startsWith('ssr-auth-chain'));
+const usesStreamChacha = (presets) => presets.some((preset) => preset.name === 'ss-stream-cipher' && preset.params?.method === 'chacha20-ietf');
+const ANY_NODE = fileURLToPath(new URL('./blinksocks-any-node.cjs', import.meta.url));
 
 // The blinksocks a run would use: CIPHERBENCH_BLINKSOCKS's, else the one
 // the current folder resolves, as `require('blinksocks')` there would.
@@ -83,10 +99,10 @@ async function locate(reference, { env = process.env, cwd = process.cwd() } = {}
 // Each run of a case gets a folder of its own for the two configs and blinksocks's
 // log file, removed when the run ends. Quiet logging: no line a connection,
 // so readiness comes from the listening table.
-async function plan({ presets }, { ports, key, found }) {
+async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }) {
   const folder = await mkdtemp(path.join(tmpdir(), 'cipherbench-blinksocks-'));
   const common = { log_level: 'warn', timeout: 600 };
-  const server = { service: `tcp://127.0.0.1:${ports.server}`, key, presets };
+  const server = { service: `tcp://${serverHost}:${ports.server}`, key, presets };
   const configs = {
     server: { ...server, ...common, log_path: path.join(folder, 'server.log') },
     client: {
@@ -96,7 +112,7 @@ async function plan({ presets }, { ports, key, found }) {
       log_path: path.join(folder, 'client.log'),
     },
   };
-  const legacy = presets.some((preset) => String(preset.params?.method ?? '').startsWith('rc4')) ? [LEGACY_FLAG] : [];
+  const flags = [...(usesRc4(presets) ? [LEGACY_FLAG] : []), ...(usesStreamChacha(presets) ? ['--require', ANY_NODE] : [])];
   const relays = [];
   for (const role of ['server', 'client']) {
     const file = path.join(folder, `${role}.json`);
@@ -105,7 +121,7 @@ async function plan({ presets }, { ports, key, found }) {
       role,
       label: `blinksocks ${role}`,
       file: process.execPath,
-      args: [...legacy, found.blinksocks, '-c', file],
+      args: [...flags, found.blinksocks, '-c', file],
       readiness: { listening: role === 'server' ? ports.server : ports.client },
     });
   }
@@ -120,4 +136,5 @@ export default {
   hint: 'install it with `npm install blinksocks@3` in the folder you run cipherbench from, or set CIPHERBENCH_BLINKSOCKS to a folder where it is installed',
   locate,
   plan,
+  remote: false,
 };

@@ -70,11 +70,12 @@ export default {
   label,
   hint: 'install it, or give its full path in the case\'s command',
   locate: (reference, options) => findPrograms([...new Set(['server', 'client'].map((role) => programOf(reference[role])))], options),
-  plan: async (reference, { ports, key, found }) => {
-    const shared = { server: `127.0.0.1:${ports.server}`, forward: `127.0.0.1:${ports.target}`, key };
+  plan: async (reference, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => {
+    const shared = { server: `${serverHost}:${ports.server}`, forward: `127.0.0.1:${ports.target}`, key };
     const relays = ['server', 'client'].map((role) => {
       const listen = role === 'server' ? ports.server : ports.client;
-      const [program, ...args] = argv(reference[role], { ...shared, listen: `127.0.0.1:${listen}` });
+      const host = role === 'server' ? serverBind : '127.0.0.1';
+      const [program, ...args] = argv(reference[role], { ...shared, listen: `${host}:${listen}` });
       return { role, label: `${role} ${path.basename(program)}`, file: found[program], args, readiness: { listening: listen } };
     });
     return { relays, entryPort: ports.client };

@@ -5,6 +5,8 @@ import { ourRelays } from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
 import shadowsocksRust from './shadowsocks-rust.js';
+import ssr from './ssr.js';
+import v2ray from './v2ray.js';
 
 // A case is a preset chain, run by our relays, or a reference row naming
 // another implementation: { impl: 'shadowsocks-libev', method }. Every
@@ -16,13 +18,19 @@ import shadowsocksRust from './shadowsocks-rust.js';
 //   hint      how to install it, for a case it must skip
 //   locate(reference, { env, cwd }) -> { found } | { missing }: whether
 //             it is installed, and where
-//   plan(reference, { ports, key, found }) -> { relays, entryPort, cleanup? }:
-//             relays are [{ role: 'server' | 'client', label, file, args,
-//             readiness }] to start on the run's ports (none for direct),
-//             readiness as processes.js takes it; entryPort is where the
-//             traffic engine's client connects
+//   plan(reference, { ports, key, found, serverHost }) -> { relays,
+//             entryPort, entryHost?, cleanup? }: relays are [{ role:
+//             'server' | 'client', label, file, args, readiness }] to start
+//             on the run's ports (none for direct), readiness as
+//             processes.js takes it; the server listens on serverBind
+//             (default serverHost) and the client reaches it at
+//             serverHost: 127.0.0.1, the server's side of a --link, or a
+//             --remote host; entryHost:entryPort is where the traffic
+//             engine's client connects (entryHost 127.0.0.1 unless said)
+//   remote    false for an implementation whose server cannot be started
+//             on a --remote host (it runs from files on this one)
 // The runner starts, waits for, measures, costs and stops every one alike.
-const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, command].map((peer) => [peer.impl, peer]));
+const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
 
 const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
@@ -64,6 +72,8 @@ export async function locatePeer(identity, options) {
   const { found, missing } = await peer.locate(identity, options);
   return found ? { found } : { reason: `not installed: ${missing}; ${peer.hint}` };
 }
+
+export const runsRemotely = (identity) => !identity.impl || PEERS[identity.impl].remote !== false;
 
 export async function planPeer(identity, context) {
   if (!identity.impl) return { relays: ourRelays(identity.presets, context), entryPort: context.ports.client };

@@ -7,22 +7,25 @@ const LISTENING = /^listening on /;
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
-export function ourRelays(chain, { ports, key }) {
+export function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
   const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
-  const presets = ['--key', key, '--presets', JSON.stringify(chain)];
+  // debug: a relay says why it dropped a connection (a tag mismatch, a
+  // malformed header), which a failed case's reason then carries; a
+  // benchmark makes few connections, so the log stays short.
+  const presets = ['--key', key, '--presets', JSON.stringify(chain), '--log-level', 'debug'];
   return [
     {
       role: 'server',
       label: 'relay server',
       file: process.execPath,
-      args: [...node, 'relay', 'server', '--listen', `127.0.0.1:${ports.server}`, ...presets],
+      args: [...node, 'relay', 'server', '--listen', `${serverBind}:${ports.server}`, ...presets],
       readiness: { stdout: LISTENING },
     },
     {
       role: 'client',
       label: 'relay client',
       file: process.execPath,
-      args: [...node, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `127.0.0.1:${ports.server}`, '--forward', `127.0.0.1:${ports.target}`, ...presets],
+      args: [...node, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `${serverHost}:${ports.server}`, '--forward', `127.0.0.1:${ports.target}`, ...presets],
       readiness: { stdout: LISTENING },
     },
   ];

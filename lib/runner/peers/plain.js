@@ -10,5 +10,5 @@ export default {
   validate: () => [],
   label: () => 'plain (our relays, no cipher)',
   locate: async () => ({ found: {} }),
-  plan: async (reference, { ports, key }) => ({ relays: ourRelays(CHAIN, { ports, key }), entryPort: ports.client }),
+  plan: async (reference, context) => ({ relays: ourRelays(CHAIN, context), entryPort: context.ports.client }),
 };

@@ -20,13 +20,13 @@ export default {
   label: ({ method }) => `shadowsocks-libev ${method}`,
   hint: 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)',
   locate: (reference, options) => findPrograms(['ss-server', 'ss-tunnel'], options),
-  plan: async ({ method }, { ports, key, found }) => ({
+  plan: async ({ method }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
     relays: [
       {
         role: 'server',
         label: 'ss-server',
         file: found['ss-server'],
-        args: ['-s', '127.0.0.1', '-p', String(ports.server), '-k', key, '-m', method],
+        args: ['-s', serverBind, '-p', String(ports.server), '-k', key, '-m', method],
         readiness: { stdout: LISTENING },
       },
       {
@@ -34,7 +34,7 @@ export default {
         label: 'ss-tunnel',
         file: found['ss-tunnel'],
         args: [
-          '-s', '127.0.0.1', '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
+          '-s', serverHost, '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
           '-L', `127.0.0.1:${ports.target}`, '-k', key, '-m', method,
         ],
         readiness: { stdout: LISTENING },

@@ -15,13 +15,13 @@ export default {
   label: ({ method }) => `shadowsocks-rust ${method}`,
   hint: 'install it with `cargo install shadowsocks-rust`, or put ssserver and sslocal from a release (github.com/shadowsocks/shadowsocks-rust/releases) on PATH',
   locate: (reference, options) => findPrograms(['ssserver', 'sslocal'], options),
-  plan: async ({ method }, { ports, key, found }) => ({
+  plan: async ({ method }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
     relays: [
       {
         role: 'server',
         label: 'ssserver',
         file: found.ssserver,
-        args: ['-s', `127.0.0.1:${ports.server}`, '-k', key, '-m', method],
+        args: ['-s', `${serverBind}:${ports.server}`, '-k', key, '-m', method],
         readiness: { listening: ports.server },
       },
       {
@@ -30,7 +30,7 @@ export default {
         file: found.sslocal,
         args: [
           '--protocol', 'tunnel', '-b', `127.0.0.1:${ports.client}`, '--forward-addr', `127.0.0.1:${ports.target}`,
-          '-s', `127.0.0.1:${ports.server}`, '-k', key, '-m', method,
+          '-s', `${serverHost}:${ports.server}`, '-k', key, '-m', method,
         ],
         readiness: { listening: ports.client },
       },

@@ -1,0 +1,27 @@
+// The name a mistyped word most likely meant: the one fewest single-letter
+// edits away (Levenshtein), or a name it starts or ends, within a third of
+// the word's length; null when none is that close.
+export function nearestName(word, names) {
+  let best = null;
+  let bestDistance = Infinity;
+  for (const name of names) {
+    const distance = name.startsWith(word) || word.startsWith(name) ? 1 : editDistance(word, name);
+    if (distance < bestDistance) {
+      best = name;
+      bestDistance = distance;
+    }
+  }
+  return bestDistance <= Math.max(2, Math.floor(word.length / 3)) ? best : null;
+}
+
+function editDistance(a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    }
+    previous = current;
+  }
+  return previous[b.length];
+}

@@ -1,0 +1,128 @@
+import { randomInt } from 'node:crypto';
+import { protocolError } from '../protocol-error.js';
+import {
+  CLIENT_HELLO, clientFinish, clientHello, NEW_SESSION_TICKET, SERVER_HELLO, serverHandshake,
+} from './tls-handshake.js';
+import {
+  APPLICATION_DATA, applicationData, CHANGE_CIPHER_SPEC, createRecordReader, HANDSHAKE, TLS_1_0, TLS_1_2,
+} from './tls-records.js';
+
+// blinksocks' obfs-tls1.2-ticket: the stream looks like a TLS 1.2 session
+// resumed from a ticket, then application-data records. The client sends its
+// ClientHello at once and holds the stream's first bytes until the server's
+// hello (ServerHello, NewSessionTicket, ChangeCipherSpec, Finished) is in;
+// then its own ChangeCipherSpec and Finished go out with the held bytes.
+//
+// What the client may hold while the server has not answered: the local
+// application's first writes during one round trip, far below this; a
+// server that never answers must not make it buffer without end.
+const MAX_HELD_BYTES = 8 * 1024 * 1024;
+const MAX_NAME_BYTES = 255;
+
+function sniProblem(sni) {
+  const names = Array.isArray(sni) ? sni : [sni];
+  const valid = names.length > 0 && names.every((name) => typeof name === 'string' && name !== '' && Buffer.byteLength(name) <= MAX_NAME_BYTES);
+  if (!valid) return `must be a host name or a non-empty array of host names (1 to ${MAX_NAME_BYTES} bytes each), e.g. "www.example.com"`;
+  return undefined;
+}
+
+// A handshake message inside a record: [type][length, 3 bytes][body].
+const handshakeMessage = (type, name) => (body) => {
+  if (body.length < 4 || body[0] !== type || body.readUIntBE(1, 3) !== body.length - 4) {
+    throw protocolError(`expected a TLS ${name} in this handshake record`);
+  }
+};
+const changeCipherSpecMessage = (body) => {
+  if (body.length !== 1 || body[0] !== 1) throw protocolError('malformed TLS ChangeCipherSpec');
+};
+const finishedMessage = (body) => {
+  if (body.length === 0) throw protocolError('empty TLS Finished');
+};
+
+// What each side must read, in order, before application data.
+const FROM_CLIENT = [
+  { type: HANDSHAKE, version: TLS_1_0, check: handshakeMessage(CLIENT_HELLO, 'ClientHello') },
+  { type: CHANGE_CIPHER_SPEC, version: TLS_1_2, check: changeCipherSpecMessage },
+  { type: HANDSHAKE, version: TLS_1_2, check: finishedMessage },
+];
+const FROM_SERVER = [
+  { type: HANDSHAKE, version: TLS_1_2, check: handshakeMessage(SERVER_HELLO, 'ServerHello') },
+  { type: HANDSHAKE, version: TLS_1_2, check: handshakeMessage(NEW_SESSION_TICKET, 'NewSessionTicket') },
+  { type: CHANGE_CIPHER_SPEC, version: TLS_1_2, check: changeCipherSpecMessage },
+  { type: HANDSHAKE, version: TLS_1_2, check: finishedMessage },
+];
+const APPLICATION_RECORD = { type: APPLICATION_DATA, version: TLS_1_2 };
+
+// A decode stage: the handshake records in `steps` (calling `afterStep(i)`
+// once step i is read), then the payloads of application-data records.
+function recordDecoder(steps, afterStep) {
+  const reader = createRecordReader();
+  let step = 0;
+  return (data, push) => {
+    reader.push(data);
+    for (;;) {
+      const expected = step < steps.length ? steps[step] : APPLICATION_RECORD;
+      const record = reader.read(expected);
+      if (!record) return;
+      if (step < steps.length) {
+        expected.check(record.body);
+        afterStep(step++);
+      } else if (record.body.length > 0) {
+        push(record.body);
+      }
+    }
+  };
+}
+
+export default {
+  name: 'obfs-tls1.2-ticket',
+  summary: 'blinksocks TLS 1.2 disguise: a session-ticket resumption handshake (ClientHello with SNI, ServerHello), then application-data records',
+  roles: ['disguise'],
+  params: {
+    sni: {
+      required: true,
+      description: 'the server name (SNI) the ClientHello shows, or an array of them to pick from per connection, e.g. "www.example.com"',
+      check: sniProblem,
+    },
+  },
+  prepare(params) {
+    const names = Array.isArray(params.sni) ? params.sni : [params.sni];
+    return (connection) => {
+      let helloSent = false;
+      let held = [];
+      let heldBytes = 0;
+      const pushRecords = (data, push) => {
+        for (const piece of applicationData(data)) push(piece);
+      };
+      const release = () => {
+        // One write: blinksocks' server expects ChangeCipherSpec and
+        // Finished at the start of one read.
+        connection.reply(Buffer.concat([clientFinish(), ...applicationData(Buffer.concat(held))]));
+        held = null;
+      };
+      return {
+        clientEncode(data, push) {
+          if (!held) return pushRecords(data, push);
+          if (!helloSent) {
+            helloSent = true;
+            push(clientHello(names[randomInt(names.length)]));
+            // A peer in the same process (the in-memory ceiling) may have
+            // answered within that push and released the hold already.
+            if (!held) return pushRecords(data, push);
+          }
+          if (data.length === 0) return;
+          heldBytes += data.length;
+          if (heldBytes > MAX_HELD_BYTES) throw protocolError(`no TLS ServerHello while ${MAX_HELD_BYTES} bytes waited to be sent`);
+          held.push(data);
+        },
+        clientDecode: recordDecoder(FROM_SERVER, (step) => {
+          if (step === FROM_SERVER.length - 1) release();
+        }),
+        serverDecode: recordDecoder(FROM_CLIENT, (step) => {
+          if (step === 0) connection.reply(serverHandshake());
+        }),
+        serverEncode: pushRecords,
+      };
+    };
+  },
+};

@@ -1,0 +1,60 @@
+import { createCipheriv, createDecipheriv, createHmac, randomInt } from 'node:crypto';
+import { evpBytesToKey } from '../../crypto/evp-bytes-to-key.js';
+import { addressHeaderLength } from '../address-header.js';
+import { protocolError } from '../protocol-error.js';
+
+// What ShadowsocksR's auth_aes128_* and auth_chain_* protocols share: where
+// they sit in a chain, the stream cipher's key and IV they authenticate
+// with, the AES-encrypted 16-byte handshake block and its clock check.
+
+// SSR's protocol layer wraps the address header and data before the stream
+// cipher encrypts them (obfs, if any, comes after).
+export function placement(chain, index) {
+  const self = chain[index].name;
+  if (index !== 1) return `${self} must come right after the address preset (ShadowsocksR's protocol layer wraps the address header)`;
+  if (chain[index + 1]?.name !== 'ss-stream-cipher') {
+    return `${self} must be followed by ss-stream-cipher (its handshake is authenticated with that cipher's key and IV)`;
+  }
+  return undefined;
+}
+
+// The key and the client's IV (the one sent client -> server: on the client
+// its own, on the server the one received), from ss-stream-cipher below.
+export function streamCipherKeys(connection, role) {
+  const published = connection.layers.streamCipher;
+  return { key: published.key, clientIv: role === 'client' ? published.sentIv : published.receivedIv };
+}
+
+export const hmac = (algorithm, key, data) => createHmac(algorithm, key).update(data).digest();
+
+// The handshake block is AES-128-CBC with a zero IV over exactly one block,
+// i.e. AES-128-ECB, keyed by EVP_BytesToKey(base64(user key) + salt).
+export const blockKey = (userKey, salt) => evpBytesToKey(userKey.toString('base64') + salt, 16);
+
+export function encryptBlock(key, block) {
+  const cipher = createCipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+  return cipher.update(block);
+}
+
+export function decryptBlock(key, block) {
+  const decipher = createDecipheriv('aes-128-ecb', key, null).setAutoPadding(false);
+  return decipher.update(block);
+}
+
+export const unixTime = () => Math.floor(Date.now() / 1000) >>> 0;
+
+// The Python server accepts a handshake whose clock is within a day of its
+// own (max_time_dif), compared as a signed 32-bit difference.
+const MAX_CLOCK_SKEW = 24 * 60 * 60;
+export function checkClock(utc, now = unixTime()) {
+  const skew = (utc - now) | 0;
+  if (skew < -MAX_CLOCK_SKEW || skew > MAX_CLOCK_SKEW) throw protocolError(`SSR handshake clock is ${skew} s off (more than a day)`);
+}
+
+// The client's first packet carries the address header and up to 31 more
+// bytes (get_head_size + randint(0, 31) in the Python client); ss-base
+// hands this preset the header first, whole.
+export function firstPartLength(data) {
+  const head = addressHeaderLength((i) => data[i], data.length) || data.length;
+  return Math.min(data.length, head + randomInt(32));
+}

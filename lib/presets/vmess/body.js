@@ -1,0 +1,161 @@
+import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto';
+import { createByteQueue } from '../byte-queue.js';
+import { protocolError } from '../protocol-error.js';
+import { OPTION, SECURITY } from './request.js';
+
+// The body after either header (V2Ray common/crypto/auth.go, chunk.go and
+// proxy/vmess/encoding/auth.go). With the chunk-stream option each chunk is
+//   size (2, big-endian) | payload
+// where for aes-128-gcm and chacha20-poly1305 the payload is sealed (tag
+// last) under the body key with nonce = count (2, big-endian) | IV[2..12],
+// and for none it is the plain bytes. Chunk masking XORs each size with the
+// next 2 bytes of SHAKE128(IV); global padding (AEAD securities only) first
+// takes 2 more bytes, mod 64, as the count of random bytes after the
+// sealed payload, counted in the size. A chunk holding nothing (sealed or
+// plain) ends the stream. Without chunk-stream, none is the raw bytes.
+export const MAX_PAYLOAD = 0x3fff;
+const TAG = 16;
+const PADDING_MODULUS = 64;
+
+// ChaCha20-Poly1305 takes 32 bytes: MD5(key) | MD5(MD5(key)).
+export function chachaKey(key) {
+  const first = createHash('md5').update(key).digest();
+  return Buffer.concat([first, createHash('md5').update(first).digest()]);
+}
+
+const AEADS = {
+  [SECURITY['aes-128-gcm']]: { algorithm: 'aes-128-gcm', key: (key) => createSecretKey(key) },
+  [SECURITY['chacha20-poly1305']]: { algorithm: 'chacha20-poly1305', key: (key) => createSecretKey(chachaKey(key)) },
+};
+
+// SHAKE128(IV) read 2 bytes at a time. node:crypto has no squeeze-more, so
+// the stream is recomputed from a copy of the absorbed state at twice the
+// length whenever it runs out: the work stays proportional to what is read.
+export function shakeMask(iv) {
+  const absorbed = createHash('shake128').update(iv);
+  let stream = Buffer.alloc(0);
+  let offset = 0;
+  return () => {
+    if (offset + 2 > stream.length) stream = absorbed.copy({ outputLength: Math.max(256, stream.length * 2) }).digest();
+    const value = stream.readUInt16BE(offset);
+    offset += 2;
+    return value;
+  };
+}
+
+// What both directions of one body agree on, from the request's option
+// and security: null for the raw stream.
+function framing({ option, security, iv }) {
+  if (!(option & OPTION.chunkStream)) return null;
+  const mask = option & OPTION.chunkMasking ? shakeMask(iv) : () => 0;
+  const aead = AEADS[security];
+  const padding = aead && option & OPTION.globalPadding ? () => mask() % PADDING_MODULUS : () => 0;
+  return { mask, padding, aead };
+}
+
+// Padding bytes come from a pool of random bytes shared by every
+// connection: one call to the generator per 1,000 chunks or so instead of
+// one a chunk (about 5% of a connection's time). Chunks hold views of the
+// pool until written, so a spent pool is replaced, never refilled.
+const POOL_SIZE = 64 * 1024;
+let pool = randomBytes(POOL_SIZE);
+let poolOffset = 0;
+function randomPadding(length) {
+  if (poolOffset + length > POOL_SIZE) {
+    pool = randomBytes(POOL_SIZE);
+    poolOffset = 0;
+  }
+  poolOffset += length;
+  return pool.subarray(poolOffset - length, poolOffset);
+}
+
+function nonceCounter(iv) {
+  const nonce = Buffer.from(iv.subarray(0, 12));
+  let count = 0;
+  return () => {
+    nonce.writeUInt16BE(count, 0);
+    count = (count + 1) & 0xffff;
+    return nonce;
+  };
+}
+
+export function createBodyEncoder({ option, security, key, iv }) {
+  const frame = framing({ option, security, iv });
+  if (!frame) return (data, push) => data.length > 0 && push(data);
+  const { mask, padding, aead } = frame;
+  const nextNonce = nonceCounter(iv);
+  const aeadKey = aead?.key(key);
+  const overhead = aead ? TAG : 0;
+  return (data, push) => {
+    for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) {
+      const payload = data.subarray(offset, Math.min(offset + MAX_PAYLOAD, data.length));
+      const paddingLength = padding();
+      const size = Buffer.allocUnsafe(2);
+      size.writeUInt16BE((payload.length + overhead + paddingLength) ^ mask());
+      push(size);
+      if (!aead) {
+        push(payload);
+        continue;
+      }
+      const cipher = createCipheriv(aead.algorithm, aeadKey, nextNonce(), { authTagLength: TAG });
+      push(cipher.update(payload));
+      cipher.final();
+      push(cipher.getAuthTag());
+      if (paddingLength > 0) push(randomPadding(paddingLength));
+    }
+  };
+}
+
+export function createBodyDecoder({ option, security, key, iv }) {
+  const frame = framing({ option, security, iv });
+  if (!frame) return (data, push) => data.length > 0 && push(data);
+  const { mask, padding, aead } = frame;
+  const nextNonce = nonceCounter(iv);
+  const aeadKey = aead?.key(key);
+  const overhead = aead ? TAG : 0;
+  const queue = createByteQueue();
+  let size = -1;
+  let paddingLength = 0;
+  // After the end chunk's size come its own tag and padding, then nothing.
+  let ended = false;
+  let trailing = 0;
+  const open = (record) => {
+    const sealedLength = record.length - paddingLength;
+    const decipher = createDecipheriv(aead.algorithm, aeadKey, nextNonce(), { authTagLength: TAG });
+    decipher.setAuthTag(record.subarray(sealedLength - TAG, sealedLength));
+    const plain = decipher.update(record.subarray(0, sealedLength - TAG));
+    try {
+      decipher.final();
+    } catch {
+      throw protocolError('VMess chunk authentication failed: wrong id or corrupted stream');
+    }
+    return plain;
+  };
+  const skipTrailing = (length) => {
+    trailing -= length;
+    if (trailing < 0) throw protocolError('data after the end-of-stream chunk');
+  };
+  return (data, push) => {
+    if (ended) return skipTrailing(data.length);
+    queue.push(data);
+    for (;;) {
+      if (size < 0) {
+        const sizeBytes = queue.take(2);
+        if (!sizeBytes) return;
+        paddingLength = padding();
+        size = sizeBytes.readUInt16BE(0) ^ mask();
+        if (size < overhead + paddingLength) throw protocolError(`VMess chunk size ${size} is below its overhead`);
+        if (size === overhead + paddingLength) {
+          ended = true;
+          trailing = size;
+          return skipTrailing(queue.takeAll().length);
+        }
+      }
+      const record = queue.take(size);
+      if (!record) return;
+      size = -1;
+      const plain = aead ? open(record) : record;
+      if (plain.length > 0) push(plain);
+    }
+  };
+}

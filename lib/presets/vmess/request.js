@@ -1,0 +1,77 @@
+import { decodeAddressHeader, encodeAddressHeader } from '../address-header.js';
+import { protocolError } from '../protocol-error.js';
+
+// The request header's plaintext, the same under both header kinds
+// (V2Ray proxy/vmess/encoding/client.go EncodeRequestHeader):
+//   version 1 | body IV (16) | body key (16) | response byte | option
+//   | padding length << 4 | security | reserved 0 | command
+//   | port (2, big-endian) | address type | address | padding | FNV-1a 32
+// Address types: 1 IPv4, 2 domain (length byte first), 3 IPv6.
+export const VERSION = 1;
+export const COMMAND_TCP = 1;
+export const OPTION = { chunkStream: 0x01, chunkMasking: 0x04, globalPadding: 0x08 };
+export const SECURITY = { 'aes-128-gcm': 3, 'chacha20-poly1305': 4, none: 5 };
+const FIXED = 38;
+// The fixed part, port, type, a 255-byte name with its length, the most
+// padding (15) and the checksum: no valid request header is longer.
+export const MAX_REQUEST_LENGTH = FIXED + 2 + 1 + 1 + 255 + 15 + 4;
+
+const TO_VMESS_TYPE = { 1: 1, 3: 2, 4: 3 };
+const TO_SS_TYPE = { 1: 1, 2: 3, 3: 4 };
+
+export function fnv1a32(bytes) {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
+  return hash >>> 0;
+}
+
+export function encodeRequest({ bodyIv, bodyKey, responseByte, option, security, target, padding }) {
+  // The Shadowsocks address header holds the same address as type, address,
+  // port; VMess puts the port first and numbers the types differently.
+  const ss = encodeAddressHeader(target);
+  const address = Buffer.concat([ss.subarray(ss.length - 2), Buffer.from([TO_VMESS_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
+  const head = Buffer.from([VERSION, ...bodyIv, ...bodyKey, responseByte, option, (padding.length << 4) | security, 0, COMMAND_TCP]);
+  const unsigned = Buffer.concat([head, address, padding]);
+  const checksum = Buffer.alloc(4);
+  checksum.writeUInt32BE(fnv1a32(unsigned));
+  return Buffer.concat([unsigned, checksum]);
+}
+
+// The header's whole length once `plain` holds enough of it to tell, else 0.
+export function requestLength(plain) {
+  if (plain.length < FIXED + 3) return 0;
+  const paddingLength = plain[35] >> 4;
+  const type = plain[FIXED + 2];
+  let addressLength;
+  if (type === 1) addressLength = 4;
+  else if (type === 3) addressLength = 16;
+  else if (type === 2) {
+    if (plain.length < FIXED + 4) return 0;
+    addressLength = 1 + plain[FIXED + 3];
+    if (addressLength === 1) throw protocolError('empty domain name in request header');
+  } else throw protocolError(`unknown address type ${type} in request header`);
+  const length = FIXED + 3 + addressLength + paddingLength + 4;
+  return plain.length >= length ? length : 0;
+}
+
+// Checks and reads a whole request header (requestLength(header) ===
+// header.length). The checksum is the header kind's last line of defence:
+// the legacy header has no other integrity check.
+export function decodeRequest(header) {
+  if (header[0] !== VERSION) throw protocolError(`unknown request version ${header[0]}`);
+  const expected = header.readUInt32BE(header.length - 4);
+  if (fnv1a32(header.subarray(0, header.length - 4)) !== expected) throw protocolError('request header checksum mismatch');
+  const command = header[37];
+  if (command !== COMMAND_TCP) throw protocolError(`unsupported command ${command}: only TCP (1) is carried`);
+  const paddingLength = header[35] >> 4;
+  const address = header.subarray(FIXED, header.length - paddingLength - 4);
+  const ss = Buffer.concat([Buffer.from([TO_SS_TYPE[address[2]]]), address.subarray(3), address.subarray(0, 2)]);
+  return {
+    bodyIv: Buffer.from(header.subarray(1, 17)),
+    bodyKey: Buffer.from(header.subarray(17, 33)),
+    responseByte: header[33],
+    option: header[34],
+    security: header[35] & 0x0f,
+    target: decodeAddressHeader(ss),
+  };
+}

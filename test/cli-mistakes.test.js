@@ -1,0 +1,43 @@
+import assert from 'node:assert/strict';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { emptyFolder, runCli } from './support/cli.js';
+
+// What a first-time user types wrong, and the one line that says what to do.
+
+test('a mistyped command is not taken for a cases file: the nearest command is suggested, exit 2', async () => {
+  for (const [args, message] of [
+    [['cipher'], "cipherbench: 'cipher' is neither a command nor a cases file here: did you mean 'cipherbench ciphers'?\n"],
+    [['presset'], "cipherbench: 'presset' is neither a command nor a cases file here: did you mean 'cipherbench presets'?\n"],
+    [['run', 'comapre'], "cipherbench: 'comapre' is neither a command nor a cases file here: did you mean 'cipherbench compare'?\n"],
+    [['xyzzy'], /^cipherbench: 'xyzzy' is neither a command nor a cases file here: the commands are run, presets, ciphers, .*report/],
+  ]) {
+    const { code, stdout, stderr } = await runCli(args);
+    assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
+    assert.equal(stdout, '');
+    if (typeof message === 'string') assert.equal(stderr, message);
+    else assert.match(stderr, message);
+  }
+});
+
+test('a file by that name is still a cases file', async () => {
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cipher'), 'export default 42;\n');
+  const { code, stderr } = await runCli(['cipher'], { cwd });
+  assert.equal(code, 2);
+  assert.match(stderr, /^cipherbench: cases file .*\/cipher has 1 problem:\n {2}cases must be an array/);
+});
+
+test('a chain listed twice runs twice, with a warning in the header', async () => {
+  const cwd = emptyFolder();
+  const chain = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }]);
+  writeFileSync(path.join(cwd, 'cases.json'), `[${chain}, ${chain}]`);
+  const { code, stdout, stderr } = await runCli(
+    ['run', 'cases.json', '--engine', 'node', '--duration', '1', '--no-ceiling', '--no-archive', '--ports', '26184,26185,26186'],
+    { cwd, env: { NO_COLOR: '1' } },
+  );
+  assert.equal(code, 0, stderr);
+  assert.match(stdout, /\niperf3:\n(.+\n)+\nwarning: cases 0 and 1 are the same chain, so it runs twice; remove one, or use --repeat to measure a case more than once\n\nrunning 2 tests\.\.\./);
+  assert.match(stdout, /^cases +.*\/cases\.json$/m);
+});

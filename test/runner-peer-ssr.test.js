@@ -1,0 +1,39 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { caseIdentity, validateReference } from '../lib/runner/peers/index.js';
+import { assertAllGone } from './support/process-tree.js';
+import { requirePrograms } from './support/programs.js';
+import { runRecording } from './support/run-recording.js';
+import { locateSsr } from './support/ssr.js';
+
+// The `ssr` reference row: the Python ShadowsocksR relay's server and its
+// local as a port forward, measured like any row for a second, beside our
+// relays carrying the same protocol. Ports no other test uses.
+const PORTS = { client: 28181, server: 28182, target: 28183 };
+const ROW = { impl: 'ssr', protocol: 'auth_chain_a', method: 'none' };
+const OURS = [{ name: 'ss-base' }, { name: 'ssr-auth-chain-a' }, { name: 'ss-stream-cipher', params: { method: 'none' } }];
+
+test('an ssr row says what is wrong with it', () => {
+  assert.deepEqual(validateReference(ROW), []);
+  assert.deepEqual(validateReference({ impl: 'ssr', method: 'none' }).map((p) => p.field), ['protocol']);
+  assert.match(validateReference({ impl: 'ssr', protocol: 'auth_sha1_v4', method: 'none' })[0].message, /unknown protocol "auth_sha1_v4"; valid: auth_aes128_md5/);
+  assert.match(validateReference({ impl: 'ssr', protocol: 'auth_chain_a', method: 'aes-256-gcm' })[0].message, /does not support "aes-256-gcm"/);
+  assert.equal(caseIdentity(ROW).label, 'ssr auth_chain_a none (Python reference, slow)');
+});
+
+test('the Python ShadowsocksR relay runs as a reference row', { timeout: 60_000 }, async (t) => {
+  if (!(await locateSsr(t)) || !requirePrograms(t, 'iperf3')) return;
+  const commands = new Map();
+  const { result, pids } = await runRecording({ cases: [ROW, OURS], ports: PORTS }, (event) => {
+    if (event.type !== 'process-started') return;
+    commands.set(`${event.index} ${event.role}`, readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+  });
+  for (const caseResult of result.cases) {
+    assert.equal(caseResult.status, 'ok', caseResult.reason);
+    assert.ok(caseResult.receiver.bits_per_second > 0, `case ${caseResult.index} measured nothing`);
+  }
+  assert.ok(commands.get('0 relay-client').includes('tunnel'), 'the Python local runs as a port forward');
+  assert.ok(commands.get('0 relay-server').some((word) => word.endsWith('ssr-relay.py')));
+  assertAllGone(pids);
+});

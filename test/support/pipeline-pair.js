@@ -1,0 +1,37 @@
+import { prepareChain } from '../../lib/presets/index.js';
+
+// A client and a server pipeline of one chain joined in memory, without
+// sockets: what each encoder writes waits on its wire until the test
+// delivers it, in pieces of the test's choosing, to the other side's
+// decoder. Replies from inside a decoder (a handshake's answer) land on
+// the same wires, as they would on the sockets.
+export function pipelinePair(chain, { password = 'pipeline-pair', target = { host: '127.0.0.1', port: 5201 } } = {}) {
+  const create = prepareChain(chain, { password });
+  const targets = [];
+  const client = create('client', { target });
+  const server = create('server', { onTarget: (address) => targets.push(address) });
+  const toServer = [];
+  const toClient = [];
+  const atServer = [];
+  const atClient = [];
+  const clientEncode = client.encoder((data) => toServer.push(Buffer.from(data)));
+  const clientDecode = client.decoder((data) => atClient.push(Buffer.from(data)));
+  const serverDecode = server.decoder((data) => atServer.push(Buffer.from(data)));
+  const serverEncode = server.encoder((data) => toClient.push(Buffer.from(data)));
+  const drain = (wire) => Buffer.concat(wire.splice(0));
+  return {
+    targets,
+    clientWrite: clientEncode,
+    serverWrite: serverEncode,
+    // Everything on both wires, delivered until neither side has more to
+    // say, each wire's bytes cut where `cut(bytes)` says (default: not at all).
+    flush(cut = (bytes) => [bytes]) {
+      while (toServer.length > 0 || toClient.length > 0) {
+        if (toServer.length > 0) for (const piece of cut(drain(toServer))) serverDecode(piece);
+        if (toClient.length > 0) for (const piece of cut(drain(toClient))) clientDecode(piece);
+      }
+    },
+    receivedByServer: () => drain(atServer),
+    receivedByClient: () => drain(atClient),
+  };
+}

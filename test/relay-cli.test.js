@@ -11,7 +11,7 @@ describe('relay command: bad input exits 2 before listening', () => {
     {
       what: 'unknown preset',
       args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-nope"}]'],
-      stderr: /presets\[1\]\.name: unknown preset "ss-nope"; valid: ss-base, ss-stream-cipher, ss-aead-cipher/,
+      stderr: /presets\[1\]\.name: unknown preset "ss-nope"; valid: ss-base, .*ss-stream-cipher, ss-aead-cipher/,
     },
     {
       what: 'unknown method',

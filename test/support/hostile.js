@@ -26,8 +26,9 @@ export function sealedPlaintext({ presets, password, plaintext }) {
   return Buffer.concat(out);
 }
 
-// The SIP004 method of a chain, or undefined when it has none.
-export const aeadMethod = (presets) => presets.find((entry) => entry.name === 'ss-aead-cipher')?.params.method;
+// The SIP004 method of a chain whose wire is ss-aead-cipher's (nothing
+// after it), or undefined: what sealedLength's records are sent to.
+export const aeadMethod = (presets) => (presets.at(-1).name === 'ss-aead-cipher' ? presets.at(-1).params.method : undefined);
 
 // A salt and a correctly sealed length field announcing `length` bytes.
 export function sealedLength({ method, password, length }) {
@@ -68,5 +69,66 @@ export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutA
     socket.on('error', (error) => done(error.code === 'ECONNRESET' ? 'reset' : error.code));
     socket.on('end', () => done('end'));
     socket.on('close', () => done('close'));
+  });
+}
+
+// Whether --key is this chain's secret: a request made with another
+// password is refused by a server with the right one. (VMess keys on its
+// params' id, and ss-stream-cipher `none` on nothing.)
+export function keyIsTheSecret(presets, password) {
+  const wrong = clientBytes({ presets, password: `not-${password}`, target: { host: '127.0.0.1', port: 9 } });
+  let named = false;
+  const pipeline = prepareChain(presets, { password })('server', { onTarget: () => (named = true) });
+  pipeline.encoder(() => {});
+  try {
+    pipeline.decoder(() => {})(wrong);
+  } catch {
+    return true;
+  }
+  return !named;
+}
+
+// Whether the chain ends in a disguise, which answers a well-formed
+// handshake of its own (a TLS ClientHello, an HTTP request) before the
+// cipher inside can tell a wrong key.
+export const isDisguised = (presets) => presets.some((entry) => PRESETS[entry.name].roles.includes('disguise'));
+
+// A real client connection through `presets`: the pipeline writes to the
+// socket and reads from it, so handshakes complete. Resolves, once the
+// answer decodes to `expected` bytes, with everything this client sent
+// (`sent`, what an eavesdropper captures) and everything it received
+// (`answer`, the server's own stream).
+export function clientExchange({ port, presets, password, target, payload, expected }) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    const sent = [];
+    const answer = [];
+    let plain = 0;
+    const pipeline = prepareChain(presets, { password })('client', { target });
+    const encode = pipeline.encoder((data) => {
+      sent.push(data);
+      socket.write(data);
+    });
+    const decode = pipeline.decoder((data) => {
+      plain += data.length;
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete answer (${plain} of ${expected} bytes)`));
+    }, 5000);
+    socket.on('connect', () => {
+      encode(Buffer.alloc(0));
+      encode(payload);
+    });
+    socket.on('data', (data) => {
+      answer.push(data);
+      decode(data);
+      if (plain >= expected) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ sent: Buffer.concat(sent), answer: Buffer.concat(answer) });
+      }
+    });
+    socket.on('error', reject);
   });
 }

@@ -32,8 +32,13 @@ function defineTests() {
         echo = await startEchoServer();
         server = await startRelayServer({ key: KEY, presets, extra: ['--log-level', 'debug', '--handshake-timeout', '1'] });
         client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: KEY, presets });
+        // One byte there and back completes the steady connection's
+        // handshake now: a chain whose client speaks only with data (base-auth)
+        // would otherwise be cut by the 1 s handshake timeout.
         steady = net.connect({ port: client.port, host: '127.0.0.1' });
         await new Promise((resolve) => steady.once('connect', resolve));
+        steady.write('x');
+        await new Promise((resolve) => steady.once('data', resolve));
       });
       after(async () => {
         steady?.destroy();

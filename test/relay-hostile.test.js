@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { startEchoServer } from './support/echo-server.js';
-import { aeadMethod, clientBytes, keyIsTheSecret, sealedLength, sendHostile } from './support/hostile.js';
+import { aeadMethod, clientBytes, isDisguised, keyIsTheSecret, sealedLength, sendHostile } from './support/hostile.js';
 import { withLegacyProvider } from './support/legacy.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
@@ -73,10 +73,12 @@ function defineTests() {
         test('a length field of 0', () => expectRefused(sealedLength({ method, password: KEY, length: 0 }), /chunk length 0\b/));
         test('a valid-looking salt followed by garbage', () => expectRefused(randomBytes(232), /tag mismatch/));
       }
-      test('a target that is not on loopback', () =>
+      // A disguise's client holds the request until the server's handshake
+      // answer, so bytes made offline carry no request to refuse.
+      if (!isDisguised(presets)) test('a target that is not on loopback', () =>
         expectRefused(clientBytes({ presets, password: KEY, target: { host: '10.1.2.3', port: 80 } }), /refused target 10\.1\.2\.3:80: not loopback/));
       test('a truncated stream, then FIN: reset at the FIN', async () => {
-        const { ms, how } = await expectRefused(clientBytes({ presets, password: KEY, target: target() }).subarray(0, 14), /ended before naming a target/, { end: true });
+        const { ms, how } = await expectRefused(clientBytes({ presets, password: KEY, target: target() }).subarray(0, 4), /ended before naming a target/, { end: true });
         assert.equal(how, 'reset');
         assert.ok(ms < 900, `reset after ${ms} ms`);
       });
@@ -85,7 +87,7 @@ function defineTests() {
         const { ms, how } = await hostile(Buffer.from([1]), { timeoutMs: 4000 });
         assert.ok(ms >= 900 && ms < 3000, `closed after ${ms} ms, handshake timeout is 1 s`);
         assert.equal(how, 'reset');
-        assert.match(server.output.slice(before), /no target named within 1000 ms/);
+        assert.match(server.output.slice(before), /no target named within 1000 ms|discarding its bytes until the handshake timeout/);
       });
       test('random bytes of random length, 200 connections', async () => {
         await Promise.all(Array.from({ length: 200 }, () => hostile(randomBytes(1 + Math.floor(Math.random() * 4096)), { end: true })));

@@ -11,8 +11,9 @@ import { startRelayServer, stopAll } from './support/processes.js';
 
 // A captured connection sent again, and a server's own answer fed back to it
 // as a client stream, reach no target, for every chain of preset-chains.js.
-// The echo target counts the connections it got; the server says it refused
-// them (a warn line each) and counts them in its closing summary.
+// The echo target counts the connections it got; the server counts the
+// refusals in its closing summary, and says so in a warn line for each
+// replay its salt filter caught.
 // A disguise answers the handshake it recognises before the cipher inside
 // refuses, so its chains may get bytes back; they still reach no target.
 // A chain with neither a cipher nor a protocol keyed by a secret is
@@ -66,13 +67,15 @@ function defineTests() {
         if (quiet) assert.equal(received.length, 0);
       });
 
-      test('each refusal is a warn line, and the summary counts them', async () => {
-        // The three replays are refused as replays. The reflected stream is
-        // refused too (the test above), by the salt filter or, where a
-        // disguise or a protocol header sits before the cipher, earlier.
-        assert.match(server.output, /warn: 127\.0\.0\.1:\d+: refused a replayed or reflected connection \(.+\); 3 so far/);
+      test('each refusal is counted, and each replay the salt filter caught is a warn line', async () => {
         await stopAll();
-        assert.match(server.output, /relay server: 5 connections, 1 to a target, 4 refused \([34] replays\)/);
+        const [, replays] = /relay server: 5 connections, 1 to a target, 4 refused \((\d) replays\)/.exec(server.output) ?? [];
+        assert.ok(replays !== undefined, server.output);
+        // Where a protocol refuses replays before the cipher's salt is read
+        // (SSR's connection id), they are refused without a salt count.
+        if (Number(replays) > 0) {
+          assert.match(server.output, new RegExp(`warn: 127\\.0\\.0\\.1:\\d+: refused a replayed or reflected connection \\(.+\\); ${replays} so far`));
+        }
       });
     });
   }

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, describe, test } from 'node:test';
 import { PRESETS } from '../lib/presets/index.js';
-import { CLI, startRelayServer, stopAll } from './support/processes.js';
+import { CLI, startProcess, startRelayServer, stopAll } from './support/processes.js';
 
 const relay = (...args) => spawnSync(process.execPath, [CLI, 'relay', ...args], { encoding: 'utf8', timeout: 10_000 });
 const AES = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]);
@@ -48,6 +48,66 @@ describe('relay command: bad input exits 2 before listening', () => {
       assert.doesNotMatch(result.stderr, /\n\s+at /, 'no stack trace');
     });
   }
+});
+
+// Inputs that printed a stack trace, threw a TypeError or were silently
+// turned into 1 ms before issue 13: each is one line on stderr and exit 2.
+describe('relay server: every mistaken input is one line and exit 2', () => {
+  const STREAM = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }]);
+  const server = (...extra) => ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', AES, ...extra];
+  const timeoutMessage = (flag) => new RegExp(`^cipherbench: ${flag} must be a number of seconds from 0\\.1 to 86400 \\(one day\\)`);
+  const cases = [
+    { what: '--listen 256.1.1.1:7802', args: ['server', '--listen', '256.1.1.1:7802', '--key', 'k', '--presets', AES], stderr: /^cipherbench: --listen must be HOST:PORT/ },
+    { what: 'an unresolvable --listen host', args: ['server', '--listen', 'no-such-host.invalid:7802', '--key', 'k', '--presets', AES], stderr: /^cipherbench: cannot listen: getaddrinfo \w+ no-such-host\.invalid/ },
+    ...['3000000', 'Infinity', '1e-9', '0', '-1', 'NaN', 'soon'].map((value) => ({
+      what: `--handshake-timeout ${value}`,
+      args: server('--handshake-timeout', value),
+      stderr: timeoutMessage('--handshake-timeout'),
+    })),
+    ...['0', '86401', 'Infinity'].map((value) => ({ what: `--idle-timeout ${value}`, args: server('--idle-timeout', value), stderr: timeoutMessage('--idle-timeout') })),
+    ...['0', '1.5', '1e7', 'many'].map((value) => ({
+      what: `--max-connections ${value}`,
+      args: server('--max-connections', value),
+      stderr: /^cipherbench: --max-connections must be a whole number from 1 to 1000000/,
+    })),
+    ...['__proto__', 'toString', 'constructor', 'hasOwnProperty'].map((name) => ({
+      what: `a preset named ${name}`,
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', JSON.stringify([{ name }])],
+      stderr: new RegExp(`^cipherbench: --presets is not a valid chain: presets\\[0\\]\\.name: unknown preset "${name}"`),
+    })),
+    {
+      what: 'a parameter named __proto__',
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base","params":{"__proto__":{"x":1}}}]'],
+      stderr: /^cipherbench: --presets is not a valid chain: presets\[0\]\.params\.__proto__: ss-base takes no parameter "__proto__"/,
+    },
+    {
+      what: 'a second cipher preset',
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', JSON.stringify([...JSON.parse(AES), JSON.parse(STREAM)[1]])],
+      stderr: /^cipherbench: --presets is not a valid chain: presets\[2\]\.name: a second cipher preset \(ss-stream-cipher after ss-aead-cipher\): a chain encrypts once/,
+    },
+    {
+      what: 'a stream cipher beyond loopback without --allow-unauthenticated',
+      args: ['server', '--listen', '0.0.0.0:0', '--key', 'k', '--presets', STREAM],
+      stderr: /^cipherbench: --listen 0\.0\.0\.0:0 is not loopback and this chain is unauthenticated .*pass --allow-unauthenticated/,
+    },
+  ];
+  for (const { what, args, stderr } of cases) {
+    test(what, () => {
+      const result = relay(...args);
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, stderr);
+      assert.equal(result.stderr.trimEnd().split('\n').length, 1, `one line: ${result.stderr}`);
+      assert.doesNotMatch(result.stdout, /listening on/);
+    });
+  }
+
+  test('a stream cipher beyond loopback with --allow-unauthenticated starts', async () => {
+    const child = await startProcess(process.execPath, [CLI, 'relay', 'server', '--listen', '0.0.0.0:0', '--key', 'k', '--presets', STREAM, '--allow-unauthenticated'], {
+      ready: /listening on/,
+    });
+    child.kill('SIGTERM');
+    assert.deepEqual(await child.exited, { code: 0, signal: null });
+  });
 });
 
 describe('relay command: lifecycle', () => {

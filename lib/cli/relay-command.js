@@ -1,10 +1,25 @@
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider, chainPasswordProblem, validateChain } from '../presets/index.js';
+import { chainIsAuthenticated, chainNeedsLegacyProvider, chainPasswordProblem, validateChain } from '../presets/index.js';
 import { startRelayClient } from '../relay/client.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
-import { DEFAULT_HANDSHAKE_TIMEOUT_MS, startRelayServer } from '../relay/server.js';
+import { isLoopbackHost } from '../relay/loopback.js';
+import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, startRelayServer } from '../relay/server.js';
+import { rawOptionValue } from './raw-argument.js';
 import { endpointOption, serve } from './serve.js';
 import { usageError } from './usage-error.js';
+
+// Timeouts a person may set: long enough to be one, short enough that
+// setTimeout keeps it (Node turns anything over 2^31 ms into 1 ms).
+const SECONDS = { min: 0.1, max: 86_400 };
+const MAX_CONNECTIONS = 1_000_000;
+
+const SERVER_HELP = `
+Security: a chain with a stream cipher (ss-stream-cipher) is unauthenticated.
+Nothing detects a changed byte: whoever sees a connection can flip bits of
+its ciphertext to rewrite the target port, and this server follows. The salt
+filter refuses a connection sent twice, not a rewritten one it never saw.
+Such a chain is served beyond loopback only with --allow-unauthenticated;
+use ss-aead-cipher on a network. See docs/security.md.`;
 
 export function registerRelayCommands(program) {
   const relay = program
@@ -13,20 +28,33 @@ export function registerRelayCommands(program) {
 
   const common = (command) =>
     command
-      .requiredOption('--listen <host:port>', 'address to accept connections on')
+      .requiredOption('--listen <host:port>', 'address to accept connections on (port 0: any free port)')
       .requiredOption('--key <password>', 'shared password')
       .requiredOption('--presets <json>', 'preset chain as a JSON array, e.g. \'[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]\'')
       .option('--log-level <level>', `one of ${LOG_LEVELS.join(', ')}`, 'info');
 
   common(relay.command('server').description('decode relay (Shadowsocks) traffic and connect to the target it names'))
     .option('--allow-remote', 'connect to targets that are not on loopback (off: a relay left running is not an open proxy)')
-    .option('--handshake-timeout <seconds>', 'close a connection whose address header has not arrived by then', String(DEFAULT_HANDSHAKE_TIMEOUT_MS / 1000))
+    .option('--allow-unauthenticated', 'listen beyond loopback with a chain that has no integrity (a stream cipher): see below')
+    .option('--handshake-timeout <seconds>', 'reset a connection that has not named its target by then (and one that broke the protocol, read until then)', String(DEFAULT_HANDSHAKE_TIMEOUT_MS / 1000))
+    .option('--idle-timeout <seconds>', 'reset a relayed connection after this long without a byte either way', String(DEFAULT_IDLE_TIMEOUT_MS / 1000))
+    .option('--max-connections <count>', 'refuse client connections beyond this many at once', String(DEFAULT_MAX_CONNECTIONS))
+    .addHelpText('after', SERVER_HELP)
     .action(async (options) => {
       const settings = relaySettings(options);
-      const timeout = Number(options.handshakeTimeout);
-      if (!(timeout > 0)) throw usageError(`--handshake-timeout must be a positive number of seconds, got ${JSON.stringify(options.handshakeTimeout)}`);
+      const handshakeTimeoutMs = secondsOption('--handshake-timeout', options.handshakeTimeout) * 1000;
+      const idleTimeoutMs = secondsOption('--idle-timeout', options.idleTimeout) * 1000;
+      const maxConnections = Number(options.maxConnections);
+      if (!Number.isInteger(maxConnections) || maxConnections < 1 || maxConnections > MAX_CONNECTIONS) {
+        throw usageError(`--max-connections must be a whole number from 1 to ${MAX_CONNECTIONS}, got ${JSON.stringify(options.maxConnections)}`);
+      }
+      if (!isLoopbackHost(settings.listen.host) && !chainIsAuthenticated(settings.presets) && !options.allowUnauthenticated) {
+        throw usageError(
+          `--listen ${options.listen} is not loopback and this chain is unauthenticated (anyone on the path can redirect its connections by flipping bits): use ss-aead-cipher, or pass --allow-unauthenticated`,
+        );
+      }
       await serve(() =>
-        startRelayServer({ ...settings, allowRemote: Boolean(options.allowRemote), handshakeTimeoutMs: timeout * 1000 }),
+        startRelayServer({ ...settings, allowRemote: Boolean(options.allowRemote), handshakeTimeoutMs, idleTimeoutMs, maxConnections }),
       );
     });
 
@@ -45,12 +73,20 @@ function relaySettings(options) {
   if (!LOG_LEVELS.includes(options.logLevel)) {
     throw usageError(`--log-level: unknown level ${JSON.stringify(options.logLevel)}; valid: ${LOG_LEVELS.join(', ')}`);
   }
-  const listen = endpointOption('--listen', options.listen);
+  const listen = endpointOption('--listen', options.listen, { anyPort: true });
   if (options.key === '') throw usageError('--key must not be empty');
   const presets = parsePresets(options.presets);
   const keyProblem = chainPasswordProblem(presets, options.key);
   if (keyProblem) throw usageError(`--key: ${keyProblem}`);
-  return { listen, password: options.key, presets, log: createLog(options.logLevel) };
+  return { listen, password: rawOptionValue('--key', options.key), presets, log: createLog(options.logLevel) };
+}
+
+function secondsOption(flag, text) {
+  const seconds = Number(text);
+  if (!(seconds >= SECONDS.min && seconds <= SECONDS.max)) {
+    throw usageError(`${flag} must be a number of seconds from ${SECONDS.min} to ${SECONDS.max} (one day), got ${JSON.stringify(text)}`);
+  }
+  return seconds;
 }
 
 export function parsePresets(text) {
@@ -61,7 +97,8 @@ export function parsePresets(text) {
     throw usageError(`--presets is not valid JSON (${error.message})`);
   }
   const problems = validateChain(presets);
-  if (problems.length > 0) {
+  if (problems.length === 1) throw usageError(`--presets is not a valid chain: ${problems[0].field}: ${problems[0].message}`);
+  if (problems.length > 1) {
     throw usageError(`--presets is not a valid chain:\n${problems.map((p) => `  ${p.field}: ${p.message}`).join('\n')}`);
   }
   if (chainNeedsLegacyProvider(presets)) {

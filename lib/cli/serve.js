@@ -5,8 +5,8 @@ import { usageError } from './usage-error.js';
 // What the long-running commands (relay server and client, echo, sink) share:
 // a HOST:PORT flag read as a usage error, and the contract the runner
 // relies on: `listening on HOST:PORT` once ready, exit 0 on SIGINT/SIGTERM.
-export function endpointOption(flag, text) {
-  const endpoint = parseEndpoint(text);
+export function endpointOption(flag, text, { anyPort = false } = {}) {
+  const endpoint = parseEndpoint(text, { anyPort });
   if (!endpoint) throw usageError(`${flag} must be HOST:PORT, [IPv6]:PORT or PORT, got ${JSON.stringify(text)}`);
   return endpoint;
 }
@@ -17,9 +17,9 @@ export async function serve(start) {
   try {
     server = await start();
   } catch (error) {
-    if (error.code === 'EADDRINUSE' || error.code === 'EADDRNOTAVAIL' || error.code === 'EACCES') {
-      throw usageError(`cannot listen: ${error.message}`);
-    }
+    // Anything the system said about the address (in use, not ours, no
+    // such host, not permitted) is about what the person typed.
+    if (error.syscall) throw usageError(`cannot listen: ${error.message}`);
     throw error;
   }
   const stop = async () => {

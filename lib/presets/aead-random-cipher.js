@@ -35,6 +35,7 @@ export default {
   name: 'aead-random-cipher',
   summary: 'blinksocks AEAD cipher with random padding before each chunk (AES-GCM, HKDF-SHA1 subkey of the raw password)',
   roles: ['cipher'],
+  authenticated: true,
   params: {
     method: { required: true, values: METHODS },
     info: { required: false, description: `the HKDF info string (default "${DEFAULT_INFO}")`, check: checkInfo },

@@ -24,12 +24,21 @@ import v2rayVmess from './v2ray-vmess.js';
 //     a preset that frames what it is given (TLS records, padding frames):
 //     it gets each write of the stages before it as one buffer, not piece
 //     by piece,
+//   authenticated?: true when the preset detects any change to the bytes it
+//     carries (an AEAD); a chain is authenticated when one of its presets is,
+//     and a relay serves an unauthenticated chain beyond loopback only when
+//     told to (cli: --allow-unauthenticated),
 //   needsLegacyProvider?(params),
 //   password?: { problem(params, password) -> message | undefined,
 //                generate(params) -> a fresh password it takes }, for a
 //     preset whose key is not any password (SIP022's base64 PSK),
 //   prepare(params, { password }) -> (connection) -> per-connection stages
+//     (password: a string, or a Buffer of the bytes given when the key the
+//     person typed is not UTF-8; see cli/raw-argument.js)
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
+//     and optionally decodeEnded(): called when the peer's FIN arrives;
+//     throws protocolError when the bytes so far stop inside a record, so a
+//     cut stream is passed on as a reset, not as a clean end
 // `connection` gives a stage what it may need beyond its own bytes:
 //   target (client) / onTarget(address) (server): the address to carry;
 //   reply(data): bytes toward the peer from just past this stage (through the
@@ -150,6 +159,11 @@ export function newChainPassword(chain) {
   return entry ? presetNamed(entry.name).password.generate(entry.params ?? {}) : undefined;
 }
 
+// False for a chain whose bytes can be changed on the way unnoticed (no
+// preset in it authenticates): bit flips in a stream cipher's ciphertext
+// redirect a connection to another port.
+export const chainIsAuthenticated = (chain) => chain.some((entry) => presetNamed(entry.name)?.authenticated === true);
+
 const passThrough = (data, push) => push(data);
 const acceptEverySalt = { add: () => true };
 
@@ -181,6 +195,7 @@ export function prepareChain(chain, { password, salts = acceptEverySalt }) {
         return entries[0];
       },
       decoder: (sink) => compose(decoders, sink)[0],
+      decodeEnded: () => [...stages].reverse().forEach((stage) => stage.decodeEnded?.()),
     };
   };
 }

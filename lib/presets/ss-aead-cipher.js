@@ -21,6 +21,7 @@ export default {
   name: 'ss-aead-cipher',
   summary: 'Shadowsocks AEAD cipher (SIP004): per-connection salt, HKDF-SHA1 subkey, authenticated chunks of up to 0x3FFF bytes',
   roles: ['cipher'],
+  authenticated: true,
   params: {
     method: { required: true, values: Object.keys(AEAD_METHODS) },
     // blinksocks took an HKDF info string until 2.6.1 and has used only
@@ -35,7 +36,7 @@ export default {
     const masterKey = createSecretKey(evpBytesToKey(password, method.keyLength));
     const firstPayloadNonce = () => addLittleEndian(Buffer.alloc(method.nonceLength), 1);
 
-    const encoder = () => {
+    const encoder = (salts) => {
       let key = null;
       let lengths = null;
       const nonce = firstPayloadNonce();
@@ -43,6 +44,8 @@ export default {
       return (data, push) => {
         if (!key) {
           const salt = randomBytes(method.saltLength);
+          // Remembered so that this stream, fed back to us, is refused.
+          salts.add(salt);
           const subkey = deriveSubkey(masterKey, salt, method.keyLength, info);
           key = method.importKey(subkey);
           lengths = method.shortRecords(subkey, key, LENGTHS);
@@ -63,10 +66,11 @@ export default {
       };
     };
 
-    const decoder = () => {
+    const decoder = (salts) => {
       const queue = createByteQueue();
       const nonce = firstPayloadNonce();
       const length = Buffer.alloc(2);
+      let salt = null;
       let key = null;
       let lengths = null;
       let payloadLength = -1;
@@ -83,10 +87,10 @@ export default {
         }
         return plaintext;
       };
-      return (data, push) => {
+      const decode = (data, push) => {
         queue.push(data);
         if (!key) {
-          const salt = queue.take(method.saltLength);
+          salt = queue.take(method.saltLength);
           if (!salt) return;
           const subkey = deriveSubkey(masterKey, salt, method.keyLength, info);
           key = method.importKey(subkey);
@@ -99,20 +103,34 @@ export default {
             if (!lengths.open(record, length)) throw protocolError('AEAD tag mismatch: wrong key or corrupted stream');
             payloadLength = length.readUInt16BE(0);
             if (payloadLength > MAX_PAYLOAD) throw protocolError(`chunk length ${payloadLength} exceeds 0x3FFF`);
+            // As shadowsocks-libev: an empty chunk carries nothing and only
+            // costs the server two AEAD opens.
+            if (payloadLength === 0) throw protocolError('chunk length 0');
+            // The salt is remembered once the first length authenticates, as
+            // shadowsocks-libev does: probes with random salts never reach
+            // the filter, and a replay's first length always authenticates.
+            if (salt) {
+              if (!salts.add(salt)) throw protocolError('repeated salt: a replayed or reflected connection');
+              salt = null;
+            }
           }
           const record = queue.take(payloadLength + TAG_LENGTH);
           if (!record) return;
           payloadLength = -1;
-          const plaintext = opened(record);
-          if (plaintext.length > 0) push(plaintext);
+          push(opened(record));
         }
       };
+      // A FIN inside a chunk (or a salt) is a cut stream, not its end.
+      decode.ended = () => {
+        if (queue.length > 0 || payloadLength >= 0) throw protocolError('stream ended inside a chunk: truncated');
+      };
+      return decode;
     };
 
-    return () => {
-      const encode = encoder();
-      const decode = decoder();
-      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode };
+    return (connection) => {
+      const encode = encoder(connection.salts);
+      const decode = decoder(connection.salts);
+      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode, decodeEnded: decode.ended };
     };
   },
 };

@@ -2,15 +2,21 @@ import { randomBytes } from 'node:crypto';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { STREAM_METHODS } from '../crypto/stream-methods.js';
 import { createByteQueue } from './byte-queue.js';
+import { protocolError } from './protocol-error.js';
 
 const NO_IV = Buffer.alloc(0);
 
 // Shadowsocks stream ciphers: [IV][ciphertext...] in each direction, one
-// cipher object per direction for the life of the connection.
+// cipher object per direction for the life of the connection. Nothing
+// authenticates the ciphertext: flipping a bit of it flips the same bit of
+// the plaintext, so whoever sees a connection can rewrite its target port
+// and send it again. The salt filter refuses the same IV twice, which stops
+// that resend, but not a rewrite of a connection the server never saw.
 export default {
   name: 'ss-stream-cipher',
-  summary: 'Shadowsocks stream cipher: random IV first, then one cipher stream per direction (no integrity)',
+  summary: 'Shadowsocks stream cipher: random IV first, then one cipher stream per direction. UNAUTHENTICATED: bit flips pass undetected and can redirect a connection',
   roles: ['cipher'],
+  authenticated: false,
   params: {
     method: { required: true, values: Object.keys(STREAM_METHODS) },
   },
@@ -22,10 +28,12 @@ export default {
 
     // The IV is drawn when the connection starts, not at its first byte, so
     // a protocol preset before this one can authenticate with it (SSR).
-    const encoder = (iv) => {
+    const encoder = (iv, salts) => {
       let cipher = null;
       return (data, push) => {
         if (!cipher) {
+          // Remembered so that this stream, fed back to us, is refused.
+          if (iv.length > 0) salts.add(iv);
           cipher = method.create(false, key, iv);
           // The IV leaves in one write with the first bytes after it:
           // blinksocks 3.3.0 takes the IV from the first read alone and fails
@@ -38,8 +46,8 @@ export default {
       };
     };
 
-    const decoder = (published) => {
-      // `none` has no IV to wait for.
+    const decoder = (published, salts) => {
+      // `none` has no IV to wait for (and nothing a filter could remember).
       let decipher = method.ivLength === 0 ? method.create(true, key, NO_IV) : null;
       let ivQueue = decipher ? null : createByteQueue();
       if (decipher) published.receivedIv = NO_IV;
@@ -48,6 +56,7 @@ export default {
           ivQueue.push(data);
           const iv = ivQueue.take(method.ivLength);
           if (!iv) return;
+          if (!salts.add(iv)) throw protocolError('repeated IV: a replayed or reflected connection');
           decipher = method.create(true, key, iv);
           published.receivedIv = iv;
           data = ivQueue.takeAll();
@@ -59,11 +68,11 @@ export default {
 
     // What the stages before this one may read: the key bytes, the IV this
     // side sends with and, once it arrived, the peer's.
-    return ({ layers } = {}) => {
+    return ({ layers, salts }) => {
       const published = { key: keyBytes, sentIv: randomBytes(method.ivLength), receivedIv: null };
       if (layers) layers.streamCipher = published;
-      const encode = encoder(published.sentIv);
-      const decode = decoder(published);
+      const encode = encoder(published.sentIv, salts);
+      const decode = decoder(published, salts);
       return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode };
     };
   },

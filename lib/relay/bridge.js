@@ -2,23 +2,49 @@ import { isProtocolError } from '../presets/protocol-error.js';
 
 // How long one side may keep flushing after the other has closed cleanly.
 const LINGER_MS = 5000;
+// How often a socket that has sent its FIN is checked for a later reset.
+const HALF_CLOSED_CHECK_MS = 500;
+const NOTHING = Buffer.alloc(0);
+
+// Ends a socket with a TCP reset, so its peer sees an error, not an end.
+export function resetSocket(socket) {
+  if (socket.destroyed) return;
+  if (socket.connecting) socket.destroy();
+  else socket.resetAndDestroy();
+}
 
 // Carries bytes both ways between two sockets, each direction through its
 // own transform. One read becomes one corked batch of writes (a single
-// writev), and a full write buffer pauses the reading side until it drains.
-// A FIN is passed on as a half-close; an error or protocol violation on
-// either side tears down both at once.
-export function bridge(a, b, { aToB, bToA, log, label }) {
+// writev), and a full write queue (write-queues.js) pauses the reading side
+// until it drains. A FIN is passed on as a half-close. An error, a protocol
+// violation or `idleTimeoutMs` without a byte either way resets both sides:
+// a peer whose other half broke must not take a clean end for the end of
+// its data.
+// `aEnded` / `bEnded` run when that side's FIN arrives; a protocol error
+// from them (a stream cut inside a record) resets both instead of passing
+// the FIN on.
+export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {}, log, label, queues, idleTimeoutMs = 0 }) {
   let torn = false;
   const tearDown = (error) => {
     if (torn) return;
     torn = true;
     if (error) log.debug(`${label}: ${error.message ?? error}`);
-    a.destroy();
-    b.destroy();
+    resetSocket(a);
+    resetSocket(b);
   };
 
-  const carry = (from, to, transform) => {
+  // A socket that sent its FIN is no longer read, so a reset it sends
+  // afterwards would go unnoticed while the other side stays silent, and
+  // both sockets would be held until the idle timeout. An empty write
+  // reports that reset (EPIPE/ECONNRESET) and puts nothing on the wire.
+  const watchAfterFin = (socket) => {
+    const timer = setInterval(() => {
+      if (socket.writable) socket.write(NOTHING);
+    }, HALF_CLOSED_CHECK_MS).unref();
+    socket.once('close', () => clearInterval(timer));
+  };
+
+  const carry = (from, to, transform, ended) => {
     from.on('data', (data) => {
       to.cork();
       try {
@@ -30,25 +56,40 @@ export function bridge(a, b, { aToB, bToA, log, label }) {
       } finally {
         to.uncork();
       }
-      if (to.writableNeedDrain) {
+      if (queues.full(to)) {
         from.pause();
-        to.once('drain', () => from.resume());
+        to.once('drain', () => {
+          queues.release(to);
+          from.resume();
+        });
       }
     });
-    from.on('end', () => to.end());
+    from.on('end', () => {
+      try {
+        ended();
+      } catch (error) {
+        if (!isProtocolError(error)) throw error;
+        return tearDown(error);
+      }
+      to.end();
+      watchAfterFin(from);
+    });
   };
 
   const afterClose = (closed, other) => (hadError) => {
-    if (hadError || other.writableLength === 0) return tearDown();
+    queues.release(closed);
+    if (hadError) return tearDown(new Error('closed by an error'));
+    if (other.writableLength === 0) return other.destroy();
     other.end();
     setTimeout(() => other.destroy(), LINGER_MS).unref();
   };
 
-  carry(a, b, aToB);
-  carry(b, a, bToA);
+  carry(a, b, aToB, aEnded);
+  carry(b, a, bToA, bEnded);
   a.on('error', tearDown);
   b.on('error', tearDown);
   a.on('close', afterClose(a, b));
   b.on('close', afterClose(b, a));
+  if (idleTimeoutMs > 0) a.setTimeout(idleTimeoutMs, () => tearDown(new Error(`idle for ${idleTimeoutMs} ms`)));
   return { tearDown };
 }

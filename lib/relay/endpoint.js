@@ -1,8 +1,9 @@
 import net from 'node:net';
 
 // Parses HOST:PORT, [IPv6]:PORT or a bare PORT (loopback) into { host, port }.
-// Returns null when the text is not an endpoint.
-export function parseEndpoint(text) {
+// Returns null when the text is not an endpoint. Port 0 (any free port,
+// said on the `listening on` line) only where `anyPort` allows it.
+export function parseEndpoint(text, { anyPort = false } = {}) {
   if (typeof text !== 'string') return null;
   let host = '127.0.0.1';
   let portText = text;
@@ -15,10 +16,13 @@ export function parseEndpoint(text) {
     host = text.slice(0, at);
     portText = text.slice(at + 1);
     if (!host || host.includes(':')) return null;
+    // Digits and dots are an IPv4 address or nothing (256.1.1.1 would
+    // otherwise go to DNS as a name).
+    if (/^[\d.]+$/.test(host) && !net.isIPv4(host)) return null;
   }
   if (!/^\d+$/.test(portText)) return null;
   const port = Number(portText);
-  if (port < 1 || port > 65535) return null;
+  if (port < (anyPort ? 0 : 1) || port > 65535) return null;
   return { host, port };
 }
 

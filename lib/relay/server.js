@@ -1,68 +1,134 @@
 import net from 'node:net';
 import { prepareChain } from '../presets/index.js';
 import { isProtocolError, protocolError } from '../presets/protocol-error.js';
-import { bridge } from './bridge.js';
+import { bridge, resetSocket } from './bridge.js';
 import { formatEndpoint } from './endpoint.js';
-import { isLoopbackTarget } from './loopback.js';
+import { isLoopbackHost } from './loopback.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
+import { createSaltFilter, SERVER_FILTER } from './salt-filter.js';
 import { connectOptions, SERVER_SOCKET_OPTIONS } from './socket-options.js';
+import { createWriteQueues } from './write-queues.js';
 
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+export const DEFAULT_IDLE_TIMEOUT_MS = 300_000;
+export const DEFAULT_MAX_CONNECTIONS = 4096;
 
 // The relay server: decodes what a relay client (or any Shadowsocks client)
 // sends, connects to the target named in the stream's address header, and
 // encodes the target's replies back.
-export function startRelayServer({ listen, password, presets, allowRemote = false, handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS, log }) {
-  const createPipeline = prepareChain(presets, { password });
+//
+// Before a connection names its target, the server gives nothing away: a
+// connection that breaks the protocol (a wrong key, a bad tag, a replayed
+// salt, a bad header, a refused target) is read and discarded until the
+// handshake timeout, as outline-ss-server does, and every connection that
+// has not named a target by then is reset, whatever and however much it
+// sent; one that ends first is reset at its end. A prober learns neither
+// the method (from how many bytes make the server react) nor whether its
+// bytes meant anything. After the target is connected, a violation resets
+// both sides.
+export async function startRelayServer({
+  listen,
+  password,
+  presets,
+  allowRemote = false,
+  handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS,
+  idleTimeoutMs = DEFAULT_IDLE_TIMEOUT_MS,
+  maxConnections = DEFAULT_MAX_CONNECTIONS,
+  log,
+}) {
+  const salts = createSaltFilter(SERVER_FILTER);
+  const createPipeline = prepareChain(presets, { password, salts });
   const sockets = createSocketSet();
+  const queues = createWriteQueues();
+  const counts = { accepted: 0, relayed: 0, refused: 0, replays: 0, dropped: 0 };
 
   const server = net.createServer(SERVER_SOCKET_OPTIONS, (client) => {
     sockets.add(client);
+    counts.accepted += 1;
     const peer = `${client.remoteAddress}:${client.remotePort}`;
     let target = null;
-    const refuse = (error) => {
-      log.debug(`${peer}: ${error.message}`);
-      client.destroy();
-      target?.destroy();
-    };
+    let refused = false;
 
-    // A client that never completes its address header is cut off, so a
-    // stalled or hostile peer cannot hold a socket forever.
-    const handshakeTimer = setTimeout(() => refuse(new Error(`no address header within ${handshakeTimeoutMs} ms`)), handshakeTimeoutMs);
+    const handshakeTimer = setTimeout(() => {
+      if (!refused) log.debug(`${peer}: no target named within ${handshakeTimeoutMs} ms`);
+      resetSocket(client);
+    }, handshakeTimeoutMs);
     client.once('close', () => clearTimeout(handshakeTimer));
+
+    const refuse = (error, replayed) => {
+      refused = true;
+      counts.refused += 1;
+      if (replayed) {
+        counts.replays += 1;
+        log.warn(`${peer}: refused a replayed or reflected connection (${error.message}); ${counts.replays} so far`);
+      } else {
+        log.debug(`${peer}: ${error.message}; discarding its bytes until the handshake timeout`);
+      }
+    };
 
     // Until the header names a target, the client has a handler of its own
     // and no target socket exists: hostile connections, most of which never
     // get that far, cost one socket, not two.
+    let bridged = null;
     const pipeline = createPipeline('server', {
       onTarget({ host, port }) {
         if (target) throw protocolError('second address header');
-        if (!allowRemote && !isLoopbackTarget(host)) {
+        if (!allowRemote && !isLoopbackHost(host)) {
           throw protocolError(`refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`);
         }
         clearTimeout(handshakeTimer);
+        counts.relayed += 1;
         target = sockets.add(net.connect(connectOptions({ host, port })));
         client.off('data', onHandshakeData);
         client.off('end', onEarlyEnd);
-        client.off('error', refuse);
-        bridge(client, target, { aToB: decode, bToA: encode, log, label: peer });
+        client.off('error', onEarlyError);
+        bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, log, label: peer, queues, idleTimeoutMs });
       },
     });
     const decode = pipeline.decoder((data) => target.write(data));
     const encode = pipeline.encoder((data) => client.write(data));
     const onHandshakeData = (data) => {
+      if (refused) return;
+      // The filter counts every repeat it refuses; a count that moved
+      // during this call was this connection's salt.
+      const repeatsBefore = salts.refused;
       try {
         decode(data);
       } catch (error) {
         if (!isProtocolError(error)) throw error;
-        refuse(error);
+        // The header came in this same read and a later stage broke:
+        // the target exists, and the bridge resets both.
+        if (bridged) return bridged.tearDown(error);
+        refuse(error, salts.refused > repeatsBefore);
       }
     };
-    const onEarlyEnd = () => refuse(new Error('closed before naming a target'));
+    const onEarlyEnd = () => {
+      log.debug(`${peer}: ended before naming a target`);
+      resetSocket(client);
+    };
+    const onEarlyError = (error) => {
+      log.debug(`${peer}: ${error.message}`);
+      client.destroy();
+    };
     client.on('data', onHandshakeData);
     client.once('end', onEarlyEnd);
-    client.on('error', refuse);
+    client.on('error', onEarlyError);
+  });
+  server.maxConnections = maxConnections;
+  server.on('drop', () => {
+    counts.dropped += 1;
+    log.debug(`refused a connection over --max-connections ${maxConnections}`);
   });
 
-  return listenOn(server, listen, sockets, log);
+  const listening = await listenOn(server, listen, sockets, log);
+  const summary = () =>
+    `${counts.accepted} connections, ${counts.relayed} to a target, ${counts.refused} refused (${counts.replays} replays), ${counts.dropped} over the connection cap`;
+  return {
+    ...listening,
+    stats: () => ({ ...counts }),
+    close() {
+      log.info(`relay server: ${summary()}`);
+      return listening.close();
+    },
+  };
 }

@@ -1,22 +1,29 @@
-// Options every relay socket shares. Half-close is passed on (see bridge.js)
-// and Nagle is off, so small records are not delayed.
+// Options every relay socket shares. Half-close is passed on (see bridge.js),
+// Nagle is off, so small records are not delayed, and TCP keep-alive after
+// 15 s of silence (shadowsocks-rust's default) finds peers that vanished
+// without a FIN or RST.
 //
-// The write queue: Node's default high-water mark is 16 KB, less than what
-// one 64 KB read becomes, so every read paused the reading side until the
-// write drained, and the relay alternated between reading and writing in
-// small steps. At 1 MB a read's output fits, reading goes on while the
-// kernel takes the last batch, and writes leave in larger batches: 10% more
-// bitrate and 10% less CPU per GB for the aes-256-gcm pair (6 interleaved
-// runs; 128 and 256 KB gained less, 4 MB no more; docs/performance.md). It
-// bounds what one socket may queue before back-pressure, not what it uses.
-const WRITE_QUEUE_BYTES = 1 << 20;
+// Node's stream buffers stay at 16 KB: how much a relay queues toward a
+// slow socket is decided in write-queues.js, and what it reads ahead of a
+// paused consumer is this mark plus one 64 KB read.
+const STREAM_MARK_BYTES = 16 * 1024;
+const KEEP_ALIVE_MS = 15_000;
 
-export const SERVER_SOCKET_OPTIONS = { allowHalfOpen: true, noDelay: true, highWaterMark: WRITE_QUEUE_BYTES };
+export const SERVER_SOCKET_OPTIONS = {
+  allowHalfOpen: true,
+  noDelay: true,
+  highWaterMark: STREAM_MARK_BYTES,
+  keepAlive: true,
+  keepAliveInitialDelay: KEEP_ALIVE_MS,
+};
 
 export const connectOptions = ({ host, port }) => ({
   host,
   port,
   allowHalfOpen: true,
   noDelay: true,
-  writableHighWaterMark: WRITE_QUEUE_BYTES,
+  readableHighWaterMark: STREAM_MARK_BYTES,
+  writableHighWaterMark: STREAM_MARK_BYTES,
+  keepAlive: true,
+  keepAliveInitialDelay: KEEP_ALIVE_MS,
 });

@@ -3,22 +3,32 @@ import net from 'node:net';
 import { AEAD_METHODS } from '../../lib/crypto/aead-methods.js';
 import { evpBytesToKey } from '../../lib/crypto/evp-bytes-to-key.js';
 import { deriveSubkey } from '../../lib/crypto/hkdf-subkey.js';
-import { prepareChain } from '../../lib/presets/index.js';
+import { PRESETS, prepareChain } from '../../lib/presets/index.js';
 
-// Builders of hostile Shadowsocks streams, made with the preset code itself
-// so that each is wrong in exactly one way.
-export const chainFor = (method) =>
-  AEAD_METHODS[method]
-    ? [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }]
-    : [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method } }];
+// Builders of hostile streams for any chain (test/support/preset-chains.js),
+// made with the preset code itself so that each is wrong in exactly one way.
 
 // What a real client sends for `payload` to `target` with `password`.
-export function clientBytes({ method, password, target, payload = Buffer.from('hello') }) {
+export function clientBytes({ presets, password, target, payload = Buffer.from('hello') }) {
   const out = [];
-  const encode = prepareChain(chainFor(method), { password })('client', { target }).encoder((data) => out.push(data));
+  const encode = prepareChain(presets, { password })('client', { target }).encoder((data) => out.push(data));
   encode(payload);
   return Buffer.concat(out);
 }
+
+// A stream sealed with the right key whose plaintext is `plaintext` as is,
+// with no address header put in front (the chain without its address
+// preset): for truncated or malformed headers.
+export function sealedPlaintext({ presets, password, plaintext }) {
+  const out = [];
+  const rest = presets.filter((entry) => !PRESETS[entry.name].roles.includes('address'));
+  prepareChain(rest, { password })('client', {}).encoder((data) => out.push(data))(plaintext);
+  return Buffer.concat(out);
+}
+
+// The SIP004 method of a chain whose wire is ss-aead-cipher's (nothing
+// after it), or undefined: what sealedLength's records are sent to.
+export const aeadMethod = (presets) => (presets.at(-1).name === 'ss-aead-cipher' ? presets.at(-1).params.method : undefined);
 
 // A salt and a correctly sealed length field announcing `length` bytes.
 export function sealedLength({ method, password, length }) {
@@ -34,35 +44,91 @@ export function sealedLength({ method, password, length }) {
 }
 
 // Sends bytes to host:port and resolves once the far side has closed (or
-// `cutAfterMs` passed, for connections the client itself abandons), with how
-// long it took. Rejects if the far side keeps it open past timeoutMs.
+// `cutAfterMs` passed, for connections the client itself abandons) with how
+// long it took, how it closed ('reset', 'end' or 'cut') and what came back.
+// Rejects if the far side keeps it open past timeoutMs.
 export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutAfterMs = null, timeoutMs = 5000 }) {
   return new Promise((resolve, reject) => {
     const started = Date.now();
     const socket = net.connect({ port, host, allowHalfOpen: true });
-    const done = (error) => {
+    const received = [];
+    let settled = false;
+    const done = (how, error) => {
+      if (settled) return;
+      settled = true;
       clearTimeout(timer);
       clearTimeout(cut);
       socket.destroy();
       if (error) reject(error);
-      else resolve({ ms: Date.now() - started });
+      else resolve({ ms: Date.now() - started, how, received: Buffer.concat(received) });
     };
-    const timer = setTimeout(() => done(new Error(`:${port} kept a hostile connection open for ${timeoutMs} ms`)), timeoutMs);
-    const cut = cutAfterMs === null ? null : setTimeout(() => done(), cutAfterMs);
+    const timer = setTimeout(() => done(null, new Error(`:${port} kept a hostile connection open for ${timeoutMs} ms`)), timeoutMs);
+    const cut = cutAfterMs === null ? null : setTimeout(() => done('cut'), cutAfterMs);
     socket.on('connect', () => (end ? socket.end(bytes) : socket.write(bytes)));
-    socket.on('data', () => {});
-    socket.on('error', () => done());
-    socket.on('end', () => done());
-    socket.on('close', () => done());
+    socket.on('data', (data) => received.push(data));
+    socket.on('error', (error) => done(error.code === 'ECONNRESET' ? 'reset' : error.code));
+    socket.on('end', () => done('end'));
+    socket.on('close', () => done('close'));
   });
 }
 
-// A stream sealed with the right key whose plaintext is `plaintext` as is,
-// with no address header put in front (the chain skips ss-base): for
-// truncated or malformed headers.
-export function sealedPlaintext({ method, password, plaintext }) {
-  const out = [];
-  const [, cipher] = chainFor(method);
-  prepareChain([cipher], { password })('client', {}).encoder((data) => out.push(data))(plaintext);
-  return Buffer.concat(out);
+// Whether --key is this chain's secret: a request made with another
+// password is refused by a server with the right one. (VMess keys on its
+// params' id, and ss-stream-cipher `none` on nothing.)
+export function keyIsTheSecret(presets, password) {
+  const wrong = clientBytes({ presets, password: `not-${password}`, target: { host: '127.0.0.1', port: 9 } });
+  let named = false;
+  const pipeline = prepareChain(presets, { password })('server', { onTarget: () => (named = true) });
+  pipeline.encoder(() => {});
+  try {
+    pipeline.decoder(() => {})(wrong);
+  } catch {
+    return true;
+  }
+  return !named;
+}
+
+// Whether the chain ends in a disguise, which answers a well-formed
+// handshake of its own (a TLS ClientHello, an HTTP request) before the
+// cipher inside can tell a wrong key.
+export const isDisguised = (presets) => presets.some((entry) => PRESETS[entry.name].roles.includes('disguise'));
+
+// A real client connection through `presets`: the pipeline writes to the
+// socket and reads from it, so handshakes complete. Resolves, once the
+// answer decodes to `expected` bytes, with everything this client sent
+// (`sent`, what an eavesdropper captures) and everything it received
+// (`answer`, the server's own stream).
+export function clientExchange({ port, presets, password, target, payload, expected }) {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: '127.0.0.1' });
+    const sent = [];
+    const answer = [];
+    let plain = 0;
+    const pipeline = prepareChain(presets, { password })('client', { target });
+    const encode = pipeline.encoder((data) => {
+      sent.push(data);
+      socket.write(data);
+    });
+    const decode = pipeline.decoder((data) => {
+      plain += data.length;
+    });
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`no complete answer (${plain} of ${expected} bytes)`));
+    }, 5000);
+    socket.on('connect', () => {
+      encode(Buffer.alloc(0));
+      encode(payload);
+    });
+    socket.on('data', (data) => {
+      answer.push(data);
+      decode(data);
+      if (plain >= expected) {
+        clearTimeout(timer);
+        socket.destroy();
+        resolve({ sent: Buffer.concat(sent), answer: Buffer.concat(answer) });
+      }
+    });
+    socket.on('error', reject);
+  });
 }

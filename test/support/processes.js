@@ -55,15 +55,21 @@ export async function stopAll() {
 
 const nodeArgs = (presets) => (chainNeedsLegacyProvider(presets) ? [LEGACY_FLAG, CLI] : [CLI]);
 
-export function startRelayServer({ port, key, presets, extra = [] }) {
+// A relay started on port 0 says which port it got: child.port.
+const withPort = (child) => {
+  child.port = Number(/listening on \S+:(\d+)/.exec(child.output)[1]);
+  return child;
+};
+
+export function startRelayServer({ port = 0, key, presets, extra = [] }) {
   return startProcess(
     process.execPath,
     [...nodeArgs(presets), 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', key, '--presets', JSON.stringify(presets), ...extra],
     { ready: /listening on / },
-  );
+  ).then(withPort);
 }
 
-export function startRelayClient({ port, serverPort, forwardPort, key, presets }) {
+export function startRelayClient({ port = 0, serverPort, forwardPort, key, presets }) {
   return startProcess(
     process.execPath,
     [
@@ -75,7 +81,7 @@ export function startRelayClient({ port, serverPort, forwardPort, key, presets }
       '--presets', JSON.stringify(presets),
     ],
     { ready: /listening on / },
-  );
+  ).then(withPort);
 }
 
 export const startSsServer = ({ port, key, method }) =>

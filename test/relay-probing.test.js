@@ -1,0 +1,70 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { isProtocolError } from '../lib/presets/protocol-error.js';
+import { startEchoServer } from './support/echo-server.js';
+import { clientBytes, isDisguised, keyIsTheSecret, sealedPlaintext, sendHostile } from './support/hostile.js';
+import { withLegacyProvider } from './support/legacy.js';
+import { PRESET_CHAINS } from './support/preset-chains.js';
+import { startRelayServer, stopAll } from './support/processes.js';
+
+// Probing resistance, for every chain of preset-chains.js: whatever a
+// connection without the key sends, of any length from 1 to 2,000 bytes,
+// and whatever one with the key sends that the server refuses, the server
+// answers nothing, keeps it open until the handshake timeout and then
+// resets it: the same time and the same manner for all of them, so neither
+// the method (from a length threshold) nor a refusal's reason shows.
+// A disguise (obfs-tls1.2-ticket, obfs-http) answers a well-formed
+// handshake of its own before the cipher inside refuses, as simple-obfs
+// does; its chains are held and reset alike all the same.
+const KEY = 'probing-test-password';
+const TIMEOUT_MS = 1000;
+const LENGTHS = [1, 2, 7, 8, 12, 15, 16, 17, 18, 28, 31, 32, 33, 34, 35, 42, 49, 50, 51, 64, 100, 255, 256, 512, 1000, 1024, 1500, 2000];
+
+// Probes made with the chain itself, where the chain can make them: a
+// wrong key (when --key is the secret), an unknown address type (when the
+// chain carries a header the client does not check), a refused target.
+function keyedProbes(presets, echoPort) {
+  const probes = [{ what: 'a target beyond loopback', bytes: clientBytes({ presets, password: KEY, target: { host: '10.9.8.7', port: 443 } }) }];
+  if (keyIsTheSecret(presets, KEY)) {
+    probes.push({ what: 'a request with a wrong key', bytes: clientBytes({ presets, password: 'not-the-key', target: { host: '127.0.0.1', port: echoPort } }) });
+  }
+  try {
+    probes.push({ what: 'an unknown address type', bytes: sealedPlaintext({ presets, password: KEY, plaintext: Buffer.from([9, 1, 2, 3, 4, 5, 6, 7]) }) });
+  } catch (error) {
+    if (!isProtocolError(error)) throw error;
+  }
+  return probes;
+}
+
+if (withLegacyProvider(import.meta.url)) defineTests();
+
+function defineTests() {
+  for (const { label, presets } of PRESET_CHAINS) {
+    describe(`probes are held until the handshake timeout, then reset alike (${label})`, () => {
+      let echo;
+      let server;
+      before(async () => {
+        echo = await startEchoServer();
+        server = await startRelayServer({ key: KEY, presets, extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)] });
+      });
+      after(async () => {
+        await stopAll();
+        await echo?.close();
+      });
+
+      test(`random probes of ${LENGTHS.length} lengths from 1 to 2,000 bytes, and refused requests with the key`, async () => {
+        const probes = LENGTHS.map((length) => ({ what: `${length} random bytes`, bytes: randomBytes(length), random: true }));
+        probes.push(...keyedProbes(presets, echo.port));
+        const results = await Promise.all(probes.map(({ bytes }) => sendHostile({ port: server.port, bytes, timeoutMs: TIMEOUT_MS + 3000 })));
+        const lines = results.map(({ ms, how, received }, i) => `${probes[i].what}: ${how} after ${ms} ms, ${received.length} bytes back`);
+        for (const [i, { ms, how, received }] of results.entries()) {
+          assert.equal(how, 'reset', lines[i]);
+          if (probes[i].random || !isDisguised(presets)) assert.equal(received.length, 0, lines[i]);
+          assert.ok(ms >= TIMEOUT_MS - 50 && ms < TIMEOUT_MS + 700, lines[i]);
+        }
+        assert.equal(echo.received.length, 0, 'no probe reached a target');
+      });
+    });
+  }
+}

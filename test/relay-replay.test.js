@@ -1,0 +1,98 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { encodeAddressHeader } from '../lib/presets/address-header.js';
+import { createLog } from '../lib/relay/log.js';
+import { startRelayServer as startRelayServerInProcess } from '../lib/relay/server.js';
+import { startEchoServer } from './support/echo-server.js';
+import { clientBytes, clientExchange, isDisguised, sendHostile } from './support/hostile.js';
+import { withLegacyProvider } from './support/legacy.js';
+import { PRESET_CHAINS } from './support/preset-chains.js';
+import { startRelayServer, stopAll } from './support/processes.js';
+
+// A captured connection sent again, and a server's own answer fed back to it
+// as a client stream, reach no target, for every chain of preset-chains.js.
+// The echo target counts the connections it got; the server counts the
+// refusals in its closing summary, and says so in a warn line for each
+// replay its salt filter caught.
+// A disguise answers the handshake it recognises before the cipher inside
+// refuses, so its chains may get bytes back; they still reach no target.
+// A chain with neither a cipher nor a protocol keyed by a secret is
+// cleartext: its replay is the same bytes as the original, and nothing can
+// tell them apart. It is listed here, skipped with the reason.
+const KEY = 'replay-test-password';
+const CLEARTEXT = new Set(['ss-base + ss-stream-cipher(none)']);
+
+if (withLegacyProvider(import.meta.url)) defineTests();
+
+function defineTests() {
+  for (const { label, presets } of PRESET_CHAINS) {
+    const skip = CLEARTEXT.has(label) && 'cleartext: no salt, IV or secret tells a replay from the original';
+    describe(`replayed and reflected connections reach no target (${label})`, { skip }, () => {
+      const quiet = !isDisguised(presets);
+      let echo;
+      let server;
+      let captured;
+      let answer;
+      const connections = () => echo.received.length;
+
+      before(async () => {
+        echo = await startEchoServer();
+        server = await startRelayServer({ key: KEY, presets, extra: ['--handshake-timeout', '1'] });
+        // The payload is itself an address header naming the echo target, so
+        // that the server's answer, fed back, would name a target as well.
+        const target = { host: '127.0.0.1', port: echo.port };
+        const payload = Buffer.concat([encodeAddressHeader(target), Buffer.from('reflect me')]);
+        ({ sent: captured, answer } = await clientExchange({ port: server.port, presets, password: KEY, target, payload, expected: payload.length }));
+        assert.equal(connections(), 1, 'the original connection reached the echo target');
+      });
+      after(async () => {
+        await stopAll();
+        await echo?.close();
+      });
+
+      test('three replays of a captured connection reach no target', async () => {
+        const replays = await Promise.all([1, 2, 3].map(() => sendHostile({ port: server.port, bytes: captured, timeoutMs: 4000 })));
+        assert.equal(connections(), 1, 'no replay reached the echo target');
+        for (const { how, received, ms } of replays) {
+          assert.equal(how, 'reset');
+          if (quiet) assert.equal(received.length, 0, 'the server answered nothing');
+          assert.ok(ms >= 900, `reset after ${ms} ms, before the handshake timeout`);
+        }
+      });
+
+      test("the server's own answer, sent back to it, reaches no target", async () => {
+        const { how, received } = await sendHostile({ port: server.port, bytes: answer, timeoutMs: 4000 });
+        assert.equal(connections(), 1, 'the reflected stream reached no target');
+        assert.equal(how, 'reset');
+        if (quiet) assert.equal(received.length, 0);
+      });
+
+      test('each refusal is counted, and each replay the salt filter caught is a warn line', async () => {
+        await stopAll();
+        const [, replays] = /relay server: 5 connections, 1 to a target, 4 refused \((\d) replays\)/.exec(server.output) ?? [];
+        assert.ok(replays !== undefined, server.output);
+        // Where a protocol refuses replays before the cipher's salt is read
+        // (SSR's connection id), they are refused without a salt count.
+        if (Number(replays) > 0) {
+          assert.match(server.output, new RegExp(`warn: 127\\.0\\.0\\.1:\\d+: refused a replayed or reflected connection \\(.+\\); ${replays} so far`));
+        }
+      });
+    });
+  }
+
+
+  test('the server counts replays in its stats()', async () => {
+    const presets = PRESET_CHAINS[0].presets;
+    const echo = await startEchoServer();
+    const relay = await startRelayServerInProcess({ listen: { host: '127.0.0.1', port: 0 }, password: KEY, presets, handshakeTimeoutMs: 200, log: createLog('error') });
+    try {
+      const bytes = clientBytes({ presets, password: KEY, target: { host: '127.0.0.1', port: echo.port } });
+      await sendHostile({ port: relay.address.port, bytes, cutAfterMs: 200 });
+      await sendHostile({ port: relay.address.port, bytes, timeoutMs: 2000 });
+      assert.deepEqual(relay.stats(), { accepted: 2, relayed: 1, refused: 1, replays: 1, dropped: 0 });
+    } finally {
+      await relay.close();
+      await echo.close();
+    }
+  });
+}

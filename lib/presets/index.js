@@ -24,8 +24,9 @@ import v2rayVmess from './v2ray-vmess.js';
 //     a preset that frames what it is given (TLS records, padding frames):
 //     it gets each write of the stages before it as one buffer, not piece
 //     by piece,
-//   authenticated?: true when the preset detects any change to the bytes it
-//     carries (an AEAD); a chain is authenticated when one of its presets is,
+//   authenticated?: true (or authenticated(params) when it depends on them)
+//     when the preset detects any change to the bytes it carries (an AEAD,
+//     an HMAC a chunk); a chain is authenticated when one of its presets is,
 //     and a relay serves an unauthenticated chain beyond loopback only when
 //     told to (cli: --allow-unauthenticated),
 //   needsLegacyProvider?(params),
@@ -162,7 +163,10 @@ export function newChainPassword(chain) {
 // False for a chain whose bytes can be changed on the way unnoticed (no
 // preset in it authenticates): bit flips in a stream cipher's ciphertext
 // redirect a connection to another port.
-export const chainIsAuthenticated = (chain) => chain.some((entry) => presetNamed(entry.name)?.authenticated === true);
+export const chainIsAuthenticated = (chain) => chain.some((entry) => {
+  const { authenticated } = presetNamed(entry.name) ?? {};
+  return typeof authenticated === 'function' ? authenticated(entry.params ?? {}) : authenticated === true;
+});
 
 const passThrough = (data, push) => push(data);
 const acceptEverySalt = { add: () => true };

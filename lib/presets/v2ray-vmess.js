@@ -37,6 +37,8 @@ export default {
   name: 'v2ray-vmess',
   summary: 'V2Ray VMess over TCP: AEAD (alterId 0) or legacy MD5 header, chunked body sealed with AES-128-GCM or ChaCha20-Poly1305, masked lengths',
   roles: ['address', 'cipher'],
+  // Its body is sealed unless the security is none or zero (V2Ray's raw body).
+  authenticated: ({ security = 'aes-128-gcm' }) => security !== 'none' && security !== 'zero',
   params: {
     id: {
       required: true,

@@ -136,6 +136,8 @@ function createAuthAes128(name, protocol, algorithm) {
     name,
     summary: `ShadowsocksR protocol ${protocol}: a handshake with client id, connection id and clock, then HMAC-${algorithm.toUpperCase()}-checked chunks with random padding (goes before ss-stream-cipher)`,
     roles: [],
+    // Every chunk carries an HMAC of its bytes.
+    authenticated: true,
     params: {},
     placement,
     prepare() {

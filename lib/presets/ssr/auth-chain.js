@@ -110,6 +110,8 @@ function createAuthChain(name, protocol, variant) {
     name,
     summary: `ShadowsocksR protocol ${protocol}: a handshake with client id, connection id and clock, then RC4-encrypted frames whose lengths and ${variant === 'b' ? 'key-specific ' : ''}padding hide behind a chain of HMAC-MD5s (goes before ss-stream-cipher)`,
     roles: [],
+    // Every frame carries an HMAC of its bytes.
+    authenticated: true,
     params: {},
     placement,
     needsLegacyProvider: () => true, // RC4

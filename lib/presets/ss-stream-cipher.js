@@ -46,7 +46,11 @@ export default {
       };
     };
 
-    const decoder = (published, salts) => {
+    // acceptOwnIv: blinksocks 3.3.0's server answers with the IV its client
+    // sent (it keeps one IV per connection), reusing the keystream both ways.
+    // Our client takes that answer, so it can talk to such a server; our
+    // server never sends it, and refuses any IV it has seen.
+    const decoder = (published, salts, { acceptOwnIv = false } = {}) => {
       // `none` has no IV to wait for (and nothing a filter could remember).
       let decipher = method.ivLength === 0 ? method.create(true, key, NO_IV) : null;
       let ivQueue = decipher ? null : createByteQueue();
@@ -56,7 +60,8 @@ export default {
           ivQueue.push(data);
           const iv = ivQueue.take(method.ivLength);
           if (!iv) return;
-          if (!salts.add(iv)) throw protocolError('repeated IV: a replayed or reflected connection');
+          const ownIv = acceptOwnIv && iv.equals(published.sentIv);
+          if (!ownIv && !salts.add(iv)) throw protocolError('repeated IV: a replayed or reflected connection');
           decipher = method.create(true, key, iv);
           published.receivedIv = iv;
           data = ivQueue.takeAll();
@@ -72,8 +77,12 @@ export default {
       const published = { key: keyBytes, sentIv: randomBytes(method.ivLength), receivedIv: null };
       if (layers) layers.streamCipher = published;
       const encode = encoder(published.sentIv, salts);
-      const decode = decoder(published, salts);
-      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode };
+      return {
+        clientEncode: encode,
+        serverEncode: encode,
+        clientDecode: decoder(published, salts, { acceptOwnIv: true }),
+        serverDecode: decoder(published, salts),
+      };
     };
   },
 };

@@ -19,7 +19,7 @@ const KEY = 'hostile-test-password';
 if (withLegacyProvider(import.meta.url)) defineTests();
 
 function defineTests() {
-  for (const { label, presets } of PRESET_CHAINS) {
+  for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of PRESET_CHAINS) {
     describe(`relay server under hostile input (${label})`, () => {
       let echo;
       let server;
@@ -30,8 +30,8 @@ function defineTests() {
 
       before(async () => {
         echo = await startEchoServer();
-        server = await startRelayServer({ key: KEY, presets, extra: ['--log-level', 'debug', '--handshake-timeout', '1'] });
-        client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: KEY, presets });
+        server = await startRelayServer({ key: password, presets, extra: ['--log-level', 'debug', '--handshake-timeout', '1'] });
+        client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: password, presets });
         // One byte there and back completes the steady connection's
         // handshake now: a chain whose client speaks only with data (base-auth)
         // would otherwise be cut by the 1 s handshake timeout.
@@ -56,29 +56,29 @@ function defineTests() {
 
       // Each kind where the chain can make it: a wrong key where --key is the
       // secret, a flipped tag where the wire is SIP004's.
-      if (keyIsTheSecret(presets, KEY)) {
+      if (keyIsTheSecret(presets, password, wrongPassword)) {
         test('a wrong key is refused, whatever it decodes to', () =>
-          expectRefused(clientBytes({ presets, password: 'not-the-key', target: { host: '127.0.0.1', port: 9 } }), /discarding its bytes|no target named/));
+          expectRefused(clientBytes({ presets, password: wrongPassword, target: { host: '127.0.0.1', port: 9 } }), /discarding its bytes|no target named/));
       }
       const method = aeadMethod(presets);
       if (method) {
         test('one flipped bit in a tag', () => {
-          const bytes = clientBytes({ presets, password: KEY, target: target() });
+          const bytes = clientBytes({ presets, password: password, target: target() });
           bytes[bytes.length - 1] ^= 0x10;
           return expectRefused(bytes, /tag mismatch/);
         });
       }
       if (method) {
-        test('a length field over 0x3FFF', () => expectRefused(sealedLength({ method, password: KEY, length: 0x4000 }), /chunk length 16384 exceeds 0x3FFF/));
-        test('a length field of 0', () => expectRefused(sealedLength({ method, password: KEY, length: 0 }), /chunk length 0\b/));
+        test('a length field over 0x3FFF', () => expectRefused(sealedLength({ method, password: password, length: 0x4000 }), /chunk length 16384 exceeds 0x3FFF/));
+        test('a length field of 0', () => expectRefused(sealedLength({ method, password: password, length: 0 }), /chunk length 0\b/));
         test('a valid-looking salt followed by garbage', () => expectRefused(randomBytes(232), /tag mismatch/));
       }
       // A disguise's client holds the request until the server's handshake
       // answer, so bytes made offline carry no request to refuse.
       if (!isDisguised(presets)) test('a target that is not on loopback', () =>
-        expectRefused(clientBytes({ presets, password: KEY, target: { host: '10.1.2.3', port: 80 } }), /refused target 10\.1\.2\.3:80: not loopback/));
+        expectRefused(clientBytes({ presets, password: password, target: { host: '10.1.2.3', port: 80 } }), /refused target 10\.1\.2\.3:80: not loopback/));
       test('a truncated stream, then FIN: reset at the FIN', async () => {
-        const { ms, how } = await expectRefused(clientBytes({ presets, password: KEY, target: target() }).subarray(0, 4), /ended before naming a target/, { end: true });
+        const { ms, how } = await expectRefused(clientBytes({ presets, password: password, target: target() }).subarray(0, 4), /ended before naming a target/, { end: true });
         assert.equal(how, 'reset');
         assert.ok(ms < 900, `reset after ${ms} ms`);
       });

@@ -24,13 +24,13 @@ const LENGTHS = [1, 2, 7, 8, 12, 15, 16, 17, 18, 28, 31, 32, 33, 34, 35, 42, 49,
 // Probes made with the chain itself, where the chain can make them: a
 // wrong key (when --key is the secret), an unknown address type (when the
 // chain carries a header the client does not check), a refused target.
-function keyedProbes(presets, echoPort) {
-  const probes = [{ what: 'a target beyond loopback', bytes: clientBytes({ presets, password: KEY, target: { host: '10.9.8.7', port: 443 } }) }];
-  if (keyIsTheSecret(presets, KEY)) {
-    probes.push({ what: 'a request with a wrong key', bytes: clientBytes({ presets, password: 'not-the-key', target: { host: '127.0.0.1', port: echoPort } }) });
+function keyedProbes(presets, echoPort, password, wrongPassword) {
+  const probes = [{ what: 'a target beyond loopback', bytes: clientBytes({ presets, password: password, target: { host: '10.9.8.7', port: 443 } }) }];
+  if (keyIsTheSecret(presets, password, wrongPassword)) {
+    probes.push({ what: 'a request with a wrong key', bytes: clientBytes({ presets, password: wrongPassword, target: { host: '127.0.0.1', port: echoPort } }) });
   }
   try {
-    probes.push({ what: 'an unknown address type', bytes: sealedPlaintext({ presets, password: KEY, plaintext: Buffer.from([9, 1, 2, 3, 4, 5, 6, 7]) }) });
+    probes.push({ what: 'an unknown address type', bytes: sealedPlaintext({ presets, password: password, plaintext: Buffer.from([9, 1, 2, 3, 4, 5, 6, 7]) }) });
   } catch (error) {
     if (!isProtocolError(error)) throw error;
   }
@@ -40,13 +40,13 @@ function keyedProbes(presets, echoPort) {
 if (withLegacyProvider(import.meta.url)) defineTests();
 
 function defineTests() {
-  for (const { label, presets } of PRESET_CHAINS) {
+  for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of PRESET_CHAINS) {
     describe(`probes are held until the handshake timeout, then reset alike (${label})`, () => {
       let echo;
       let server;
       before(async () => {
         echo = await startEchoServer();
-        server = await startRelayServer({ key: KEY, presets, extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)] });
+        server = await startRelayServer({ key: password, presets, extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)] });
       });
       after(async () => {
         await stopAll();
@@ -55,7 +55,7 @@ function defineTests() {
 
       test(`random probes of ${LENGTHS.length} lengths from 1 to 2,000 bytes, and refused requests with the key`, async () => {
         const probes = LENGTHS.map((length) => ({ what: `${length} random bytes`, bytes: randomBytes(length), random: true }));
-        probes.push(...keyedProbes(presets, echo.port));
+        probes.push(...keyedProbes(presets, echo.port, password, wrongPassword));
         const results = await Promise.all(probes.map(({ bytes }) => sendHostile({ port: server.port, bytes, timeoutMs: TIMEOUT_MS + 3000 })));
         const lines = results.map(({ ms, how, received }, i) => `${probes[i].what}: ${how} after ${ms} ms, ${received.length} bytes back`);
         for (const [i, { ms, how, received }] of results.entries()) {

@@ -25,7 +25,7 @@ const CLEARTEXT = new Set(['ss-base + ss-stream-cipher(none)']);
 if (withLegacyProvider(import.meta.url)) defineTests();
 
 function defineTests() {
-  for (const { label, presets } of PRESET_CHAINS) {
+  for (const { label, presets, password = KEY } of PRESET_CHAINS) {
     const skip = CLEARTEXT.has(label) && 'cleartext: no salt, IV or secret tells a replay from the original';
     describe(`replayed and reflected connections reach no target (${label})`, { skip }, () => {
       const quiet = !isDisguised(presets);
@@ -37,12 +37,12 @@ function defineTests() {
 
       before(async () => {
         echo = await startEchoServer();
-        server = await startRelayServer({ key: KEY, presets, extra: ['--handshake-timeout', '1'] });
+        server = await startRelayServer({ key: password, presets, extra: ['--handshake-timeout', '1'] });
         // The payload is itself an address header naming the echo target, so
         // that the server's answer, fed back, would name a target as well.
         const target = { host: '127.0.0.1', port: echo.port };
         const payload = Buffer.concat([encodeAddressHeader(target), Buffer.from('reflect me')]);
-        ({ sent: captured, answer } = await clientExchange({ port: server.port, presets, password: KEY, target, payload, expected: payload.length }));
+        ({ sent: captured, answer } = await clientExchange({ port: server.port, presets, password: password, target, payload, expected: payload.length }));
         assert.equal(connections(), 1, 'the original connection reached the echo target');
       });
       after(async () => {

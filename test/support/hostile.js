@@ -75,8 +75,8 @@ export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutA
 // Whether --key is this chain's secret: a request made with another
 // password is refused by a server with the right one. (VMess keys on its
 // params' id, and ss-stream-cipher `none` on nothing.)
-export function keyIsTheSecret(presets, password) {
-  const wrong = clientBytes({ presets, password: `not-${password}`, target: { host: '127.0.0.1', port: 9 } });
+export function keyIsTheSecret(presets, password, wrongPassword = `not-${password}`) {
+  const wrong = clientBytes({ presets, password: wrongPassword, target: { host: '127.0.0.1', port: 9 } });
   let named = false;
   const pipeline = prepareChain(presets, { password })('server', { onTarget: () => (named = true) });
   pipeline.encoder(() => {});

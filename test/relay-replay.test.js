@@ -82,11 +82,11 @@ function defineTests() {
 
 
   test('the server counts replays in its stats()', async () => {
-    const presets = PRESET_CHAINS[0].presets;
+    const { presets, password = KEY } = PRESET_CHAINS[0];
     const echo = await startEchoServer();
-    const relay = await startRelayServerInProcess({ listen: { host: '127.0.0.1', port: 0 }, password: KEY, presets, handshakeTimeoutMs: 200, log: createLog('error') });
+    const relay = await startRelayServerInProcess({ listen: { host: '127.0.0.1', port: 0 }, password, presets, handshakeTimeoutMs: 200, log: createLog('error') });
     try {
-      const bytes = clientBytes({ presets, password: KEY, target: { host: '127.0.0.1', port: echo.port } });
+      const bytes = clientBytes({ presets, password, target: { host: '127.0.0.1', port: echo.port } });
       await sendHostile({ port: relay.address.port, bytes, cutAfterMs: 200 });
       await sendHostile({ port: relay.address.port, bytes, timeoutMs: 2000 });
       assert.deepEqual(relay.stats(), { accepted: 2, relayed: 1, refused: 1, replays: 1, dropped: 0 });

@@ -12,7 +12,7 @@ import { fdCount, rssBytes } from './support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { echoTransfer } from './support/transfer.js';
 
-// 2,000 hostile connections against one relay server per chain of
+// 800 hostile connections against one relay server per chain of
 // preset-chains.js, while a valid stream keeps flowing through it. Afterwards the server must be up,
 // silent (no stack trace), back to its file descriptor count, within 50 MB
 // of its RSS, and still carry 8 MB intact. Loopback only, bounded in count

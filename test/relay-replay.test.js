@@ -82,7 +82,9 @@ function defineTests() {
 
 
   test('the server counts replays in its stats()', async () => {
-    const { presets, password = KEY } = PRESET_CHAINS[0];
+    // A chain whose replays only the server-wide filter refuses.
+    const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
+    const password = KEY;
     const echo = await startEchoServer();
     const relay = await startRelayServerInProcess({ listen: { host: '127.0.0.1', port: 0 }, password, presets, handshakeTimeoutMs: 200, log: createLog('error') });
     try {

@@ -12,13 +12,13 @@ import { fdCount, rssBytes } from './support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { echoTransfer } from './support/transfer.js';
 
-// 800 hostile connections against one relay server per chain of
+// 500 hostile connections against one relay server per chain of
 // preset-chains.js, while a valid stream keeps flowing through it. Afterwards the server must be up,
 // silent (no stack trace), back to its file descriptor count, within 50 MB
 // of its RSS, and still carry 8 MB intact. Loopback only, bounded in count
 // (CONNECTIONS) and time (each connection 5 s at most, the test 120 s).
 const KEY = 'storm-test-password';
-const CONNECTIONS = 800;
+const CONNECTIONS = 500;
 const CONCURRENCY = 100;
 const STALLS = 120;
 const HANDSHAKE_TIMEOUT_S = 2;

@@ -35,9 +35,13 @@ export async function runTrafficSender({ host = '127.0.0.1', port, duration, par
   // Any socket failing, or closing before the test has ended, ends the test.
   const watch = (socket, what) => {
     sockets.push(socket);
-    socket.on('error', (error) => stop.abort(measurementError(`traffic: ${target}: ${error.message}`)));
+    const cutShort = () => measurementError(`traffic: ${target} closed the ${what} before the test ended (is \`cipherbench sink\` listening behind it?)`);
+    // A relay resets the connection when its target cannot be reached (an
+    // error stays visible as a reset): before the test ended, that says the
+    // same as a close.
+    socket.on('error', (error) => stop.abort(error.code === 'ECONNRESET' && !finished ? cutShort() : measurementError(`traffic: ${target}: ${error.message}`)));
     socket.on('close', () => {
-      if (!finished) stop.abort(measurementError(`traffic: ${target} closed the ${what} before the test ended (is \`cipherbench sink\` listening behind it?)`));
+      if (!finished) stop.abort(cutShort());
     });
     return socket;
   };

@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
-import net from 'node:net';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { isProtocolError } from '../lib/presets/protocol-error.js';
@@ -10,6 +9,7 @@ import { withLegacyProvider } from './support/legacy.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
 import { fdCount, rssBytes } from './support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { steadyStream } from './support/steady-stream.js';
 import { echoTransfer } from './support/transfer.js';
 
 // 500 hostile connections against one relay server per chain of
@@ -23,37 +23,6 @@ const CONCURRENCY = 100;
 const STALLS = 120;
 const HANDSHAKE_TIMEOUT_S = 2;
 
-
-// A valid connection through the relay pair that sends 32 KB every 10 ms
-// and hashes what it sends and what comes back, until stopped.
-function steadyStream(port) {
-  const socket = net.connect({ port, host: '127.0.0.1' });
-  const sent = createHash('sha256');
-  const back = createHash('sha256');
-  let sentBytes = 0;
-  let backBytes = 0;
-  let timer;
-  socket.on('data', (data) => {
-    back.update(data);
-    backBytes += data.length;
-  });
-  socket.on('connect', () => {
-    timer = setInterval(() => {
-      const piece = randomBytes(32 * 1024);
-      sent.update(piece);
-      sentBytes += piece.length;
-      socket.write(piece);
-    }, 10);
-  });
-  return {
-    async finish() {
-      clearInterval(timer);
-      for (let waited = 0; backBytes < sentBytes && waited < 5000; waited += 20) await sleep(20);
-      socket.destroy();
-      return { sentBytes, backBytes, sent: sent.digest('hex'), back: back.digest('hex') };
-    },
-  };
-}
 
 function hostileKinds(presets, target, password, wrongPassword) {
   const good = () => clientBytes({ presets, password: password, target, payload: randomBytes(2048) });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
@@ -12,6 +12,7 @@ import { startEchoServer } from './support/echo-server.js';
 import { sendHostile } from './support/hostile.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { steadyStream } from './support/steady-stream.js';
 import { echoTransfer } from './support/transfer.js';
 
 // The reliability suite's storm (relay-storm.test.js) against v2ray-vmess:
@@ -37,36 +38,6 @@ const freePort = () => new Promise((resolve, reject) => {
     server.close(() => resolve(port));
   });
 });
-
-// A valid connection that sends 32 KB every 10 ms and hashes both ways.
-function steadyStream(port) {
-  const socket = net.connect({ port, host: '127.0.0.1' });
-  const sent = createHash('sha256');
-  const back = createHash('sha256');
-  let sentBytes = 0;
-  let backBytes = 0;
-  let timer;
-  socket.on('data', (data) => {
-    back.update(data);
-    backBytes += data.length;
-  });
-  socket.on('connect', () => {
-    timer = setInterval(() => {
-      const piece = randomBytes(32 * 1024);
-      sent.update(piece);
-      sentBytes += piece.length;
-      socket.write(piece);
-    }, 10);
-  });
-  return {
-    async finish() {
-      clearInterval(timer);
-      for (let waited = 0; backBytes < sentBytes && waited < 5000; waited += 20) await sleep(20);
-      socket.destroy();
-      return { sentBytes, backBytes, sent: sent.digest('hex'), back: back.digest('hex') };
-    },
-  };
-}
 
 const clientBytes = (presets, target, payload = randomBytes(2048)) => {
   const out = [];

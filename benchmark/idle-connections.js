@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { startEchoTarget } from '../lib/runner/echo-target.js';
+import { startEchoTarget } from '../lib/traffic/echo-target.js';
 
 const count = Number(process.argv[2] ?? 1000);
 const method = process.argv[3] ?? 'aes-256-gcm';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { startEchoTarget } from '../lib/runner/echo-target.js';
-import { measureLatency } from '../lib/runner/latency.js';
+import { startEchoTarget } from '../lib/traffic/echo-target.js';
+import { measureLatency } from '../lib/traffic/latency.js';
 import { CLI, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 
 // In-process targets listen on a port the OS picks; the relays and the CLI

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { test } from 'node:test';
-import { costBetween, readProcessCost } from '../lib/runner/process-cost.js';
+import { costBetween, readProcessCost } from '../lib/process/process-cost.js';
 
 // A child that costs a known amount: it touches 64 MB (Buffer.alloc zero-
 // fills, so every page is resident) and spins until its own CPU clock reads

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
-import shadowsocksLibev from '../lib/runner/peers/shadowsocks-libev.js';
+import shadowsocksLibev from '../lib/peers/shadowsocks-libev.js';
 import { startEchoServer } from './support/echo-server.js';
 import {
   startRelayClient, startRelayServer, startSsServer, startSsTunnel, stopAll,

@@ -7,11 +7,11 @@ import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
 import { chainLabel } from '../lib/presets/chain-label.js';
 import { presetNamed } from '../lib/presets/index.js';
-import { IMPLS } from '../lib/runner/peers/index.js';
+import { IMPLS } from '../lib/peers/index.js';
 import {
   BUNDLED_CASES_FILE, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases,
 } from '../lib/runner/cases-file.js';
-import { splitCommand } from '../lib/runner/split-command.js';
+import { splitCommand } from '../lib/process/split-command.js';
 
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const CHACHA = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }];

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
-import { tellingLines } from '../lib/runner/processes.js';
-import { locatePeer } from '../lib/runner/peers/index.js';
+import { tellingLines } from '../lib/process/processes.js';
+import { locatePeer } from '../lib/peers/index.js';
 import { run } from '../lib/runner/run.js';
 import { CLI } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import blinksocks from '../lib/runner/peers/blinksocks.js';
+import blinksocks from '../lib/peers/blinksocks.js';
 
 const ports = { client: 1081, server: 1082, target: 1083 };
 const plan = async (presets) => {

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { test } from 'node:test';
 import { CLI } from './support/processes.js';
 import { caseDefinition } from '../lib/report/case-label.js';
-import { locatePeer } from '../lib/runner/peers/index.js';
+import { locatePeer } from '../lib/peers/index.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms, which } from './support/programs.js';
 import { runRecording } from './support/run-recording.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
-import { assertPortsFree, findPortHolder, holderFromProc, holderFromSs, isPortFree } from '../lib/runner/ports.js';
+import { assertPortsFree, findPortHolder, holderFromProc, holderFromSs, isPortFree } from '../lib/process/ports.js';
 import { which } from './support/programs.js';
 
 const PORT = 21090;

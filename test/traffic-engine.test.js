@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { parseIperf3Json } from '../lib/runner/iperf3.js';
-import { encodeHello, HELLO_LENGTH, newCookie } from '../lib/runner/traffic-protocol.js';
-import { runTrafficSender } from '../lib/runner/traffic-sender.js';
-import { startTrafficSink } from '../lib/runner/traffic-sink.js';
+import { parseIperf3Json } from '../lib/traffic/iperf3.js';
+import { encodeHello, HELLO_LENGTH, newCookie } from '../lib/traffic/protocol.js';
+import { runTrafficSender } from '../lib/traffic/sender.js';
+import { startTrafficSink } from '../lib/traffic/sink.js';
 import { CLI, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 
 // In-process sinks and proxies listen where the OS says; the relays and the

@@ -14,7 +14,7 @@ export function registerEnvironmentCommand(program) {
       // where a bigger heap makes each of the many full GCs that its
       // buffers' external memory triggers slower (measured: 8% of a relay's
       // CPU in GC with it loaded, 3% without).
-      const [{ collectEnvironment }, { findProgram }] = await Promise.all([import('../runner/environment.js'), import('../runner/programs.js')]);
+      const [{ collectEnvironment }, { findProgram }] = await Promise.all([import('../runner/environment.js'), import('../process/programs.js')]);
       const environment = await collectEnvironment({ iperf3Path: await findProgram('iperf3') });
       process.stdout.write(`${JSON.stringify({ cipherbench: version, ...environment }, null, 2)}\n`);
     });

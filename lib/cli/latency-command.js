@@ -1,6 +1,6 @@
 import { formatFixed } from '../report/units.js';
-import { startEchoTarget } from '../runner/echo-target.js';
-import { measureLatency } from '../runner/latency.js';
+import { startEchoTarget } from '../traffic/echo-target.js';
+import { measureLatency } from '../traffic/latency.js';
 import { endpointOption, serve } from './serve.js';
 import { usageError } from './usage-error.js';
 

@@ -1,7 +1,7 @@
 import { formatBitrate, formatBytes, formatInterval } from '../report/units.js';
-import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../runner/traffic-protocol.js';
-import { runTrafficSender } from '../runner/traffic-sender.js';
-import { startTrafficSink } from '../runner/traffic-sink.js';
+import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../traffic/protocol.js';
+import { runTrafficSender } from '../traffic/sender.js';
+import { startTrafficSink } from '../traffic/sink.js';
 import { endpointOption, serve } from './serve.js';
 import { usageError } from './usage-error.js';
 

@@ -8,7 +8,7 @@ import { promisify } from 'node:util';
 import vm from 'node:vm';
 import { validateChain } from '../presets/index.js';
 import { inputError } from './input-error.js';
-import { caseIdentity, isReference, validateReference } from './peers/index.js';
+import { caseIdentity, isReference, validateReference } from '../peers/index.js';
 
 export const BUNDLED_CASES_FILE = fileURLToPath(new URL('../../cases.js', import.meta.url));
 

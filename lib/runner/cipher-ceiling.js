@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { newChainPassword, prepareChain } from '../presets/index.js';
-import { CLI } from './cli-path.js';
+import { CLI } from '../process/cli-path.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
 // encodes and decodes in one process, with no sockets. A relay can carry at

@@ -1,11 +1,11 @@
 import { setTimeout as delay } from 'node:timers/promises';
-import { startTrafficClient } from './engine.js';
-import { parseIperf3Json } from './iperf3.js';
-import { measureLatency } from './latency.js';
-import { planPeer, runsRemotely } from './peers/index.js';
-import { costBetween, readProcessCost } from './process-cost.js';
-import { describeExit, runCommand, startProcess, tellingLines } from './processes.js';
-import { CLI } from './cli-path.js';
+import { startTrafficClient } from '../traffic/engine.js';
+import { parseIperf3Json } from '../traffic/iperf3.js';
+import { measureLatency } from '../traffic/latency.js';
+import { planPeer, runsRemotely } from '../peers/index.js';
+import { costBetween, readProcessCost } from '../process/process-cost.js';
+import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
+import { CLI } from '../process/cli-path.js';
 
 // The echo target says this when it listens, as our relays do.
 const LISTENING = /^listening on /;

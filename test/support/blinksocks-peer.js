@@ -12,7 +12,7 @@ import { startProcess } from './processes.js';
 // installs it). A test that needs it fails under CI=true and skips with the
 // reason elsewhere, as programs.js does for programs.
 const PEERS = fileURLToPath(new URL('../../.ci/peers/', import.meta.url));
-const ANY_NODE = fileURLToPath(new URL('../../lib/runner/peers/blinksocks-any-node.cjs', import.meta.url));
+const ANY_NODE = fileURLToPath(new URL('../../lib/peers/blinksocks-any-node.cjs', import.meta.url));
 
 export function blinksocksPath() {
   try {

@@ -1,4 +1,4 @@
-import ssr from '../../lib/runner/peers/ssr.js';
+import ssr from '../../lib/peers/ssr.js';
 import { startProcess } from './processes.js';
 
 // The Python ShadowsocksR relay, started as the ssr peer module plans it.

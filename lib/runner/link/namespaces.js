@@ -1,5 +1,5 @@
 import { inputError } from '../input-error.js';
-import { runCommand, runCommandSync } from '../processes.js';
+import { runCommand, runCommandSync } from '../../process/processes.js';
 import { isServerSide } from '../server-side.js';
 import { needsNetem } from './profiles.js';
 

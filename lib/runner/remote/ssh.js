@@ -1,9 +1,9 @@
 import path from 'node:path';
-import { CLI } from '../cli-path.js';
+import { CLI } from '../../process/cli-path.js';
 import { inputError } from '../input-error.js';
-import { runCommand } from '../processes.js';
+import { runCommand } from '../../process/processes.js';
 import { isServerSide } from '../server-side.js';
-import { splitCommand } from '../split-command.js';
+import { splitCommand } from '../../process/split-command.js';
 
 // The server's half of every case on another host, over the system's ssh
 // with the user's own configuration and keys: iperf3 -s (or the sink), the

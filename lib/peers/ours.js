@@ -1,7 +1,7 @@
-import { LEGACY_FLAG } from '../../crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider } from '../../presets/index.js';
-import { isLoopbackHost } from '../../relay/loopback.js';
-import { CLI } from '../cli-path.js';
+import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
+import { chainNeedsLegacyProvider } from '../presets/index.js';
+import { isLoopbackHost } from '../relay/loopback.js';
+import { CLI } from '../process/cli-path.js';
 
 // Our relays say this once they listen.
 const LISTENING = /^listening on /;

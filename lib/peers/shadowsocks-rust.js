@@ -1,5 +1,5 @@
-import { AEAD_2022_METHODS, newPsk } from '../../crypto/aead-2022-methods.js';
-import { findPrograms } from '../programs.js';
+import { AEAD_2022_METHODS, newPsk } from '../crypto/aead-2022-methods.js';
+import { findPrograms } from '../process/programs.js';
 import { validateMethod } from './method-field.js';
 
 // shadowsocks-rust: ssserver, and sslocal in tunnel mode as the client.

@@ -1,10 +1,10 @@
 import net from 'node:net';
 import { formatEndpoint } from '../relay/endpoint.js';
-import { measurementError } from './measurement-error.js';
+import { measurementError } from '../runner/measurement-error.js';
 import {
   CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, encodeHello, messageReader, newCookie, READ_SIZE, sendMessage, SETUP_TIMEOUT_MS, WRITE_SIZE,
-} from './traffic-protocol.js';
-import { createReceiver, sendFor } from './traffic-streams.js';
+} from './protocol.js';
+import { createReceiver, sendFor } from './streams.js';
 
 // Every stream's reads land here and are only counted, so one buffer does
 // for all of them: onread hands it over synchronously, one read at a time.

@@ -2,8 +2,8 @@ import net from 'node:net';
 import { bindServer } from '../relay/listener.js';
 import {
   CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, MAX_DURATION_SECONDS, MAX_STREAMS, messageReader, readHello, sendMessage, SETUP_TIMEOUT_MS,
-} from './traffic-protocol.js';
-import { createReceiver, sendFor } from './traffic-streams.js';
+} from './protocol.js';
+import { createReceiver, sendFor } from './streams.js';
 
 // The far end of the built-in engine, in place of iperf3 -s: it counts what
 // the sender's streams deliver (or, with reverse, sends for the duration)

@@ -1,4 +1,4 @@
-import { WRITE_SIZE } from './traffic-protocol.js';
+import { WRITE_SIZE } from './protocol.js';
 
 // The two halves of a measured transfer, used by whichever end sends (the
 // sender, or the sink with --reverse) and whichever receives.

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { findPrograms } from '../programs.js';
+import { findPrograms } from '../process/programs.js';
 
 // V2Ray (4.x, as Debian packages it) carrying VMess: the server a vmess
 // inbound with a freedom outbound, the client a dokodemo-door inbound

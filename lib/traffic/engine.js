@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import { findIperf3, IPERF3_SERVER_READY, iperf3ClientArgs, iperf3ServerArgs } from './iperf3.js';
-import { CLI } from './cli-path.js';
+import { CLI } from '../process/cli-path.js';
 
 // What moves the bytes through a case: iperf3, or the built-in Node sender
 // and sink (`cipherbench send` and `sink`, docs/traffic-engine.md), which

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { findPrograms } from '../programs.js';
-import { splitCommand } from '../split-command.js';
+import { findPrograms } from '../process/programs.js';
+import { splitCommand } from '../process/split-command.js';
 
 // Any other relay pair, given as two command lines. Before each run the
 // placeholders are filled in: {listen} is the address this side listens on

@@ -1,7 +1,7 @@
 import blinksocks from './blinksocks.js';
 import command from './command.js';
 import direct from './direct.js';
-import { newChainPassword } from '../../presets/index.js';
+import { newChainPassword } from '../presets/index.js';
 import { ourRelays } from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';

@@ -4,8 +4,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { LEGACY_FLAG } from '../../crypto/legacy-provider.js';
-import { chainLabel } from '../../presets/chain-label.js';
+import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
+import { chainLabel } from '../presets/chain-label.js';
 
 // blinksocks 3.x, the Node.js proxy framework cipherbench's presets and
 // report come from, run from its own package: `blinksocks -c FILE.json`, a

@@ -1,4 +1,4 @@
-import { findPrograms } from '../programs.js';
+import { findPrograms } from '../process/programs.js';
 import { validateMethod } from './method-field.js';
 
 // The C implementation, as Debian packages it: ss-server, and ss-tunnel as

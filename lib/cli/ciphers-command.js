@@ -6,7 +6,7 @@ import { chainLabel } from '../presets/chain-label.js';
 import { chainNeedsLegacyProvider, validateChain } from '../presets/index.js';
 import { formatCipherTable } from '../report/cipher-table.js';
 import { DEFAULT_SIZES, measureChainsInLegacyChild, measureCipherCeiling } from '../runner/cipher-ceiling.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 const METHODS = { ...STREAM_METHODS, ...AEAD_METHODS, ...AEAD_2022_METHODS };
 const chainFor = (method) => {
@@ -26,8 +26,8 @@ export function registerCiphersCommand(program) {
     .action((options) => {
       const sizes = parseSizes(options.size);
       const seconds = Number(options.time);
-      if (!(seconds > 0 && seconds <= 60)) throw usageError(`--time must be a number of seconds between 0 and 60, got ${JSON.stringify(options.time)}`);
-      if (options.chain.length > 0 && options.methods) throw usageError('--chain and --methods: give one or the other');
+      if (!(seconds > 0 && seconds <= 60)) throw inputError(`--time must be a number of seconds between 0 and 60, got ${JSON.stringify(options.time)}`);
+      if (options.chain.length > 0 && options.methods) throw inputError('--chain and --methods: give one or the other');
       const ceilings = options.chain.length > 0
         ? measureChains(options.chain.map(parseChain), sizes, seconds)
         : measureMethods(parseMethods(options.methods), sizes, seconds);
@@ -38,7 +38,7 @@ export function registerCiphersCommand(program) {
 function parseMethods(text) {
   const methods = text ? text.split(',') : Object.keys(METHODS);
   const unknown = methods.filter((method) => !METHODS[method]);
-  if (unknown.length) throw usageError(`--methods: unknown ${unknown.join(', ')}; valid: ${Object.keys(METHODS).join(', ')}`);
+  if (unknown.length) throw inputError(`--methods: unknown ${unknown.join(', ')}; valid: ${Object.keys(METHODS).join(', ')}`);
   return methods;
 }
 
@@ -47,10 +47,10 @@ function parseChain(text) {
   try {
     presets = JSON.parse(text);
   } catch (error) {
-    throw usageError(`--chain: not JSON (${error.message}): ${text}`);
+    throw inputError(`--chain: not JSON (${error.message}): ${text}`);
   }
   const [problem] = validateChain(presets);
-  if (problem) throw usageError(`--chain ${text}: ${problem.field}: ${problem.message}`);
+  if (problem) throw inputError(`--chain ${text}: ${problem.field}: ${problem.message}`);
   return presets;
 }
 
@@ -58,7 +58,7 @@ function parseSizes(text) {
   return text.split(',').map((part) => {
     const match = /^(\d+)(k?)$/i.exec(part.trim());
     const size = match ? Number(match[1]) * (match[2] ? 1024 : 1) : NaN;
-    if (!(size >= 1 && size <= 16 * 1024 * 1024)) throw usageError(`--size: ${JSON.stringify(part)} is not a size like 1k, 16k or 1500`);
+    if (!(size >= 1 && size <= 16 * 1024 * 1024)) throw inputError(`--size: ${JSON.stringify(part)} is not a size like 1k, 16k or 1500`);
     return size;
   });
 }
@@ -90,6 +90,6 @@ function measureInLegacyChild(chains, { sizes, seconds }) {
     return measureChainsInLegacyChild(chains, { sizes, seconds });
   } catch (error) {
     const labels = chains.map(chainLabel).join('; ');
-    throw usageError(`${labels}: need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.message}`);
+    throw inputError(`${labels}: need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.message}`);
   }
 }

@@ -1,6 +1,6 @@
 import { compareResults, DEFAULT_THRESHOLD, formatComparison } from '../report/comparison.js';
 import { readResultFile } from './result-file.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 export const EXIT_SAME = 0;
 export const EXIT_REGRESSED = 1;
@@ -36,7 +36,7 @@ async function compareCommand(oldPath, newPath, options) {
 export function parseThreshold(text) {
   const threshold = Number(text);
   if (text.trim() === '' || !Number.isFinite(threshold) || threshold < 0) {
-    throw usageError(`--threshold must be a percentage of 0 or more, such as 5; got '${text}'`);
+    throw inputError(`--threshold must be a percentage of 0 or more, such as 5; got '${text}'`);
   }
   return threshold;
 }

@@ -2,7 +2,7 @@ import { formatFixed } from '../report/units.js';
 import { startEchoTarget } from '../traffic/echo-target.js';
 import { measureLatency } from '../traffic/latency.js';
 import { endpointOption, serve } from './serve.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 export function registerLatencyCommands(program) {
   program
@@ -40,7 +40,7 @@ export function registerLatencyCommands(program) {
 function countOption(flag, text, largest) {
   const value = Number(text);
   if (!/^\d+$/.test(text) || !(value >= 1 && value <= largest)) {
-    throw usageError(`${flag} must be a whole number from 1 to ${largest}, got ${JSON.stringify(text)}`);
+    throw inputError(`${flag} must be a whole number from 1 to ${largest}, got ${JSON.stringify(text)}`);
   }
   return value;
 }

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 // A result file someone named on the command line (compare, run --baseline):
 // a missing file, bad JSON or some other JSON is a mistake a person made, so
@@ -9,18 +9,18 @@ export async function readResultFile(path) {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    throw usageError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+    throw inputError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
   }
   let result;
   try {
     result = JSON.parse(text);
   } catch (error) {
-    throw usageError(`${path} is not JSON (${error.message}); pass a report such as reports/YYYY-MM-DD.json`);
+    throw inputError(`${path} is not JSON (${error.message}); pass a report such as reports/YYYY-MM-DD.json`);
   }
   const looksLikeResult = result !== null && typeof result === 'object' && Array.isArray(result.cases)
     && result.cases.every((caseResult) => (Array.isArray(caseResult?.presets) || typeof caseResult?.impl === 'string') && typeof caseResult.status === 'string');
   if (!looksLikeResult) {
-    throw usageError(`${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`);
+    throw inputError(`${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`);
   }
   return result;
 }

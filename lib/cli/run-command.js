@@ -5,7 +5,7 @@ import { parseThreshold } from './compare-command.js';
 import { readResultFile } from './result-file.js';
 import { earlySignal } from './early-signals.js';
 import { nearestName } from './nearest-name.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 import { PROFILES } from '../runner/link/profiles.js';
 
 export const EXIT_OK = 0;
@@ -59,7 +59,7 @@ function checkCommandName(file, commands) {
   if (!file || !/^[a-z][a-z-]*$/.test(file) || existsSync(file)) return;
   const nearest = nearestName(file, commands);
   const hint = nearest ? `did you mean 'cipherbench ${nearest}'?` : `the commands are ${commands.join(', ')}`;
-  throw usageError(`'${file}' is neither a command nor a cases file here: ${hint}`);
+  throw inputError(`'${file}' is neither a command nor a cases file here: ${hint}`);
 }
 
 // NO_COLOR (https://no-color.org): present and not empty turns colour off.
@@ -67,7 +67,7 @@ const colorFor = (stream, options) =>
   options.color !== false && !process.env.NO_COLOR && Boolean(stream.isTTY);
 
 function modeOf(options) {
-  if (options.smoke && options.full) throw usageError('give --smoke or --full, not both');
+  if (options.smoke && options.full) throw inputError('give --smoke or --full, not both');
   return options.smoke ? 'smoke' : options.full ? 'full' : 'default';
 }
 
@@ -77,7 +77,7 @@ function modeOf(options) {
 function checkJsonFile(json) {
   if (typeof json !== 'string' || json === '-') return;
   if (/\.(c|m)?js$/.test(json) || (existsSync(json) && !json.endsWith('.json'))) {
-    throw usageError(`--json ${json}: that looks like a cases file, not where to write the JSON report; give a .json name, '-' for stdout, or put the cases file before --json`);
+    throw inputError(`--json ${json}: that looks like a cases file, not where to write the JSON report; give a .json name, '-' for stdout, or put the cases file before --json`);
   }
 }
 

@@ -1,13 +1,13 @@
 import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
 import { earlySignal } from './early-signals.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 // What the long-running commands (relay server and client, echo, sink) share:
 // a HOST:PORT flag read as a usage error, and the contract the runner
 // relies on: `listening on HOST:PORT` once ready, exit 0 on SIGINT/SIGTERM.
 export function endpointOption(flag, text, { anyPort = false } = {}) {
   const endpoint = parseEndpoint(text, { anyPort });
-  if (!endpoint) throw usageError(`${flag} must be HOST:PORT, [IPv6]:PORT or PORT, got ${JSON.stringify(text)}`);
+  if (!endpoint) throw inputError(`${flag} must be HOST:PORT, [IPv6]:PORT or PORT, got ${JSON.stringify(text)}`);
   return endpoint;
 }
 
@@ -19,7 +19,7 @@ export async function serve(start) {
   } catch (error) {
     // Anything the system said about the address (in use, not ours, no
     // such host, not permitted) is about what the person typed.
-    if (error.syscall) throw usageError(`cannot listen: ${error.message}`);
+    if (error.syscall) throw inputError(`cannot listen: ${error.message}`);
     throw error;
   }
   const stop = async () => {

@@ -3,7 +3,7 @@ import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../traffic/protocol.js';
 import { runTrafficSender } from '../traffic/sender.js';
 import { startTrafficSink } from '../traffic/sink.js';
 import { endpointOption, serve } from './serve.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 // The built-in traffic engine (docs/traffic-engine.md): `sink` stands where
 // iperf3 -s would, `send` where iperf3 -c would, and `send --json` prints
@@ -30,11 +30,11 @@ export function registerTrafficCommands(program) {
       const { host, port } = endpointOption('--connect', options.connect);
       const duration = Number(options.duration);
       if (!(duration > 0 && duration <= MAX_DURATION_SECONDS)) {
-        throw usageError(`--duration must be a number of seconds above 0 and at most ${MAX_DURATION_SECONDS}, got ${JSON.stringify(options.duration)}`);
+        throw inputError(`--duration must be a number of seconds above 0 and at most ${MAX_DURATION_SECONDS}, got ${JSON.stringify(options.duration)}`);
       }
       const parallel = Number(options.parallel);
       if (!/^\d+$/.test(options.parallel) || !(parallel >= 1 && parallel <= MAX_STREAMS)) {
-        throw usageError(`--parallel must be a whole number from 1 to ${MAX_STREAMS}, got ${JSON.stringify(options.parallel)}`);
+        throw inputError(`--parallel must be a whole number from 1 to ${MAX_STREAMS}, got ${JSON.stringify(options.parallel)}`);
       }
       let report;
       try {

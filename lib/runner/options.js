@@ -1,4 +1,4 @@
-import { inputError } from './input-error.js';
+import { inputError } from '../errors.js';
 import { parseLinkProfile } from './link/profiles.js';
 
 export const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });

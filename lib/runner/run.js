@@ -6,7 +6,7 @@ import { duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile,
 import { chooseEngine } from '../traffic/engine.js';
 import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
-import { inputError } from './input-error.js';
+import { inputError } from '../errors.js';
 import { normalizeOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
 import { assertPortsFree } from '../process/ports.js';

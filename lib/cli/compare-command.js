@@ -1,5 +1,5 @@
 import { compareResults, DEFAULT_THRESHOLD, formatComparison } from '../report/comparison.js';
-import { readResultFile } from './result-file.js';
+import { readResultFile } from '../report/result-file.js';
 import { inputError } from '../errors.js';
 
 export const EXIT_SAME = 0;

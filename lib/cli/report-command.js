@@ -1,4 +1,4 @@
-import { readResultFile } from './result-file.js';
+import { readResultFile } from '../report/result-file.js';
 
 export const EXIT_WRITTEN = 0;
 export const EXIT_NOT_WRITTEN = 1;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { DEFAULT_THRESHOLD } from '../report/comparison.js';
 import { DEFAULT_PARALLEL, DEFAULT_PORTS, ENGINES, MODES } from '../runner/options.js';
 import { parseThreshold } from './compare-command.js';
-import { readResultFile } from './result-file.js';
+import { readResultFile } from '../report/result-file.js';
 import { earlySignal } from './early-signals.js';
 import { nearestName } from './nearest-name.js';
 import { inputError } from '../errors.js';

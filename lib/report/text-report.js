@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk';
-import { UNSTABLE_CV } from '../runner/statistics.js';
+import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
@@ -20,7 +20,8 @@ function painter(color) {
   return new Chalk({ level: color ? 1 : 0 });
 }
 
-export function formatHeader(result, { color = false } = {}) {
+export function formatHeader(given, { color = false } = {}) {
+  const result = upgradeResult(given);
   const paint = painter(color);
   const { tool, environment: env } = result;
   const aes = env.cpu.aes === null ? 'unknown' : env.cpu.aes ? 'yes' : 'no';
@@ -54,11 +55,12 @@ export function formatHeader(result, { color = false } = {}) {
     .map(([title, rows]) => [paint.bold(title), ...rows.map(([name, value]) => `${name.padEnd(width)}${value}`)].join('\n'))
     .join('\n\n');
   // The run's own warnings (a case listed twice), before any case runs.
-  const warnings = (result.warnings ?? []).map((warning) => paint.yellow(`warning: ${warning}`));
+  const warnings = result.warnings.map((warning) => paint.yellow(`warning: ${warning}`));
   return warnings.length > 0 ? `${text}\n\n${warnings.join('\n')}` : text;
 }
 
-export function formatCaseBlock(caseResult, { color = false } = {}) {
+export function formatCaseBlock(given, { color = false } = {}) {
+  const caseResult = upgradeCase(given);
   const paint = painter(color);
   const lines = [`------------ Test Case ${caseResult.index} ----------------`, caseLabel(caseResult), ...directionLines(caseResult)];
   if (caseResult.status === 'ok') {
@@ -79,12 +81,13 @@ export function formatCaseBlock(caseResult, { color = false } = {}) {
     lines.push(`${statusLabel(caseResult.status, paint)}: ${first}`, ...rest.map((line) => `  ${line}`));
   }
   // A figure that was asked for but could not be measured says why.
-  for (const warning of caseResult.warnings ?? []) lines.push(paint.yellow(`warning: ${warning}`));
+  for (const warning of caseResult.warnings) lines.push(paint.yellow(`warning: ${warning}`));
   lines.push(DASHES);
   return lines.join('\n');
 }
 
-export function formatRanking(result, { color = false } = {}) {
+export function formatRanking(given, { color = false } = {}) {
+  const result = upgradeResult(given);
   const paint = painter(color);
   const { ranked, unranked } = rankCases(result);
   const lines = ['(ranking):', ''];

@@ -7,6 +7,7 @@ import { chooseEngine } from '../traffic/engine.js';
 import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
 import { inputError } from '../errors.js';
+import { RESULT_VERSION } from '../result.js';
 import { normalizeOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
 import { assertPortsFree } from '../process/ports.js';
@@ -99,6 +100,7 @@ export async function run(options = {}) {
   // The server's host speaks for itself: its own machine, OS and Node.
   if (remote) environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
   const result = {
+    resultVersion: RESULT_VERSION,
     tool: { name, version },
     startedAt: startedAt.toISOString(),
     finishedAt: null,

@@ -1,9 +1,11 @@
 import { readFile } from 'node:fs/promises';
 import { inputError } from '../errors.js';
+import { isResult, upgradeResult } from '../result.js';
 
-// A result file someone named on the command line (compare, run --baseline):
-// a missing file, bad JSON or some other JSON is a mistake a person made, so
-// it is one line saying which file and what to pass instead.
+// A result file someone named (report, compare, run --baseline), in the
+// current shape whatever version archived it. A missing file, bad JSON or
+// some other JSON is a mistake a person made, so it is one line saying
+// which file and what to pass instead.
 export async function readResultFile(path) {
   let text;
   try {
@@ -17,10 +19,8 @@ export async function readResultFile(path) {
   } catch (error) {
     throw inputError(`${path} is not JSON (${error.message}); pass a report such as reports/YYYY-MM-DD.json`);
   }
-  const looksLikeResult = result !== null && typeof result === 'object' && Array.isArray(result.cases)
-    && result.cases.every((caseResult) => (Array.isArray(caseResult?.presets) || typeof caseResult?.impl === 'string') && typeof caseResult.status === 'string');
-  if (!looksLikeResult) {
+  if (!isResult(result)) {
     throw inputError(`${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`);
   }
-  return result;
+  return upgradeResult(result);
 }

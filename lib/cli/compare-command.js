@@ -1,6 +1,7 @@
 import { compareResults, DEFAULT_THRESHOLD, formatComparison } from '../report/comparison.js';
 import { readResultFile } from '../report/result-file.js';
-import { inputError } from '../errors.js';
+import { parseThreshold } from '../report/options.js';
+import { useColor } from '../report/terminal.js';
 
 export const EXIT_SAME = 0;
 export const EXIT_REGRESSED = 1;
@@ -25,18 +26,7 @@ async function compareCommand(oldPath, newPath, options) {
   if (options.json) {
     process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
   } else {
-    // NO_COLOR (https://no-color.org): present and not empty turns colour off.
-    const color = options.color !== false && !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
-    process.stdout.write(formatComparison(comparison, { color }));
+    process.stdout.write(formatComparison(comparison, { color: useColor(process.stdout, options) }));
   }
   return comparison.regressed ? EXIT_REGRESSED : EXIT_SAME;
-}
-
-// Shared with run --baseline, which gates the same way.
-export function parseThreshold(text) {
-  const threshold = Number(text);
-  if (text.trim() === '' || !Number.isFinite(threshold) || threshold < 0) {
-    throw inputError(`--threshold must be a percentage of 0 or more, such as 5; got '${text}'`);
-  }
-  return threshold;
 }

@@ -1,4 +1,5 @@
 import { readResultFile } from '../report/result-file.js';
+import { useColor } from '../report/terminal.js';
 
 export const EXIT_WRITTEN = 0;
 export const EXIT_NOT_WRITTEN = 1;
@@ -20,32 +21,13 @@ export function registerReportCommand(program) {
 
 async function reportCommand(file, options) {
   const result = await readResultFile(file);
-  const [{ formatTextReport }, { formatMarkdownReport }, { formatHtmlReport }, { writeExportFile }] = await Promise.all([
+  const [{ formatTextReport }, { writeExports }] = await Promise.all([
     import('../report/text-report.js'),
-    import('../report/markdown-report.js'),
-    import('../report/html-report.js'),
-    import('../report/export-file.js'),
+    import('../report/exporters.js'),
   ]);
-  const text = options.text || (!options.markdown && !options.html);
-  if (text) {
-    // NO_COLOR (https://no-color.org): present and not empty turns colour off.
-    const color = options.color !== false && !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
-    process.stdout.write(formatTextReport(result, { color }));
+  if (options.text || (!options.markdown && !options.html)) {
+    process.stdout.write(formatTextReport(result, { color: useColor(process.stdout, options) }));
   }
-  let written = true;
-  for (const [kind, target, format] of [['Markdown', options.markdown, formatMarkdownReport], ['HTML', options.html, formatHtmlReport]]) {
-    if (!target) continue;
-    if (target === '-') {
-      process.stdout.write(format(result));
-      continue;
-    }
-    try {
-      await writeExportFile(target, format(result));
-      process.stderr.write(`${kind} report written: ${target}\n`);
-    } catch (error) {
-      written = false;
-      process.stderr.write(`cipherbench: the ${kind} report was not written: ${error.message}\n`);
-    }
-  }
+  const written = await writeExports(result, { markdown: options.markdown, html: options.html });
   return written ? EXIT_WRITTEN : EXIT_NOT_WRITTEN;
 }

@@ -8,7 +8,7 @@ import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
 import { inputError } from '../errors.js';
 import { RESULT_VERSION } from '../result.js';
-import { normalizeOptions } from './options.js';
+import { normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
 import { assertPortsFree } from '../process/ports.js';
 import { runCase } from './run-case.js';
@@ -108,23 +108,8 @@ export async function run(options = {}) {
     complete: false,
     interrupted: null,
     environment,
-    options: {
-      casesFile,
-      duration: settings.duration,
-      parallel: settings.parallel,
-      filter: settings.filter,
-      ports: settings.ports,
-      repeat: settings.repeat,
-      mode: settings.mode,
-      latency: settings.latency,
-      reverse: settings.reverse,
-      both: settings.both,
-      ceiling: settings.ceiling,
-      engine: engine.name,
-      relativeTo: settings.relativeTo,
-      link: settings.link,
-      remote: settings.remote && { destination: settings.remote.destination },
-    },
+    // The engine that measured, after 'auto' chose.
+    options: { casesFile, ...recordedOptions(settings), engine: engine.name },
     warnings: duplicateWarnings(selected),
     cases: [],
   };

@@ -1,18 +1,23 @@
-import { AEAD_2022_METHODS } from '../crypto/aead-2022-methods.js';
-import { AEAD_METHODS } from '../crypto/aead-methods.js';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
-import { STREAM_METHODS } from '../crypto/stream-methods.js';
 import { chainLabel } from '../presets/chain-label.js';
-import { chainNeedsLegacyProvider, validateChain } from '../presets/index.js';
+import { chainNeedsLegacyProvider, PRESETS, validateChain } from '../presets/index.js';
 import { formatCipherTable } from '../report/cipher-table.js';
 import { DEFAULT_SIZES, measureChainsInLegacyChild, measureCipherCeiling } from '../runner/cipher-ceiling.js';
 import { inputError } from '../errors.js';
 
-const METHODS = { ...STREAM_METHODS, ...AEAD_METHODS, ...AEAD_2022_METHODS };
-const chainFor = (method) => {
-  if (AEAD_2022_METHODS[method]) return [{ name: 'ss-2022', params: { method } }];
-  return [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
-};
+// Every Shadowsocks method, with the shortest chain that carries it, read
+// from the preset catalogue: each ss- cipher preset's methods behind the ss
+// address preset (ss-base), then those of the ones that carry the address
+// themselves (ss-2022), alone.
+const SS_PRESETS = Object.values(PRESETS).filter((preset) => preset.name.startsWith('ss-'));
+const carriesAddress = (preset) => preset.roles.includes('address');
+const ciphers = SS_PRESETS.filter((preset) => preset.roles.includes('cipher'));
+const address = SS_PRESETS.find((preset) => carriesAddress(preset) && !ciphers.includes(preset));
+const CHAINS = new Map([...ciphers.filter((preset) => !carriesAddress(preset)), ...ciphers.filter(carriesAddress)]
+  .flatMap((preset) => preset.params.method.values.map((method) => {
+    const cipher = { name: preset.name, params: { method } };
+    return [method, carriesAddress(preset) ? [cipher] : [{ name: address.name }, cipher]];
+  })));
 
 export function registerCiphersCommand(program) {
   program
@@ -36,9 +41,9 @@ export function registerCiphersCommand(program) {
 }
 
 function parseMethods(text) {
-  const methods = text ? text.split(',') : Object.keys(METHODS);
-  const unknown = methods.filter((method) => !METHODS[method]);
-  if (unknown.length) throw inputError(`--methods: unknown ${unknown.join(', ')}; valid: ${Object.keys(METHODS).join(', ')}`);
+  const methods = text ? text.split(',') : [...CHAINS.keys()];
+  const unknown = methods.filter((method) => !CHAINS.has(method));
+  if (unknown.length) throw inputError(`--methods: unknown ${unknown.join(', ')}; valid: ${[...CHAINS.keys()].join(', ')}`);
   return methods;
 }
 
@@ -64,7 +69,7 @@ function parseSizes(text) {
 }
 
 function measureMethods(methods, sizes, seconds) {
-  const rows = measureChains(methods.map(chainFor), sizes, seconds);
+  const rows = measureChains(methods.map((method) => CHAINS.get(method)), sizes, seconds);
   return rows.map(({ sizes: measured }, i) => ({ method: methods[i], sizes: measured }));
 }
 

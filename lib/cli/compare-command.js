@@ -2,9 +2,7 @@ import { compareResults, DEFAULT_THRESHOLD, formatComparison } from '../report/c
 import { readResultFile } from '../report/result-file.js';
 import { parseThreshold } from '../report/options.js';
 import { useColor } from '../report/terminal.js';
-
-export const EXIT_SAME = 0;
-export const EXIT_REGRESSED = 1;
+import { EXIT_FAILED, EXIT_OK, withExitCode } from './exit-codes.js';
 
 export function registerCompareCommand(program) {
   program
@@ -14,9 +12,7 @@ export function registerCompareCommand(program) {
     .option('--strict', 'also gate cases with fewer than 3 runs a side, on the threshold and disjoint min..max ranges alone')
     .option('--json', 'print the comparison as JSON instead of the table')
     .option('--no-color', 'never colour the table (as NO_COLOR does); colour is only used on a terminal')
-    .action(async (oldPath, newPath, options) => {
-      process.exitCode = await compareCommand(oldPath, newPath, options);
-    });
+    .action(withExitCode(compareCommand));
 }
 
 async function compareCommand(oldPath, newPath, options) {
@@ -28,5 +24,5 @@ async function compareCommand(oldPath, newPath, options) {
   } else {
     process.stdout.write(formatComparison(comparison, { color: useColor(process.stdout, options) }));
   }
-  return comparison.regressed ? EXIT_REGRESSED : EXIT_SAME;
+  return comparison.regressed ? EXIT_FAILED : EXIT_OK;
 }

@@ -9,7 +9,8 @@ import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
 import { registerReportCommand } from './report-command.js';
-import { EXIT_INTERRUPTED, registerRunCommand } from './run-command.js';
+import { registerRunCommand } from './run-command.js';
+import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { registerTrafficCommands } from './traffic-command.js';
 import { EXIT_INPUT } from '../errors.js';
 

@@ -1,8 +1,6 @@
 import { readResultFile } from '../report/result-file.js';
 import { useColor } from '../report/terminal.js';
-
-export const EXIT_WRITTEN = 0;
-export const EXIT_NOT_WRITTEN = 1;
+import { EXIT_FAILED, EXIT_OK, withExitCode } from './exit-codes.js';
 
 // A report made again from an archived result (reports/*.json), long after
 // the run: the same printers the run uses, reading the same object.
@@ -14,9 +12,7 @@ export function registerReportCommand(program) {
     .option('--markdown <file>', 'write the report as Markdown to FILE (- for stdout)')
     .option('--html <file>', 'write the report as one self-contained HTML file to FILE (- for stdout)')
     .option('--no-color', 'never colour the text (as NO_COLOR does); colour is only used on a terminal')
-    .action(async (file, options) => {
-      process.exitCode = await reportCommand(file, options);
-    });
+    .action(withExitCode(reportCommand));
 }
 
 async function reportCommand(file, options) {
@@ -29,5 +25,5 @@ async function reportCommand(file, options) {
     process.stdout.write(formatTextReport(result, { color: useColor(process.stdout, options) }));
   }
   const written = await writeExports(result, { markdown: options.markdown, html: options.html });
-  return written ? EXIT_WRITTEN : EXIT_NOT_WRITTEN;
+  return written ? EXIT_OK : EXIT_FAILED;
 }

@@ -5,20 +5,17 @@ import { inputError } from '../errors.js';
 import { earlySignal } from './early-signals.js';
 import { nearestName } from './nearest-name.js';
 import { addOptions, valuesFor } from './option-table.js';
-
-export const EXIT_OK = 0;
-export const EXIT_FAILED = 1;
-export const EXIT_INTERRUPTED = 130;
+import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, withExitCode } from './exit-codes.js';
 
 export function registerRunCommand(program) {
   const command = program
     .command('run [file]', { isDefault: true })
     .description('measure every case in FILE (default: ./cases.js here, else the bundled set): a preset chain through our relay pair, or a reference row (direct, plain, another implementation), with iperf3 or the built-in engine; then rank and archive them');
   addOptions(addOptions(command, RUN_OPTIONS), REPORT_OPTIONS)
-    .action(async (file, options) => {
+    .action(withExitCode((file, options) => {
       checkCommandName(file, program.commands.map((other) => other.name()));
-      process.exitCode = await runCommand(file, options);
-    });
+      return runCommand(file, options);
+    }));
 }
 
 // `cipherbench cipher` reaches run as its FILE, since run is the default

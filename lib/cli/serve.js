@@ -11,6 +11,19 @@ export function endpointOption(flag, text, { anyPort = false } = {}) {
   return endpoint;
 }
 
+// A command that listens on --listen until stopped: `start(listen)`
+// resolves with { address, close() }.
+export function registerServer(program, { name, description, start }) {
+  program
+    .command(name)
+    .description(description)
+    .requiredOption('--listen <host:port>', 'address to accept connections on')
+    .action(async (options) => {
+      const listen = endpointOption('--listen', options.listen);
+      await serve(() => start(listen));
+    });
+}
+
 // `start` resolves with { address, close() }.
 export async function serve(start) {
   let server;

@@ -1,9 +1,10 @@
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
+import { latencyCells, latencyTitles } from './latency-table.js';
 import { isRepeated, rankCases, relativeReference } from './ranking.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
-import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
+import { formatBitrate, formatBitrateIn } from './units.js';
 
 // One self-contained HTML file: inline CSS and an inline SVG chart drawn
 // here, no script and nothing fetched, so it opens offline, as a CI artifact
@@ -32,7 +33,6 @@ const CHART = {
 // would push every cipher into the left fifth of the axis. They are drawn
 // as marker lines instead (or named at the right edge when beyond it).
 const CEILING_ROWS = new Set(['direct', 'plain']);
-const LATENCY_FIGURES = ['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'];
 
 export function formatHtmlReport(given) {
   const result = upgradeResult(given);
@@ -212,13 +212,13 @@ function latencySection(ranked) {
   const measured = ranked.filter((caseResult) => caseResult.latency);
   if (measured.length === 0) return '';
   const unit = Object.values(measured[0].latency)[0].unit;
-  const header = ['Case', 'Chain', 'Direction', 'Kind', ...LATENCY_FIGURES.map((name) => (name === 'p999' ? 'p99.9' : name))];
+  const header = ['Case', 'Chain', 'Direction', 'Kind', ...latencyTitles()];
   const rows = measured.flatMap((caseResult) => Object.entries(caseResult.latency).map(([kind, figures]) => [
     `<td class="number">${caseResult.index}</td>`,
     `<td><code>${escape(caseLabel(caseResult))}</code></td>`,
     `<td>${escape(caseResult.direction)}</td>`,
     `<td>${escape(kind)}</td>`,
-    ...LATENCY_FIGURES.map((name) => `<td class="number">${name === 'count' ? figures.count : formatFixed(figures[name], 3)}</td>`),
+    ...latencyCells(figures).map((cell) => `<td class="number">${cell}</td>`),
   ].join('')));
   return `<section id="latency">
 <h2>Latency (${escape(unit)})</h2>

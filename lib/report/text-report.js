@@ -4,6 +4,7 @@ import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
+import { alignTable, latencyTable } from './latency-table.js';
 import { linkLabel } from './link-label.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
@@ -222,20 +223,14 @@ function costLines(cost) {
     const { cpuSeconds, cpuSecondsPerGB, peakRssBytes } = cost[relay];
     rows.push([`relay ${relay}`, formatFixed(cpuSeconds, 2), formatFixed(cpuSecondsPerGB, 2), formatBytes(peakRssBytes)]);
   }
-  return alignTable(rows);
+  return alignTable(rows, { labelWidth: LABEL_WIDTH });
 }
 
-const LATENCY_COLUMNS = ['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'];
+// Under the 16-wide label column the iperf3 rows use.
+const LABEL_WIDTH = 15;
 
 function latencyLines(latency) {
-  if (!latency) return [];
-  const kinds = Object.entries(latency);
-  const unit = kinds[0][1].unit;
-  const rows = [[`latency (${unit})`, ...LATENCY_COLUMNS.map((name) => (name === 'p999' ? 'p99.9' : name))]];
-  for (const [kind, figures] of kinds) {
-    rows.push([kind, String(figures.count), ...LATENCY_COLUMNS.slice(1).map((name) => formatFixed(figures[name], 3))]);
-  }
-  return alignTable(rows);
+  return latency ? latencyTable(latency, { labelWidth: LABEL_WIDTH }) : [];
 }
 
 // On a link: what crossed it per byte of payload, TCP/IP and the chain's
@@ -254,15 +249,6 @@ function ceilingLines(ceiling) {
     `(${formatBytes(ceiling.size)} reads, one core)`,
     `efficiency ${percent(ceiling.efficiency)}`,
   ].join('  ')];
-}
-
-// First column left, numbers right, under the 16-wide label column the
-// iperf3 rows use.
-function alignTable(rows) {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row
-    .map((cell, column) => (column === 0 ? cell.padEnd(Math.max(15, widths[0])) : cell.padStart(widths[column])))
-    .join('  '));
 }
 
 function okRuns(caseResult) {

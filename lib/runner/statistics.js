@@ -1,6 +1,6 @@
 // Plain statistics over repeated measurements. Pure functions on arrays of
 // numbers, so the runner and every report agree on one definition of each
-// figure (docs/result.md, "Repeats, spread, cost, latency, ceiling").
+// figure (docs/result.md, "A case").
 
 import { UNSTABLE_CV } from '../result.js';
 

@@ -1,3 +1,5 @@
+import { inputError } from './errors.js';
+
 // The result object in one place (docs/result.md): its version, what a
 // figure in it means, and the one way an older archived result becomes the
 // current shape. The runner writes this shape; every reader (the reports,
@@ -29,7 +31,7 @@ export function isResult(value) {
 export function upgradeResult(result) {
   if (result.resultVersion === RESULT_VERSION) return result;
   if (result.resultVersion > RESULT_VERSION) {
-    throw new Error(`result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION})`);
+    throw inputError(`result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`);
   }
   const options = {
     repeat: 1,

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 // By the package's own name, as a program that installed it imports it:
 // package.json "exports" is what this resolves through.
-import { createReporter, EXPORTERS, RESULT_VERSION, run } from 'cipherbench';
+import { createReporter, EXPORTERS, readResultFile, report, RESULT_VERSION, run } from 'cipherbench';
 import { emptyFolder, runCli } from './support/cli.js';
 
 // One chain and one reference row, with the built-in engine, on ports of
@@ -28,6 +28,7 @@ function shape(file) {
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
     .replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/g, 'N')
     .replace(/\b[KMGT]?(Bytes|bits\/sec)\b/g, 'UNIT')
+    .replace(/ +/g, ' ')
     .split('\n')
     .filter((line) => !/^<(path|line|rect|text|g)\b/.test(line.trim()));
 }
@@ -79,4 +80,11 @@ test('the package API writes the same files as the CLI for the same run', { time
     assert.ok(lines.stderr.includes(`${kind} report written: ${inFolder(file)}\n`), lines.stderr);
   }
   assert.match(lines.stderr, /^report archived: .*\.txt and .*\.json$/m);
+
+  // report() makes the same files again from the archived result, later.
+  const archived = await readResultFile(inFolder(written(apiFolder).find((file) => file.endsWith('.json'))));
+  const again = await report(archived, { archive: false, markdown: inFolder('again.md'), html: inFolder('again.html'), stdout: stream('stdout'), stderr: stream('stderr') });
+  assert.deepEqual(again, { archived: null, written: true, regressed: false, ok: true });
+  assert.equal(readFileSync(inFolder('again.md'), 'utf8'), readFileSync(inFolder('run.md'), 'utf8'));
+  assert.equal(readFileSync(inFolder('again.html'), 'utf8'), readFileSync(inFolder('run.html'), 'utf8'));
 });

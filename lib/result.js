@@ -33,7 +33,7 @@ export function upgradeResult(result) {
   if (result.resultVersion > RESULT_VERSION) {
     throw inputError(`result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`);
   }
-  const options = {
+  const options = withDefaults(result.options, {
     repeat: 1,
     mode: null,
     latency: false,
@@ -44,8 +44,7 @@ export function upgradeResult(result) {
     relativeTo: null,
     link: null,
     remote: null,
-    ...result.options,
-  };
+  });
   return {
     resultVersion: RESULT_VERSION,
     ...result,
@@ -59,7 +58,7 @@ export function upgradeResult(result) {
 // case before its result is whole); a current case comes back equal.
 export function upgradeCase(caseResult, { parallel = null } = {}) {
   const { status, reason, sender, receiver, wallSeconds } = caseResult;
-  return {
+  return withDefaults({ ...caseResult, sender: oneRunSide(sender), receiver: oneRunSide(receiver) }, {
     direction: 'forward',
     parallel,
     // Before repeats a case was its one run; a skipped one had none.
@@ -71,15 +70,18 @@ export function upgradeCase(caseResult, { parallel = null } = {}) {
     ceiling: null,
     warnings: [],
     relative: null,
-    ...caseResult,
-    sender: oneRunSide(sender),
-    receiver: oneRunSide(receiver),
-  };
+  });
 }
 
 // A side measured once is its own median, minimum and maximum.
 function oneRunSide(side) {
-  if (!side) return side ?? null;
-  const { bits_per_second: median } = side;
-  return { min: median, max: median, cv: 0, ...side };
+  if (!side) return null;
+  return withDefaults(side, { min: side.bits_per_second, max: side.bits_per_second, cv: 0 });
+}
+
+// What is missing (absent, undefined or null) takes its default.
+function withDefaults(given, defaults) {
+  const filled = { ...given };
+  for (const [key, value] of Object.entries(defaults)) filled[key] ??= value;
+  return filled;
 }

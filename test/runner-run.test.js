@@ -23,7 +23,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   if (!requirePrograms(t, 'iperf3')) return;
   const { result, pids, events } = await runRecording({ ports: PORTS, cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
 
-  assert.deepEqual(Object.keys(result), ['tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'warnings', 'cases']);
+  assert.deepEqual(Object.keys(result), ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'warnings', 'cases']);
   assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
   assert.equal(result.complete, true);
   assert.equal(result.interrupted, null);

@@ -1,18 +1,23 @@
-import { AEAD_2022_METHODS } from '../crypto/aead-2022-methods.js';
-import { AEAD_METHODS } from '../crypto/aead-methods.js';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
-import { STREAM_METHODS } from '../crypto/stream-methods.js';
 import { chainLabel } from '../presets/chain-label.js';
-import { chainNeedsLegacyProvider, validateChain } from '../presets/index.js';
+import { chainNeedsLegacyProvider, PRESETS, validateChain } from '../presets/index.js';
 import { formatCipherTable } from '../report/cipher-table.js';
 import { DEFAULT_SIZES, measureChainsInLegacyChild, measureCipherCeiling } from '../runner/cipher-ceiling.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
-const METHODS = { ...STREAM_METHODS, ...AEAD_METHODS, ...AEAD_2022_METHODS };
-const chainFor = (method) => {
-  if (AEAD_2022_METHODS[method]) return [{ name: 'ss-2022', params: { method } }];
-  return [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
-};
+// Every Shadowsocks method, with the shortest chain that carries it, read
+// from the preset catalogue: each ss- cipher preset's methods behind the ss
+// address preset (ss-base), then those of the ones that carry the address
+// themselves (ss-2022), alone.
+const SS_PRESETS = Object.values(PRESETS).filter((preset) => preset.name.startsWith('ss-'));
+const carriesAddress = (preset) => preset.roles.includes('address');
+const ciphers = SS_PRESETS.filter((preset) => preset.roles.includes('cipher'));
+const address = SS_PRESETS.find((preset) => carriesAddress(preset) && !ciphers.includes(preset));
+const CHAINS = new Map([...ciphers.filter((preset) => !carriesAddress(preset)), ...ciphers.filter(carriesAddress)]
+  .flatMap((preset) => preset.params.method.values.map((method) => {
+    const cipher = { name: preset.name, params: { method } };
+    return [method, carriesAddress(preset) ? [cipher] : [{ name: address.name }, cipher]];
+  })));
 
 export function registerCiphersCommand(program) {
   program
@@ -26,8 +31,8 @@ export function registerCiphersCommand(program) {
     .action((options) => {
       const sizes = parseSizes(options.size);
       const seconds = Number(options.time);
-      if (!(seconds > 0 && seconds <= 60)) throw usageError(`--time must be a number of seconds between 0 and 60, got ${JSON.stringify(options.time)}`);
-      if (options.chain.length > 0 && options.methods) throw usageError('--chain and --methods: give one or the other');
+      if (!(seconds > 0 && seconds <= 60)) throw inputError(`--time must be a number of seconds between 0 and 60, got ${JSON.stringify(options.time)}`);
+      if (options.chain.length > 0 && options.methods) throw inputError('--chain and --methods: give one or the other');
       const ceilings = options.chain.length > 0
         ? measureChains(options.chain.map(parseChain), sizes, seconds)
         : measureMethods(parseMethods(options.methods), sizes, seconds);
@@ -36,9 +41,9 @@ export function registerCiphersCommand(program) {
 }
 
 function parseMethods(text) {
-  const methods = text ? text.split(',') : Object.keys(METHODS);
-  const unknown = methods.filter((method) => !METHODS[method]);
-  if (unknown.length) throw usageError(`--methods: unknown ${unknown.join(', ')}; valid: ${Object.keys(METHODS).join(', ')}`);
+  const methods = text ? text.split(',') : [...CHAINS.keys()];
+  const unknown = methods.filter((method) => !CHAINS.has(method));
+  if (unknown.length) throw inputError(`--methods: unknown ${unknown.join(', ')}; valid: ${[...CHAINS.keys()].join(', ')}`);
   return methods;
 }
 
@@ -47,10 +52,10 @@ function parseChain(text) {
   try {
     presets = JSON.parse(text);
   } catch (error) {
-    throw usageError(`--chain: not JSON (${error.message}): ${text}`);
+    throw inputError(`--chain: not JSON (${error.message}): ${text}`);
   }
   const [problem] = validateChain(presets);
-  if (problem) throw usageError(`--chain ${text}: ${problem.field}: ${problem.message}`);
+  if (problem) throw inputError(`--chain ${text}: ${problem.field}: ${problem.message}`);
   return presets;
 }
 
@@ -58,13 +63,13 @@ function parseSizes(text) {
   return text.split(',').map((part) => {
     const match = /^(\d+)(k?)$/i.exec(part.trim());
     const size = match ? Number(match[1]) * (match[2] ? 1024 : 1) : NaN;
-    if (!(size >= 1 && size <= 16 * 1024 * 1024)) throw usageError(`--size: ${JSON.stringify(part)} is not a size like 1k, 16k or 1500`);
+    if (!(size >= 1 && size <= 16 * 1024 * 1024)) throw inputError(`--size: ${JSON.stringify(part)} is not a size like 1k, 16k or 1500`);
     return size;
   });
 }
 
 function measureMethods(methods, sizes, seconds) {
-  const rows = measureChains(methods.map(chainFor), sizes, seconds);
+  const rows = measureChains(methods.map((method) => CHAINS.get(method)), sizes, seconds);
   return rows.map(({ sizes: measured }, i) => ({ method: methods[i], sizes: measured }));
 }
 
@@ -90,6 +95,6 @@ function measureInLegacyChild(chains, { sizes, seconds }) {
     return measureChainsInLegacyChild(chains, { sizes, seconds });
   } catch (error) {
     const labels = chains.map(chainLabel).join('; ');
-    throw usageError(`${labels}: need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.message}`);
+    throw inputError(`${labels}: need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.message}`);
   }
 }

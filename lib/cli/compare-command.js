@@ -1,9 +1,8 @@
 import { compareResults, DEFAULT_THRESHOLD, formatComparison } from '../report/comparison.js';
-import { readResultFile } from './result-file.js';
-import { usageError } from './usage-error.js';
-
-export const EXIT_SAME = 0;
-export const EXIT_REGRESSED = 1;
+import { readResultFile } from '../report/result-file.js';
+import { parseThreshold } from '../report/options.js';
+import { useColor } from '../report/terminal.js';
+import { EXIT_FAILED, EXIT_OK, withExitCode } from './exit-codes.js';
 
 export function registerCompareCommand(program) {
   program
@@ -13,9 +12,7 @@ export function registerCompareCommand(program) {
     .option('--strict', 'also gate cases with fewer than 3 runs a side, on the threshold and disjoint min..max ranges alone')
     .option('--json', 'print the comparison as JSON instead of the table')
     .option('--no-color', 'never colour the table (as NO_COLOR does); colour is only used on a terminal')
-    .action(async (oldPath, newPath, options) => {
-      process.exitCode = await compareCommand(oldPath, newPath, options);
-    });
+    .action(withExitCode(compareCommand));
 }
 
 async function compareCommand(oldPath, newPath, options) {
@@ -25,18 +22,7 @@ async function compareCommand(oldPath, newPath, options) {
   if (options.json) {
     process.stdout.write(`${JSON.stringify(comparison, null, 2)}\n`);
   } else {
-    // NO_COLOR (https://no-color.org): present and not empty turns colour off.
-    const color = options.color !== false && !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
-    process.stdout.write(formatComparison(comparison, { color }));
+    process.stdout.write(formatComparison(comparison, { color: useColor(process.stdout, options) }));
   }
-  return comparison.regressed ? EXIT_REGRESSED : EXIT_SAME;
-}
-
-// Shared with run --baseline, which gates the same way.
-export function parseThreshold(text) {
-  const threshold = Number(text);
-  if (text.trim() === '' || !Number.isFinite(threshold) || threshold < 0) {
-    throw usageError(`--threshold must be a percentage of 0 or more, such as 5; got '${text}'`);
-  }
-  return threshold;
+  return comparison.regressed ? EXIT_FAILED : EXIT_OK;
 }

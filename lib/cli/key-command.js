@@ -1,5 +1,5 @@
 import { AEAD_2022_METHODS, newPsk } from '../crypto/aead-2022-methods.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 // Shadowsocks 2022 takes a random base64 key of the method's length, never a
 // password: this prints a fresh one for `relay --key`, ssserver -k or a
@@ -12,7 +12,7 @@ export function registerKeyCommand(program) {
     .requiredOption('--method <method>', `one of ${methods.join(', ')}`)
     .action((options) => {
       if (!AEAD_2022_METHODS[options.method]) {
-        throw usageError(`--method: ${JSON.stringify(options.method)} is not a Shadowsocks 2022 method (the others take any password); valid: ${methods.join(', ')}`);
+        throw inputError(`--method: ${JSON.stringify(options.method)} is not a Shadowsocks 2022 method (the others take any password); valid: ${methods.join(', ')}`);
       }
       process.stdout.write(`${newPsk(options.method)}\n`);
     });

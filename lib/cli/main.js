@@ -9,9 +9,10 @@ import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
 import { registerReportCommand } from './report-command.js';
-import { EXIT_INTERRUPTED, registerRunCommand } from './run-command.js';
+import { registerRunCommand } from './run-command.js';
+import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { registerTrafficCommands } from './traffic-command.js';
-import { EXIT_USAGE } from './usage-error.js';
+import { EXIT_INPUT } from '../errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -45,7 +46,7 @@ export async function main(argv = process.argv) {
   } catch (error) {
     if (error instanceof CommanderError) {
       // --help and --version "fail" with exit code 0; real usage errors are 2.
-      process.exitCode = error.exitCode === 0 ? 0 : EXIT_USAGE;
+      process.exitCode = error.exitCode === 0 ? 0 : EXIT_INPUT;
       return;
     }
     if (error.exitCode === undefined) throw error;

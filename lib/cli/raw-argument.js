@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 // Node decodes the command line as UTF-8 and turns each byte that is not
 // UTF-8 into U+FFFD, so a key typed in Latin-1 (0xFF) would become the
@@ -13,7 +13,7 @@ export function rawOptionValue(flag, decoded) {
   try {
     commandLine = readFileSync('/proc/self/cmdline');
   } catch {
-    throw usageError(`${flag} is not valid UTF-8, and this system does not show a process its command line as bytes: give ${flag} as UTF-8`);
+    throw inputError(`${flag} is not valid UTF-8, and this system does not show a process its command line as bytes: give ${flag} as UTF-8`);
   }
   const args = [];
   for (let start = 0; start < commandLine.length; ) {

@@ -6,7 +6,7 @@ import { isLoopbackHost } from '../relay/loopback.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, startRelayServer } from '../relay/server.js';
 import { rawOptionValue } from './raw-argument.js';
 import { endpointOption, serve } from './serve.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 // Timeouts a person may set: long enough to be one, short enough that
 // setTimeout keeps it (Node turns anything over 2^31 ms into 1 ms).
@@ -46,10 +46,10 @@ export function registerRelayCommands(program) {
       const idleTimeoutMs = secondsOption('--idle-timeout', options.idleTimeout) * 1000;
       const maxConnections = Number(options.maxConnections);
       if (!Number.isInteger(maxConnections) || maxConnections < 1 || maxConnections > MAX_CONNECTIONS) {
-        throw usageError(`--max-connections must be a whole number from 1 to ${MAX_CONNECTIONS}, got ${JSON.stringify(options.maxConnections)}`);
+        throw inputError(`--max-connections must be a whole number from 1 to ${MAX_CONNECTIONS}, got ${JSON.stringify(options.maxConnections)}`);
       }
       if (!isLoopbackHost(settings.listen.host) && !chainIsAuthenticated(settings.presets) && !options.allowUnauthenticated) {
-        throw usageError(
+        throw inputError(
           `--listen ${options.listen} is not loopback and this chain is unauthenticated (anyone on the path can redirect its connections by flipping bits): use ss-aead-cipher, or pass --allow-unauthenticated`,
         );
       }
@@ -71,20 +71,20 @@ export function registerRelayCommands(program) {
 
 function relaySettings(options) {
   if (!LOG_LEVELS.includes(options.logLevel)) {
-    throw usageError(`--log-level: unknown level ${JSON.stringify(options.logLevel)}; valid: ${LOG_LEVELS.join(', ')}`);
+    throw inputError(`--log-level: unknown level ${JSON.stringify(options.logLevel)}; valid: ${LOG_LEVELS.join(', ')}`);
   }
   const listen = endpointOption('--listen', options.listen, { anyPort: true });
-  if (options.key === '') throw usageError('--key must not be empty');
+  if (options.key === '') throw inputError('--key must not be empty');
   const presets = parsePresets(options.presets);
   const keyProblem = chainPasswordProblem(presets, options.key);
-  if (keyProblem) throw usageError(`--key: ${keyProblem}`);
+  if (keyProblem) throw inputError(`--key: ${keyProblem}`);
   return { listen, password: rawOptionValue('--key', options.key), presets, log: createLog(options.logLevel) };
 }
 
 function secondsOption(flag, text) {
   const seconds = Number(text);
   if (!(seconds >= SECONDS.min && seconds <= SECONDS.max)) {
-    throw usageError(`${flag} must be a number of seconds from ${SECONDS.min} to ${SECONDS.max} (one day), got ${JSON.stringify(text)}`);
+    throw inputError(`${flag} must be a number of seconds from ${SECONDS.min} to ${SECONDS.max} (one day), got ${JSON.stringify(text)}`);
   }
   return seconds;
 }
@@ -94,20 +94,20 @@ export function parsePresets(text) {
   try {
     presets = JSON.parse(text);
   } catch (error) {
-    throw usageError(`--presets is not valid JSON (${error.message})`);
+    throw inputError(`--presets is not valid JSON (${error.message})`);
   }
   const problems = validateChain(presets);
-  if (problems.length === 1) throw usageError(`--presets is not a valid chain: ${problems[0].field}: ${problems[0].message}`);
+  if (problems.length === 1) throw inputError(`--presets is not a valid chain: ${problems[0].field}: ${problems[0].message}`);
   if (problems.length > 1) {
-    throw usageError(`--presets is not a valid chain:\n${problems.map((p) => `  ${p.field}: ${p.message}`).join('\n')}`);
+    throw inputError(`--presets is not a valid chain:\n${problems.map((p) => `  ${p.field}: ${p.message}`).join('\n')}`);
   }
   if (chainNeedsLegacyProvider(presets)) {
     const status = legacyProviderStatus();
     if (status === 'not-requested') {
-      throw usageError(`this chain needs OpenSSL's legacy provider (rc4-md5, bf-cfb): start node with ${LEGACY_FLAG}, e.g. NODE_OPTIONS=${LEGACY_FLAG} cipherbench relay ...`);
+      throw inputError(`this chain needs OpenSSL's legacy provider (rc4-md5, bf-cfb): start node with ${LEGACY_FLAG}, e.g. NODE_OPTIONS=${LEGACY_FLAG} cipherbench relay ...`);
     }
     if (status === 'unavailable') {
-      throw usageError(`this chain needs OpenSSL's legacy provider (rc4-md5, bf-cfb), and this Node's OpenSSL (${process.versions.openssl}) could not load it even with ${LEGACY_FLAG}`);
+      throw inputError(`this chain needs OpenSSL's legacy provider (rc4-md5, bf-cfb), and this Node's OpenSSL (${process.versions.openssl}) could not load it even with ${LEGACY_FLAG}`);
     }
   }
   return presets;

@@ -1,7 +1,6 @@
-import { readResultFile } from './result-file.js';
-
-export const EXIT_WRITTEN = 0;
-export const EXIT_NOT_WRITTEN = 1;
+import { readResultFile } from '../report/result-file.js';
+import { useColor } from '../report/terminal.js';
+import { EXIT_FAILED, EXIT_OK, withExitCode } from './exit-codes.js';
 
 // A report made again from an archived result (reports/*.json), long after
 // the run: the same printers the run uses, reading the same object.
@@ -13,39 +12,18 @@ export function registerReportCommand(program) {
     .option('--markdown <file>', 'write the report as Markdown to FILE (- for stdout)')
     .option('--html <file>', 'write the report as one self-contained HTML file to FILE (- for stdout)')
     .option('--no-color', 'never colour the text (as NO_COLOR does); colour is only used on a terminal')
-    .action(async (file, options) => {
-      process.exitCode = await reportCommand(file, options);
-    });
+    .action(withExitCode(reportCommand));
 }
 
 async function reportCommand(file, options) {
   const result = await readResultFile(file);
-  const [{ formatTextReport }, { formatMarkdownReport }, { formatHtmlReport }, { writeExportFile }] = await Promise.all([
+  const [{ formatTextReport }, { writeExports }] = await Promise.all([
     import('../report/text-report.js'),
-    import('../report/markdown-report.js'),
-    import('../report/html-report.js'),
-    import('../report/export-file.js'),
+    import('../report/exporters.js'),
   ]);
-  const text = options.text || (!options.markdown && !options.html);
-  if (text) {
-    // NO_COLOR (https://no-color.org): present and not empty turns colour off.
-    const color = options.color !== false && !process.env.NO_COLOR && Boolean(process.stdout.isTTY);
-    process.stdout.write(formatTextReport(result, { color }));
+  if (options.text || (!options.markdown && !options.html)) {
+    process.stdout.write(formatTextReport(result, { color: useColor(process.stdout, options) }));
   }
-  let written = true;
-  for (const [kind, target, format] of [['Markdown', options.markdown, formatMarkdownReport], ['HTML', options.html, formatHtmlReport]]) {
-    if (!target) continue;
-    if (target === '-') {
-      process.stdout.write(format(result));
-      continue;
-    }
-    try {
-      await writeExportFile(target, format(result));
-      process.stderr.write(`${kind} report written: ${target}\n`);
-    } catch (error) {
-      written = false;
-      process.stderr.write(`cipherbench: the ${kind} report was not written: ${error.message}\n`);
-    }
-  }
-  return written ? EXIT_WRITTEN : EXIT_NOT_WRITTEN;
+  const written = await writeExports(result, { markdown: options.markdown, html: options.html });
+  return written ? EXIT_OK : EXIT_FAILED;
 }

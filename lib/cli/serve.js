@@ -1,14 +1,27 @@
 import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
 import { earlySignal } from './early-signals.js';
-import { usageError } from './usage-error.js';
+import { inputError } from '../errors.js';
 
 // What the long-running commands (relay server and client, echo, sink) share:
 // a HOST:PORT flag read as a usage error, and the contract the runner
 // relies on: `listening on HOST:PORT` once ready, exit 0 on SIGINT/SIGTERM.
 export function endpointOption(flag, text, { anyPort = false } = {}) {
   const endpoint = parseEndpoint(text, { anyPort });
-  if (!endpoint) throw usageError(`${flag} must be HOST:PORT, [IPv6]:PORT or PORT, got ${JSON.stringify(text)}`);
+  if (!endpoint) throw inputError(`${flag} must be HOST:PORT, [IPv6]:PORT or PORT, got ${JSON.stringify(text)}`);
   return endpoint;
+}
+
+// A command that listens on --listen until stopped: `start(listen)`
+// resolves with { address, close() }.
+export function registerServer(program, { name, description, start }) {
+  program
+    .command(name)
+    .description(description)
+    .requiredOption('--listen <host:port>', 'address to accept connections on')
+    .action(async (options) => {
+      const listen = endpointOption('--listen', options.listen);
+      await serve(() => start(listen));
+    });
 }
 
 // `start` resolves with { address, close() }.
@@ -19,7 +32,7 @@ export async function serve(start) {
   } catch (error) {
     // Anything the system said about the address (in use, not ours, no
     // such host, not permitted) is about what the person typed.
-    if (error.syscall) throw usageError(`cannot listen: ${error.message}`);
+    if (error.syscall) throw inputError(`cannot listen: ${error.message}`);
     throw error;
   }
   const stop = async () => {

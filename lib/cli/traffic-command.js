@@ -2,21 +2,18 @@ import { formatBitrate, formatBytes, formatInterval } from '../report/units.js';
 import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../traffic/protocol.js';
 import { runTrafficSender } from '../traffic/sender.js';
 import { startTrafficSink } from '../traffic/sink.js';
-import { endpointOption, serve } from './serve.js';
-import { usageError } from './usage-error.js';
+import { endpointOption, registerServer } from './serve.js';
+import { inputError } from '../errors.js';
 
 // The built-in traffic engine (docs/traffic-engine.md): `sink` stands where
 // iperf3 -s would, `send` where iperf3 -c would, and `send --json` prints
 // the part of iperf3 -J's report the runner reads, or { "error" } and exit 1.
 export function registerTrafficCommands(program) {
-  program
-    .command('sink')
-    .description('the far end of the built-in traffic engine, in place of iperf3 -s: counts what `cipherbench send` delivers, or sends with --reverse')
-    .requiredOption('--listen <host:port>', 'address to accept connections on')
-    .action(async (options) => {
-      const listen = endpointOption('--listen', options.listen);
-      await serve(() => startTrafficSink({ ...listen, onTestEnd: printTestEnd }));
-    });
+  registerServer(program, {
+    name: 'sink',
+    description: 'the far end of the built-in traffic engine, in place of iperf3 -s: counts what `cipherbench send` delivers, or sends with --reverse',
+    start: (listen) => startTrafficSink({ ...listen, onTestEnd: printTestEnd }),
+  });
 
   program
     .command('send')
@@ -30,11 +27,11 @@ export function registerTrafficCommands(program) {
       const { host, port } = endpointOption('--connect', options.connect);
       const duration = Number(options.duration);
       if (!(duration > 0 && duration <= MAX_DURATION_SECONDS)) {
-        throw usageError(`--duration must be a number of seconds above 0 and at most ${MAX_DURATION_SECONDS}, got ${JSON.stringify(options.duration)}`);
+        throw inputError(`--duration must be a number of seconds above 0 and at most ${MAX_DURATION_SECONDS}, got ${JSON.stringify(options.duration)}`);
       }
       const parallel = Number(options.parallel);
       if (!/^\d+$/.test(options.parallel) || !(parallel >= 1 && parallel <= MAX_STREAMS)) {
-        throw usageError(`--parallel must be a whole number from 1 to ${MAX_STREAMS}, got ${JSON.stringify(options.parallel)}`);
+        throw inputError(`--parallel must be a whole number from 1 to ${MAX_STREAMS}, got ${JSON.stringify(options.parallel)}`);
       }
       let report;
       try {

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import net from 'node:net';
 import { promisify } from 'node:util';
-import { inputError } from '../runner/input-error.js';
+import { inputError } from '../errors.js';
 
 const ROLE_NAMES = { client: 'relay client', server: 'relay server', target: 'iperf3 -s' };
 

@@ -1,6 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { replaceFile } from './export-file.js';
 import { formatJsonReport } from './json-report.js';
 import { formatTextReport } from './text-report.js';
 
@@ -55,22 +55,13 @@ async function createEmpty(file) {
   }
 }
 
-// Each claimed name is replaced whole by a rename from a temporary file in the
-// same directory; on failure the claimed names are given back too, so a full
-// disk leaves no empty reports behind.
+// Each claimed name is replaced whole; on failure the claimed names are
+// given back too, so a full disk leaves no empty reports behind.
 async function fill(paths, texts) {
-  const temporary = { text: temporaryBeside(paths.text), json: temporaryBeside(paths.json) };
   try {
-    for (const kind of ['text', 'json']) {
-      await writeFile(temporary[kind], texts[kind], { flag: 'wx' });
-      await rename(temporary[kind], paths[kind]);
-    }
+    for (const kind of ['text', 'json']) await replaceFile(paths[kind], texts[kind]);
   } catch (error) {
-    await Promise.all([...Object.values(temporary), ...Object.values(paths)].map((file) => rm(file, { force: true })));
+    await Promise.all(Object.values(paths).map((file) => rm(file, { force: true })));
     throw error;
   }
-}
-
-function temporaryBeside(file) {
-  return path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
 }

@@ -1,4 +1,5 @@
 import { Chalk } from 'chalk';
+import { upgradeResult } from '../result.js';
 import { caseDefinition, caseLabel } from './case-label.js';
 import { ALPHA, bootstrapRatioInterval, mannWhitneyP, MIN_RUNS } from './significance.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
@@ -37,7 +38,8 @@ const VERDICT_TEXT = {
   'only-new': 'only in new',
 };
 
-export function compareResults(oldResult, newResult, { threshold = DEFAULT_THRESHOLD, strict = false } = {}) {
+export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHOLD, strict = false } = {}) {
+  const [oldResult, newResult] = [oldGiven, newGiven].map(upgradeResult);
   const oldByKey = groupByKey(oldResult.cases);
   const rule = { threshold, strict };
   const rows = newResult.cases.map((newCase) => {
@@ -122,7 +124,7 @@ function compareCase(oldCase, newCase, { threshold, strict }) {
     index: known.index,
     presets: known.presets,
     label: caseLabel(known),
-    direction: known.direction ?? 'forward',
+    direction: known.direction,
     old: oldCase ? bitrates(oldCase) : null,
     new: newCase ? bitrates(newCase) : null,
     deltaPercent: null,
@@ -163,14 +165,11 @@ function rangeVerdict(before, after, deltaPercent, threshold) {
   return 'within-threshold';
 }
 
-// A file from before repeats (no runs[], no min/max) is one run: its
-// bitrate is its own median, minimum and maximum. `values` are the ok runs'
-// receiver bitrates the test ranks.
+// `values` are the ok runs' receiver bitrates the test ranks.
 function bitrates(caseResult) {
   if (caseResult.status !== 'ok' || !caseResult.receiver) return null;
-  const { bits_per_second: median, min = median, max = median, cv = 0 } = caseResult.receiver;
-  const okRuns = caseResult.runs?.filter((run) => run.status === 'ok' && run.receiver) ?? [];
-  const values = okRuns.length > 0 ? okRuns.map((run) => run.receiver.bits_per_second) : [median];
+  const { bits_per_second: median, min, max, cv } = caseResult.receiver;
+  const values = caseResult.runs.filter((run) => run.status === 'ok' && run.receiver).map((run) => run.receiver.bits_per_second);
   return { median, min, max, cv, runs: values.length, values };
 }
 
@@ -178,7 +177,7 @@ function bitrates(caseResult) {
 // direction. The same case listed twice in cases.js matches in order: the
 // first old one with the first new one.
 function caseKey(caseResult) {
-  return `${caseResult.direction ?? 'forward'} ${JSON.stringify(caseDefinition(caseResult))}`;
+  return `${caseResult.direction} ${JSON.stringify(caseDefinition(caseResult))}`;
 }
 
 function groupByKey(cases) {
@@ -193,7 +192,7 @@ function groupByKey(cases) {
 function runSummary(result) {
   return {
     startedAt: result.startedAt,
-    repeat: result.options?.repeat ?? 1,
+    repeat: result.options.repeat,
     complete: result.complete,
   };
 }
@@ -203,12 +202,12 @@ function runSummary(result) {
 // person may compare them on purpose.
 function differences(oldResult, newResult) {
   const facts = [
-    ['engine', (result) => result.options?.engine],
+    ['engine', (result) => result.options.engine],
     ['CPU', (result) => result.environment?.cpu?.model],
     ['Node.js', (result) => result.environment?.node?.node],
     ['OpenSSL', (result) => result.environment?.node?.openssl],
-    ['duration', (result) => result.options?.duration],
-    ['parallel streams', (result) => result.options?.parallel],
+    ['duration', (result) => result.options.duration],
+    ['parallel streams', (result) => result.options.parallel],
   ];
   const warnings = [];
   for (const [name, read] of facts) {

@@ -11,11 +11,10 @@ export function environmentRows(result) {
     ? `${env.cpu.cores} cores (${env.cpu.physicalCores} physical)`
     : `${env.cpu.cores} cores`;
   const aes = env.cpu.aes === null ? 'AES unknown' : env.cpu.aes ? 'AES' : 'no AES';
-  const repeat = options.repeat ?? 1;
   const run = [
     `${options.duration} s a case`,
     `${options.parallel} ${options.parallel === 1 ? 'stream' : 'streams'}`,
-    repeat === 1 ? '1 run a case' : `median of ${repeat} runs a case`,
+    options.repeat === 1 ? '1 run a case' : `median of ${options.repeat} runs a case`,
     ...(options.mode ? [`${options.mode} mode`] : []),
   ].join(', ');
   return [

@@ -1,9 +1,10 @@
-import { UNSTABLE_CV } from '../runner/statistics.js';
+import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
+import { latencyCells, latencyTitles } from './latency-table.js';
 import { isRepeated, rankCases, relativeReference } from './ranking.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
-import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
+import { formatBitrate, formatBitrateIn } from './units.js';
 
 // One self-contained HTML file: inline CSS and an inline SVG chart drawn
 // here, no script and nothing fetched, so it opens offline, as a CI artifact
@@ -32,9 +33,9 @@ const CHART = {
 // would push every cipher into the left fifth of the axis. They are drawn
 // as marker lines instead (or named at the right edge when beyond it).
 const CEILING_ROWS = new Set(['direct', 'plain']);
-const LATENCY_FIGURES = ['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'];
 
-export function formatHtmlReport(result) {
+export function formatHtmlReport(given) {
+  const result = upgradeResult(given);
   const { ranked, unranked } = rankCases(result);
   const title = `cipherbench: ${ranked.length} of ${result.cases.length} cases measured`;
   return `<!DOCTYPE html>
@@ -119,7 +120,7 @@ function chartSection(ranked) {
   const top = CHART.legendHeight + markerCases.length * CHART.referenceLine + 8;
   const height = top + barCases.length * groupHeight + CHART.bottom;
   const plotBottom = height - CHART.bottom;
-  const peak = Math.max(...barCases.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max ?? side.bits_per_second)));
+  const peak = Math.max(...barCases.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max)));
   const ticks = niceTicks(peak);
   const scaleMax = ticks.at(-1);
   const x = (bitsPerSecond) => plotLeft + (bitsPerSecond / scaleMax) * plotWidth;
@@ -136,10 +137,10 @@ function chartSection(ranked) {
     const label = clip(`${rank}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`);
     const marks = [['sender', caseResult.sender], ['receiver', caseResult.receiver]].map(([role, side], row) => {
       const y = groupTop + CHART.labelHeight + row * (CHART.barHeight + CHART.barGap);
-      const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction ?? 'forward')}" data-rank="${rank}"`;
+      const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction)}" data-rank="${rank}"`;
       const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${plotLeft}" y="${y}" width="${round(x(side.bits_per_second) - plotLeft)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
       const whisker = isRepeated(caseResult) ? whiskerMarks(role, side, data, x, y + CHART.barHeight / 2) : '';
-      const valueX = round(x(Math.max(side.bits_per_second, side.max ?? 0)) + 6);
+      const valueX = round(x(Math.max(side.bits_per_second, side.max)) + 6);
       const value = `<text class="value" x="${valueX}" y="${y + CHART.barHeight - 2}">${escape(formatBitrate(side.bits_per_second))}</text>`;
       return bar + whisker + value;
     });
@@ -149,7 +150,7 @@ function chartSection(ranked) {
   const references = markerCases.map((caseResult, position) => {
     const bps = caseResult.receiver.bits_per_second;
     const y = CHART.legendHeight + position * CHART.referenceLine + 10;
-    const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction ?? 'forward')}" data-bps="${bps}"`;
+    const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction)}" data-bps="${bps}"`;
     const text = `${caseResult.impl === 'direct' ? 'direct' : caseResult.impl}: receiver ${formatBitrate(bps)}`;
     if (bps > scaleMax) {
       // Beyond the axis: named at its right edge, pointing on.
@@ -211,13 +212,13 @@ function latencySection(ranked) {
   const measured = ranked.filter((caseResult) => caseResult.latency);
   if (measured.length === 0) return '';
   const unit = Object.values(measured[0].latency)[0].unit;
-  const header = ['Case', 'Chain', 'Direction', 'Kind', ...LATENCY_FIGURES.map((name) => (name === 'p999' ? 'p99.9' : name))];
+  const header = ['Case', 'Chain', 'Direction', 'Kind', ...latencyTitles()];
   const rows = measured.flatMap((caseResult) => Object.entries(caseResult.latency).map(([kind, figures]) => [
     `<td class="number">${caseResult.index}</td>`,
     `<td><code>${escape(caseLabel(caseResult))}</code></td>`,
-    `<td>${escape(caseResult.direction ?? 'forward')}</td>`,
+    `<td>${escape(caseResult.direction)}</td>`,
     `<td>${escape(kind)}</td>`,
-    ...LATENCY_FIGURES.map((name) => `<td class="number">${name === 'count' ? figures.count : formatFixed(figures[name], 3)}</td>`),
+    ...latencyCells(figures).map((cell) => `<td class="number">${cell}</td>`),
   ].join('')));
   return `<section id="latency">
 <h2>Latency (${escape(unit)})</h2>

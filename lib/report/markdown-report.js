@@ -1,4 +1,4 @@
-import { UNSTABLE_CV } from '../runner/statistics.js';
+import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { isRepeated, rankCases, relativeReference } from './ranking.js';
@@ -6,7 +6,8 @@ import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 
 // The ranking as Markdown, to paste into an issue: the machine in a small
 // table, then one row per measured case, then what was not measured.
-export function formatMarkdownReport(result) {
+export function formatMarkdownReport(given) {
+  const result = upgradeResult(given);
   const { ranked, unranked } = rankCases(result);
   const columns = rankingColumns(ranked, { reference: relativeReference(result) });
   const lines = [

@@ -14,7 +14,7 @@ export function rankCases(result) {
 }
 
 export function isRepeated(caseResult) {
-  return (caseResult.runs?.length ?? 0) > 1;
+  return caseResult.runs.length > 1;
 }
 
 // The case --relative-to named, as { index, label }; null without one.

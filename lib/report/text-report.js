@@ -1,9 +1,10 @@
 import { Chalk } from 'chalk';
-import { UNSTABLE_CV } from '../runner/statistics.js';
+import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
+import { alignTable, latencyTable } from './latency-table.js';
 import { linkLabel } from './link-label.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
@@ -20,7 +21,8 @@ function painter(color) {
   return new Chalk({ level: color ? 1 : 0 });
 }
 
-export function formatHeader(result, { color = false } = {}) {
+export function formatHeader(given, { color = false } = {}) {
+  const result = upgradeResult(given);
   const paint = painter(color);
   const { tool, environment: env } = result;
   const aes = env.cpu.aes === null ? 'unknown' : env.cpu.aes ? 'yes' : 'no';
@@ -54,11 +56,12 @@ export function formatHeader(result, { color = false } = {}) {
     .map(([title, rows]) => [paint.bold(title), ...rows.map(([name, value]) => `${name.padEnd(width)}${value}`)].join('\n'))
     .join('\n\n');
   // The run's own warnings (a case listed twice), before any case runs.
-  const warnings = (result.warnings ?? []).map((warning) => paint.yellow(`warning: ${warning}`));
+  const warnings = result.warnings.map((warning) => paint.yellow(`warning: ${warning}`));
   return warnings.length > 0 ? `${text}\n\n${warnings.join('\n')}` : text;
 }
 
-export function formatCaseBlock(caseResult, { color = false } = {}) {
+export function formatCaseBlock(given, { color = false } = {}) {
+  const caseResult = upgradeCase(given);
   const paint = painter(color);
   const lines = [`------------ Test Case ${caseResult.index} ----------------`, caseLabel(caseResult), ...directionLines(caseResult)];
   if (caseResult.status === 'ok') {
@@ -79,12 +82,13 @@ export function formatCaseBlock(caseResult, { color = false } = {}) {
     lines.push(`${statusLabel(caseResult.status, paint)}: ${first}`, ...rest.map((line) => `  ${line}`));
   }
   // A figure that was asked for but could not be measured says why.
-  for (const warning of caseResult.warnings ?? []) lines.push(paint.yellow(`warning: ${warning}`));
+  for (const warning of caseResult.warnings) lines.push(paint.yellow(`warning: ${warning}`));
   lines.push(DASHES);
   return lines.join('\n');
 }
 
-export function formatRanking(result, { color = false } = {}) {
+export function formatRanking(given, { color = false } = {}) {
+  const result = upgradeResult(given);
   const paint = painter(color);
   const { ranked, unranked } = rankCases(result);
   const lines = ['(ranking):', ''];
@@ -219,20 +223,14 @@ function costLines(cost) {
     const { cpuSeconds, cpuSecondsPerGB, peakRssBytes } = cost[relay];
     rows.push([`relay ${relay}`, formatFixed(cpuSeconds, 2), formatFixed(cpuSecondsPerGB, 2), formatBytes(peakRssBytes)]);
   }
-  return alignTable(rows);
+  return alignTable(rows, { labelWidth: LABEL_WIDTH });
 }
 
-const LATENCY_COLUMNS = ['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'];
+// Under the 16-wide label column the iperf3 rows use.
+const LABEL_WIDTH = 15;
 
 function latencyLines(latency) {
-  if (!latency) return [];
-  const kinds = Object.entries(latency);
-  const unit = kinds[0][1].unit;
-  const rows = [[`latency (${unit})`, ...LATENCY_COLUMNS.map((name) => (name === 'p999' ? 'p99.9' : name))]];
-  for (const [kind, figures] of kinds) {
-    rows.push([kind, String(figures.count), ...LATENCY_COLUMNS.slice(1).map((name) => formatFixed(figures[name], 3))]);
-  }
-  return alignTable(rows);
+  return latency ? latencyTable(latency, { labelWidth: LABEL_WIDTH }) : [];
 }
 
 // On a link: what crossed it per byte of payload, TCP/IP and the chain's
@@ -251,15 +249,6 @@ function ceilingLines(ceiling) {
     `(${formatBytes(ceiling.size)} reads, one core)`,
     `efficiency ${percent(ceiling.efficiency)}`,
   ].join('  ')];
-}
-
-// First column left, numbers right, under the 16-wide label column the
-// iperf3 rows use.
-function alignTable(rows) {
-  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row
-    .map((cell, column) => (column === 0 ? cell.padEnd(Math.max(15, widths[0])) : cell.padStart(widths[column])))
-    .join('  '));
 }
 
 function okRuns(caseResult) {

@@ -7,7 +7,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import vm from 'node:vm';
 import { validateChain } from '../presets/index.js';
-import { inputError } from './input-error.js';
+import { inputError } from '../errors.js';
 import { caseIdentity, isReference, validateReference } from '../peers/index.js';
 
 export const BUNDLED_CASES_FILE = fileURLToPath(new URL('../../cases.js', import.meta.url));

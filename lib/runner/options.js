@@ -1,13 +1,13 @@
-import { inputError } from './input-error.js';
-import { parseLinkProfile } from './link/profiles.js';
+import { inputError } from '../errors.js';
+import { parseLinkProfile, PROFILES } from './link/profiles.js';
 
-export const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
-export const DEFAULT_DURATION = 3;
-export const DEFAULT_PARALLEL = 1;
-export const DEFAULT_READY_TIMEOUT = 10;
+const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
+const DEFAULT_DURATION = 3;
+const DEFAULT_PARALLEL = 1;
+const DEFAULT_READY_TIMEOUT = 10;
 // What moves the bytes (engine.js): iperf3, the built-in Node sender and
 // sink, or auto, iperf3 when installed and else node.
-export const ENGINES = Object.freeze(['auto', 'iperf3', 'node']);
+const ENGINES = Object.freeze(['auto', 'iperf3', 'node']);
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
 // Enough for any spread a person would wait for; a typo of 1000 would run
@@ -18,7 +18,7 @@ const MAX_REPEAT = 100;
 // piece still work, in seconds (the first 3 cases, once each); full: figures
 // to publish or gate on (3 repeats give the comparison its spread, plus
 // latency). `cases` caps how many of the selected cases run.
-export const MODES = Object.freeze({
+const MODES = Object.freeze({
   smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3 }),
   default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null }),
   full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null }),
@@ -68,49 +68,156 @@ function flag(name, value, fallback) {
   return value;
 }
 
+// Every option of a run, in one table: the API reads it (normalizeOptions),
+// the CLI builds its flags from it (lib/cli/option-table.js), and the result
+// records it (recordedOptions). A new option is one entry here and the code
+// that uses its value. An entry has:
+//   name      the run() option and the normalised setting
+//   cli       the command line's flags: [{ flags, description, default }],
+//             in --help order; none for an API-only option
+//   fromCli   the run() option from commander's values, when it is not
+//             simply values[name] (--smoke and --full make `mode`)
+//   read      (value, { options, preset }) -> the setting, or throws an
+//             input error; preset is the mode's defaults; an entry without
+//             read is an input another entry reads (remote's)
+//   record    what the result keeps of the setting (options in
+//             docs/result.md): false for none, a function for a part
+const { smoke, default: standard, full } = MODES;
+
+export const RUN_OPTIONS = Object.freeze([
+  {
+    name: 'mode',
+    // No defaults for what a mode sets, so an explicit flag can be told
+    // apart from the mode's value.
+    cli: [
+      { flags: '--smoke', description: `a quick check that everything works: the first ${smoke.cases} cases, ${smoke.duration} s, once` },
+      { flags: '--full', description: `figures to publish or gate on: ${full.duration} s, ${full.repeat} repeats, latency` },
+    ],
+    fromCli: ({ smoke: quick, full: thorough }) => {
+      if (quick && thorough) throw inputError('give --smoke or --full, not both');
+      return quick ? 'smoke' : thorough ? 'full' : 'default';
+    },
+    read: readMode,
+  },
+  {
+    name: 'duration',
+    cli: [{ flags: '--duration <seconds>', description: `seconds iperf3 sends per run (iperf3 -t) (default: ${standard.duration}, ${smoke.duration} with --smoke, ${full.duration} with --full)` }],
+    read: (value, { preset }) => wholeNumber('duration', value ?? preset.duration, { unit: 'seconds', min: 1 }),
+  },
+  {
+    name: 'repeat',
+    cli: [{ flags: '--repeat <runs>', description: `runs of each case, interleaved A B C A B C; the report gives the median and spread (default: ${standard.repeat}, ${full.repeat} with --full)` }],
+    read: (value, { preset }) => wholeNumber('repeat', value ?? preset.repeat, { unit: 'runs', min: 1, max: MAX_REPEAT }),
+  },
+  {
+    name: 'parallel',
+    cli: [{ flags: '--parallel <streams>', description: 'parallel iperf3 streams (iperf3 -P)', default: String(DEFAULT_PARALLEL) }],
+    read: (value) => wholeNumber('parallel', value ?? DEFAULT_PARALLEL, { unit: 'streams', min: 1, max: MAX_PARALLEL }),
+  },
+  {
+    name: 'reverse',
+    cli: [{ flags: '--reverse', description: 'measure the other direction (iperf3 -R: iperf3 -s sends, through the server-to-client half of each preset)' }],
+    read: (value) => flag('reverse', value, false),
+  },
+  {
+    name: 'both',
+    cli: [{ flags: '--both', description: 'measure each case forward, then reverse' }],
+    read: (value, { options }) => {
+      const both = flag('both', value, false);
+      if (both && flag('reverse', options.reverse, false)) throw inputError('give --reverse (the reverse direction only) or --both (each case both ways), not the two together');
+      return both;
+    },
+  },
+  {
+    name: 'latency',
+    cli: [
+      { flags: '--latency', description: 'also time 1 KB round trips and new connections through the relays (on with --full)' },
+      { flags: '--no-latency', description: 'no latency, even with --full' },
+    ],
+    read: (value, { preset }) => flag('latency', value, preset.latency),
+  },
+  {
+    name: 'ceiling',
+    cli: [{ flags: '--no-ceiling', description: 'do not measure each chain\'s cipher ceiling (in-process encrypt and decrypt) before the runs' }],
+    read: (value) => flag('ceiling', value, true),
+  },
+  {
+    name: 'filter',
+    cli: [{ flags: '--filter <text>', description: 'run only case number TEXT, or the cases whose JSON or label contains TEXT' }],
+    read: (value = null) => {
+      if (value !== null && (typeof value !== 'string' || value === '')) throw inputError(`filter must be a case index or some text from a case, got ${JSON.stringify(value)}`);
+      return value;
+    },
+  },
+  {
+    name: 'relativeTo',
+    cli: [{ flags: '--relative-to <text>', description: 'also give every case\'s receiver bitrate as a multiple of one case\'s: case number TEXT, or the one case whose JSON or label contains TEXT' }],
+    read: (value = null) => {
+      if (value !== null && (typeof value !== 'string' || value === '')) throw inputError(`relativeTo must be a case index or some text from one case, got ${JSON.stringify(value)}`);
+      return value;
+    },
+  },
+  {
+    name: 'engine',
+    cli: [{ flags: '--engine <name>', description: `what sends and receives the traffic: ${ENGINES.join(', ')} (iperf3 when installed, else the built-in Node sender and sink)`, default: 'auto' }],
+    read: (value = 'auto') => {
+      if (!ENGINES.includes(value)) throw inputError(`engine must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(value)}`);
+      return value;
+    },
+  },
+  {
+    name: 'link',
+    cli: [{ flags: '--link <profile>', description: `run the relay server's half across a shaped link in network namespaces (root): ${Object.keys(PROFILES).join(', ')}, or e.g. rate=100mbit,delay=40ms,loss=0.1% (docs/links.md)` }],
+    read: (value) => (value === undefined || value === null ? null : parseLinkProfile(value)),
+  },
+  {
+    name: 'remote',
+    cli: [{ flags: '--remote <destination>', description: 'run the server\'s half (iperf3 -s, the relay server) on another host over ssh (user@host, with your ssh config and keys); it needs Node.js and this cipherbench version there (docs/links.md)' }],
+    read: (value, { options }) => remoteOptions({ ...options, remote: value ?? null }),
+    record: (remote) => remote && { destination: remote.destination },
+  },
+  {
+    name: 'remoteCipherbench',
+    cli: [{ flags: '--remote-cipherbench <command>', description: 'with --remote: how to run cipherbench on that host', default: 'cipherbench' }],
+  },
+  {
+    name: 'sshConfig',
+    cli: [{ flags: '--ssh-config <file>', description: 'with --remote: an ssh configuration file (ssh -F)' }],
+  },
+  {
+    name: 'ports',
+    cli: [{ flags: '--ports <client,server,target>', description: 'ports of the relay client, relay server and iperf3 -s', default: Object.values(DEFAULT_PORTS).join(',') }],
+    read: parsePorts,
+  },
+  {
+    name: 'readyTimeout',
+    read: (value = DEFAULT_READY_TIMEOUT) => {
+      if (typeof value !== 'number' || !(value > 0)) throw inputError(`readyTimeout must be a positive number of seconds, got ${JSON.stringify(value)}`);
+      return value;
+    },
+    record: false,
+  },
+]);
+
+function readMode(mode = 'default') {
+  if (!Object.hasOwn(MODES, mode)) throw inputError(`mode must be one of ${Object.keys(MODES).join(', ')}, got ${JSON.stringify(mode)}`);
+  return mode;
+}
+
 // The options run() and the CLI share, checked once, with their defaults:
 // the mode's, then the built-in ones.
 export function normalizeOptions(options = {}) {
-  const mode = options.mode ?? 'default';
-  if (!Object.hasOwn(MODES, mode)) {
-    throw inputError(`mode must be one of ${Object.keys(MODES).join(', ')}, got ${JSON.stringify(mode)}`);
-  }
-  const preset = MODES[mode];
-  const reverse = flag('reverse', options.reverse, false);
-  const both = flag('both', options.both, false);
-  if (reverse && both) throw inputError('give --reverse (the reverse direction only) or --both (each case both ways), not the two together');
-  const filter = options.filter ?? null;
-  if (filter !== null && (typeof filter !== 'string' || filter === '')) {
-    throw inputError(`filter must be a case index or some text from a case, got ${JSON.stringify(filter)}`);
-  }
-  const relativeTo = options.relativeTo ?? null;
-  if (relativeTo !== null && (typeof relativeTo !== 'string' || relativeTo === '')) {
-    throw inputError(`relativeTo must be a case index or some text from one case, got ${JSON.stringify(relativeTo)}`);
-  }
-  const engine = options.engine ?? 'auto';
-  if (!ENGINES.includes(engine)) throw inputError(`engine must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(engine)}`);
-  const readyTimeout = options.readyTimeout ?? DEFAULT_READY_TIMEOUT;
-  if (typeof readyTimeout !== 'number' || !(readyTimeout > 0)) {
-    throw inputError(`readyTimeout must be a positive number of seconds, got ${JSON.stringify(readyTimeout)}`);
-  }
-  return {
-    mode,
-    duration: wholeNumber('duration', options.duration ?? preset.duration, { unit: 'seconds', min: 1 }),
-    parallel: wholeNumber('parallel', options.parallel ?? DEFAULT_PARALLEL, { unit: 'streams', min: 1, max: MAX_PARALLEL }),
-    repeat: wholeNumber('repeat', options.repeat ?? preset.repeat, { unit: 'runs', min: 1, max: MAX_REPEAT }),
-    filter,
-    relativeTo,
-    engine,
-    ports: parsePorts(options.ports),
-    readyTimeout,
-    latency: flag('latency', options.latency, preset.latency),
-    reverse,
-    both,
-    ceiling: flag('ceiling', options.ceiling, true),
-    link: options.link === undefined || options.link === null ? null : parseLinkProfile(options.link),
-    remote: remoteOptions(options),
-    caseLimit: preset.cases,
-  };
+  const preset = MODES[readMode(options.mode ?? undefined)];
+  const context = { options, preset };
+  const settings = RUN_OPTIONS.filter((option) => option.read).map((option) => [option.name, option.read(options[option.name] ?? undefined, context)]);
+  return { ...Object.fromEntries(settings), caseLimit: preset.cases };
+}
+
+// What a result keeps of the settings (its options in docs/result.md).
+export function recordedOptions(settings) {
+  const recorded = RUN_OPTIONS.filter((option) => option.read && option.record !== false)
+    .map(({ name, record }) => [name, record ? record(settings[name]) : settings[name]]);
+  return Object.fromEntries(recorded);
 }
 
 // --remote DESTINATION, with how to run cipherbench there and an ssh

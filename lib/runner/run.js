@@ -6,8 +6,9 @@ import { duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile,
 import { chooseEngine } from '../traffic/engine.js';
 import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
-import { inputError } from './input-error.js';
-import { normalizeOptions } from './options.js';
+import { inputError } from '../errors.js';
+import { RESULT_VERSION } from '../result.js';
+import { normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
 import { assertPortsFree } from '../process/ports.js';
 import { runCase } from './run-case.js';
@@ -18,39 +19,15 @@ import { median, summarise, summariseCost } from './statistics.js';
 const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 // Runs every selected case and resolves with the result object of
-// docs/result.md. Options (all optional):
+// docs/result.md. Options (all optional): each entry of RUN_OPTIONS
+// (options.js) by its name, with the CLI flag's meaning and default (the
+// API also takes numbers for numbers, and ports as { client, server,
+// target }), and:
 //   casesFile    path of a cases file (default ./cases.js, else the bundled one)
 //   cases        an array of cases (preset chains or reference rows)
 //                instead of a file
-//   mode         'smoke' (1 s, once, the first 3 cases), 'default' or 'full'
-//                (5 s, 3 repeats, latency); the options below override it
-//   duration     seconds per run, iperf3 -t (3)
-//   parallel     iperf3 -P streams (1)
-//   repeat       runs of each case, interleaved: A B C A B C (1)
-//   reverse      measure iperf3 -R only: iperf3 -s sends (false)
-//   both         measure each case forward, then reverse (false)
-//   latency      also time request/response round trips and connects
-//                through the relays, in the first ok run of each case (false)
-//   ceiling      measure each chain's cipher ceiling first (true)
-//   filter       a case index, or text that a case's JSON or label
-//                contains (null: all)
-//   relativeTo   the one case, named as filter names cases, every case's
-//                median receiver bitrate is also given as a multiple of
-//                (null: none)
-//   engine       'iperf3', 'node' (the built-in sender and sink) or 'auto':
-//                iperf3 when installed, else node ('auto')
-//   ports        { client, server, target } or "1081,1082,1083"
-//   readyTimeout seconds a run's processes get to start listening (10)
 //   iperf3Path   the iperf3 to run (default: the one on PATH); implies
 //                engine 'iperf3'
-//   link         a link profile (link/profiles.js: 'wan', or
-//                'rate=100mbit,delay=40ms'): the relay server's half runs
-//                in a network namespace of its own, across a shaped veth
-//                pair from the client's half (root or CAP_NET_ADMIN; null)
-//   remote       an ssh destination (user@host): the server's half runs
-//                there, started over ssh with the user's own configuration
-//                (null); with remoteCipherbench, how to run cipherbench
-//                there ('cipherbench'), and sshConfig, an ssh -F file
 //   signal       an AbortSignal: stops the run in progress, skips the rest
 //                and records signal.reason ('SIGINT', 'SIGTERM') as interrupted
 //   onEvent      called with { type: 'run-started', result, total, cases },
@@ -99,6 +76,7 @@ export async function run(options = {}) {
   // The server's host speaks for itself: its own machine, OS and Node.
   if (remote) environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
   const result = {
+    resultVersion: RESULT_VERSION,
     tool: { name, version },
     startedAt: startedAt.toISOString(),
     finishedAt: null,
@@ -106,23 +84,8 @@ export async function run(options = {}) {
     complete: false,
     interrupted: null,
     environment,
-    options: {
-      casesFile,
-      duration: settings.duration,
-      parallel: settings.parallel,
-      filter: settings.filter,
-      ports: settings.ports,
-      repeat: settings.repeat,
-      mode: settings.mode,
-      latency: settings.latency,
-      reverse: settings.reverse,
-      both: settings.both,
-      ceiling: settings.ceiling,
-      engine: engine.name,
-      relativeTo: settings.relativeTo,
-      link: settings.link,
-      remote: settings.remote && { destination: settings.remote.destination },
-    },
+    // The engine that measured, after 'auto' chose.
+    options: { casesFile, ...recordedOptions(settings), engine: engine.name },
     warnings: duplicateWarnings(selected),
     cases: [],
   };

@@ -1,10 +1,12 @@
 // Plain statistics over repeated measurements. Pure functions on arrays of
 // numbers, so the runner and every report agree on one definition of each
-// figure (docs/result.md, "Repeats, spread, cost, latency, ceiling").
+// figure (docs/result.md, "A case").
 
-// A case whose receiver bitrate varies by more than this (sample standard
-// deviation over mean) is marked unstable: its ranking may be luck.
-export const UNSTABLE_CV = 0.10;
+import { UNSTABLE_CV } from '../result.js';
+
+// What `unstable` means belongs to the result's definition (lib/result.js);
+// it is given here too, beside the figures it is judged on.
+export { UNSTABLE_CV };
 
 // For an even count the median is the mean of the two middle values, the
 // textbook definition hyperfine and benchstat use.

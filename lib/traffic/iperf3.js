@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { inputError } from '../runner/input-error.js';
+import { inputError } from '../errors.js';
 import { findProgram } from '../process/programs.js';
 
 const INSTALL_HINT = 'install it with `sudo apt-get install iperf3` (Debian/Ubuntu) or `brew install iperf3` (macOS)';

@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 import net from 'node:net';
 import { formatEndpoint } from '../relay/endpoint.js';
-import { measurementError } from '../runner/measurement-error.js';
+import { measurementError } from '../errors.js';
 import { max, mean, percentile } from '../runner/statistics.js';
 
 // Request/response latency through whatever listens on host:port, normally

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { StringDecoder } from 'node:string_decoder';
-import { measurementError } from '../runner/measurement-error.js';
+import { measurementError } from '../errors.js';
 
 // The built-in engine's wire format (docs/traffic-engine.md). Like iperf3,
 // the sender opens one control connection and N data connections, all to

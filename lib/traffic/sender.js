@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { formatEndpoint } from '../relay/endpoint.js';
-import { measurementError } from '../runner/measurement-error.js';
+import { measurementError } from '../errors.js';
 import {
   CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, encodeHello, messageReader, newCookie, READ_SIZE, sendMessage, SETUP_TIMEOUT_MS, WRITE_SIZE,
 } from './protocol.js';

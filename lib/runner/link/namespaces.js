@@ -1,4 +1,4 @@
-import { inputError } from '../input-error.js';
+import { inputError } from '../../errors.js';
 import { runCommand, runCommandSync } from '../../process/processes.js';
 import { isServerSide } from '../server-side.js';
 import { needsNetem } from './profiles.js';

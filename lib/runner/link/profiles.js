@@ -1,4 +1,4 @@
-import { inputError } from '../input-error.js';
+import { inputError } from '../../errors.js';
 
 // A link between the relay client's host and the relay server's: a rate
 // cap, a delay added to the round trip (half each way), jitter and loss

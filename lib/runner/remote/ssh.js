@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { CLI } from '../../process/cli-path.js';
-import { inputError } from '../input-error.js';
+import { inputError } from '../../errors.js';
 import { runCommand } from '../../process/processes.js';
 import { isServerSide } from '../server-side.js';
 import { splitCommand } from '../../process/split-command.js';

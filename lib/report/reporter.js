@@ -1,0 +1,116 @@
+import { archiveReport } from './archive.js';
+import { compareResults, formatComparison } from './comparison.js';
+import { writeExports } from './exporters.js';
+import { formatJsonReport } from './json-report.js';
+import { readReportOptions } from './options.js';
+import { createProgress } from './progress.js';
+import { readResultFile } from './result-file.js';
+import { useColor } from './terminal.js';
+import { formatCaseBlock, formatHeader, formatRanking } from './text-report.js';
+
+// Everything `cipherbench run` says and writes around a run, for the CLI
+// and any program alike: the text report as the run goes (a block per case
+// as its last repeat ends, the live progress line on stderr), then the
+// ranking, the comparison with a baseline, the archive and the exports.
+//   const reporter = await createReporter({ markdown: 'ranking.md' });
+//   const result = await run({ onEvent: reporter.onEvent });
+//   const { ok } = await reporter.finish(result);
+// Options: those of REPORT_OPTIONS (options.js), with the CLI's defaults,
+// plus stdout and stderr (process's). Bad options and an unreadable
+// baseline reject here, with exitCode 2, before anything is measured.
+export async function createReporter(options = {}) {
+  const { stdout = process.stdout, stderr = process.stderr } = options;
+  const settings = readReportOptions(options);
+  const baseline = settings.baseline ? await readResultFile(settings.baseline) : null;
+  // With --json on stdout, stdout carries only JSON; the person reads stderr.
+  const jsonToStdout = settings.json === true || settings.json === '-';
+  const out = jsonToStdout ? stderr : stdout;
+  const color = useColor(out, settings);
+  const write = (text) => out.write(`${text}\n\n`);
+
+  // A case's block is printed when its last repeat finishes. Runs are
+  // interleaved, so with --repeat the blocks come together in the last
+  // round, each as soon as its case is complete; one run each reads as
+  // before, block after block.
+  const printed = new Set();
+  const caseKey = (caseResult) => `${caseResult.index} ${caseResult.direction}`;
+  const printBlock = (caseResult) => {
+    printed.add(caseKey(caseResult));
+    write(formatCaseBlock(caseResult, { color }));
+  };
+  let headerPrinted = false;
+  let progress = null;
+
+  function onEvent(event) {
+    if (event.type === 'run-started') {
+      headerPrinted = true;
+      write(formatHeader(event.result, { color }));
+      // As many as the report will show: runs of the same case are one test.
+      write(`running ${event.cases} tests...`);
+      progress = createProgress({ stream: stderr, total: event.total, color: useColor(stderr, settings), duration: event.result.options.duration });
+    } else if (event.type === 'ceiling-started') {
+      progress.ceilingStarted(event.presets, event.position, event.total);
+    } else if (event.type === 'case-started') {
+      progress.caseStarted(event.case, event.position, { repeat: event.repeat, repeats: event.repeats });
+    } else if (event.type === 'case-finished') {
+      progress.caseFinished(event.run);
+      if (!event.last) return;
+      // The live line shares the terminal with stdout: clear it before the
+      // block lands; the next run draws it again.
+      progress.stop();
+      printBlock(event.case);
+    }
+  }
+
+  // Clears the live line; a run that throws must still leave the terminal clean.
+  const stop = () => progress?.stop();
+
+  // Resolves with { archived: { textPath, jsonPath } or null, written,
+  // regressed, ok }: ok when everything asked for was written, no case got
+  // slower than the baseline and none failed.
+  async function finish(result) {
+    stop();
+    if (!headerPrinted) write(formatHeader(result, { color }));
+    // An interrupted run leaves cases that measured something before their
+    // last repeat: their blocks too, before the ranking that includes them.
+    for (const caseResult of result.cases) {
+      if (caseResult.status !== 'skipped' && !printed.has(caseKey(caseResult))) printBlock(caseResult);
+    }
+    out.write(`${formatRanking(result, { color })}\n`);
+
+    let regressed = false;
+    if (baseline) {
+      const comparison = compareResults(baseline, result, { threshold: settings.threshold, strict: settings.strict });
+      out.write(`\nAgainst the baseline ${settings.baseline}:\n${formatComparison(comparison, { color })}`);
+      regressed = comparison.regressed;
+    }
+    if (jsonToStdout) stdout.write(formatJsonReport(result));
+
+    let archived = null;
+    let archiveFailed = false;
+    if (settings.archive) {
+      try {
+        archived = await archiveReport(result, { dir: settings.out });
+        stderr.write(`report archived: ${archived.textPath} and ${archived.jsonPath}\n`);
+      } catch (error) {
+        // Nothing measured is lost: the JSON report goes to stdout instead.
+        archiveFailed = true;
+        const where = jsonToStdout ? 'the JSON report above on stdout is the only copy' : 'the JSON report follows on stdout';
+        stderr.write(`cipherbench: ${error.message}; ${where}\n`);
+        if (!jsonToStdout) stdout.write(formatJsonReport(result));
+      }
+    }
+    const files = { ...settings, json: jsonToStdout ? null : settings.json };
+    const written = await writeExports(result, files, { stdout, stderr });
+    const failed = result.cases.some((caseResult) => caseResult.status === 'failed');
+    return { archived, written, regressed, ok: !archiveFailed && written && !regressed && !failed };
+  }
+
+  return { onEvent, stop, finish };
+}
+
+// The same for a result already in hand (one run() returned, or one read
+// back with readResultFile): the text report, then what options ask for.
+export async function report(result, options = {}) {
+  return (await createReporter(options)).finish(result);
+}

@@ -1,0 +1,26 @@
+import { readFile } from 'node:fs/promises';
+import { inputError } from '../errors.js';
+import { isResult, upgradeResult } from '../result.js';
+
+// A result file someone named (report, compare, run --baseline), in the
+// current shape whatever version archived it. A missing file, bad JSON or
+// some other JSON is a mistake a person made, so it is one line saying
+// which file and what to pass instead.
+export async function readResultFile(path) {
+  let text;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw inputError(`cannot read ${path}: ${error.code === 'ENOENT' ? 'no such file' : error.message}`);
+  }
+  let result;
+  try {
+    result = JSON.parse(text);
+  } catch (error) {
+    throw inputError(`${path} is not JSON (${error.message}); pass a report such as reports/YYYY-MM-DD.json`);
+  }
+  if (!isResult(result)) {
+    throw inputError(`${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`);
+  }
+  return upgradeResult(result);
+}

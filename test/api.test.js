@@ -1,0 +1,90 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+// By the package's own name, as a program that installed it imports it:
+// package.json "exports" is what this resolves through.
+import { createReporter, EXPORTERS, readResultFile, report, RESULT_VERSION, run } from 'cipherbench';
+import { emptyFolder, runCli } from './support/cli.js';
+
+// One chain and one reference row, with the built-in engine, on ports of
+// their own (28094-28096).
+const PORTS = '28094,28095,28096';
+const CASES = [[{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }], { impl: 'direct' }];
+const EXPORT_FLAGS = { json: 'run.json', markdown: 'run.md', html: 'run.html' };
+
+function casesFolder() {
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify(CASES)};\n`);
+  return cwd;
+}
+
+// What a written file says once its measured figures and times are set
+// aside: the same sections, rows, labels and fields.
+function shape(file) {
+  const text = readFileSync(file, 'utf8');
+  if (file.endsWith('.json')) return keys(JSON.parse(text));
+  return text
+    .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
+    .replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/g, 'N')
+    .replace(/\b[KMGT]?(Bytes|bits\/sec)\b/g, 'UNIT')
+    .replace(/ +/g, ' ')
+    .split('\n')
+    .filter((line) => !/^<(path|line|rect|text|g)\b/.test(line.trim()));
+}
+
+function keys(value) {
+  if (Array.isArray(value)) return value.map(keys);
+  if (value === null || typeof value !== 'object') return typeof value;
+  return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, key === 'node' || key === 'environment' ? 'machine' : keys(inner)]));
+}
+
+const written = (cwd) => [
+  ...Object.values(EXPORT_FLAGS).filter((file) => readdirSync(cwd).includes(file)),
+  ...readdirSync(path.join(cwd, 'reports')).map((file) => path.join('reports', file)),
+].sort();
+
+test('the package API writes the same files as the CLI for the same run', { timeout: 60_000 }, async () => {
+  assert.deepEqual(EXPORTERS.map((exporter) => exporter.option), ['json', 'markdown', 'html']);
+
+  const cliFolder = casesFolder();
+  const flags = Object.entries(EXPORT_FLAGS).flatMap(([option, file]) => [`--${option}`, file]);
+  const cli = await runCli(['run', '--engine', 'node', '--duration', '1', '--no-ceiling', '--ports', PORTS, ...flags], { cwd: cliFolder });
+  assert.equal(cli.code, 0, cli.stderr);
+
+  const apiFolder = casesFolder();
+  const lines = { stdout: '', stderr: '' };
+  const stream = (name) => ({ isTTY: false, write: (text) => { lines[name] += text; } });
+  const inFolder = (file) => path.join(apiFolder, file);
+  const reporter = await createReporter({
+    json: inFolder(EXPORT_FLAGS.json),
+    markdown: inFolder(EXPORT_FLAGS.markdown),
+    html: inFolder(EXPORT_FLAGS.html),
+    out: inFolder('reports'),
+    stdout: stream('stdout'),
+    stderr: stream('stderr'),
+  });
+  const result = await run({ casesFile: inFolder('cases.js'), engine: 'node', duration: 1, ceiling: false, ports: PORTS, onEvent: reporter.onEvent });
+  const outcome = await reporter.finish(result);
+  assert.equal(outcome.ok, true, lines.stderr);
+  assert.equal(result.resultVersion, RESULT_VERSION);
+
+  assert.deepEqual(written(apiFolder), written(cliFolder));
+  for (const file of written(cliFolder)) {
+    assert.deepEqual(shape(inFolder(file)), shape(path.join(cliFolder, file)), file);
+  }
+  // The text the person reads, and the messages about what was written.
+  assert.match(lines.stdout, /\n\(ranking\):\n\n 1: Test Case 1, .*direct \(no relay\)\n 2: Test Case 0, .*ss-base \+ ss-aead-cipher\(aes-256-gcm\)\n/);
+  for (const [kind, file] of [['JSON', 'run.json'], ['Markdown', 'run.md'], ['HTML', 'run.html']]) {
+    assert.match(cli.stderr, new RegExp(`\\n${kind} report written: ${file.replace('.', '\\.')}\\n`));
+    assert.ok(lines.stderr.includes(`${kind} report written: ${inFolder(file)}\n`), lines.stderr);
+  }
+  assert.match(lines.stderr, /^report archived: .*\.txt and .*\.json$/m);
+
+  // report() makes the same files again from the archived result, later.
+  const archived = await readResultFile(inFolder(written(apiFolder).find((file) => file.endsWith('.json'))));
+  const again = await report(archived, { archive: false, markdown: inFolder('again.md'), html: inFolder('again.html'), stdout: stream('stdout'), stderr: stream('stderr') });
+  assert.deepEqual(again, { archived: null, written: true, regressed: false, ok: true });
+  assert.equal(readFileSync(inFolder('again.md'), 'utf8'), readFileSync(inFolder('run.md'), 'utf8'));
+  assert.equal(readFileSync(inFolder('again.html'), 'utf8'), readFileSync(inFolder('run.html'), 'utf8'));
+});

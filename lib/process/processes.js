@@ -3,6 +3,23 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { execa, execaSync } from 'execa';
 import { listeningInodes } from './socket-table.js';
 
+// The child-process contract: every program cipherbench starts (relays,
+// peers, iperf3, the built-in engine, the echo target, ip and tc, ssh, the
+// ceiling child, a probe such as getconf or ss) starts here, through execa,
+// and nowhere else in lib/. Three shapes:
+//   startProcess(label, file, args, { onLine }) a long-running child the
+//     runner owns (a relay, a peer, iperf3 -s, the sink, the echo target,
+//     the ceiling child): ready(readiness) says when it serves, from a
+//     line of its own output, the kernel's socket table, or (on a --remote
+//     host) a port that accepts; stop() ends it;
+//   startCommand(file, args, { timeoutMs, signal }) a child whose result is
+//     the point (the engine's client): killed on abort or timeout;
+//   runCommand(file, args, { timeoutMs, input }) a short command run to its
+//     end: resolves with its stdout, rejects with its own stderr;
+//     runCommandSync the same for an 'exit' handler.
+// execa's cleanup kills any child still running when this process exits,
+// so no child outlives a run.
+
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
 // (hung, or stopped with SIGSTOP) gets SIGKILL after this long.
 const STOP_GRACE_MS = 1000;
@@ -19,20 +36,6 @@ export function describeExit({ code, signal }) {
   if (signal) return `was killed by ${signal}`;
   return code === null || code === undefined ? 'could not be started' : `exited with code ${code}`;
 }
-
-// The child-process contract: every program cipherbench starts (relays,
-// peers, iperf3, the built-in engine, the echo target, ip and tc, ssh, the
-// ceiling child, a probe such as getconf or ss) starts here, through execa,
-// and nowhere else in lib/. Three shapes:
-//   startProcess(label, file, args, { onLine }) a long-running child the
-//     runner owns: ready(readiness) says when it serves, stop() ends it;
-//   startCommand(file, args, { timeoutMs, signal }) a child whose result is
-//     the point (the engine's client): killed on abort or timeout;
-//   runCommand(file, args, { timeoutMs, input }) a short command run to its
-//     end: resolves with its stdout, rejects with its own stderr;
-//     runCommandSync the same for an 'exit' handler.
-// execa's cleanup kills any child still running when this process exits,
-// so no child outlives a run.
 
 // Starts one long-running child the runner owns (iperf3 -s, a relay). Its
 // output is read line by line as it comes, so a full pipe never stalls it,
@@ -192,7 +195,7 @@ export function startCommand(file, args, { timeoutMs, signal }) {
 // A short command run to its end (iproute2's ip and tc, which set up and
 // tear down a link; ssh's checks; a probe): resolves with its stdout,
 // rejects with an error carrying its own stderr and stdout. `input` is
-// written to its stdin; timeoutMs 0 lets it run as long as it needs.
+// written to its stdin.
 export async function runCommand(file, args, { timeoutMs = 10_000, input } = {}) {
   const stdin = input === undefined ? { stdin: 'ignore' } : { input };
   const result = await execa(file, args, { ...stdin, reject: false, timeout: timeoutMs });

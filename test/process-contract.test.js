@@ -31,3 +31,14 @@ test('the ready line our relays print is written once, in lib/process/ready-line
   const writing = sources().filter(({ text }) => /\/\^?listening on \//.test(text) || /`listening on \$\{/.test(text)).map(({ name }) => name);
   assert.deepEqual(writing, [path.join('process', 'ready-line.js')]);
 });
+
+// A child waited on through the socket table that dies at once takes its
+// /proc/PID/net with it; that must read as its exit, not as a machine
+// without /proc. It lost that race about once in a few hundred.
+test('a child that dies before it listens is said to have exited, however fast it dies', { timeout: 60_000 }, async () => {
+  const { startProcess } = await import('../lib/process/processes.js');
+  for (let attempt = 0; attempt < 200; attempt++) {
+    const child = startProcess('false', 'false', []);
+    assert.equal(await child.ready({ listening: 1 }, { timeoutMs: 10_000 }), 'false exited with code 1 before it was ready');
+  }
+});

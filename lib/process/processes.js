@@ -141,8 +141,12 @@ export function tellingLines(lines, count = TAIL_LINES) {
 async function watchListening(port, pid, over) {
   while (!over()) {
     const inodes = await listeningInodes(port, pid);
-    if (inodes === null) return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
-    if (inodes.size > 0) return null;
+    if (inodes?.size > 0) return null;
+    // The child's tables are gone with the child when it dies at once:
+    // its exit, not this, says why it was not ready.
+    if (inodes === null && (await listeningInodes(port)) === null) {
+      return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
+    }
     await delay(LISTEN_POLL_MS);
   }
   return null;

@@ -37,7 +37,7 @@ test('the ready line our relays print is written once, in lib/process/ready-line
 // without /proc. It lost that race about once in a few hundred.
 test('a child that dies before it listens is said to have exited, however fast it dies', { timeout: 60_000 }, async () => {
   const { startProcess } = await import('../lib/process/processes.js');
-  for (let attempt = 0; attempt < 200; attempt++) {
+  for (let attempt = 0; attempt < 100; attempt++) {
     const child = startProcess('false', 'false', []);
     assert.equal(await child.ready({ listening: 1 }, { timeoutMs: 10_000 }), 'false exited with code 1 before it was ready');
   }

@@ -386,3 +386,12 @@ describe('benchmark/blinksocks.cases.js', async () => {
     });
   }
 });
+
+test('an impl that names an Object property (toString, __proto__) is an unknown implementation, not a crash', () => {
+  const problems = validateCases([{ impl: 'toString' }, { impl: '__proto__' }, { impl: 'constructor' }]);
+  assert.deepEqual(problems.map(({ index, message }) => `${index} ${message.split(';')[0]}`), [
+    '0 unknown implementation "toString"',
+    '1 unknown implementation "__proto__"',
+    '2 unknown implementation "constructor"',
+  ]);
+});

@@ -42,3 +42,23 @@ test('a chain with a handshake (the client holds its data until the server answe
   const { ceiling } = ceilingFor(await measureChainCeilings([tls]), tls);
   assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
 });
+
+// Measured in a child: the run's event loop (a Ctrl-C, the progress line)
+// keeps turning while the CPU works. In-process, one chain held it for
+// over half a second (a fifth of a CPU second each way, plus the warm-up).
+test('measuring ceilings never holds up the event loop', { timeout: 30_000 }, async () => {
+  let longest = 0;
+  let last = performance.now();
+  const ticker = setInterval(() => {
+    const now = performance.now();
+    longest = Math.max(longest, now - last);
+    last = now;
+  }, 10);
+  try {
+    const ceilings = await measureChainCeilings([GCM, chain('ss-aead-cipher', 'chacha20-ietf-poly1305'), RC4]);
+    assert.equal(ceilings.size, 3);
+  } finally {
+    clearInterval(ticker);
+  }
+  assert.ok(longest < 250, `the event loop stalled for ${Math.round(longest)} ms`);
+});

@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { presetNamed } from '../lib/presets/index.js';
 import { isProtocolError } from '../lib/presets/protocol-error.js';
 import blinksocks from '../lib/peers/blinksocks.js';
-import { listeningInodes } from '../lib/process/ports.js';
+import { listeningInodes } from '../lib/process/socket-table.js';
 import { startEchoServer } from './support/echo-server.js';
 import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { SSR_PROTOCOLS, ssrChain } from './support/ssr.js';

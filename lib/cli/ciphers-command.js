@@ -2,7 +2,7 @@ import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../presets/chain-label.js';
 import { chainNeedsLegacyProvider, PRESETS, validateChain } from '../presets/index.js';
 import { formatCipherTable } from '../report/cipher-table.js';
-import { DEFAULT_SIZES, measureChainsInLegacyChild, measureCipherCeiling } from '../runner/cipher-ceiling.js';
+import { DEFAULT_SIZES, measureChainsInChild, measureCipherCeiling } from '../runner/cipher-ceiling.js';
 import { inputError } from '../errors.js';
 
 // Every Shadowsocks method, with the shortest chain that carries it, read
@@ -28,14 +28,14 @@ export function registerCiphersCommand(program) {
     .option('--chain <json>', 'a preset chain to measure instead, as cases.js writes one (repeatable)', (value, all) => [...all, value], [])
     .option('--time <seconds>', 'CPU seconds to spend on each method, size and direction', '0.25')
     .option('--json', 'print JSON instead of the table')
-    .action((options) => {
+    .action(async (options) => {
       const sizes = parseSizes(options.size);
       const seconds = Number(options.time);
       if (!(seconds > 0 && seconds <= 60)) throw inputError(`--time must be a number of seconds between 0 and 60, got ${JSON.stringify(options.time)}`);
       if (options.chain.length > 0 && options.methods) throw inputError('--chain and --methods: give one or the other');
       const ceilings = options.chain.length > 0
-        ? measureChains(options.chain.map(parseChain), sizes, seconds)
-        : measureMethods(parseMethods(options.methods), sizes, seconds);
+        ? await measureChains(options.chain.map(parseChain), sizes, seconds)
+        : await measureMethods(parseMethods(options.methods), sizes, seconds);
       process.stdout.write(options.json ? `${JSON.stringify(ceilings, null, 2)}\n` : `${formatCipherTable(ceilings)}\n`);
     });
 }
@@ -68,17 +68,17 @@ function parseSizes(text) {
   });
 }
 
-function measureMethods(methods, sizes, seconds) {
-  const rows = measureChains(methods.map((method) => CHAINS.get(method)), sizes, seconds);
+async function measureMethods(methods, sizes, seconds) {
+  const rows = await measureChains(methods.map((method) => CHAINS.get(method)), sizes, seconds);
   return rows.map(({ sizes: measured }, i) => ({ method: methods[i], sizes: measured }));
 }
 
 // A chain carrying rc4-md5 or bf-cfb needs OpenSSL's legacy provider, which
 // is chosen when node starts: those are measured in a child started with the
 // flag, all in one.
-function measureChains(chains, sizes, seconds) {
+async function measureChains(chains, sizes, seconds) {
   const legacy = legacyProviderStatus() === 'loaded' ? [] : chains.filter(chainNeedsLegacyProvider);
-  const fromChild = legacy.length > 0 ? measureInLegacyChild(legacy, { sizes, seconds }) : [];
+  const fromChild = legacy.length > 0 ? await measureInLegacyChild(legacy, { sizes, seconds }) : [];
   const progress = process.stderr.isTTY ? (text) => process.stderr.write(`\r\x1b[2K${text}`) : () => {};
   const ceilings = chains.map((presets, i) => {
     const label = chainLabel(presets);
@@ -90,9 +90,9 @@ function measureChains(chains, sizes, seconds) {
   return ceilings;
 }
 
-function measureInLegacyChild(chains, { sizes, seconds }) {
+async function measureInLegacyChild(chains, { sizes, seconds }) {
   try {
-    return measureChainsInLegacyChild(chains, { sizes, seconds });
+    return await measureChainsInChild(chains, { sizes, seconds, legacy: true });
   } catch (error) {
     const labels = chains.map(chainLabel).join('; ');
     throw inputError(`${labels}: need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.message}`);

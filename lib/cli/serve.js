@@ -1,3 +1,4 @@
+import { readyLine } from '../process/ready-line.js';
 import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
 import { earlySignal } from './early-signals.js';
 import { inputError } from '../errors.js';
@@ -45,5 +46,5 @@ export async function serve(start) {
   process.once('SIGTERM', stop);
   // A signal held while the CLI loaded: asked to stop before it started.
   if (earlySignal()) return stop();
-  process.stdout.write(`listening on ${formatEndpoint(server.address)}\n`);
+  process.stdout.write(`${readyLine(formatEndpoint(server.address))}\n`);
 }

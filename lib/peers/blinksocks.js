@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../presets/chain-label.js';
+import { isPlainObject } from '../presets/index.js';
+import { writeConfigFiles } from './config-files.js';
 
 // blinksocks 3.x, the Node.js proxy framework cipherbench's presets and
 // report come from, run from its own package: `blinksocks -c FILE.json`, a
@@ -35,7 +35,6 @@ const METHODS = {
 // Params blinksocks 3.3.0 does not check at start but crashes without on the
 // first connection.
 const REQUIRED = { 'aead-random-cipher': ['method'], 'obfs-tls1.2-ticket': ['sni'], 'obfs-http': ['file'], 'v2ray-vmess': ['id'] };
-const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
 
 function validate({ presets }) {
   if (!Array.isArray(presets) || presets.length === 0) {
@@ -96,14 +95,13 @@ async function locate(reference, { env = process.env, cwd = process.cwd() } = {}
   return { missing: `the blinksocks package cannot be resolved from ${folders.join(' or ')}` };
 }
 
-// Each run of a case gets a folder of its own for the two configs and blinksocks's
-// log file, removed when the run ends. Quiet logging: no line a connection,
-// so readiness comes from the listening table.
+// The two configs, with blinksocks's log files beside them, in a folder
+// removed when the run ends. Quiet logging: no line a connection, so
+// readiness comes from the listening table.
 async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }) {
-  const folder = await mkdtemp(path.join(tmpdir(), 'cipherbench-blinksocks-'));
   const common = { log_level: 'warn', timeout: 600 };
   const server = { service: `tcp://${serverHost}:${ports.server}`, key, presets };
-  const configs = {
+  const { files, cleanup } = await writeConfigFiles('blinksocks', (folder) => ({
     server: { ...server, ...common, log_path: path.join(folder, 'server.log') },
     client: {
       service: `tcp://127.0.0.1:${ports.client}?forward=127.0.0.1:${ports.target}`,
@@ -111,21 +109,16 @@ async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }
       ...common,
       log_path: path.join(folder, 'client.log'),
     },
-  };
+  }));
   const flags = [...(usesRc4(presets) ? [LEGACY_FLAG] : []), ...(usesStreamChacha(presets) ? ['--require', ANY_NODE] : [])];
-  const relays = [];
-  for (const role of ['server', 'client']) {
-    const file = path.join(folder, `${role}.json`);
-    await writeFile(file, JSON.stringify(configs[role]));
-    relays.push({
-      role,
-      label: `blinksocks ${role}`,
-      file: process.execPath,
-      args: [...flags, found.blinksocks, '-c', file],
-      readiness: { listening: role === 'server' ? ports.server : ports.client },
-    });
-  }
-  return { relays, entryPort: ports.client, cleanup: () => rm(folder, { recursive: true, force: true }) };
+  const relays = ['server', 'client'].map((role) => ({
+    role,
+    label: `blinksocks ${role}`,
+    file: process.execPath,
+    args: [...flags, found.blinksocks, '-c', files[role]],
+    readiness: { listening: role === 'server' ? ports.server : ports.client },
+  }));
+  return { relays, entryPort: ports.client, cleanup };
 }
 
 export default {

@@ -1,8 +1,8 @@
 import blinksocks from './blinksocks.js';
 import command from './command.js';
 import direct from './direct.js';
-import { newChainPassword } from '../presets/index.js';
-import { ourRelays } from './ours.js';
+import { isPlainObject } from '../presets/index.js';
+import ours from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
 import shadowsocksRust from './shadowsocks-rust.js';
@@ -33,19 +33,23 @@ import v2ray from './v2ray.js';
 //             on a --remote host (it runs from files on this one)
 //   key?(reference) -> a fresh key when the implementation takes one of
 //             its own format for this row (Shadowsocks 2022), else undefined
+// A chain case (an array of presets) runs on ours.js, which has the same
+// shape but no impl, label or hint: a case names it by being a chain, the
+// reports label it by its presets, and it is always installed.
 // The runner starts, waits for, measures, costs and stops every one alike.
 const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
-
-const isPlainObject = (value) => value !== null && typeof value === 'object' && !Array.isArray(value);
+// Own names only: a case's impl of "toString" names no peer.
+const peerNamed = (impl) => (typeof impl === 'string' && Object.hasOwn(PEERS, impl) ? PEERS[impl] : undefined);
+const peerOf = (identity) => (identity.impl ? peerNamed(identity.impl) : ours);
 
 export const isReference = (entry) => isPlainObject(entry);
 
 // Every problem with a reference row (an object with impl), as
 // { field, message }.
 export function validateReference(reference) {
-  const peer = PEERS[reference.impl];
-  if (!peer || typeof reference.impl !== 'string') {
+  const peer = peerNamed(reference.impl);
+  if (!peer) {
     return [{ field: 'impl', message: `unknown implementation ${JSON.stringify(reference.impl)}; valid: ${IMPLS.join(', ')}` }];
   }
   const allowed = ['impl', 'label', ...peer.fields];
@@ -62,7 +66,7 @@ export function validateReference(reference) {
 // chain; for a reference row its impl, the fields it gave and a label.
 export function caseIdentity(entry) {
   if (!isReference(entry)) return { presets: entry };
-  const peer = PEERS[entry.impl];
+  const peer = peerNamed(entry.impl);
   const given = Object.fromEntries(peer.fields.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]));
   return { impl: entry.impl, ...given, label: entry.label ?? peer.label(entry) };
 }
@@ -71,25 +75,18 @@ export function caseIdentity(entry) {
 // case skipped for a missing implementation carries: what is missing and
 // how to install it.
 export async function locatePeer(identity, options) {
-  if (!identity.impl) return { found: {} };
-  const peer = PEERS[identity.impl];
+  const peer = peerOf(identity);
   const { found, missing } = await peer.locate(identity, options);
   const hint = typeof peer.hint === 'function' ? peer.hint(identity) : peer.hint;
   return found ? { found } : { reason: `not installed: ${missing}; ${hint}` };
 }
 
-export const runsRemotely = (identity) => !identity.impl || PEERS[identity.impl].remote !== false;
+export const runsRemotely = (identity) => peerOf(identity).remote !== false;
 
 // The run's password suits every cipher but those with a key format of
 // their own (Shadowsocks 2022: base64 of the method's key length): such a
 // case gets a fresh key of that format for each run instead.
-function keyFor(identity, runKey) {
-  const own = identity.impl ? PEERS[identity.impl].key?.(identity) : newChainPassword(identity.presets);
-  return own ?? runKey;
-}
-
 export async function planPeer(identity, context) {
-  const withKey = { ...context, key: keyFor(identity, context.key) };
-  if (!identity.impl) return { relays: ourRelays(identity.presets, withKey), entryPort: context.ports.client };
-  return PEERS[identity.impl].plan(identity, withKey);
+  const peer = peerOf(identity);
+  return peer.plan(identity, { ...context, key: peer.key?.(identity) ?? context.key });
 }

@@ -1,14 +1,13 @@
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider } from '../presets/index.js';
+import { chainNeedsLegacyProvider, newChainPassword } from '../presets/index.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { CLI } from '../process/cli-path.js';
-
-// Our relays say this once they listen.
-const LISTENING = /^listening on /;
+import { READY_LINE } from '../process/ready-line.js';
+import { BUILT_IN } from './built-in.js';
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
-export function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
+function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
   const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
   // debug: a relay says why it dropped a connection (a tag mismatch, a
   // malformed header), which a failed case's reason then carries; a
@@ -23,14 +22,24 @@ export function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverB
       // without integrity unless told: the run's key is random, and the
       // benchmark measures what the person chose.
       args: [...node, 'relay', 'server', '--listen', `${serverBind}:${ports.server}`, ...presets, ...(isLoopbackHost(serverBind) ? [] : ['--allow-unauthenticated'])],
-      readiness: { stdout: LISTENING },
+      readiness: { stdout: READY_LINE },
     },
     {
       role: 'client',
       label: 'relay client',
       file: process.execPath,
       args: [...node, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `${serverHost}:${ports.server}`, '--forward', `127.0.0.1:${ports.target}`, ...presets],
-      readiness: { stdout: LISTENING },
+      readiness: { stdout: READY_LINE },
     },
   ];
 }
+
+// The peer of every case that is a preset chain rather than a reference
+// row: a case names it by being an array, so it has no impl. It runs on a
+// --remote host as the remote cipherbench, and takes the key its chain's
+// format asks for, if any.
+export default {
+  ...BUILT_IN,
+  key: ({ presets }) => newChainPassword(presets),
+  plan: async ({ presets }, context) => ({ relays: ourRelays(presets, context), entryPort: context.ports.client }),
+};

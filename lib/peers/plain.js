@@ -1,14 +1,13 @@
-import { ourRelays } from './ours.js';
+import { BUILT_IN } from './built-in.js';
+import ours from './ours.js';
 
 // The Node data path's ceiling: our relay pair with the one preset every
 // chain has (ss-base, the target address) and no cipher.
 const CHAIN = [{ name: 'ss-base' }];
 
 export default {
+  ...BUILT_IN,
   impl: 'plain',
-  fields: [],
-  validate: () => [],
   label: () => 'plain (our relays, no cipher)',
-  locate: async () => ({ found: {} }),
-  plan: async (reference, context) => ({ relays: ourRelays(CHAIN, context), entryPort: context.ports.client }),
+  plan: (reference, context) => ours.plan({ presets: CHAIN }, context),
 };

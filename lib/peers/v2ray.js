@@ -1,8 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { findPrograms } from '../process/programs.js';
+import { writeConfigFiles } from './config-files.js';
 
 // V2Ray (4.x, as Debian packages it) carrying VMess: the server a vmess
 // inbound with a freedom outbound, the client a dokodemo-door inbound
@@ -38,29 +36,23 @@ function validate({ security, alterId }) {
   return problems;
 }
 
-// Each run of a case gets a folder of its own for the two configs, removed
-// when the run ends. V2Ray logs once it has started, but readiness is read
-// from the listening table, as for the other peers.
+// The two configs in a folder removed when the run ends. V2Ray logs once
+// it has started, but readiness is read from the listening table, as for
+// the other peers.
 async function plan({ security, alterId = 0 }, { ports, found, serverHost = '127.0.0.1', serverBind = serverHost }) {
-  const folder = await mkdtemp(path.join(tmpdir(), 'cipherbench-v2ray-'));
   const id = randomUUID();
-  const configs = {
+  const { files, cleanup } = await writeConfigFiles('v2ray', () => ({
     server: v2rayServerConfig({ port: ports.server, id, alterId, listen: serverBind }),
     client: v2rayClientConfig({ port: ports.client, serverPort: ports.server, forwardPort: ports.target, id, alterId, security, server: serverHost }),
-  };
-  const relays = [];
-  for (const role of ['server', 'client']) {
-    const file = path.join(folder, `${role}.json`);
-    await writeFile(file, JSON.stringify(configs[role]));
-    relays.push({
-      role,
-      label: `v2ray ${role}`,
-      file: found.v2ray,
-      args: ['-config', file],
-      readiness: { listening: role === 'server' ? ports.server : ports.client },
-    });
-  }
-  return { relays, entryPort: ports.client, cleanup: () => rm(folder, { recursive: true, force: true }) };
+  }));
+  const relays = ['server', 'client'].map((role) => ({
+    role,
+    label: `v2ray ${role}`,
+    file: found.v2ray,
+    args: ['-config', files[role]],
+    readiness: { listening: role === 'server' ? ports.server : ports.client },
+  }));
+  return { relays, entryPort: ports.client, cleanup };
 }
 
 export default {

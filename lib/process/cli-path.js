@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
 
-// The CLI every child the runner starts runs through: relays, the echo
-// target, the traffic engine and the legacy-provider ceiling child.
+// The CLI our own children run through: relays, the echo target, the
+// traffic engine and the latency probe on a link.
 export const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));

@@ -1,8 +1,8 @@
-import { execFile } from 'node:child_process';
 import { readdir, readFile, readlink } from 'node:fs/promises';
 import net from 'node:net';
-import { promisify } from 'node:util';
 import { inputError } from '../errors.js';
+import { runCommand } from './processes.js';
+import { listeningInodes } from './socket-table.js';
 
 const ROLE_NAMES = { client: 'relay client', server: 'relay server', target: 'iperf3 -s' };
 
@@ -40,7 +40,7 @@ export async function findPortHolder(port) {
 export async function holderFromSs(port) {
   let stdout;
   try {
-    ({ stdout } = await promisify(execFile)('ss', ['-ltnpH', `sport = :${port}`], { timeout: 5000 }));
+    stdout = await runCommand('ss', ['-ltnpH', `sport = :${port}`], { timeoutMs: 5000 });
   } catch {
     return null;
   }
@@ -86,30 +86,4 @@ export async function holderFromProc(port) {
     }
   }
   return null;
-}
-
-// The inodes of the sockets listening on a TCP port, as socket:[inode]
-// links, from the kernel's own tables; null when there are none to read
-// (no /proc: macOS, Windows). With `pid`, the tables of that process's
-// network namespace, which is not this one's when it runs on a link.
-export async function listeningInodes(port, pid = null) {
-  const inodes = new Set();
-  let readable = false;
-  const root = pid === null ? '/proc/net' : `/proc/${pid}/net`;
-  for (const table of [`${root}/tcp`, `${root}/tcp6`]) {
-    let text;
-    try {
-      text = await readFile(table, 'utf8');
-    } catch {
-      continue;
-    }
-    readable = true;
-    for (const line of text.split('\n').slice(1)) {
-      const fields = line.trim().split(/\s+/);
-      // local_address is HEXIP:HEXPORT; state 0A is LISTEN; inode is field 9.
-      if (fields.length < 10 || fields[3] !== '0A') continue;
-      if (parseInt(fields[1].split(':')[1], 16) === port) inodes.add(`socket:[${fields[9]}]`);
-    }
-  }
-  return readable ? inodes : null;
 }

@@ -1,6 +1,5 @@
-import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
+import { runCommand } from './processes.js';
 
 // What a process (with the processes it started) has cost the machine so
 // far, read from Linux's /proc: CPU seconds in user and kernel mode, and
@@ -15,8 +14,8 @@ const FALLBACK_CLK_TCK = 100;
 let clockTicks = null;
 
 function clockTicksPerSecond() {
-  clockTicks ??= promisify(execFile)('getconf', ['CLK_TCK'], { timeout: 5000 }).then(
-    ({ stdout }) => {
+  clockTicks ??= runCommand('getconf', ['CLK_TCK'], { timeoutMs: 5000 }).then(
+    (stdout) => {
       const ticks = Number(stdout.trim());
       return Number.isInteger(ticks) && ticks > 0 ? ticks : FALLBACK_CLK_TCK;
     },

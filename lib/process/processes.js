@@ -1,7 +1,24 @@
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa, execaSync } from 'execa';
-import { listeningInodes } from './ports.js';
+import { listeningInodes } from './socket-table.js';
+
+// The child-process contract: every program cipherbench starts (relays,
+// peers, iperf3, the built-in engine, the echo target, ip and tc, ssh, the
+// ceiling child, a probe such as getconf or ss) starts here, through execa,
+// and nowhere else in lib/. Three shapes:
+//   startProcess(label, file, args, { onLine }) a long-running child the
+//     runner owns (a relay, a peer, iperf3 -s, the sink, the echo target,
+//     the ceiling child): ready(readiness) says when it serves, from a
+//     line of its own output, the kernel's socket table, or (on a --remote
+//     host) a port that accepts; stop() ends it;
+//   startCommand(file, args, { timeoutMs, signal }) a child whose result is
+//     the point (the engine's client): killed on abort or timeout;
+//   runCommand(file, args, { timeoutMs, input }) a short command run to its
+//     end: resolves with its stdout, rejects with its own stderr;
+//     runCommandSync the same for an 'exit' handler.
+// execa's cleanup kills any child still running when this process exits,
+// so no child outlives a run.
 
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
 // (hung, or stopped with SIGSTOP) gets SIGKILL after this long.
@@ -22,9 +39,9 @@ export function describeExit({ code, signal }) {
 
 // Starts one long-running child the runner owns (iperf3 -s, a relay). Its
 // output is read line by line as it comes, so a full pipe never stalls it,
-// and the last lines of its stderr are kept for a failure's reason. execa's
-// cleanup kills it if this process exits first, so none is left behind.
-export function startProcess(label, file, args) {
+// and the last lines of its stderr are kept for a failure's reason;
+// onLine(stream, line) hears each line too.
+export function startProcess(label, file, args, { onLine = () => {} } = {}) {
   const subprocess = execa(file, args, {
     stdin: 'ignore',
     buffer: false,
@@ -35,7 +52,7 @@ export function startProcess(label, file, args) {
   // is still seen; the children the runner starts say little.
   const lines = { stdout: [], stderr: [] };
   const stderrTail = [];
-  const lineListeners = new Set();
+  const lineListeners = new Set([onLine]);
   for (const stream of ['stdout', 'stderr']) {
     readLines(subprocess[stream], (line) => {
       lines[stream].push(line);
@@ -124,8 +141,12 @@ export function tellingLines(lines, count = TAIL_LINES) {
 async function watchListening(port, pid, over) {
   while (!over()) {
     const inodes = await listeningInodes(port, pid);
-    if (inodes === null) return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
-    if (inodes.size > 0) return null;
+    if (inodes?.size > 0) return null;
+    // The child's tables are gone with the child when it dies at once:
+    // its exit, not this, says why it was not ready.
+    if (inodes === null && (await listeningInodes(port)) === null) {
+      return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
+    }
     await delay(LISTEN_POLL_MS);
   }
   return null;
@@ -160,10 +181,28 @@ function readLines(stream, onLine) {
   });
 }
 
+// Starts a child whose result is what it is run for (the traffic engine's
+// client); `result` resolves with execa's result ({ stdout, stderr,
+// exitCode, signal, timedOut }) once it ends, killed when `signal` aborts
+// or after `timeoutMs`.
+export function startCommand(file, args, { timeoutMs, signal }) {
+  const subprocess = execa(file, args, {
+    stdin: 'ignore',
+    reject: false,
+    timeout: timeoutMs,
+    cancelSignal: signal,
+    forceKillAfterDelay: STOP_GRACE_MS,
+  });
+  return { pid: subprocess.pid, result: subprocess, kill: () => subprocess.kill('SIGTERM') };
+}
+
 // A short command run to its end (iproute2's ip and tc, which set up and
-// tear down a link): resolves with its stdout, rejects with its own stderr.
-export async function runCommand(file, args, { timeoutMs = 10_000 } = {}) {
-  const result = await execa(file, args, { stdin: 'ignore', reject: false, timeout: timeoutMs });
+// tear down a link; ssh's checks; a probe): resolves with its stdout,
+// rejects with an error carrying its own stderr and stdout. `input` is
+// written to its stdin.
+export async function runCommand(file, args, { timeoutMs = 10_000, input } = {}) {
+  const stdin = input === undefined ? { stdin: 'ignore' } : { input };
+  const result = await execa(file, args, { ...stdin, reject: false, timeout: timeoutMs });
   if (result.exitCode === 0) return result.stdout;
   throw commandError(file, args, result);
 }
@@ -180,5 +219,6 @@ function commandError(file, args, result) {
   const said = String(result.stderr ?? '').trim() || result.originalMessage || describeExit({ code: result.exitCode, signal: result.signal });
   const error = new Error(`${file} ${args.join(' ')}: ${said}`);
   error.stderr = String(result.stderr ?? '');
+  error.stdout = String(result.stdout ?? '');
   return error;
 }

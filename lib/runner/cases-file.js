@@ -1,14 +1,13 @@
-import { execFile, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
 import vm from 'node:vm';
 import { validateChain } from '../presets/index.js';
 import { inputError } from '../errors.js';
 import { caseIdentity, isReference, validateReference } from '../peers/index.js';
+import { runCommand } from '../process/processes.js';
 
 export const BUNDLED_CASES_FILE = fileURLToPath(new URL('../../cases.js', import.meta.url));
 
@@ -87,14 +86,10 @@ async function loadError(file, error) {
 // CommonJS first and may pass an ES module it cannot place; checking the
 // source again as a module (on stdin) finds the line then.
 async function syntaxErrorLine(file) {
-  try {
-    await promisify(execFile)(process.execPath, ['--check', file], { timeout: 10_000 });
-  } catch (error) {
-    const first = String(error.stderr ?? '').split('\n')[0];
-    if (first.startsWith(`${file}:`)) return first;
-  }
-  const asModule = spawnSync(process.execPath, ['--input-type=module', '--check'], { input: await readFile(file), timeout: 10_000 });
-  const line = /^\[stdin\]:(\d+)/.exec(String(asModule.stderr ?? ''));
+  const stderrOf = (args, options) => runCommand(process.execPath, args, options).then(() => '', (error) => error.stderr);
+  const first = (await stderrOf(['--check', file])).split('\n')[0];
+  if (first.startsWith(`${file}:`)) return first;
+  const line = /^\[stdin\]:(\d+)/.exec(await stderrOf(['--input-type=module', '--check'], { input: await readFile(file) }));
   return line ? `${file}:${line[1]}` : null;
 }
 

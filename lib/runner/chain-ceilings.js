@@ -1,7 +1,6 @@
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../presets/index.js';
-import { measureChainsInLegacyChild, measureCipherCeiling } from './cipher-ceiling.js';
+import { measureChainsInChild } from './cipher-ceiling.js';
 
 // The cipher ceiling of every distinct chain a run measures, taken before
 // any relay starts so nothing else competes for the CPU. One read size,
@@ -9,45 +8,41 @@ import { measureChainsInLegacyChild, measureCipherCeiling } from './cipher-ceili
 // CPU second per direction: about half a second a chain.
 const SIZE = 64 * 1024;
 const MIN_SECONDS = 0.2;
-// The first chain measured in a fresh process came out a third slower than
-// the same chain measured again (JIT, OpenSSL's first use of a cipher): a
-// short unrecorded pass first keeps that off whichever chain comes first.
+// The first chain a fresh child measures comes out slow: a short
+// unrecorded pass goes first.
 const WARM_UP_SECONDS = 0.1;
 
 const keyOf = (presets) => JSON.stringify(presets);
 
 // Resolves with a Map from a chain's JSON to { ceiling: { encrypt_bps,
 // decrypt_bps, size } } or { reason } when it could not be measured.
-// onChain(presets, position, total) is told before each chain; `signal`
-// stops between chains (the rest get no ceiling).
+// onChain(presets, position, total) is told as each chain starts; `signal`
+// stops the measuring (the rest get no ceiling). The chains are measured
+// in a child, so the run's event loop (a Ctrl-C, the progress line) is
+// never held up by them.
 export async function measureChainCeilings(chains, { onChain = () => {}, signal } = {}) {
   const distinct = [...new Map(chains.map((presets) => [keyOf(presets), presets])).values()];
+  // A chain needing the legacy provider is measured in a child started
+  // with it, all such chains in one child, after the others.
+  const legacy = legacyProviderStatus() === 'loaded' ? [] : distinct.filter(chainNeedsLegacyProvider);
+  const groups = [{ chains: distinct.filter((presets) => !legacy.includes(presets)), legacy: false }, { chains: legacy, legacy: true }];
   const ceilings = new Map();
-  // A chain needing the legacy provider is measured by `cipherbench ciphers
-  // --chain` in a child started with it, all such chains in one child.
-  const inChild = legacyProviderStatus() === 'loaded' ? [] : distinct.filter(chainNeedsLegacyProvider);
-  let fromChild = null;
-  let childFailure = null;
-  const first = distinct.find((presets) => !inChild.includes(presets));
-  if (first && !signal?.aborted) measureCipherCeiling({ presets: first, sizes: [SIZE], minSeconds: WARM_UP_SECONDS });
-  for (const [position, presets] of distinct.entries()) {
-    if (signal?.aborted) break;
-    onChain(presets, position + 1, distinct.length);
-    // Lets a Ctrl-C land between chains: each measurement holds the thread.
-    await nextTurn();
-    if (!inChild.includes(presets)) {
-      ceilings.set(keyOf(presets), { ceiling: fromRows(measureCipherCeiling({ presets, sizes: [SIZE], minSeconds: MIN_SECONDS })) });
-      continue;
+  let told = 0;
+  for (const group of groups) {
+    if (group.chains.length === 0 || signal?.aborted) continue;
+    const first = told;
+    const onStart = (at) => onChain(group.chains[at], first + at + 1, distinct.length);
+    told += group.chains.length;
+    try {
+      const rows = await measureChainsInChild(group.chains, { sizes: [SIZE], seconds: MIN_SECONDS, warmUpSeconds: WARM_UP_SECONDS, legacy: group.legacy, onChain: onStart, signal });
+      for (const row of rows) ceilings.set(keyOf(row.presets), { ceiling: fromRows(row.sizes) });
+    } catch (error) {
+      // Without the legacy provider these chains cannot be measured; any
+      // other chain failing is a bug, and says so loudly.
+      if (!group.legacy) throw error;
+      const reason = `needs OpenSSL's legacy provider, which could not be loaded: ${error.message.split('\n')[0]}`;
+      for (const presets of group.chains) ceilings.set(keyOf(presets), { reason });
     }
-    if (!fromChild && !childFailure) {
-      try {
-        fromChild = measureChainsInLegacyChild(inChild, { sizes: [SIZE], seconds: MIN_SECONDS });
-      } catch (error) {
-        childFailure = `needs OpenSSL's legacy provider, which could not be loaded: ${error.message.split('\n')[0]}`;
-      }
-    }
-    const row = fromChild?.find((entry) => keyOf(entry.presets) === keyOf(presets));
-    ceilings.set(keyOf(presets), row ? { ceiling: fromRows(row.sizes) } : { reason: childFailure ?? 'no ceiling reported for this chain' });
   }
   return ceilings;
 }

@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { newChainPassword, prepareChain } from '../presets/index.js';
-import { CLI } from '../process/cli-path.js';
+import { describeExit, startProcess } from '../process/processes.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
 // encodes and decodes in one process, with no sockets. A relay can carry at
@@ -11,6 +11,8 @@ import { CLI } from '../process/cli-path.js';
 export const DEFAULT_SIZES = [1024, 16 * 1024, 64 * 1024];
 const BYTES_PER_PASS = 4 * 1024 * 1024;
 const TARGET = { host: '127.0.0.1', port: 1083 };
+const CEILING_CHILD = fileURLToPath(new URL('./ceiling-child.js', import.meta.url));
+const STOPPED_BY = ['SIGINT', 'SIGTERM'];
 
 const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
@@ -105,24 +107,40 @@ export function measureCipherCeiling({ presets, sizes = DEFAULT_SIZES, minSecond
   return measurePipelineCeiling(prepareChain(presets, { password }), { sizes, minSeconds });
 }
 
-// rc4-md5 and bf-cfb need OpenSSL's legacy provider, which node loads only
-// when it starts with the flag: `cipherbench ciphers --chain` in a child
-// started with it measures any chain that carries them. Returns that
-// command's JSON rows, one per chain ({ presets, label, sizes: [{ size,
-// encrypt, decrypt }] }); throws with the child's own words when it could not.
-export function measureChainsInLegacyChild(chains, { sizes, seconds }) {
+// Measures chains one after another in a child of their own
+// (ceiling-child.js), so this process's event loop stays free while the
+// CPU works; with `legacy`, the child starts with the flag that loads
+// OpenSSL's legacy provider, which rc4-md5 and bf-cfb need and which node
+// loads only when it starts. The first `warmUpSeconds` are spent on the
+// first chain unrecorded. onChain(at) is told as the chain at that index
+// starts; `signal` stops the child, and the chains it had not reached get
+// no row. Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }];
+// rejects with the child's own words when it failed.
+export async function measureChainsInChild(chains, { sizes, seconds, warmUpSeconds = 0, legacy = false, onChain = () => {}, signal } = {}) {
   // Already started with the flag and still no provider: a child would be
-  // no different, and would itself reach for a child, and so on.
-  if (legacyProviderStatus() === 'unavailable') {
+  // no different.
+  if (legacy && legacyProviderStatus() === 'unavailable') {
     throw new Error(`this Node's OpenSSL (${process.versions.openssl}) has no legacy provider to load`);
   }
-  const args = [LEGACY_FLAG, CLI, 'ciphers', '--json', '--size', sizes.join(','), '--time', String(seconds)];
-  for (const presets of chains) args.push('--chain', JSON.stringify(presets));
-  let out;
-  try {
-    out = execFileSync(process.execPath, args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
-  } catch (error) {
-    throw new Error(error.stderr?.trim() || error.message, { cause: error });
-  }
-  return JSON.parse(out);
+  const rows = [];
+  const stderr = [];
+  const onLine = (stream, line) => {
+    if (stream === 'stderr') stderr.push(line);
+    else if (line.startsWith('{')) {
+      const said = JSON.parse(line);
+      if (said.measured === undefined) onChain(said.measuring);
+      else rows.push({ presets: chains[said.measured], sizes: said.sizes });
+    }
+  };
+  const args = [...(legacy ? [LEGACY_FLAG] : []), CEILING_CHILD, JSON.stringify({ chains, sizes, seconds, warmUpSeconds })];
+  const child = startProcess('ceiling child', process.execPath, args, { onLine });
+  const stop = () => child.stop();
+  signal?.addEventListener('abort', stop, { once: true });
+  if (signal?.aborted) stop();
+  const exit = await child.exited;
+  signal?.removeEventListener('abort', stop);
+  // A Ctrl-C reaches the child too, as it does every child in the
+  // terminal's process group: what it measured by then stands.
+  if (exit.code === 0 || STOPPED_BY.includes(exit.signal)) return rows;
+  throw new Error(stderr.join('\n').trim() || `the ceiling child ${describeExit(exit)}`);
 }

@@ -1,6 +1,6 @@
 import os from 'node:os';
-import { execa } from 'execa';
 import si from 'systeminformation';
+import { runCommand } from '../process/processes.js';
 
 // What a reader needs to compare two reports: the machine, the OS, the Node.js
 // build and the iperf3 that measured. Only systeminformation's cheap calls are
@@ -50,7 +50,7 @@ function describeDistro({ distro, release, codename }) {
 // will not say its version is still usable, so that is null, not an error.
 async function describeIperf3(iperf3Path) {
   if (!iperf3Path) return { path: null, version: null };
-  const { stdout } = await execa(iperf3Path, ['--version'], { reject: false, timeout: 1000 });
-  const version = /^iperf (\d[\w.+-]*)/m.exec(stdout ?? '')?.[1] ?? null;
+  const stdout = await runCommand(iperf3Path, ['--version'], { timeoutMs: 1000 }).catch((error) => error.stdout);
+  const version = /^iperf (\d[\w.+-]*)/m.exec(stdout)?.[1] ?? null;
   return { path: iperf3Path, version };
 }

@@ -6,9 +6,7 @@ import { planPeer, runsRemotely } from '../peers/index.js';
 import { costBetween, readProcessCost } from '../process/process-cost.js';
 import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
 import { CLI } from '../process/cli-path.js';
-
-// The echo target says this when it listens, as our relays do.
-const LISTENING = /^listening on /;
+import { READY_LINE } from '../process/ready-line.js';
 // After a relay dies mid-test the engine's client usually reports the
 // broken connection at once; past this it is stopped so a stuck one cannot
 // hold up the run.
@@ -103,7 +101,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
 async function probeLatency({ target, start, ports, targetHost, entryHost = '127.0.0.1', entryPort, link, waits, signal }) {
   await target.stop();
   const echo = start({ role: 'echo-target', label: 'echo target', file: process.execPath, args: [CLI, 'echo', '--listen', `${targetHost}:${ports.target}`] });
-  const notReady = await echo.ready({ stdout: LISTENING }, waits);
+  const notReady = await echo.ready({ stdout: READY_LINE }, waits);
   if (signal?.aborted) return {};
   if (notReady) return { latencyReason: [notReady, ...stderrTails([echo])].join('; ') };
   if (link) return probeLatencyAcross(link, `${entryHost}:${entryPort}`);

@@ -1,6 +1,7 @@
-import { execa } from 'execa';
 import { findIperf3, IPERF3_SERVER_READY, iperf3ClientArgs, iperf3ServerArgs } from './iperf3.js';
 import { CLI } from '../process/cli-path.js';
+import { startCommand } from '../process/processes.js';
+import { READY_LINE } from '../process/ready-line.js';
 
 // What moves the bytes through a case: iperf3, or the built-in Node sender
 // and sink (`cipherbench send` and `sink`, docs/traffic-engine.md), which
@@ -26,7 +27,7 @@ const nodeEngine = () => ({
     label: 'cipherbench sink',
     file: process.execPath,
     args: [CLI, 'sink', '--listen', `${host}:${port}`],
-    readiness: { stdout: /^listening on / },
+    readiness: { stdout: READY_LINE },
   }),
   client: ({ host = '127.0.0.1', port, duration, parallel, reverse }) => ({
     role: 'traffic-sender',
@@ -53,16 +54,9 @@ export async function chooseEngine({ engine = 'auto', iperf3Path, env = process.
   }
 }
 
-// Starts the engine's client; `result` resolves with execa's result once
-// it ends, killed when `signal` aborts or after `timeoutMs`.
+// Starts the engine's client where `place` puts it; `result` resolves with
+// its result once it ends, killed when `signal` aborts or after `timeoutMs`.
 export function startTrafficClient(engine, options, { signal, timeoutMs, place = (spec) => spec }) {
   const { role, label, file, args } = place(engine.client(options));
-  const subprocess = execa(file, args, {
-    stdin: 'ignore',
-    reject: false,
-    timeout: timeoutMs,
-    cancelSignal: signal,
-    forceKillAfterDelay: 1000,
-  });
-  return { role, label, pid: subprocess.pid, result: subprocess, kill: () => subprocess.kill('SIGTERM') };
+  return { role, label, ...startCommand(file, args, { timeoutMs, signal }) };
 }

@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   UNSTABLE_CV, coefficientOfVariation, max, mean, median, min, percentile, sampleStdDev, summarise, summariseCost,
-} from '../lib/runner/statistics.js';
+} from '../lib/statistics.js';
 
 const close = (actual, expected, digits = 12) =>
   assert.ok(Math.abs(actual - expected) < 10 ** -digits, `${actual} is not ${expected}`);

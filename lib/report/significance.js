@@ -82,7 +82,7 @@ export function bootstrapRatioInterval(oldValues, newValues, { seed = 0x9e3779b9
   };
 }
 
-// The median as lib/runner/statistics.js defines it, on values already in
+// The median as lib/statistics.js defines it, on values already in
 // order (ten thousand resamples make the copy median() takes add up).
 function sortedMedian(sorted) {
   const middle = Math.floor(sorted.length / 2);

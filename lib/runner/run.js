@@ -14,7 +14,7 @@ import { assertPortsFree } from '../process/ports.js';
 import { runCase } from './run-case.js';
 import { caseEntries, directionsFor, interleave } from './schedule.js';
 import { findProgram } from '../process/programs.js';
-import { median, summarise, summariseCost } from './statistics.js';
+import { median, summarise, summariseCost } from '../statistics.js';
 
 const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 

@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import net from 'node:net';
 import { formatEndpoint } from '../relay/endpoint.js';
 import { measurementError } from '../errors.js';
-import { max, mean, percentile } from '../runner/statistics.js';
+import { max, mean, percentile } from '../statistics.js';
 
 // Request/response latency through whatever listens on host:port, normally
 // the relay client in front of an echo target (docs/measurements.md,

@@ -1,0 +1,53 @@
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+// The rooms of lib/ and what each may import besides itself (README, "How
+// it is built"). The wire (crypto, presets) knows no socket; the relay no
+// process; nothing below the runner knows the runner, the reports or the
+// CLI; the reports only read results. A new arrow here is a design choice
+// to make on purpose, not an import that slipped in.
+const MAY_IMPORT = {
+  'errors.js': [],
+  'result.js': ['errors.js'],
+  'statistics.js': ['result.js'],
+  crypto: ['errors.js'],
+  presets: ['crypto'],
+  relay: ['presets', 'crypto'],
+  process: ['errors.js'],
+  traffic: ['process', 'relay', 'errors.js', 'statistics.js'],
+  peers: ['process', 'relay', 'presets', 'crypto', 'errors.js'],
+  runner: ['peers', 'traffic', 'process', 'presets', 'crypto', 'errors.js', 'result.js', 'statistics.js'],
+  report: ['presets', 'errors.js', 'result.js', 'statistics.js'],
+  cli: ['report', 'runner', 'peers', 'traffic', 'process', 'relay', 'presets', 'crypto', 'errors.js', 'result.js'],
+  'index.js': ['runner', 'report', 'result.js'],
+};
+
+const LIB = fileURLToPath(new URL('../lib/', import.meta.url));
+const roomOf = (file) => file.split(path.sep)[0];
+
+function imports() {
+  const found = [];
+  for (const file of readdirSync(LIB, { recursive: true })) {
+    if (!/\.(c|m)?js$/.test(file)) continue;
+    const text = readFileSync(path.join(LIB, file), 'utf8');
+    for (const [, specifier] of text.matchAll(/(?:\bfrom|\bimport\s*\()\s*['"](\.{1,2}\/[^'"]+)['"]/g)) {
+      const target = path.relative(LIB, path.resolve(LIB, path.dirname(file), specifier));
+      found.push({ file, from: roomOf(file), to: roomOf(target) });
+    }
+  }
+  return found;
+}
+
+test('every room of lib/ is listed, and imports only the rooms below it', () => {
+  const rooms = new Set(readdirSync(LIB).filter((name) => !name.startsWith('.')));
+  assert.deepEqual([...rooms].sort(), Object.keys(MAY_IMPORT).sort(), 'a new room of lib/ needs its place in MAY_IMPORT');
+  const found = imports();
+  assert.ok(found.length > 100, `only ${found.length} imports read: the pattern no longer matches lib/'s imports`);
+  const upward = found
+    .filter(({ from, to }) => from !== to && !MAY_IMPORT[from].includes(to))
+    .map(({ file, to }) => `${file} imports ${to}`);
+  assert.deepEqual(upward, []);
+});

@@ -41,21 +41,35 @@ function tag(polyKey, parts, out, outOffset) {
   poly1305Parts(polyKey, [NO_AD_LENGTH, ...parts, lengthBytes], out, outOffset);
 }
 
+// One record: its keystream, and the ciphertext its tag covers, given as
+// the parts it passed in.
+function macedRecord(key, nonce) {
+  const { cipher, polyKey } = keystream(key, nonce);
+  const parts = [];
+  return {
+    crypt: (data) => cipher.update(data),
+    cover: (ciphertext) => parts.push(ciphertext),
+    tag() {
+      const out = Buffer.alloc(TAG_LENGTH);
+      tag(polyKey, parts, out, 0);
+      return out;
+    },
+  };
+}
+
 // The shape of node:crypto's AEAD cipher objects (update, final,
 // getAuthTag / setAuthTag), so a preset seals and opens with either.
 export function createSeal(key, nonce) {
-  const { cipher, polyKey } = keystream(key, nonce);
-  const parts = [];
+  const record = macedRecord(key, nonce);
   let authTag = null;
   return {
     update(plaintext) {
-      const ciphertext = cipher.update(plaintext);
-      parts.push(ciphertext);
+      const ciphertext = record.crypt(plaintext);
+      record.cover(ciphertext);
       return ciphertext;
     },
     final() {
-      authTag = Buffer.alloc(TAG_LENGTH);
-      tag(polyKey, parts, authTag, 0);
+      authTag = record.tag();
       return Buffer.alloc(0);
     },
     getAuthTag: () => authTag,
@@ -64,20 +78,18 @@ export function createSeal(key, nonce) {
 
 // final() throws when the tag does not match, as node:crypto's does.
 export function createOpen(key, nonce) {
-  const { cipher, polyKey } = keystream(key, nonce);
-  const parts = [];
+  const record = macedRecord(key, nonce);
   let expected = null;
   return {
     setAuthTag(given) {
       expected = given;
     },
     update(ciphertext) {
-      parts.push(ciphertext);
-      return cipher.update(ciphertext);
+      record.cover(ciphertext);
+      return record.crypt(ciphertext);
     },
     final() {
-      const computed = Buffer.alloc(TAG_LENGTH);
-      tag(polyKey, parts, computed, 0);
+      const computed = record.tag();
       let diff = expected?.length === TAG_LENGTH ? 0 : 1;
       for (let i = 0; i < TAG_LENGTH; i++) diff |= computed[i] ^ (expected?.[i] ?? 0);
       if (diff !== 0) throw new Error('Unsupported state or unable to authenticate data');

@@ -3,6 +3,7 @@ import { AEAD_METHODS, TAG_LENGTH } from '../crypto/aead-methods.js';
 import { deriveSubkey } from '../crypto/hkdf-subkey.js';
 import { addLittleEndian } from '../crypto/nonce.js';
 import { randomIntFromByte, randomView } from '../crypto/random-pool.js';
+import { LENGTH_RECORD, openSealed, pushSealed } from './aead-chunks.js';
 import { createByteQueue } from './byte-queue.js';
 import { protocolError } from './protocol-error.js';
 
@@ -25,7 +26,6 @@ const DEFAULT_FACTOR = 2;
 const MIN_SPLIT = 0x0800;
 const MAX_PAYLOAD = 0x3fff;
 const NONCE_LENGTH = 12;
-const LENGTH_RECORD = 2 + TAG_LENGTH;
 const SEQUENCE = { offset: 0, step: 2 };
 
 const checkInfo = (value) => (typeof value === 'string' && value.length > 0 && value.length <= 255 ? undefined : 'must be a string of 1 to 255 characters');
@@ -88,11 +88,8 @@ export default {
           length.writeUInt16BE(size, 0);
           state.lengths.seal(length, lengthRecord, 0);
           push(lengthRecord);
-          const cipher = method.seal(state.key, state.payloadNonce);
+          pushSealed(method, state.key, state.payloadNonce, payload, push);
           addLittleEndian(state.payloadNonce, 2);
-          push(cipher.update(payload));
-          cipher.final();
-          push(cipher.getAuthTag());
         }
       };
     };
@@ -105,19 +102,6 @@ export default {
       let step = 'padding';
       let paddingLength = -1;
       let payloadLength = 0;
-      const opened = (record) => {
-        const ciphertextLength = record.length - TAG_LENGTH;
-        const decipher = method.open(state.key, state.payloadNonce);
-        addLittleEndian(state.payloadNonce, 2);
-        decipher.setAuthTag(record.subarray(ciphertextLength));
-        const plaintext = decipher.update(record.subarray(0, ciphertextLength));
-        try {
-          decipher.final();
-        } catch {
-          throw protocolError('aead-random-cipher: tag mismatch: wrong key or corrupted stream');
-        }
-        return plaintext;
-      };
       // Holds at most one chunk: 2550 bytes of padding, then 0x3FFF + 34.
       return (data, push) => {
         queue.push(data);
@@ -146,7 +130,9 @@ export default {
           const record = queue.take(payloadLength + TAG_LENGTH);
           if (!record) return;
           step = 'padding';
-          const plaintext = opened(record);
+          const plaintext = openSealed(method, state.key, state.payloadNonce, record);
+          addLittleEndian(state.payloadNonce, 2);
+          if (!plaintext) throw protocolError('aead-random-cipher: tag mismatch: wrong key or corrupted stream');
           if (plaintext.length > 0) push(plaintext);
         }
       };

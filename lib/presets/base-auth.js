@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
-import { createByteQueue } from './byte-queue.js';
 import { protocolError } from './protocol-error.js';
+import { targetHeaderStages } from './target-header.js';
 
 // blinksocks' authenticated address header (base-auth, blinksocks 3.x):
 //   AES-128-CFB( [host length][host as text][port, big-endian] ) || HMAC
@@ -43,40 +43,27 @@ export default {
       return Buffer.concat([encrypted, mac(encrypted)]);
     };
 
-    return (connection) => {
-      let headerSent = false;
-      let headerQueue = createByteQueue();
-      return {
-        // The header leaves with the first bytes of the stream, not alone at
-        // connection start: blinksocks 3.3.0's server refuses a first read
-        // holding the header and nothing after it (docs/blinksocks.md).
-        clientEncode(data, push) {
-          if (headerSent) return push(data);
-          if (data.length === 0) return;
-          headerSent = true;
-          push(Buffer.concat([encodeHeader(connection.target), data]));
-        },
-        serverDecode(data, push) {
-          if (!headerQueue) return push(data);
-          headerQueue.push(data);
-          if (headerQueue.length < 1) return;
-          const hostLength = headerQueue.peek(0) ^ lengthMask;
-          if (hostLength === 0) throw protocolError('base-auth: empty host in address header');
-          const length = 1 + hostLength + 2 + macLength;
-          // At most 1 + 255 + 2 + 32 bytes are held before this returns.
-          if (headerQueue.length < length) return;
-          const header = headerQueue.take(length);
-          const encrypted = header.subarray(0, length - macLength);
-          if (!timingSafeEqual(mac(encrypted), header.subarray(length - macLength))) {
-            throw protocolError('base-auth: HMAC mismatch: wrong password or not a base-auth stream');
-          }
-          const plain = createDecipheriv('aes-128-cfb', key, iv).update(encrypted);
-          connection.onTarget({ host: plain.subarray(1, 1 + hostLength).toString('utf8'), port: plain.readUInt16BE(1 + hostLength) });
-          const rest = headerQueue.length > 0 ? headerQueue.takeAll() : null;
-          headerQueue = null;
-          if (rest) push(rest);
-        },
-      };
+    const headerLength = (queue) => {
+      if (queue.length < 1) return 0;
+      const hostLength = queue.peek(0) ^ lengthMask;
+      if (hostLength === 0) throw protocolError('base-auth: empty host in address header');
+      const length = 1 + hostLength + 2 + macLength;
+      // At most 1 + 255 + 2 + 32 bytes are held before the header is whole.
+      return queue.length < length ? 0 : length;
     };
+    const decodeHeader = (header) => {
+      const encrypted = header.subarray(0, header.length - macLength);
+      if (!timingSafeEqual(mac(encrypted), header.subarray(encrypted.length))) {
+        throw protocolError('base-auth: HMAC mismatch: wrong password or not a base-auth stream');
+      }
+      const plain = createDecipheriv('aes-128-cfb', key, iv).update(encrypted);
+      const hostLength = plain[0];
+      return { host: plain.subarray(1, 1 + hostLength).toString('utf8'), port: plain.readUInt16BE(1 + hostLength) };
+    };
+
+    // The header leaves with the first bytes of the stream, not alone at
+    // connection start: blinksocks 3.3.0's server refuses a first read
+    // holding the header and nothing after it (docs/blinksocks.md).
+    return (connection) => targetHeaderStages(connection, { encodeHeader, headerLength, decodeHeader, firstBytes: true });
   },
 };

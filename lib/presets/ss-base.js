@@ -1,5 +1,5 @@
 import { addressHeaderLength, decodeAddressHeader, encodeAddressHeader } from './address-header.js';
-import { createByteQueue } from './byte-queue.js';
+import { targetHeaderStages } from './target-header.js';
 
 // Shadowsocks' framing without a cipher: the client opens each stream with
 // the target's address header; the server reads it and connects there.
@@ -9,26 +9,10 @@ export default {
   roles: ['address'],
   params: {},
   prepare() {
-    return (connection) => {
-      let headerSent = false;
-      let headerQueue = createByteQueue();
-      return {
-        clientEncode(data, push) {
-          if (headerSent) return push(data);
-          headerSent = true;
-          push(Buffer.concat([encodeAddressHeader(connection.target), data]));
-        },
-        serverDecode(data, push) {
-          if (!headerQueue) return push(data);
-          headerQueue.push(data);
-          const length = addressHeaderLength(headerQueue.peek, headerQueue.length);
-          if (length === 0) return;
-          connection.onTarget(decodeAddressHeader(headerQueue.take(length)));
-          const rest = headerQueue.takeAll();
-          headerQueue = null;
-          if (rest.length > 0) push(rest);
-        },
-      };
-    };
+    return (connection) => targetHeaderStages(connection, {
+      encodeHeader: encodeAddressHeader,
+      headerLength: (queue) => addressHeaderLength(queue.peek, queue.length),
+      decodeHeader: decodeAddressHeader,
+    });
   },
 };

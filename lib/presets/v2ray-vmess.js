@@ -105,22 +105,43 @@ function clientStages({ key, authKey, alters, shape }, connection) {
   return { clientEncode, clientDecode: responseReader(() => session, alters.length === 0) };
 }
 
+// What arrived before a header was whole: a header is at most a few hundred
+// bytes, so that is one read or two, joined.
+function heldBytes() {
+  let bytes = Buffer.alloc(0);
+  return {
+    get bytes() {
+      return bytes;
+    },
+    get length() {
+      return bytes.length;
+    },
+    add(data) {
+      bytes = bytes.length === 0 ? data : Buffer.concat([bytes, data]);
+    },
+    take(length) {
+      const taken = bytes.subarray(0, length);
+      bytes = bytes.subarray(length);
+      return taken;
+    },
+    takeAll() {
+      const all = bytes;
+      bytes = null;
+      return all;
+    },
+  };
+}
+
 // The server's stages: it reads the auth bytes, then the header they
 // announce, then hands the rest to the body decoder; it answers with its
 // response header before the first bytes from the target. Until the header
-// is whole, what arrived waits in `pending`: a header is at most a few
-// hundred bytes, so that is one read or two.
+// is whole, what arrived is held (heldBytes).
 function serverStages({ key, authKey, legacyAuth }, connection) {
-  let pending = Buffer.alloc(0);
+  const held = heldBytes();
   let readHeader = null;
   let decodeBody = null;
   let responseHeader = null;
   let encodeResponse = null;
-  const consume = (length) => {
-    const taken = pending.subarray(0, length);
-    pending = pending.subarray(length);
-    return taken;
-  };
   const accept = (request, secrets, isAead) => {
     if (!Object.values(SECURITY).includes(request.security)) {
       throw protocolError(`unsupported security ${request.security}: aes-128-gcm (3), chacha20-poly1305 (4) and none (5) are carried`);
@@ -134,12 +155,12 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
   };
 
   const readAeadHeader = () => {
-    if (pending.length < aeadHeader.PREFIX_LENGTH) return false;
-    const { sealedLength, open } = aeadHeader.openRequestPrefix(key, consume(aeadHeader.PREFIX_LENGTH));
+    if (held.length < aeadHeader.PREFIX_LENGTH) return false;
+    const { sealedLength, open } = aeadHeader.openRequestPrefix(key, held.take(aeadHeader.PREFIX_LENGTH));
     if (sealedLength - 16 > MAX_REQUEST_LENGTH) throw protocolError(`request header length ${sealedLength - 16} exceeds ${MAX_REQUEST_LENGTH}`);
     readHeader = () => {
-      if (pending.length < sealedLength) return false;
-      const plain = open(consume(sealedLength));
+      if (held.length < sealedLength) return false;
+      const plain = open(held.take(sealedLength));
       if (requestLength(plain) !== plain.length) throw protocolError('request header length disagrees with its content');
       const request = decodeRequest(plain);
       accept(request, aeadHeader.responseSecrets(request.bodyKey, request.bodyIv), true);
@@ -152,11 +173,11 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
   // deciphered afresh from its start as they arrive until the plaintext
   // says how long it is.
   const readLegacyHeader = (seconds) => () => {
-    const cipherText = pending.subarray(legacyHeader.AUTH_LENGTH, legacyHeader.AUTH_LENGTH + MAX_REQUEST_LENGTH);
+    const cipherText = held.bytes.subarray(legacyHeader.AUTH_LENGTH, legacyHeader.AUTH_LENGTH + MAX_REQUEST_LENGTH);
     const plain = legacyHeader.headerDecipher(key, seconds).update(cipherText);
     const length = requestLength(plain);
     if (length === 0) return false;
-    consume(legacyHeader.AUTH_LENGTH + length);
+    held.take(legacyHeader.AUTH_LENGTH + length);
     const request = decodeRequest(plain.subarray(0, length));
     if (!connection.salts.add(Buffer.concat([request.bodyKey, request.bodyIv]))) throw protocolError('replayed legacy request (body key and IV seen before)');
     accept(request, legacyHeader.responseSecrets(request.bodyKey, request.bodyIv), false);
@@ -164,8 +185,8 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
   };
 
   const readAuth = () => {
-    if (pending.length < aeadHeader.AUTH_ID_LENGTH) return false;
-    const auth = pending.subarray(0, aeadHeader.AUTH_ID_LENGTH);
+    if (held.length < aeadHeader.AUTH_ID_LENGTH) return false;
+    const auth = held.bytes.subarray(0, aeadHeader.AUTH_ID_LENGTH);
     const now = nowSeconds();
     const aead = aeadHeader.openAuthId(authKey, auth, now);
     if (aead) {
@@ -183,11 +204,9 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
 
   const serverDecode = (data, push) => {
     if (decodeBody) return decodeBody(data, push);
-    pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
+    held.add(data);
     if (!readHeader()) return;
-    const rest = pending;
-    pending = null;
-    decodeBody(rest, push);
+    decodeBody(held.takeAll(), push);
   };
 
   const serverEncode = (data, push) => {
@@ -203,16 +222,11 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
 }
 
 // The client reads the response header (the response byte it chose must
-// come back), then the body; until then what arrived waits in `pending`.
+// come back), then the body; until then what arrived is held.
 function responseReader(getSession, isAead) {
-  let pending = Buffer.alloc(0);
+  const held = heldBytes();
   let decodeBody = null;
   let readHeader = null;
-  const consume = (length) => {
-    const taken = pending.subarray(0, length);
-    pending = pending.subarray(length);
-    return taken;
-  };
   const start = (session, plain) => {
     if (plain[0] !== session.responseByte) throw protocolError(`response header byte ${plain[0]}, expected ${session.responseByte}`);
     decodeBody = createBodyDecoder({ ...session.body, key: session.secrets.key, iv: session.secrets.iv });
@@ -222,32 +236,30 @@ function responseReader(getSession, isAead) {
     let length = -1;
     return () => {
       if (length < 0) {
-        if (pending.length < aeadHeader.LENGTH_RECORD) return false;
-        length = sealedLength(consume(aeadHeader.LENGTH_RECORD));
+        if (held.length < aeadHeader.LENGTH_RECORD) return false;
+        length = sealedLength(held.take(aeadHeader.LENGTH_RECORD));
         if (length - 16 < RESPONSE_LENGTH || length - 16 > RESPONSE_LENGTH + 255) throw protocolError(`response header length ${length - 16} out of range`);
       }
-      if (pending.length < length) return false;
-      start(session, open(consume(length)));
+      if (held.length < length) return false;
+      start(session, open(held.take(length)));
       return true;
     };
   };
   // Legacy: 4 bytes under AES-128-CFB, then a command of the 4th byte's
   // length (V2Ray's servers send none to a client like ours).
   const readLegacy = (session) => () => {
-    if (pending.length < RESPONSE_LENGTH) return false;
-    const plain = legacyHeader.responseDecipher(session.secrets).update(pending.subarray(0, RESPONSE_LENGTH));
-    if (pending.length < RESPONSE_LENGTH + plain[3]) return false;
-    consume(RESPONSE_LENGTH + plain[3]);
+    if (held.length < RESPONSE_LENGTH) return false;
+    const plain = legacyHeader.responseDecipher(session.secrets).update(held.bytes.subarray(0, RESPONSE_LENGTH));
+    if (held.length < RESPONSE_LENGTH + plain[3]) return false;
+    held.take(RESPONSE_LENGTH + plain[3]);
     start(session, plain);
     return true;
   };
   return (data, push) => {
     if (decodeBody) return decodeBody(data, push);
-    pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
+    held.add(data);
     readHeader ??= (isAead ? readAead : readLegacy)(getSession());
     if (!readHeader()) return;
-    const rest = pending;
-    pending = null;
-    decodeBody(rest, push);
+    decodeBody(held.takeAll(), push);
   };
 }

@@ -84,31 +84,34 @@ export default {
       };
     };
 
-    // Server: reads the request header, names the target, then the body.
-    const requestDecoder = (connection, shared) => {
+    // A stream's decoder: the salt and fixed-length header (readFixed: the
+    // second record's length), the second record (readSecond: the payload
+    // it holds), then the body. Nothing is kept until the fixed header
+    // passed every check (then accepted(salt)); ready() throws while no
+    // stream may come.
+    const streamDecoder = (connection, { ready = () => {}, fixedRecord, readFixed, accepted = () => {}, secondRecord, readSecond }) => {
       const queue = createByteQueue();
       let key = null;
-      let variableLength = -1;
+      let secondLength = -1;
       let openBody = null;
       let bodyOpener = null;
       const decode = (data, push) => {
         queue.push(data);
         if (openBody) return openBody(queue, push);
         if (!key) {
-          firstRead(queue, saltLength + REQUEST_FIXED_LENGTH + TAG_LENGTH, 'fixed-length request header');
-          // Nothing is kept until the header passed every check.
+          ready();
+          firstRead(queue, saltLength + fixedRecord.length, `fixed-length ${fixedRecord.what}`);
           const salt = Buffer.from(queue.take(saltLength));
           const keys = keysFor(salt);
-          variableLength = decodeRequestFixed(openRecord(aead, keys.key, 0, queue.take(REQUEST_FIXED_LENGTH + TAG_LENGTH), 'request header'));
+          secondLength = readFixed(openRecord(aead, keys.key, 0, queue.take(fixedRecord.length), fixedRecord.what));
           refuseReplay(salt, connection);
+          accepted(salt);
           key = keys.key;
-          shared.requestSalt = salt;
           bodyOpener = createBodyOpener(aead, keys.subkey, key);
         }
-        const record = queue.take(variableLength + TAG_LENGTH);
+        const record = queue.take(secondLength + TAG_LENGTH);
         if (!record) return;
-        const { target, payload } = decodeRequestVariable(openRecord(aead, key, 1, record, 'variable-length request header'));
-        connection.onTarget(target);
+        const payload = readSecond(openRecord(aead, key, 1, record, secondRecord));
         openBody = bodyOpener;
         if (payload.length > 0) push(payload);
         openBody(queue, push);
@@ -116,6 +119,21 @@ export default {
       decode.ended = () => endedInside(queue, key !== null, openBody);
       return decode;
     };
+
+    // Server: reads the request header, names the target, then the body.
+    const requestDecoder = (connection, shared) => streamDecoder(connection, {
+      fixedRecord: { length: REQUEST_FIXED_LENGTH + TAG_LENGTH, what: 'request header' },
+      readFixed: decodeRequestFixed,
+      accepted: (salt) => {
+        shared.requestSalt = salt;
+      },
+      secondRecord: 'variable-length request header',
+      readSecond: (variable) => {
+        const { target, payload } = decodeRequestVariable(variable);
+        connection.onTarget(target);
+        return payload;
+      },
+    });
 
     // Server: the response stream, sent with the first bytes the target
     // returns (3.1.3: a response header never goes alone).
@@ -139,38 +157,19 @@ export default {
     };
 
     // Client: checks the response header against this connection's request.
-    const responseDecoder = (connection, shared) => {
-      const queue = createByteQueue();
-      const fixedRecord = responseFixedLength(saltLength) + TAG_LENGTH;
-      let key = null;
-      let firstLength = -1;
-      let openBody = null;
-      let bodyOpener = null;
-      const decode = (data, push) => {
-        queue.push(data);
-        if (openBody) return openBody(queue, push);
-        if (!key) {
-          if (!shared.requestSalt) throw protocolError('a response before any request');
-          firstRead(queue, saltLength + fixedRecord, 'fixed-length response header');
-          const salt = Buffer.from(queue.take(saltLength));
-          const keys = keysFor(salt);
-          const header = decodeResponseFixed(openRecord(aead, keys.key, 0, queue.take(fixedRecord), 'response header'), saltLength);
-          if (!header.requestSalt.equals(shared.requestSalt)) throw protocolError('response names another request\'s salt');
-          refuseReplay(salt, connection);
-          key = keys.key;
-          firstLength = header.firstLength;
-          bodyOpener = createBodyOpener(aead, keys.subkey, key);
-        }
-        const record = queue.take(firstLength + TAG_LENGTH);
-        if (!record) return;
-        const first = openRecord(aead, key, 1, record, 'first response payload');
-        openBody = bodyOpener;
-        if (first.length > 0) push(first);
-        openBody(queue, push);
-      };
-      decode.ended = () => endedInside(queue, key !== null, openBody);
-      return decode;
-    };
+    const responseDecoder = (connection, shared) => streamDecoder(connection, {
+      ready: () => {
+        if (!shared.requestSalt) throw protocolError('a response before any request');
+      },
+      fixedRecord: { length: responseFixedLength(saltLength) + TAG_LENGTH, what: 'response header' },
+      readFixed: (fixed) => {
+        const header = decodeResponseFixed(fixed, saltLength);
+        if (!header.requestSalt.equals(shared.requestSalt)) throw protocolError('response names another request\'s salt');
+        return header.firstLength;
+      },
+      secondRecord: 'first response payload',
+      readSecond: (first) => first,
+    });
 
     return (connection) => {
       const shared = { requestSalt: null };

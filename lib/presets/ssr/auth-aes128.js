@@ -3,7 +3,7 @@ import { createByteQueue } from '../byte-queue.js';
 import { protocolError } from '../protocol-error.js';
 import { createClientIds, createReplayWindows } from './connection-ids.js';
 import {
-  blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, placement, streamCipherKeys, unixTime,
+  blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, streamCipherKeys, unixTime,
 } from './shared.js';
 
 // ShadowsocksR's auth_aes128_md5 and auth_aes128_sha1 (obfsplugin/auth.py).
@@ -46,17 +46,6 @@ function writePadding(out, offset, padding) {
     randomBytes(padding - 2).copy(out, offset + 3);
   }
   return offset + paddingFieldLength(padding);
-}
-
-// Each chunk's HMAC key is the user key and the chunk's number: one buffer
-// per direction, its last four bytes rewritten (createHmac copies the key).
-function macKeys(userKey) {
-  const key = Buffer.alloc(userKey.length + 4);
-  userKey.copy(key);
-  return (id) => {
-    key.writeUInt32LE(id, userKey.length);
-    return key;
-  };
 }
 
 // Chunks, for one direction, numbered from 1.

@@ -5,7 +5,7 @@ import { protocolError } from '../protocol-error.js';
 import { chainAPadding, chainBPadding, chainBSizes } from './auth-chain-padding.js';
 import { createClientIds, createReplayWindows } from './connection-ids.js';
 import {
-  blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, placement, streamCipherKeys, unixTime,
+  blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, streamCipherKeys, unixTime,
 } from './shared.js';
 
 // ShadowsocksR's auth_chain_a and auth_chain_b (obfsplugin/auth_chain.py).
@@ -26,17 +26,6 @@ const SERVER_UNIT = TCP_MSS - OVERHEAD;
 const MAX_FRAME = 4096; // length + padding; the Python decoder refuses this and above
 
 const le16 = (hash) => hash.readUInt16LE(14);
-
-// Each frame's HMAC key is the user key and the frame's number: one buffer
-// per direction, its last four bytes rewritten (createHmac copies the key).
-function macKeys(userKey) {
-  const key = Buffer.alloc(userKey.length + 4);
-  userKey.copy(key);
-  return (id) => {
-    key.writeUInt32LE(id, userKey.length);
-    return key;
-  };
-}
 
 const rc4Key = (userKey, firstHash) => evpBytesToKey(userKey.toString('base64') + firstHash.toString('base64'), 16);
 

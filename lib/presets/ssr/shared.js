@@ -41,6 +41,18 @@ export function decryptBlock(key, block) {
   return decipher.update(block);
 }
 
+// Each chunk's (auth_aes128) or frame's (auth_chain) HMAC key is the user
+// key and its number: one buffer per direction, its last four bytes
+// rewritten (createHmac copies the key).
+export function macKeys(userKey) {
+  const key = Buffer.alloc(userKey.length + 4);
+  userKey.copy(key);
+  return (id) => {
+    key.writeUInt32LE(id, userKey.length);
+    return key;
+  };
+}
+
 export const unixTime = () => Math.floor(Date.now() / 1000) >>> 0;
 
 // The Python server accepts a handshake whose clock is within a day of its

@@ -43,15 +43,18 @@ export function shakeMask(iv) {
   };
 }
 
-// What both directions of one body agree on, from the request's option
-// and security: null for the raw stream.
-function framing({ option, security, iv }) {
+// What both directions of one body agree on, from the request's option,
+// security, key and IV: null for the raw stream.
+function framing({ option, security, key, iv }) {
   if (!(option & OPTION.chunkStream)) return null;
   const mask = option & OPTION.chunkMasking ? shakeMask(iv) : () => 0;
   const aead = AEADS[security];
   const padding = aead && option & OPTION.globalPadding ? () => mask() % PADDING_MODULUS : () => 0;
-  return { mask, padding, aead };
+  return { mask, padding, aead, aeadKey: aead?.key(key), overhead: aead ? TAG : 0, nextNonce: nonceCounter(iv) };
 }
+
+// The raw stream, either way.
+const passThrough = (data, push) => data.length > 0 && push(data);
 
 // Padding bytes come from a pool of random bytes shared by every
 // connection: one call to the generator per 1,000 chunks or so instead of
@@ -79,13 +82,10 @@ function nonceCounter(iv) {
   };
 }
 
-export function createBodyEncoder({ option, security, key, iv }) {
-  const frame = framing({ option, security, iv });
-  if (!frame) return (data, push) => data.length > 0 && push(data);
-  const { mask, padding, aead } = frame;
-  const nextNonce = nonceCounter(iv);
-  const aeadKey = aead?.key(key);
-  const overhead = aead ? TAG : 0;
+export function createBodyEncoder(body) {
+  const frame = framing(body);
+  if (!frame) return passThrough;
+  const { mask, padding, aead, aeadKey, overhead, nextNonce } = frame;
   return (data, push) => {
     for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) {
       const payload = data.subarray(offset, Math.min(offset + MAX_PAYLOAD, data.length));
@@ -106,13 +106,10 @@ export function createBodyEncoder({ option, security, key, iv }) {
   };
 }
 
-export function createBodyDecoder({ option, security, key, iv }) {
-  const frame = framing({ option, security, iv });
-  if (!frame) return (data, push) => data.length > 0 && push(data);
-  const { mask, padding, aead } = frame;
-  const nextNonce = nonceCounter(iv);
-  const aeadKey = aead?.key(key);
-  const overhead = aead ? TAG : 0;
+export function createBodyDecoder(body) {
+  const frame = framing(body);
+  if (!frame) return passThrough;
+  const { mask, padding, aead, aeadKey, overhead, nextNonce } = frame;
   const queue = createByteQueue();
   let size = -1;
   let paddingLength = 0;

@@ -63,7 +63,17 @@ export default {
     const legacyAuth = () => (authTable ??= legacyHeader.createAuthTable([uuid, ...alters]));
 
     const context = { key, authKey, alters, shape, legacyAuth };
-    return (connection) => ({ ...clientStages(context, connection), ...serverStages(context, connection) });
+    return (connection) => {
+      const client = clientStages(context, connection);
+      const server = serverStages(context, connection);
+      // One connection uses one side; the other side's ends do nothing.
+      return {
+        ...client,
+        ...server,
+        encodeEnded: (push) => [client, server].forEach((side) => side.encodeEnded(push)),
+        decodeEnded: () => [client, server].forEach((side) => side.decodeEnded()),
+      };
+    };
   },
 };
 
@@ -102,7 +112,14 @@ function clientStages({ key, authKey, alters, shape }, connection) {
     encodeBody(data, push);
   };
 
-  return { clientEncode, clientDecode: responseReader(() => session, alters.length === 0) };
+  const clientDecode = responseReader(() => session, alters.length === 0);
+  return {
+    clientEncode,
+    clientDecode,
+    encodeEnded: (push) => encodeBody?.end(push),
+    // A client that sent its request waits for the server's end chunk.
+    decodeEnded: () => session && clientDecode.ended(),
+  };
 }
 
 // The server's stages: it reads the auth bytes, then the header they
@@ -199,7 +216,14 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
     encodeResponse(data, push);
   };
 
-  return { serverDecode, serverEncode };
+  // A target that ended: the response header if nothing went before, then
+  // the end chunk.
+  const encodeEnded = (push) => {
+    if (!encodeResponse) return;
+    serverEncode(Buffer.alloc(0), push);
+    encodeResponse.end(push);
+  };
+  return { serverDecode, serverEncode, encodeEnded, decodeEnded: () => decodeBody?.ended() };
 }
 
 // The client reads the response header (the response byte it chose must
@@ -241,7 +265,7 @@ function responseReader(getSession, isAead) {
     start(session, plain);
     return true;
   };
-  return (data, push) => {
+  const decode = (data, push) => {
     if (decodeBody) return decodeBody(data, push);
     pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
     readHeader ??= (isAead ? readAead : readLegacy)(getSession());
@@ -250,4 +274,9 @@ function responseReader(getSession, isAead) {
     pending = null;
     decodeBody(rest, push);
   };
+  decode.ended = () => {
+    if (!decodeBody) throw protocolError('VMess response ended before its header: truncated');
+    decodeBody.ended();
+  };
+  return decode;
 }

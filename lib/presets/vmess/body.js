@@ -81,34 +81,37 @@ function nonceCounter(iv) {
 
 export function createBodyEncoder({ option, security, key, iv }) {
   const frame = framing({ option, security, iv });
-  if (!frame) return (data, push) => data.length > 0 && push(data);
+  if (!frame) return Object.assign((data, push) => data.length > 0 && push(data), { end() {} });
   const { mask, padding, aead } = frame;
   const nextNonce = nonceCounter(iv);
   const aeadKey = aead?.key(key);
   const overhead = aead ? TAG : 0;
-  return (data, push) => {
-    for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) {
-      const payload = data.subarray(offset, Math.min(offset + MAX_PAYLOAD, data.length));
-      const paddingLength = padding();
-      const size = Buffer.allocUnsafe(2);
-      size.writeUInt16BE((payload.length + overhead + paddingLength) ^ mask());
-      push(size);
-      if (!aead) {
-        push(payload);
-        continue;
-      }
-      const cipher = createCipheriv(aead.algorithm, aeadKey, nextNonce(), { authTagLength: TAG });
-      push(cipher.update(payload));
-      cipher.final();
-      push(cipher.getAuthTag());
-      if (paddingLength > 0) push(randomPadding(paddingLength));
+  const chunk = (payload, push) => {
+    const paddingLength = padding();
+    const size = Buffer.allocUnsafe(2);
+    size.writeUInt16BE((payload.length + overhead + paddingLength) ^ mask());
+    push(size);
+    if (!aead) {
+      push(payload);
+      return;
     }
+    const cipher = createCipheriv(aead.algorithm, aeadKey, nextNonce(), { authTagLength: TAG });
+    push(cipher.update(payload));
+    cipher.final();
+    push(cipher.getAuthTag());
+    if (paddingLength > 0) push(randomPadding(paddingLength));
   };
+  const encode = (data, push) => {
+    for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) chunk(data.subarray(offset, Math.min(offset + MAX_PAYLOAD, data.length)), push);
+  };
+  // At a clean end, the empty chunk V2Ray sends (and waits for).
+  encode.end = (push) => chunk(Buffer.alloc(0), push);
+  return encode;
 }
 
 export function createBodyDecoder({ option, security, key, iv }) {
   const frame = framing({ option, security, iv });
-  if (!frame) return (data, push) => data.length > 0 && push(data);
+  if (!frame) return Object.assign((data, push) => data.length > 0 && push(data), { ended() {} });
   const { mask, padding, aead } = frame;
   const nextNonce = nonceCounter(iv);
   const aeadKey = aead?.key(key);
@@ -135,7 +138,7 @@ export function createBodyDecoder({ option, security, key, iv }) {
     trailing -= length;
     if (trailing < 0) throw protocolError('data after the end-of-stream chunk');
   };
-  return (data, push) => {
+  const decode = (data, push) => {
     if (ended) return skipTrailing(data.length);
     queue.push(data);
     for (;;) {
@@ -158,4 +161,10 @@ export function createBodyDecoder({ option, security, key, iv }) {
       if (plain.length > 0) push(plain);
     }
   };
+  // A FIN before the end chunk is a cut stream (a peer killed, a link
+  // broken), not the end of the data.
+  decode.ended = () => {
+    if (!ended) throw protocolError('VMess stream ended without its end chunk: truncated');
+  };
+  return decode;
 }

@@ -67,11 +67,15 @@ export default {
       const client = clientStages(context, connection);
       const server = serverStages(context, connection);
       // One connection uses one side; the other side's ends do nothing.
+      const ends = { ownEnded: false };
       return {
         ...client,
         ...server,
-        encodeEnded: (push) => [client, server].forEach((side) => side.encodeEnded(push)),
-        decodeEnded: () => [client, server].forEach((side) => side.decodeEnded()),
+        encodeEnded: (push) => {
+          ends.ownEnded = true;
+          [client, server].forEach((side) => side.encodeEnded(push));
+        },
+        decodeEnded: () => [client, server].forEach((side) => side.decodeEnded(ends)),
       };
     };
   },
@@ -118,7 +122,7 @@ function clientStages({ key, authKey, alters, shape }, connection) {
     clientDecode,
     encodeEnded: (push) => encodeBody?.end(push),
     // A client that sent its request waits for the server's end chunk.
-    decodeEnded: () => session && clientDecode.ended(),
+    decodeEnded: (ends) => session && clientDecode.ended(ends),
   };
 }
 
@@ -223,7 +227,7 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
     serverEncode(Buffer.alloc(0), push);
     encodeResponse.end(push);
   };
-  return { serverDecode, serverEncode, encodeEnded, decodeEnded: () => decodeBody?.ended() };
+  return { serverDecode, serverEncode, encodeEnded, decodeEnded: (ends) => decodeBody?.ended(ends) };
 }
 
 // The client reads the response header (the response byte it chose must
@@ -274,9 +278,9 @@ function responseReader(getSession, isAead) {
     pending = null;
     decodeBody(rest, push);
   };
-  decode.ended = () => {
+  decode.ended = (ends) => {
     if (!decodeBody) throw protocolError('VMess response ended before its header: truncated');
-    decodeBody.ended();
+    decodeBody.ended(ends);
   };
   return decode;
 }

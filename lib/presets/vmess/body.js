@@ -86,26 +86,34 @@ export function createBodyEncoder({ option, security, key, iv }) {
   const nextNonce = nonceCounter(iv);
   const aeadKey = aead?.key(key);
   const overhead = aead ? TAG : 0;
-  const chunk = (payload, push) => {
-    const paddingLength = padding();
-    const size = Buffer.allocUnsafe(2);
-    size.writeUInt16BE((payload.length + overhead + paddingLength) ^ mask());
-    push(size);
-    if (!aead) {
-      push(payload);
-      return;
-    }
-    const cipher = createCipheriv(aead.algorithm, aeadKey, nextNonce(), { authTagLength: TAG });
-    push(cipher.update(payload));
-    cipher.final();
-    push(cipher.getAuthTag());
-    if (paddingLength > 0) push(randomPadding(paddingLength));
-  };
   const encode = (data, push) => {
-    for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) chunk(data.subarray(offset, Math.min(offset + MAX_PAYLOAD, data.length)), push);
+    for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) {
+      const payload = data.subarray(offset, Math.min(offset + MAX_PAYLOAD, data.length));
+      const paddingLength = padding();
+      const size = Buffer.allocUnsafe(2);
+      size.writeUInt16BE((payload.length + overhead + paddingLength) ^ mask());
+      push(size);
+      if (!aead) {
+        push(payload);
+        continue;
+      }
+      const cipher = createCipheriv(aead.algorithm, aeadKey, nextNonce(), { authTagLength: TAG });
+      push(cipher.update(payload));
+      cipher.final();
+      push(cipher.getAuthTag());
+      if (paddingLength > 0) push(randomPadding(paddingLength));
+    }
   };
-  // At a clean end, the empty chunk V2Ray sends (and waits for).
-  encode.end = (push) => chunk(Buffer.alloc(0), push);
+  // At a clean end, the size of an empty chunk: V2Ray ends the stream on
+  // that size alone and never reads the tag and padding its own writer
+  // puts after it, so a V2Ray server that got them closes with a reset
+  // (unread bytes), and its client would see a cut. Its readers, and ours,
+  // need only the size.
+  encode.end = (push) => {
+    const size = Buffer.allocUnsafe(2);
+    size.writeUInt16BE((overhead + padding()) ^ mask());
+    push(size);
+  };
   return encode;
 }
 
@@ -161,10 +169,14 @@ export function createBodyDecoder({ option, security, key, iv }) {
       if (plain.length > 0) push(plain);
     }
   };
-  // A FIN before the end chunk is a cut stream (a peer killed, a link
-  // broken), not the end of the data.
-  decode.ended = () => {
-    if (!ended) throw protocolError('VMess stream ended without its end chunk: truncated');
+  // A FIN inside a chunk is a cut stream. So is one before the end chunk
+  // (a peer killed, a link broken), unless this side already ended its own
+  // direction: V2Ray closes a half-closed connection without its end chunk
+  // once its uplinkOnly / downlinkOnly timeout (2 s / 5 s) runs out.
+  decode.ended = ({ ownEnded }) => {
+    if (ended) return;
+    if (queue.length > 0 || size >= 0) throw protocolError('VMess stream ended inside a chunk: truncated');
+    if (!ownEnded) throw protocolError('VMess stream ended without its end chunk: truncated');
   };
   return decode;
 }

@@ -79,14 +79,16 @@ export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {},
   // libuv reports a reset that arrives while a read is under way as an end
   // (POLLHUP after a partial read), so a FIN is passed on only once an
   // empty write back to its sender succeeds: on a reset socket it fails.
-  // (A sender we already sent our FIN to cannot be asked.)
+  // A sender we already sent our FIN to cannot be asked; one with bytes
+  // still queued toward it is not made to wait for them (they fail too if
+  // it was reset, and the error resets both).
   const passEnd = (from, to) => {
-    if (!from.writable) return to.end();
-    from.write(NOTHING, (error) => {
-      if (error) return tearDown(error);
+    const pass = () => {
       to.end();
       watchAfterFin(from);
-    });
+    };
+    if (!from.writable || from.writableLength > 0) return pass();
+    from.write(NOTHING, (error) => (error ? tearDown(error) : pass()));
   };
 
   const afterClose = (closed, other) => (hadError) => {

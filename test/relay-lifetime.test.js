@@ -121,7 +121,7 @@ describe('relayed connection lifetime', () => {
   // 200 flows keep the test's encryption affordable. Before the bounded
   // queues each such flow held about 2.3 MB (460 MB here). Now a stalled
   // flow holds one read's output queued and one read ahead, about 140 KB
-  // of RSS, and the write queues share 4 MB; what a busy relay keeps
+  // of RSS, and the write queues share 8 MB; what a busy relay keeps
   // whatever the number of flows (the garbage its collector lets pile up,
   // about 50 MB) shows by the first 25 (docs/security.md).
   test('200 flows into a target that never reads: under 200 KB a further flow, under 100 MB in all', { timeout: 120_000 }, async (t) => {

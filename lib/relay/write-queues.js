@@ -6,13 +6,13 @@
 // (docs/performance.md). But a queue is memory, and a target that never
 // reads keeps its queue full. So the queues of one relay share a budget:
 // past Node's 16 KB mark, a queue may grow while all of them together hold
-// at most 4 MB, each at most min(1 MB, 4 MB / queues past the mark). One
-// flow, or a benchmark's 4, keep the 1 MB fast path; a crowd of stalled
-// flows costs 4 MB, plus one read's output and one read ahead a flow
+// at most 8 MB, each at most min(1 MB, 8 MB / queues past the mark). One
+// flow, or a benchmark's 8, keep the 1 MB fast path; a crowd of stalled
+// flows costs 8 MB, plus one read's output and one read ahead a flow
 // (docs/security.md).
 const MARK_BYTES = 16 * 1024;
 const MOST_BYTES = 1 << 20;
-const BUDGET_BYTES = 4 << 20;
+const BUDGET_BYTES = 8 << 20;
 
 export function createWriteQueues({ budget = BUDGET_BYTES, most = MOST_BYTES } = {}) {
   // Queues past Node's mark, with their length when last seen: their

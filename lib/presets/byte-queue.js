@@ -40,6 +40,19 @@ export function createByteQueue() {
     return out;
   }
 
+  // A decoder told "not yet" waits for the next read, for long if its flow
+  // is paused: what it keeps is copied out of the reads it came in, so a
+  // few KB of a record do not hold a whole 64 KB read in memory.
+  function compact() {
+    let held = 0;
+    for (const buffer of buffers) held += buffer.buffer.byteLength;
+    if (held <= 2 * length) return;
+    const kept = Buffer.allocUnsafeSlow(length);
+    let offset = 0;
+    for (const buffer of buffers) offset += buffer.copy(kept, offset);
+    buffers = [kept];
+  }
+
   return {
     get length() {
       return length;
@@ -51,7 +64,9 @@ export function createByteQueue() {
     },
     // Returns exactly n bytes, or null when fewer than n are queued.
     take(n) {
-      return length >= n ? take(n) : null;
+      if (length >= n) return take(n);
+      compact();
+      return null;
     },
     peek(index) {
       for (const buffer of buffers) {

@@ -38,8 +38,11 @@ import v2rayVmess from './v2ray-vmess.js';
 //     person typed is not UTF-8; see cli/raw-argument.js)
 //     clientEncode / serverDecode / serverEncode / clientDecode (data, push)
 //     and optionally decodeEnded(): called when the peer's FIN arrives;
-//     throws protocolError when the bytes so far stop inside a record, so a
-//     cut stream is passed on as a reset, not as a clean end
+//     throws protocolError when the bytes so far stop inside a record (or
+//     lack the protocol's end record), so a cut stream is passed on as a
+//     reset, not as a clean end; and encodeEnded(push): called at the
+//     local side's FIN, before it is passed on, to push an end record
+//     (VMess's empty chunk)
 // `connection` gives a stage what it may need beyond its own bytes:
 //   target (client) / onTarget(address) (server): the address to carry;
 //   reply(data): bytes toward the peer from just past this stage (through the
@@ -200,6 +203,8 @@ export function prepareChain(chain, { password, salts = acceptEverySalt }) {
       },
       decoder: (sink) => compose(decoders, sink)[0],
       decodeEnded: () => [...stages].reverse().forEach((stage) => stage.decodeEnded?.()),
+      // Each end record goes through the stages after its own.
+      encodeEnded: () => stages.forEach((stage, i) => stage.encodeEnded?.(entries[i + 1])),
     };
   };
 }

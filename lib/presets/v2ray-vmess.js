@@ -63,7 +63,21 @@ export default {
     const legacyAuth = () => (authTable ??= legacyHeader.createAuthTable([uuid, ...alters]));
 
     const context = { key, authKey, alters, shape, legacyAuth };
-    return (connection) => ({ ...clientStages(context, connection), ...serverStages(context, connection) });
+    return (connection) => {
+      const client = clientStages(context, connection);
+      const server = serverStages(context, connection);
+      // One connection uses one side; the other side's ends do nothing.
+      const ends = { ownEnded: false };
+      return {
+        ...client,
+        ...server,
+        encodeEnded: (push) => {
+          ends.ownEnded = true;
+          [client, server].forEach((side) => side.encodeEnded(push));
+        },
+        decodeEnded: () => [client, server].forEach((side) => side.decodeEnded(ends)),
+      };
+    };
   },
 };
 
@@ -102,7 +116,14 @@ function clientStages({ key, authKey, alters, shape }, connection) {
     encodeBody(data, push);
   };
 
-  return { clientEncode, clientDecode: responseReader(() => session, alters.length === 0) };
+  const clientDecode = responseReader(() => session, alters.length === 0);
+  return {
+    clientEncode,
+    clientDecode,
+    encodeEnded: (push) => encodeBody?.end(push),
+    // A client that sent its request waits for the server's end chunk.
+    decodeEnded: (ends) => session && clientDecode.ended(ends),
+  };
 }
 
 // What arrived before a header was whole: a header is at most a few hundred
@@ -218,7 +239,14 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
     encodeResponse(data, push);
   };
 
-  return { serverDecode, serverEncode };
+  // A target that ended: the response header if nothing went before, then
+  // the end chunk.
+  const encodeEnded = (push) => {
+    if (!encodeResponse) return;
+    serverEncode(Buffer.alloc(0), push);
+    encodeResponse.end(push);
+  };
+  return { serverDecode, serverEncode, encodeEnded, decodeEnded: (ends) => decodeBody?.ended(ends) };
 }
 
 // The client reads the response header (the response byte it chose must
@@ -255,11 +283,16 @@ function responseReader(getSession, isAead) {
     start(session, plain);
     return true;
   };
-  return (data, push) => {
+  const decode = (data, push) => {
     if (decodeBody) return decodeBody(data, push);
     held.add(data);
     readHeader ??= (isAead ? readAead : readLegacy)(getSession());
     if (!readHeader()) return;
     decodeBody(held.takeAll(), push);
   };
+  decode.ended = (ends) => {
+    if (!decodeBody) throw protocolError('VMess response ended before its header: truncated');
+    decodeBody.ended(ends);
+  };
+  return decode;
 }

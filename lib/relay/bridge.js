@@ -7,10 +7,12 @@ const HALF_CLOSED_CHECK_MS = 500;
 const NOTHING = Buffer.alloc(0);
 
 // Ends a socket with a TCP reset, so its peer sees an error, not an end.
+// One still connecting is reset once connected (Node waits for that), and
+// destroyed after LINGER_MS if it never connects.
 export function resetSocket(socket) {
   if (socket.destroyed) return;
-  if (socket.connecting) socket.destroy();
-  else socket.resetAndDestroy();
+  if (socket.connecting) setTimeout(() => socket.destroy(), LINGER_MS).unref();
+  socket.resetAndDestroy();
 }
 
 // Carries bytes both ways between two sockets, each direction through its
@@ -20,9 +22,11 @@ export function resetSocket(socket) {
 // violation or `idleTimeoutMs` without a byte either way resets both sides:
 // a peer whose other half broke must not take a clean end for the end of
 // its data.
-// `aEnded` / `bEnded` run when that side's FIN arrives; a protocol error
-// from them (a stream cut inside a record) resets both instead of passing
-// the FIN on.
+// `aEnded` / `bEnded` run when that side's FIN arrives, before it is passed
+// on: the decoding side checks that the stream did not stop inside a
+// record (or before its end record), the encoding side writes its end
+// record, if its protocol has one. A protocol error from them (a cut
+// stream) resets both instead of passing the FIN on.
 export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {}, log, label, queues, idleTimeoutMs = 0 }) {
   let torn = false;
   const tearDown = (error) => {
@@ -58,10 +62,7 @@ export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {},
       }
       if (queues.full(to)) {
         from.pause();
-        to.once('drain', () => {
-          queues.release(to);
-          from.resume();
-        });
+        to.once('drain', () => from.resume());
       }
     });
     from.on('end', () => {
@@ -71,9 +72,23 @@ export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {},
         if (!isProtocolError(error)) throw error;
         return tearDown(error);
       }
+      passEnd(from, to);
+    });
+  };
+
+  // libuv reports a reset that arrives while a read is under way as an end
+  // (POLLHUP after a partial read), so a FIN is passed on only once an
+  // empty write back to its sender succeeds: on a reset socket it fails.
+  // A sender we already sent our FIN to cannot be asked; one with bytes
+  // still queued toward it is not made to wait for them (they fail too if
+  // it was reset, and the error resets both).
+  const passEnd = (from, to) => {
+    const pass = () => {
       to.end();
       watchAfterFin(from);
-    });
+    };
+    if (!from.writable || from.writableLength > 0) return pass();
+    from.write(NOTHING, (error) => (error ? tearDown(error) : pass()));
   };
 
   const afterClose = (closed, other) => (hadError) => {
@@ -81,7 +96,8 @@ export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {},
     if (hadError) return tearDown(new Error('closed by an error'));
     if (other.writableLength === 0) return other.destroy();
     other.end();
-    setTimeout(() => other.destroy(), LINGER_MS).unref();
+    // Bytes still queued then never arrive: the peer must not see a FIN.
+    setTimeout(() => (other.writableFinished ? other.destroy() : resetSocket(other)), LINGER_MS).unref();
   };
 
   carry(a, b, aToB, aEnded);

@@ -23,6 +23,7 @@ export function startRelayClient({ listen, server, forward, password, presets, l
     bridge(local, upstream, {
       aToB: encode,
       bToA: pipeline.decoder((data) => local.write(data)),
+      aEnded: pipeline.encodeEnded,
       bEnded: pipeline.decodeEnded,
       log,
       label: `${local.remoteAddress}:${local.remotePort}`,

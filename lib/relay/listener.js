@@ -1,3 +1,5 @@
+import { resetSocket } from './bridge.js';
+
 // What both relay roles share: a set of live sockets, and a listen() that
 // reports the bound address and can close everything it opened.
 export function createSocketSet() {
@@ -11,8 +13,10 @@ export function createSocketSet() {
     get size() {
       return sockets.size;
     },
-    destroyAll() {
-      for (const socket of sockets) socket.destroy();
+    // A relay that stops (SIGTERM, SIGINT) resets what it carries: an
+    // application whose download was cut must not see a clean end.
+    resetAll() {
+      for (const socket of sockets) resetSocket(socket);
     },
   };
 }
@@ -37,7 +41,7 @@ export async function listen(server, endpoint, sockets, log) {
     address,
     connections: () => sockets.size,
     close() {
-      sockets.destroyAll();
+      sockets.resetAll();
       return new Promise((done) => server.close(() => done()));
     },
   };

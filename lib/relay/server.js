@@ -82,7 +82,7 @@ export async function startRelayServer({
         client.off('data', onHandshakeData);
         client.off('end', onEarlyEnd);
         client.off('error', onEarlyError);
-        bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, log, label: peer, queues, idleTimeoutMs });
+        bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, bEnded: pipeline.encodeEnded, log, label: peer, queues, idleTimeoutMs });
       },
     });
     const decode = pipeline.decoder((data) => target.write(data));

@@ -67,7 +67,9 @@ export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutA
     socket.on('connect', () => (end ? socket.end(bytes) : socket.write(bytes)));
     socket.on('data', (data) => received.push(data));
     socket.on('error', (error) => done(error.code === 'ECONNRESET' ? 'reset' : error.code));
-    socket.on('end', () => done('end'));
+    // libuv reports a reset that arrives during a read as an end: an end
+    // counts only if an empty write back then succeeds.
+    socket.on('end', () => (socket.writable ? socket.write(Buffer.alloc(0), (error) => done(error ? 'reset' : 'end')) : done('end')));
     socket.on('close', () => done('close'));
   });
 }

@@ -53,8 +53,8 @@ function framing({ option, security, key, iv }) {
   return { mask, padding, aead, aeadKey: aead?.key(key), overhead: aead ? TAG : 0, nextNonce: nonceCounter(iv) };
 }
 
-// The raw stream, either way.
-const passThrough = (data, push) => data.length > 0 && push(data);
+// The raw stream, either way: no chunks, so no end chunk to send or miss.
+const rawStream = (ends) => Object.assign((data, push) => data.length > 0 && push(data), ends);
 
 // Padding bytes come from a pool of random bytes shared by every
 // connection: one call to the generator per 1,000 chunks or so instead of
@@ -84,9 +84,9 @@ function nonceCounter(iv) {
 
 export function createBodyEncoder(body) {
   const frame = framing(body);
-  if (!frame) return passThrough;
+  if (!frame) return rawStream({ end() {} });
   const { mask, padding, aead, aeadKey, overhead, nextNonce } = frame;
-  return (data, push) => {
+  const encode = (data, push) => {
     for (let offset = 0; offset < data.length; offset += MAX_PAYLOAD) {
       const payload = data.subarray(offset, Math.min(offset + MAX_PAYLOAD, data.length));
       const paddingLength = padding();
@@ -104,11 +104,22 @@ export function createBodyEncoder(body) {
       if (paddingLength > 0) push(randomPadding(paddingLength));
     }
   };
+  // At a clean end, the size of an empty chunk: V2Ray ends the stream on
+  // that size alone and never reads the tag and padding its own writer
+  // puts after it, so a V2Ray server that got them closes with a reset
+  // (unread bytes), and its client would see a cut. Its readers, and ours,
+  // need only the size.
+  encode.end = (push) => {
+    const size = Buffer.allocUnsafe(2);
+    size.writeUInt16BE((overhead + padding()) ^ mask());
+    push(size);
+  };
+  return encode;
 }
 
 export function createBodyDecoder(body) {
   const frame = framing(body);
-  if (!frame) return passThrough;
+  if (!frame) return rawStream({ ended() {} });
   const { mask, padding, aead, aeadKey, overhead, nextNonce } = frame;
   const queue = createByteQueue();
   let size = -1;
@@ -132,7 +143,7 @@ export function createBodyDecoder(body) {
     trailing -= length;
     if (trailing < 0) throw protocolError('data after the end-of-stream chunk');
   };
-  return (data, push) => {
+  const decode = (data, push) => {
     if (ended) return skipTrailing(data.length);
     queue.push(data);
     for (;;) {
@@ -155,4 +166,14 @@ export function createBodyDecoder(body) {
       if (plain.length > 0) push(plain);
     }
   };
+  // A FIN inside a chunk is a cut stream. So is one before the end chunk
+  // (a peer killed, a link broken), unless this side already ended its own
+  // direction: V2Ray closes a half-closed connection without its end chunk
+  // once its uplinkOnly / downlinkOnly timeout (2 s / 5 s) runs out.
+  decode.ended = ({ ownEnded }) => {
+    if (ended) return;
+    if (queue.length > 0 || size >= 0) throw protocolError('VMess stream ended inside a chunk: truncated');
+    if (!ownEnded) throw protocolError('VMess stream ended without its end chunk: truncated');
+  };
+  return decode;
 }

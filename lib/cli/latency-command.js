@@ -10,7 +10,7 @@ export function registerLatencyCommands(program) {
     .description('a TCP echo target for the latency probe: writes back whatever arrives')
     .requiredOption('--listen <host:port>', 'address to accept connections on')
     .action(async (options) => {
-      const listen = endpointOption('--listen', options.listen);
+      const listen = endpointOption('--listen', options.listen, { anyPort: true });
       await serve(() => startEchoTarget(listen));
     });
 

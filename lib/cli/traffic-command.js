@@ -14,7 +14,7 @@ export function registerTrafficCommands(program) {
     .description('the far end of the built-in traffic engine, in place of iperf3 -s: counts what `cipherbench send` delivers, or sends with --reverse')
     .requiredOption('--listen <host:port>', 'address to accept connections on')
     .action(async (options) => {
-      const listen = endpointOption('--listen', options.listen);
+      const listen = endpointOption('--listen', options.listen, { anyPort: true });
       await serve(() => startTrafficSink({ ...listen, onTestEnd: printTestEnd }));
     });
 

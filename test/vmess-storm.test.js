@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
-import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepareChain } from '../lib/presets/index.js';
@@ -30,14 +29,6 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
 const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
-const freePort = () => new Promise((resolve, reject) => {
-  const server = net.createServer();
-  server.once('error', reject);
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
-  });
-});
 
 const clientBytes = (presets, target, payload = randomBytes(2048)) => {
   const out = [];
@@ -80,11 +71,9 @@ for (const { label, presets } of PRESET_CHAINS.filter((entry) => entry.presets[0
     let ports;
     before(async () => {
       echo = await startEchoServer();
-      ports = { server: await freePort(), client: await freePort() };
-      [server] = await Promise.all([
-        startRelayServer({ port: ports.server, key: KEY, presets, extra: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] }),
-        startRelayClient({ port: ports.client, serverPort: ports.server, forwardPort: echo.port, key: KEY, presets }),
-      ]);
+      server = await startRelayServer({ key: KEY, presets, extra: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] });
+      const client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: KEY, presets });
+      ports = { server: server.port, client: client.port };
     });
     after(async () => {
       await stopAll();

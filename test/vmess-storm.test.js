@@ -14,11 +14,11 @@ import { startRelayClient, startRelayServer, stopAll } from './support/processes
 import { steadyStream } from './support/steady-stream.js';
 import { echoTransfer } from './support/transfer.js';
 
-// The reliability suite's storm (relay-storm.test.js) against v2ray-vmess:
-// 3,000 hostile connections, each wrong in one VMess way, against one
-// relay server per representative chain while a valid stream flows through
-// it. Afterwards the server must be up, silent, back to its descriptor
-// count, within 50 MB of its RSS, and carry 8 MB intact.
+// The reliability suite's storm (test/support/suites/storm.js) against
+// v2ray-vmess: 3,000 hostile connections, each wrong in one VMess way,
+// against one relay server per representative chain while a valid stream
+// flows through it. Afterwards the server must be up, silent, back to its
+// descriptor count, within 50 MB of its RSS, and carry 8 MB intact.
 const KEY = 'unused-by-vmess';
 const CONNECTIONS = 3_000;
 const CONCURRENCY = 100;

@@ -2,20 +2,18 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProtocolError } from '../lib/presets/protocol-error.js';
-import { startEchoServer } from './support/echo-server.js';
-import { aeadMethod, clientBytes, keyIsTheSecret, sealedLength, sealedPlaintext, sendHostile } from './support/hostile.js';
-import { withLegacyProvider } from './support/legacy.js';
-import { PRESET_CHAINS } from './support/preset-chains.js';
-import { fdCount, rssBytes } from './support/proc-stats.js';
-import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
-import { steadyStream } from './support/steady-stream.js';
-import { echoTransfer } from './support/transfer.js';
+import { isProtocolError } from '../../../lib/presets/protocol-error.js';
+import { startEchoServer } from '../echo-server.js';
+import { aeadMethod, clientBytes, keyIsTheSecret, sealedLength, sealedPlaintext, sendHostile } from '../hostile.js';
+import { fdCount, rssBytes } from '../proc-stats.js';
+import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
+import { steadyStream } from '../steady-stream.js';
+import { echoTransfer } from '../transfer.js';
 
-// 500 hostile connections against one relay server per chain of
-// preset-chains.js, while a valid stream keeps flowing through it. Afterwards the server must be up,
-// silent (no stack trace), back to its file descriptor count, within 50 MB
-// of its RSS, and still carry 8 MB intact. Loopback only, bounded in count
+// 500 hostile connections against one relay server per chain it is given
+// (from preset-chains.js), while a valid stream keeps flowing through it.
+// Afterwards the server must be up, silent (no stack trace), back to its
+// file descriptor count, within 50 MB of its RSS, and still carry 8 MB intact. Loopback only, bounded in count
 // (CONNECTIONS) and time (each connection 5 s at most, the test 120 s).
 const KEY = 'storm-test-password';
 const CONNECTIONS = 500;
@@ -54,10 +52,8 @@ function hostileKinds(presets, target, password, wrongPassword) {
   return kinds;
 }
 
-if (withLegacyProvider(import.meta.url)) defineTests();
-
-function defineTests() {
-  for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of PRESET_CHAINS) {
+export function stormSuite(chains) {
+  for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of chains) {
     describe(`relay server under a storm of ${CONNECTIONS} hostile connections (${label})`, () => {
       let echo;
       let server;

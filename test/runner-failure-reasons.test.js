@@ -53,7 +53,7 @@ test('a peer that dies before it is ready, and a relay that refuses the other si
   assert.equal(dies.status, 'failed');
   const diesLines = dies.reason.split('\n');
   assert.match(diesLines[0], /^server node exited with code 1 before it was ready$/);
-  assert.ok(diesLines.includes('server node: Error: bad listen address 127.0.0.1:28182'), dies.reason);
+  assert.ok(diesLines.includes(`server node: Error: bad listen address 127.0.0.1:${ports.server}`), dies.reason);
   assert.ok(!diesLines.some((line) => /^server node:\s+at /.test(line)), 'no stack frames');
 
   assert.equal(wrong.status, 'failed');

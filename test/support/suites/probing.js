@@ -59,7 +59,10 @@ export function probingSuite(chains) {
         for (const [i, { ms, how, received }] of results.entries()) {
           assert.equal(how, 'reset', lines[i]);
           if (probes[i].random || !isDisguised(presets)) assert.equal(received.length, 0, lines[i]);
-          assert.ok(ms >= TIMEOUT_MS - 50 && ms < TIMEOUT_MS + 700, lines[i]);
+          // Not before the timeout; after it by no more than a loaded
+          // machine's scheduling (test files run side by side), far below
+          // any other timer of the server's.
+          assert.ok(ms >= TIMEOUT_MS - 50 && ms < TIMEOUT_MS + 1500, lines[i]);
         }
         assert.equal(echo.received.length, 0, 'no probe reached a target');
       });

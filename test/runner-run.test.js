@@ -48,7 +48,10 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
     measured(only.receiver);
     // One run is its own median, with no spread.
     assert.deepEqual(caseResult.receiver, { ...only.receiver, min: only.receiver.bits_per_second, max: only.receiver.bits_per_second, cv: 0 });
-    assert.ok(only.wallSeconds > 1 && only.wallSeconds < 5, `wallSeconds ${only.wallSeconds}`);
+    // A 1 s case and its relays' start and stop: above 1 s, and below 10 s
+    // even on a loaded machine (test files run side by side), far from a
+    // case run twice or a figure in milliseconds.
+    assert.ok(only.wallSeconds > 1 && only.wallSeconds < 10, `wallSeconds ${only.wallSeconds}`);
     assert.equal(caseResult.wallSeconds, only.wallSeconds);
     assert.equal(caseResult.ceiling, null, 'ceiling: false');
   }

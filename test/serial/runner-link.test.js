@@ -1,12 +1,15 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { parseLinkProfile } from '../lib/runner/link/profiles.js';
-import { run } from '../lib/index.js';
-import { runCli, waitFor } from './support/cli.js';
-import { CLI } from './support/processes.js';
-import { requirePrograms } from './support/programs.js';
+import { parseLinkProfile } from '../../lib/runner/link/profiles.js';
+import { run } from '../../lib/index.js';
+import { runCli, waitFor } from '../support/cli.js';
+import { CLI } from '../support/processes.js';
+import { requirePrograms } from '../support/programs.js';
 
+// In test/serial/: a run across a shaped link checks its bitrate against
+// the cap and probes latency across it, which a neighbour's CPU load
+// disturbs (the probe came back empty once with files running beside it).
 const AEAD = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const ip = (...args) => execFileSync('ip', args, { encoding: 'utf8' });
 // The link namespaces a run left behind: those of this process (run() in

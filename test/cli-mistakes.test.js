@@ -3,6 +3,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { emptyFolder, runCli } from './support/cli.js';
+import { freePortsFlag } from './support/ports.js';
 
 // What a first-time user types wrong, and the one line that says what to do.
 
@@ -34,7 +35,7 @@ test('a chain listed twice runs twice, with a warning in the header', async () =
   const chain = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }]);
   writeFileSync(path.join(cwd, 'cases.json'), `[${chain}, ${chain}]`);
   const { code, stdout, stderr } = await runCli(
-    ['run', 'cases.json', '--engine', 'node', '--duration', '1', '--no-ceiling', '--no-archive', '--ports', '26184,26185,26186'],
+    ['run', 'cases.json', '--engine', 'node', '--duration', '1', '--no-ceiling', '--no-archive', ...(await freePortsFlag())],
     { cwd, env: { NO_COLOR: '1' } },
   );
   assert.equal(code, 0, stderr);

@@ -3,17 +3,18 @@ import { symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { emptyFolder, runCli } from './support/cli.js';
+import { freePortsFlag, freeRunPorts, portsFlag } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 
 // The built-in traffic engine and reference rows as a person meets them:
-// the CLI in a child process, on ports of its own (28084-28086).
-const PORTS_FLAG = ['--ports', '28084,28085,28086'];
+// the CLI in a child process, on free ports of each test's own.
 const GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 
 describe('cipherbench run with the built-in engine', { timeout: 60_000 }, () => {
   test('--engine node: the sink and sender in place of iperf3, the same figures, and the report says so', async () => {
+    const ports = await freeRunPorts();
     const { code, stdout, stderr, commands, descendants: pids } = await runCli(
-      ['run', '--engine', 'node', '--filter', '14', '--duration', '1', '--parallel', '2', '--no-ceiling', '--json', '--no-archive', ...PORTS_FLAG],
+      ['run', '--engine', 'node', '--filter', '14', '--duration', '1', '--parallel', '2', '--no-ceiling', '--json', '--no-archive', ...portsFlag(ports)],
     );
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
@@ -25,8 +26,8 @@ describe('cipherbench run with the built-in engine', { timeout: 60_000 }, () => 
     // The engine waits for every byte: through a lossless pair both ends agree.
     assert.equal(caseResult.receiver.bytes, caseResult.sender.bytes);
     assert.match(stderr, /^cipherbench:\nversion +0\.1\.0\nengine +node \(built in: cipherbench send and sink\)\ncases +bundled \(.*\/cases\.js\)\n\n/);
-    assert.equal(commands.filter((line) => /cipherbench\.js sink --listen 127\.0\.0\.1:28086$/.test(line)).length, 1);
-    assert.equal(commands.filter((line) => / send --connect 127\.0\.0\.1:28084 --duration 1 --parallel 2 --json$/.test(line)).length, 1);
+    assert.equal(commands.filter((line) => new RegExp(`cipherbench\\.js sink --listen 127\\.0\\.0\\.1:${ports.target}$`).test(line)).length, 1);
+    assert.equal(commands.filter((line) => new RegExp(` send --connect 127\\.0\\.0\\.1:${ports.client} --duration 1 --parallel 2 --json$`).test(line)).length, 1);
     // No iperf3 measures; `iperf3 --version` may run, for the environment
     // describes the iperf3 installed even when the built-in engine measures.
     assert.deepEqual(commands.filter((line) => /iperf3/.test(line) && !/iperf3 --version$/.test(line)), []);
@@ -44,7 +45,7 @@ describe('cipherbench run with the built-in engine', { timeout: 60_000 }, () => 
       { impl: 'shadowsocks-libev', method: 'aes-256-gcm' },
     ])};\n`);
     const { code, stdout, stderr, descendants: pids } = await runCli(
-      ['--duration', '1', '--no-ceiling', '--relative-to', 'direct', ...PORTS_FLAG],
+      ['--duration', '1', '--no-ceiling', '--relative-to', 'direct', ...(await freePortsFlag())],
       { cwd, env: { PATH: bin } },
     );
     assert.equal(code, 0, stderr);

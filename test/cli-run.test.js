@@ -6,13 +6,13 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { assertAllGone, occupyIperf3Server } from './support/process-tree.js';
 import { archivedJson, emptyFolder, runCli, waitFor } from './support/cli.js';
+import { freePorts, freePortsFlag, freeRunPorts, portsFlag } from './support/ports.js';
 import { CLI } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 
 // The CLI as a person runs it: a child process, real relays and iperf3, on
-// ports of its own (22081-22083) so a benchmark on the defaults is left alone.
-const PORTS = [22081, 22082, 22083];
-const PORTS_FLAG = ['--ports', PORTS.join(',')];
+// free ports of each test's own (test/support/ports.js), so a benchmark on
+// the defaults is left alone and test files run side by side.
 const ANSI = /\x1b\[/;
 
 const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
@@ -23,7 +23,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     if (!requirePrograms(t, 'iperf3')) return;
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'cases.js'), `module.exports = ${JSON.stringify(THREE)};\n`);
-    const { code, stdout, stderr, descendants: pids, commands } = await runCli(['--duration', '1', '--filter', '2', ...PORTS_FLAG], { cwd });
+    const { code, stdout, stderr, descendants: pids, commands } = await runCli(['--duration', '1', '--filter', '2', ...(await freePortsFlag())], { cwd });
     assert.equal(code, 0, stderr);
     assert.match(stdout, new RegExp(`^cipherbench:\\nversion +0\\.1\\.0\\nengine +iperf3\\ncases +${path.join(cwd, 'cases.js').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\n\\nOperating System:\\n`));
     assert.match(stdout, /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\nss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n/);
@@ -43,7 +43,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
 
   test('--json: the JSON report on stdout, the text on stderr; --no-archive writes nothing', async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
-    const { code, stdout, stderr, cwd } = await runCli(['run', '--duration', '1', '--filter', '14', '--json', '--no-archive', '--no-ceiling', ...PORTS_FLAG]);
+    const { code, stdout, stderr, cwd } = await runCli(['run', '--duration', '1', '--filter', '14', '--json', '--no-archive', '--no-ceiling', ...(await freePortsFlag())]);
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
     assert.equal(result.options.casesFile, path.resolve(CLI, '../../cases.js'), 'the bundled cases.js, as the folder has none');
@@ -56,9 +56,10 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
   test('a failed case is reported FAILED with its reason, archived, and exits 1', async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
     let occupying;
+    const ports = await freeRunPorts();
     const { code, stdout, stderr, cwd, descendants: pids } = await runCli(
-      ['run', '--duration', '1', '--filter', '14', '--no-ceiling', ...PORTS_FLAG],
-      { during: () => { occupying = occupyIperf3Server(PORTS[2], { timeoutMs: 20_000 }); } },
+      ['run', '--duration', '1', '--filter', '14', '--no-ceiling', ...portsFlag(ports)],
+      { during: () => { occupying = occupyIperf3Server(ports.target, { timeoutMs: 20_000 }); } },
     );
     (await occupying).destroy();
     assert.equal(code, 1, stderr);
@@ -73,7 +74,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'not-a-folder'), '');
     const out = path.join(cwd, 'not-a-folder', 'reports');
-    const { code, stdout, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--out', out, '--no-ceiling', ...PORTS_FLAG], { cwd });
+    const { code, stdout, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--out', out, '--no-ceiling', ...(await freePortsFlag())], { cwd });
     assert.equal(code, 1, stderr);
     assert.match(stderr, new RegExp(`\\ncipherbench: cannot archive the report in ${out}: .*ENOTDIR.*; the JSON report follows on stdout\\n$`));
     const json = JSON.parse(stdout.slice(stdout.indexOf('\n{\n') + 1));
@@ -90,7 +91,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
       // does, in the first case's measurement; SIGTERM to the CLI alone, as
       // kill does, in the second's.
       const at = signal === 'SIGINT' ? /\[1\/3\]/ : /\[2\/3\]/;
-      const result = await runCli(['--duration', '3', '--no-ceiling', ...PORTS_FLAG], {
+      const result = await runCli(['--duration', '3', '--no-ceiling', ...(await freePortsFlag())], {
         cwd,
         during: async (child, output) => {
           await waitFor(() => output().stderr, at);
@@ -114,8 +115,8 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
   test('colour on a terminal, none with NO_COLOR or --no-color', async (t) => {
     if (!requirePrograms(t, 'iperf3', 'script')) return;
     // script(1) gives the CLI a pseudo-terminal, as a person's shell would.
-    const onTerminal = (extra, env) => {
-      const command = [process.execPath, CLI, 'run', '--duration', '1', '--filter', 'aes-128-gcm', '--no-archive', '--no-ceiling', ...PORTS_FLAG, ...extra]
+    const onTerminal = async (extra, env) => {
+      const command = [process.execPath, CLI, 'run', '--duration', '1', '--filter', 'aes-128-gcm', '--no-archive', '--no-ceiling', ...(await freePortsFlag()), ...extra]
         .map((word) => `'${word}'`).join(' ');
       return runCli([], { command: 'script', commandArgs: ['-qec', command, '/dev/null'], env });
     };
@@ -136,7 +137,7 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
   test('--engine iperf3 without iperf3: says how to install it', async () => {
     const bin = emptyFolder();
     symlinkSync(process.execPath, path.join(bin, 'node'));
-    const { code, stdout, stderr, commands } = await runCli(['run', '--engine', 'iperf3', '--no-archive', ...PORTS_FLAG], { env: { PATH: bin } });
+    const { code, stdout, stderr, commands } = await runCli(['run', '--engine', 'iperf3', '--no-archive', ...(await freePortsFlag())], { env: { PATH: bin } });
     assert.equal(code, 2);
     assert.equal(stdout, '');
     assert.equal(
@@ -153,7 +154,7 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
       chain('x'),
       { name: 'ss-base' },
     ])};\n`);
-    const { code, stdout, stderr } = await runCli(['run', 'mine.js', ...PORTS_FLAG], { cwd });
+    const { code, stdout, stderr } = await runCli(['run', 'mine.js', ...(await freePortsFlag())], { cwd });
     assert.equal(code, 2);
     assert.equal(stdout, '');
     assert.match(stderr, new RegExp(`^cipherbench: cases file ${path.join(cwd, 'mine.js')} has 2 problems:\n`
@@ -164,18 +165,20 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
   test('a cases file that does not load: one line, no stack', async () => {
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'cases.js'), 'module.exports = [\n');
-    const { code, stderr } = await runCli(['--no-archive', ...PORTS_FLAG], { cwd });
+    const { code, stderr } = await runCli(['--no-archive', ...(await freePortsFlag())], { cwd });
     assert.equal(code, 2);
     assert.match(stderr, /^cipherbench: cases file .*cases\.js:\d+: SyntaxError: Unexpected end of input\n$/);
   });
 
   test('a port already taken: names the port and the pid holding it', async () => {
-    const holder = net.createServer().listen(PORTS[1], '127.0.0.1');
+    const holder = net.createServer().listen(0, '127.0.0.1');
     await new Promise((resolve) => holder.once('listening', resolve));
+    const taken = holder.address().port;
     try {
-      const { code, stderr, commands } = await runCli(['run', '--filter', '0', ...PORTS_FLAG]);
+      const [client, target] = await freePorts(2);
+      const { code, stderr, commands } = await runCli(['run', '--filter', '0', ...portsFlag({ client, server: taken, target })]);
       assert.equal(code, 2);
-      assert.match(stderr, new RegExp(`^cipherbench: port ${PORTS[1]} \\(relay server\\) is already in use by pid ${process.pid} \\(node\\): stop it, or pick free ports with --ports CLIENT,SERVER,TARGET\n$`));
+      assert.match(stderr, new RegExp(`^cipherbench: port ${taken} \\(relay server\\) is already in use by pid ${process.pid} \\(node\\): stop it, or pick free ports with --ports CLIENT,SERVER,TARGET\n$`));
       // ss may run to name the holder; no relay or iperf3 starts.
       assert.deepEqual(commands.filter((line) => / relay (server|client) |iperf3/.test(line)), []);
     } finally {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
 import { emptyFolder, runCli } from './support/cli.js';
+import { freePortsFlag } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 
@@ -13,7 +14,6 @@ import { requirePrograms } from './support/programs.js';
 // run exits 130 with a whole text and JSON report marked incomplete, and an
 // earlier report in the same folder, from the same day, is untouched.
 const TRIES = 6;
-const PORTS = ['--ports', '29081,29082,29083'];
 const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const localDay = (date = new Date()) =>
@@ -39,7 +39,7 @@ test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no p
     // catch a signal then (nor has it started a child).
     const afterMs = i < 2 ? 450 + Math.floor(Math.random() * 400) : 450 + Math.floor(Math.random() * 3400);
     const before = new Set(readdirSync(reports));
-    const result = await runCli(['--duration', '1', '--no-ceiling', ...PORTS], {
+    const result = await runCli(['--duration', '1', '--no-ceiling', ...(await freePortsFlag())], {
       cwd,
       during: async (child) => {
         await delay(afterMs);

@@ -1,11 +1,9 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startEchoServer } from './support/echo-server.js';
+import { describe, test } from 'node:test';
 import {
-  freePort, removeBlinksocksFolders, requireBlinksocks, startBlinksocksClient, startBlinksocksServer,
+  removeBlinksocksFolders, requireBlinksocks, startBlinksocksClient, startBlinksocksServer,
 } from './support/blinksocks-peer.js';
+import { assertCarried, sharedEchoTarget } from './support/interop.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
-import { echoTransfer } from './support/transfer.js';
 
 // Wire compatibility with blinksocks 3.3.0 for the presets and methods only
 // blinksocks has, both ways, through to an echo target:
@@ -33,49 +31,26 @@ const CHAINS = [
 const label = (presets) => presets.map(({ name, params }) => (params ? `${name}(${Object.values(params).join(', ')})` : name)).join(' + ');
 
 describe('wire compatibility with blinksocks 3.3.0: the catalogue', () => {
-  let echo;
-  before(async () => {
-    echo = await startEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    removeBlinksocksFolders();
-    await echo?.close();
-  });
+  const echo = sharedEchoTarget({ cleanup: removeBlinksocksFolders });
 
   for (const presets of CHAINS) {
     test(label(presets), { timeout: 120_000 }, async (t) => {
       if (!requireBlinksocks(t)) return;
       t.after(stopAll);
       const forwardPort = echo.port;
-      const [ourServerPort, ourClientPort] = [await freePort(), await freePort()];
       const [theirServer, ourServer] = await Promise.all([
         startBlinksocksServer({ key: KEY, presets }),
-        startRelayServer({ port: ourServerPort, key: KEY, presets }),
+        startRelayServer({ key: KEY, presets }),
       ]);
       const [theirClient, ourClient] = await Promise.all([
-        startBlinksocksClient({ key: KEY, presets, serverPort: ourServerPort, forwardPort }),
-        startRelayClient({ port: ourClientPort, serverPort: theirServer.port, forwardPort, key: KEY, presets }),
+        startBlinksocksClient({ key: KEY, presets, serverPort: ourServer.port, forwardPort }),
+        startRelayClient({ serverPort: theirServer.port, forwardPort, key: KEY, presets }),
       ]);
-      const paths = { 'ours -> blinksocks server': ourClientPort, 'blinksocks client -> ours': theirClient.port };
-      const before = echo.received.length;
-      const results = [];
+      const outputs = { 'blinksocks server': theirServer.child, 'our server': ourServer, 'blinksocks client': theirClient.child, 'our client': ourClient };
+      const explain = (path, error) =>
+        new Error(`${path}: ${error.message}\n${Object.entries(outputs).map(([name, child]) => `--- ${name}:\n${child.output.slice(-2000)}`).join('\n')}`);
       // One after the other: two blinksocks and two of ours share 2 cores.
-      for (const [path, port] of Object.entries(paths)) {
-        try {
-          results.push({ path, ...(await echoTransfer({ port, size: SIZE })) });
-        } catch (error) {
-          const outputs = { 'blinksocks server': theirServer.child, 'our server': ourServer, 'blinksocks client': theirClient.child, 'our client': ourClient };
-          throw new Error(`${path}: ${error.message}\n${Object.entries(outputs).map(([name, child]) => `--- ${name}:\n${child.output.slice(-2000)}`).join('\n')}`);
-        }
-      }
-      for (const { path, sent, returned, bytesBack } of results) {
-        assert.equal(bytesBack, SIZE, `${path}: bytes back`);
-        assert.equal(returned, sent, `${path}: data came back changed`);
-      }
-      const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
-      assert.equal(farEnd.length, 2, 'each path made one connection to the echo target');
-      assert.deepEqual(farEnd.map((r) => r.sha256).sort(), results.map((r) => r.sent).sort(), 'bytes at the far end equal the bytes sent');
+      await assertCarried(echo, { 'ours -> blinksocks server': ourClient.port, 'blinksocks client -> ours': theirClient.port }, { size: SIZE, oneAtATime: true, explain });
     });
   }
 });

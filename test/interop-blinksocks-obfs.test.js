@@ -1,12 +1,11 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { DEFAULT_TEMPLATE } from '../lib/presets/obfs/http-template.js';
 import {
-  freePort, requireBlinksocks, startBlinksocksClient, startBlinksocksServer,
+  requireBlinksocks, startBlinksocksClient, startBlinksocksServer,
 } from './support/blinksocks-pair.js';
-import { startEchoServer } from './support/echo-server.js';
+import { assertCarried, sharedEchoTarget } from './support/interop.js';
+import { freePorts } from './support/ports.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
-import { echoTransfer } from './support/transfer.js';
 
 // Wire compatibility of the obfs presets with blinksocks 3.3.0, both ways,
 // through to an echo target:
@@ -35,41 +34,22 @@ const CHAINS = {
 };
 
 describe('wire compatibility of the obfs presets with blinksocks 3.3.0', () => {
-  let echo;
-  before(async () => {
-    echo = await startEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    await echo?.close();
-  });
+  const echo = sharedEchoTarget();
 
   for (const [label, presets] of Object.entries(CHAINS)) {
     test(label, { timeout: 90_000 }, async (t) => {
       if (!requireBlinksocks(t)) return;
       t.after(stopAll);
       const forwardPort = echo.port;
-      const [p1, p2, p3, p4, p5, p6] = await Promise.all(Array.from({ length: 6 }, freePort));
-      await Promise.all([
-        startBlinksocksServer({ port: p2, key: KEY, presets }),
-        startRelayClient({ port: p1, serverPort: p2, forwardPort, key: KEY, presets }),
-        startRelayServer({ port: p4, key: KEY, presets }),
-        startBlinksocksClient({ port: p3, serverPort: p4, forwardPort, key: KEY, presets }),
-        startRelayServer({ port: p6, key: KEY, presets }),
-        startRelayClient({ port: p5, serverPort: p6, forwardPort, key: KEY, presets }),
+      const [ourServer, pairServer] = await Promise.all([startRelayServer({ key: KEY, presets }), startRelayServer({ key: KEY, presets })]);
+      const [theirServer, theirClient] = await freePorts(2);
+      const [ourClient, pairClient] = await Promise.all([
+        startRelayClient({ serverPort: theirServer, forwardPort, key: KEY, presets }),
+        startRelayClient({ serverPort: pairServer.port, forwardPort, key: KEY, presets }),
+        startBlinksocksServer({ port: theirServer, key: KEY, presets }),
+        startBlinksocksClient({ port: theirClient, serverPort: ourServer.port, forwardPort, key: KEY, presets }),
       ]);
-      const paths = { 'ours -> blinksocks server': p1, 'blinksocks client -> ours': p3, 'ours -> ours': p5 };
-      const before = echo.received.length;
-      const results = await Promise.all(
-        Object.entries(paths).map(async ([path, port]) => ({ path, ...(await echoTransfer({ port, size: SIZE })) })),
-      );
-      for (const { path, sent, returned, bytesBack } of results) {
-        assert.equal(bytesBack, SIZE, `${path}: bytes back`);
-        assert.equal(returned, sent, `${path}: data came back changed`);
-      }
-      const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
-      assert.equal(farEnd.length, 3, 'each path made one connection to the echo target');
-      assert.deepEqual(farEnd.map((r) => r.sha256).sort(), results.map((r) => r.sent).sort(), 'bytes at the far end equal the bytes sent');
+      await assertCarried(echo, { 'ours -> blinksocks server': ourClient.port, 'blinksocks client -> ours': theirClient, 'ours -> ours': pairClient.port }, { size: SIZE });
     });
   }
 });

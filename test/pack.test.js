@@ -7,6 +7,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { after, test } from 'node:test';
+import { freePortsFlag } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 
 const run = promisify(execFile);
@@ -75,7 +76,7 @@ test('the packed tarball installs offline into an empty folder and npx cipherben
   writeFileSync(path.join(folder, 'cases.js'), "export default [[{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }]];\n");
 
   await npm(['ci'], { cwd: folder });
-  const { stdout, stderr } = await run('npx', ['--offline', 'cipherbench', '--smoke', '--no-archive', '--no-ceiling', '--ports', '25081,25082,25083'], { cwd: folder, timeout: 120_000 });
+  const { stdout, stderr } = await run('npx', ['--offline', 'cipherbench', '--smoke', '--no-archive', '--no-ceiling', ...(await freePortsFlag())], { cwd: folder, timeout: 120_000 });
   assert.match(stdout, new RegExp(`^cases +${escapeRegExp(path.join(folder, 'cases.js'))}$`, 'm'), 'the folder\'s own cases.js ran');
   assert.match(stdout, /\(ranking\):\n\n 1: Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\n/, stderr);
   assert.match(stdout, new RegExp(`^version +${escapeRegExp(manifest.version)}$`, 'm'));

@@ -7,9 +7,10 @@ import { isProtocolError } from '../lib/presets/protocol-error.js';
 import { MAX_HEAD } from '../lib/presets/simple-obfs/http-head.js';
 import { requestHead, responseHead, websocketAccept } from '../lib/presets/simple-obfs/http.js';
 import { clientHello, MAX_CLIENT_HELLO, MAX_RECORD, maxTicket, parseClientHello, serverFlight } from '../lib/presets/simple-obfs/tls-hello.js';
+import { freePort } from './support/ports.js';
 import { stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
-import { exchange, freePort, startObfsLocal, startObfsServer, startRecorder } from './support/simple-obfs.js';
+import { exchange, startObfsLocal, startObfsServer, startRecorder } from './support/simple-obfs.js';
 
 // Known answers for simple-obfs: frames obfs-local and obfs-server 0.0.5
 // made (kept in fixtures/simple-obfs.json, and made again live when they

@@ -11,31 +11,31 @@ describe('relay command: bad input exits 2 before listening', () => {
   const cases = [
     {
       what: 'unknown preset',
-      args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-nope"}]'],
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-nope"}]'],
       stderr: new RegExp(`presets\\[1\\]\\.name: unknown preset "ss-nope"; valid: ${Object.keys(PRESETS).join(', ')}\n`),
     },
     {
       what: 'unknown method',
-      args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}}]'],
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}}]'],
       stderr: /presets\[1\]\.params\.method: unknown method "aes-512-gcm"; valid: aes-128-gcm, .*xchacha20-ietf-poly1305/,
     },
     {
       what: 'missing params',
-      args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher"}]'],
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher"}]'],
       stderr: /presets\[1\]\.params\.method: missing; valid: aes-128-ctr, .*bf-cfb/,
     },
-    { what: 'empty key', args: ['server', '--listen', '127.0.0.1:24001', '--key', '', '--presets', AES], stderr: /--key must not be empty/ },
-    { what: 'presets not JSON', args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{'], stderr: /--presets is not valid JSON/ },
-    { what: 'chain without ss-base', args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'], stderr: /no address preset: a chain starts with one of ss-base/ },
+    { what: 'empty key', args: ['server', '--listen', '127.0.0.1:0', '--key', '', '--presets', AES], stderr: /--key must not be empty/ },
+    { what: 'presets not JSON', args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{'], stderr: /--presets is not valid JSON/ },
+    { what: 'chain without ss-base', args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'], stderr: /no address preset: a chain starts with one of ss-base/ },
     { what: 'bad listen address', args: ['server', '--listen', 'localhost:99999', '--key', 'k', '--presets', AES], stderr: /--listen must be HOST:PORT/ },
     {
       what: 'client without --forward',
-      args: ['client', '--listen', '127.0.0.1:24001', '--server', '127.0.0.1:24002', '--key', 'k', '--presets', AES],
+      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES],
       stderr: /--forward/,
     },
     {
       what: 'legacy method without the legacy provider',
-      args: ['server', '--listen', '127.0.0.1:24001', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]'],
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]'],
       stderr: /needs OpenSSL's legacy provider .*--openssl-legacy-provider/,
     },
   ];
@@ -114,17 +114,18 @@ describe('relay command: lifecycle', () => {
   after(stopAll);
 
   test('a port in use is named, exit 2', async () => {
-    await startRelayServer({ port: 24011, key: 'k', presets: JSON.parse(AES) });
-    const result = relay('server', '--listen', '127.0.0.1:24011', '--key', 'k', '--presets', AES);
+    const { port } = await startRelayServer({ key: 'k', presets: JSON.parse(AES) });
+    const result = relay('server', '--listen', `127.0.0.1:${port}`, '--key', 'k', '--presets', AES);
     assert.equal(result.status, 2);
-    assert.match(result.stderr, /cannot listen: .*EADDRINUSE.*127\.0\.0\.1:24011/);
+    assert.match(result.stderr, new RegExp(`cannot listen: .*EADDRINUSE.*127\\.0\\.0\\.1:${port}`));
     await stopAll();
   });
 
   for (const signal of ['SIGINT', 'SIGTERM']) {
     test(`${signal} closes the relay with exit 0`, async () => {
-      const child = await startRelayServer({ port: 24012, key: 'k', presets: JSON.parse(AES) });
-      assert.match(child.output, /listening on 127\.0\.0\.1:24012/);
+      const child = await startRelayServer({ key: 'k', presets: JSON.parse(AES) });
+      assert.match(child.output, new RegExp(`listening on 127\\.0\\.0\\.1:${child.port}\n`));
+      assert.ok(child.port > 0, 'port 0 is read back as the port the OS gave');
       child.kill(signal);
       assert.deepEqual(await child.exited, { code: 0, signal: null });
     });

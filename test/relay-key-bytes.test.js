@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { after, test } from 'node:test';
 import { startEchoServer } from './support/echo-server.js';
+import { freePort } from './support/ports.js';
 import { CLI, startProcess, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { echoTransfer } from './support/transfer.js';
@@ -13,14 +13,6 @@ import { echoTransfer } from './support/transfer.js';
 // The arguments go through sh, since Node can only pass UTF-8 to a child.
 const PRESETS = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]);
 const RAW_KEY = '"$(printf \'\\377\')"';
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 
 after(stopAll);
 

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { clientHello } from '../lib/presets/obfs/tls-handshake.js';
-import { freePort } from './support/blinksocks-pair.js';
 import { sendHostile } from './support/hostile.js';
 import { startRelayServer, stopAll } from './support/processes.js';
 
@@ -18,11 +17,10 @@ const hex = (text) => Buffer.from(text.replace(/\s/g, ''), 'hex');
 after(stopAll);
 
 async function serverFor(presets) {
-  const port = await freePort();
-  const relay = await startRelayServer({ port, key: KEY, presets, extra: ['--log-level', 'debug', '--handshake-timeout', '2'] });
+  const relay = await startRelayServer({ key: KEY, presets, extra: ['--log-level', 'debug', '--handshake-timeout', '2'] });
   const closedWith = async (bytes, reason) => {
     const before = relay.output.length;
-    await sendHostile({ port, bytes });
+    await sendHostile({ port: relay.port, bytes });
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.match(relay.output.slice(before), reason);
   };

@@ -1,8 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import net from 'node:net';
 import { execa } from 'execa';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from '../lib/report/units.js';
+import { freePort } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 
 test('figures iperf3 3.12 printed on this machine for the same JSON numbers', () => {
@@ -87,16 +87,5 @@ for (const { args, role } of LIVE_RUNS) {
     assert.equal(formatBytes(sum.bytes), transfer);
     assert.equal(formatBitrate(sum.bits_per_second), bitrate);
     assert.equal(formatInterval(0, sum.seconds), interval);
-  });
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
   });
 }

@@ -38,3 +38,39 @@ test('docs/figures holds the cited reports, each pair listed with its command', 
     }
   }
 });
+
+// Test files run side by side (package.json's "test"), so none may listen on
+// a port of its choosing: our relays and test servers bind port 0 and read
+// the port back, and programs that must be told one get it from
+// test/support/ports.js. A literal port in a listen call, a --listen or
+// --ports argument, a PORT constant or a started process's `port:` is one
+// that two files, or two runs, could both reach for.
+test('no test listens on a fixed port', () => {
+  // Each pattern captures the port; one above 65535 is bad input a test
+  // gives on purpose, as is a host nothing here can bind (256.1.1.1).
+  const HOST = String.raw`(?:127\.0\.0\.1|localhost|0\.0\.0\.0|\[::1?\])`;
+  const LITERAL_PORTS = [
+    [/\.listen\(\s*([1-9]\d*)\s*[,)]/, 'a listen() on a literal port'],
+    [new RegExp(`--listen['"\`]?,\\s*['"\`](?:${HOST}:)?([1-9]\\d*)['"\`]`), 'a --listen on a literal port'],
+    [new RegExp(`--listen (?:${HOST}:)?([1-9]\\d*)(?![\\w.:\\\\])`), 'a --listen on a literal port'],
+    [/--ports['"`]?,\s*['"`](\d+),\d+,\d+['"`]/, 'a --ports of literal ports'],
+    [/\b[A-Z_]*PORTS?\s*=\s*[[{]?\s*(?:client:\s*)?([1-9]\d{2,})/, 'a port constant'],
+    [/\bstart\w*\(\{[^}]*\b(?:port|serverPort|forwardPort):\s*([1-9]\d{2,})/, 'a process started on a literal port'],
+  ];
+  const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : files(full);
+    return entry.name.endsWith('.js') ? [full] : [];
+  });
+  const found = [];
+  for (const file of files(path.join(PROJECT, 'test'))) {
+    readFileSync(file, 'utf8').split('\n').forEach((line, at) => {
+      if (/^\s*\/\//.test(line)) return;
+      for (const [pattern, what] of LITERAL_PORTS) {
+        const [, port] = pattern.exec(line) ?? [];
+        if (port && Number(port) <= 65535) found.push(`${path.relative(PROJECT, file)}:${at + 1}: ${what}: ${line.trim()}`);
+      }
+    });
+  }
+  assert.deepEqual(found, [], 'take a port from the OS (port 0, or test/support/ports.js)');
+});

@@ -4,12 +4,12 @@ import { test } from 'node:test';
 import { tellingLines } from '../lib/process/processes.js';
 import { locatePeer } from '../lib/peers/index.js';
 import { run } from '../lib/runner/run.js';
+import { freeRunPorts } from './support/ports.js';
 import { CLI } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 
 // A failed row must say why in the report: the failing process's own last
 // stderr lines under the one-line reason, whichever process it was.
-const PORTS = { client: 28181, server: 28182, target: 28183 };
 const GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const CHACHA = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }];
 process.env.CIPHERBENCH_BLINKSOCKS ??= fileURLToPath(new URL('../.ci/peers', import.meta.url));
@@ -34,6 +34,7 @@ test('the telling lines of a stderr: the error above a Node.js stack, not its fr
 });
 
 test('a peer that dies before it is ready, and a relay that refuses the other side\'s chain, say why', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
   const result = await run({
     cases: [
@@ -46,13 +47,13 @@ test('a peer that dies before it is ready, and a relay that refuses the other si
     duration: 1,
     ceiling: false,
     engine: 'iperf3',
-    ports: PORTS,
+    ports,
   });
   const [dies, wrong] = result.cases;
   assert.equal(dies.status, 'failed');
   const diesLines = dies.reason.split('\n');
   assert.match(diesLines[0], /^server node exited with code 1 before it was ready$/);
-  assert.ok(diesLines.includes('server node: Error: bad listen address 127.0.0.1:28182'), dies.reason);
+  assert.ok(diesLines.includes(`server node: Error: bad listen address 127.0.0.1:${ports.server}`), dies.reason);
   assert.ok(!diesLines.some((line) => /^server node:\s+at /.test(line)), 'no stack frames');
 
   assert.equal(wrong.status, 'failed');
@@ -62,6 +63,7 @@ test('a peer that dies before it is ready, and a relay that refuses the other si
 });
 
 test('a blinksocks row that fails carries blinksocks\' own error', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
   // An empty file name passes the row's own check and is refused by
   // blinksocks at start, in its own words.
@@ -73,7 +75,7 @@ test('a blinksocks row that fails carries blinksocks\' own error', { timeout: 60
     t.skip(message);
     return;
   }
-  const result = await run({ cases: [{ impl: 'blinksocks', presets }], duration: 1, ceiling: false, engine: 'iperf3', ports: PORTS });
+  const result = await run({ cases: [{ impl: 'blinksocks', presets }], duration: 1, ceiling: false, engine: 'iperf3', ports });
   const [row] = result.cases;
   assert.equal(row.status, 'failed');
   const lines = row.reason.split('\n');

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { caseIdentity, validateReference } from '../lib/peers/index.js';
+import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 import { runRecording } from './support/run-recording.js';
@@ -10,7 +11,6 @@ import { locateSsr } from './support/ssr.js';
 // The `ssr` reference row: the Python ShadowsocksR relay's server and its
 // local as a port forward, measured like any row for a second, beside our
 // relays carrying the same protocol. Ports no other test uses.
-const PORTS = { client: 28181, server: 28182, target: 28183 };
 const ROW = { impl: 'ssr', protocol: 'auth_chain_a', method: 'none' };
 const OURS = [{ name: 'ss-base' }, { name: 'ssr-auth-chain-a' }, { name: 'ss-stream-cipher', params: { method: 'none' } }];
 
@@ -23,9 +23,10 @@ test('an ssr row says what is wrong with it', () => {
 });
 
 test('the Python ShadowsocksR relay runs as a reference row', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!(await locateSsr(t)) || !requirePrograms(t, 'iperf3')) return;
   const commands = new Map();
-  const { result, pids } = await runRecording({ cases: [ROW, OURS], ports: PORTS }, (event) => {
+  const { result, pids } = await runRecording({ cases: [ROW, OURS], ports }, (event) => {
     if (event.type !== 'process-started') return;
     commands.set(`${event.index} ${event.role}`, readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
   });

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { locatePeer, validateReference } from '../lib/peers/index.js';
+import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 import { runRecording } from './support/run-recording.js';
@@ -10,14 +11,14 @@ import { runRecording } from './support/run-recording.js';
 // with a vmess outbound, and a vmess inbound with a freedom outbound),
 // measured for one second like our own relays, beside our v2ray-vmess
 // chain with the same security. Ports no other test uses.
-const PORTS = { client: 28094, server: 28095, target: 28096 };
 const ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
 
 test('v2ray row: V2Ray at both ends runs and is measured beside our chain', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'v2ray', 'iperf3')) return;
   const commands = new Map();
   const { result, pids } = await runRecording({
-    ports: PORTS,
+    ports,
     cases: [
       { impl: 'v2ray', security: 'aes-128-gcm' },
       [{ name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } }],

@@ -7,17 +7,15 @@ import { test } from 'node:test';
 import { CLI } from './support/processes.js';
 import { caseDefinition } from '../lib/report/case-label.js';
 import { locatePeer } from '../lib/peers/index.js';
+import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms, which } from './support/programs.js';
 import { runRecording } from './support/run-recording.js';
 
 // Reference rows through real implementations on loopback: every peer type
 // CI installs (shadowsocks-libev from Debian, blinksocks 3.3.0 from npm into
-// .ci/peers for the test run only), and peers that are absent. Ports no
-// other test uses; one second a run.
-const PORTS = { client: 28081, server: 28082, target: 28083 };
-const RUST_PORTS = { client: 28087, server: 28088, target: 28089 };
-const OBFS_PORTS = { client: 28090, server: 28091, target: 28092 };
+// .ci/peers for the test run only), and peers that are absent. Free ports
+// for each run (test/support/ports.js); one second a run.
 const GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 // Where .ci/run installs blinksocks; a person may point elsewhere.
 process.env.CIPHERBENCH_BLINKSOCKS ??= fileURLToPath(new URL('../.ci/peers', import.meta.url));
@@ -36,7 +34,7 @@ async function requireBlinksocks(t) {
 // The command line of every child the run started, by "index role".
 async function runWithCommands(options) {
   const commands = new Map();
-  const { result, pids } = await runRecording({ ports: PORTS, ...options }, (event) => {
+  const { result, pids } = await runRecording(options, (event) => {
     if (event.type !== 'process-started') return;
     const command = readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
     commands.set(`${event.index} ${event.role}`, command);
@@ -47,6 +45,7 @@ async function runWithCommands(options) {
 const measured = (side) => side.bytes > 0 && side.seconds > 0 && side.bits_per_second > 0;
 
 test('direct, plain, shadowsocks-libev and blinksocks rows run like our own relays; absent peers are skipped', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3', 'ss-server', 'ss-tunnel') || !(await requireBlinksocks(t))) return;
   const cases = [
     GCM,
@@ -64,7 +63,7 @@ test('direct, plain, shadowsocks-libev and blinksocks rows run like our own rela
       client: `'${process.execPath}' ${CLI} relay client --listen {listen} --server {server} --forward {forward} --key {key} --presets '${JSON.stringify(GCM)}'`,
     },
   ];
-  const { result, commands, pids } = await runWithCommands({ cases, relativeTo: 'shadowsocks-libev' });
+  const { result, commands, pids } = await runWithCommands({ cases, ports, relativeTo: 'shadowsocks-libev' });
   const byIndex = (index) => result.cases.find((caseResult) => caseResult.index === index);
 
   assert.deepEqual(result.cases.map((c) => [c.index, c.impl ?? 'chain', c.label]), [
@@ -95,7 +94,7 @@ test('direct, plain, shadowsocks-libev and blinksocks rows run like our own rela
   }
   // The processes each row started: the same roles, other programs.
   const program = (key) => commands.get(key)?.map((word) => word.split('/').at(-1));
-  assert.deepEqual(program('1 iperf3-client').slice(0, 5), ['iperf3', '-c', '127.0.0.1', '-p', String(PORTS.target)], 'direct: straight to iperf3 -s');
+  assert.deepEqual(program('1 iperf3-client').slice(0, 5), ['iperf3', '-c', '127.0.0.1', '-p', String(ports.target)], 'direct: straight to iperf3 -s');
   assert.equal(commands.has('1 relay-server'), false);
   assert.deepEqual(program('2 relay-server').slice(1, 4), ['cipherbench.js', 'relay', 'server']);
   assert.ok(commands.get('2 relay-server').includes('[{"name":"ss-base"}]'));
@@ -103,8 +102,8 @@ test('direct, plain, shadowsocks-libev and blinksocks rows run like our own rela
   assert.deepEqual(program('4 relay-client').slice(1, 3), ['start.js', '-c'], 'blinksocks from its own bin');
   // The placeholders filled in, each word as it was, no shell between.
   assert.deepEqual(commands.get('7 relay-client').slice(1), [
-    CLI, 'relay', 'client', '--listen', `127.0.0.1:${PORTS.client}`, '--server', `127.0.0.1:${PORTS.server}`,
-    '--forward', `127.0.0.1:${PORTS.target}`, '--key', commands.get('7 relay-server')[7], '--presets', JSON.stringify(GCM),
+    CLI, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `127.0.0.1:${ports.server}`,
+    '--forward', `127.0.0.1:${ports.target}`, '--key', commands.get('7 relay-server')[7], '--presets', JSON.stringify(GCM),
   ]);
   assert.match(commands.get('7 relay-server')[7], /^[0-9a-f]{32}$/, 'the run\'s key');
 
@@ -141,7 +140,7 @@ test('shadowsocks-rust: ssserver and sslocal in tunnel mode, a 2022 row and our 
     { impl: 'shadowsocks-rust', method: '2022-blake3-aes-256-gcm' },
     [{ name: 'ss-2022', params: { method: '2022-blake3-aes-128-gcm' } }],
   ];
-  const { result, commands, pids } = await runWithCommands({ cases, ports: RUST_PORTS });
+  const { result, commands, pids } = await runWithCommands({ cases, ports: await freeRunPorts() });
   for (const caseResult of result.cases) {
     assert.equal(caseResult.status, 'ok', `case ${caseResult.index}: ${caseResult.reason}`);
     assert.ok(measured(caseResult.receiver) && caseResult.cost.client.cpuSeconds > 0);
@@ -166,7 +165,7 @@ test('shadowsocks-libev with simple-obfs on both ends, http and tls; skipped wit
     // Our relays with the same wire, beside them.
     [...GCM, { name: 'simple-obfs', params: { mode: 'tls' } }],
   ];
-  const { result, commands, pids } = await runWithCommands({ cases, ports: OBFS_PORTS });
+  const { result, commands, pids } = await runWithCommands({ cases, ports: await freeRunPorts() });
   assert.deepEqual(result.cases.map((c) => [c.impl ?? 'chain', c.label, c.obfs]), [
     ['shadowsocks-libev', 'shadowsocks-libev aes-256-gcm + simple-obfs http', 'http'],
     ['shadowsocks-libev', 'shadowsocks-libev aes-256-gcm + simple-obfs tls', 'tls'],

@@ -3,25 +3,29 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { after, before, describe, test } from 'node:test';
 import { assertPortsFree, findPortHolder, holderFromProc, holderFromSs, isPortFree } from '../lib/process/ports.js';
+import { freePort, freePorts } from './support/ports.js';
 import { which } from './support/programs.js';
 
-const PORT = 21090;
-
 // The holder is another process, as it would be for a person: this test's
-// own pid must not be what the lookup happens to find.
+// own pid must not be what the lookup happens to find. It listens on a port
+// the OS picks and says which.
 describe('a port held by another process', () => {
   let holder;
+  let PORT;
+  let free;
   before(async () => {
-    holder = spawn(process.execPath, ['-e', `require('net').createServer().listen(${PORT}, '127.0.0.1', () => console.log('up'))`], {
+    holder = spawn(process.execPath, ['-e', `const server = require('net').createServer().listen(0, '127.0.0.1', () => console.log(server.address().port))`], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
-    await once(holder.stdout, 'data');
+    const [data] = await once(holder.stdout, 'data');
+    PORT = Number(String(data).trim());
+    free = await freePorts(2);
   });
   after(() => holder.kill('SIGKILL'));
 
   test('is not free, and a free one is', async () => {
     assert.equal(await isPortFree(PORT), false);
-    assert.equal(await isPortFree(PORT + 1), true);
+    assert.equal(await isPortFree(free[0]), true);
   });
 
   test('ss names its pid', { skip: which('ss') ? false : 'ss (iproute2) is not installed' }, async () => {
@@ -33,7 +37,7 @@ describe('a port held by another process', () => {
   });
 
   test('the run is refused before it starts, naming the port, its role and the pid', async () => {
-    await assert.rejects(assertPortsFree({ client: PORT + 1, server: PORT, target: PORT + 2 }), (error) => {
+    await assert.rejects(assertPortsFree({ client: free[0], server: PORT, target: free[1] }), (error) => {
       assert.equal(error.exitCode, 2);
       assert.equal(
         error.message,
@@ -45,5 +49,5 @@ describe('a port held by another process', () => {
 });
 
 test('nobody holds a free port', async () => {
-  assert.equal(await findPortHolder(PORT + 3), null);
+  assert.equal(await findPortHolder(await freePort()), null);
 });

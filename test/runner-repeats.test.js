@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { median } from '../lib/statistics.js';
+import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 import { runRecording } from './support/run-recording.js';
 
 // Repeats, directions, cost and ceiling through real relays and iperf3, on
 // ports no other test uses. One second a run.
-const PORTS = { client: 26081, server: 26082, target: 26083 };
 const chain = (name, method) => [{ name: 'ss-base' }, { name, params: { method } }];
 const AES_GCM = chain('ss-aead-cipher', 'aes-128-gcm');
 const CHACHA = chain('ss-aead-cipher', 'chacha20-ietf-poly1305');
@@ -18,8 +18,9 @@ const AES_256_GCM = chain('ss-aead-cipher', 'aes-256-gcm');
 const started = (events) => events.filter((e) => e.type === 'case-started').map((e) => `${e.case.index}${e.case.direction[0]}${e.repeat}`);
 
 test('--repeat 2 interleaves the cases, keeps every run and summarises them; cost and ceiling per case', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
-  const { result, events, pids } = await runRecording({ ports: PORTS, cases: [AES_GCM, CHACHA], repeat: 2, ceiling: true });
+  const { result, events, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA], repeat: 2, ceiling: true });
   assert.deepEqual(started(events), ['0f0', '1f0', '0f1', '1f1']);
   const [{ cases, total }] = events.filter((e) => e.type === 'run-started');
   assert.deepEqual({ cases, total }, { cases: 2, total: 4 });
@@ -70,17 +71,18 @@ test('--repeat 2 interleaves the cases, keeps every run and summarises them; cos
 });
 
 test('--reverse runs iperf3 -R; --both each case forward then reverse, interleaved with the repeats', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
   const commands = [];
   const recordClient = (event) => {
     if (event.type === 'process-started' && event.role === 'iperf3-client') commands.push(readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0'));
   };
-  const reverse = await runRecording({ ports: PORTS, cases: [AES_GCM], reverse: true }, recordClient);
+  const reverse = await runRecording({ ports, cases: [AES_GCM], reverse: true }, recordClient);
   assert.deepEqual(reverse.result.cases.map((c) => [c.index, c.direction, c.status]), [[0, 'reverse', 'ok']]);
   assert.equal(reverse.result.options.reverse, true);
   assert.ok(commands[0].includes('-R'), commands[0].join(' '));
 
-  const both = await runRecording({ ports: PORTS, cases: [AES_GCM, AES_CTR], filter: 'ctr', both: true, repeat: 2 }, recordClient);
+  const both = await runRecording({ ports, cases: [AES_GCM, AES_CTR], filter: 'ctr', both: true, repeat: 2 }, recordClient);
   assert.deepEqual(started(both.events), ['1f0', '1r0', '1f1', '1r1']);
   assert.deepEqual(both.result.cases.map((c) => [c.index, c.direction, c.status, c.runs.length]), [
     [1, 'forward', 'ok', 2], [1, 'reverse', 'ok', 2],
@@ -92,8 +94,9 @@ test('--reverse runs iperf3 -R; --both each case forward then reverse, interleav
 });
 
 test('--smoke: the first 3 selected cases, 1 s, once; recorded as the mode', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
-  const { result } = await runRecording({ ports: PORTS, cases: [AES_GCM, CHACHA, AES_CTR, AES_256_GCM], mode: 'smoke', duration: undefined });
+  const { result } = await runRecording({ ports, cases: [AES_GCM, CHACHA, AES_CTR, AES_256_GCM], mode: 'smoke', duration: undefined });
   assert.equal(result.options.mode, 'smoke');
   assert.equal(result.options.duration, 1);
   assert.equal(result.options.repeat, 1);
@@ -101,8 +104,9 @@ test('--smoke: the first 3 selected cases, 1 s, once; recorded as the mode', { t
 });
 
 test('--latency: once per case, through the same relays, with an echo target in place of iperf3 -s', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
-  const { result, events, pids } = await runRecording({ ports: PORTS, cases: [AES_GCM], repeat: 2, latency: true });
+  const { result, events, pids } = await runRecording({ ports, cases: [AES_GCM], repeat: 2, latency: true });
   const roles = events.filter((e) => e.type === 'process-started').map((e) => e.role);
   assert.deepEqual(roles, [
     'iperf3-server', 'relay-server', 'relay-client', 'iperf3-client', 'echo-target',
@@ -122,8 +126,9 @@ test('--latency: once per case, through the same relays, with an echo target in 
 });
 
 test('a latency probe that cannot run leaves the bitrate ok and says why', { timeout: 60_000 }, async (t) => {
+  const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
-  const { result, pids } = await runRecording({ ports: PORTS, cases: [AES_GCM], latency: true }, (event) => {
+  const { result, pids } = await runRecording({ ports, cases: [AES_GCM], latency: true }, (event) => {
     if (event.type === 'process-started' && event.role === 'echo-target') process.kill(event.pid, 'SIGKILL');
   });
   const [caseResult] = result.cases;

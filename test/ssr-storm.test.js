@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepareChain } from '../lib/presets/index.js';
-import { startEchoServer } from './support/echo-server.js';
 import { sendHostile } from './support/hostile.js';
+import { sharedEchoTarget } from './support/interop.js';
 import { withLegacyProvider } from './support/legacy.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
@@ -20,7 +20,6 @@ import { echoTransfer } from './support/transfer.js';
 const KEY = 'ssr-storm-password';
 const CONNECTIONS = 2000;
 const CONCURRENCY = 50;
-const PORT = 24580;
 const SSR_CHAINS = PRESET_CHAINS.filter(({ presets }) => presets.some((preset) => preset.name.startsWith('ssr-')));
 
 const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
@@ -54,20 +53,12 @@ function hostileKinds(presets, target) {
 // The hostile streams are made here with the presets, and auth_chain's
 // need RC4 from OpenSSL 3's legacy provider.
 if (withLegacyProvider(import.meta.url)) describe('SSR relay servers under a storm of hostile connections', () => {
-  let echo;
-  before(async () => {
-    echo = await startEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    await echo?.close();
-  });
+  const echo = sharedEchoTarget();
 
-  SSR_CHAINS.forEach(({ label, presets }, at) => {
+  SSR_CHAINS.forEach(({ label, presets }) => {
     test(`${label}: a recorded connection replayed never reaches the target`, { timeout: 30_000 }, async (t) => {
       t.after(stopAll);
-      const port = PORT + 100 + at;
-      await startRelayServer({ port, key: KEY, presets });
+      const { port } = await startRelayServer({ key: KEY, presets });
       const out = [];
       const encode = prepareChain(presets, { password: KEY })('client', { target: { host: '127.0.0.1', port: echo.port } }).encoder((data) => out.push(data));
       encode(Buffer.alloc(0));
@@ -83,12 +74,10 @@ if (withLegacyProvider(import.meta.url)) describe('SSR relay servers under a sto
 
     test(label, { timeout: 120_000 }, async (t) => {
       t.after(stopAll);
-      const port = PORT + at * 10;
-      const [server] = await Promise.all([
-        startRelayServer({ port, key: KEY, presets }),
-        startRelayClient({ port: port + 1, serverPort: port, forwardPort: echo.port, key: KEY, presets }),
-      ]);
-      const warm = await echoTransfer({ port: port + 1, size: 1024 * 1024 });
+      const server = await startRelayServer({ key: KEY, presets });
+      const { port } = server;
+      const client = await startRelayClient({ serverPort: port, forwardPort: echo.port, key: KEY, presets });
+      const warm = await echoTransfer({ port: client.port, size: 1024 * 1024 });
       assert.equal(warm.returned, warm.sent);
       await sleep(100);
       const fdsBefore = fdCount(server.pid);
@@ -102,7 +91,7 @@ if (withLegacyProvider(import.meta.url)) describe('SSR relay servers under a sto
           await sendHostile({ port, ...kinds[name]() }).catch((error) => assert.fail(`${name}: ${error.message}`));
         }
       };
-      const transfer = echoTransfer({ port: port + 1, size: 8 * 1024 * 1024, timeoutMs: 60_000 });
+      const transfer = echoTransfer({ port: client.port, size: 8 * 1024 * 1024, timeoutMs: 60_000 });
       await Promise.all(Array.from({ length: CONCURRENCY }, worker));
       const carried = await transfer;
       assert.equal(carried.returned, carried.sent, 'the transfer during the storm came back changed');
@@ -115,7 +104,7 @@ if (withLegacyProvider(import.meta.url)) describe('SSR relay servers under a sto
       assert.equal(fdsAfter, fdsBefore, 'file descriptors back to their count before the storm');
       assert.equal(server.exitCode, null, 'the server is still running');
       assert.doesNotMatch(server.output, /\n\s+at /, 'no stack trace in the server\'s output');
-      const afterwards = await echoTransfer({ port: port + 1, size: 2 * 1024 * 1024 });
+      const afterwards = await echoTransfer({ port: client.port, size: 2 * 1024 * 1024 });
       assert.equal(afterwards.returned, afterwards.sent);
     });
   });

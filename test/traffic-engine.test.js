@@ -6,15 +6,11 @@ import { parseIperf3Json } from '../lib/traffic/iperf3.js';
 import { encodeHello, HELLO_LENGTH, newCookie } from '../lib/traffic/protocol.js';
 import { runTrafficSender } from '../lib/traffic/sender.js';
 import { startTrafficSink } from '../lib/traffic/sink.js';
+import { freePort } from './support/ports.js';
 import { CLI, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 
-// In-process sinks and proxies listen where the OS says; the relays and the
-// CLI sink need numbers up front: 27085-27089, used by no other test.
-const RELAY_CLIENT_PORT = 27085;
-const RELAY_SERVER_PORT = 27086;
-const RELAY_CLIENT_TO_NOWHERE_PORT = 27087;
-const CLI_SINK_PORT = 27088;
-const NOTHING_PORT = 27089;
+// Sinks, proxies, relays and the CLI sink all listen on a port the OS picks
+// (port 0) and the test reads it back, so test files run side by side.
 const AES_GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const DATA_KIND = 0x44;
 
@@ -226,17 +222,17 @@ describe('built-in traffic engine through a real relay pair', () => {
   test('aes-256-gcm: forward with 2 streams and reverse both measure; no sink behind the relays is an error', { timeout: 60_000 }, async () => {
     const sink = await startRecordingSink();
     try {
-      await startRelayServer({ port: RELAY_SERVER_PORT, key: 'traffic', presets: AES_GCM });
-      await startRelayClient({ port: RELAY_CLIENT_PORT, serverPort: RELAY_SERVER_PORT, forwardPort: sink.address.port, key: 'traffic', presets: AES_GCM });
-      const forward = await runTrafficSender({ port: RELAY_CLIENT_PORT, duration: 1, parallel: 2 });
+      const server = await startRelayServer({ key: 'traffic', presets: AES_GCM });
+      const client = await startRelayClient({ serverPort: server.port, forwardPort: sink.address.port, key: 'traffic', presets: AES_GCM });
+      const forward = await runTrafficSender({ port: client.port, duration: 1, parallel: 2 });
       assertReport(forward, { parallel: 2, duration: 1, reverse: false });
       assert.equal(forward.end.sum_sent.bytes, forward.end.sum_received.bytes, 'the relays carried every byte');
-      const reverse = await runTrafficSender({ port: RELAY_CLIENT_PORT, duration: 1, reverse: true });
+      const reverse = await runTrafficSender({ port: client.port, duration: 1, reverse: true });
       assertReport(reverse, { parallel: 1, duration: 1, reverse: true });
       assert.equal(reverse.end.sum_sent.bytes, reverse.end.sum_received.bytes, 'the relays carried every byte back');
 
-      await startRelayClient({ port: RELAY_CLIENT_TO_NOWHERE_PORT, serverPort: RELAY_SERVER_PORT, forwardPort: NOTHING_PORT, key: 'traffic', presets: AES_GCM });
-      const result = cli('send', '--connect', `127.0.0.1:${RELAY_CLIENT_TO_NOWHERE_PORT}`, '--duration', '1', '--json');
+      const toNowhere = await startRelayClient({ serverPort: server.port, forwardPort: await freePort(), key: 'traffic', presets: AES_GCM });
+      const result = cli('send', '--connect', `127.0.0.1:${toNowhere.port}`, '--duration', '1', '--json');
       assert.equal(result.status, 1, result.stderr);
       assert.match(JSON.parse(result.stdout).error, /closed the control connection before the test ended \(is `cipherbench sink` listening behind it\?\)/);
     } finally {
@@ -250,9 +246,10 @@ describe('sink and send commands', () => {
   after(stopAll);
 
   test('send --json to `cipherbench sink`: the report the runner reads, and the bytes the sink printed', async () => {
-    const sink = await startProcess(process.execPath, [CLI, 'sink', '--listen', `127.0.0.1:${CLI_SINK_PORT}`], { ready: /listening on / });
-    assert.match(sink.output, new RegExp(`^listening on 127\\.0\\.0\\.1:${CLI_SINK_PORT}\\n`));
-    const result = cli('send', '--connect', `127.0.0.1:${CLI_SINK_PORT}`, '--duration', '1', '--parallel', '3', '--json');
+    const sink = await startProcess(process.execPath, [CLI, 'sink', '--listen', '127.0.0.1:0'], { ready: /listening on / });
+    const [, sinkPort] = /^listening on 127\.0\.0\.1:(\d+)\n/.exec(sink.output) ?? [];
+    assert.ok(sinkPort, sink.output);
+    const result = cli('send', '--connect', `127.0.0.1:${sinkPort}`, '--duration', '1', '--parallel', '3', '--json');
     assert.equal(result.status, 0, result.stderr);
     const report = JSON.parse(result.stdout);
     assertReport(report, { parallel: 3, duration: 1, reverse: false });
@@ -261,7 +258,7 @@ describe('sink and send commands', () => {
     for (let wait = 0; wait < 50 && !line.test(sink.output); wait += 1) await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(Number(line.exec(sink.output)?.[1]), report.end.sum_received.bytes, sink.output);
 
-    const text = cli('send', '--connect', `127.0.0.1:${CLI_SINK_PORT}`, '--duration', '0.3', '--reverse');
+    const text = cli('send', '--connect', `127.0.0.1:${sinkPort}`, '--duration', '0.3', '--reverse');
     assert.equal(text.status, 0, text.stderr);
     assert.match(text.stdout, /^stream Interval +Transfer +Bitrate\nsum +0\.00-0\.3\d +sec +[\d.]+ [KMG]Bytes +[\d.]+ [KMG]bits\/sec +sender\nsum +0\.00-0\.\d\d +sec +[\d.]+ [KMG]Bytes +[\d.]+ [KMG]bits\/sec +receiver\n$/);
 
@@ -269,14 +266,15 @@ describe('sink and send commands', () => {
     assert.deepEqual(await sink.exited, { code: 0, signal: null });
   });
 
-  test('nothing listening: { "error" } on stdout, exit 1, as iperf3 -J', () => {
-    const result = cli('send', '--connect', `127.0.0.1:${NOTHING_PORT}`, '--duration', '1', '--json');
+  test('nothing listening: { "error" } on stdout, exit 1, as iperf3 -J', async () => {
+    const nothing = await freePort();
+    const result = cli('send', '--connect', `127.0.0.1:${nothing}`, '--duration', '1', '--json');
     assert.equal(result.status, 1, result.stderr);
     const report = JSON.parse(result.stdout);
     assert.deepEqual(Object.keys(report), ['error']);
-    assert.match(report.error, new RegExp(`127\\.0\\.0\\.1:${NOTHING_PORT}: connect ECONNREFUSED`));
+    assert.match(report.error, new RegExp(`127\\.0\\.0\\.1:${nothing}: connect ECONNREFUSED`));
     assert.match(parseIperf3Json(result.stdout).error, /ECONNREFUSED/);
-    const text = cli('send', '--connect', `127.0.0.1:${NOTHING_PORT}`, '--duration', '1');
+    const text = cli('send', '--connect', `127.0.0.1:${nothing}`, '--duration', '1');
     assert.equal(text.status, 1);
     assert.match(text.stderr, /^cipherbench: traffic: .*ECONNREFUSED.*\n$/);
   });

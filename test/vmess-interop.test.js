@@ -3,12 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { locatePeer } from '../lib/peers/index.js';
 import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
-import { startEchoServer } from './support/echo-server.js';
+import { assertCarried, sharedEchoTarget } from './support/interop.js';
 import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { freePort, freePorts } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 import { echoTransfer } from './support/transfer.js';
 
@@ -29,29 +30,14 @@ const ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
 const KEY = 'unused-by-vmess';
 process.env.CIPHERBENCH_BLINKSOCKS ??= fileURLToPath(new URL('../.ci/peers', import.meta.url));
 
-const freePort = () => new Promise((resolve, reject) => {
-  const server = net.createServer();
-  server.once('error', reject);
-  server.listen(0, '127.0.0.1', () => {
-    const { port } = server.address();
-    server.close(() => resolve(port));
-  });
-});
-
 const chain = (params) => [{ name: 'v2ray-vmess', params: { id: ID, ...params } }];
 
 describe('v2ray-vmess wire compatibility', () => {
-  let echo;
   let folder;
-  before(async () => {
-    echo = await startEchoServer();
+  before(() => {
     folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-vmess-test-'));
   });
-  after(async () => {
-    await stopAll();
-    await echo?.close();
-    rmSync(folder, { recursive: true, force: true });
-  });
+  const echo = sharedEchoTarget({ cleanup: () => rmSync(folder, { recursive: true, force: true }) });
 
   const startV2ray = (name, config) => {
     const file = path.join(folder, `${name}.json`);
@@ -59,18 +45,7 @@ describe('v2ray-vmess wire compatibility', () => {
     return startProcess('v2ray', ['-config', file], { ready: /V2Ray [\d.]+ started/ });
   };
 
-  // Runs every path at once and checks what came back and what arrived.
-  async function carry(paths) {
-    const before = echo.received.length;
-    const results = await Promise.all(Object.entries(paths).map(async ([name, port]) => ({ name, ...(await echoTransfer({ port, size: SIZE })) })));
-    for (const { name, sent, returned, bytesBack } of results) {
-      assert.equal(bytesBack, SIZE, `${name}: bytes back`);
-      assert.equal(returned, sent, `${name}: data came back changed`);
-    }
-    const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
-    assert.equal(farEnd.length, results.length, 'each path made one connection to the echo target');
-    assert.deepEqual(farEnd.map((r) => r.sha256).sort(), results.map((r) => r.sent).sort(), 'bytes at the far end equal the bytes sent');
-  }
+  const carry = (paths) => assertCarried(echo, paths, { size: SIZE });
 
   for (const security of ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto']) {
     for (const alterId of [0, 4]) {
@@ -78,15 +53,15 @@ describe('v2ray-vmess wire compatibility', () => {
         if (!requirePrograms(t, 'v2ray')) return;
         t.after(stopAll);
         const presets = chain({ security, alterId });
-        const [v2rayServer, v2rayClient, ourServer, ourClient, ourClient2] = await Promise.all([1, 2, 3, 4, 5].map(freePort));
-        await Promise.all([
+        const ourServer = await startRelayServer({ key: KEY, presets });
+        const [v2rayServer, v2rayClient] = await freePorts(2);
+        const [ourClient, ourClient2] = await Promise.all([
+          startRelayClient({ serverPort: v2rayServer, forwardPort: echo.port, key: KEY, presets }),
+          startRelayClient({ serverPort: ourServer.port, forwardPort: echo.port, key: KEY, presets }),
           startV2ray('server', v2rayServerConfig({ port: v2rayServer, id: ID, alterId })),
-          startV2ray('client', v2rayClientConfig({ port: v2rayClient, serverPort: ourServer, forwardPort: echo.port, id: ID, alterId, security })),
-          startRelayServer({ port: ourServer, key: KEY, presets }),
-          startRelayClient({ port: ourClient, serverPort: v2rayServer, forwardPort: echo.port, key: KEY, presets }),
-          startRelayClient({ port: ourClient2, serverPort: ourServer, forwardPort: echo.port, key: KEY, presets }),
+          startV2ray('client', v2rayClientConfig({ port: v2rayClient, serverPort: ourServer.port, forwardPort: echo.port, id: ID, alterId, security })),
         ]);
-        await carry({ 'ours -> v2ray': ourClient, 'v2ray -> ours': v2rayClient, 'ours -> ours': ourClient2 });
+        await carry({ 'ours -> v2ray': ourClient.port, 'v2ray -> ours': v2rayClient, 'ours -> ours': ourClient2.port });
       });
     }
   }
@@ -98,14 +73,14 @@ describe('v2ray-vmess wire compatibility', () => {
       if (!requirePrograms(t, 'v2ray')) return;
       t.after(stopAll);
       const presets = chain({ security: 'zero', alterId });
-      const [v2rayServer, ourServer, ourClient, ourClient2] = await Promise.all([1, 2, 3, 4].map(freePort));
-      await Promise.all([
+      const ourServer = await startRelayServer({ key: KEY, presets });
+      const v2rayServer = await freePort();
+      const [ourClient, ourClient2] = await Promise.all([
+        startRelayClient({ serverPort: v2rayServer, forwardPort: echo.port, key: KEY, presets }),
+        startRelayClient({ serverPort: ourServer.port, forwardPort: echo.port, key: KEY, presets }),
         startV2ray('server', v2rayServerConfig({ port: v2rayServer, id: ID, alterId })),
-        startRelayServer({ port: ourServer, key: KEY, presets }),
-        startRelayClient({ port: ourClient, serverPort: v2rayServer, forwardPort: echo.port, key: KEY, presets }),
-        startRelayClient({ port: ourClient2, serverPort: ourServer, forwardPort: echo.port, key: KEY, presets }),
       ]);
-      await carry({ 'ours -> v2ray': ourClient, 'ours -> ours': ourClient2 });
+      await carry({ 'ours -> v2ray': ourClient.port, 'ours -> ours': ourClient2.port });
     });
   }
 
@@ -118,18 +93,16 @@ describe('v2ray-vmess wire compatibility', () => {
         return;
       }
       t.after(stopAll);
-      const [ourServer, blinksocksClient] = await Promise.all([1, 2].map(freePort));
+      const ourServer = await startRelayServer({ key: KEY, presets: chain({ security }) });
+      const blinksocksClient = await freePort();
       const file = path.join(folder, 'blinksocks-client.json');
       writeFileSync(file, JSON.stringify({
         service: `tcp://127.0.0.1:${blinksocksClient}?forward=127.0.0.1:${echo.port}`,
-        server: { service: `tcp://127.0.0.1:${ourServer}`, key: KEY, presets: [{ name: 'v2ray-vmess', params: { id: ID, security } }] },
+        server: { service: `tcp://127.0.0.1:${ourServer.port}`, key: KEY, presets: [{ name: 'v2ray-vmess', params: { id: ID, security } }] },
         log_level: 'info',
         log_path: path.join(folder, 'blinksocks-client.log'),
       }));
-      await Promise.all([
-        startRelayServer({ port: ourServer, key: KEY, presets: chain({ security }) }),
-        startProcess(process.execPath, [found.blinksocks, '-c', file]).then(() => waitForListener(blinksocksClient)),
-      ]);
+      await startProcess(process.execPath, [found.blinksocks, '-c', file]).then(() => waitForListener(blinksocksClient));
       await carry({ 'blinksocks -> ours': blinksocksClient });
     });
   }
@@ -146,7 +119,7 @@ describe('v2ray-vmess wire compatibility', () => {
         return;
       }
       t.after(stopAll);
-      const [blinksocksServer, v2rayClient] = await Promise.all([1, 2].map(freePort));
+      const [blinksocksServer, v2rayClient] = await freePorts(2);
       const file = path.join(folder, 'blinksocks-server.json');
       writeFileSync(file, JSON.stringify({
         service: `tcp://127.0.0.1:${blinksocksServer}`,

@@ -13,14 +13,15 @@ export function endpointOption(flag, text, { anyPort = false } = {}) {
 }
 
 // A command that listens on --listen until stopped: `start(listen)`
-// resolves with { address, close() }.
+// resolves with { address, close() }. Port 0 takes any free port, and the
+// ready line says which, so tests and scripts need no fixed port.
 export function registerServer(program, { name, description, start }) {
   program
     .command(name)
     .description(description)
     .requiredOption('--listen <host:port>', 'address to accept connections on')
     .action(async (options) => {
-      const listen = endpointOption('--listen', options.listen);
+      const listen = endpointOption('--listen', options.listen, { anyPort: true });
       await serve(() => start(listen));
     });
 }

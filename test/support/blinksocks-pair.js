@@ -1,6 +1,5 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,19 +42,6 @@ export function blinksocksPreset(name, { role, params = {} }) {
   preset.getStore = () => store;
   preset.onInit(params);
   return preset;
-}
-
-// A port nobody listens on now; the tests run in their own network
-// namespace, so nothing else takes it before blinksocks binds it.
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 // Logging at 'info' is what prints the line that says it listens.

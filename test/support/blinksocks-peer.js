@@ -1,10 +1,10 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../../lib/crypto/legacy-provider.js';
+import { freePort } from './ports.js';
 import { startProcess } from './processes.js';
 
 // blinksocks 3.3.0 as a peer in tests: a server or a tunnel client started
@@ -35,27 +35,6 @@ export function requireBlinksocks(t) {
 export function blinksocksRequire() {
   const cli = blinksocksPath();
   return cli ? createRequire(cli) : null;
-}
-
-// A port nothing listens on now, never the same twice in this process: the
-// OS may hand a just-closed ephemeral port out again before whoever was
-// given it has bound it. (blinksocks prints the port it was given, so it
-// cannot be asked to pick one.)
-const given = new Set();
-export async function freePort() {
-  for (;;) {
-    const port = await new Promise((resolve, reject) => {
-      const server = net.createServer().listen(0, '127.0.0.1', () => {
-        const { port: picked } = server.address();
-        server.close(() => resolve(picked));
-      });
-      server.on('error', reject);
-    });
-    if (!given.has(port)) {
-      given.add(port);
-      return port;
-    }
-  }
 }
 
 // rc4 and ShadowsocksR's auth_chain (RC4 inside) need the legacy provider.

@@ -9,6 +9,7 @@ import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import { AEAD_2022_METHODS } from '../../lib/crypto/aead-2022-methods.js';
 import { startEchoServer } from './echo-server.js';
+import { freePort } from './ports.js';
 import { startProcess, stopAll } from './processes.js';
 
 const PAYLOAD = Buffer.from('GET / HTTP/1.1\r\nHost: cipherbench\r\n\r\n');
@@ -18,13 +19,6 @@ const listenOn = async (server) => {
   server.listen(0, '127.0.0.1');
   await once(server, 'listening');
   return server.address().port;
-};
-
-const freePort = async () => {
-  const server = net.createServer();
-  const port = await listenOn(server);
-  server.close();
-  return port;
 };
 
 // Everything a socket sends within `ms` of its first byte.

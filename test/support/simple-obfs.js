@@ -26,19 +26,6 @@ export const startSsTunnelWithObfs = ({ port, serverPort, forwardPort, key, meth
     { ready: PLUGIN_READY },
   );
 
-// A loopback port nothing listens on now, for programs that must be told
-// one: the kernel's pick for port 0, released again.
-export function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
 // obfs-local and obfs-server alone, as plugins run without a parent:
 // obfs-local listens on `port` and wraps what it gets for `serverPort`;
 // obfs-server listens on `port` and forwards what it unwraps to `forwardPort`.

@@ -2,15 +2,16 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
-import { startEchoTarget } from '../lib/traffic/echo-target.js';
-import { measureLatency } from '../lib/traffic/latency.js';
-import { CLI, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { startEchoTarget } from '../../lib/traffic/echo-target.js';
+import { measureLatency } from '../../lib/traffic/latency.js';
+import { freePort } from '../support/ports.js';
+import { CLI, startProcess, startRelayClient, startRelayServer, stopAll } from '../support/processes.js';
 
-// In-process targets listen on a port the OS picks; the relays and the CLI
-// echo, which need a number up front, use 27081-27084 (no other test does).
-const RELAY_CLIENT_PORT = 27081;
-const RELAY_SERVER_PORT = 27082;
-const CLI_ECHO_PORT = 27084;
+// In test/serial/, which npm test runs alone after the files that run side
+// by side: the figures here are bounded as on an idle machine (tens of
+// milliseconds on loopback), and a neighbour's CPU load would break them.
+// Every target, relay and CLI echo listens on a port the OS picks (port 0)
+// and the test reads it back.
 const AES_GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const FIGURES = ['count', 'unit', 'mean', 'p50', 'p90', 'p99', 'p999', 'max'];
 
@@ -130,10 +131,10 @@ describe('latency harness through a real relay pair', () => {
   test('the relays add latency: rtt and connect p50 above the direct ones', { timeout: 60_000 }, async () => {
     const echo = await startEchoTarget();
     try {
-      await startRelayServer({ port: RELAY_SERVER_PORT, key: 'latency', presets: AES_GCM });
-      await startRelayClient({ port: RELAY_CLIENT_PORT, serverPort: RELAY_SERVER_PORT, forwardPort: echo.address.port, key: 'latency', presets: AES_GCM });
+      const server = await startRelayServer({ key: 'latency', presets: AES_GCM });
+      const client = await startRelayClient({ serverPort: server.port, forwardPort: echo.address.port, key: 'latency', presets: AES_GCM });
       const direct = await measureLatency({ port: echo.address.port });
-      const relayed = await measureLatency({ port: RELAY_CLIENT_PORT });
+      const relayed = await measureLatency({ port: client.port });
       assertSane(relayed.rtt, 2000, { bounded: 'p99' });
       assertSane(relayed.connect, 200, { bounded: 'p99' });
       assert.ok(relayed.rtt.p50 > direct.rtt.p50, `rtt p50 relayed ${relayed.rtt.p50} ms, direct ${direct.rtt.p50} ms`);
@@ -148,17 +149,24 @@ describe('latency harness through a real relay pair', () => {
 describe('echo and latency commands', () => {
   after(stopAll);
   const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
+  // `cipherbench echo` on a port the OS picks, read back from its ready line.
+  const startCliEcho = async () => {
+    const echo = await startProcess(process.execPath, [CLI, 'echo', '--listen', '127.0.0.1:0'], { ready: /listening on / });
+    const [, port] = /^listening on 127\.0\.0\.1:(\d+)\n/.exec(echo.output) ?? [];
+    assert.ok(port, echo.output);
+    echo.port = Number(port);
+    return echo;
+  };
 
   test('latency --json against `cipherbench echo` prints both rows', async () => {
-    const echo = await startProcess(process.execPath, [CLI, 'echo', '--listen', `127.0.0.1:${CLI_ECHO_PORT}`], { ready: /listening on / });
-    assert.match(echo.output, new RegExp(`listening on 127\\.0\\.0\\.1:${CLI_ECHO_PORT}`));
-    const result = cli('latency', '--connect', `127.0.0.1:${CLI_ECHO_PORT}`, '--round-trips', '50', '--connections', '5', '--json');
+    const echo = await startCliEcho();
+    const result = cli('latency', '--connect', `127.0.0.1:${echo.port}`, '--round-trips', '50', '--connections', '5', '--json');
     assert.equal(result.status, 0, result.stderr);
     const latency = JSON.parse(result.stdout);
     assertSane(latency.rtt, 50, { bounded: 'p99' });
     assertSane(latency.connect, 5, { bounded: 'p99' });
 
-    const table = cli('latency', '--connect', `127.0.0.1:${CLI_ECHO_PORT}`, '--round-trips', '20', '--connections', '2', '--size', '64');
+    const table = cli('latency', '--connect', `127.0.0.1:${echo.port}`, '--round-trips', '20', '--connections', '2', '--size', '64');
     assert.equal(table.status, 0, table.stderr);
     const lines = table.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 3);
@@ -186,15 +194,16 @@ describe('echo and latency commands', () => {
     });
   }
 
-  test('nothing listening: exit 1, one line', () => {
-    const result = cli('latency', '--connect', '127.0.0.1:27089', '--round-trips', '5', '--connections', '1');
+  test('nothing listening: exit 1, one line', async () => {
+    const port = await freePort();
+    const result = cli('latency', '--connect', `127.0.0.1:${port}`, '--round-trips', '5', '--connections', '1');
     assert.equal(result.status, 1, result.stderr);
-    assert.match(result.stderr, /^cipherbench: latency: 127\.0\.0\.1:27089: connect ECONNREFUSED 127\.0\.0\.1:27089\n$/);
+    assert.match(result.stderr, new RegExp(`^cipherbench: latency: 127\\.0\\.0\\.1:${port}: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\n$`));
   });
 
   test('a port in use is named, exit 2', async () => {
-    const echo = await startProcess(process.execPath, [CLI, 'echo', '--listen', `127.0.0.1:${CLI_ECHO_PORT}`], { ready: /listening on / });
-    const result = cli('echo', '--listen', `127.0.0.1:${CLI_ECHO_PORT}`);
+    const echo = await startCliEcho();
+    const result = cli('echo', '--listen', `127.0.0.1:${echo.port}`);
     assert.equal(result.status, 2);
     assert.match(result.stderr, /cannot listen: .*EADDRINUSE/);
     echo.kill('SIGINT');

@@ -2,24 +2,20 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
-import { startEchoServer } from './support/echo-server.js';
-import { aeadMethod, clientBytes, isDisguised, keyIsTheSecret, sealedLength, sendHostile } from './support/hostile.js';
-import { withLegacyProvider } from './support/legacy.js';
-import { PRESET_CHAINS } from './support/preset-chains.js';
-import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
-import { echoTransfer } from './support/transfer.js';
+import { startEchoServer } from '../echo-server.js';
+import { aeadMethod, clientBytes, isDisguised, keyIsTheSecret, sealedLength, sendHostile } from '../hostile.js';
+import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
+import { echoTransfer } from '../transfer.js';
 
-// A relay server under hostile input, for every chain of preset-chains.js:
-// each bad connection is refused for the right reason (read from its debug
-// log) and held until the handshake timeout, while a valid connection
-// opened before the attack keeps flowing and the process stays up without
-// a trace.
+// A relay server under hostile input, for each chain it is given (from
+// preset-chains.js): each bad connection is refused for the right reason
+// (read from its debug log) and held until the handshake timeout, while a
+// valid connection opened before the attack keeps flowing and the process
+// stays up without a trace.
 const KEY = 'hostile-test-password';
 
-if (withLegacyProvider(import.meta.url)) defineTests();
-
-function defineTests() {
-  for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of PRESET_CHAINS) {
+export function hostileSuite(chains) {
+  for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of chains) {
     describe(`relay server under hostile input (${label})`, () => {
       let echo;
       let server;

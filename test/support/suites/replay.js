@@ -1,16 +1,15 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { encodeAddressHeader } from '../lib/presets/address-header.js';
-import { createLog } from '../lib/relay/log.js';
-import { startRelayServer as startRelayServerInProcess } from '../lib/relay/server.js';
-import { startEchoServer } from './support/echo-server.js';
-import { clientBytes, clientExchange, isDisguised, sendHostile } from './support/hostile.js';
-import { withLegacyProvider } from './support/legacy.js';
-import { PRESET_CHAINS } from './support/preset-chains.js';
-import { startRelayServer, stopAll } from './support/processes.js';
+import { encodeAddressHeader } from '../../../lib/presets/address-header.js';
+import { createLog } from '../../../lib/relay/log.js';
+import { startRelayServer as startRelayServerInProcess } from '../../../lib/relay/server.js';
+import { startEchoServer } from '../echo-server.js';
+import { clientBytes, clientExchange, isDisguised, sendHostile } from '../hostile.js';
+import { startRelayServer, stopAll } from '../processes.js';
 
 // A captured connection sent again, and a server's own answer fed back to it
-// as a client stream, reach no target, for every chain of preset-chains.js.
+// as a client stream, reach no target, for each chain it is given (from
+// preset-chains.js).
 // The echo target counts the connections it got; the server counts the
 // refusals in its closing summary, and says so in a warn line for each
 // replay its salt filter caught.
@@ -22,10 +21,8 @@ import { startRelayServer, stopAll } from './support/processes.js';
 const KEY = 'replay-test-password';
 const CLEARTEXT = new Set(['ss-base + ss-stream-cipher(none)']);
 
-if (withLegacyProvider(import.meta.url)) defineTests();
-
-function defineTests() {
-  for (const { label, presets, password = KEY } of PRESET_CHAINS) {
+export function replaySuite(chains) {
+  for (const { label, presets, password = KEY } of chains) {
     const skip = CLEARTEXT.has(label) && 'cleartext: no salt, IV or secret tells a replay from the original';
     describe(`replayed and reflected connections reach no target (${label})`, { skip }, () => {
       const quiet = !isDisguised(presets);
@@ -79,8 +76,11 @@ function defineTests() {
       });
     });
   }
+}
 
-
+// Once, beside one file's chains: the in-process server's stats() count the
+// replays its filter refused.
+export function replayStatsTest() {
   test('the server counts replays in its stats()', async () => {
     // A chain whose replays only the server-wide filter refuses.
     const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];

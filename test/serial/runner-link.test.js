@@ -1,15 +1,32 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, test } from 'node:test';
-import { parseLinkProfile } from '../lib/runner/link/profiles.js';
-import { run } from '../lib/index.js';
-import { runCli, waitFor } from './support/cli.js';
-import { CLI } from './support/processes.js';
-import { requirePrograms } from './support/programs.js';
+import { parseLinkProfile } from '../../lib/runner/link/profiles.js';
+import { run } from '../../lib/index.js';
+import { runCli, waitFor } from '../support/cli.js';
+import { CLI } from '../support/processes.js';
+import { requirePrograms } from '../support/programs.js';
 
+// In test/serial/: a run across a shaped link checks its bitrate against
+// the cap and probes latency across it, which a neighbour's CPU load
+// disturbs (the probe came back empty once with files running beside it).
 const AEAD = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const ip = (...args) => execFileSync('ip', args, { encoding: 'utf8' });
-const ourNamespaces = () => ip('netns', 'list').split('\n').map((line) => line.split(' ')[0]).filter((name) => name.startsWith('cipherbench-'));
+// The link namespaces a run left behind: those of this process (run() in
+// process) or of one that has exited (a CLI run), never those of another test
+// file running beside this one, nor runner-remote's own.
+const isAlive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+const ourNamespaces = () => ip('netns', 'list').split('\n').map((line) => line.split(' ')[0]).filter((name) => {
+  const [, pid] = /^cipherbench-(\d+)-(client|server)$/.exec(name) ?? [];
+  return pid !== undefined && (Number(pid) === process.pid || !isAlive(Number(pid)));
+});
 
 // Making namespaces needs root (or CAP_NET_ADMIN), which CI has; a
 // developer's unprivileged shell may only skip, saying so.

@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { after, before } from 'node:test';
+import { startEchoServer } from './echo-server.js';
+import { stopAll } from './processes.js';
+import { echoTransfer } from './transfer.js';
+
+// The skeleton every wire-compatibility test shares: one echo target for a
+// describe block, and paths (our client to the reference server, the
+// reference client to our server, ours to ours) that each carry random
+// bytes to it and back, checked with SHA-256 at both ends.
+
+// The block's echo target, up before its first test; after the last, every
+// child is stopped, then `cleanup` runs (a peer's temporary folders), then
+// the target closes. Read `echo.port` and `echo.received` inside tests.
+export function sharedEchoTarget({ cleanup } = {}) {
+  const echo = {};
+  before(async () => {
+    const server = await startEchoServer();
+    Object.assign(echo, { port: server.port, received: server.received, close: server.close });
+  });
+  after(async () => {
+    await stopAll();
+    await cleanup?.();
+    await echo.close?.();
+  });
+  return echo;
+}
+
+// Carries `size` random bytes through each entry port of `paths`
+// ({ 'ours -> ss-server': port, ... }) to `echo` and back: all at once, or
+// `oneAtATime` where the processes on both paths would crowd 2 cores.
+// Every byte must come back unchanged, each path must make one connection
+// to the target, and what arrived there must hash as what was sent.
+// `explain(path, error)` may add the processes' output to a failed transfer.
+export async function assertCarried(echo, paths, { size, oneAtATime = false, explain = (path, error) => error }) {
+  const before = echo.received.length;
+  const carry = ([path, port]) => echoTransfer({ port, size }).then(
+    (result) => ({ path, ...result }),
+    (error) => {
+      throw explain(path, error);
+    },
+  );
+  const results = [];
+  if (oneAtATime) {
+    for (const entry of Object.entries(paths)) results.push(await carry(entry));
+  } else {
+    results.push(...(await Promise.all(Object.entries(paths).map(carry))));
+  }
+  for (const { path, sent, returned, bytesBack } of results) {
+    assert.equal(bytesBack, size, `${path}: bytes back`);
+    assert.equal(returned, sent, `${path}: data came back changed`);
+  }
+  const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
+  assert.equal(farEnd.length, results.length, 'each path made one connection to the echo target');
+  assert.deepEqual(farEnd.map((record) => record.sha256).sort(), results.map((result) => result.sent).sort(), 'bytes at the far end equal the bytes sent');
+  assert.ok(farEnd.every((record) => record.bytes === size), 'the echo target received every byte of each path');
+  return results;
+}

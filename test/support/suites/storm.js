@@ -1,0 +1,149 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, test } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { isProtocolError } from '../../../lib/presets/protocol-error.js';
+import { startEchoServer } from '../echo-server.js';
+import { aeadMethod, clientBytes, keyIsTheSecret, sealedLength, sealedPlaintext, sendHostile } from '../hostile.js';
+import { fdCount, rssBytes } from '../proc-stats.js';
+import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
+import { steadyStream } from '../steady-stream.js';
+import { echoTransfer } from '../transfer.js';
+
+// 500 hostile connections against one relay server per chain it is given
+// (from preset-chains.js), while a valid stream keeps flowing through it.
+// Afterwards the server must be up, silent (no stack trace), back to its
+// file descriptor count, within 50 MB of its RSS, and still carry 8 MB
+// intact. Loopback only, bounded in count (CONNECTIONS) and time (each
+// connection 5 s at most, the test 120 s).
+const KEY = 'storm-test-password';
+const CONNECTIONS = 500;
+const CONCURRENCY = 100;
+const STALLS = 120;
+const HANDSHAKE_TIMEOUT_S = 2;
+
+function hostileKinds(presets, target, password, wrongPassword) {
+  const good = () => clientBytes({ presets, password: password, target, payload: randomBytes(2048) });
+  const kinds = {
+    'random bytes': () => ({ bytes: randomBytes(1 + Math.floor(Math.random() * 4096)), end: true }),
+    'valid salt or IV, then garbage': () => ({ bytes: Buffer.concat([good().subarray(0, 32), randomBytes(512)]), end: true }),
+    'closed half-way': () => {
+      const bytes = good();
+      return { bytes: bytes.subarray(0, bytes.length >> 1), cutAfterMs: 5 };
+    },
+  };
+  // Each further kind where the chain can make it.
+  try {
+    const truncated = sealedPlaintext({ presets, password: password, plaintext: Buffer.from([3, 40, 0x61, 0x62]) });
+    kinds['truncated address header'] = () => ({ bytes: truncated, end: true });
+  } catch (error) {
+    if (!isProtocolError(error)) throw error;
+  }
+  if (keyIsTheSecret(presets, password, wrongPassword)) kinds['wrong key'] = () => ({ bytes: clientBytes({ presets, password: wrongPassword, target }), end: true });
+  const method = aeadMethod(presets);
+  if (method) {
+    kinds['one flipped bit in a tag'] = () => {
+      const bytes = good();
+      bytes[bytes.length - 1 - Math.floor(Math.random() * 16)] ^= 1 << Math.floor(Math.random() * 8);
+      return { bytes, end: true };
+    };
+    kinds['length field over 0x3FFF'] = () => ({ bytes: sealedLength({ method, password: password, length: 0x4000 + Math.floor(Math.random() * 0xbfff) }), end: true });
+  }
+  return kinds;
+}
+
+// `kinds(presets, target, password, wrongPassword)` makes the hostile
+// connections (the ones above unless a file brings its own, as
+// vmess-storm.test.js does); `connections` and `stalls` count them.
+export function stormSuite(chains, { kinds = hostileKinds, connections = CONNECTIONS, stalls = STALLS } = {}) {
+  for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of chains) {
+    describe(`relay server under a storm of ${connections} hostile connections (${label})`, () => {
+      let echo;
+      let server;
+      let client;
+      before(async () => {
+        echo = await startEchoServer();
+        server = await startRelayServer({ key: password, presets, extra: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] });
+        client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: password, presets });
+      });
+      after(async () => {
+        await stopAll();
+        await echo?.close();
+      });
+
+      test('the server stays up, loses nothing and frees everything', { timeout: 120_000 }, (t) =>
+        weathersStorm(t, {
+          label,
+          server,
+          clientPort: client.port,
+          kinds: kinds(presets, { host: '127.0.0.1', port: echo.port }, password, wrongPassword),
+          connections,
+          stalls,
+          handshakeTimeoutS: HANDSHAKE_TIMEOUT_S,
+        }));
+    });
+  }
+}
+
+// One storm against a running relay pair, and every check after it. First
+// 64 MB of valid traffic: a server that has carried traffic is the
+// baseline, as the first megabytes grow V8's heap to its working size
+// whatever comes next. Then, while a steady stream flows through the
+// client, `connections` hostile connections hit the server, CONCURRENCY at
+// a time: `stalls` of them one byte and nothing more (held until the
+// server's handshake timeout cuts them), the rest made by `kinds` in turn
+// ({ name: () => ({ bytes, end | cutAfterMs }) }).
+async function weathersStorm(t, { label, server, clientPort, kinds, connections, stalls, handshakeTimeoutS }) {
+  const fdsIdle = fdCount(server.pid);
+  const rssIdle = rssBytes(server.pid);
+  const warm = await echoTransfer({ port: clientPort, size: 64 * 1024 * 1024, timeoutMs: 60_000 });
+  assert.equal(warm.returned, warm.sent);
+  await sleep(200);
+  const fdsBefore = fdCount(server.pid);
+  const rssBefore = rssBytes(server.pid);
+  t.diagnostic(`idle: fds ${fdsIdle} RSS ${(rssIdle / 2 ** 20).toFixed(1)} MB; after 64 MB valid: fds ${fdsBefore} RSS ${(rssBefore / 2 ** 20).toFixed(1)} MB`);
+  const steady = steadyStream(clientPort);
+  await sleep(300);
+
+  const names = Object.keys(kinds);
+  const tally = Object.fromEntries([...names, 'one byte, then a stall'].map((name) => [name, 0]));
+  const started = Date.now();
+  const stallsDone = Array.from({ length: stalls }, async () => {
+    const { ms } = await sendHostile({ port: server.port, bytes: Buffer.from([1]), timeoutMs: 5000 });
+    tally['one byte, then a stall'] += 1;
+    assert.ok(ms >= handshakeTimeoutS * 1000 - 100, `a stall was cut after ${ms} ms, before the handshake timeout`);
+  });
+  let next = 0;
+  const worker = async () => {
+    while (next < connections - stalls) {
+      const name = names[next++ % names.length];
+      await sendHostile({ port: server.port, ...kinds[name]() });
+      tally[name] += 1;
+    }
+  };
+  await Promise.all([...stallsDone, ...Array.from({ length: CONCURRENCY }, worker)]);
+  const stormSeconds = (Date.now() - started) / 1000;
+
+  const stream = await steady.finish();
+  let fdsAfter = fdCount(server.pid);
+  for (let waited = 0; fdsAfter !== fdsBefore && waited < 5000; waited += 100) {
+    await sleep(100);
+    fdsAfter = fdCount(server.pid);
+  }
+  const rssAfter = rssBytes(server.pid);
+  const fresh = await echoTransfer({ port: clientPort, size: 8 * 1024 * 1024 });
+
+  const tried = Object.values(tally).reduce((a, b) => a + b, 0);
+  t.diagnostic(`${label}: ${tried} hostile connections in ${stormSeconds.toFixed(1)} s: ${JSON.stringify(tally)}`);
+  t.diagnostic(`${label}: fds ${fdsBefore} -> ${fdsAfter}; RSS ${(rssBefore / 2 ** 20).toFixed(1)} -> ${(rssAfter / 2 ** 20).toFixed(1)} MB; steady stream ${stream.sentBytes} bytes sent, ${stream.backBytes} back`);
+
+  assert.equal(tried, connections);
+  assert.equal(server.exitCode, null, 'relay server still running');
+  assert.doesNotMatch(server.output, /\n\s+at |Uncaught|Error/, 'nothing but the listening line was printed');
+  assert.equal(fdsAfter, fdsBefore, 'file descriptors back to their count before the storm');
+  assert.ok(rssAfter - rssBefore < 50 * 2 ** 20, `RSS grew by ${((rssAfter - rssBefore) / 2 ** 20).toFixed(1)} MB`);
+  assert.ok(stream.sentBytes > 0);
+  assert.equal(stream.backBytes, stream.sentBytes, 'the steady stream got all its bytes back');
+  assert.equal(stream.back, stream.sent, 'the steady stream is intact');
+  assert.equal(fresh.returned, fresh.sent, '8 MB through the pair after the storm');
+}

@@ -51,3 +51,37 @@ test('every room of lib/ is listed, and imports only the rooms below it', () => 
     .map(({ file, to }) => `${file} imports ${to}`);
   assert.deepEqual(upward, []);
 });
+
+// Every relay is `cipherbench relay ...`, started through lib/cli/main.js,
+// and the ceiling child measures ciphers: whatever they load at start sits
+// on their heap for the whole run, and a few MB more there cost the relay
+// pair a measurable share of its CPU in garbage collection
+// (docs/performance.md). The process contract and the environment probe
+// are loaded by the commands that use them, when they run.
+const HEAVY = ['execa', 'systeminformation'];
+
+function staticallyLoaded(entry) {
+  const seen = new Set();
+  const packages = new Set();
+  const pending = [path.join(LIB, entry)];
+  while (pending.length > 0) {
+    const file = pending.pop();
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const text = readFileSync(file, 'utf8');
+    for (const [, specifier] of text.matchAll(/^import\s[^;]*?\bfrom\s*['"]([^'"]+)['"]/gms)) {
+      if (specifier.startsWith('.')) pending.push(path.resolve(path.dirname(file), specifier));
+      else packages.add(specifier);
+    }
+  }
+  return { files: seen.size, packages: [...packages] };
+}
+
+for (const entry of ['cli/main.js', 'runner/ceiling-child.js']) {
+  test(`lib/${entry} loads neither ${HEAVY.join(' nor ')} at start`, () => {
+    const { files, packages } = staticallyLoaded(entry);
+    assert.ok(files > 3, `only ${files} files reached: the pattern no longer matches lib/'s imports`);
+    assert.ok(packages.some((name) => name.startsWith('node:')), 'no node: import reached: the pattern no longer matches');
+    assert.deepEqual(packages.filter((name) => HEAVY.includes(name)), []);
+  });
+}

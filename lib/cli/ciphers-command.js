@@ -2,7 +2,7 @@ import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../presets/chain-label.js';
 import { chainNeedsLegacyProvider, PRESETS, validateChain } from '../presets/index.js';
 import { formatCipherTable } from '../report/cipher-table.js';
-import { DEFAULT_SIZES, measureChainsInChild, measureCipherCeiling } from '../runner/cipher-ceiling.js';
+import { DEFAULT_SIZES, measureCipherCeiling } from '../runner/cipher-ceiling.js';
 import { inputError } from '../errors.js';
 
 // Every Shadowsocks method, with the shortest chain that carries it, read
@@ -92,6 +92,9 @@ async function measureChains(chains, sizes, seconds) {
 
 async function measureInLegacyChild(chains, { sizes, seconds }) {
   try {
+    // Loaded only here: the process contract (execa) is not for every
+    // command this CLI runs, least of all the relays.
+    const { measureChainsInChild } = await import('../runner/ceilings-in-child.js');
     return await measureChainsInChild(chains, { sizes, seconds, legacy: true });
   } catch (error) {
     const labels = chains.map(chainLabel).join('; ');

@@ -1,6 +1,6 @@
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../presets/index.js';
-import { measureChainsInChild } from './cipher-ceiling.js';
+import { measureChainsInChild } from './ceilings-in-child.js';
 
 // The cipher ceiling of every distinct chain a run measures, taken before
 // any relay starts so nothing else competes for the CPU. One read size,

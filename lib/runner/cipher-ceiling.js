@@ -1,7 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { newChainPassword, prepareChain } from '../presets/index.js';
-import { describeExit, startProcess } from '../process/processes.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
 // encodes and decodes in one process, with no sockets. A relay can carry at
@@ -11,8 +8,6 @@ import { describeExit, startProcess } from '../process/processes.js';
 export const DEFAULT_SIZES = [1024, 16 * 1024, 64 * 1024];
 const BYTES_PER_PASS = 4 * 1024 * 1024;
 const TARGET = { host: '127.0.0.1', port: 1083 };
-const CEILING_CHILD = fileURLToPath(new URL('./ceiling-child.js', import.meta.url));
-const STOPPED_BY = ['SIGINT', 'SIGTERM'];
 
 const cpuSeconds = () => {
   const { user, system } = process.cpuUsage();
@@ -105,42 +100,4 @@ export function measureCipherCeiling({ presets, sizes = DEFAULT_SIZES, minSecond
   // A chain with a key format of its own (Shadowsocks 2022) needs a key of it.
   const password = newChainPassword(presets) ?? 'cipherbench-ceiling';
   return measurePipelineCeiling(prepareChain(presets, { password }), { sizes, minSeconds });
-}
-
-// Measures chains one after another in a child of their own
-// (ceiling-child.js), so this process's event loop stays free while the
-// CPU works; with `legacy`, the child starts with the flag that loads
-// OpenSSL's legacy provider, which rc4-md5 and bf-cfb need and which node
-// loads only when it starts. The first `warmUpSeconds` are spent on the
-// first chain unrecorded. onChain(at) is told as the chain at that index
-// starts; `signal` stops the child, and the chains it had not reached get
-// no row. Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }];
-// rejects with the child's own words when it failed.
-export async function measureChainsInChild(chains, { sizes, seconds, warmUpSeconds = 0, legacy = false, onChain = () => {}, signal } = {}) {
-  // Already started with the flag and still no provider: a child would be
-  // no different.
-  if (legacy && legacyProviderStatus() === 'unavailable') {
-    throw new Error(`this Node's OpenSSL (${process.versions.openssl}) has no legacy provider to load`);
-  }
-  const rows = [];
-  const stderr = [];
-  const onLine = (stream, line) => {
-    if (stream === 'stderr') stderr.push(line);
-    else if (line.startsWith('{')) {
-      const said = JSON.parse(line);
-      if (said.measured === undefined) onChain(said.measuring);
-      else rows.push({ presets: chains[said.measured], sizes: said.sizes });
-    }
-  };
-  const args = [...(legacy ? [LEGACY_FLAG] : []), CEILING_CHILD, JSON.stringify({ chains, sizes, seconds, warmUpSeconds })];
-  const child = startProcess('ceiling child', process.execPath, args, { onLine });
-  const stop = () => child.stop();
-  signal?.addEventListener('abort', stop, { once: true });
-  if (signal?.aborted) stop();
-  const exit = await child.exited;
-  signal?.removeEventListener('abort', stop);
-  // A Ctrl-C reaches the child too, as it does every child in the
-  // terminal's process group: what it measured by then stands.
-  if (exit.code === 0 || STOPPED_BY.includes(exit.signal)) return rows;
-  throw new Error(stderr.join('\n').trim() || `the ceiling child ${describeExit(exit)}`);
 }

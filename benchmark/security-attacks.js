@@ -19,6 +19,7 @@ import { deriveSubkey } from '../lib/crypto/hkdf-subkey.js';
 import { addLittleEndian } from '../lib/crypto/nonce.js';
 import { encodeAddressHeader } from '../lib/presets/address-header.js';
 import { prepareChain } from '../lib/presets/index.js';
+import { stallFlow } from '../test/support/stalled-flow.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args.splice(args.indexOf(name), 2)[1] : fallback);
@@ -248,23 +249,7 @@ const ROWS = {
     const target = await startTarget({ read: false });
     const server = await startServer(method);
     const before = rssMB(server.pid);
-    const chunk = Buffer.alloc(256 * 1024);
-    // Each flow sends sealed bytes until its socket has not drained for 2 s:
-    // the server's queue, its read-ahead and the kernel's buffers are full.
-    const stall = async () => {
-      const socket = net.connect({ port: server.port, host: '127.0.0.1' });
-      socket.on('error', () => {});
-      await new Promise((resolve) => socket.once('connect', resolve));
-      const encode = prepareChain(chain(method), { password: KEY })('client', { target: { host: '127.0.0.1', port: target.port } }).encoder((data) => socket.write(data));
-      let sent = 0;
-      for (;;) {
-        encode(chunk);
-        sent += chunk.length;
-        if (!socket.writableNeedDrain) continue;
-        const drained = await Promise.race([new Promise((resolve) => socket.once('drain', () => resolve(true))), sleep(2000).then(() => false)]);
-        if (!drained) return { socket, sent };
-      }
-    };
+    const stall = () => stallFlow({ port: server.port, presets: chain(method), password: KEY, target: { host: '127.0.0.1', port: target.port } });
     // The RSS after the first 50 as well: what a busy relay holds whatever
     // the number of flows (the garbage its collector lets pile up between
     // collections, compiled code) apart from what each further flow adds.

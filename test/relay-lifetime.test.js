@@ -7,6 +7,7 @@ import { clientBytes, sendHostile } from './support/hostile.js';
 import { fdCount, rssBytes } from './support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { startSilentTarget } from './support/silent-target.js';
+import { stallFlow } from './support/stalled-flow.js';
 
 // How long a relayed connection lives and what it may hold: released when
 // its client goes away, cut when idle, capped in number and in the bytes
@@ -136,23 +137,7 @@ describe('relayed connection lifetime', () => {
     const FLOWS = 200;
     const server = await startRelayServer({ key: KEY, presets: PRESETS });
     const rssBefore = rssBytes(server.pid);
-    const chunk = Buffer.alloc(256 * 1024);
-    // Each flow sends sealed bytes until its socket has not drained for 2 s:
-    // the server's queue, its read-ahead and the kernel's buffers are full.
-    const stall = async () => {
-      const socket = net.connect({ port: server.port, host: '127.0.0.1' });
-      socket.on('error', () => {});
-      await connected(socket);
-      const encode = prepareChain(PRESETS, { password: KEY })('client', { target: { host: '127.0.0.1', port: silent.port } }).encoder((data) => socket.write(data));
-      let sent = 0;
-      for (;;) {
-        encode(chunk);
-        sent += chunk.length;
-        if (!socket.writableNeedDrain) continue;
-        const drained = await Promise.race([new Promise((resolve) => socket.once('drain', () => resolve(true))), sleep(2000).then(() => false)]);
-        if (!drained) return { socket, sent };
-      }
-    };
+    const stall = () => stallFlow({ port: server.port, presets: PRESETS, password: KEY, target: { host: '127.0.0.1', port: silent.port } });
     const flows = [];
     let rssFirst;
     for (let i = 0; i < FLOWS; i += 25) {

@@ -17,8 +17,8 @@ import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { evpBytesToKey } from '../lib/crypto/evp-bytes-to-key.js';
 import { deriveSubkey } from '../lib/crypto/hkdf-subkey.js';
 import { addLittleEndian } from '../lib/crypto/nonce.js';
-import { encodeAddressHeader } from '../lib/presets/address-header.js';
-import { prepareChain } from '../lib/presets/index.js';
+import { encodeAddressHeader } from '../lib/wire/address-header.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
 import { stallFlow } from '../test/support/stalled-flow.js';
 
 const args = process.argv.slice(2);

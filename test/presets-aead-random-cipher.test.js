@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes, randomInt } from 'node:crypto';
 import { test } from 'node:test';
-import { isProtocolError } from '../lib/presets/protocol-error.js';
-import { prepareChain, validateChain } from '../lib/presets/index.js';
+import { isProtocolError } from '../lib/wire/protocol-error.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
+import { validateChain } from '../lib/chain/validate.js';
 import { blinksocksRequire, requireBlinksocks } from './support/blinksocks-peer.js';
 
 // What blinksocks 3.3.0's aead-random-cipher (aes-256-gcm, default info and

@@ -4,10 +4,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, test } from 'node:test';
-import { validateChain } from '../lib/presets/index.js';
+import { validateChain } from '../lib/chain/validate.js';
 import preset from '../lib/presets/obfs/http.js';
 import { DEFAULT_TEMPLATE, parseTemplate, readTemplate } from '../lib/presets/obfs/http-template.js';
-import { isProtocolError } from '../lib/presets/protocol-error.js';
+import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { blinksocksPreset, requireBlinksocks } from './support/blinksocks-pair.js';
 import { assertEverySplit, runStage } from './support/splits.js';
 

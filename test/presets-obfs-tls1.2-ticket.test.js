@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
-import { validateChain } from '../lib/presets/index.js';
+import { validateChain } from '../lib/chain/validate.js';
 import preset from '../lib/presets/obfs/tls1.2-ticket.js';
 import { clientFinish, clientHello, serverHandshake } from '../lib/presets/obfs/tls-handshake.js';
-import { isProtocolError } from '../lib/presets/protocol-error.js';
+import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { blinksocksPreset, requireBlinksocks } from './support/blinksocks-pair.js';
 import { assertEverySplit, runStage } from './support/splits.js';
 

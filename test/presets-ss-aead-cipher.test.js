@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import { createOpen, createSeal } from '../lib/crypto/chacha20-poly1305-original.js';
 import { evpBytesToKey } from '../lib/crypto/evp-bytes-to-key.js';
 import { deriveSubkey } from '../lib/crypto/hkdf-subkey.js';
-import { prepareChain, validateChain } from '../lib/presets/index.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
+import { validateChain } from '../lib/chain/validate.js';
 import { blinksocksRequire, requireBlinksocks } from './support/blinksocks-peer.js';
 
 // The methods and the param blinksocks 3.3.0's ss-aead-cipher has beyond

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { prepareChain } from '../lib/presets/index.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
 import { assertEverySplit } from './support/splits.js';
 
 // ss-base: the Shadowsocks stream without a cipher, [address header][data]

@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { evpBytesToKey } from '../lib/crypto/evp-bytes-to-key.js';
 import { LEGACY_FLAG, legacyProviderStatus } from '../lib/crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider, prepareChain } from '../lib/presets/index.js';
+import { chainNeedsLegacyProvider } from '../lib/chain/requirements.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
 
 // The two stream methods only blinksocks has: rc4-md5-6 (RC4 keyed by
 // MD5(key || a 6-byte IV)) and none (the plain stream, no IV).

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { prepareChain } from '../lib/presets/index.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 
 // How a relayed connection ends: a cut download must reach the application

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
-import { chainLabel } from '../lib/presets/chain-label.js';
+import { chainLabel } from '../lib/chain/label.js';
 import { presetNamed } from '../lib/presets/index.js';
 import { IMPLS } from '../lib/peers/index.js';
 import {

@@ -5,10 +5,10 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { blake3 } from '@noble/hashes/blake3';
 import { AEAD_2022_METHODS, deriveSessionSubkey, newPsk, parsePsk } from '../lib/crypto/aead-2022-methods.js';
-import { createByteQueue } from '../lib/presets/byte-queue.js';
-import { prepareChain } from '../lib/presets/index.js';
+import { createByteQueue } from '../lib/wire/byte-queue.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
 import ss2022 from '../lib/presets/ss-2022/ss-2022.js';
-import { isProtocolError } from '../lib/presets/protocol-error.js';
+import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { createBodyOpener, createBodySealer, openRecord, sealRecord, TAG_LENGTH } from '../lib/presets/ss-2022/chunks.js';
 import {
   decodeRequestFixed, decodeRequestVariable, decodeResponseFixed, MAX_CLOCK_SKEW_S, REQUEST_FIXED_LENGTH, responseFixedLength, unixSeconds,

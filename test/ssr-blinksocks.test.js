@@ -4,7 +4,7 @@ import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { presetNamed } from '../lib/presets/index.js';
-import { isProtocolError } from '../lib/presets/protocol-error.js';
+import { isProtocolError } from '../lib/wire/protocol-error.js';
 import blinksocks from '../lib/peers/blinksocks.js';
 import { listeningInodes } from '../lib/process/socket-table.js';
 import { sharedEchoTarget } from './support/interop.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { prepareChain } from '../lib/presets/index.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
 import { sendHostile } from './support/hostile.js';
 import { sharedEchoTarget } from './support/interop.js';
 import { withLegacyProvider } from './support/legacy.js';

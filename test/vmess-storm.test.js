@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { prepareChain } from '../lib/presets/index.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
 import * as aeadHeader from '../lib/presets/vmess/aead-header.js';
 import { alterIds, cmdKey, uuidBytes } from '../lib/presets/vmess/id.js';
 import * as legacyHeader from '../lib/presets/vmess/legacy-header.js';

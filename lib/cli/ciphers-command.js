@@ -1,6 +1,8 @@
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
-import { chainLabel } from '../presets/chain-label.js';
-import { chainNeedsLegacyProvider, PRESETS, validateChain } from '../presets/index.js';
+import { chainLabel } from '../chain/label.js';
+import { chainNeedsLegacyProvider } from '../chain/requirements.js';
+import { PRESETS } from '../presets/index.js';
+import { validateChain } from '../chain/validate.js';
 import { formatCipherTable } from '../report/cipher-table.js';
 import { DEFAULT_SIZES, measureCipherCeiling } from '../runner/cipher-ceiling.js';
 import { inputError } from '../errors.js';

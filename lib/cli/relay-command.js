@@ -1,5 +1,6 @@
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
-import { chainIsAuthenticated, chainNeedsLegacyProvider, chainPasswordProblem, validateChain } from '../presets/index.js';
+import { chainIsAuthenticated, chainNeedsLegacyProvider, chainPasswordProblem } from '../chain/requirements.js';
+import { validateChain } from '../chain/validate.js';
 import { startRelayClient } from '../relay/client.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { isLoopbackHost } from '../relay/loopback.js';

@@ -3,8 +3,8 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
-import { chainLabel } from '../presets/chain-label.js';
-import { isPlainObject } from '../presets/index.js';
+import { chainLabel } from '../chain/label.js';
+import { isPlainObject } from '../plain-object.js';
 import { writeConfigFiles } from './config-files.js';
 
 // blinksocks 3.x, the Node.js proxy framework cipherbench's presets and

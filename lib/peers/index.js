@@ -1,7 +1,7 @@
 import blinksocks from './blinksocks.js';
 import command from './command.js';
 import direct from './direct.js';
-import { isPlainObject } from '../presets/index.js';
+import { isPlainObject } from '../plain-object.js';
 import ours from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';

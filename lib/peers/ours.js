@@ -1,5 +1,5 @@
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider, newChainPassword } from '../presets/index.js';
+import { chainNeedsLegacyProvider, newChainPassword } from '../chain/requirements.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';

@@ -3,9 +3,9 @@ import { AEAD_METHODS, TAG_LENGTH } from '../crypto/aead-methods.js';
 import { deriveSubkey } from '../crypto/hkdf-subkey.js';
 import { addLittleEndian } from '../crypto/nonce.js';
 import { randomIntFromByte, randomView } from '../crypto/random-pool.js';
-import { LENGTH_RECORD, openSealed, pushSealed } from './aead-chunks.js';
-import { createByteQueue } from './byte-queue.js';
-import { protocolError } from './protocol-error.js';
+import { LENGTH_RECORD, openSealed, pushSealed } from '../wire/aead-chunks.js';
+import { createByteQueue } from '../wire/byte-queue.js';
+import { protocolError } from '../wire/protocol-error.js';
 
 // blinksocks' aead-random-cipher: SIP004's chunks with random padding before
 // each one, so chunk boundaries do not sit at fixed offsets:

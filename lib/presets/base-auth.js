@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
-import { protocolError } from './protocol-error.js';
-import { targetHeaderStages } from './target-header.js';
+import { protocolError } from '../wire/protocol-error.js';
+import { targetHeaderStages } from '../wire/target-header.js';
 
 // blinksocks' authenticated address header (base-auth, blinksocks 3.x):
 //   AES-128-CFB( [host length][host as text][port, big-endian] ) || HMAC

@@ -2,9 +2,9 @@ import { createSecretKey, randomBytes } from 'node:crypto';
 import { AEAD_METHODS } from '../crypto/aead-methods.js';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { deriveSubkey, SS_SUBKEY_INFO } from '../crypto/hkdf-subkey.js';
-import { createChunkOpener, createChunkSealer } from './aead-chunks.js';
-import { createByteQueue } from './byte-queue.js';
-import { protocolError } from './protocol-error.js';
+import { createChunkOpener, createChunkSealer } from '../wire/aead-chunks.js';
+import { createByteQueue } from '../wire/byte-queue.js';
+import { protocolError } from '../wire/protocol-error.js';
 
 // SIP004: [salt] then chunks of [sealed 2-byte length][sealed payload]
 // (aead-chunks.js), chunk i's length under nonce 2i and its payload 2i + 1.

@@ -1,5 +1,5 @@
-import { addressHeaderLength, decodeAddressHeader, encodeAddressHeader } from './address-header.js';
-import { targetHeaderStages } from './target-header.js';
+import { addressHeaderLength, decodeAddressHeader, encodeAddressHeader } from '../wire/address-header.js';
+import { targetHeaderStages } from '../wire/target-header.js';
 
 // Shadowsocks' framing without a cipher: the client opens each stream with
 // the target's address header; the server reads it and connects there.

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { STREAM_METHODS } from '../crypto/stream-methods.js';
-import { createByteQueue } from './byte-queue.js';
-import { protocolError } from './protocol-error.js';
+import { createByteQueue } from '../wire/byte-queue.js';
+import { protocolError } from '../wire/protocol-error.js';
 
 const NO_IV = Buffer.alloc(0);
 

@@ -4,7 +4,7 @@ import { createBodyDecoder, createBodyEncoder } from './vmess/body.js';
 import { alterIds, cmdKey, isUuid, uuidBytes } from './vmess/id.js';
 import * as legacyHeader from './vmess/legacy-header.js';
 import { decodeRequest, encodeRequest, MAX_REQUEST_LENGTH, OPTION, requestLength, SECURITY } from './vmess/request.js';
-import { protocolError } from './protocol-error.js';
+import { protocolError } from '../wire/protocol-error.js';
 
 // V2Ray's VMess over TCP, as V2Ray 4.34 speaks it. The client picks the
 // header kind as V2Ray's does: the AEAD header with alterId 0, the legacy

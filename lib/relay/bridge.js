@@ -1,4 +1,4 @@
-import { isProtocolError } from '../presets/protocol-error.js';
+import { isProtocolError } from '../wire/protocol-error.js';
 
 // How long one side may keep flushing after the other has closed cleanly.
 const LINGER_MS = 5000;

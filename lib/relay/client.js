@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { prepareChain } from '../presets/index.js';
+import { prepareChain } from '../chain/pipeline.js';
 import { bridge } from './bridge.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
 import { CLIENT_FILTER, createSaltFilter } from './salt-filter.js';

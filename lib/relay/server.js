@@ -1,6 +1,6 @@
 import net from 'node:net';
-import { prepareChain } from '../presets/index.js';
-import { isProtocolError, protocolError } from '../presets/protocol-error.js';
+import { prepareChain } from '../chain/pipeline.js';
+import { isProtocolError, protocolError } from '../wire/protocol-error.js';
 import { bridge, resetSocket } from './bridge.js';
 import { formatEndpoint } from './endpoint.js';
 import { isLoopbackHost } from './loopback.js';

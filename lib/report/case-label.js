@@ -1,4 +1,4 @@
-import { chainLabel } from './chain-label.js';
+import { chainLabel } from '../chain/label.js';
 
 // A case runs a preset chain through our relays, or is a reference row
 // naming another implementation (docs/result.md). These give either one's

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
-import { validateChain } from '../presets/index.js';
+import { validateChain } from '../chain/validate.js';
 import { inputError } from '../errors.js';
 import { caseIdentity, isReference, validateReference } from '../peers/index.js';
 import { runCommand } from '../process/processes.js';

@@ -1,5 +1,5 @@
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider } from '../presets/index.js';
+import { chainNeedsLegacyProvider } from '../chain/requirements.js';
 import { measureChainsInChild } from './ceilings-in-child.js';
 
 // The cipher ceiling of every distinct chain a run measures, taken before

@@ -1,4 +1,5 @@
-import { newChainPassword, prepareChain } from '../presets/index.js';
+import { newChainPassword } from '../chain/requirements.js';
+import { prepareChain } from '../chain/pipeline.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
 // encodes and decodes in one process, with no sockets. A relay can carry at

@@ -3,7 +3,8 @@ import net from 'node:net';
 import { AEAD_METHODS } from '../../lib/crypto/aead-methods.js';
 import { evpBytesToKey } from '../../lib/crypto/evp-bytes-to-key.js';
 import { deriveSubkey } from '../../lib/crypto/hkdf-subkey.js';
-import { PRESETS, prepareChain } from '../../lib/presets/index.js';
+import { PRESETS } from '../../lib/presets/index.js';
+import { prepareChain } from '../../lib/chain/pipeline.js';
 
 // Builders of hostile streams for any chain (test/support/preset-chains.js),
 // made with the preset code itself so that each is wrong in exactly one way.

@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG, legacyProviderStatus } from '../../lib/crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider } from '../../lib/presets/index.js';
+import { chainNeedsLegacyProvider } from '../../lib/chain/requirements.js';
 
 // Set in the child that runs a suite file again for its legacy chains only.
 const ONLY_LEGACY = 'CIPHERBENCH_TEST_LEGACY_CHAINS_ONLY';

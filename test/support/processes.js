@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../../lib/crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider } from '../../lib/presets/index.js';
+import { chainNeedsLegacyProvider } from '../../lib/chain/requirements.js';
 
 export const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
 

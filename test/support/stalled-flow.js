@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { prepareChain } from '../../lib/presets/index.js';
+import { prepareChain } from '../../lib/chain/pipeline.js';
 
 // Quiet this long and a socket counts as stalled.
 const STALLED_AFTER_MS = 2000;

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { protocolError } from '../protocol-error.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import { DEFAULT_TEMPLATE, readTemplate } from './http-template.js';
 
 // blinksocks' obfs-http: the client's stream opens with one of the

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { createByteQueue } from '../byte-queue.js';
+import { createByteQueue } from '../../wire/byte-queue.js';
 
 // blinksocks' obfs-random-padding: the stream is cut into frames of
 // [padding length, 1 byte][padding][data length, 2 bytes BE][data], so the

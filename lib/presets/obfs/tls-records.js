@@ -1,5 +1,5 @@
-import { createByteQueue } from '../byte-queue.js';
-import { protocolError } from '../protocol-error.js';
+import { createByteQueue } from '../../wire/byte-queue.js';
+import { protocolError } from '../../wire/protocol-error.js';
 
 // TLS records as obfs-tls1.2-ticket writes and reads them:
 // [content type][version, 2 bytes][length, 2 bytes BE][body].

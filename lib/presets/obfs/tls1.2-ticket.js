@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto';
-import { protocolError } from '../protocol-error.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import {
   CLIENT_HELLO, clientFinish, clientHello, NEW_SESSION_TICKET, SERVER_HELLO, serverHandshake,
 } from './tls-handshake.js';

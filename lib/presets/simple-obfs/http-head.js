@@ -1,4 +1,4 @@
-import { protocolError } from '../protocol-error.js';
+import { protocolError } from '../../wire/protocol-error.js';
 
 // An HTTP head (start line and header fields, up to the blank line) at the
 // start of a stream. simple-obfs' own heads are under 512 bytes; a peer that

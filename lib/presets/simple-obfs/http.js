@@ -1,5 +1,5 @@
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { protocolError } from '../protocol-error.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import { createHeadReader, parseHead } from './http-head.js';
 
 // simple-obfs' obfs=http (src/obfs_http.c of 0.0.5): the client's first

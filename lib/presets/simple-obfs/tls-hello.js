@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { protocolError } from '../protocol-error.js';
+import { protocolError } from '../../wire/protocol-error.js';
 
 // The hellos of simple-obfs' obfs=tls (src/obfs_tls.c of 0.0.5): a TLS 1.2
 // ClientHello whose SessionTicket extension carries the client's first

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { createByteQueue } from '../byte-queue.js';
-import { protocolError } from '../protocol-error.js';
+import { createByteQueue } from '../../wire/byte-queue.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import {
   APPLICATION_DATA, CHANGE_CIPHER_SPEC, clientHello, HANDSHAKE, handshakeRecordLength, helloRandom, MAX_HELLO_RECORD,
   MAX_RECORD, maxTicket, parseClientHello, RECORD_HEADER, serverFlight, serverHelloSessionId,

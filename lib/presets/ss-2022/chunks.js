@@ -1,7 +1,7 @@
 import { TAG_LENGTH } from '../../crypto/aead-methods.js';
 import { addLittleEndian } from '../../crypto/nonce.js';
-import { createChunkOpener, createChunkSealer, openSealed } from '../aead-chunks.js';
-import { protocolError } from '../protocol-error.js';
+import { createChunkOpener, createChunkSealer, openSealed } from '../../wire/aead-chunks.js';
+import { protocolError } from '../../wire/protocol-error.js';
 
 // SIP022's records: each is sealed under the stream's subkey with the next
 // value of a 12-byte little-endian counter. Both streams spend nonces 0 and 1

@@ -1,5 +1,5 @@
-import { addressHeaderLength, decodeAddressHeader, encodeAddressHeader } from '../address-header.js';
-import { protocolError } from '../protocol-error.js';
+import { addressHeaderLength, decodeAddressHeader, encodeAddressHeader } from '../../wire/address-header.js';
+import { protocolError } from '../../wire/protocol-error.js';
 
 // SIP022 3.1.3, the plaintext of the header chunks (each sealed on its own):
 //   request fixed-length:   type 0 | u64be timestamp | u16be length of the next chunk

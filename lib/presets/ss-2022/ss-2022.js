@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { AEAD_2022_METHODS, deriveSessionSubkey, newPsk, parsePsk } from '../../crypto/aead-2022-methods.js';
-import { createByteQueue } from '../byte-queue.js';
-import { protocolError } from '../protocol-error.js';
+import { createByteQueue } from '../../wire/byte-queue.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import { createBodyOpener, createBodySealer, MAX_PAYLOAD, openRecord, sealRecord, TAG_LENGTH } from './chunks.js';
 import {
   decodeRequestFixed, decodeRequestVariable, decodeResponseFixed, encodeRequestFixed, encodeRequestVariable, encodeResponseFixed,

@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, randomInt } from 'node:crypto';
-import { createByteQueue } from '../byte-queue.js';
-import { protocolError } from '../protocol-error.js';
+import { createByteQueue } from '../../wire/byte-queue.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import { createClientIds, createReplayWindows } from './connection-ids.js';
 import {
   blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, streamCipherKeys, unixTime,

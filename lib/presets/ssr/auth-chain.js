@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import { evpBytesToKey } from '../../crypto/evp-bytes-to-key.js';
-import { createByteQueue } from '../byte-queue.js';
-import { protocolError } from '../protocol-error.js';
+import { createByteQueue } from '../../wire/byte-queue.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import { chainAPadding, chainBPadding, chainBSizes } from './auth-chain-padding.js';
 import { createClientIds, createReplayWindows } from './connection-ids.js';
 import {

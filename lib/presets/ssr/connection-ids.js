@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { protocolError } from '../protocol-error.js';
+import { protocolError } from '../../wire/protocol-error.js';
 
 // ShadowsocksR's replay defence beyond the clock: every client picks a
 // random 4-byte client id and counts its connections from a random start;

@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, createHmac, randomInt } from 'node:crypto';
 import { evpBytesToKey } from '../../crypto/evp-bytes-to-key.js';
-import { addressHeaderLength } from '../address-header.js';
-import { protocolError } from '../protocol-error.js';
+import { addressHeaderLength } from '../../wire/address-header.js';
+import { protocolError } from '../../wire/protocol-error.js';
 
 // What ShadowsocksR's auth_aes128_* and auth_chain_* protocols share: where
 // they sit in a chain, the stream cipher's key and IV they authenticate

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
-import { protocolError } from '../protocol-error.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import { kdf, kdf16 } from './kdf.js';
 
 // The AEAD request header, V2Ray 4.28+'s default (proxy/vmess/aead/):

@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto';
-import { createByteQueue } from '../byte-queue.js';
-import { protocolError } from '../protocol-error.js';
+import { createByteQueue } from '../../wire/byte-queue.js';
+import { protocolError } from '../../wire/protocol-error.js';
 import { OPTION, SECURITY } from './request.js';
 
 // The body after either header (V2Ray common/crypto/auth.go, chunk.go and

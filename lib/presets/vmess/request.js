@@ -1,5 +1,5 @@
-import { decodeAddressHeader, encodeAddressHeader } from '../address-header.js';
-import { protocolError } from '../protocol-error.js';
+import { decodeAddressHeader, encodeAddressHeader } from '../../wire/address-header.js';
+import { protocolError } from '../../wire/protocol-error.js';
 
 // The request header's plaintext, the same under both header kinds
 // (V2Ray proxy/vmess/encoding/client.go EncodeRequestHeader):

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
-import { isProtocolError } from '../../../lib/presets/protocol-error.js';
+import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
 import { clientBytes, isDisguised, keyIsTheSecret, sealedPlaintext, sendHostile } from '../hostile.js';
 import { startRelayServer, stopAll } from '../processes.js';

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { encodeAddressHeader } from '../../../lib/presets/address-header.js';
+import { encodeAddressHeader } from '../../../lib/wire/address-header.js';
 import { createLog } from '../../../lib/relay/log.js';
 import { startRelayServer as startRelayServerInProcess } from '../../../lib/relay/server.js';
 import { startEchoServer } from '../echo-server.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProtocolError } from '../../../lib/presets/protocol-error.js';
+import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
 import { aeadMethod, clientBytes, keyIsTheSecret, sealedLength, sealedPlaintext, sendHostile } from '../hostile.js';
 import { fdCount, rssBytes } from '../proc-stats.js';

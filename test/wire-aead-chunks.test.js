@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { AEAD_METHODS, TAG_LENGTH } from '../lib/crypto/aead-methods.js';
 import { addLittleEndian } from '../lib/crypto/nonce.js';
-import { createChunkOpener, createChunkSealer, LENGTH_RECORD } from '../lib/presets/aead-chunks.js';
-import { createByteQueue } from '../lib/presets/byte-queue.js';
+import { createChunkOpener, createChunkSealer, LENGTH_RECORD } from '../lib/wire/aead-chunks.js';
+import { createByteQueue } from '../lib/wire/byte-queue.js';
 import { assertEverySplit } from './support/splits.js';
 
 // The chunk stream ss-aead-cipher (SIP004), ss-2022 (SIP022's body) and

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { targetHeaderStages } from '../lib/presets/target-header.js';
+import { targetHeaderStages } from '../lib/wire/target-header.js';
 
 // The halves ss-base and base-auth share: a toy header here ([length][host
 // bytes][port, 2 bytes]) so that only the stages' own rules are tested.

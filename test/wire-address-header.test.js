@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { addressHeaderLength, decodeAddressHeader, encodeAddressHeader } from '../lib/presets/address-header.js';
+import { addressHeaderLength, decodeAddressHeader, encodeAddressHeader } from '../lib/wire/address-header.js';
 
 // The Shadowsocks address header is SOCKS5's address (RFC 1928, section 5:
 // ATYP, address, port in network order), as SIP002 and every Shadowsocks

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { createByteQueue } from '../lib/presets/byte-queue.js';
+import { createByteQueue } from '../lib/wire/byte-queue.js';
 
 // The queue every decoder reads records from: exact takes, views where a
 // record lies in one read, copies only across reads.

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { chainLabel } from '../lib/presets/chain-label.js';
+import { chainLabel } from '../lib/chain/label.js';
 
 test('a chain reads as its presets joined by +, each with its param values in brackets', () => {
   assert.equal(chainLabel([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]), 'ss-base + ss-aead-cipher(aes-256-gcm)');

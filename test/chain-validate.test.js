@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { validateChain } from '../lib/presets/index.js';
+import { validateChain } from '../lib/chain/validate.js';
 
 const base = { name: 'ss-base' };
 const gcm = { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } };

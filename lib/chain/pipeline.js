@@ -1,0 +1,101 @@
+import { presetNamed } from '../presets/index.js';
+
+const passThrough = (data, push) => push(data);
+const acceptEverySalt = { add: () => true };
+
+// Whether a chain entry's preset wants each write joined (joinsWrites).
+const joinsWrites = (entry) => {
+  const joins = presetNamed(entry.name).joinsWrites;
+  return typeof joins === 'function' ? joins(entry.params ?? {}) : Boolean(joins);
+};
+
+// Builds, once per process, a factory of per-connection pipelines. Encoding
+// runs the chain in order; decoding runs it backwards, so the server peels
+// off what the client put on last. Each direction is composed once per
+// connection around its sink, so a read costs no closure allocation.
+export function prepareChain(chain, { password, salts = acceptEverySalt }) {
+  const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password }));
+  const joining = chain.map((entry, i) => i > 0 && joinsWrites(entry));
+  return (role, connection) => {
+    // entries[i] feeds stage i of the encode direction; a stage's reply
+    // enters at i + 1, past itself. Filled in when the encoder is composed.
+    let entries = [];
+    const layers = {};
+    const stages = factories.map((create, i) => create({ ...connection, salts, layers, reply: (data) => entries[i + 1](data) }));
+    const pick = (name) => stages.map((stage) => stage[name] ?? passThrough);
+    const encoders = pick(role === 'client' ? 'clientEncode' : 'serverEncode');
+    const decoders = pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse();
+    return {
+      encoder: (sink) => {
+        entries = joining.some(Boolean) ? composeJoining(encoders, sink, joining) : compose(encoders, sink);
+        return entries[0];
+      },
+      decoder: (sink) => compose(decoders, sink)[0],
+      decodeEnded: () => [...stages].reverse().forEach((stage) => stage.decodeEnded?.()),
+      // Each end record goes through the stages after its own.
+      encodeEnded: () => stages.forEach((stage, i) => stage.encodeEnded?.(entries[i + 1])),
+    };
+  };
+}
+
+// Returns [entry into stage 0, entry into stage 1, ..., the sink].
+function compose(stages, sink) {
+  const entries = new Array(stages.length + 1);
+  entries[stages.length] = sink;
+  for (let i = stages.length - 1; i >= 0; i--) {
+    const stage = stages[i];
+    const after = entries[i + 1];
+    entries[i] = (data) => stage(data, after);
+  }
+  return entries;
+}
+
+// As compose(), but a stage marked in `joining` gets everything the stages
+// before it pushed for one write (or one reply) as a single buffer, once
+// that write has gone through them: a framing preset (TLS records, padding
+// frames) then frames what the application wrote, not each piece a cipher
+// pushes (a length, a payload, a tag), as blinksocks' presets, which each
+// return one buffer, do.
+function composeJoining(stages, sink, joining) {
+  const count = stages.length;
+  const inner = new Array(count + 1);
+  const held = [];
+  inner[count] = sink;
+  for (let i = count - 1; i >= 0; i--) {
+    const stage = stages[i];
+    const after = inner[i + 1];
+    const run = (data) => stage(data, after);
+    if (joining[i]) {
+      const queue = [];
+      held.unshift({ queue, run });
+      inner[i] = (data) => queue.push(data);
+    } else {
+      inner[i] = run;
+    }
+  }
+  let depth = 0;
+  const release = () => {
+    for (const { queue, run } of held) {
+      while (queue.length > 0) {
+        const data = queue.length === 1 ? queue[0] : Buffer.concat(queue);
+        queue.length = 0;
+        depth += 1;
+        try {
+          run(data);
+        } finally {
+          depth -= 1;
+        }
+      }
+    }
+  };
+  const entry = (enter) => (data) => {
+    depth += 1;
+    try {
+      enter(data);
+    } finally {
+      depth -= 1;
+    }
+    if (depth === 0) release();
+  };
+  return inner.map((enter, i) => (i === count ? enter : entry(enter)));
+}

@@ -1,0 +1,32 @@
+import { presetNamed } from '../presets/index.js';
+
+// What a chain asks of the process that carries it, read from its presets.
+
+// rc4-md5 and bf-cfb live in OpenSSL 3's legacy provider: a relay process
+// carrying them must be started with node --openssl-legacy-provider.
+export const chainNeedsLegacyProvider = (chain) =>
+  chain.some((entry) => presetNamed(entry.name)?.needsLegacyProvider?.(entry.params ?? {}));
+
+// What is wrong with a password for this chain (one line), or undefined.
+export function chainPasswordProblem(chain, password) {
+  for (const entry of chain) {
+    const problem = presetNamed(entry.name)?.password?.problem(entry.params ?? {}, password);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+// A fresh password that a chain with a preset of its own key format takes;
+// undefined when any password will do.
+export function newChainPassword(chain) {
+  const entry = chain.find((candidate) => presetNamed(candidate.name)?.password);
+  return entry ? presetNamed(entry.name).password.generate(entry.params ?? {}) : undefined;
+}
+
+// False for a chain whose bytes can be changed on the way unnoticed (no
+// preset in it authenticates): bit flips in a stream cipher's ciphertext
+// redirect a connection to another port.
+export const chainIsAuthenticated = (chain) => chain.some((entry) => {
+  const { authenticated } = presetNamed(entry.name) ?? {};
+  return typeof authenticated === 'function' ? authenticated(entry.params ?? {}) : authenticated === true;
+});

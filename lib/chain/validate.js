@@ -1,0 +1,83 @@
+import { isPlainObject } from '../plain-object.js';
+import { PRESETS, presetNamed } from '../presets/index.js';
+
+// A chain is what cases.js and `relay --presets` name: an array of
+// { name, params }. Its rules live here, once, for the relay, the runner and
+// the ciphers command; each preset's own rules live in its file.
+
+const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
+const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+
+// Returns every problem with a chain as { field, message }; [] when valid.
+export function validateChain(chain) {
+  if (!Array.isArray(chain)) return [{ field: 'presets', message: 'must be a JSON array of presets' }];
+  if (chain.length === 0) {
+    return [{ field: 'presets', message: `must name at least one preset, starting with an address preset (${ADDRESS_PRESETS().join(', ')})` }];
+  }
+  const problems = [];
+  chain.forEach((entry, i) => problems.push(...entryProblems(entry, `presets[${i}]`)));
+  if (problems.length === 0) problems.push(...placementProblems(chain));
+  return problems;
+}
+
+function entryProblems(entry, at) {
+  if (!isPlainObject(entry)) return [{ field: at, message: 'must be an object like {"name":"ss-base"}' }];
+  const preset = presetNamed(entry.name);
+  if (!preset) {
+    return [{ field: `${at}.name`, message: `unknown preset ${JSON.stringify(entry.name)}; valid: ${Object.keys(PRESETS).join(', ')}` }];
+  }
+  if (entry.params !== undefined && !isPlainObject(entry.params)) return [{ field: `${at}.params`, message: 'must be an object' }];
+  const params = entry.params ?? {};
+  const problems = [];
+  for (const [key, spec] of Object.entries(preset.params)) {
+    const value = own(params, key);
+    const message = value === undefined ? (spec.required ? missingMessage(spec) : undefined) : valueProblem(key, spec, value);
+    if (message) problems.push({ field: `${at}.params.${key}`, message });
+  }
+  for (const key of Object.keys(params)) {
+    if (!Object.hasOwn(preset.params, key)) {
+      const known = Object.keys(preset.params);
+      problems.push({
+        field: `${at}.params.${key}`,
+        message: `${entry.name} takes no parameter ${JSON.stringify(key)}${known.length ? `; valid: ${known.join(', ')}` : ''}`,
+      });
+    }
+  }
+  return problems;
+}
+
+const missingMessage = (spec) => `missing; ${spec.values ? `valid: ${spec.values.join(', ')}` : spec.description}`;
+
+function valueProblem(key, spec, value) {
+  if (spec.values && !spec.values.includes(value)) return `unknown ${key} ${JSON.stringify(value)}; valid: ${spec.values.join(', ')}`;
+  return spec.check?.(value);
+}
+
+// Rules every chain obeys, whatever its presets: blinksocks 3.3.0 starts
+// with any of these broken chains and fails at the first byte; ours says why
+// before anything starts.
+function placementProblems(chain) {
+  const presets = chain.map((entry) => presetNamed(entry.name));
+  const problems = [];
+  const withRole = (role) => presets.flatMap((preset, i) => (preset.roles.includes(role) ? [i] : []));
+  const addresses = withRole('address');
+  if (addresses.length === 0) {
+    problems.push({ field: 'presets', message: `no address preset: a chain starts with one of ${ADDRESS_PRESETS().join(', ')}, which carries the target address` });
+  } else if (addresses.length > 1) {
+    problems.push({ field: `presets[${addresses[1]}].name`, message: `a second address preset (${chain[addresses[1]].name}): a chain carries one target address` });
+  } else if (addresses[0] !== 0) {
+    problems.push({ field: 'presets[0].name', message: `${chain[addresses[0]].name} carries the target address and must come first` });
+  }
+  const ciphers = withRole('cipher');
+  if (ciphers.length > 1) {
+    problems.push({ field: `presets[${ciphers[1]}].name`, message: `a second cipher preset (${chain[ciphers[1]].name} after ${chain[ciphers[0]].name}): a chain encrypts once` });
+  }
+  withRole('disguise').forEach((i) => {
+    if (i !== chain.length - 1) problems.push({ field: `presets[${i}].name`, message: `${chain[i].name} disguises the wire and must be the last preset` });
+  });
+  presets.forEach((preset, i) => {
+    const message = preset.placement?.(chain, i);
+    if (message) problems.push({ field: `presets[${i}].name`, message });
+  });
+  return problems;
+}

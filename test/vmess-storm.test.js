@@ -49,4 +49,11 @@ function hostileKinds(presets, target) {
   };
 }
 
-stormSuite(PRESET_CHAINS.filter((entry) => entry.presets[0].name === 'v2ray-vmess'), { kinds: hostileKinds, connections: CONNECTIONS, stalls: STALLS });
+// Six times the suite's connections grow V8's heap further before it levels
+// off: 3,000 read 34-49 MB over the baseline in six full runs, and four
+// rounds of 3,000 against one server levelled off 40-58 MB above idle and
+// stayed there, so it is headroom, not a leak. The bound is 80 MB: a leak of
+// 12 KB a connection on top of that still fails it.
+const RSS_GROWTH_MB = 80;
+
+stormSuite(PRESET_CHAINS.filter((entry) => entry.presets[0].name === 'v2ray-vmess'), { kinds: hostileKinds, connections: CONNECTIONS, stalls: STALLS, rssGrowthMb: RSS_GROWTH_MB });

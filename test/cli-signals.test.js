@@ -1,11 +1,13 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
+import { CLI } from './support/processes.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 
@@ -14,6 +16,7 @@ import { requirePrograms } from './support/programs.js';
 // run exits 130 with a whole text and JSON report marked incomplete, and an
 // earlier report in the same folder, from the same day, is untouched.
 const TRIES = 6;
+const LOADING_HOOK = fileURLToPath(new URL('./support/loading-hook.js', import.meta.url));
 const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const localDay = (date = new Date()) =>
@@ -32,16 +35,19 @@ test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no p
 
   for (let i = 0; i < TRIES; i++) {
     const signal = i % 2 === 0 ? 'SIGINT' : 'SIGTERM';
+    // Counted from the moment the CLI can catch a signal (loading-hook.js):
+    // before then Node is still bootstrapping, when no Node program can.
     // The first two land in start-up (module loading, the environment, the
     // first relays), the rest anywhere up to past the second case's test.
-    // Not before 450 ms: Node's own bootstrap, before any JavaScript runs,
-    // took up to 0.3 s on a loaded 2-core machine, and no Node program can
-    // catch a signal then (nor has it started a child).
-    const afterMs = i < 2 ? 450 + Math.floor(Math.random() * 400) : 450 + Math.floor(Math.random() * 3400);
+    const afterMs = i < 2 ? Math.floor(Math.random() * 400) : Math.floor(Math.random() * 3400);
+    const loading = path.join(cwd, `loading-${i}`);
     const before = new Set(readdirSync(reports));
     const result = await runCli(['--duration', '1', '--no-ceiling', ...(await freePortsFlag())], {
       cwd,
+      commandArgs: ['--import', LOADING_HOOK, CLI],
+      env: { CIPHERBENCH_TEST_LOADING: loading },
       during: async (child) => {
+        while (!existsSync(loading) && child.exitCode === null) await delay(5);
         await delay(afterMs);
         // SIGINT to the whole group, as a terminal's Ctrl-C; SIGTERM to the CLI.
         try {
@@ -51,7 +57,7 @@ test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no p
         }
       },
     });
-    const what = `try ${i}: ${signal} after ${afterMs} ms`;
+    const what = `try ${i}: ${signal} ${afterMs} ms after the CLI could catch it`;
     t.diagnostic(`${what}: exit ${result.code}`);
     assertAllGone(result.descendants, `${what}: child`);
 
@@ -74,3 +80,34 @@ test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no p
   }
   assert.deepEqual(earlier.map(sha256), earlierHashes, 'the earlier report of the same day is untouched');
 });
+
+// The moment the random tries above can only hit by luck: the CLI has held
+// the signals and is still loading its modules (held here for 1.5 s by the
+// hook). The run must start already stopped and still write its report.
+for (const [signal, toGroup] of [['SIGINT', true], ['SIGTERM', false]]) {
+  test(`${signal} while the CLI is still loading: a whole report of skipped cases, exit 130`, { timeout: 60_000 }, async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm'), chain('aes-256-gcm')])};\n`);
+    const loading = path.join(cwd, 'loading');
+    const result = await runCli(['--duration', '1', '--no-ceiling', ...(await freePortsFlag())], {
+      cwd,
+      commandArgs: ['--import', LOADING_HOOK, CLI],
+      env: { CIPHERBENCH_TEST_LOADING: loading, CIPHERBENCH_TEST_HOLD_MS: '1500' },
+      during: async (child) => {
+        while (!existsSync(loading) && child.exitCode === null) await delay(5);
+        process.kill(toGroup ? -child.pid : child.pid, signal);
+      },
+    });
+    assert.equal(result.code, 130, `${result.signal ?? ''}\n${result.stderr}`);
+    const reports = path.join(cwd, 'reports');
+    const json = readdirSync(reports).find((name) => name.endsWith('.json'));
+    const archived = JSON.parse(readFileSync(path.join(reports, json), 'utf8'));
+    assert.equal(archived.complete, false);
+    assert.equal(archived.interrupted, signal);
+    assert.deepEqual(archived.cases.map((entry) => [entry.status, entry.reason]), [['skipped', 'run interrupted'], ['skipped', 'run interrupted']]);
+    assert.match(readFileSync(path.join(reports, json.replace(/\.json$/, '.txt')), 'utf8'), /INCOMPLETE[\s\S]*Done in [\d.]+s\.\n?$/);
+    assertAllGone(result.descendants);
+  });
+}
+

@@ -42,3 +42,26 @@ test('a child that dies before it listens is said to have exited, however fast i
     assert.equal(await child.ready({ listening: 1 }, { timeoutMs: 10_000 }), 'false exited with code 1 before it was ready');
   }
 });
+
+// ss-tunnel and ss-server print their 'listening at' line just before they
+// bind; a plugin's line comes before its parent listens. A readiness with a
+// line and a port waits for both, in that order.
+test('a readiness of a line and a port waits for the line, then for the port to listen', { timeout: 30_000 }, async () => {
+  const { startProcess } = await import('../lib/process/processes.js');
+  const { freePort } = await import('./support/ports.js');
+  const port = await freePort();
+  const script = `console.log('listening at ${port}'); setTimeout(() => require('net').createServer().listen(${port}, '127.0.0.1'), 700); setTimeout(() => {}, 30000);`;
+  const child = startProcess('late listener', process.execPath, ['-e', script]);
+  try {
+    const started = performance.now();
+    assert.equal(await child.ready({ stdout: /^listening at /, listening: port }, { timeoutMs: 10_000 }), null);
+    const waited = performance.now() - started;
+    assert.ok(waited >= 600, `ready after ${Math.round(waited)} ms, before the port listened`);
+    // The line alone is taken at once: it is the port that was waited for.
+    const again = performance.now();
+    assert.equal(await child.ready({ stdout: /^listening at / }, { timeoutMs: 10_000 }), null);
+    assert.ok(performance.now() - again < 100);
+  } finally {
+    await child.stop();
+  }
+});

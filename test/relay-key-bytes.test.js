@@ -28,7 +28,7 @@ test('a non-UTF-8 key derives the same master key as shadowsocks-libev', { timeo
   await startProcess(
     'sh',
     ['-c', `exec ss-tunnel -s 127.0.0.1 -p ${serverPort} -b 127.0.0.1 -l ${tunnelPort} -L 127.0.0.1:${echo.port} -m aes-256-gcm -k ${RAW_KEY}`],
-    { ready: /listening at/ },
+    { ready: /listening at/, listening: tunnelPort },
   );
   const result = await echoTransfer({ port: tunnelPort, size: 1024 * 1024, timeoutMs: 10_000 });
   assert.equal(result.returned, result.sent, 'the bytes came back intact through ss-tunnel and our server');

@@ -3,7 +3,9 @@ import { validateMethod } from './method-field.js';
 
 // The C implementation, as Debian packages it: ss-server, and ss-tunnel as
 // the client, which forwards one port to a fixed target as our relay client
-// does. Both print 'listening at HOST:PORT' (on stdout, flushed) once they listen.
+// does. Both print 'listening at HOST:PORT' just before they bind (3.3.5's
+// server.c and tunnel.c), so a connection on that line can be refused: the
+// socket table says when they listen.
 // ss-server -h of 3.3.5 lists these (salsa20 and chacha20 need libsodium,
 // which every build links).
 const METHODS = [
@@ -11,11 +13,12 @@ const METHODS = [
   'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr', 'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb',
   'bf-cfb', 'chacha20-ietf-poly1305', 'xchacha20-ietf-poly1305', 'salsa20', 'chacha20', 'chacha20-ietf',
 ];
-const LISTENING = /listening at /;
 // With `obfs`, both ends run the simple-obfs plugin (Debian's simple-obfs
 // package): ss-server starts obfs-server on the server port and listens
-// itself on a port of its own; ss-tunnel starts obfs-local. A plugin says it
-// listens on stderr, after its parent, so that line is the readiness. A
+// itself on a port of its own; ss-tunnel starts obfs-local, then listens on
+// the client port. A plugin says it listens on stderr once it does (its
+// parent has forked it just before its own listen), so that line is the
+// server's readiness, and the line and then the client port the client's. A
 // plugin is named, not given by path: ss-server and ss-tunnel find it on
 // the PATH they were started with, here or on a --remote host.
 const OBFS_MODES = ['http', 'tls'];
@@ -46,7 +49,7 @@ export default {
         label: 'ss-server',
         file: found['ss-server'],
         args: ['-s', serverBind, '-p', String(ports.server), '-k', key, '-m', method, ...plugin(obfs, 'obfs-server')],
-        readiness: obfs ? { stderr: PLUGIN_LISTENING } : { stdout: LISTENING },
+        readiness: obfs ? { stderr: PLUGIN_LISTENING } : { listening: ports.server },
       },
       {
         role: 'client',
@@ -56,7 +59,7 @@ export default {
           '-s', serverHost, '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
           '-L', `127.0.0.1:${ports.target}`, '-k', key, '-m', method, ...plugin(obfs, 'obfs-local'),
         ],
-        readiness: obfs ? { stderr: PLUGIN_LISTENING } : { stdout: LISTENING },
+        readiness: obfs ? { stderr: PLUGIN_LISTENING, listening: ports.client } : { listening: ports.client },
       },
     ],
     entryPort: ports.client,

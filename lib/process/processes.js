@@ -76,6 +76,9 @@ export function startProcess(label, file, args, { onLine = () => {} } = {}) {
   // is { stdout: RegExp } or { stderr: RegExp } (a line the child prints
   // once it listens), or { listening: port } for a child that prints
   // nothing reliable: the kernel's table of listening sockets says so.
+  // Both a line and `listening` wait for the line, then the port: for a
+  // child whose line comes from a helper it starts (a plugin) before it
+  // listens itself.
   // A relay client's readiness is never tested by connecting: a probe
   // through it would reach the target and spoil its next test. Only a
   // server on another host, whose socket table is not readable from here,
@@ -92,21 +95,25 @@ export function startProcess(label, file, args, { onLine = () => {} } = {}) {
         resolve(reason);
       };
       const [stream, pattern] = Object.entries(readiness).find(([name]) => name === 'stdout' || name === 'stderr') ?? [];
+      const watchPort = () => {
+        if (readiness.connectable) watchConnectable(readiness.connectable, () => done).then(finish);
+        else watchListening(readiness.listening, subprocess.pid, () => done).then(finish);
+      };
+      const afterLine = () => {
+        lineListeners.delete(onLine);
+        if (readiness.listening === undefined) finish(null);
+        else watchPort();
+      };
       const onLine = (from, line) => {
-        if (from === stream && pattern.test(line)) finish(null);
+        if (from === stream && pattern.test(line)) afterLine();
       };
       const onAbort = () => finish('run interrupted');
       const timer = setTimeout(() => finish(`${label} was not ready within ${timeoutMs / 1000} s`), timeoutMs);
       signal?.addEventListener('abort', onAbort, { once: true });
       exited.then((how) => finish(`${label} ${describeExit(how)} before it was ready`));
-      if (stream) {
-        if (lines[stream].some((line) => pattern.test(line))) finish(null);
-        else lineListeners.add(onLine);
-      } else if (readiness.connectable) {
-        watchConnectable(readiness.connectable, () => done).then(finish);
-      } else {
-        watchListening(readiness.listening, subprocess.pid, () => done).then(finish);
-      }
+      if (!stream) watchPort();
+      else if (lines[stream].some((line) => pattern.test(line))) afterLine();
+      else lineListeners.add(onLine);
     });
   }
 

@@ -1,16 +1,20 @@
 import { spawn } from 'node:child_process';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../../lib/crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../../lib/chain/requirements.js';
+import { listeningInodes } from '../../lib/process/socket-table.js';
 
 export const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
 
-// Starts a child and resolves once a line of its output matches `ready`;
-// rejects with its output if it exits first or takes too long. Every child
-// is remembered so stopAll() leaves nothing running after a test.
+// Starts a child and resolves once a line of its output matches `ready`
+// and, when `listening` names a port, that port listens (shadowsocks-libev
+// prints its 'listening at' line just before it binds); rejects with its
+// output if it exits first or takes too long. Every child is remembered so
+// stopAll() leaves nothing running after a test.
 const children = new Set();
 
-export function startProcess(command, args, { ready, timeoutMs = 10_000 } = {}) {
+export function startProcess(command, args, { ready, listening, timeoutMs = 10_000 } = {}) {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.output = '';
@@ -26,15 +30,17 @@ export function startProcess(command, args, { ready, timeoutMs = 10_000 } = {}) 
   if (!ready) return Promise.resolve(child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(`not ready after ${timeoutMs} ms`), timeoutMs);
-    const check = () => {
-      if (ready.test(child.output)) {
-        clearTimeout(timer);
-        child.stdout.off('data', check);
-        child.stderr.off('data', check);
-        resolve(child);
-      }
+    const check = async () => {
+      if (!ready.test(child.output)) return;
+      child.stdout.off('data', check);
+      child.stderr.off('data', check);
+      while (listening !== undefined && !failed && !((await listeningInodes(listening))?.size > 0)) await sleep(10);
+      clearTimeout(timer);
+      resolve(child);
     };
+    let failed = false;
     const fail = (why) => {
+      failed = true;
       clearTimeout(timer);
       child.kill('SIGKILL');
       reject(new Error(`${command} ${args.join(' ')}: ${why}\n${child.output}`));
@@ -85,11 +91,11 @@ export function startRelayClient({ port = 0, serverPort, forwardPort, key, prese
 }
 
 export const startSsServer = ({ port, key, method }) =>
-  startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method], { ready: /listening at/ });
+  startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method], { ready: /listening at/, listening: port });
 
 export const startSsTunnel = ({ port, serverPort, forwardPort, key, method }) =>
   startProcess(
     'ss-tunnel',
     ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${forwardPort}`, '-k', key, '-m', method],
-    { ready: /listening at/ },
+    { ready: /listening at/, listening: port },
   );

@@ -3,8 +3,9 @@ import { startProcess } from './processes.js';
 
 // shadowsocks-libev with the simple-obfs plugin on loopback: ss-server
 // starts obfs-server on `port` (itself on a port of its own), ss-tunnel
-// starts obfs-local. Each is ready once the plugin says it listens, which it
-// prints after its parent does. SIGTERM to the parent stops the plugin too.
+// starts obfs-local. Each is ready once the plugin says it listens (after
+// it does), and ss-tunnel once its own port listens too: it forks the
+// plugin first. SIGTERM to the parent stops the plugin too.
 const PLUGIN_READY = /\[simple-obfs\] INFO: listening at /;
 
 const pluginOptions = ({ obfs, host }) => (host ? `obfs=${obfs};obfs-host=${host}` : `obfs=${obfs}`);
@@ -23,7 +24,7 @@ export const startSsTunnelWithObfs = ({ port, serverPort, forwardPort, key, meth
       '-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${forwardPort}`,
       '-k', key, '-m', method, '--plugin', 'obfs-local', '--plugin-opts', pluginOptions({ obfs, host }),
     ],
-    { ready: PLUGIN_READY },
+    { ready: PLUGIN_READY, listening: port },
   );
 
 // obfs-local and obfs-server alone, as plugins run without a parent:

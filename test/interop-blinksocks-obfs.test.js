@@ -3,9 +3,8 @@ import { DEFAULT_TEMPLATE } from '../lib/presets/obfs/http-template.js';
 import {
   requireBlinksocks, startBlinksocksClient, startBlinksocksServer,
 } from './support/blinksocks-pair.js';
-import { assertCarried, sharedEchoTarget } from './support/interop.js';
-import { freePorts } from './support/ports.js';
-import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
+import { stopAll } from './support/processes.js';
 
 // Wire compatibility of the obfs presets with blinksocks 3.3.0, both ways,
 // through to an echo target:
@@ -40,16 +39,13 @@ describe('wire compatibility of the obfs presets with blinksocks 3.3.0', () => {
     test(label, { timeout: 90_000 }, async (t) => {
       if (!requireBlinksocks(t)) return;
       t.after(stopAll);
-      const forwardPort = echo.port;
-      const [ourServer, pairServer] = await Promise.all([startRelayServer({ key: KEY, presets }), startRelayServer({ key: KEY, presets })]);
-      const [theirServer, theirClient] = await freePorts(2);
-      const [ourClient, pairClient] = await Promise.all([
-        startRelayClient({ serverPort: theirServer, forwardPort, key: KEY, presets }),
-        startRelayClient({ serverPort: pairServer.port, forwardPort, key: KEY, presets }),
-        startBlinksocksServer({ port: theirServer, key: KEY, presets }),
-        startBlinksocksClient({ port: theirClient, serverPort: ourServer.port, forwardPort, key: KEY, presets }),
-      ]);
-      await assertCarried(echo, { 'ours -> blinksocks server': ourClient.port, 'blinksocks client -> ours': theirClient, 'ours -> ours': pairClient.port }, { size: SIZE });
+      const paths = await startReferencePaths(echo, {
+        key: KEY,
+        presets,
+        startTheirServer: (port) => startBlinksocksServer({ port, key: KEY, presets }),
+        startTheirClient: ({ port, serverPort, forwardPort }) => startBlinksocksClient({ port, serverPort, forwardPort, key: KEY, presets }),
+      });
+      await assertCarried(echo, { 'ours -> blinksocks server': paths.ourClient, 'blinksocks client -> ours': paths.theirClient, 'ours -> ours': paths.pairClient }, { size: SIZE });
     });
   }
 });

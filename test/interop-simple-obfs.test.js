@@ -3,9 +3,8 @@ import { describe, test } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { clientHello } from '../lib/presets/simple-obfs/tls-hello.js';
 import { sendHostile } from './support/hostile.js';
-import { assertCarried, sharedEchoTarget } from './support/interop.js';
-import { freePorts } from './support/ports.js';
-import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
+import { stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { startSsServerWithObfs, startSsTunnelWithObfs } from './support/simple-obfs.js';
 
@@ -29,22 +28,17 @@ describe('wire compatibility with simple-obfs', () => {
       if (!requirePrograms(t, 'ss-server', 'ss-tunnel', 'obfs-server', 'obfs-local')) return;
       t.after(stopAll);
       const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: METHOD } }, { name: 'simple-obfs', params: { mode: obfs, host: HOST } }];
-      const forwardPort = echo.port;
-      const [ourServer, pairServer] = await Promise.all([
+      const { ourServer, ...paths } = await startReferencePaths(echo, {
+        key: KEY,
+        presets,
         // A short handshake timeout, for the probe at the end.
-        startRelayServer({ key: KEY, presets, extra: ['--handshake-timeout', '1'] }),
-        startRelayServer({ key: KEY, presets }),
-      ]);
-      const [obfsServer, tunnel] = await freePorts(2);
-      const [ourClient, pairClient] = await Promise.all([
-        startRelayClient({ serverPort: obfsServer, forwardPort, key: KEY, presets }),
-        startRelayClient({ serverPort: pairServer.port, forwardPort, key: KEY, presets }),
+        serverExtra: ['--handshake-timeout', '1'],
         // obfs-server is given no obfs-host: then it takes any Host or SNI.
-        startSsServerWithObfs({ port: obfsServer, key: KEY, method: METHOD, obfs }),
-        startSsTunnelWithObfs({ port: tunnel, serverPort: ourServer.port, forwardPort, key: KEY, method: METHOD, obfs, host: HOST }),
-      ]);
+        startTheirServer: (port) => startSsServerWithObfs({ port, key: KEY, method: METHOD, obfs }),
+        startTheirClient: ({ port, serverPort, forwardPort }) => startSsTunnelWithObfs({ port, serverPort, forwardPort, key: KEY, method: METHOD, obfs, host: HOST }),
+      });
       const before = echo.received.length;
-      await assertCarried(echo, { 'ours -> obfs-server': ourClient.port, 'obfs-local -> ours': tunnel, 'ours -> ours': pairClient.port }, { size: SIZE });
+      await assertCarried(echo, { 'ours -> obfs-server': paths.ourClient, 'obfs-local -> ours': paths.theirClient, 'ours -> ours': paths.pairClient }, { size: SIZE });
 
       // A probe for another host (it says too little for the cipher to
       // refuse: only the Host or SNI check can) reaches no target, and is

@@ -2,11 +2,8 @@ import { describe, test } from 'node:test';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
 import shadowsocksLibev from '../lib/peers/shadowsocks-libev.js';
-import { assertCarried, sharedEchoTarget } from './support/interop.js';
-import { freePorts } from './support/ports.js';
-import {
-  startRelayClient, startRelayServer, startSsServer, startSsTunnel, stopAll,
-} from './support/processes.js';
+import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
+import { startSsServer, startSsTunnel, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 
 // Wire compatibility, proven against shadowsocks-libev in both directions:
@@ -37,16 +34,13 @@ describe('wire compatibility with shadowsocks-libev', () => {
     test(method, { timeout: 120_000 }, async (t) => {
       if (!requirePrograms(t, 'ss-server', 'ss-tunnel')) return;
       t.after(stopAll);
-      const forwardPort = echo.port;
-      const [ourServer, pairServer] = await Promise.all([startRelayServer({ key: KEY, presets }), startRelayServer({ key: KEY, presets })]);
-      const [ssServerPort, tunnelPort] = await freePorts(2);
-      const [ourClient, pairClient] = await Promise.all([
-        startRelayClient({ serverPort: ssServerPort, forwardPort, key: KEY, presets }),
-        startRelayClient({ serverPort: pairServer.port, forwardPort, key: KEY, presets }),
-        startSsServer({ port: ssServerPort, key: KEY, method }),
-        startSsTunnel({ port: tunnelPort, serverPort: ourServer.port, forwardPort, key: KEY, method }),
-      ]);
-      await assertCarried(echo, { 'ours -> ss-server': ourClient.port, 'ss-tunnel -> ours': tunnelPort, 'ours -> ours': pairClient.port }, { size: SIZE });
+      const paths = await startReferencePaths(echo, {
+        key: KEY,
+        presets,
+        startTheirServer: (port) => startSsServer({ port, key: KEY, method }),
+        startTheirClient: ({ port, serverPort, forwardPort }) => startSsTunnel({ port, serverPort, forwardPort, key: KEY, method }),
+      });
+      await assertCarried(echo, { 'ours -> ss-server': paths.ourClient, 'ss-tunnel -> ours': paths.theirClient, 'ours -> ours': paths.pairClient }, { size: SIZE });
     });
   }
 });

@@ -1,8 +1,7 @@
 import { describe, test } from 'node:test';
 import { AEAD_2022_METHODS, newPsk } from '../lib/crypto/aead-2022-methods.js';
-import { assertCarried, sharedEchoTarget } from './support/interop.js';
-import { freePorts } from './support/ports.js';
-import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
+import { startProcess, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 
 // SIP022 wire compatibility with shadowsocks-rust (1.25), both ways, every
@@ -33,16 +32,13 @@ describe('SIP022 wire compatibility with shadowsocks-rust', () => {
       t.after(stopAll);
       const key = newPsk(method);
       const presets = [{ name: 'ss-2022', params: { method } }];
-      const forwardPort = echo.port;
-      const [ourServer, pairServer] = await Promise.all([startRelayServer({ key, presets }), startRelayServer({ key, presets })]);
-      const [rustServerPort, tunnelPort] = await freePorts(2);
-      const [ourClient, pairClient] = await Promise.all([
-        startRelayClient({ serverPort: rustServerPort, forwardPort, key, presets }),
-        startRelayClient({ serverPort: pairServer.port, forwardPort, key, presets }),
-        startSsRustServer({ port: rustServerPort, key, method }),
-        startSsRustTunnel({ port: tunnelPort, serverPort: ourServer.port, forwardPort, key, method }),
-      ]);
-      await assertCarried(echo, { 'ours -> ssserver': ourClient.port, 'sslocal -> ours': tunnelPort, 'ours -> ours': pairClient.port }, { size: SIZE });
+      const paths = await startReferencePaths(echo, {
+        key,
+        presets,
+        startTheirServer: (port) => startSsRustServer({ port, key, method }),
+        startTheirClient: ({ port, serverPort, forwardPort }) => startSsRustTunnel({ port, serverPort, forwardPort, key, method }),
+      });
+      await assertCarried(echo, { 'ours -> ssserver': paths.ourClient, 'sslocal -> ours': paths.theirClient, 'ours -> ours': paths.pairClient }, { size: SIZE });
     });
   }
 });

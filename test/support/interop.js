@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before } from 'node:test';
 import { startEchoServer } from './echo-server.js';
-import { stopAll } from './processes.js';
+import { freePorts } from './ports.js';
+import { startRelayClient, startRelayServer, stopAll } from './processes.js';
 import { echoTransfer } from './transfer.js';
 
 // The skeleton every wire-compatibility test shares: one echo target for a
@@ -24,6 +25,24 @@ export function sharedEchoTarget({ cleanup } = {}) {
     await echo.close?.();
   });
   return echo;
+}
+
+// Starts the three paths to `echo` for a reference that is a server and a
+// client told their ports: our client to `startTheirServer(port)`,
+// `startTheirClient({ port, serverPort, forwardPort })` to our server
+// (started with `serverExtra`), and ours to ours. Resolves with the entry
+// port of each, and our server for tests that probe it afterwards.
+export async function startReferencePaths(echo, { key, presets, serverExtra = [], startTheirServer, startTheirClient }) {
+  const forwardPort = echo.port;
+  const [ourServer, pairServer] = await Promise.all([startRelayServer({ key, presets, extra: serverExtra }), startRelayServer({ key, presets })]);
+  const [theirServerPort, theirClientPort] = await freePorts(2);
+  const [ourClient, pairClient] = await Promise.all([
+    startRelayClient({ serverPort: theirServerPort, forwardPort, key, presets }),
+    startRelayClient({ serverPort: pairServer.port, forwardPort, key, presets }),
+    startTheirServer(theirServerPort),
+    startTheirClient({ port: theirClientPort, serverPort: ourServer.port, forwardPort }),
+  ]);
+  return { ourClient: ourClient.port, theirClient: theirClientPort, pairClient: pairClient.port, ourServer };
 }
 
 // Carries `size` random bytes through each entry port of `paths`

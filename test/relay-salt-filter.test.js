@@ -24,6 +24,18 @@ test('the filter pair remembers the latest half of its entries to all of them, t
   assert.ok(forgotten > 490, `${forgotten} of the oldest 500 forgotten`);
 });
 
+// Where the bits are few and the hashes many, positions that depend on one
+// another (two words and a step) refused fresh salts some 60 times as
+// often as configured: 1e-6 here, so 200,000 salts should see none.
+test('a small filter with many hashes keeps to its rate: a full 1,000 at 1e-6 refuses almost no fresh salt', () => {
+  const filter = createSaltFilter({ entries: 1000, falsePositiveRate: 1e-6 });
+  for (let i = 0; i < 1500; i++) filter.add(randomBytes(16));
+  let refused = 0;
+  const tries = 200_000;
+  for (let i = 0; i < tries; i++) if (!filter.add(randomBytes(16))) refused += 1;
+  assert.ok(refused < 5, `${refused} of ${tries} fresh salts refused`);
+});
+
 test('fresh salts are refused at about the configured false-positive rate', () => {
   const filter = createSaltFilter({ entries: 20_000, falsePositiveRate: 1e-3 });
   for (let i = 0; i < 10_000; i++) filter.add(randomBytes(32));

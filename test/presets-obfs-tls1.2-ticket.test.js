@@ -12,11 +12,12 @@ const SNI = 'test.com';
 const hex = (text) => Buffer.from(text.replace(/\s/g, ''), 'hex');
 
 // One side of the preset with its replies (the bytes it sends from inside
-// a decode stage) collected.
+// a decode stage) and what it said it holds back collected.
 function side(sni = SNI) {
   const replies = [];
-  const stages = preset.prepare({ sni }, {})({ reply: (data) => replies.push(Buffer.from(data)) });
-  return { ...stages, replies };
+  const holdings = [];
+  const stages = preset.prepare({ sni }, {})({ reply: (data) => replies.push(Buffer.from(data)), holding: (bytes) => holdings.push(bytes) });
+  return { ...stages, replies, holdings };
 }
 const refused = (fn, message) => assert.throws(fn, (error) => isProtocolError(error) && message.test(error.message));
 
@@ -61,6 +62,9 @@ test('the client holds the stream until the server\'s hello, then sends Finished
   assert.equal(server.replies.length, 1, 'the server answers the hello');
   assert.deepEqual(runStage(client.clientDecode, [server.replies[0]]), []);
   assert.equal(client.replies.length, 1, 'the client releases what it held, in one write');
+  // The relay pauses the local side on what the client says it holds.
+  assert.ok(client.holdings.at(-2) >= data.length, `held ${client.holdings.at(-2)} of ${data.length} bytes`);
+  assert.equal(client.holdings.at(-1), 0, 'and nothing once it has let go');
   assert.deepEqual(Buffer.concat(runStage(server.serverDecode, [client.replies[0]])), data);
   // From now on, records both ways.
   const more = randomBytes(20_000);

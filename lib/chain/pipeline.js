@@ -21,7 +21,9 @@ export function prepareChain(chain, { password, salts = acceptEverySalt }) {
     // enters at i + 1, past itself. Filled in when the encoder is composed.
     let entries = [];
     const layers = {};
-    const stages = factories.map((create, i) => create({ ...connection, salts, layers, reply: (data) => entries[i + 1](data) }));
+    const hold = createHold();
+    const stages = factories.map((create, i) =>
+      create({ ...connection, salts, layers, reply: (data) => entries[i + 1](data), holding: (bytes) => hold.set(i, bytes) }));
     const pick = (name) => stages.map((stage) => stage[name] ?? passThrough);
     const encoders = pick(role === 'client' ? 'clientEncode' : 'serverEncode');
     const decoders = pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse();
@@ -34,7 +36,33 @@ export function prepareChain(chain, { password, salts = acceptEverySalt }) {
       decodeEnded: () => [...stages].reverse().forEach((stage) => stage.decodeEnded?.()),
       // Each end record goes through the stages after its own.
       encodeEnded: () => stages.forEach((stage, i) => stage.encodeEnded?.(entries[i + 1])),
+      // What the encode direction holds back (connection.holding), and a
+      // way to wait until it holds nothing.
+      held: hold.total,
+      whenReleased: hold.whenReleased,
     };
+  };
+}
+
+// The bytes each stage says it holds back, and who waits for none.
+function createHold() {
+  const bytes = new Map();
+  let total = 0;
+  let waiting = [];
+  return {
+    set(stage, count) {
+      total += count - (bytes.get(stage) ?? 0);
+      bytes.set(stage, count);
+      if (total > 0 || waiting.length === 0) return;
+      const callbacks = waiting;
+      waiting = [];
+      for (const callback of callbacks) callback();
+    },
+    total: () => total,
+    whenReleased(callback) {
+      if (total === 0) callback();
+      else waiting.push(callback);
+    },
   };
 }
 

@@ -47,6 +47,11 @@ import v2rayVmess from './v2ray-vmess.js';
 //   target (client) / onTarget(address) (server): the address to carry;
 //   reply(data): bytes toward the peer from just past this stage (through the
 //     stages nearer the wire), for handshakes that answer or release held data;
+//   holding(bytes): a stage that holds back what it was given to encode
+//     (a client waiting for the server's handshake) says how much it holds
+//     each time that changes, 0 once it has released it: past a bound the
+//     relay stops reading the local side until then, so a server slow to
+//     answer slows the sender down instead of breaking its connection;
 //   salts.add(salt) -> false when the salt was seen before: a decoder refuses
 //     the connection then (a replay); an encoder records its own salts so a
 //     reflected stream is refused too;

@@ -5,6 +5,11 @@ const LINGER_MS = 5000;
 // How often a socket that has sent its FIN is checked for a later reset.
 const HALF_CLOSED_CHECK_MS = 500;
 const NOTHING = Buffer.alloc(0);
+// How much a transform may hold back (a client waiting for the server's
+// handshake) before its reading side is paused until it lets go: as much
+// as one write queue may hold (write-queues.js).
+export const HOLD_MARK_BYTES = 1 << 20;
+const HOLDS_NOTHING = { held: () => 0, whenReleased: (callback) => callback() };
 
 // Ends a socket with a TCP reset, so its peer sees an error, not an end.
 // One still connecting is reset once connected (Node waits for that), and
@@ -22,12 +27,17 @@ export function resetSocket(socket) {
 // violation or `idleTimeoutMs` without a byte either way resets both sides:
 // a peer whose other half broke must not take a clean end for the end of
 // its data.
+// `aToBHold` says what the a-to-b transform holds back and when it lets go
+// (a pipeline's held() and whenReleased()); past HOLD_MARK_BYTES `a` is not
+// read until then. A client that reads on while the server is slow to
+// answer would otherwise hit its protocol's bound and reset a genuine
+// connection (a 16 MB upload with the server's hello 50 ms late did).
 // `aEnded` / `bEnded` run when that side's FIN arrives, before it is passed
 // on: the decoding side checks that the stream did not stop inside a
 // record (or before its end record), the encoding side writes its end
 // record, if its protocol has one. A protocol error from them (a cut
 // stream) resets both instead of passing the FIN on.
-export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {}, log, label, queues, idleTimeoutMs = 0 }) {
+export function bridge(a, b, { aToB, bToA, aToBHold = HOLDS_NOTHING, aEnded = () => {}, bEnded = () => {}, log, label, queues, idleTimeoutMs = 0 }) {
   let torn = false;
   const tearDown = (error) => {
     if (torn) return;
@@ -48,7 +58,7 @@ export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {},
     socket.once('close', () => clearInterval(timer));
   };
 
-  const carry = (from, to, transform, ended) => {
+  const carry = (from, to, transform, ended, hold) => {
     from.on('data', (data) => {
       to.cork();
       try {
@@ -63,6 +73,9 @@ export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {},
       if (queues.full(to)) {
         from.pause();
         to.once('drain', () => from.resume());
+      } else if (hold.held() > HOLD_MARK_BYTES) {
+        from.pause();
+        hold.whenReleased(() => from.resume());
       }
     });
     from.on('end', () => {
@@ -100,8 +113,8 @@ export function bridge(a, b, { aToB, bToA, aEnded = () => {}, bEnded = () => {},
     setTimeout(() => (other.writableFinished ? other.destroy() : resetSocket(other)), LINGER_MS).unref();
   };
 
-  carry(a, b, aToB, aEnded);
-  carry(b, a, bToA, bEnded);
+  carry(a, b, aToB, aEnded, aToBHold);
+  carry(b, a, bToA, bEnded, HOLDS_NOTHING);
   a.on('error', tearDown);
   b.on('error', tearDown);
   a.on('close', afterClose(a, b));

@@ -22,6 +22,7 @@ export function startRelayClient({ listen, server, forward, password, presets, l
     const encode = pipeline.encoder((data) => upstream.write(data));
     bridge(local, upstream, {
       aToB: encode,
+      aToBHold: pipeline,
       bToA: pipeline.decoder((data) => local.write(data)),
       aEnded: pipeline.encodeEnded,
       bEnded: pipeline.decodeEnded,

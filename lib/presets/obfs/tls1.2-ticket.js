@@ -13,9 +13,12 @@ import {
 // hello (ServerHello, NewSessionTicket, ChangeCipherSpec, Finished) is in;
 // then its own ChangeCipherSpec and Finished go out with the held bytes.
 //
-// What the client may hold while the server has not answered: the local
-// application's first writes during one round trip, far below this; a
-// server that never answers must not make it buffer without end.
+// What the client may hold while the server has not answered. The relay
+// stops reading the local side once a stage holds more than its bound
+// (HOLD_MARK_BYTES in relay/bridge.js, 1 MB), so a sender faster than the
+// server's answer waits for it; only a reader that ignores connection.holding
+// could reach this, and a server that never answers must not make it buffer
+// without end.
 const MAX_HELD_BYTES = 8 * 1024 * 1024;
 const MAX_NAME_BYTES = 255;
 
@@ -100,6 +103,7 @@ export default {
         // Finished at the start of one read.
         connection.reply(Buffer.concat([clientFinish(), ...applicationData(Buffer.concat(held))]));
         held = null;
+        connection.holding(0);
       };
       return {
         clientEncode(data, push) {
@@ -115,6 +119,7 @@ export default {
           heldBytes += data.length;
           if (heldBytes > MAX_HELD_BYTES) throw protocolError(`no TLS ServerHello while ${MAX_HELD_BYTES} bytes waited to be sent`);
           held.push(data);
+          connection.holding(heldBytes);
         },
         clientDecode: recordDecoder(FROM_SERVER, (step) => {
           if (step === FROM_SERVER.length - 1) release();

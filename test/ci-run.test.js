@@ -1,0 +1,57 @@
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { which } from './support/programs.js';
+
+const PROJECT = fileURLToPath(new URL('..', import.meta.url));
+const SCRIPT = path.join(PROJECT, '.ci', 'run');
+const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-ci-run-')));
+after(() => rmSync(root, { recursive: true, force: true }));
+
+// .ci/run on a machine that lacks what it cannot install: a PATH holding
+// only the named programs (and never apt-get, so a check that let the
+// script go on fails here instead of installing anything), a HOME without
+// ~/.cargo. The answer must come before any step that changes the machine.
+function ciRun(name, programs, env = {}) {
+  const bin = path.join(root, name, 'bin');
+  const home = path.join(root, name, 'home');
+  mkdirSync(bin, { recursive: true });
+  mkdirSync(home);
+  for (const program of ['dirname', ...programs]) symlinkSync(program === 'node' ? process.execPath : which(program), path.join(bin, program));
+  return new Promise((resolve) => {
+    execFile(which('bash'), [SCRIPT], { env: { PATH: bin, HOME: home, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+test('.ci/run without Node.js stops at once, in one line naming it', async () => {
+  const { code, stdout, stderr } = await ciRun('no-node', []);
+  assert.equal(code, 1);
+  assert.equal(stdout, '');
+  assert.match(stderr, /^cipherbench CI needs Node\.js 20\.5 or later with npm: install it from https:\/\/nodejs\.org[^\n]*\n$/);
+});
+
+test('.ci/run without npm stops at once, in one line naming it', async () => {
+  const { code, stderr } = await ciRun('no-npm', ['node']);
+  assert.equal(code, 1);
+  assert.match(stderr, /^cipherbench CI needs npm, which comes with Node\.js[^\n]*\n$/);
+});
+
+test('.ci/run without cargo, when shadowsocks-rust is not built, stops at once naming Rust and rustup', async () => {
+  const { code, stderr } = await ciRun('no-cargo', ['node', 'npm'], { CIPHERBENCH_SHADOWSOCKS_RUST: path.join(root, 'no-cargo', 'shadowsocks-rust') });
+  assert.equal(code, 1);
+  assert.match(stderr, /^cipherbench CI needs Rust's cargo to build shadowsocks-rust: install it with rustup \(curl [^\n]*sh\.rustup\.rs[^\n]*\) and run \.ci\/run again\n$/);
+});
+
+// The tests read CI=true as "a missing program fails"; .ci/run is exactly
+// what CI does only if it says so itself.
+test('.ci/run sets CI=true when the caller has not, and keeps a value given', () => {
+  const script = readFileSync(SCRIPT, 'utf8');
+  assert.match(script, /^export CI="\$\{CI:-true\}"$/m);
+  assert.ok(script.indexOf('export CI=') < script.indexOf('npm test'));
+});

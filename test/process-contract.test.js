@@ -46,7 +46,7 @@ test('a child that dies before it listens is said to have exited, however fast i
 // ss-tunnel and ss-server print their 'listening at' line just before they
 // bind; a plugin's line comes before its parent listens. A readiness with a
 // line and a port waits for both, in that order.
-test('a readiness of a line and a port waits for the line, then for the port to listen', { timeout: 30_000 }, async () => {
+test('a readiness of a line and a port waits for the line, then for the port to listen', { timeout: 60_000 }, async () => {
   const { startProcess } = await import('../lib/process/processes.js');
   const { freePort } = await import('./support/ports.js');
   const port = await freePort();
@@ -54,13 +54,15 @@ test('a readiness of a line and a port waits for the line, then for the port to 
   const child = startProcess('late listener', process.execPath, ['-e', script]);
   try {
     const started = performance.now();
-    assert.equal(await child.ready({ stdout: /^listening at /, listening: port }, { timeoutMs: 10_000 }), null);
+    // A loaded machine may take seconds to start the child: the bound is
+    // for a listener that never comes, not for speed.
+    assert.equal(await child.ready({ stdout: /^listening at /, listening: port }, { timeoutMs: 40_000 }), null);
     const waited = performance.now() - started;
     assert.ok(waited >= 600, `ready after ${Math.round(waited)} ms, before the port listened`);
     // The line alone is taken at once: it is the port that was waited for.
     const again = performance.now();
     assert.equal(await child.ready({ stdout: /^listening at / }, { timeoutMs: 10_000 }), null);
-    assert.ok(performance.now() - again < 100);
+    assert.ok(performance.now() - again < 500, 'the line alone is taken without waiting');
   } finally {
     await child.stop();
   }

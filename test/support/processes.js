@@ -14,7 +14,10 @@ export const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta
 // stopAll() leaves nothing running after a test.
 const children = new Set();
 
-export function startProcess(command, args, { ready, listening, timeoutMs = 10_000 } = {}) {
+// The readiness bound is for a program that never becomes ready; on a
+// loaded machine a healthy one has taken over 10 s (blinksocks, starting
+// beside the whole suite), so it is generous.
+export function startProcess(command, args, { ready, listening, timeoutMs = 30_000 } = {}) {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   child.output = '';

@@ -38,8 +38,15 @@ const skipped = PRESET_CHAINS.length - chains.length;
 const totals = new Map(chains.map(({ label }) => [label, { connections: 0, bytes: 0, resets: 0, failed: [] }]));
 
 async function soakOnce({ label, presets, password = 'soak-password' }) {
-  const pair = await startSoakPair({ presets, password });
   const total = totals.get(label);
+  let pair;
+  try {
+    pair = await startSoakPair({ presets, password });
+  } catch (error) {
+    total.failed.push({ plan: 'start', error: 'the relay pair did not start', received: 0, bytes: 0, logs: error.message });
+    console.log(`${label.padEnd(58)} the relay pair did not start`);
+    return;
+  }
   try {
     const startedAt = { connections: total.connections, bytes: total.bytes };
     while (total.connections - startedAt.connections < LEAST_CONNECTIONS || total.bytes - startedAt.bytes < LEAST_BYTES) {

@@ -85,6 +85,12 @@ describe('loading a cases file', () => {
       assert.equal(error.message.split('\n').length, 1);
       return true;
     });
+    // A trailing comma: V8 quotes the text around it, newlines and all.
+    const trailing = file(loose, 'trailing.json', `[\n  ${JSON.stringify(AES)},\n]\n`);
+    await assert.rejects(loadCasesFile(trailing), (error) => {
+      assert.equal(error.message, `cases file ${trailing}:3: not valid JSON: Unexpected token ']'`);
+      return true;
+    });
   });
 
   test('[a] [b] with the comma forgotten: case N is undefined, and the file is refused', async () => {

@@ -91,7 +91,7 @@ export async function createReporter(options = {}) {
     if (settings.archive) {
       try {
         archived = await archiveReport(result, { dir: settings.out });
-        stderr.write(`report archived: ${archived.textPath} and ${archived.jsonPath}\n`);
+        stderr.write(`report archived: ${archived.textPath} and ${archived.jsonPath}${incompleteNote(result)}\n`);
       } catch (error) {
         // Nothing measured is lost: the JSON report goes to stdout instead.
         archiveFailed = true;
@@ -107,6 +107,15 @@ export async function createReporter(options = {}) {
   }
 
   return { onEvent, stop, finish };
+}
+
+// An interrupted run's archive says how much of the run it holds, where a
+// person who pressed Ctrl-C looks: beside its path.
+function incompleteNote(result) {
+  if (result.complete) return '';
+  // Counted as the ranking's INCOMPLETE line counts them.
+  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok').length;
+  return ` (incomplete: ${measured} of ${result.cases.length} cases measured)`;
 }
 
 // The same for a result already in hand (one run() returned, or one read

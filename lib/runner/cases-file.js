@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { validateChain } from '../chain/validate.js';
-import { inputError } from '../errors.js';
+import { inputError, jsonProblem } from '../errors.js';
 import { caseIdentity, isReference, validateReference } from '../peers/index.js';
 import { runCommand } from '../process/processes.js';
 
@@ -47,10 +47,8 @@ async function loadJson(file) {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /at position (\d+)/.exec(error.message);
-    const line = position ? text.slice(0, Number(position[1])).split('\n').length : null;
-    const where = line ? `${file}:${line}` : file;
-    return Promise.reject(inputError(`cases file ${where}: not valid JSON: ${error.message.replace(/ in JSON at position \d+.*$/, '')}`));
+    const { line, message } = jsonProblem(text, error);
+    return Promise.reject(inputError(`cases file ${line ? `${file}:${line}` : file}: not valid JSON: ${message}`));
   }
 }
 

@@ -31,6 +31,8 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //   signal       an AbortSignal: stops the run in progress, skips the rest
 //                and records signal.reason ('SIGINT', 'SIGTERM') as interrupted
 //   onEvent      called with { type: 'run-started', result, total, cases },
+//                whose result.cases holds every case as measured so far
+//                from then on (see interimResult below),
 //                { type: 'ceiling-started', presets, position, total },
 //                { type: 'case-started', case, position, total, repeat, repeats },
 //                { type: 'process-started', index, role, pid },
@@ -100,6 +102,12 @@ export async function run(options = {}) {
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
   const link = settings.link && !signal?.aborted ? await setUpLink(settings.link) : null;
+  // Kept current as each run ends, so a caller that must stop before run()
+  // returns (a second Ctrl-C) can still write every case measured so far.
+  const measuredSoFar = () => {
+    result.cases = withRelative(entries.map((_, entry) => summary(entry)), referenceIndex);
+  };
+  measuredSoFar();
   try {
     emit({ type: 'run-started', result, total, cases: entries.length });
     ceilings = settings.ceiling
@@ -127,6 +135,7 @@ export async function run(options = {}) {
       state.runs.push(runResult);
       if (latency) state.latency = latency;
       if (latencyReason) state.latencyReason = latencyReason;
+      measuredSoFar();
       if (runResult.status !== 'skipped') {
         emit({ type: 'case-finished', case: summary(entry), run: runResult, ...where, last: repeat === settings.repeat - 1 });
       }
@@ -134,8 +143,7 @@ export async function run(options = {}) {
   } finally {
     await link?.tearDown();
   }
-  result.cases = withRelative(entries.map((_, entry) => summary(entry)), referenceIndex);
-
+  measuredSoFar();
   result.finishedAt = new Date().toISOString();
   result.wallSeconds = (performance.now() - started) / 1000;
   result.complete = !signal?.aborted;
@@ -217,4 +225,18 @@ async function loadCases({ casesFile, cases }) {
   const problems = validateCases(loaded);
   if (problems.length > 0) throw inputError(formatCaseProblems(file ?? 'given as cases', problems));
   return { casesFile: file, cases: loaded };
+}
+
+// The result a run-started event carried, as it stands now: every case as
+// measured so far, marked interrupted by `reason`. For a caller that must
+// stop before run() returns and still keep what was measured.
+export function interimResult(result, reason) {
+  const finishedAt = new Date();
+  return {
+    ...result,
+    finishedAt: finishedAt.toISOString(),
+    wallSeconds: (finishedAt - new Date(result.startedAt)) / 1000,
+    complete: false,
+    interrupted: interruptName(reason),
+  };
 }

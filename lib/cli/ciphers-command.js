@@ -1,3 +1,4 @@
+import { nearestHint } from '../nearest-name.js';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../chain/label.js';
 import { chainNeedsLegacyProvider } from '../chain/requirements.js';
@@ -45,7 +46,7 @@ export function registerCiphersCommand(program) {
 function parseMethods(text) {
   const methods = text ? text.split(',') : [...CHAINS.keys()];
   const unknown = methods.filter((method) => !CHAINS.has(method));
-  if (unknown.length) throw inputError(`--methods: unknown ${unknown.join(', ')}; valid: ${[...CHAINS.keys()].join(', ')}`);
+  if (unknown.length) throw inputError(`--methods: unknown ${unknown.join(', ')}${nearestHint(unknown[0], [...CHAINS.keys()])}; valid: ${[...CHAINS.keys()].join(', ')}`);
   return methods;
 }
 

@@ -3,7 +3,7 @@ import { REPORT_OPTIONS } from '../report/options.js';
 import { RUN_OPTIONS } from '../runner/options.js';
 import { inputError } from '../errors.js';
 import { earlySignal } from './early-signals.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../nearest-name.js';
 import { addOptions, valuesFor } from './option-table.js';
 import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, withExitCode } from './exit-codes.js';
 

@@ -9,7 +9,9 @@ export function nearestName(word, names) {
     // so a one-letter slip in a longer name ('chacha20-ietf-poly13O5') still
     // wins over the shorter name it starts with ('chacha20-ietf').
     const edits = editDistance(word, name);
-    const distance = name.startsWith(word) || word.startsWith(name) ? Math.min(edits, 1.5) : edits;
+    // Only a start that is at least half the name: 'x' means nothing.
+    const starts = (name.startsWith(word) || word.startsWith(name)) && Math.min(word.length, name.length) * 2 >= Math.max(word.length, name.length);
+    const distance = starts ? Math.min(edits, 1.5) : edits;
     if (distance < bestDistance) {
       best = name;
       bestDistance = distance;

@@ -45,8 +45,7 @@ export async function createReporter(options = {}) {
     if (event.type === 'run-started') {
       headerPrinted = true;
       write(formatHeader(event.result, { color }));
-      // As many as the report will show: runs of the same case are one test.
-      write(`running ${event.cases} tests...`);
+      write(runningLine(event));
       progress = createProgress({ stream: stderr, total: event.total, color: useColor(stderr, settings), duration: event.result.options.duration });
     } else if (event.type === 'ceiling-started') {
       progress.ceilingStarted(event.presets, event.position, event.total);
@@ -107,6 +106,19 @@ export async function createReporter(options = {}) {
   }
 
   return { onEvent, stop, finish };
+}
+
+// As many tests as the report will show (runs of the same case are one
+// test), and, when the progress line's count of runs differs, why: repeats,
+// and cases that cannot run here (not installed), which have no runs.
+function runningLine({ cases, total, result }) {
+  const { repeat = 1 } = result.options;
+  const runnable = total / repeat;
+  const notes = [];
+  if (Number.isInteger(runnable) && runnable < cases) notes.push(`${cases - runnable} not available here`);
+  if (repeat > 1) notes.push(`${repeat} runs each`);
+  const detail = notes.length > 0 ? ` (${notes.join(', ')}: ${total} runs)` : '';
+  return `running ${cases} tests${detail}...`;
 }
 
 // An interrupted run's archive says how much of the run it holds, where a

@@ -176,8 +176,8 @@ function engineRows({ engine, link }) {
 
 // Which cases file ran; results given cases in code, or from before this
 // row, have none.
-function casesRows({ casesFile }) {
-  return casesFile ? [['cases', casesFileRow(casesFile)]] : [];
+function casesRows(options) {
+  return options.casesFile ? [['cases', casesFileRow(options)]] : [];
 }
 
 function measurementRow(side, role, paint) {

@@ -19,6 +19,25 @@ export function resolveCasesFile(file, { cwd = process.cwd() } = {}) {
   return existsSync(local) ? local : BUNDLED_CASES_FILE;
 }
 
+// Where a run's cases came from, as its report names them: 'bundled' for
+// the set that ships, as it ships; 'file' for any other file, and for the
+// shipped file once edited in a clone (git says so), since 'bundled' would
+// then name cases nobody shipped; null for cases given in code. An
+// installed package has no .git: its cases.js is as published.
+export async function casesSource(file, { bundled = BUNDLED_CASES_FILE } = {}) {
+  if (!file) return null;
+  if (file !== bundled) return 'file';
+  const root = path.dirname(bundled);
+  if (!existsSync(path.join(root, '.git'))) return 'bundled';
+  try {
+    const changed = await runCommand('git', ['-C', root, 'status', '--porcelain', '--', path.basename(bundled)]);
+    return changed.trim() === '' ? 'bundled' : 'file';
+  } catch {
+    // No git to ask: the path alone is true either way.
+    return 'file';
+  }
+}
+
 // Loads a cases file written as an ES module (export default [...]) or as
 // CommonJS (module.exports = [...]) and returns what it exports, unchecked.
 export async function loadCasesFile(file) {

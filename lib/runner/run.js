@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
-import { duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
+import { casesSource, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
 import { chooseEngine } from '../traffic/engine.js';
 import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
@@ -70,10 +70,11 @@ export async function run(options = {}) {
   // The iperf3 here is described even when the built-in engine measures,
   // as a reader comparing two reports will want to know.
   const iperf3Path = engine.name === 'iperf3' ? engine.path : await findProgram('iperf3');
-  const [environment, located, remote] = await Promise.all([
+  const [environment, located, remote, source] = await Promise.all([
     collectEnvironment({ iperf3Path }),
     Promise.all(selected.map((selection) => locatePeer(selection))),
     settings.remote ? connectRemote({ ...settings.remote, version }) : null,
+    casesSource(casesFile),
   ]);
   // The server's host speaks for itself: its own machine, OS and Node.
   if (remote) environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
@@ -87,7 +88,7 @@ export async function run(options = {}) {
     interrupted: null,
     environment,
     // The engine that measured, after 'auto' chose.
-    options: { casesFile, ...recordedOptions(settings), engine: engine.name },
+    options: { casesFile, casesSource: source, ...recordedOptions(settings), engine: engine.name },
     warnings: duplicateWarnings(selected),
     cases: [],
   };

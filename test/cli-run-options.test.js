@@ -52,9 +52,9 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     );
     assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[12, 'ok', 3]]);
     // One test, run three times: one block for it, after its last run.
-    assert.match(stderr, /\n\nrunning 1 tests\.\.\.\n\n/);
+    assert.match(stderr, /\n\nrunning 1 tests, 3 runs each: 3 runs\.\.\.\n\n/);
     assert.equal(stderr.match(/------------ Test Case 12 -/g).length, 1);
-    assert.match(stderr, /\[1\/3\] aes-128-gcm \(repeat 1\/3\) \.\.\.\n\[2\/3\] aes-128-gcm \(repeat 2\/3\) \.\.\.\n/);
+    assert.match(stderr, /\[run 1\/3\] Test Case 12  aes-128-gcm \(repeat 1\/3\) \.\.\.\n\[run 2\/3\] Test Case 12  aes-128-gcm \(repeat 2\/3\) \.\.\.\n/);
     assert.match(stderr, /receiver  median .+ \(3 runs\)/);
     assert.match(stderr, new RegExp(`Done in [\\d.]+s\\.\\n\\nAgainst the baseline ${baseline}:\\nReceiver median bitrates, old run `));
     assert.match(stderr, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +10\.0 Tbits\/sec +.+ +-\d+\.\d% \[-\d+\.\d%, -\d+\.\d%\] +0\.050 +slower\n/);

@@ -90,7 +90,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
       // SIGINT goes to the whole process group, as Ctrl-C in a terminal
       // does, in the first case's measurement; SIGTERM to the CLI alone, as
       // kill does, in the second's.
-      const at = signal === 'SIGINT' ? /\[1\/3\]/ : /\[2\/3\]/;
+      const at = signal === 'SIGINT' ? /\[run 1\/3\]/ : /\[run 2\/3\]/;
       const result = await runCli(['--duration', '3', '--no-ceiling', ...(await freePortsFlag())], {
         cwd,
         during: async (child, output) => {

@@ -130,6 +130,6 @@ test('the header, the progress line and the case blocks number cases alike', asy
   reporter.onEvent({ type: 'run-started', result, total: 4, cases: 3 });
   reporter.onEvent({ type: 'case-started', case: { ...ctr, direction: 'forward' }, position: 1, total: 4, repeat: 0, repeats: 2 });
   reporter.stop();
-  assert.match(out.stdout, /\n\nrunning 3 tests \(1 not available here, 2 runs each: 4 runs\)\.\.\.\n\n$/);
+  assert.match(out.stdout, /\n\nrunning 3 tests \(1 not available here\), 2 runs each: 4 runs\.\.\.\n\n$/);
   assert.equal(out.stderr, '[run 1/4] Test Case 3  aes-256-ctr (repeat 1/2) ...\n');
 });

@@ -114,11 +114,10 @@ export async function createReporter(options = {}) {
 function runningLine({ cases, total, result }) {
   const { repeat = 1 } = result.options;
   const runnable = total / repeat;
-  const notes = [];
-  if (Number.isInteger(runnable) && runnable < cases) notes.push(`${cases - runnable} not available here`);
-  if (repeat > 1) notes.push(`${repeat} runs each`);
-  const detail = notes.length > 0 ? ` (${notes.join(', ')}: ${total} runs)` : '';
-  return `running ${cases} tests${detail}...`;
+  const unavailable = Number.isInteger(runnable) && runnable < cases ? ` (${cases - runnable} not available here)` : '';
+  const each = repeat > 1 ? `, ${repeat} runs each` : '';
+  const runs = total !== cases ? `: ${total} runs` : '';
+  return `running ${cases} tests${unavailable}${each}${runs}...`;
 }
 
 // An interrupted run's archive says how much of the run it holds, where a

@@ -4,6 +4,7 @@ import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { earlySignal, releaseSignals } from './early-signals.js';
 import { registerEnvironmentCommand } from './environment-command.js';
+import { registerHistoryCommand } from './history-command.js';
 import { registerKeyCommand } from './key-command.js';
 import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
@@ -38,6 +39,7 @@ export async function main(argv = process.argv) {
   registerKeyCommand(program);
   registerCompareCommand(program);
   registerReportCommand(program);
+  registerHistoryCommand(program);
   registerLatencyCommands(program);
   registerTrafficCommands(program);
   registerEnvironmentCommand(program);

@@ -23,5 +23,11 @@ export async function readResultFile(path) {
   if (!isResult(result)) {
     throw inputError(`${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`);
   }
-  return upgradeResult(result);
+  try {
+    return upgradeResult(result);
+  } catch (error) {
+    // A newer result version: which file, for a person reading many.
+    if (error.exitCode === undefined) throw error;
+    throw inputError(`${path}: ${error.message}`);
+  }
 }

@@ -74,6 +74,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
       ...wireLines(caseResult.wire),
       ...latencyLines(caseResult.latency),
       ...ceilingLines(caseResult.ceiling),
+      ...profileLines(caseResult.runs),
     );
   } else {
     // The reason may carry the relay's stderr tail; indenting it keeps the
@@ -238,6 +239,25 @@ function latencyLines(latency) {
 function wireLines(wire) {
   if (!wire) return [];
   return [`${'wire'.padEnd(15)}  ${percent(1 + wire.overhead)} of the payload crossed the link (overhead ${percent(wire.overhead)})`];
+}
+
+// With --profile: each relay's busiest functions by self time, from the
+// last run that has a profile, and where its .cpuprofile is; or why the
+// case has none.
+function profileLines(runs) {
+  const profiled = runs.filter((run) => run.profile);
+  if (profiled.length === 0) return [];
+  const { profile } = profiled.findLast((run) => run.profile.top) ?? profiled.at(-1);
+  const lines = [];
+  for (const role of ['client', 'server'].filter((name) => profile.top?.[name])) {
+    const top = profile.top[role];
+    lines.push(`${`profile ${role}`.padEnd(LABEL_WIDTH)}  ${profile.files[role]}`);
+    for (const entry of top.slice(0, 5)) {
+      lines.push(`${''.padEnd(LABEL_WIDTH)}  ${percent(entry.selfShare).padStart(5)}  ${entry.function}${entry.where ? `  ${entry.where}` : ''}`);
+    }
+  }
+  if (profile.reason) lines.push(`${'profile'.padEnd(LABEL_WIDTH)}  none: ${profile.reason}`);
+  return lines;
 }
 
 function ceilingLines(ceiling) {

@@ -7,6 +7,7 @@ import { costBetween, readProcessCost } from '../process/process-cost.js';
 import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
+import { profiledRelays, readProfiles } from './cpu-profile.js';
 // After a relay dies mid-test the engine's client usually reports the
 // broken connection at once; past this it is stopped so a stuck one cannot
 // hold up the run.
@@ -27,7 +28,10 @@ const CLIENT_GRACE_MS = 2000;
 // and the client's half on the near side, and the run also says what the
 // link carried: { wire: { bytes, overhead } }. With a `remote` host
 // (remote/ssh.js) the server's half runs there over SSH.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, signal, emit }) {
+// With `profile` (a folder, and `profileRun`, the run's repeat), our relays run under V8's CPU
+// profiler (cpu-profile.js) and the run says { profile: { files, top,
+// reason } }, or { profile: { reason } } when the case could not be.
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, profile = null, profileRun = 0, signal, emit }) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
@@ -52,7 +56,9 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     // relay server reaches it on loopback, direct across the link.
     const targetHost = away ? '0.0.0.0' : '127.0.0.1';
     const target = start(engine.server(ports.target, targetHost));
-    const relays = planned.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
+    profiling = profile ? await profiledRelays(planned.relays, { dir: profile, name: `case-${index}-${direction}-run-${profileRun + 1}`, remote: Boolean(remote) }) : null;
+    const relays = (profiling?.specs ?? planned.relays).map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
+
     const waits = { timeoutMs: readyTimeout * 1000, signal };
     const notReady = await firstReason([target, ...relays.map((relay) => relay.child)].map((child) => child.ready(child.readiness, waits)));
     if (notReady) return { reason: notReady };
@@ -73,6 +79,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   let cost = null;
   let probe = {};
   let plan = null;
+  let profiling = null;
   try {
     if (remote && !runsRemotely(identity)) {
       outcome = { reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}` };
@@ -90,7 +97,9 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
-  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe };
+  // The profiles are written as the relays exit, so they are read last.
+  const profiled = !profiling ? {} : { profile: profiling.files ? await readProfiles(profiling.files) : { files: null, top: null, reason: profiling.reason } };
+  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe, ...profiled };
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
 }
 

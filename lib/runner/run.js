@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
 import { casesSource, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
@@ -92,6 +93,8 @@ export async function run(options = {}) {
     warnings: duplicateWarnings(selected),
     cases: [],
   };
+  // Each run's CPU profiles in a folder of its own, named for its start.
+  const profileDir = settings.profile && path.join(settings.profile, result.startedAt.replace(/[:.]/g, '-'));
   const found = new Map(selected.map((selection, at) => [selection.index, located[at]]));
   const entries = caseEntries(selected, directionsFor(settings));
   // A case whose implementation is missing has no runs: it is skipped.
@@ -129,7 +132,7 @@ export async function run(options = {}) {
       const where = { position: position + 1, total, repeat, repeats: settings.repeat };
       emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
       const outcome = await runCase(identity, {
-        index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit,
+        index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit, profile: profileDir, profileRun: repeat,
       });
       const { latency, latencyReason, ...measured } = outcome;
       const runResult = { repeat, ...measured };

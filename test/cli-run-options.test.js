@@ -101,7 +101,7 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     writeFileSync(path.join(cwd, 'not-json.json.bak'), 'export default [];');
     for (const [args, message] of [
       [['--baseline', 'missing.json'], /^cipherbench: cannot read missing\.json: no such file\n$/],
-      [['--baseline', 'not-json.json'], /^cipherbench: not-json\.json is not JSON/],
+      [['--baseline', 'not-json.json'], /^cipherbench: not-json\.json:1 is not JSON \(Expected property name or '}'\); pass a report/],
       [['--baseline', 'not-json.json', '--threshold', 'lots'], /^cipherbench: --threshold must be a percentage of 0 or more/],
       [['--smoke', '--full'], /^cipherbench: give --smoke or --full, not both\n$/],
       [['--reverse', '--both'], /^cipherbench: give --reverse .* or --both .*, not the two together\n$/],

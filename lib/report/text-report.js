@@ -257,6 +257,21 @@ function profileLines(runs) {
     }
   }
   if (profile.reason) lines.push(`${'profile'.padEnd(LABEL_WIDTH)}  none: ${profile.reason}`);
+  return [...lines, ...syscallLines(profile.syscalls)];
+}
+
+// What strace -c counted over --profile's extra transfer: read and write
+// calls per GB and the bytes each moved, the figure that shows buffer sizes.
+function syscallLines(syscalls) {
+  if (!syscalls) return [];
+  if (syscalls.reason) return [`${'syscalls'.padEnd(LABEL_WIDTH)}  none: ${syscalls.reason}`];
+  const count = (value) => (value >= 1000 ? `${formatFixed(value / 1000, 1)}k` : formatFixed(value, 0));
+  const size = (bytes) => (bytes === null ? '-' : formatBytes(bytes));
+  const lines = [`${'syscalls'.padEnd(LABEL_WIDTH)}  strace -c -f over a ${formatFixed(syscalls.seconds, 1)} s transfer of ${formatBytes(syscalls.bytes)} (not the bitrate above)`];
+  for (const role of ['client', 'server'].filter((name) => syscalls[name])) {
+    const { readsPerGB, writesPerGB, bytesPerRead, bytesPerWrite } = syscalls[role];
+    lines.push(`${`relay ${role}`.padEnd(LABEL_WIDTH)}  ${count(readsPerGB)} reads/GB (${size(bytesPerRead)} each)  ${count(writesPerGB)} writes/GB (${size(bytesPerWrite)} each)`);
+  }
   return lines;
 }
 

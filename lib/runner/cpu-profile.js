@@ -13,11 +13,14 @@ const TOP_FUNCTIONS = 6;
 const isOurRelay = (spec) => spec.file === process.execPath && spec.args.includes(CLI) && spec.args[spec.args.indexOf(CLI) + 1] === 'relay';
 
 // The relay specs with the profiler's flags added, and where each profile
-// will be: { specs, files: { client, server } } (files empty when the case
-// runs no relay of ours), or { specs, reason } when it cannot be profiled.
+// will be: { specs, files: { client, server } }; { specs, reference: true,
+// name } for another implementation's relays, which perf samples instead;
+// or { specs, reason } when the case cannot be profiled.
 export async function profiledRelays(relays, { dir, name, remote }) {
   const ours = relays.filter(isOurRelay);
-  if (ours.length === 0) return { specs: relays, files: null, reason: relays.length === 0 ? 'no relay to profile' : 'not our relays: the CPU profiler runs in our relays only' };
+  if (relays.length === 0) return { specs: relays, files: null, reason: 'no relay to profile' };
+  // Another implementation's relays: perf's to sample (perf-record.js).
+  if (ours.length === 0) return { specs: relays, files: null, reference: true, name, reason: null };
   if (remote) return { specs: relays, files: null, reason: 'the relay server runs on the remote host: not profiled' };
   try {
     await mkdir(dir, { recursive: true });

@@ -192,7 +192,7 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'profile',
-    cli: [{ flags: '--profile', description: 'run our relays under V8\'s CPU profiler: .cpuprofile files (Chrome DevTools, speedscope) under --out\'s profiles/, each relay\'s top functions in the report' }],
+    cli: [{ flags: '--profile', description: 'also find where the relays spend their CPU: ours under V8\'s profiler (.cpuprofile files under --out\'s profiles/) and their system calls per GB (strace), a reference row\'s with perf; the busiest functions in the report (docs/profiles.md)' }],
     // Beside the archive: the CLI's --out, profiles/ in it.
     fromCli: ({ profile, out }) => (profile ? path.join(out ?? './reports', 'profiles') : null),
     read: (value = null) => {

@@ -19,3 +19,26 @@ export const measurementError = (message) => withExitCode(message, EXIT_MEASUREM
 function withExitCode(message, exitCode) {
   return Object.assign(new Error(message), { exitCode });
 }
+
+// What JSON.parse said about `text`, as one line and the line it points
+// at (null when unknown). V8 quotes a stretch of the text in some messages
+// (`Unexpected token ']', ..."e"}],\n]\n" is not valid JSON`), which breaks
+// the line a person reads; the quote gives the position instead.
+export function jsonProblem(text, error) {
+  const quoted = /^(Unexpected token '([\s\S])'), (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(error.message);
+  let position = null;
+  let message = error.message;
+  if (quoted) {
+    const [, said, token, cut, context] = quoted;
+    const start = text.indexOf(context);
+    const at = start < 0 ? -1 : context.indexOf(token, cut ? Math.min(10, context.length - 1) : 0);
+    position = at < 0 ? null : start + at;
+    message = said;
+  } else {
+    const found = /at position (\d+)/.exec(message);
+    position = found ? Number(found[1]) : null;
+    message = message.replace(/ in JSON at position \d+[\s\S]*$/, '');
+  }
+  const line = position === null ? null : text.slice(0, position).split('\n').length;
+  return { line, message: message.replace(/\s+/g, ' ') };
+}

@@ -5,6 +5,8 @@ import { AEAD_2022_METHODS } from '../lib/crypto/aead-2022-methods.js';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
 import { measureCipherCeiling, measurePipelineCeiling } from '../lib/runner/cipher-ceiling.js';
+import { measureCeilingRounds } from '../lib/runner/cipher-rounds.js';
+import { median } from '../lib/statistics.js';
 import { CLI } from './support/processes.js';
 
 const ciphers = (...args) => spawnSync(process.execPath, [CLI, 'ciphers', ...args], { encoding: 'utf8', timeout: 60_000 });
@@ -24,9 +26,9 @@ test('the ceiling counts the plaintext bytes that went through, per CPU second',
 });
 
 test('cipherbench ciphers --json measures every method, the legacy ones in a child of their own', () => {
-  const result = ciphers('--json', '--size', '1k,16k', '--time', '0.02');
+  const result = ciphers('--json', '--size', '1k,16k', '--time', '0.02', '--rounds', '1');
   assert.equal(result.status, 0, result.stderr);
-  const ceilings = JSON.parse(result.stdout);
+  const { ceilings } = JSON.parse(result.stdout);
   assert.deepEqual(ceilings.map((c) => c.method), [...Object.keys(STREAM_METHODS), ...Object.keys(AEAD_METHODS), ...Object.keys(AEAD_2022_METHODS)]);
   for (const { method, sizes } of ceilings) {
     assert.deepEqual(sizes.map((s) => s.size), [1024, 16384], method);
@@ -42,7 +44,7 @@ test('the table names every method and size; bad input exits 2', () => {
   const table = ciphers('--size', '16k', '--time', '0.02', '--methods', 'aes-256-ctr,chacha20-ietf-poly1305');
   assert.equal(table.status, 0, table.stderr);
   assert.match(table.stdout, /^method\s+size\s+encrypt\s+decrypt\n/);
-  assert.match(table.stdout, /aes-256-ctr\s+16k\s+[\d.]+ [GM]bits\/sec\s+[\d.]+ [GM]bits\/sec/);
+  assert.match(table.stdout, /aes-256-ctr\s+16k\s+[\d.]+ [GM]bits\/sec \([\d.]+…[\d.]+\)\s+[\d.]+ [GM]bits\/sec/);
   for (const [args, message] of [
     [['--size', '0'], /--size: "0" is not a size/],
     [['--methods', 'aes-999'], /--methods: unknown aes-999; valid: aes-128-ctr/],
@@ -108,7 +110,7 @@ test('--chain measures any chain, the legacy ones in a child; a bad chain exits 
   ];
   const result = ciphers('--json', '--size', '16k', '--time', '0.02', ...chains.flatMap((c) => ['--chain', JSON.stringify(c)]));
   assert.equal(result.status, 0, result.stderr);
-  const rows = JSON.parse(result.stdout);
+  const rows = JSON.parse(result.stdout).ceilings;
   assert.deepEqual(rows.map((r) => r.label), ['base-auth + aead-random-cipher(aes-256-gcm)', 'base-auth(md5) + ss-stream-cipher(rc4-md5-6)']);
   assert.deepEqual(rows.map((r) => r.presets), chains);
   for (const { sizes: [{ encrypt, decrypt }] } of rows) assert.ok(encrypt.bits_per_second > 0 && decrypt.bits_per_second > 0);
@@ -121,6 +123,45 @@ test('--chain measures any chain, the legacy ones in a child; a bad chain exits 
   ]) {
     const bad = ciphers(...args);
     assert.equal(bad.status, 2, bad.stderr);
+    assert.match(bad.stderr, message);
+  }
+});
+
+const AES = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
+
+test('rounds: every chain once a round, in an order drawn from the seed, the figure the median of the rounds', () => {
+  const chains = ['aes-128-gcm', 'aes-192-gcm', 'aes-256-gcm', 'chacha20-ietf-poly1305'].map(AES);
+  const orders = (seed) => {
+    const steps = [];
+    const rows = measureCeilingRounds(chains, { sizes: [1024], seconds: 0.02, rounds: 6, seed, onStep: (round, position, at) => steps.push([round, position, at]) });
+    const byRound = Array.from({ length: 6 }, (_, round) => steps.filter(([r]) => r === round).map(([, , at]) => at));
+    return { byRound, rows };
+  };
+  const { byRound, rows } = orders(42);
+  for (const order of byRound) assert.deepEqual([...order].sort(), [0, 1, 2, 3], 'each chain once a round');
+  assert.ok(new Set(byRound.map(String)).size > 1, `the order changes between rounds: ${byRound.join(' | ')}`);
+  assert.ok(byRound.some((order) => order[0] !== 0), 'the first listed is not always measured first');
+  assert.deepEqual(orders(42).byRound, byRound, 'the same seed, the same order');
+  for (const { sizes: [{ encrypt, decrypt }] } of rows) {
+    for (const direction of [encrypt, decrypt]) {
+      assert.equal(direction.rounds.length, 6);
+      assert.equal(direction.bits_per_second, median(direction.rounds));
+      assert.ok(direction.min <= direction.bits_per_second && direction.bits_per_second <= direction.max);
+    }
+  }
+});
+
+test('the table shows each median with the spread of its rounds and the seed that repeats the order', () => {
+  const table = ciphers('--size', '1k', '--time', '0.03', '--rounds', '3', '--seed', '9', '--methods', 'aes-128-gcm,rc4-md5');
+  assert.equal(table.status, 0, table.stderr);
+  assert.match(table.stdout, /^aes-128-gcm +1k +[\d.]+ [GM]bits\/sec \([\d.]+…[\d.]+\) +[\d.]+ [GM]bits\/sec \([\d.]+…[\d.]+\)$/m);
+  assert.match(table.stdout, /^rc4-md5 +1k +[\d.]+ [GM]bits\/sec \(/m);
+  assert.match(table.stdout, /\n\nMedian of 3 rounds after a warm-up, .*\(--seed 9 repeats it\)/);
+  const json = JSON.parse(ciphers('--size', '1k', '--time', '0.03', '--rounds', '2', '--seed', '9', '--methods', 'rc4-md5', '--json').stdout);
+  assert.deepEqual([json.rounds, json.seed, json.ceilings[0].sizes[0].encrypt.rounds.length], [2, 9, 2], 'the legacy child measures in rounds too');
+  for (const [args, message] of [[['--rounds', '0'], /^cipherbench: --rounds takes a whole number from 1 to 100, got "0"\n$/], [['--seed', 'x'], /^cipherbench: --seed takes a whole number/]]) {
+    const bad = ciphers(...args);
+    assert.equal(bad.status, 2);
     assert.match(bad.stderr, message);
   }
 });

@@ -42,3 +42,31 @@ test('a chain listed twice runs twice, with a warning in the header', async () =
   assert.match(stdout, /\niperf3:\n(.+\n)+\nwarning: cases 0 and 1 are the same chain, so it runs twice; remove one, or use --repeat to measure a case more than once\n\nrunning 2 tests\.\.\./);
   assert.match(stdout, /^cases +.*\/cases\.json$/m);
 });
+
+test("commander's own usage errors come in the tool's one-line form, exit 2", async () => {
+  for (const [args, message] of [
+    [['--durations', '1'], "cipherbench: unknown option '--durations': did you mean --duration? (see --help)\n"],
+    [['run', '--ports'], "cipherbench: option '--ports <client,server,target>' argument missing (see --help)\n"],
+    [['presets', 'ss-base'], "cipherbench: too many arguments for 'presets'. Expected 0 arguments but got 1 (see --help)\n"],
+    [['compare'], "cipherbench: missing required argument 'old' (see --help)\n"],
+  ]) {
+    const { code, stdout, stderr } = await runCli(args);
+    assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
+    assert.equal(stdout, '');
+    assert.equal(stderr, message, args.join(' '));
+  }
+});
+
+test('a mistyped preset or method names the nearest valid one', async () => {
+  const cwd = emptyFolder();
+  const cases = [[{ name: 'ss-bse' }], [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gmc' } }]];
+  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(cases));
+  const run = await runCli(['run', 'cases.json', '--no-archive', ...(await freePortsFlag())], { cwd });
+  assert.equal(run.code, 2, run.stderr);
+  assert.match(run.stderr, /\n {2}case 0: presets\[0\]\.name: unknown preset "ss-bse" \(did you mean "ss-base"\?\); valid: ss-base, /);
+  assert.match(run.stderr, /\n {2}case 1: presets\[1\]\.params\.method: unknown method "aes-256-gmc" \(did you mean "aes-256-gcm"\?\); valid: /);
+  const ciphers = await runCli(['ciphers', '--methods', 'chacha20-ietf-poly13O5']);
+  assert.equal(ciphers.code, 2, ciphers.stderr);
+  assert.match(ciphers.stderr, /^cipherbench: --methods: unknown chacha20-ietf-poly13O5 \(did you mean "chacha20-ietf-poly1305"\?\); valid: /);
+  assert.equal(ciphers.stderr.split('\n').length, 2, 'one line');
+});

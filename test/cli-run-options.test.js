@@ -52,9 +52,9 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     );
     assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[12, 'ok', 3]]);
     // One test, run three times: one block for it, after its last run.
-    assert.match(stderr, /\n\nrunning 1 tests\.\.\.\n\n/);
+    assert.match(stderr, /\n\nrunning 1 tests, 3 runs each: 3 runs\.\.\.\n\n/);
     assert.equal(stderr.match(/------------ Test Case 12 -/g).length, 1);
-    assert.match(stderr, /\[1\/3\] aes-128-gcm \(repeat 1\/3\) \.\.\.\n\[2\/3\] aes-128-gcm \(repeat 2\/3\) \.\.\.\n/);
+    assert.match(stderr, /\[run 1\/3\] Test Case 12  aes-128-gcm \(repeat 1\/3\) \.\.\.\n\[run 2\/3\] Test Case 12  aes-128-gcm \(repeat 2\/3\) \.\.\.\n/);
     assert.match(stderr, /receiver  median .+ \(3 runs\)/);
     assert.match(stderr, new RegExp(`Done in [\\d.]+s\\.\\n\\nAgainst the baseline ${baseline}:\\nReceiver median bitrates, old run `));
     assert.match(stderr, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +10\.0 Tbits\/sec +.+ +-\d+\.\d% \[-\d+\.\d%, -\d+\.\d%\] +0\.050 +slower\n/);
@@ -101,7 +101,7 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     writeFileSync(path.join(cwd, 'not-json.json.bak'), 'export default [];');
     for (const [args, message] of [
       [['--baseline', 'missing.json'], /^cipherbench: cannot read missing\.json: no such file\n$/],
-      [['--baseline', 'not-json.json'], /^cipherbench: not-json\.json is not JSON/],
+      [['--baseline', 'not-json.json'], /^cipherbench: not-json\.json:1 is not JSON \(Expected property name or '}'\); pass a report/],
       [['--baseline', 'not-json.json', '--threshold', 'lots'], /^cipherbench: --threshold must be a percentage of 0 or more/],
       [['--smoke', '--full'], /^cipherbench: give --smoke or --full, not both\n$/],
       [['--reverse', '--both'], /^cipherbench: give --reverse .* or --both .*, not the two together\n$/],

@@ -31,7 +31,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     assert.match(stdout, / receiver\ncost {13}cpu s  cpu s\/GB +peak RSS\nrelay client +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nrelay server +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nceiling {10}encrypt .+ efficiency \d+\.\d%\n-{41}\n\n\(ranking\):\n\n 1: Test Case 2, Bitrate=\[/);
     assert.match(stdout, /\n\nDone in \d+\.\d\ds\.\n$/);
     assert.doesNotMatch(stdout, ANSI, 'no colour off a terminal');
-    assert.match(stderr, /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[1\/1\] chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d\.txt and .*reports\/\d{4}-\d\d-\d\d\.json\n$/);
+    assert.match(stderr, /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Test Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d\.txt and .*reports\/\d{4}-\d\d-\d\d\.json\n$/);
     const archived = archivedJson(cwd);
     assert.equal(archived.options.casesFile, path.join(cwd, 'cases.js'));
     assert.equal(archived.complete, true);
@@ -90,7 +90,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
       // SIGINT goes to the whole process group, as Ctrl-C in a terminal
       // does, in the first case's measurement; SIGTERM to the CLI alone, as
       // kill does, in the second's.
-      const at = signal === 'SIGINT' ? /\[1\/3\]/ : /\[2\/3\]/;
+      const at = signal === 'SIGINT' ? /\[run 1\/3\]/ : /\[run 2\/3\]/;
       const result = await runCli(['--duration', '3', '--no-ceiling', ...(await freePortsFlag())], {
         cwd,
         during: async (child, output) => {

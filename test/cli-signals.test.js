@@ -111,3 +111,79 @@ for (const [signal, toGroup] of [['SIGINT', true], ['SIGTERM', false]]) {
   });
 }
 
+
+// Two interrupts: at once (GNU timeout signals the child and its group,
+// npm forwards what it gets), or a person's second Ctrl-C a moment later.
+// The second hurries the run, but the cases measured so far are still
+// archived, and the CLI says where and how many cases the report holds.
+const DOUBLE_TRIES = 4;
+test(`two SIGINTs at ${DOUBLE_TRIES} random moments, at once or apart: each leaves a report naming what it holds`, { timeout: 180_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm'), chain('aes-256-gcm'), chain('chacha20-ietf-poly1305')])};\n`);
+  const reports = path.join(cwd, 'reports');
+  mkdirSync(reports);
+  for (let i = 0; i < DOUBLE_TRIES; i++) {
+    const gapMs = i % 2 === 0 ? 0 : 200 + Math.floor(Math.random() * 800);
+    // Late enough, mostly, that a case has been measured and must be kept.
+    const afterMs = 1500 + Math.floor(Math.random() * 3000);
+    const loading = path.join(cwd, `loading-${i}`);
+    const before = new Set(readdirSync(reports));
+    const result = await runCli(['--duration', '1', '--no-ceiling', ...(await freePortsFlag())], {
+      cwd,
+      commandArgs: ['--import', LOADING_HOOK, CLI],
+      env: { CIPHERBENCH_TEST_LOADING: loading },
+      during: async (child) => {
+        while (!existsSync(loading) && child.exitCode === null) await delay(5);
+        await delay(afterMs);
+        try {
+          process.kill(-child.pid, 'SIGINT');
+          if (gapMs > 0) await delay(gapMs);
+          process.kill(-child.pid, 'SIGINT');
+        } catch {
+          // The run ended first.
+        }
+      },
+    });
+    const what = `try ${i}: two SIGINTs ${gapMs} ms apart, ${afterMs} ms after the CLI could catch them`;
+    t.diagnostic(`${what}: exit ${result.code}`);
+    assertAllGone(result.descendants, `${what}: child`);
+    assertArchivedAndNamed(reports, before, result, what);
+  }
+});
+
+// Exactly what the issue's user typed: `timeout -s INT 20 npm run benchmark`,
+// with npm between timeout and the CLI, forwarding the signals it gets.
+test('timeout -s INT around npm run benchmark: the measured cases are archived and named', { timeout: 120_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3', 'npm', 'timeout')) return;
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm'), chain('aes-256-gcm'), chain('chacha20-ietf-poly1305'), chain('aes-192-gcm')])};\n`);
+  writeFileSync(path.join(cwd, 'package.json'), JSON.stringify({ name: 'a-user', private: true, scripts: { benchmark: `node ${CLI} run` } }));
+  const reports = path.join(cwd, 'reports');
+  mkdirSync(reports);
+  const result = await runCli(['-s', 'INT', '6', 'npm', 'run', 'benchmark', '--', '--duration', '1', '--no-ceiling', ...(await freePortsFlag())], {
+    cwd,
+    command: 'timeout',
+    commandArgs: [],
+  });
+  t.diagnostic(`exit ${result.code}`);
+  assertAllGone(result.descendants, 'child');
+  assertArchivedAndNamed(reports, new Set(), result, 'timeout -s INT 6 npm run benchmark');
+});
+
+function assertArchivedAndNamed(reports, before, result, what) {
+  const added = readdirSync(reports).filter((name) => !before.has(name)).sort();
+  assert.equal(added.length, 2, `${what}: one .json and one .txt added: ${added}\n${result.stderr}`);
+  const [jsonName, textName] = added;
+  const archived = JSON.parse(readFileSync(path.join(reports, jsonName), 'utf8'));
+  const text = readFileSync(path.join(reports, textName), 'utf8');
+  assert.match(text, /Done in [\d.]+s\.\n?$/, `${what}: the text report is whole`);
+  const named = result.stderr.match(/report archived: (\S+) and (\S+?)( \(incomplete: (\d+) of (\d+) cases measured\))?\n/);
+  assert.ok(named, `${what}: says where\n${result.stderr}`);
+  assert.equal(path.basename(named[2]), jsonName, `${what}: names the archive it wrote`);
+  if (archived.complete) return;
+  assert.equal(archived.interrupted, 'SIGINT', what);
+  const measured = archived.cases.filter((entry) => entry.status === 'ok').length;
+  assert.deepEqual([Number(named[4]), Number(named[5])], [measured, archived.cases.length], `${what}: says how many cases it holds`);
+  assert.match(text, new RegExp(`INCOMPLETE: interrupted by SIGINT; ${measured} of ${archived.cases.length} cases measured`), what);
+}

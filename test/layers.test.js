@@ -15,16 +15,18 @@ const MAY_IMPORT = {
   'statistics.js': ['result.js'],
   crypto: ['errors.js'],
   'plain-object.js': [],
+  // 'did you mean ...?' for every name a person types: commands, presets, methods.
+  'nearest-name.js': [],
   wire: ['crypto'],
   presets: ['wire', 'crypto'],
-  chain: ['presets', 'plain-object.js'],
+  chain: ['presets', 'plain-object.js', 'nearest-name.js'],
   relay: ['chain', 'wire', 'crypto'],
   process: ['errors.js'],
   traffic: ['process', 'relay', 'errors.js', 'statistics.js'],
   peers: ['process', 'relay', 'chain', 'crypto', 'errors.js', 'plain-object.js'],
   runner: ['peers', 'traffic', 'process', 'chain', 'crypto', 'errors.js', 'result.js', 'statistics.js'],
   report: ['chain', 'errors.js', 'result.js', 'statistics.js'],
-  cli: ['report', 'runner', 'peers', 'traffic', 'process', 'relay', 'chain', 'presets', 'crypto', 'errors.js', 'result.js'],
+  cli: ['report', 'runner', 'peers', 'traffic', 'process', 'relay', 'chain', 'presets', 'crypto', 'errors.js', 'result.js', 'nearest-name.js'],
   'index.js': ['runner', 'report', 'result.js'],
 };
 

@@ -309,4 +309,9 @@ test('the header gives memory in iperf3 units and names the bundled cases file a
   const header = formatHeader(result);
   assert.match(header, /^memory {10}15\.6 GBytes$/m);
   assert.ok(header.split('\n').includes(`cases           bundled (${BUNDLED_CASES_FILE})`));
+  // The shipped file, edited in a clone: named by its path alone.
+  result.options.casesSource = 'file';
+  assert.ok(formatHeader(result).split('\n').includes(`cases           ${BUNDLED_CASES_FILE}`));
+  result.options.casesSource = 'bundled';
+  assert.ok(formatHeader(result).split('\n').includes(`cases           bundled (${BUNDLED_CASES_FILE})`));
 });

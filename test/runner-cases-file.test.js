@@ -9,9 +9,11 @@ import { chainLabel } from '../lib/chain/label.js';
 import { presetNamed } from '../lib/presets/index.js';
 import { IMPLS } from '../lib/peers/index.js';
 import {
-  BUNDLED_CASES_FILE, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases,
+  BUNDLED_CASES_FILE, casesSource, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases,
 } from '../lib/runner/cases-file.js';
 import { splitCommand } from '../lib/process/split-command.js';
+import { requirePrograms } from './support/programs.js';
+import { execFileSync } from 'node:child_process';
 
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const CHACHA = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }];
@@ -83,6 +85,12 @@ describe('loading a cases file', () => {
       assert.equal(error.exitCode, 2);
       assert.match(error.message, new RegExp(`^cases file ${at}:3: not valid JSON: `));
       assert.equal(error.message.split('\n').length, 1);
+      return true;
+    });
+    // A trailing comma: V8 quotes the text around it, newlines and all.
+    const trailing = file(loose, 'trailing.json', `[\n  ${JSON.stringify(AES)},\n]\n`);
+    await assert.rejects(loadCasesFile(trailing), (error) => {
+      assert.equal(error.message, `cases file ${trailing}:3: not valid JSON: Unexpected token ']'`);
       return true;
     });
   });
@@ -394,4 +402,21 @@ test('an impl that names an Object property (toString, __proto__) is an unknown 
     '1 unknown implementation "__proto__"',
     '2 unknown implementation "constructor"',
   ]);
+});
+
+test("the shipped cases file is 'bundled' only while unedited; any other file is a 'file'", async (t) => {
+  if (!requirePrograms(t, 'git')) return;
+  // A clone of its own: the shipped file committed, then edited.
+  const clone = folder('clone');
+  const shipped = file(clone, 'cases.js', `export default ${JSON.stringify([AES])};\n`);
+  assert.equal(await casesSource(shipped, { bundled: shipped }), 'bundled', 'an installed package has no .git: as published');
+  const git = (...args) => execFileSync('git', ['-C', clone, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'ignore' });
+  git('init', '-q');
+  git('add', 'cases.js');
+  git('commit', '-qm', 'cases');
+  assert.equal(await casesSource(shipped, { bundled: shipped }), 'bundled');
+  writeFileSync(shipped, `export default ${JSON.stringify([AES, CHACHA])};\n`);
+  assert.equal(await casesSource(shipped, { bundled: shipped }), 'file', 'edited after the clone');
+  assert.equal(await casesSource(file(clone, 'mine.js', 'export default [];\n'), { bundled: shipped }), 'file');
+  assert.equal(await casesSource(null), null, 'cases given in code');
 });

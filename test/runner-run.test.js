@@ -29,8 +29,8 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.equal(result.complete, true);
   assert.equal(result.interrupted, null);
   assert.deepEqual(result.options, {
-    casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
-    engine: 'iperf3', relativeTo: null, link: null, remote: null,
+    casesFile: null, casesSource: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
+    engine: 'iperf3', relativeTo: null, link: null, remote: null, profile: null,
   });
   assert.deepEqual(result.warnings, []);
   assert.match(result.environment.iperf3.path, /iperf3$/);

@@ -1,3 +1,4 @@
+import { nearestHint } from '../nearest-name.js';
 import { isPlainObject } from '../plain-object.js';
 import { PRESETS, presetNamed } from '../presets/index.js';
 
@@ -24,7 +25,7 @@ function entryProblems(entry, at) {
   if (!isPlainObject(entry)) return [{ field: at, message: 'must be an object like {"name":"ss-base"}' }];
   const preset = presetNamed(entry.name);
   if (!preset) {
-    return [{ field: `${at}.name`, message: `unknown preset ${JSON.stringify(entry.name)}; valid: ${Object.keys(PRESETS).join(', ')}` }];
+    return [{ field: `${at}.name`, message: `unknown preset ${JSON.stringify(entry.name)}${nearestHint(entry.name, Object.keys(PRESETS))}; valid: ${Object.keys(PRESETS).join(', ')}` }];
   }
   if (entry.params !== undefined && !isPlainObject(entry.params)) return [{ field: `${at}.params`, message: 'must be an object' }];
   const params = entry.params ?? {};
@@ -49,7 +50,7 @@ function entryProblems(entry, at) {
 const missingMessage = (spec) => `missing; ${spec.values ? `valid: ${spec.values.join(', ')}` : spec.description}`;
 
 function valueProblem(key, spec, value) {
-  if (spec.values && !spec.values.includes(value)) return `unknown ${key} ${JSON.stringify(value)}; valid: ${spec.values.join(', ')}`;
+  if (spec.values && !spec.values.includes(value)) return `unknown ${key} ${JSON.stringify(value)}${nearestHint(value, spec.values)}; valid: ${spec.values.join(', ')}`;
   return spec.check?.(value);
 }
 

@@ -1,10 +1,12 @@
+import { nearestHint } from '../nearest-name.js';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../chain/label.js';
 import { chainNeedsLegacyProvider } from '../chain/requirements.js';
 import { PRESETS } from '../presets/index.js';
 import { validateChain } from '../chain/validate.js';
 import { formatCipherTable } from '../report/cipher-table.js';
-import { DEFAULT_SIZES, measureCipherCeiling } from '../runner/cipher-ceiling.js';
+import { DEFAULT_SIZES } from '../runner/cipher-ceiling.js';
+import { measureCeilingRounds, newSeed } from '../runner/cipher-rounds.js';
 import { inputError } from '../errors.js';
 
 // Every Shadowsocks method, with the shortest chain that carries it, read
@@ -28,24 +30,44 @@ export function registerCiphersCommand(program) {
     .option('--size <sizes>', 'read sizes, comma-separated (k = 1024)', DEFAULT_SIZES.map((s) => `${s / 1024}k`).join(','))
     .option('--methods <methods>', 'methods to measure, comma-separated (default: all)')
     .option('--chain <json>', 'a preset chain to measure instead, as cases.js writes one (repeatable)', (value, all) => [...all, value], [])
-    .option('--time <seconds>', 'CPU seconds to spend on each method, size and direction', '0.25')
+    .option('--time <seconds>', 'CPU seconds to spend on each method, size and direction, over all rounds', '0.5')
+    .option('--rounds <n>', 'rounds, each measuring every method once in a new random order; the figure is their median', '5')
+    .option('--seed <n>', 'the seed of the rounds\' order (default: a new one, printed)')
     .option('--json', 'print JSON instead of the table')
     .action(async (options) => {
       const sizes = parseSizes(options.size);
       const seconds = Number(options.time);
       if (!(seconds > 0 && seconds <= 60)) throw inputError(`--time must be a number of seconds between 0 and 60, got ${JSON.stringify(options.time)}`);
+      const rounds = wholeNumber('--rounds', options.rounds, 1, 100);
+      const seed = options.seed === undefined ? newSeed() : wholeNumber('--seed', options.seed, 0, 2 ** 32 - 1);
       if (options.chain.length > 0 && options.methods) throw inputError('--chain and --methods: give one or the other');
+      const plan = { sizes, seconds, rounds, seed };
       const ceilings = options.chain.length > 0
-        ? await measureChains(options.chain.map(parseChain), sizes, seconds)
-        : await measureMethods(parseMethods(options.methods), sizes, seconds);
-      process.stdout.write(options.json ? `${JSON.stringify(ceilings, null, 2)}\n` : `${formatCipherTable(ceilings)}\n`);
+        ? await measureChains(options.chain.map(parseChain), plan)
+        : await measureMethods(parseMethods(options.methods), plan);
+      if (options.json) {
+        process.stdout.write(`${JSON.stringify({ rounds, seed, ceilings }, null, 2)}\n`);
+        return;
+      }
+      process.stdout.write(`${formatCipherTable(ceilings)}\n\n${roundsNote(plan)}\n`);
     });
+}
+
+function roundsNote({ rounds, seed }) {
+  return `Median of ${rounds} ${rounds === 1 ? 'round' : 'rounds'} after a warm-up, (min…max) of the rounds, in CPU seconds of one core; `
+    + `each round in a new random order (--seed ${seed} repeats it), so listing order does not change the figures.`;
+}
+
+function wholeNumber(flag, text, low, high) {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < low || value > high) throw inputError(`${flag} takes a whole number from ${low} to ${high}, got ${JSON.stringify(text)}`);
+  return value;
 }
 
 function parseMethods(text) {
   const methods = text ? text.split(',') : [...CHAINS.keys()];
   const unknown = methods.filter((method) => !CHAINS.has(method));
-  if (unknown.length) throw inputError(`--methods: unknown ${unknown.join(', ')}; valid: ${[...CHAINS.keys()].join(', ')}`);
+  if (unknown.length) throw inputError(`--methods: unknown ${unknown.join(', ')}${nearestHint(unknown[0], [...CHAINS.keys()])}; valid: ${[...CHAINS.keys()].join(', ')}`);
   return methods;
 }
 
@@ -70,34 +92,34 @@ function parseSizes(text) {
   });
 }
 
-async function measureMethods(methods, sizes, seconds) {
-  const rows = await measureChains(methods.map((method) => CHAINS.get(method)), sizes, seconds);
+async function measureMethods(methods, plan) {
+  const rows = await measureChains(methods.map((method) => CHAINS.get(method)), plan);
   return rows.map(({ sizes: measured }, i) => ({ method: methods[i], sizes: measured }));
 }
 
 // A chain carrying rc4-md5 or bf-cfb needs OpenSSL's legacy provider, which
 // is chosen when node starts: those are measured in a child started with the
-// flag, all in one.
-async function measureChains(chains, sizes, seconds) {
+// flag, interleaved among themselves; the rest here, among themselves.
+async function measureChains(chains, plan) {
   const legacy = legacyProviderStatus() === 'loaded' ? [] : chains.filter(chainNeedsLegacyProvider);
-  const fromChild = legacy.length > 0 ? await measureInLegacyChild(legacy, { sizes, seconds }) : [];
+  const here = chains.filter((presets) => !legacy.includes(presets));
   const progress = process.stderr.isTTY ? (text) => process.stderr.write(`\r\x1b[2K${text}`) : () => {};
-  const ceilings = chains.map((presets, i) => {
-    const label = chainLabel(presets);
-    progress(`measuring ${label} (${i + 1}/${chains.length})`);
-    const child = legacy.includes(presets) ? fromChild[legacy.indexOf(presets)] : null;
-    return { presets, label, sizes: child ? child.sizes : measureCipherCeiling({ presets, sizes, minSeconds: seconds }) };
-  });
+  const onStep = (group) => (round, position, at) => progress(`round ${round + 1}/${plan.rounds}: ${chainLabel(group[at])} (${position + 1}/${group.length})`);
+  const fromChild = legacy.length > 0 ? await measureInLegacyChild(legacy, plan) : [];
+  const measured = here.length > 0 ? measureCeilingRounds(here, { ...plan, onStep: onStep(here) }) : [];
   progress('');
-  return ceilings;
+  return chains.map((presets) => {
+    const row = legacy.includes(presets) ? fromChild[legacy.indexOf(presets)] : measured[here.indexOf(presets)];
+    return { presets, label: chainLabel(presets), sizes: row.sizes };
+  });
 }
 
-async function measureInLegacyChild(chains, { sizes, seconds }) {
+async function measureInLegacyChild(chains, { sizes, seconds, rounds, seed }) {
   try {
     // Loaded only here: the process contract (execa) is not for every
     // command this CLI runs, least of all the relays.
     const { measureChainsInChild } = await import('../runner/ceilings-in-child.js');
-    return await measureChainsInChild(chains, { sizes, seconds, legacy: true });
+    return await measureChainsInChild(chains, { sizes, seconds, rounds, seed, legacy: true });
   } catch (error) {
     const labels = chains.map(chainLabel).join('; ');
     throw inputError(`${labels}: need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.message}`);

@@ -4,6 +4,7 @@ import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { earlySignal, releaseSignals } from './early-signals.js';
 import { registerEnvironmentCommand } from './environment-command.js';
+import { registerHistoryCommand } from './history-command.js';
 import { registerKeyCommand } from './key-command.js';
 import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
@@ -24,7 +25,7 @@ export async function main(argv = process.argv) {
     .description('How fast does a Shadowsocks preset chain carry a TCP stream on this machine? iperf3 through a real relay pair, ranked and archived.')
     .version(version)
     .exitOverride()
-    .showHelpAfterError('(run with --help for usage)')
+    .configureOutput({ outputError: (message, write) => write(usageLine(message)) })
     .hook('preAction', (_, action) => {
       releaseSignals();
       // run stops its children and archives what it has; a relay closes and
@@ -38,6 +39,7 @@ export async function main(argv = process.argv) {
   registerKeyCommand(program);
   registerCompareCommand(program);
   registerReportCommand(program);
+  registerHistoryCommand(program);
   registerLatencyCommands(program);
   registerTrafficCommands(program);
   registerEnvironmentCommand(program);
@@ -53,4 +55,13 @@ export async function main(argv = process.argv) {
     process.stderr.write(`cipherbench: ${error.message}\n`);
     process.exitCode = error.exitCode;
   }
+}
+
+// Commander's own usage errors in the tool's one-line form: 'error: unknown
+// option '--durations'\n(Did you mean --duration?)' becomes
+// "cipherbench: unknown option '--durations': did you mean --duration? (see --help)".
+export function usageLine(message) {
+  const [first, ...rest] = message.trim().replace(/^error: /, '').split('\n');
+  const hints = rest.map((line) => line.replace(/^\((.*)\)$/, '$1').replace(/^Did you/, 'did you')).filter(Boolean);
+  return `cipherbench: ${[first.replace(/\.$/, ''), ...hints].join(': ')} (see --help)\n`;
 }

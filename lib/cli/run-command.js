@@ -3,7 +3,7 @@ import { REPORT_OPTIONS } from '../report/options.js';
 import { RUN_OPTIONS } from '../runner/options.js';
 import { inputError } from '../errors.js';
 import { earlySignal } from './early-signals.js';
-import { nearestName } from './nearest-name.js';
+import { nearestName } from '../nearest-name.js';
 import { addOptions, valuesFor } from './option-table.js';
 import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, withExitCode } from './exit-codes.js';
 
@@ -31,12 +31,35 @@ async function runCommand(file, options) {
   // Installed first: a Ctrl-C during start-up (the imports below take a
   // fifth of a second) must also end in a whole, incomplete report, not in
   // Node's default death by signal. The first Ctrl-C (or SIGTERM) stops the
-  // run in progress and keeps what was measured; a second one means "now",
-  // and execa's cleanup still stops every child as this process exits.
+  // run in progress and keeps what was measured. A second one means "now":
+  // the report of what was measured so far is written at once and the CLI
+  // exits, execa's cleanup stopping every child. Two at once are common
+  // (`timeout -s INT` signals the child and its group, npm forwards what it
+  // gets), so the second must never lose the report.
   const controller = new AbortController();
+  let live = null;
+  let hurried = false;
+  let finishing = null;
+  let reporter = null;
+  let interimResult = null;
+  const finishOnce = (result) => {
+    finishing ??= reporter.finish(result);
+    return finishing;
+  };
+  const hurry = async () => {
+    hurried = true;
+    reporter.stop();
+    await finishOnce(interimResult(live, controller.signal.reason));
+    process.exit(EXIT_INTERRUPTED);
+  };
   const onSignal = (name) => () => {
-    if (controller.signal.aborted) process.exit(EXIT_INTERRUPTED);
-    controller.abort(name);
+    if (!controller.signal.aborted) {
+      controller.abort(name);
+      return;
+    }
+    // Before the run has started nothing is measured: the stop is short
+    // and ends in the same report.
+    if (!hurried && live) hurry();
   };
   const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
   for (const [name, handler] of Object.entries(handlers)) process.on(name, handler);
@@ -44,7 +67,6 @@ async function runCommand(file, options) {
   // it still ends in a whole report, marked incomplete.
   if (earlySignal()) controller.abort(earlySignal());
 
-  let reporter = null;
   let result;
   try {
     const runOptions = valuesFor(RUN_OPTIONS, options);
@@ -52,13 +74,23 @@ async function runCommand(file, options) {
     // of a second, and every relay process starts through this same CLI.
     const { createReporter } = await import('../report/reporter.js');
     reporter = await createReporter(valuesFor(REPORT_OPTIONS, options));
-    const { run } = await import('../runner/run.js');
-    result = await run({ casesFile: file, ...runOptions, signal: controller.signal, onEvent: reporter.onEvent });
-  } finally {
+    const runner = await import('../runner/run.js');
+    interimResult = runner.interimResult;
+    const onEvent = (event) => {
+      if (event.type === 'run-started') live = event.result;
+      if (!hurried) reporter.onEvent(event);
+    };
+    result = await runner.run({ casesFile: file, ...runOptions, signal: controller.signal, onEvent });
+    if (!hurried) reporter.stop();
+  } catch (error) {
     reporter?.stop();
     for (const [name, handler] of Object.entries(handlers)) process.off(name, handler);
+    throw error;
   }
-  const { ok } = await reporter.finish(result);
+  // Held to the end, not only while the report is written: a signal then
+  // must not kill the CLI between claiming the archive's names and filling
+  // them, nor turn exit 130 into death by signal as the CLI exits.
+  const { ok } = await finishOnce(result);
   if (result.interrupted) return EXIT_INTERRUPTED;
   return ok ? EXIT_OK : EXIT_FAILED;
 }

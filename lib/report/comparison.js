@@ -38,10 +38,14 @@ const VERDICT_TEXT = {
   'only-new': 'only in new',
 };
 
-export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHOLD, strict = false } = {}) {
+// With intervals 'when-significant', the bootstrap interval is computed
+// only where the test found a change, the one place it decides the verdict
+// (history makes a comparison per run and case: the verdicts stay the same,
+// at a fraction of the time).
+export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHOLD, strict = false, intervals = 'always' } = {}) {
   const [oldResult, newResult] = [oldGiven, newGiven].map(upgradeResult);
   const oldByKey = groupByKey(oldResult.cases);
-  const rule = { threshold, strict };
+  const rule = { threshold, strict, intervals };
   const rows = newResult.cases.map((newCase) => {
     const oldCase = oldByKey.get(caseKey(newCase))?.shift() ?? null;
     return compareCase(oldCase, newCase, rule);
@@ -118,9 +122,10 @@ function verdictText(comparison, paint) {
   return paint.green(`No regression: no case got slower by more than ${threshold}% beyond the runs' noise.`);
 }
 
-function compareCase(oldCase, newCase, { threshold, strict }) {
+function compareCase(oldCase, newCase, { threshold, strict, intervals }) {
   const known = newCase ?? oldCase;
   const row = {
+    key: caseKey(known),
     index: known.index,
     presets: known.presets,
     label: caseLabel(known),
@@ -145,11 +150,12 @@ function compareCase(oldCase, newCase, { threshold, strict }) {
     const verdict = rangeVerdict(row.old, row.new, deltaPercent, threshold);
     return { ...row, deltaPercent, verdict, regressed: verdict === 'slower' };
   }
-  const { low, high } = bootstrapRatioInterval(row.old.values, row.new.values);
-  const intervalPercent = { low: (low - 1) * 100, high: (high - 1) * 100 };
   const lower = deltaPercent < 0;
   const p = mannWhitneyP(row.old.values, row.new.values, { lower });
   const significant = p <= ALPHA;
+  if (!significant && intervals === 'when-significant') return { ...row, deltaPercent, p, verdict: 'within-noise' };
+  const { low, high } = bootstrapRatioInterval(row.old.values, row.new.values);
+  const intervalPercent = { low: (low - 1) * 100, high: (high - 1) * 100 };
   let verdict = significant ? 'within-threshold' : 'within-noise';
   if (significant && lower && intervalPercent.high < -threshold) verdict = 'slower';
   if (significant && !lower && intervalPercent.low > threshold) verdict = 'faster';
@@ -176,7 +182,7 @@ function bitrates(caseResult) {
 // Cases match by what they ran (the chain, or the reference row) and
 // direction. The same case listed twice in cases.js matches in order: the
 // first old one with the first new one.
-function caseKey(caseResult) {
+export function caseKey(caseResult) {
   return `${caseResult.direction} ${JSON.stringify(caseDefinition(caseResult))}`;
 }
 

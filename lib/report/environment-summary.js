@@ -29,7 +29,7 @@ export function environmentRows(result) {
     ...(options.link ? [['Link', linkLabel(options.link)]] : []),
     ...(env.remote ? [['Server host', `${env.remote.destination}: ${env.remote.cpu.model}, ${env.remote.cpu.cores} cores, ${formatBytes(env.remote.memory)}, ${env.remote.os.distro}, Node.js ${env.remote.node.node}`]] : []),
     ['Run', run],
-    ...(options.casesFile ? [['Cases', casesFileRow(options.casesFile)]] : []),
+    ...(options.casesFile ? [['Cases', casesFileRow(options)]] : []),
     ['Started', result.startedAt],
   ];
 }

@@ -4,6 +4,7 @@ import { environmentRows } from './environment-summary.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
 import { isRepeated, rankCases, relativeReference } from './ranking.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
+import { axisUnit, CHART_STYLE, escape, niceTicks, round } from './chart.js';
 import { formatBitrate, formatBitrateIn } from './units.js';
 
 // One self-contained HTML file: inline CSS and an inline SVG chart drawn
@@ -44,7 +45,7 @@ export function formatHtmlReport(given) {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escape(`${title}, ${result.startedAt}`)}</title>
-<style>${STYLE}</style>
+<style>${PAGE_STYLE}</style>
 </head>
 <body>
 <h1>${escape(title)}</h1>
@@ -181,17 +182,6 @@ ${markerCases.length > 0 ? '<p class="note">direct and plain are the machine\'s 
 `;
 }
 
-// The axis in one unit with one number of decimals for every tick, as the
-// step needs them: 0.0, 0.5, 1.0 ... or 0, 2, 4 ...
-function axisUnit(scaleMax, step) {
-  const units = ['bits/sec', 'Kbits/sec', 'Mbits/sec', 'Gbits/sec', 'Tbits/sec'];
-  let power = 0;
-  while (power < units.length - 1 && scaleMax / 1000 ** (power + 1) >= 1) power += 1;
-  const stepInUnit = step / 1000 ** power;
-  const decimals = stepInUnit >= 1 ? 0 : Math.ceil(-Math.log10(stepInUnit) - 1e-9);
-  return { unit: units[power], format: (tick) => (tick / 1000 ** power).toFixed(decimals) };
-}
-
 // A label too long for the drawing's width ends in an ellipsis; the full
 // text is in the table above.
 function clip(text) {
@@ -262,31 +252,9 @@ function methodLabel(caseResult) {
   return last.params ? Object.values(last.params).join(', ') : caseLabel(caseResult);
 }
 
-// Axis ticks at 1, 2 or 5 times a power of ten, about five of them, the
-// last at or above the peak so every bar and whisker fits.
-function niceTicks(peak) {
-  if (!(peak > 0)) return [0, 1];
-  const rough = peak / 5;
-  const power = 10 ** Math.floor(Math.log10(rough));
-  const step = [1, 2, 5, 10].map((factor) => factor * power).find((candidate) => candidate >= rough);
-  const count = Math.ceil(peak / step);
-  return Array.from({ length: count + 1 }, (_, i) => i * step);
-}
-
-function round(value) {
-  return Math.round(value * 10) / 10;
-}
-
-function escape(text) {
-  return String(text)
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
-}
-
-const STYLE = `
+// The page's style, the history page's too (history-html.js); the
+// chart's own rules come from chart.js.
+export const PAGE_STYLE = `${CHART_STYLE}
 body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1d2330; margin: 2rem auto; max-width: 1240px; padding: 0 1rem; }
 h1 { font-size: 1.5rem; }
 h2 { font-size: 1.15rem; margin-top: 2rem; }
@@ -303,14 +271,4 @@ tr.unstable { background: #fff6e5; }
 .warning { background: #fff0f0; border-left: 4px solid #c62828; padding: 0.5rem 0.75rem; }
 .note { color: #556; font-size: 0.9em; }
 pre { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; background: #f3f5f8; padding: 0.4rem 0.6rem; margin: 0.3rem 0; overflow-x: auto; }
-svg { display: block; font-size: 12px; }
-svg .bar.sender { fill: #9ebbe0; }
-svg .bar.receiver { fill: #2d6cb5; }
-svg .whisker line { stroke: #1d2330; stroke-width: 1.5; }
-svg .grid { stroke: #e3e6eb; }
-svg .tick, svg .axis, svg .value { fill: #556; }
-svg .label { fill: #1d2330; }
-svg .marker { fill: #b35900; font-weight: 600; }
-svg .reference line { stroke: #7a3e9d; stroke-width: 1.5; stroke-dasharray: 4 3; }
-svg .reference text { fill: #7a3e9d; }
 `;

@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 
 // A run takes minutes, so a person at a terminal sees one live line: which
-// case, what it measures, how long so far and how long to go. A log file (no
+// run of how many, which case, what it measures, how long so far and how long to go. A log file (no
 // TTY) gets one line per case instead, since rewriting a line only garbles it.
 // Nothing here goes to stdout, which carries the report.
 const CLEAR_LINE = '\r\x1b[2K';
@@ -30,7 +30,7 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
   function render() {
     if (!current) return;
     const eta = etaSeconds();
-    const counter = `case ${current.position}/${total}`;
+    const counter = `run ${current.position}/${total}`;
     const times = `${clock((Date.now() - runStartedAt) / 1000)} elapsed  ETA ${eta === null ? '--' : clock(eta)}`;
     const repeat = current.repeat ?? '';
     // The last column stays empty: writing into it makes some terminals wrap.
@@ -46,11 +46,14 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
     // (from 0) of `repeats` is shown once there is more than one.
     caseStarted(caseInfo, position = started + 1, { repeat = 0, repeats = 1 } = {}) {
       started += 1;
+      // Named as its block and the ranking name it ('Test Case 3'); the
+      // counter counts runs, which --repeat multiplies and a case whose
+      // implementation is missing has none of.
       const name = caseInfo.impl ? caseInfo.label : chainLabel(caseInfo.presets);
-      const label = caseInfo.direction === 'reverse' ? `${name} reverse` : name;
+      const label = `Test Case ${caseInfo.index}  ${caseInfo.direction === 'reverse' ? `${name} reverse` : name}`;
       current = { position, label, repeat: repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null, startedAt: Date.now() };
       if (!isTTY) {
-        stream.write(`${paint.bold(`[${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat})` : ''} ...\n`);
+        stream.write(`${paint.bold(`[run ${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat})` : ''} ...\n`);
         return;
       }
       timer ??= setInterval(render, REFRESH_MS).unref();

@@ -45,8 +45,7 @@ export async function createReporter(options = {}) {
     if (event.type === 'run-started') {
       headerPrinted = true;
       write(formatHeader(event.result, { color }));
-      // As many as the report will show: runs of the same case are one test.
-      write(`running ${event.cases} tests...`);
+      write(runningLine(event));
       progress = createProgress({ stream: stderr, total: event.total, color: useColor(stderr, settings), duration: event.result.options.duration });
     } else if (event.type === 'ceiling-started') {
       progress.ceilingStarted(event.presets, event.position, event.total);
@@ -91,7 +90,7 @@ export async function createReporter(options = {}) {
     if (settings.archive) {
       try {
         archived = await archiveReport(result, { dir: settings.out });
-        stderr.write(`report archived: ${archived.textPath} and ${archived.jsonPath}\n`);
+        stderr.write(`report archived: ${archived.textPath} and ${archived.jsonPath}${incompleteNote(result)}\n`);
       } catch (error) {
         // Nothing measured is lost: the JSON report goes to stdout instead.
         archiveFailed = true;
@@ -107,6 +106,27 @@ export async function createReporter(options = {}) {
   }
 
   return { onEvent, stop, finish };
+}
+
+// As many tests as the report will show (runs of the same case are one
+// test), and, when the progress line's count of runs differs, why: repeats,
+// and cases that cannot run here (not installed), which have no runs.
+function runningLine({ cases, total, result }) {
+  const { repeat = 1 } = result.options;
+  const runnable = total / repeat;
+  const unavailable = Number.isInteger(runnable) && runnable < cases ? ` (${cases - runnable} not available here)` : '';
+  const each = repeat > 1 ? `, ${repeat} runs each` : '';
+  const runs = total !== cases ? `: ${total} runs` : '';
+  return `running ${cases} tests${unavailable}${each}${runs}...`;
+}
+
+// An interrupted run's archive says how much of the run it holds, where a
+// person who pressed Ctrl-C looks: beside its path.
+function incompleteNote(result) {
+  if (result.complete) return '';
+  // Counted as the ranking's INCOMPLETE line counts them.
+  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok').length;
+  return ` (incomplete: ${measured} of ${result.cases.length} cases measured)`;
 }
 
 // The same for a result already in hand (one run() returned, or one read

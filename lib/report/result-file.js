@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import { inputError } from '../errors.js';
+import { inputError, jsonProblem } from '../errors.js';
 import { isResult, upgradeResult } from '../result.js';
 
 // A result file someone named (report, compare, run --baseline), in the
@@ -17,10 +17,17 @@ export async function readResultFile(path) {
   try {
     result = JSON.parse(text);
   } catch (error) {
-    throw inputError(`${path} is not JSON (${error.message}); pass a report such as reports/YYYY-MM-DD.json`);
+    const { line, message } = jsonProblem(text, error);
+    throw inputError(`${path}${line ? `:${line}` : ''} is not JSON (${message}); pass a report such as reports/YYYY-MM-DD.json`);
   }
   if (!isResult(result)) {
     throw inputError(`${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`);
   }
-  return upgradeResult(result);
+  try {
+    return upgradeResult(result);
+  } catch (error) {
+    // A newer result version: which file, for a person reading many.
+    if (error.exitCode === undefined) throw error;
+    throw inputError(`${path}: ${error.message}`);
+  }
 }

@@ -74,6 +74,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
       ...wireLines(caseResult.wire),
       ...latencyLines(caseResult.latency),
       ...ceilingLines(caseResult.ceiling),
+      ...profileLines(caseResult.runs),
     );
   } else {
     // The reason may carry the relay's stderr tail; indenting it keeps the
@@ -176,8 +177,8 @@ function engineRows({ engine, link }) {
 
 // Which cases file ran; results given cases in code, or from before this
 // row, have none.
-function casesRows({ casesFile }) {
-  return casesFile ? [['cases', casesFileRow(casesFile)]] : [];
+function casesRows(options) {
+  return options.casesFile ? [['cases', casesFileRow(options)]] : [];
 }
 
 function measurementRow(side, role, paint) {
@@ -238,6 +239,40 @@ function latencyLines(latency) {
 function wireLines(wire) {
   if (!wire) return [];
   return [`${'wire'.padEnd(15)}  ${percent(1 + wire.overhead)} of the payload crossed the link (overhead ${percent(wire.overhead)})`];
+}
+
+// With --profile: each relay's busiest functions by self time, from the
+// last run that has a profile, and where its .cpuprofile is; or why the
+// case has none.
+function profileLines(runs) {
+  const profiled = runs.filter((run) => run.profile);
+  if (profiled.length === 0) return [];
+  const { profile } = profiled.findLast((run) => run.profile.top) ?? profiled.at(-1);
+  const lines = [];
+  for (const role of ['client', 'server'].filter((name) => profile.top?.[name])) {
+    const top = profile.top[role];
+    lines.push(`${`profile ${role}`.padEnd(LABEL_WIDTH)}  ${profile.files[role]}`);
+    for (const entry of top.slice(0, 5)) {
+      lines.push(`${''.padEnd(LABEL_WIDTH)}  ${percent(entry.selfShare).padStart(5)}  ${entry.function}${entry.where ? `  ${entry.where}` : ''}`);
+    }
+  }
+  if (profile.reason) lines.push(`${'profile'.padEnd(LABEL_WIDTH)}  none: ${profile.reason}`);
+  return [...lines, ...syscallLines(profile.syscalls)];
+}
+
+// What strace -c counted over --profile's extra transfer: read and write
+// calls per GB and the bytes each moved, the figure that shows buffer sizes.
+function syscallLines(syscalls) {
+  if (!syscalls) return [];
+  if (syscalls.reason) return [`${'syscalls'.padEnd(LABEL_WIDTH)}  none: ${syscalls.reason}`];
+  const count = (value) => (value >= 1000 ? `${formatFixed(value / 1000, 1)}k` : formatFixed(value, 0));
+  const size = (bytes) => (bytes === null ? '-' : formatBytes(bytes));
+  const lines = [`${'syscalls'.padEnd(LABEL_WIDTH)}  strace -c -f over a ${formatFixed(syscalls.seconds, 1)} s transfer of ${formatBytes(syscalls.bytes)} (not the bitrate above)`];
+  for (const role of ['client', 'server'].filter((name) => syscalls[name])) {
+    const { readsPerGB, writesPerGB, bytesPerRead, bytesPerWrite } = syscalls[role];
+    lines.push(`${`relay ${role}`.padEnd(LABEL_WIDTH)}  ${count(readsPerGB)} reads/GB (${size(bytesPerRead)} each)  ${count(writesPerGB)} writes/GB (${size(bytesPerWrite)} each)`);
+  }
+  return lines;
 }
 
 function ceilingLines(ceiling) {

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { validateChain } from '../chain/validate.js';
-import { inputError } from '../errors.js';
+import { inputError, jsonProblem } from '../errors.js';
 import { caseIdentity, isReference, validateReference } from '../peers/index.js';
 import { runCommand } from '../process/processes.js';
 
@@ -17,6 +17,25 @@ export function resolveCasesFile(file, { cwd = process.cwd() } = {}) {
   if (file) return path.resolve(cwd, file);
   const local = path.resolve(cwd, 'cases.js');
   return existsSync(local) ? local : BUNDLED_CASES_FILE;
+}
+
+// Where a run's cases came from, as its report names them: 'bundled' for
+// the set that ships, as it ships; 'file' for any other file, and for the
+// shipped file once edited in a clone (git says so), since 'bundled' would
+// then name cases nobody shipped; null for cases given in code. An
+// installed package has no .git: its cases.js is as published.
+export async function casesSource(file, { bundled = BUNDLED_CASES_FILE } = {}) {
+  if (!file) return null;
+  if (file !== bundled) return 'file';
+  const root = path.dirname(bundled);
+  if (!existsSync(path.join(root, '.git'))) return 'bundled';
+  try {
+    const changed = await runCommand('git', ['-C', root, 'status', '--porcelain', '--', path.basename(bundled)]);
+    return changed.trim() === '' ? 'bundled' : 'file';
+  } catch {
+    // No git to ask: the path alone is true either way.
+    return 'file';
+  }
 }
 
 // Loads a cases file written as an ES module (export default [...]) or as
@@ -47,10 +66,8 @@ async function loadJson(file) {
   try {
     return JSON.parse(text);
   } catch (error) {
-    const position = /at position (\d+)/.exec(error.message);
-    const line = position ? text.slice(0, Number(position[1])).split('\n').length : null;
-    const where = line ? `${file}:${line}` : file;
-    return Promise.reject(inputError(`cases file ${where}: not valid JSON: ${error.message.replace(/ in JSON at position \d+.*$/, '')}`));
+    const { line, message } = jsonProblem(text, error);
+    return Promise.reject(inputError(`cases file ${line ? `${file}:${line}` : file}: not valid JSON: ${message}`));
   }
 }
 

@@ -1,4 +1,5 @@
 import { measureCipherCeiling } from './cipher-ceiling.js';
+import { measureCeilingRounds } from './cipher-rounds.js';
 
 // `node [--openssl-legacy-provider] ceiling-child.js JSON`, started by
 // measureChainsInChild() (cipher-ceiling.js): measures the chains of JSON
@@ -6,10 +7,25 @@ import { measureCipherCeiling } from './cipher-ceiling.js';
 // one JSON line each on stdout, { measuring: index } as a chain starts and
 // { measured: index, sizes } once it is done. On a failure it prints the
 // error's message first, then its stack, and exits 1.
-const { chains, sizes, seconds, warmUpSeconds } = JSON.parse(process.argv[2]);
+// With rounds and seed in JSON, the chains are measured as
+// measureCeilingRounds does (cipher-rounds.js), interleaved, and each is
+// said once all rounds are done.
+const { chains, sizes, seconds, warmUpSeconds, rounds, seed } = JSON.parse(process.argv[2]);
 const say = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
 try {
+  if (rounds) {
+    const rows = measureCeilingRounds(chains, { sizes, seconds, rounds, seed, onStep: (round, position) => say({ measuring: position, round }) });
+    for (const [at, row] of rows.entries()) say({ measured: at, sizes: row.sizes });
+  } else {
+    measureOneByOne();
+  }
+} catch (error) {
+  process.stderr.write(`${error.message}\n${error.stack}\n`);
+  process.exitCode = 1;
+}
+
+function measureOneByOne() {
   // The first chain measured in a fresh process came out a third slower
   // than the same chain measured again (JIT, OpenSSL's first use of a
   // cipher): a short unrecorded pass first keeps that off it.
@@ -18,7 +34,4 @@ try {
     say({ measuring: at });
     say({ measured: at, sizes: measureCipherCeiling({ presets, sizes, minSeconds: seconds }) });
   }
-} catch (error) {
-  process.stderr.write(`${error.message}\n${error.stack}\n`);
-  process.exitCode = 1;
 }

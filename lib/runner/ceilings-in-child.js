@@ -13,11 +13,12 @@ const STOPPED_BY = ['SIGINT', 'SIGTERM'];
 // CPU works; with `legacy`, the child starts with the flag that loads
 // OpenSSL's legacy provider, which rc4-md5 and bf-cfb need and which node
 // loads only when it starts. The first `warmUpSeconds` are spent on the
-// first chain unrecorded. onChain(at) is told as the chain at that index
-// starts; `signal` stops the child, and the chains it had not reached get
+// first chain unrecorded; with `rounds` and `seed`, the chains are
+// interleaved in rounds instead (cipher-rounds.js). onChain(at, round) is
+// told as the chain at that index (with rounds: at that position) starts; `signal` stops the child, and the chains it had not reached get
 // no row. Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }];
 // rejects with the child's own words when it failed.
-export async function measureChainsInChild(chains, { sizes, seconds, warmUpSeconds = 0, legacy = false, onChain = () => {}, signal } = {}) {
+export async function measureChainsInChild(chains, { sizes, seconds, warmUpSeconds = 0, rounds, seed, legacy = false, onChain = () => {}, signal } = {}) {
   // Already started with the flag and still no provider: a child would be
   // no different.
   if (legacy && legacyProviderStatus() === 'unavailable') {
@@ -29,11 +30,11 @@ export async function measureChainsInChild(chains, { sizes, seconds, warmUpSecon
     if (stream === 'stderr') stderr.push(line);
     else if (line.startsWith('{')) {
       const said = JSON.parse(line);
-      if (said.measured === undefined) onChain(said.measuring);
+      if (said.measured === undefined) onChain(said.measuring, said.round);
       else rows.push({ presets: chains[said.measured], sizes: said.sizes });
     }
   };
-  const args = [...(legacy ? [LEGACY_FLAG] : []), CEILING_CHILD, JSON.stringify({ chains, sizes, seconds, warmUpSeconds })];
+  const args = [...(legacy ? [LEGACY_FLAG] : []), CEILING_CHILD, JSON.stringify({ chains, sizes, seconds, warmUpSeconds, rounds, seed })];
   const child = startProcess('ceiling child', process.execPath, args, { onLine });
   const stop = () => child.stop();
   signal?.addEventListener('abort', stop, { once: true });

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { inputError } from '../errors.js';
 import { parseLinkProfile, PROFILES } from './link/profiles.js';
 
@@ -188,6 +189,16 @@ export const RUN_OPTIONS = Object.freeze([
     name: 'ports',
     cli: [{ flags: '--ports <client,server,target>', description: 'ports of the relay client, relay server and iperf3 -s', default: Object.values(DEFAULT_PORTS).join(',') }],
     read: parsePorts,
+  },
+  {
+    name: 'profile',
+    cli: [{ flags: '--profile', description: 'also find where the relays spend their CPU: ours under V8\'s profiler (.cpuprofile files under --out\'s profiles/) and their system calls per GB (strace), a reference row\'s with perf; the busiest functions in the report (docs/profiles.md)' }],
+    // Beside the archive: the CLI's --out, profiles/ in it.
+    fromCli: ({ profile, out }) => (profile ? path.join(out ?? './reports', 'profiles') : null),
+    read: (value = null) => {
+      if (value !== null && (typeof value !== 'string' || value === '')) throw inputError(`profile must be the folder to write the CPU profiles to, got ${JSON.stringify(value)}`);
+      return value === null ? null : path.resolve(value);
+    },
   },
   {
     name: 'readyTimeout',

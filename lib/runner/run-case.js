@@ -7,10 +7,15 @@ import { costBetween, readProcessCost } from '../process/process-cost.js';
 import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
+import { profiledRelays, readProfiles } from './cpu-profile.js';
+import { countSyscalls, straceUnavailable } from './syscall-count.js';
+import { readPerf, startPerf } from './perf-record.js';
 // After a relay dies mid-test the engine's client usually reports the
 // broken connection at once; past this it is stopped so a stuck one cannot
 // hold up the run.
 const CLIENT_GRACE_MS = 2000;
+// --profile's system call count: seconds of the extra transfer under strace.
+const SYSCALL_SECONDS = 2;
 
 // One run of a case: the engine's server (iperf3 -s or the sink) on the
 // target port, the case's relay pair in front of it (ours with its chain,
@@ -27,7 +32,10 @@ const CLIENT_GRACE_MS = 2000;
 // and the client's half on the near side, and the run also says what the
 // link carried: { wire: { bytes, overhead } }. With a `remote` host
 // (remote/ssh.js) the server's half runs there over SSH.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, signal, emit }) {
+// With `profile` (a folder, and `profileRun`, the run's repeat), our relays run under V8's CPU
+// profiler (cpu-profile.js) and the run says { profile: { files, top,
+// reason } }, or { profile: { reason } } when the case could not be.
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, profile = null, profileRun = 0, signal, emit }) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
@@ -52,7 +60,9 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     // relay server reaches it on loopback, direct across the link.
     const targetHost = away ? '0.0.0.0' : '127.0.0.1';
     const target = start(engine.server(ports.target, targetHost));
-    const relays = planned.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
+    profiling = profile ? await profiledRelays(planned.relays, { dir: profile, name: `case-${index}-${direction}-run-${profileRun + 1}`, remote: Boolean(remote) }) : null;
+    const relays = (profiling?.specs ?? planned.relays).map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
+
     const waits = { timeoutMs: readyTimeout * 1000, signal };
     const notReady = await firstReason([target, ...relays.map((relay) => relay.child)].map((child) => child.ready(child.readiness, waits)));
     if (notReady) return { reason: notReady };
@@ -60,12 +70,19 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     // CPU is counted from here, when every process listens, so the
     // figure per GB does not depend on how long a run lasts.
     const atReady = await readRelayCosts(relays);
+    // A reference row's relays are other programs: perf samples them instead.
+    if (profiling?.reference && !away) perf = await startPerf(relays, { dir: profile, name: profiling.name });
     const reverse = direction === 'reverse';
     const wireBefore = await link?.wireBytes();
     const measured = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
     if (measured.sender) cost = relayCost(atReady, await readRelayCosts(relays));
+    if (perf?.stop) perfStopReason = await perf.stop();
+    if (measured.sender && profiling?.files) {
+      syscalls = link ? { reason: 'not counted across a --link: strace would run outside the relays\' namespaces' } : await straceUnavailable().then((reason) => reason && { reason });
+      syscalls ??= await countOnFreshRelays({ relays, planned, start, waits, outputFile: profiling.files.client.replace(/-relay-client\.cpuprofile$/, ''), signal, transfer: (listeners) => measure({ engine, host: planned.entryHost, port: planned.entryPort, duration: Math.min(duration, SYSCALL_SECONDS), parallel, reverse, signal, track, listeners: [target, ...listeners], place }) });
+    }
     return { ...measured, target, targetHost, waits };
   };
   let outcome;
@@ -73,6 +90,10 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   let cost = null;
   let probe = {};
   let plan = null;
+  let profiling = null;
+  let syscalls = null;
+  let perf = null;
+  let perfStopReason = null;
   try {
     if (remote && !runsRemotely(identity)) {
       outcome = { reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}` };
@@ -90,8 +111,30 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
-  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe };
+  // The profiles are written as the relays exit, so they are read last.
+  const profiled = !profiling ? {} : { profile: await profileOutcome(profiling, { perf, perfStopReason, syscalls, away }) };
+  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe, ...profiled };
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
+}
+
+// What --profile gives a run: our relays' CPU profiles and system call
+// counts, a reference row's perf samples, or why there are none.
+async function profileOutcome(profiling, { perf, perfStopReason, syscalls, away }) {
+  if (profiling.files) return { ...(await readProfiles(profiling.files)), syscalls };
+  if (perf?.files) return { ...(await readPerf(perf.files, perfStopReason)), syscalls: null };
+  const reason = perf?.reason ?? (profiling.reference && away ? 'perf runs on this host only: the relay server is not here' : profiling.reason);
+  return { files: null, top: null, reason, syscalls: null };
+}
+
+// --profile's system call count, on a relay pair of its own: the profiled
+// pair stops first (writing its CPU profiles), so strace's stops at every
+// call neither slow the measured transfer nor show in the CPU profile.
+async function countOnFreshRelays({ relays, planned, start, waits, outputFile, signal, transfer }) {
+  await Promise.all(relays.map((relay) => relay.child.stop()));
+  const fresh = planned.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
+  const notReady = await firstReason(fresh.map((relay) => relay.child.ready(relay.child.readiness, waits)));
+  if (notReady) return { reason: `the relays for the count did not start: ${notReady}` };
+  return countSyscalls(fresh, { transfer: () => transfer(fresh.map((relay) => relay.child)), outputFile, signal });
 }
 
 // With the relays still up, the engine's server makes way for an echo

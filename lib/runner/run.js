@@ -1,8 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
-import { duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
+import { casesSource, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
 import { chooseEngine } from '../traffic/engine.js';
 import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
@@ -31,6 +32,8 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //   signal       an AbortSignal: stops the run in progress, skips the rest
 //                and records signal.reason ('SIGINT', 'SIGTERM') as interrupted
 //   onEvent      called with { type: 'run-started', result, total, cases },
+//                whose result.cases holds every case as measured so far
+//                from then on (see interimResult below),
 //                { type: 'ceiling-started', presets, position, total },
 //                { type: 'case-started', case, position, total, repeat, repeats },
 //                { type: 'process-started', index, role, pid },
@@ -68,10 +71,11 @@ export async function run(options = {}) {
   // The iperf3 here is described even when the built-in engine measures,
   // as a reader comparing two reports will want to know.
   const iperf3Path = engine.name === 'iperf3' ? engine.path : await findProgram('iperf3');
-  const [environment, located, remote] = await Promise.all([
+  const [environment, located, remote, source] = await Promise.all([
     collectEnvironment({ iperf3Path }),
     Promise.all(selected.map((selection) => locatePeer(selection))),
     settings.remote ? connectRemote({ ...settings.remote, version }) : null,
+    casesSource(casesFile),
   ]);
   // The server's host speaks for itself: its own machine, OS and Node.
   if (remote) environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
@@ -85,10 +89,12 @@ export async function run(options = {}) {
     interrupted: null,
     environment,
     // The engine that measured, after 'auto' chose.
-    options: { casesFile, ...recordedOptions(settings), engine: engine.name },
+    options: { casesFile, casesSource: source, ...recordedOptions(settings), engine: engine.name },
     warnings: duplicateWarnings(selected),
     cases: [],
   };
+  // Each run's CPU profiles in a folder of its own, named for its start.
+  const profileDir = settings.profile && path.join(settings.profile, result.startedAt.replace(/[:.]/g, '-'));
   const found = new Map(selected.map((selection, at) => [selection.index, located[at]]));
   const entries = caseEntries(selected, directionsFor(settings));
   // A case whose implementation is missing has no runs: it is skipped.
@@ -100,6 +106,12 @@ export async function run(options = {}) {
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
   const link = settings.link && !signal?.aborted ? await setUpLink(settings.link) : null;
+  // Kept current as each run ends, so a caller that must stop before run()
+  // returns (a second Ctrl-C) can still write every case measured so far.
+  const measuredSoFar = () => {
+    result.cases = withRelative(entries.map((_, entry) => summary(entry)), referenceIndex);
+  };
+  measuredSoFar();
   try {
     emit({ type: 'run-started', result, total, cases: entries.length });
     ceilings = settings.ceiling
@@ -120,13 +132,14 @@ export async function run(options = {}) {
       const where = { position: position + 1, total, repeat, repeats: settings.repeat };
       emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
       const outcome = await runCase(identity, {
-        index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit,
+        index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit, profile: profileDir, profileRun: repeat,
       });
       const { latency, latencyReason, ...measured } = outcome;
       const runResult = { repeat, ...measured };
       state.runs.push(runResult);
       if (latency) state.latency = latency;
       if (latencyReason) state.latencyReason = latencyReason;
+      measuredSoFar();
       if (runResult.status !== 'skipped') {
         emit({ type: 'case-finished', case: summary(entry), run: runResult, ...where, last: repeat === settings.repeat - 1 });
       }
@@ -134,8 +147,7 @@ export async function run(options = {}) {
   } finally {
     await link?.tearDown();
   }
-  result.cases = withRelative(entries.map((_, entry) => summary(entry)), referenceIndex);
-
+  measuredSoFar();
   result.finishedAt = new Date().toISOString();
   result.wallSeconds = (performance.now() - started) / 1000;
   result.complete = !signal?.aborted;
@@ -217,4 +229,18 @@ async function loadCases({ casesFile, cases }) {
   const problems = validateCases(loaded);
   if (problems.length > 0) throw inputError(formatCaseProblems(file ?? 'given as cases', problems));
   return { casesFile: file, cases: loaded };
+}
+
+// The result a run-started event carried, as it stands now: every case as
+// measured so far, marked interrupted by `reason`. For a caller that must
+// stop before run() returns and still keep what was measured.
+export function interimResult(result, reason) {
+  const finishedAt = new Date();
+  return {
+    ...result,
+    finishedAt: finishedAt.toISOString(),
+    wallSeconds: (finishedAt - new Date(result.startedAt)) / 1000,
+    complete: false,
+    interrupted: interruptName(reason),
+  };
 }

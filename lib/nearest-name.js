@@ -5,7 +5,13 @@ export function nearestName(word, names) {
   let best = null;
   let bestDistance = Infinity;
   for (const name of names) {
-    const distance = name.startsWith(word) || word.startsWith(name) ? 1 : editDistance(word, name);
+    // A name the word starts or ends counts as between one edit and two,
+    // so a one-letter slip in a longer name ('chacha20-ietf-poly13O5') still
+    // wins over the shorter name it starts with ('chacha20-ietf').
+    const edits = editDistance(word, name);
+    // Only a start that is at least half the name: 'x' means nothing.
+    const starts = (name.startsWith(word) || word.startsWith(name)) && Math.min(word.length, name.length) * 2 >= Math.max(word.length, name.length);
+    const distance = starts ? Math.min(edits, 1.5) : edits;
     if (distance < bestDistance) {
       best = name;
       bestDistance = distance;
@@ -24,4 +30,11 @@ function editDistance(a, b) {
     previous = current;
   }
   return previous[b.length];
+}
+
+// ' (did you mean "ss-base"?)' after a name that is not one of `names`, or
+// '' when none is near, for messages that then list every valid name.
+export function nearestHint(word, names) {
+  const nearest = typeof word === 'string' ? nearestName(word, names) : null;
+  return nearest ? ` (did you mean ${JSON.stringify(nearest)}?)` : '';
 }

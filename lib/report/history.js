@@ -1,0 +1,126 @@
+import { readdir } from 'node:fs/promises';
+import path from 'node:path';
+import { caseLabel } from './case-label.js';
+import { caseKey, compareResults } from './comparison.js';
+import { environmentRows } from './environment-summary.js';
+import { readResultFile } from './result-file.js';
+
+// Every archived run in a folder (reports/YYYY-MM-DD[-N].json), case by
+// case over time, as asv and criterion show a benchmark's history. Runs of
+// another machine or engine measure that as much as the code, so each
+// machine and engine is a history of its own. Each point's change from the
+// run before it on the same machine is judged as `compare` judges two runs.
+
+// Resolves with { runs: [{ file, result }] oldest first, problems: [{ file,
+// message }] } where a problem is a file that could not be read (not JSON,
+// not a result, a newer result version, unreadable): one line each, the
+// rest still read.
+export async function readArchivedRuns(dir) {
+  let names;
+  try {
+    names = await readdir(dir);
+  } catch (error) {
+    return { runs: [], problems: [{ file: dir, message: `cannot read ${dir}: ${error.code === 'ENOENT' ? 'no such folder' : error.message}` }] };
+  }
+  const files = names.filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
+  const read = await Promise.all(files.map(async (file) => {
+    try {
+      return { file, result: await readResultFile(file) };
+    } catch (error) {
+      if (error.exitCode === undefined) throw error;
+      return { file, message: error.message };
+    }
+  }));
+  const runs = read.filter((entry) => entry.result).sort((a, b) => a.result.startedAt.localeCompare(b.result.startedAt));
+  const problems = read.filter((entry) => entry.message).map(({ file, message }) => ({ file, message }));
+  if (files.length === 0) problems.push({ file: dir, message: `no archived runs (*.json) in ${dir}: cipherbench run archives one there each time (--out)` });
+  return { runs, problems };
+}
+
+// The history of `runs` (readArchivedRuns'): { machines: [{ machine, runs:
+// [{ file, startedAt, complete, environment: [[name, value]] }], cases:
+// [{ key, label, direction, points }] }] }, where a point is one run of the
+// case: { file, startedAt, status, median, min, max, runs, interval, change }
+// (median null when the run did not measure it; change null for the first
+// point, else { deltaPercent, intervalPercent, p, verdict, regressed } from
+// compareResults against the last run on the machine that measured it).
+export function buildHistory(runs, { threshold, strict = false } = {}) {
+  const byMachine = new Map();
+  for (const run of runs) {
+    const machine = machineOf(run.result);
+    if (!byMachine.has(machine)) byMachine.set(machine, []);
+    byMachine.get(machine).push(run);
+  }
+  return { machines: [...byMachine].map(([machine, machineRuns]) => machineHistory(machine, machineRuns, { threshold, strict })) };
+}
+
+// What makes two runs' figures comparable at all: the CPU, its cores, the
+// engine that moved the bytes, and where the server half ran. Node.js and
+// OpenSSL versions are what a history is often about, so they stay inside
+// one history and are shown on each run.
+function machineOf(result) {
+  const { environment: env, options } = result;
+  const remote = env.remote ? `, server on ${env.remote.destination}` : '';
+  return `${env.cpu.model}, ${env.cpu.cores} cores, engine ${options.engine ?? 'iperf3'}${options.link ? `, link ${options.link.name ?? 'shaped'}` : ''}${remote}`;
+}
+
+function machineHistory(machine, runs, rule) {
+  const cases = new Map();
+  // Each case's change is from the last run that measured it, which need
+  // not be the run before (a --filter, a case added later); the comparison
+  // of two runs is made once, whichever cases ask for it.
+  const lastMeasured = new Map();
+  const comparisons = new Map();
+  const judged = (older, newer, key) => {
+    const pair = `${older.file}\n${newer.file}`;
+    if (!comparisons.has(pair)) comparisons.set(pair, judgements(older.result, newer.result, rule));
+    return comparisons.get(pair).get(key) ?? null;
+  };
+  for (const run of runs) {
+    const seen = new Set();
+    for (const caseResult of run.result.cases) {
+      const key = caseKey(caseResult);
+      // The same case listed twice in one run: its first entry speaks for it.
+      if (seen.has(key)) continue;
+      seen.add(key);
+      if (!cases.has(key)) cases.set(key, { key, label: caseLabel(caseResult), direction: caseResult.direction, points: [] });
+      const before = lastMeasured.get(key);
+      const change = before && caseResult.status !== 'skipped' ? judged(before, run, key) : null;
+      cases.get(key).points.push(point(run, caseResult, change));
+      if (caseResult.status === 'ok') lastMeasured.set(key, run);
+    }
+  }
+  return {
+    machine,
+    runs: runs.map(({ file, result }) => ({ file, startedAt: result.startedAt, complete: result.complete, environment: environmentRows(result) })),
+    cases: [...cases.values()],
+  };
+}
+
+function judgements(oldResult, newResult, rule) {
+  const rows = compareResults(oldResult, newResult, { ...rule, intervals: 'when-significant' }).rows.filter((row) => !['only-old', 'only-new', 'not-measured'].includes(row.verdict));
+  return new Map(rows.map((row) => [row.key, {
+    deltaPercent: row.deltaPercent,
+    intervalPercent: row.intervalPercent,
+    p: row.p,
+    verdict: row.verdict,
+    regressed: row.regressed,
+  }]));
+}
+
+function point({ file, result }, caseResult, change) {
+  const measured = caseResult.status === 'ok' && caseResult.receiver;
+  const side = measured ? caseResult.receiver : null;
+  return {
+    file,
+    startedAt: result.startedAt,
+    status: caseResult.status,
+    median: side?.bits_per_second ?? null,
+    min: side?.min ?? null,
+    max: side?.max ?? null,
+    runs: caseResult.runs.filter((run) => run.status === 'ok').length,
+    // A result that carries an interval for its median gives it here.
+    interval: side?.interval ?? null,
+    change,
+  };
+}

@@ -1,0 +1,68 @@
+import { coefficientOfVariation, max, median, min } from '../statistics.js';
+import { measureCipherCeiling } from './cipher-ceiling.js';
+
+// The ceilings of several chains, fair to each whatever order they are
+// listed in. Measured one after another, the first chain read up to a
+// quarter lower than the same chain measured second (JIT and OpenSSL's
+// first use of a cipher), and a neighbour's load drifting over the minutes
+// falls on whichever chain runs then. So: every chain and size is warmed up
+// unrecorded, then measured in `rounds` rounds, each in a new order drawn
+// from `seed`, `seconds` of CPU per chain, size and direction split across
+// them; each direction's figure is the median of the rounds, with their
+// spread. onStep(round, position, at) is told as a round's chain (the
+// chain at index `at`) starts, at `position` in the round's order.
+// Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }] where
+// encrypt and decrypt are { bits_per_second (median), min, max, cv,
+// rounds: [bits_per_second, ...] in round order }.
+export function measureCeilingRounds(chains, { sizes, seconds, rounds = 5, seed, onStep = () => {} }) {
+  const perRound = seconds / rounds;
+  // As long as a round's slice, and no shorter than 50 ms: a shorter
+  // warm-up left the first round of each chain visibly low.
+  for (const presets of chains) measureCipherCeiling({ presets, sizes, minSeconds: Math.max(0.05, perRound) });
+  const measured = chains.map(() => sizes.map(() => ({ encrypt: [], decrypt: [] })));
+  const random = mulberry32(seed);
+  for (let round = 0; round < rounds; round++) {
+    for (const [position, at] of shuffled(chains.length, random).entries()) {
+      onStep(round, position, at);
+      for (const [i, { encrypt, decrypt }] of measureCipherCeiling({ presets: chains[at], sizes, minSeconds: perRound }).entries()) {
+        measured[at][i].encrypt.push(encrypt.bits_per_second);
+        measured[at][i].decrypt.push(decrypt.bits_per_second);
+      }
+    }
+  }
+  return chains.map((presets, at) => ({
+    presets,
+    sizes: sizes.map((size, i) => ({ size, encrypt: spread(measured[at][i].encrypt), decrypt: spread(measured[at][i].decrypt) })),
+  }));
+}
+
+// A seed for a run that was given none: printed with the figures, so the
+// same order can be asked for again.
+export const newSeed = () => Math.floor(Math.random() * 2 ** 31);
+
+function spread(values) {
+  return { bits_per_second: median(values), min: min(values), max: max(values), cv: coefficientOfVariation(values), rounds: values };
+}
+
+// 0..count-1 in an order drawn from `random` (Fisher-Yates).
+function shuffled(count, random) {
+  const order = Array.from({ length: count }, (_, i) => i);
+  for (let i = count - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [order[i], order[j]] = [order[j], order[i]];
+  }
+  return order;
+}
+
+// A small seedable 32-bit generator (Tommy Ettinger's mulberry32), as the
+// comparison's bootstrap uses: Math.random cannot be seeded.
+function mulberry32(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

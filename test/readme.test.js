@@ -161,7 +161,7 @@ const COMMANDS = {
   'npm run benchmark -- benchmark/aead-gap.cases.js': {
     async run(line) {
       const { code, stdout, stderr } = await exec('npm', ['run', ...words(line).slice(2), '--smoke', '--no-ceiling', '--no-archive', '--no-color', ...(await freePortsFlag())]);
-      assert.equal(code, 0, stderr);
+      assert.equal(code, 0, `${stderr}\n${stdout}`);
       assert.match(stdout, /^cases +\S*benchmark\/aead-gap\.cases\.js$/m, 'the file given after -- ran');
       assert.match(stdout, /Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(aes-256-gcm\)/);
     },

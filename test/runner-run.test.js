@@ -24,20 +24,23 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   if (!requirePrograms(t, 'iperf3')) return;
   const { result, pids, events } = await runRecording({ ports, cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
 
-  assert.deepEqual(Object.keys(result), ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'warnings', 'cases']);
+  assert.deepEqual(Object.keys(result), ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'environment', 'options', 'warnings', 'cases']);
+  assert.deepEqual([result.rounds, result.stopped], [1, null]);
   assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
   assert.equal(result.complete, true);
   assert.equal(result.interrupted, null);
-  assert.deepEqual(result.options, {
+  const { seed, ...options } = result.options;
+  assert.ok(Number.isInteger(seed), 'the order\'s seed is recorded');
+  assert.deepEqual(options, {
     casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
-    engine: 'iperf3', relativeTo: null, link: null, remote: null,
+    engine: 'iperf3', relativeTo: null, link: null, remote: null, confidence: null, maxRounds: 30, maxTime: null, rate: null,
   });
   assert.deepEqual(result.warnings, []);
   assert.match(result.environment.iperf3.path, /iperf3$/);
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {
     assert.deepEqual(Object.keys(caseResult), [
-      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'warnings', 'relative',
+      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'warnings', 'relative', 'width', 'converged',
     ]);
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.equal(caseResult.reason, null);
@@ -47,7 +50,10 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
     measured(only.sender);
     measured(only.receiver);
     // One run is its own median, with no spread.
-    assert.deepEqual(caseResult.receiver, { ...only.receiver, min: only.receiver.bits_per_second, max: only.receiver.bits_per_second, cv: 0 });
+    assert.deepEqual(caseResult.receiver, {
+      ...only.receiver, min: only.receiver.bits_per_second, max: only.receiver.bits_per_second, cv: 0, low: null, high: null, level: 0.95, coverage: 0,
+    });
+    assert.deepEqual([caseResult.width, caseResult.converged], [null, null]);
     // A 1 s case and its relays' start and stop: above 1 s, and below 10 s
     // even on a loaded machine (test files run side by side), far from a
     // case run twice or a figure in milliseconds.
@@ -56,8 +62,8 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
     assert.equal(caseResult.ceiling, null, 'ceiling: false');
   }
   assert.deepEqual(
-    events.filter((e) => e.type !== 'process-started').map((e) => `${e.type} ${e.position ?? ''}/${e.total}`),
-    ['run-started /2', 'case-started 1/2', 'case-finished 1/2', 'case-started 2/2', 'case-finished 2/2'],
+    events.filter((e) => e.type !== 'process-started').map((e) => `${e.type} ${e.position ?? ''}/${e.total ?? ''}`),
+    ['run-started /2', 'case-started 1/2', 'case-finished 1/2', 'case-started 2/2', 'case-finished 2/2', 'round-finished /'],
   );
   assert.deepEqual(
     events.filter((e) => e.type === 'case-finished').map((e) => [e.repeat, e.repeats, e.last, e.run === e.case.runs[0]]),

@@ -71,7 +71,7 @@ function rankingSection(ranked, reference) {
   const columns = rankingColumns(ranked, { reference });
   const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
   const rows = ranked.map((caseResult, position) => {
-    const cells = columns.map((column) => `<td${alignClass(column)}>${cell(column, caseResult, position + 1)}</td>`).join('');
+    const cells = columns.map((column) => `<td${alignClass(column)}>${cell(column, caseResult, position + 1, ranked)}</td>`).join('');
     return `<tr${caseResult.unstable ? ' class="unstable"' : ''}>${cells}</tr>`;
   });
   const note = ranked.some(isRepeated)
@@ -92,10 +92,10 @@ ${rows.join('\n')}
 `;
 }
 
-function cell(column, caseResult, rank) {
+function cell(column, caseResult, rank, ranked) {
   const text = escape(column.cell(caseResult, rank));
   const styled = column.style === 'code' ? `<code>${text}</code>` : column.style === 'strong' ? `<strong>${text}</strong>` : text;
-  const marker = column.marker?.(caseResult);
+  const marker = column.marker?.(caseResult, rank, ranked);
   return marker ? `${styled} <span class="marker">${escape(marker)}</span>` : styled;
 }
 
@@ -164,7 +164,7 @@ function chartSection(ranked) {
   const legendY = 16;
   const legend = `<g class="legend"><rect class="bar sender" x="${plotLeft}" y="${legendY - 10}" width="12" height="12"/><text x="${plotLeft + 18}" y="${legendY}">sender</text>`
     + `<rect class="bar receiver" x="${plotLeft + 80}" y="${legendY - 10}" width="12" height="12"/><text x="${plotLeft + 98}" y="${legendY}">receiver</text>`
-    + (barCases.some(isRepeated) ? `<text x="${plotLeft + 170}" y="${legendY}">bar: median; whisker: min..max over runs</text>` : '')
+    + (barCases.some(isRepeated) ? `<text x="${plotLeft + 170}" y="${legendY}">${escape(whiskerLegend(barCases))}</text>` : '')
     + '</g>';
   return `<section id="chart">
 <h2>Bitrate</h2>
@@ -198,14 +198,25 @@ function clip(text) {
   return text.length > CHART.labelLength ? `${text.slice(0, CHART.labelLength - 1)}…` : text;
 }
 
+// The error bar of a side: its median's interval when it has one (low..high),
+// else the min..max of its runs (an older result, or two runs).
 function whiskerMarks(role, side, data, x, y) {
-  const [from, to] = [round(x(side.min)), round(x(side.max))];
+  const hasInterval = side.low !== null && side.low !== undefined;
+  const [lowest, highest] = hasInterval ? [side.low, side.high] : [side.min, side.max];
+  const [from, to] = [round(x(lowest)), round(x(highest))];
   const cap = CHART.capHeight / 2;
-  return `<g class="whisker ${role}" ${data} data-min="${side.min}" data-max="${side.max}">`
+  const interval = hasInterval ? ` data-low="${side.low}" data-high="${side.high}" data-level="${side.level}"` : '';
+  return `<g class="whisker ${role}" ${data} data-min="${side.min}" data-max="${side.max}"${interval}>`
     + `<line x1="${from}" y1="${y}" x2="${to}" y2="${y}"/>`
     + `<line x1="${from}" y1="${y - cap}" x2="${from}" y2="${y + cap}"/>`
     + `<line x1="${to}" y1="${y - cap}" x2="${to}" y2="${y + cap}"/>`
     + '</g>';
+}
+
+function whiskerLegend(cases) {
+  const withInterval = cases.find((caseResult) => caseResult.receiver.low !== null && caseResult.receiver.low !== undefined);
+  if (!withInterval) return 'bar: median; whisker: min..max over runs';
+  return `bar: median; error bar: its ${Math.round(withInterval.receiver.level * 1000) / 10}% interval (min..max with 2 runs or fewer)`;
 }
 
 function latencySection(ranked) {

@@ -26,7 +26,7 @@ export function formatMarkdownReport(given) {
     lines.push(
       row(columns.map((column) => column.title)),
       row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
-      ...ranked.map((caseResult, position) => row(columns.map((column) => cell(column, caseResult, position + 1)))),
+      ...ranked.map((caseResult, position) => row(columns.map((column) => cell(column, caseResult, position + 1, ranked)))),
       '',
       'Ranked by the bitrate the receiving end got'
         + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck` : ''}.`,
@@ -54,10 +54,10 @@ function codeBlock(lines) {
   return [`  ${fence}`, ...lines.map((line) => `  ${line}`), `  ${fence}`];
 }
 
-function cell(column, caseResult, rank) {
+function cell(column, caseResult, rank, ranked) {
   const text = escape(column.cell(caseResult, rank));
   const styled = column.style === 'code' ? `\`${text}\`` : column.style === 'strong' ? `**${text}**` : text;
-  const marker = column.marker?.(caseResult);
+  const marker = column.marker?.(caseResult, rank, ranked);
   return marker ? `${styled} **${marker}**` : styled;
 }
 

@@ -1,11 +1,13 @@
 import { caseLabel } from './case-label.js';
-import { isRepeated, relativeCell } from './ranking.js';
+import {
+  cannotTellFromReference, convergenceNote, intervalText, isRepeated, overlapsAbove, relativeCell,
+} from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
 // The ranking table's columns, shared by the Markdown and HTML exports so a
 // figure reads the same in both. Cells are plain text; `style` ('code' or
 // 'strong') and `marker` (a word flagging the row) are dressed by each
-// format. Columns for spread, cost, latency, ceiling and direction appear
+// format; a marker is given (caseResult, rank, ranked). Columns for spread, cost, latency, ceiling and direction appear
 // only when some ranked case has them, so a plain run stays narrow. A
 // title may depend on the run: `title(ranked, context)`.
 const COLUMNS = [
@@ -18,12 +20,21 @@ const COLUMNS = [
   },
   { title: 'Direction', when: (cases) => cases.some(isReverse), cell: (caseResult) => caseResult.direction },
   { title: 'Sender', align: 'right', cell: (caseResult) => formatBitrate(caseResult.sender.bits_per_second) },
-  { title: 'Receiver', align: 'right', style: 'strong', cell: (caseResult) => formatBitrate(caseResult.receiver.bits_per_second) },
+  {
+    title: (cases) => (cases.some((caseResult) => intervalText(caseResult.receiver)) ? `Receiver [${levelText(cases)} interval]` : 'Receiver'),
+    align: 'right',
+    style: 'strong',
+    cell: (caseResult) => [formatBitrate(caseResult.receiver.bits_per_second), intervalText(caseResult.receiver)].filter(Boolean).join(' '),
+    // Ranks whose intervals overlap are not an order; a case the stopping
+    // rule gave up on says how wide it stayed.
+    marker: (caseResult, rank, ranked) => [overlapsAbove(ranked, rank - 1) ? `overlaps #${rank - 1}` : '', convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
+  },
   {
     title: (cases, { reference }) => `Relative to ${reference?.label ?? 'the reference'}`,
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.relative),
     cell: relativeCell,
+    marker: (caseResult) => (cannotTellFromReference(caseResult) ? 'cannot tell apart' : null),
   },
   {
     title: 'Receiver min..max',
@@ -70,6 +81,12 @@ export function rankingColumns(ranked, context = { reference: null }) {
   return COLUMNS
     .filter((column) => !column.when || column.when(ranked))
     .map((column) => (typeof column.title === 'function' ? { ...column, title: column.title(ranked, context) } : column));
+}
+
+// '95%' (or '99.9%'): the level of the ranked cases' intervals.
+function levelText(cases) {
+  const { level } = cases.find((caseResult) => intervalText(caseResult.receiver)).receiver;
+  return `${formatFixed(level * 100, 1).replace(/\.0$/, '')}%`;
 }
 
 export function percent(fraction) {

@@ -1,5 +1,5 @@
 import { caseLabel } from './case-label.js';
-import { formatFixed } from './units.js';
+import { formatBitrateIn, formatFixed } from './units.js';
 
 // The one ranking every report prints: measured cases by their (median)
 // receiver bitrate, highest first, as the blinksocks report ranked them;
@@ -25,12 +25,47 @@ export function relativeReference(result) {
   return { index: to, label: reference ? caseLabel(reference) : `case ${to}` };
 }
 
-// A case's median as a multiple of the reference's, '0.83 x', 'reference'
-// for the reference itself, or '' when there is nothing to say: no
-// --relative-to, or one side measured nothing.
+// A case's median as a multiple of the reference's, '0.83 x [0.79-0.88]'
+// (the median of the paired per-round ratios and its interval),
+// 'reference' for the reference itself, or '' when there is nothing to
+// say: no --relative-to, or one side measured nothing.
 export function relativeCell(caseResult) {
   const { relative } = caseResult;
   if (!relative) return '';
   if (caseResult.index === relative.to) return 'reference';
-  return relative.ratio === null ? '' : `${formatFixed(relative.ratio, 2)} x`;
+  if (relative.ratio === null) return '';
+  const ratio = `${formatFixed(relative.ratio, 2)} x`;
+  return relative.low === null || relative.low === undefined ? ratio : `${ratio} [${formatFixed(relative.low, 2)}-${formatFixed(relative.high, 2)}]`;
+}
+
+// Whether a ratio's interval holds 1.0: the case and the reference cannot
+// be told apart at the interval's level.
+export function cannotTellFromReference({ relative }) {
+  return Boolean(relative && relative.low !== null && relative.low !== undefined && relative.low <= 1 && relative.high >= 1);
+}
+
+// '[2.11-2.40]' in the median's unit: the interval of a side's median.
+// One that too few rounds give only at a lower level than asked says so:
+// '[2.11-2.40 at 75%]'. '' without an interval (one run, an old result).
+export function intervalText(side) {
+  if (side.low === null || side.low === undefined) return '';
+  const range = `${formatBitrateIn(side.low, side.bits_per_second)}-${formatBitrateIn(side.high, side.bits_per_second)}`;
+  return side.coverage < side.level ? `[${range} at ${formatFixed(side.coverage * 100, 0)}%]` : `[${range}]`;
+}
+
+// Whether the receiver interval of ranked[position] overlaps that of the
+// case ranked just above it: their order may then be the noise's, not the
+// code's.
+export function overlapsAbove(ranked, position) {
+  if (position === 0) return false;
+  const [above, below] = [ranked[position - 1].receiver, ranked[position].receiver];
+  if (above.low === null || above.low === undefined || below.low === null || below.low === undefined) return false;
+  return below.high >= above.low && above.high >= below.low;
+}
+
+// 'not converged: ±6.1%' for a case the stopping rule gave up on (half its
+// widest interval, as a share of the median), '' otherwise.
+export function convergenceNote(caseResult) {
+  if (caseResult.converged !== false) return '';
+  return caseResult.width === null ? 'not converged: no interval' : `not converged: ±${formatFixed((caseResult.width / 2) * 100, 1)}%`;
 }

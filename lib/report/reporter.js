@@ -51,7 +51,9 @@ export async function createReporter(options = {}) {
     } else if (event.type === 'ceiling-started') {
       progress.ceilingStarted(event.presets, event.position, event.total);
     } else if (event.type === 'case-started') {
-      progress.caseStarted(event.case, event.position, { repeat: event.repeat, repeats: event.repeats });
+      progress.caseStarted(event.case, event.position, { repeat: event.repeat, repeats: event.repeats, runs: event.total });
+    } else if (event.type === 'round-finished') {
+      progress.roundFinished(event.widest);
     } else if (event.type === 'case-finished') {
       progress.caseFinished(event.run);
       if (!event.last) return;

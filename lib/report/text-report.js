@@ -2,7 +2,9 @@ import { Chalk } from 'chalk';
 import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
-import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
+import {
+  cannotTellFromReference, convergenceNote, intervalText, isRepeated, overlapsAbove, rankCases, relativeCell, relativeReference,
+} from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
 import { linkLabel } from './link-label.js';
@@ -101,17 +103,21 @@ export function formatRanking(given, { color = false } = {}) {
   const reference = relativeReference(result);
   for (const [position, caseResult] of ranked.entries()) {
     const bitrates = [caseResult.sender, caseResult.receiver].map((side) => paint.bold(formatBitrate(side.bits_per_second)));
+    const interval = intervalText(caseResult.receiver);
     const repeats = isRepeated(caseResult)
       ? [`median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : ''}`]
       : [];
+    const notes = [convergenceNote(caseResult), overlapsAbove(ranked, position) ? `overlaps #${position}` : ''].filter(Boolean);
     lines.push([
       `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
-      `Bitrate=[${bitrates.join(', ')}]`,
+      `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
       ...repeats,
+      ...notes.map((note) => paint.yellow(note)),
       ...relativeLines(caseResult, reference, paint),
       caseLabel(caseResult),
     ].join(', '));
   }
+  lines.push(...rankingNotes(result, ranked, reference, paint));
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
   if (unstable > 0) {
     // As hyperfine warns about outliers: the number is printed, but a
@@ -144,7 +150,37 @@ export function formatTextReport(result, { color = false } = {}) {
 function relativeLines(caseResult, reference, paint) {
   const cell = relativeCell(caseResult);
   if (!cell) return [];
-  return [cell === 'reference' ? paint.bold('reference') : `${paint.bold(cell)} ${reference.label}`];
+  if (cell === 'reference') return [paint.bold('reference')];
+  const apart = cannotTellFromReference(caseResult) ? ` (cannot be told apart from ${reference.label})` : '';
+  return [`${paint.bold(cell)} ${reference.label}${apart}`];
+}
+
+// Under the ranking: what the brackets are, which ranks the intervals do
+// not separate, which cases the stopping rule gave up on, and the run's
+// rounds and seed, so the order can be replayed.
+function rankingNotes(result, ranked, reference, paint) {
+  const notes = [];
+  const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
+  if (withInterval.length > 0) {
+    const { level } = withInterval[0].receiver;
+    notes.push(`[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N%.`);
+  }
+  const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position)).length;
+  if (overlapping > 0) notes.push(paint.yellow(`overlaps #N: ${overlapping} ${overlapping === 1 ? 'case\'s interval overlaps' : 'cases\' intervals overlap'} that of the case ranked just above, so their order may be the noise's.`));
+  if (reference) {
+    const apart = ranked.filter(cannotTellFromReference).length;
+    if (apart > 0) notes.push(`${apart} ${apart === 1 ? 'case' : 'cases'} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`);
+  }
+  const unconverged = ranked.filter((caseResult) => caseResult.converged === false).length;
+  if (unconverged > 0) {
+    const { confidence } = result.options;
+    const asked = confidence ? ` to ${plainPercent(confidence.level)} within ${plainPercent(confidence.width)}` : '';
+    notes.push(paint.yellow.bold(`NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`));
+  }
+  if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {
+    notes.push(`${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`);
+  }
+  return notes.length > 0 ? ['', ...notes] : [];
 }
 
 // With --remote, the server's half ran on another machine: the header
@@ -200,7 +236,7 @@ function spreadLines(caseResult, paint) {
   const count = ok === runs.length ? `(${runs.length} runs)` : `(${ok} of ${runs.length} runs ok)`;
   const line = (role, side) => [
     role.padEnd(8),
-    `median ${paint.bold(formatBitrate(side.bits_per_second))}`,
+    `median ${paint.bold(formatBitrate(side.bits_per_second))}${intervalText(side) ? ` ${intervalText(side)}` : ''}`,
     `min ${formatBitrateIn(side.min, side.bits_per_second)}`,
     `max ${formatBitrateIn(side.max, side.bits_per_second)}`,
     `cv ${percent(side.cv)}`,
@@ -209,9 +245,10 @@ function spreadLines(caseResult, paint) {
   const failedRuns = runs
     .filter((run) => run.status !== 'ok')
     .map((run) => `run ${run.repeat + 1} of ${runs.length}: ${statusLabel(run.status, paint)}: ${run.reason.split('\n')[0]}`);
+  const note = convergenceNote(caseResult);
   return [
     line('sender', caseResult.sender),
-    line('receiver', caseResult.receiver) + (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : ''),
+    line('receiver', caseResult.receiver) + (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : '') + (note ? `  ${paint.yellow.bold(note)}` : ''),
     ...failedRuns,
   ];
 }
@@ -263,6 +300,11 @@ function caseName(caseResult) {
 
 function isReverse(caseResult) {
   return caseResult.direction === 'reverse';
+}
+
+// A level or width as a person typed it: '95%', '99.9%', '2.5%'.
+function plainPercent(fraction) {
+  return `${Number((fraction * 100).toPrecision(6))}%`;
 }
 
 function percent(fraction) {

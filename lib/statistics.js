@@ -175,29 +175,53 @@ export function seededRandom(seed) {
 // The case's cost (docs/result.md) from its runs[]: for each relay, medians
 // over the ok runs that have one. cpuSecondsPerGB is the median of each
 // run's own CPU seconds per 1e9 bytes iperf3 received, not a ratio of two
-// medians, so it describes runs that happened. null when no ok run has a
-// cost (a platform without /proc).
+// medians, so it describes runs that happened; `pair` is the two relays'
+// together. Each cpuSecondsPerGB has its interval at `level` beside it
+// ({ low, high, level, coverage }, as medianInterval). A run at a fixed
+// rate that did not reach it (saturated) is left out and counted in
+// saturatedRuns. null when no such run has a cost (a platform without
+// /proc, or every run saturated).
+export function summariseCost(runs, { level = DEFAULT_LEVEL } = {}) {
+  const costed = runs.filter((run) => run.status === 'ok' && run.cost && run.receiver?.bytes > 0 && !run.saturated);
+  if (costed.length === 0) return null;
+  const relay = (role) => ({
+    cpuSeconds: median(costed.map((run) => run.cost[role].cpuSeconds)),
+    peakRssBytes: median(costed.map((run) => run.cost[role].peakRssBytes)),
+    ...perGB(costed.map((run) => runCostPerGB(run, role)), level),
+  });
+  return {
+    client: relay('client'),
+    server: relay('server'),
+    pair: perGB(costed.map((run) => runCostPerGB(run)), level),
+    saturatedRuns: runs.filter((run) => run.status === 'ok' && run.saturated).length,
+  };
+}
+
 // For each round both `runs` and `referenceRuns` measured (ok, matched by
 // their round, `repeat`), this case's receiver bitrate over the
 // reference's: ratios of measurements made minutes apart at most, so a
-// drift of the machine between rounds cancels out.
+// drift of the machine between rounds cancels out. `figure` may be any
+// figure of a run; a run for which it is null (a saturated run's cost)
+// pairs with nothing.
 export function pairedRatios(runs, referenceRuns, figure = (run) => run.receiver.bits_per_second) {
   const reference = new Map(referenceRuns.filter(isMeasured).map((run) => [run.repeat, figure(run)]));
-  return runs.filter((run) => isMeasured(run) && reference.get(run.repeat) > 0)
+  return runs.filter((run) => isMeasured(run) && figure(run) !== null && reference.get(run.repeat) > 0)
     .map((run) => figure(run) / reference.get(run.repeat));
 }
 
 const isMeasured = (run) => run.status === 'ok' && run.receiver;
 
-export function summariseCost(runs) {
-  const costed = runs.filter((run) => run.status === 'ok' && run.cost && run.receiver?.bytes > 0);
-  if (costed.length === 0) return null;
-  const relay = (role) => ({
-    cpuSeconds: median(costed.map((run) => run.cost[role].cpuSeconds)),
-    peakRssBytes: median(costed.map((run) => run.cost[role].peakRssBytes)),
-    cpuSecondsPerGB: median(costed.map((run) => run.cost[role].cpuSeconds / (run.receiver.bytes / 1e9))),
-  });
-  return { client: relay('client'), server: relay('server') };
+// One run's CPU seconds per GB received: one relay's, or (no role) both
+// relays' together. null for a run without a cost to read.
+export function runCostPerGB(run, role = null) {
+  if (!run.cost || !(run.receiver?.bytes > 0)) return null;
+  const seconds = role ? run.cost[role].cpuSeconds : run.cost.client.cpuSeconds + run.cost.server.cpuSeconds;
+  return seconds / (run.receiver.bytes / 1e9);
+}
+
+function perGB(values, level) {
+  const { low, high, coverage } = medianInterval(values, level);
+  return { cpuSecondsPerGB: median(values), low, high, level, coverage };
 }
 
 function summariseSide(measurements, level) {

@@ -46,7 +46,11 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
     assert.equal(caseResult.reason, null);
     assert.equal(caseResult.runs.length, 1);
     const [only] = caseResult.runs;
-    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost']);
+    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost', 'disturbance']);
+    // What else the machine did: shares of its CPU, the load before, iperf3's own CPU.
+    const { loadAverage, idle, steal, engineCpu } = only.disturbance;
+    assert.ok(loadAverage >= 0 && idle >= 0 && idle <= 1 && steal >= 0 && steal <= 1, JSON.stringify(only.disturbance));
+    assert.ok(engineCpu.client > 0 && engineCpu.server > 0, JSON.stringify(engineCpu));
     measured(only.sender);
     measured(only.receiver);
     // One run is its own median, with no spread.
@@ -138,7 +142,8 @@ test('a relay that exits before it is ready fails the case with its last stderr 
   // Ports are free when the run starts; someone takes the relay server's
   // between the cases, so the second relay server cannot listen.
   let squatter;
-  const { result, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA] }, (event) => {
+  // Seed 1 orders two cases as the file does: 0, then 1.
+  const { result, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA], seed: 1 }, (event) => {
     if (event.type === 'case-finished' && event.case.index === 0) {
       squatter = net.createServer().listen(ports.server, '127.0.0.1');
     }
@@ -159,7 +164,8 @@ test('aborting stops the running case, skips the rest and marks the run incomple
   const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
   const controller = new AbortController();
-  const { result, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA, AES_CTR], duration: 3, signal: controller.signal }, (event) => {
+  // Seed 5 orders three cases as the file does: 0, 1, then 2.
+  const { result, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA, AES_CTR], duration: 3, seed: 5, signal: controller.signal }, (event) => {
     if (event.type === 'process-started' && event.index === 1 && event.role === 'iperf3-client') {
       setTimeout(() => controller.abort('SIGTERM'), 300);
     }

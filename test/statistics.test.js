@@ -151,10 +151,16 @@ test('summariseCost: medians over ok runs; per GB is the median of each run\'s o
     { ...failedRun(3), cost: null },
   ];
   assert.deepEqual(summariseCost(runs), {
-    // CPU s/GB by run: client 2, 3, 1.5; server 3, 4, 2.
-    client: { cpuSeconds: 2, peakRssBytes: 60e6, cpuSecondsPerGB: 2 },
-    server: { cpuSeconds: 3, peakRssBytes: 60e6 + 1, cpuSecondsPerGB: 3 },
+    // CPU s/GB by run: client 2, 3, 1.5; server 3, 4, 2; pair 5, 7, 3.5.
+    // Three runs: min..max, at 75 %.
+    client: { cpuSeconds: 2, peakRssBytes: 60e6, cpuSecondsPerGB: 2, low: 1.5, high: 3, level: 0.95, coverage: 0.75 },
+    server: { cpuSeconds: 3, peakRssBytes: 60e6 + 1, cpuSecondsPerGB: 3, low: 2, high: 4, level: 0.95, coverage: 0.75 },
+    pair: { cpuSecondsPerGB: 5, low: 3.5, high: 7, level: 0.95, coverage: 0.75 },
+    saturatedRuns: 0,
   });
+  // At a fixed rate a run that fell short of it is left out and counted.
+  const atRate = summariseCost([{ ...runs[0], saturated: false }, { ...runs[1], saturated: true }, { ...runs[2], saturated: false }]);
+  assert.deepEqual([atRate.pair.cpuSecondsPerGB, atRate.saturatedRuns], [(5 + 3.5) / 2, 1]);
 });
 
 test('summariseCost: null when no ok run has a cost', () => {

@@ -2,7 +2,7 @@ import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
-import { isRepeated, rankCases, relativeReference } from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, relativeReference } from './ranking.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 import { formatBitrate, formatBitrateIn } from './units.js';
 
@@ -56,7 +56,7 @@ ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(n
 </table>
 </div>
 </section>
-${ranked.length > 0 ? [rankingSection(ranked, relativeReference(result)), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result) }), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -67,15 +67,15 @@ function incomplete(result) {
   return `<p class="warning"><strong>Incomplete:</strong> ${escape(cause)}.</p>\n`;
 }
 
-function rankingSection(ranked, reference) {
-  const columns = rankingColumns(ranked, { reference });
+function rankingSection(ranked, context) {
+  const columns = rankingColumns(ranked, context);
   const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
   const rows = ranked.map((caseResult, position) => {
     const cells = columns.map((column) => `<td${alignClass(column)}>${cell(column, caseResult, position + 1, ranked)}</td>`).join('');
     return `<tr${caseResult.unstable ? ' class="unstable"' : ''}>${cells}</tr>`;
   });
   const note = ranked.some(isRepeated)
-    ? `, the median over runs; <span class="marker">unstable</span>: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck`
+    ? `, the median over runs; <span class="marker">unstable</span>: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; <span class="marker">overlaps #N</span>: its interval overlaps that of rank N, so their order may be the noise's`
     : '';
   return `<section id="ranking">
 <h2>Ranking</h2>
@@ -87,7 +87,7 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">Ranked by the bitrate the receiving end got${note}.</p>
+<p class="note">${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}.</p>
 </section>
 `;
 }

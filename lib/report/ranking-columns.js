@@ -1,6 +1,6 @@
 import { caseLabel } from './case-label.js';
 import {
-  cannotTellFromReference, convergenceNote, intervalText, isRepeated, overlapsAbove, relativeCell,
+  cannotTellFromReference, convergenceNote, intervalText, isRepeated, overlapsAbove, pairCostText, relativeCell,
 } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
@@ -27,7 +27,7 @@ const COLUMNS = [
     cell: (caseResult) => [formatBitrate(caseResult.receiver.bits_per_second), intervalText(caseResult.receiver)].filter(Boolean).join(' '),
     // Ranks whose intervals overlap are not an order; a case the stopping
     // rule gave up on says how wide it stayed.
-    marker: (caseResult, rank, ranked) => [overlapsAbove(ranked, rank - 1) ? `overlaps #${rank - 1}` : '', convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
+    marker: (caseResult, rank, ranked, { byCost }) => [overlapsAbove(ranked, rank - 1, byCost) ? `overlaps #${rank - 1}` : '', convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
   },
   {
     title: (cases, { reference }) => `Relative to ${reference?.label ?? 'the reference'}`,
@@ -56,6 +56,13 @@ const COLUMNS = [
     cell: ({ cost }) => (cost ? `${formatFixed(cost.client.cpuSecondsPerGB, 2)}, ${formatFixed(cost.server.cpuSecondsPerGB, 2)}` : ''),
   },
   {
+    title: 'CPU s/GB pair [interval]',
+    align: 'right',
+    when: (cases, { byCost }) => byCost,
+    cell: ({ cost }) => (cost ? pairCostText(cost) : ''),
+    marker: ({ cost }) => (cost?.saturatedRuns > 0 ? `saturated in ${cost.saturatedRuns} ${cost.saturatedRuns === 1 ? 'run' : 'runs'}` : null),
+  },
+  {
     title: 'Wire overhead',
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.wire),
@@ -75,12 +82,16 @@ const COLUMNS = [
   },
 ];
 
-// `context` is { reference }: the --relative-to case (ranking.js
-// relativeReference), or null.
-export function rankingColumns(ranked, context = { reference: null }) {
+// `context` is { reference, byCost }: the --relative-to case (ranking.js
+// relativeReference), or null, and whether the ranking is by cost.
+export function rankingColumns(ranked, context = { reference: null, byCost: false }) {
   return COLUMNS
-    .filter((column) => !column.when || column.when(ranked))
-    .map((column) => (typeof column.title === 'function' ? { ...column, title: column.title(ranked, context) } : column));
+    .filter((column) => !column.when || column.when(ranked, context))
+    .map((column) => ({
+      ...column,
+      title: typeof column.title === 'function' ? column.title(ranked, context) : column.title,
+      marker: column.marker && ((caseResult, rank, all) => column.marker(caseResult, rank, all, context)),
+    }));
 }
 
 // '95%' (or '99.9%'): the level of the ranked cases' intervals.

@@ -4,13 +4,31 @@ import { formatBitrateIn, formatFixed } from './units.js';
 // The one ranking every report prints: measured cases by their (median)
 // receiver bitrate, highest first, as the blinksocks report ranked them;
 // the rest in run order after them. A stable sort keeps ties in run order.
+// At a fixed rate (--rate) cost is the figure: cases with a cost by their
+// pair's CPU seconds per GB, lowest first, then those without one (direct,
+// or every run saturated) by bitrate.
 export function rankCases(result) {
-  return {
-    ranked: result.cases
-      .filter((caseResult) => caseResult.status === 'ok')
-      .sort((a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second),
-    unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok'),
-  };
+  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok');
+  const byBitrate = (a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second;
+  const ranked = isCostRanked(result)
+    ? [
+      ...measured.filter((caseResult) => caseResult.cost).sort((a, b) => a.cost.pair.cpuSecondsPerGB - b.cost.pair.cpuSecondsPerGB),
+      ...measured.filter((caseResult) => !caseResult.cost).sort(byBitrate),
+    ]
+    : measured.sort(byBitrate);
+  return { ranked, unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok') };
+}
+
+export function isCostRanked(result) {
+  return result.options.rate !== null && result.options.rate !== undefined;
+}
+
+// '9.41 [8.80-10.2]': the pair's CPU seconds per GB with its interval.
+export function pairCostText(cost) {
+  const { cpuSecondsPerGB, low, high, coverage, level } = cost.pair;
+  const figure = formatFixed(cpuSecondsPerGB, 2);
+  if (low === null || low === undefined) return figure;
+  return `${figure} [${formatFixed(low, 2)}-${formatFixed(high, 2)}${coverage < level ? ` at ${formatFixed(coverage * 100, 0)}%` : ''}]`;
 }
 
 export function isRepeated(caseResult) {
@@ -56,9 +74,12 @@ export function intervalText(side) {
 // Whether the receiver interval of ranked[position] overlaps that of the
 // case ranked just above it: their order may then be the noise's, not the
 // code's.
-export function overlapsAbove(ranked, position) {
+// Ranked by cost (byCost), the pair's cost intervals are set side by side.
+export function overlapsAbove(ranked, position, byCost = false) {
   if (position === 0) return false;
-  const [above, below] = [ranked[position - 1].receiver, ranked[position].receiver];
+  const figure = (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver);
+  const [above, below] = [figure(ranked[position - 1]), figure(ranked[position])];
+  if (!above || !below) return false;
   if (above.low === null || above.low === undefined || below.low === null || below.low === undefined) return false;
   return below.high >= above.low && above.high >= below.low;
 }

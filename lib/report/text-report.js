@@ -3,7 +3,7 @@ import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import {
-  cannotTellFromReference, convergenceNote, intervalText, isRepeated, overlapsAbove, rankCases, relativeCell, relativeReference,
+  cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, relativeCell, relativeReference,
 } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
@@ -66,6 +66,8 @@ export function formatCaseBlock(given, { color = false } = {}) {
   const caseResult = upgradeCase(given);
   const paint = painter(color);
   const lines = [`------------ Test Case ${caseResult.index} ----------------`, caseLabel(caseResult), ...directionLines(caseResult)];
+  const saturated = caseResult.runs.filter((run) => run.saturated).length;
+  if (saturated > 0) lines.push(paint.yellow.bold(`saturated        ${saturated} of ${caseResult.runs.length} runs fell short of the offered rate: left out of the cost`));
   if (caseResult.status === 'ok') {
     lines.push(
       'Interval         Transfer     Bitrate',
@@ -107,9 +109,11 @@ export function formatRanking(given, { color = false } = {}) {
     const repeats = isRepeated(caseResult)
       ? [`median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : ''}`]
       : [];
-    const notes = [convergenceNote(caseResult), overlapsAbove(ranked, position) ? `overlaps #${position}` : ''].filter(Boolean);
+    const byCost = isCostRanked(result);
+    const notes = [convergenceNote(caseResult), overlapsAbove(ranked, position, byCost) ? `overlaps #${position}` : ''].filter(Boolean);
     lines.push([
       `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
+      ...(byCost && caseResult.cost ? [`CPU s/GB=${paint.bold(pairCostText(caseResult.cost))}`] : []),
       `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
       ...repeats,
       ...notes.map((note) => paint.yellow(note)),
@@ -161,11 +165,14 @@ function relativeLines(caseResult, reference, paint) {
 function rankingNotes(result, ranked, reference, paint) {
   const notes = [];
   const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
+  if (isCostRanked(result)) {
+    notes.push(`Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`);
+  }
   if (withInterval.length > 0) {
     const { level } = withInterval[0].receiver;
     notes.push(`[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N%.`);
   }
-  const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position)).length;
+  const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position, isCostRanked(result))).length;
   if (overlapping > 0) notes.push(paint.yellow(`overlaps #N: ${overlapping} ${overlapping === 1 ? 'case\'s interval overlaps' : 'cases\' intervals overlap'} that of the case ranked just above, so their order may be the noise's.`));
   if (reference) {
     const apart = ranked.filter(cannotTellFromReference).length;
@@ -177,6 +184,8 @@ function rankingNotes(result, ranked, reference, paint) {
     const asked = confidence ? ` to ${plainPercent(confidence.level)} within ${plainPercent(confidence.width)}` : '';
     notes.push(paint.yellow.bold(`NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`));
   }
+  const machine = machineLine(result);
+  if (machine) notes.push(machine);
   if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {
     notes.push(`${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`);
   }
@@ -260,7 +269,9 @@ function costLines(cost) {
     const { cpuSeconds, cpuSecondsPerGB, peakRssBytes } = cost[relay];
     rows.push([`relay ${relay}`, formatFixed(cpuSeconds, 2), formatFixed(cpuSecondsPerGB, 2), formatBytes(peakRssBytes)]);
   }
-  return alignTable(rows, { labelWidth: LABEL_WIDTH });
+  // The pair's figure with its interval, once there is one (two runs or more).
+  const pair = cost.pair && cost.pair.low !== null && cost.pair.low !== undefined ? [`${'relay pair'.padEnd(LABEL_WIDTH)}  cpu s/GB ${pairCostText(cost)}`] : [];
+  return [...alignTable(rows, { labelWidth: LABEL_WIDTH }), ...pair];
 }
 
 // Under the 16-wide label column the iperf3 rows use.
@@ -300,6 +311,20 @@ function caseName(caseResult) {
 
 function isReverse(caseResult) {
   return caseResult.direction === 'reverse';
+}
+
+// What else the machine did while it measured, over every run: the load
+// average before the runs and the share of its CPU left idle (and stolen,
+// when any was), as ranges. '' for results without it.
+function machineLine(result) {
+  const disturbances = result.cases.flatMap((caseResult) => caseResult.runs.map((run) => run.disturbance)).filter(Boolean);
+  const range = (values, format) => (values.length === 0 ? null : `${format(Math.min(...values))}-${format(Math.max(...values))}`);
+  const pick = (name) => disturbances.map((d) => d[name]).filter((value) => typeof value === 'number');
+  const load = range(pick('loadAverage'), (value) => formatFixed(value, 1));
+  const idle = range(pick('idle'), (value) => percent(value));
+  const steal = pick('steal').some((value) => value > 0) ? range(pick('steal'), (value) => percent(value)) : null;
+  if (!load && !idle) return '';
+  return `The machine while it measured: load average ${load ?? 'unknown'} before the runs, ${idle ?? 'unknown'} of its CPU idle during them${steal ? `, ${steal} stolen` : ''}.`;
 }
 
 // A level or width as a person typed it: '95%', '99.9%', '2.5%'.

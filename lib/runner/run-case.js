@@ -4,6 +4,7 @@ import { parseIperf3Json } from '../traffic/iperf3.js';
 import { measureLatency } from '../traffic/latency.js';
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { costBetween, readProcessCost } from '../process/process-cost.js';
+import { cpuSharesBetween, readCpuTimes, readLoadAverage } from '../process/machine-load.js';
 import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
@@ -27,7 +28,7 @@ const CLIENT_GRACE_MS = 2000;
 // and the client's half on the near side, and the run also says what the
 // link carried: { wire: { bytes, overhead } }. With a `remote` host
 // (remote/ssh.js) the server's half runs there over SSH.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, signal, emit }) {
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, rate = null, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, signal, emit }) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
@@ -62,7 +63,9 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     const atReady = await readRelayCosts(relays);
     const reverse = direction === 'reverse';
     const wireBefore = await link?.wireBytes();
-    const measured = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
+    const [loadAverage, cpuBefore] = await Promise.all([readLoadAverage(), readCpuTimes()]);
+    const { engineCpu, ...measured } = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, rate, reverse, signal, track, listeners: children, place });
+    if (measured.receiver) measured.disturbance = disturbance(loadAverage, cpuSharesBetween(cpuBefore, await readCpuTimes()), engineCpu);
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
     if (measured.sender) cost = relayCost(atReady, await readRelayCosts(relays));
@@ -90,8 +93,38 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
-  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe };
+  if (outcome.sender) {
+    return {
+      status: 'ok',
+      reason: null,
+      sender: outcome.sender,
+      receiver: outcome.receiver,
+      wallSeconds,
+      cost,
+      disturbance: outcome.disturbance,
+      ...saturation(rate, outcome.receiver),
+      ...(outcome.wire ? { wire: outcome.wire } : {}),
+      ...probe,
+    };
+  }
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
+}
+
+// What else the machine did during the transfer: the one-minute load
+// average just before it, the shares of all cores' time left idle and
+// stolen by the hypervisor over it (null without /proc), and iperf3's own
+// CPU share as iperf3 -J reports it for each end (null for the built-in
+// engine, which does not measure itself).
+function disturbance(loadAverage, shares, engineCpu) {
+  return { loadAverage, idle: shares?.idle ?? null, steal: shares?.steal ?? null, engineCpu: engineCpu ?? null };
+}
+
+// At a fixed offered rate, a run whose receiver got less than
+// SATURATED_SHARE of it did not keep up: its cost is that of a relay at
+// its limit, not at the rate asked, so the cost figures leave it out.
+const SATURATED_SHARE = 0.97;
+function saturation(rate, receiver) {
+  return rate === null ? {} : { saturated: receiver.bits_per_second < SATURATED_SHARE * rate };
 }
 
 // With the relays still up, the engine's server makes way for an echo
@@ -132,10 +165,10 @@ function relayCost(before, after) {
   return client && server ? { client, server } : null;
 }
 
-async function measure({ engine, host, port, duration, parallel, reverse, signal, track, listeners, place }) {
+async function measure({ engine, host, port, duration, parallel, rate, reverse, signal, track, listeners, place }) {
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse }, { signal, timeoutMs, place });
+  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse, rate }, { signal, timeoutMs, place });
   track(measuring.role, measuring.pid);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;

@@ -14,7 +14,9 @@ import { assertPortsFree } from '../process/ports.js';
 import { runCase } from './run-case.js';
 import { caseEntries, directionsFor, roundOrder } from './schedule.js';
 import { findProgram } from '../process/programs.js';
-import { bootstrapMedianInterval, DEFAULT_LEVEL, median, pairedRatios, seededRandom, summarise, summariseCost } from '../statistics.js';
+import {
+  bootstrapMedianInterval, DEFAULT_LEVEL, median, pairedRatios, runCostPerGB, seededRandom, summarise, summariseCost,
+} from '../statistics.js';
 
 const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -65,6 +67,9 @@ export async function run(options = {}) {
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
   const referenceIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
   const engine = await chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path });
+  if (settings.rate !== null && !engine.pacesReverse && (settings.reverse || settings.both)) {
+    throw inputError('--rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends');
+  }
   const { signal } = options;
   const emit = options.onEvent ?? (() => {});
 
@@ -115,7 +120,9 @@ export async function run(options = {}) {
   const states = entries.map(({ index }) => ({ runs: [], latency: null, latencyReason: null, unavailable: found.get(index).reason ?? null }));
   let ceilings = null;
   const summary = (entry) => summariseCase(entries[entry], states[entry], { parallel: settings.parallel, ceilings, level });
-  const summaries = () => withConvergence(withRelative(entries.map((_, entry) => summary(entry)), referenceIndex, level), confidence);
+  // At a fixed rate cost is the figure: ratios and the stopping rule judge it.
+  const costMode = settings.rate !== null;
+  const summaries = () => withConvergence(withRelative(entries.map((_, entry) => summary(entry)), referenceIndex, level, costMode), confidence, costMode);
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
   const link = settings.link && !signal?.aborted ? await setUpLink(settings.link) : null;
@@ -196,6 +203,11 @@ export async function run(options = {}) {
   return result;
 }
 
+// A run during which the hypervisor took more than this share of the
+// machine's CPU time for other guests is flagged: its figures measure the
+// neighbours.
+const STEAL_WARNING = 0.05;
+
 // A case from its runs so far: ok when any run was, failed when none was
 // and one failed (with the last failure's reason), else skipped (its
 // implementation is not installed, or the run was interrupted before it
@@ -210,6 +222,8 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
   const warnings = [];
   if (chainCeiling?.reason) warnings.push(`no cipher ceiling: ${chainCeiling.reason}`);
   if (ok && !latency && latencyReason) warnings.push(`no latency: ${latencyReason}`);
+  const stolen = runs.filter((run) => run.disturbance?.steal > STEAL_WARNING).length;
+  if (stolen > 0) warnings.push(`steal above ${STEAL_WARNING * 100}% in ${stolen} of ${runs.length} runs: the hypervisor gave this machine's CPU to other guests while it measured`);
   return {
     index,
     ...identity,
@@ -223,7 +237,7 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     receiver,
     unstable,
     wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
-    cost: summariseCost(runs),
+    cost: summariseCost(runs, { level }),
     wire: summariseWire(runs),
     latency,
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
@@ -245,11 +259,14 @@ function summariseWire(runs) {
 // interval: { to: index, ratio, low, high, level, rounds }. ratio is null
 // for the named case itself and when no round measured both; low and high
 // are null with fewer than 3 such rounds. null for every case without it.
-function withRelative(cases, referenceIndex, level) {
+// At a fixed rate (costMode) the ratios are of the pair's CPU seconds per
+// GB, over the rounds where neither run was saturated.
+function withRelative(cases, referenceIndex, level, costMode) {
+  const figure = costMode ? (run) => (run.saturated ? null : runCostPerGB(run)) : undefined;
   return cases.map((caseResult) => {
     if (referenceIndex === null) return { ...caseResult, relative: null };
     const reference = cases.find((other) => other.index === referenceIndex && other.direction === caseResult.direction);
-    const ratios = reference && caseResult !== reference ? pairedRatios(caseResult.runs, reference.runs) : [];
+    const ratios = reference && caseResult !== reference ? pairedRatios(caseResult.runs, reference.runs, figure) : [];
     const none = { to: referenceIndex, ratio: null, low: null, high: null, level, rounds: ratios.length };
     if (ratios.length === 0) return { ...caseResult, relative: none };
     const { low, high } = bootstrapMedianInterval(ratios, { level });
@@ -258,17 +275,22 @@ function withRelative(cases, referenceIndex, level) {
 }
 
 // Each case's width, the widest of the intervals the stopping rule judges
-// (its median receiver bitrate's and, with --relative-to, its ratio's),
+// (its median receiver bitrate's, or at a fixed rate its pair's CPU
+// seconds per GB, and with --relative-to its ratio's),
 // low to high as a share of the median; null when it has no interval yet.
 // With --confidence, converged says whether every one of them is as narrow
 // as asked at the level asked (fewer rounds than the level needs never
 // converge); null without --confidence, and for a case not measured.
-function withConvergence(cases, confidence) {
+function withConvergence(cases, confidence, costMode) {
   return cases.map((caseResult) => {
     const widths = [];
     let reachesLevel = true;
-    if (caseResult.receiver) {
-      const { low, high, bits_per_second: middle, coverage, level } = caseResult.receiver;
+    // At a fixed rate a case with relays is judged on its cost; direct,
+    // which has none, on its bitrate.
+    const figure = costMode && caseResult.cost ? caseResult.cost.pair : caseResult.receiver;
+    if (figure) {
+      const { low, high, coverage, level } = figure;
+      const middle = figure === caseResult.receiver ? figure.bits_per_second : figure.cpuSecondsPerGB;
       widths.push(low === null ? null : (high - low) / middle);
       reachesLevel = coverage >= level;
     }

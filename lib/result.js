@@ -69,7 +69,8 @@ function fromVersion1(result) {
     resultVersion: RESULT_VERSION,
     rounds: result.rounds ?? Math.max(0, ...result.cases.map((caseResult) => caseResult.runs.length)),
     stopped: result.stopped ?? null,
-    options: withDefaults(result.options, { seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null }),
+    noiseFloor: result.noiseFloor ?? null,
+    options: withDefaults(result.options, { seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null }),
     cases: result.cases.map(upgradeCaseFrom1),
   };
 }

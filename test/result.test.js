@@ -10,8 +10,8 @@ const ARCHIVED = [
   ...readdirSync(FIGURES).filter((name) => name.endsWith('.json')).map((name) => [name, read(new URL(name, FIGURES))]),
   ['result-v2.json', read(new URL('./fixtures/result-v2.json', import.meta.url))],
 ];
-const RUN_FIELDS = ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'environment', 'options', 'warnings', 'cases'];
-const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'seed', 'confidence', 'maxRounds', 'maxTime', 'parallel', 'rate', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports'];
+const RUN_FIELDS = ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'noiseFloor', 'environment', 'options', 'warnings', 'cases'];
+const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'seed', 'confidence', 'maxRounds', 'maxTime', 'noiseFloor', 'parallel', 'rate', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports'];
 const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'relative', 'warnings', 'width', 'converged'];
 
 test('every archived result upgrades to the current shape, field for field', () => {
@@ -58,7 +58,7 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
     duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
-    seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null,
+    seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
   });
   assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged], [1, null, null, null]);
   assert.deepEqual(result.warnings, []);

@@ -15,6 +15,7 @@ test('defaults', () => {
     maxRounds: 30,
     maxTime: null,
     rate: null,
+    noiseFloor: 3,
     filter: null,
     relativeTo: null,
     engine: 'auto',
@@ -90,4 +91,10 @@ test('--full brings the stopping rule: 95 % within 5 %, at most 900 s; flags win
   const mine = normalizeOptions({ mode: 'full', confidence: '99,2', maxTime: '120', maxRounds: '10' });
   assert.deepEqual([mine.confidence, mine.maxTime, mine.maxRounds], [{ level: 0.99, width: 0.02 }, 120, 10]);
   assert.deepEqual([normalizeOptions({ rate: '500M' }).rate, normalizeOptions({ rate: '1g' }).rate, normalizeOptions({ rate: '2500k' }).rate], [5e8, 1e9, 2.5e6]);
+});
+
+test('--noise-floor: 3 direct runs unless --smoke; --no-noise-floor and 0 turn it off', () => {
+  assert.deepEqual(['smoke', 'default', 'full'].map((mode) => normalizeOptions({ mode }).noiseFloor), [0, 3, 3]);
+  assert.deepEqual([normalizeOptions({ noiseFloor: false }).noiseFloor, normalizeOptions({ noiseFloor: '0' }).noiseFloor, normalizeOptions({ noiseFloor: '5' }).noiseFloor], [0, 0, 5]);
+  assert.throws(() => normalizeOptions({ noiseFloor: '11' }), (error) => error.exitCode === 2 && /^--noise-floor must be a whole number of runs, 0 to 10; got "11"$/.test(error.message));
 });

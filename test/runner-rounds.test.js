@@ -62,8 +62,13 @@ test('--seed is recorded and replays the order; the stopping rule stops once eve
 
 test('a rule it cannot meet stops at --max-rounds and every report says the case did not converge', { timeout: 240_000 }, async () => {
   const ports = await freeRunPorts();
-  const { result, events } = await runRecording({ ports, cases: CASES, engine: 'node', confidence: '95,0.1', maxRounds: 4 });
+  const { result, events } = await runRecording({ ports, cases: CASES, engine: 'node', confidence: '95,0.1', maxRounds: 4, noiseFloor: 2 });
   assert.deepEqual([result.rounds, result.stopped], [4, 'max-rounds']);
+  // Two direct runs of 1 s before the rounds: the machine's own spread.
+  assert.deepEqual(events.filter((e) => e.type.startsWith('noise-floor')).map((e) => e.type), ['noise-floor-started', 'noise-floor-finished']);
+  const { runs, seconds, cv, values } = result.noiseFloor;
+  assert.deepEqual([runs, seconds, values.length], [2, 1, 2]);
+  assert.ok(cv >= 0 && values.every((value) => value > 0), JSON.stringify(result.noiseFloor));
   // The runs planned grow by a round's as a round is added.
   assert.deepEqual(events.filter((e) => e.type === 'case-started').map((e) => e.total), [6, 6, 6, 6, 6, 6, 8, 8]);
   for (const caseResult of result.cases) {
@@ -75,4 +80,6 @@ test('a rule it cannot meet stops at --max-rounds and every report says the case
   assert.match(text, /not converged: ±\d+\.\d%/);
   assert.match(text, /NOT CONVERGED: 2 of 2 cases did not narrow to 95% within 0\.1% in 4 rounds \(max-rounds\)\./);
   assert.match(text, /\[[\d.]+-[\d.]+ at 88%\]/);
+  assert.match(text, /\nnoise floor: direct \(no relay\) varied by cv \d+\.\d% over 2 runs of 1 s/);
+  assert.match(text, /\nThe machine while it measured: load average [\d.]+-[\d.]+ before the runs, /);
 });

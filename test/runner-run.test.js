@@ -24,7 +24,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   if (!requirePrograms(t, 'iperf3')) return;
   const { result, pids, events } = await runRecording({ ports, cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
 
-  assert.deepEqual(Object.keys(result), ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'environment', 'options', 'warnings', 'cases']);
+  assert.deepEqual(Object.keys(result), ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'noiseFloor', 'environment', 'options', 'warnings', 'cases']);
   assert.deepEqual([result.rounds, result.stopped], [1, null]);
   assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
   assert.equal(result.complete, true);
@@ -33,8 +33,9 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.ok(Number.isInteger(seed), 'the order\'s seed is recorded');
   assert.deepEqual(options, {
     casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
-    engine: 'iperf3', relativeTo: null, link: null, remote: null, confidence: null, maxRounds: 30, maxTime: null, rate: null,
+    engine: 'iperf3', relativeTo: null, link: null, remote: null, confidence: null, maxRounds: 30, maxTime: null, rate: null, noiseFloor: 0,
   });
+  assert.equal(result.noiseFloor, null);
   assert.deepEqual(result.warnings, []);
   assert.match(result.environment.iperf3.path, /iperf3$/);
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);

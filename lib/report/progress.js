@@ -67,6 +67,16 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
     roundFinished(widestInterval) {
       widest = widestInterval ? `widest ±${(widestInterval.width * 50).toFixed(1)}%` : '';
     },
+    // The noise floor's direct runs come before the first case, after the ceilings.
+    noiseFloorStarted(runs) {
+      const text = `noise floor: ${runs} direct runs of 1 s ...`;
+      if (!isTTY) {
+        stream.write(`${text}\n`);
+        return;
+      }
+      stream.write(`${CLEAR_LINE}${text}`);
+      lineShown = true;
+    },
     // The cipher ceilings come before the first case; they are short, so
     // the line names the chain and no ETA.
     ceilingStarted(presets, position, count) {

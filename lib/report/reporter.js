@@ -6,7 +6,7 @@ import { readReportOptions } from './options.js';
 import { createProgress } from './progress.js';
 import { readResultFile } from './result-file.js';
 import { useColor } from './terminal.js';
-import { formatCaseBlock, formatHeader, formatRanking } from './text-report.js';
+import { formatCaseBlock, formatHeader, formatRanking, noiseFloorText } from './text-report.js';
 
 // Everything `cipherbench run` says and writes around a run, for the CLI
 // and any program alike: the text report as the run goes (a block per case
@@ -52,6 +52,11 @@ export async function createReporter(options = {}) {
       progress.ceilingStarted(event.presets, event.position, event.total);
     } else if (event.type === 'case-started') {
       progress.caseStarted(event.case, event.position, { repeat: event.repeat, repeats: event.repeats, runs: event.total });
+    } else if (event.type === 'noise-floor-started') {
+      progress.noiseFloorStarted(event.runs);
+    } else if (event.type === 'noise-floor-finished') {
+      progress.stop();
+      if (event.noiseFloor) write(noiseFloorText(event.noiseFloor));
     } else if (event.type === 'round-finished') {
       progress.roundFinished(event.widest);
     } else if (event.type === 'case-finished') {

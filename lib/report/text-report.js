@@ -184,6 +184,7 @@ function rankingNotes(result, ranked, reference, paint) {
     const asked = confidence ? ` to ${plainPercent(confidence.level)} within ${plainPercent(confidence.width)}` : '';
     notes.push(paint.yellow.bold(`NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`));
   }
+  if (result.noiseFloor) notes.push(noiseFloorText(result.noiseFloor));
   const machine = machineLine(result);
   if (machine) notes.push(machine);
   if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {
@@ -311,6 +312,13 @@ function caseName(caseResult) {
 
 function isReverse(caseResult) {
   return caseResult.direction === 'reverse';
+}
+
+// 'noise floor: direct varied by cv 4.2% over 3 runs of 1 s (median
+// 10.1 Gbits/sec)': the machine's own spread, against which a difference
+// between two ranks is to be read.
+export function noiseFloorText(noiseFloor) {
+  return `noise floor: direct (no relay) varied by cv ${percent(noiseFloor.cv)} over ${noiseFloor.runs} runs of ${noiseFloor.seconds} s (median ${formatBitrate(noiseFloor.bits_per_second)}); ranks closer than that may be the machine's.`;
 }
 
 // What else the machine did while it measured, over every run: the load

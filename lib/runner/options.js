@@ -28,9 +28,9 @@ const MAX_SEED = 2 ** 32 - 1;
 // to publish or gate on (3 repeats give the comparison its spread, plus
 // latency). `cases` caps how many of the selected cases run.
 const MODES = Object.freeze({
-  smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3, confidence: null, maxTime: null }),
-  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null, confidence: null, maxTime: null }),
-  full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null, confidence: Object.freeze({ level: 0.95, width: 0.05 }), maxTime: 900 }),
+  smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3, confidence: null, maxTime: null, noiseFloor: 0 }),
+  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null, confidence: null, maxTime: null, noiseFloor: 3 }),
+  full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null, confidence: Object.freeze({ level: 0.95, width: 0.05 }), maxTime: 900, noiseFloor: 3 }),
 });
 
 const isPort = (value) => Number.isInteger(value) && value >= 1 && value <= 65535;
@@ -148,6 +148,14 @@ export const RUN_OPTIONS = Object.freeze([
       if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds)) throw inputError(`--max-time must be a number of seconds above 0, got ${JSON.stringify(value)}`);
       return seconds;
     },
+  },
+  {
+    name: 'noiseFloor',
+    cli: [
+      { flags: '--noise-floor <runs>', description: `before the rounds, this many 1 s direct runs whose cv is the machine's own spread, printed under the ranking; with 2 or more cases (default: ${standard.noiseFloor}, ${smoke.noiseFloor} with --smoke)` },
+      { flags: '--no-noise-floor', description: 'no noise floor' },
+    ],
+    read: (value, { preset }) => (value === false ? 0 : wholeNumber('--noise-floor', value ?? preset.noiseFloor, { unit: 'runs', min: 0, max: 10 })),
   },
   {
     name: 'parallel',

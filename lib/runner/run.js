@@ -11,6 +11,7 @@ import { RESULT_VERSION } from '../result.js';
 import { MIN_ROUNDS, normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
 import { assertPortsFree } from '../process/ports.js';
+import { measureNoiseFloor } from './noise-floor.js';
 import { runCase } from './run-case.js';
 import { caseEntries, directionsFor, roundOrder } from './schedule.js';
 import { findProgram } from '../process/programs.js';
@@ -37,7 +38,9 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //                { type: 'case-started', case, position, total, repeat, repeats },
 //                { type: 'process-started', index, role, pid },
 //                { type: 'case-finished', case, run, position, total, repeat, repeats, last }
-//                { type: 'round-finished', round, rounds, widest }
+//                { type: 'round-finished', round, rounds, widest },
+//                { type: 'noise-floor-started', runs },
+//                { type: 'noise-floor-finished', noiseFloor }
 //                where cases counts the cases (each direction of --both
 //                apart) and total the runs; a case-started/-finished pair
 //                is one run of a case (case is { index, presets, direction }
@@ -99,6 +102,7 @@ export async function run(options = {}) {
     // How many rounds ran, and with --confidence why they stopped.
     rounds: 0,
     stopped: null,
+    noiseFloor: null,
     environment,
     // The engine that measured, after 'auto' chose.
     options: { casesFile, ...recordedOptions(settings), engine: engine.name },
@@ -141,6 +145,12 @@ export async function run(options = {}) {
     // as base64url may start with '-', which another relay's command line
     // (ssserver -k -x...) would take for an option.
     const key = randomBytes(16).toString('hex');
+    // Only where there is a ranking to judge against it: two cases or more.
+    if (settings.noiseFloor > 0 && perRound >= 2 && !signal?.aborted) {
+      emit({ type: 'noise-floor-started', runs: settings.noiseFloor });
+      result.noiseFloor = await measureNoiseFloor(settings.noiseFloor, { settings, engine, key, link, remote, signal, emit });
+      emit({ type: 'noise-floor-finished', noiseFloor: result.noiseFloor });
+    }
     const random = seededRandom(settings.seed);
     const roundsStarted = performance.now();
     let position = 0;

@@ -56,7 +56,7 @@ ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(n
 </table>
 </div>
 </section>
-${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result) }), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor }), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -87,7 +87,7 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}.</p>
+<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}.</p>
 </section>
 `;
 }

@@ -9,7 +9,7 @@ import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 export function formatMarkdownReport(given) {
   const result = upgradeResult(given);
   const { ranked, unranked } = rankCases(result);
-  const columns = rankingColumns(ranked, { reference: relativeReference(result), byCost: isCostRanked(result) });
+  const columns = rankingColumns(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor });
   const lines = [
     `### cipherbench: ${ranked.length} of ${result.cases.length} cases measured`,
     '',
@@ -30,7 +30,8 @@ export function formatMarkdownReport(given) {
       '',
       (isCostRanked(result) ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by')
         + ' the bitrate the receiving end got'
-        + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}.`,
+        + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}`
+        + `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}.`,
       '',
     );
   }

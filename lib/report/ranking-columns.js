@@ -1,6 +1,6 @@
 import { caseLabel } from './case-label.js';
 import {
-  cannotTellFromReference, convergenceNote, intervalText, isRepeated, overlapsAbove, pairCostText, relativeCell,
+  cannotTellFromReference, convergenceNote, intervalText, isRepeated, pairCostText, rankNote, relativeCell,
 } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
@@ -27,7 +27,7 @@ const COLUMNS = [
     cell: (caseResult) => [formatBitrate(caseResult.receiver.bits_per_second), intervalText(caseResult.receiver)].filter(Boolean).join(' '),
     // Ranks whose intervals overlap are not an order; a case the stopping
     // rule gave up on says how wide it stayed.
-    marker: (caseResult, rank, ranked, { byCost }) => [overlapsAbove(ranked, rank - 1, byCost) ? `overlaps #${rank - 1}` : '', convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
+    marker: (caseResult, rank, ranked, context) => [rankNote(ranked, rank - 1, context), convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
   },
   {
     title: (cases, { reference }) => `Relative to ${reference?.label ?? 'the reference'}`,
@@ -82,8 +82,9 @@ const COLUMNS = [
   },
 ];
 
-// `context` is { reference, byCost }: the --relative-to case (ranking.js
-// relativeReference), or null, and whether the ranking is by cost.
+// `context` is { reference, byCost, noiseFloor }: the --relative-to case
+// (ranking.js relativeReference), or null; whether the ranking is by cost;
+// the run's noise floor, or null.
 export function rankingColumns(ranked, context = { reference: null, byCost: false }) {
   return COLUMNS
     .filter((column) => !column.when || column.when(ranked, context))

@@ -84,6 +84,26 @@ export function overlapsAbove(ranked, position, byCost = false) {
   return below.high >= above.low && above.high >= below.low;
 }
 
+// Without intervals to set side by side (one round), whether the median of
+// ranked[position] is closer to that of the case just above it than the
+// machine's own spread (the noise floor's cv, as a share of the upper
+// median): a difference the machine could make on its own.
+export function withinNoiseAbove(ranked, position, noiseFloor) {
+  if (position === 0 || !noiseFloor) return false;
+  const [above, below] = [ranked[position - 1].receiver, ranked[position].receiver];
+  if (above.low !== null && above.low !== undefined) return false;
+  return Math.abs(above.bits_per_second - below.bits_per_second) < noiseFloor.cv * above.bits_per_second;
+}
+
+// What the ranking says of ranked[position] against the case above it:
+// 'overlaps #2' (their intervals overlap), 'within noise of #2' (one round,
+// closer than the noise floor), or ''. `byCost`: ranked by cost.
+export function rankNote(ranked, position, { byCost = false, noiseFloor = null } = {}) {
+  if (overlapsAbove(ranked, position, byCost)) return `overlaps #${position}`;
+  if (!byCost && withinNoiseAbove(ranked, position, noiseFloor)) return `within noise of #${position}`;
+  return '';
+}
+
 // 'not converged: ±6.1%' for a case the stopping rule gave up on (half its
 // widest interval, as a share of the median), '' otherwise.
 export function convergenceNote(caseResult) {

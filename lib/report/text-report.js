@@ -3,7 +3,8 @@ import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import {
-  cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, relativeCell, relativeReference,
+  cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, relativeCell,
+  relativeReference, withinNoiseAbove,
 } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
@@ -110,7 +111,7 @@ export function formatRanking(given, { color = false } = {}) {
       ? [`median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : ''}`]
       : [];
     const byCost = isCostRanked(result);
-    const notes = [convergenceNote(caseResult), overlapsAbove(ranked, position, byCost) ? `overlaps #${position}` : ''].filter(Boolean);
+    const notes = [convergenceNote(caseResult), rankNote(ranked, position, { byCost, noiseFloor: result.noiseFloor })].filter(Boolean);
     lines.push([
       `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
       ...(byCost && caseResult.cost ? [`CPU s/GB=${paint.bold(pairCostText(caseResult.cost))}`] : []),
@@ -184,7 +185,11 @@ function rankingNotes(result, ranked, reference, paint) {
     const asked = confidence ? ` to ${plainPercent(confidence.level)} within ${plainPercent(confidence.width)}` : '';
     notes.push(paint.yellow.bold(`NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`));
   }
-  if (result.noiseFloor) notes.push(noiseFloorText(result.noiseFloor));
+  if (result.noiseFloor) {
+    notes.push(noiseFloorText(result.noiseFloor));
+    const close = ranked.filter((_, position) => withinNoiseAbove(ranked, position, result.noiseFloor)).length;
+    if (close > 0) notes.push(paint.yellow(`within noise of #N: ${close} ${close === 1 ? 'case is' : 'cases are'} closer to the case ranked just above than that spread: run with --repeat 3 or more for intervals.`));
+  }
   const machine = machineLine(result);
   if (machine) notes.push(machine);
   if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {

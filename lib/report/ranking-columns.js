@@ -7,9 +7,10 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 // The ranking table's columns, shared by the Markdown and HTML exports so a
 // figure reads the same in both. Cells are plain text; `style` ('code' or
 // 'strong') and `marker` (a word flagging the row) are dressed by each
-// format; a marker is given (caseResult, rank, ranked). Columns for spread, cost, latency, ceiling and direction appear
-// only when some ranked case has them, so a plain run stays narrow. A
-// title may depend on the run: `title(ranked, context)`.
+// format; a marker is given (caseResult, rank, ranked). Columns for
+// spread, cost, latency, ceiling and direction appear only when some
+// ranked case has them, so a plain run stays narrow. A title may depend on
+// the run: `title(ranked, context)`.
 const COLUMNS = [
   { title: '#', align: 'right', cell: (caseResult, rank) => String(rank) },
   { title: 'Case', align: 'right', cell: (caseResult) => String(caseResult.index) },
@@ -30,7 +31,7 @@ const COLUMNS = [
     marker: (caseResult, rank, ranked, context) => [rankNote(ranked, rank - 1, context), convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
   },
   {
-    title: (cases, { reference }) => `Relative to ${reference?.label ?? 'the reference'}`,
+    title: (cases, { reference, byCost }) => `${byCost ? 'CPU s/GB relative' : 'Relative'} to ${reference?.label ?? 'the reference'}`,
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.relative),
     cell: relativeCell,
@@ -85,7 +86,7 @@ const COLUMNS = [
 // `context` is { reference, byCost, noiseFloor }: the --relative-to case
 // (ranking.js relativeReference), or null; whether the ranking is by cost;
 // the run's noise floor, or null.
-export function rankingColumns(ranked, context = { reference: null, byCost: false }) {
+export function rankingColumns(ranked, context = { reference: null, byCost: false, noiseFloor: null }) {
   return COLUMNS
     .filter((column) => !column.when || column.when(ranked, context))
     .map((column) => ({

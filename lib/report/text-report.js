@@ -118,7 +118,7 @@ export function formatRanking(given, { color = false } = {}) {
       `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
       ...repeats,
       ...notes.map((note) => paint.yellow(note)),
-      ...relativeLines(caseResult, reference, paint),
+      ...relativeLines(caseResult, reference, paint, byCost),
       caseLabel(caseResult),
     ].join(', '));
   }
@@ -152,12 +152,13 @@ export function formatTextReport(result, { color = false } = {}) {
 
 // '0.83 x shadowsocks-libev aes-256-gcm' as hyperfine says '1.23 x faster
 // than': the median receiver bitrate against the --relative-to case's.
-function relativeLines(caseResult, reference, paint) {
+// At a fixed rate the ratio is of CPU seconds per GB: '3.23 x the CPU per GB of'.
+function relativeLines(caseResult, reference, paint, byCost) {
   const cell = relativeCell(caseResult);
   if (!cell) return [];
   if (cell === 'reference') return [paint.bold('reference')];
   const apart = cannotTellFromReference(caseResult) ? ` (cannot be told apart from ${reference.label})` : '';
-  return [`${paint.bold(cell)} ${reference.label}${apart}`];
+  return [`${paint.bold(cell)} ${byCost ? 'the CPU per GB of ' : ''}${reference.label}${apart}`];
 }
 
 // Under the ranking: what the brackets are, which ranks the intervals do

@@ -245,7 +245,7 @@ test('the table: one aligned row per case with its change, interval and p, the r
   const oldResult = copy();
   setRuns(oldResult.cases[0], [3.0e9, 2.9e9, 3.1e9]);
   const lines = formatComparison(compareResults(oldResult, fixture), { color: false }).split('\n');
-  assert.equal(lines[0], 'Receiver median bitrates, old run 2026-11-23T01:02:03.456Z (3 runs a case) against new run 2026-11-23T01:02:03.456Z (3 runs a case).');
+  assert.equal(lines[0], 'Receiver median bitrates, old run 2026-11-23T01:02:03.456Z (3 rounds) against new run 2026-11-23T01:02:03.456Z (3 rounds).');
   assert.match(lines[2], /^Case {2}Direction {2}Chain {3,}Old {3,}New {3,}Change \[95% CI\] {3,}p {3,}Verdict$/);
   assert.match(lines[3], /^ {3}0 {2}forward {4}ss-base \+ ss-aead-cipher\(aes-256-gcm\) +3\.00 Gbits\/sec \(2\.90\.\.3\.10\) {2}2\.45 Gbits\/sec \(2\.41\.\.2\.52\) {2}-18\.3% \[-22\.3%, -13\.1%\] {2}0\.050 +slower$/);
   assert.match(lines[6], /1  reverse .* cannot tell \(2 vs 2 runs\)$/);
@@ -356,6 +356,8 @@ test('both runs measured against the same reference in rounds: cases judged on t
   assert.deepEqual([reference.paired, reference.verdict], [false, 'slower']);
   const text = formatComparison(comparison);
   assert.match(text, /within noise \*\n/);
-  assert.match(text, /\*: 1 of \d+ cases judged on their per-round ratio to .+ in each run, not on their bitrates/);
+  assert.match(text, /\*: 1 of \d+ cases judged on their per-round ratio to .+ in each run \(Old and New: the ratios' median and range\), not on their bitrates/);
+  // Old and New of a paired row are its ratios: 0.80 x in both runs.
+  assert.match(text, /\n +1 +forward +\S.+ +0\.80 x \(0\.79\.\.0\.81\) +0\.80 x \(0\.79\.\.0\.81\) +/);
   assert.match(text, /Cannot tell apart from the old run: .*case 1[,.]/);
 });

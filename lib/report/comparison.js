@@ -91,8 +91,8 @@ export function formatComparison(comparison, { color = false } = {}) {
     String(row.index),
     row.direction,
     row.label,
-    bitrateCell(row.old),
-    bitrateCell(row.new),
+    row.paired ? ratioCell(row.ratios.old) : bitrateCell(row.old),
+    row.paired ? ratioCell(row.ratios.new) : bitrateCell(row.new),
     changeCell(row),
     row.p === null ? '' : formatP(row.p),
     verdictCell(row),
@@ -127,7 +127,7 @@ export function formatComparison(comparison, { color = false } = {}) {
 function pairedText({ pairedWith, rows }) {
   const paired = rows.filter((row) => row.paired).length;
   if (!pairedWith || paired === 0) return [];
-  return [`*: ${paired} of ${rows.length} cases judged on their per-round ratio to ${pairedWith} in each run, not on their bitrates: the machine's drift between the two runs cancels out.`];
+  return [`*: ${paired} of ${rows.length} cases judged on their per-round ratio to ${pairedWith} in each run (Old and New: the ratios' median and range), not on their bitrates: the machine's drift between the two runs cancels out.`];
 }
 
 // The cases the runs measured but cannot tell apart from before.
@@ -184,7 +184,10 @@ function compareCase(oldCase, newCase, { threshold, strict, pairing }) {
   if (!row.new) {
     return newCase.status === 'failed' ? { ...row, verdict: 'failed', regressed: true } : { ...row, verdict: 'not-measured' };
   }
-  if (paired) return { ...row, ...judge(ratioSide(oldRatios), ratioSide(newRatios), threshold) };
+  if (paired) {
+    const ratios = { old: ratioSide(oldRatios), new: ratioSide(newRatios) };
+    return { ...row, ratios, ...judge(ratios.old, ratios.new, threshold) };
+  }
   const deltaPercent = ((row.new.median - row.old.median) / row.old.median) * 100;
   if (row.old.runs < MIN_RUNS || row.new.runs < MIN_RUNS) {
     if (!strict) return { ...row, deltaPercent, verdict: 'cannot-tell' };
@@ -260,6 +263,7 @@ function runSummary(result) {
   return {
     startedAt: result.startedAt,
     repeat: result.options.repeat,
+    rounds: result.rounds,
     complete: result.complete,
   };
 }
@@ -285,6 +289,12 @@ function differences(oldResult, newResult) {
     if (result.complete === false) warnings.push(`the ${side} run was cut short; its missing cases are not measured`);
   }
   return warnings;
+}
+
+// A paired row's side: the median of its per-round ratios to the
+// reference, with their range, '0.09 x (0.03..0.35)'.
+function ratioCell({ median, values }) {
+  return `${formatFixed(median, 2)} x (${formatFixed(Math.min(...values), 2)}..${formatFixed(Math.max(...values), 2)})`;
 }
 
 function bitrateCell(side) {
@@ -316,6 +326,6 @@ function verdictCell(row) {
   return `cannot tell (${row.old.runs} vs ${row.new.runs} ${row.new.runs === 1 && row.old.runs === 1 ? 'run' : 'runs'})`;
 }
 
-function describeRun({ startedAt, repeat }) {
-  return `${startedAt} (${repeat} ${repeat === 1 ? 'run' : 'runs'} a case)`;
+function describeRun({ startedAt, rounds }) {
+  return `${startedAt} (${rounds} ${rounds === 1 ? 'round' : 'rounds'})`;
 }

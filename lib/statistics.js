@@ -81,6 +81,8 @@ export function summarise(runs, { level = DEFAULT_LEVEL } = {}) {
 
 // The level an interval is given at unless a run asks for another.
 export const DEFAULT_LEVEL = 0.95;
+// Resamples of a bootstrap interval, as criterion.rs and compare use.
+const RESAMPLES = 10_000;
 
 // The distribution-free interval for a median (the sign-test interval):
 // with the n values sorted, the chance that the true median lies between
@@ -131,7 +133,6 @@ function binomialHalfCdf(n) {
 // random numbers come from `seed`, so the same values always give the same
 // interval. With fewer than 3 values there is nothing to resample into an
 // interval: low and high are null.
-export const RESAMPLES = 10_000;
 export function bootstrapMedianInterval(values, { level = DEFAULT_LEVEL, seed = BOOTSTRAP_SEED } = {}) {
   requireValues(values, 'bootstrapMedianInterval');
   if (values.length < 3) return { low: null, high: null, level };

@@ -45,7 +45,7 @@ test('six rounds: every figure with its 95% interval; overlapping ranks marked; 
   assert.match(ranking, / 2: Test Case 1, Bitrate=\[[^\]]+ \[2\.80-3\.04\]\], median of 6, cv [\d.]+%, overlaps #1, 0\.97 x \[0\.95-1\.01\] ss-base \+ ss-aead-cipher\(aes-128-gcm\) \(cannot be told apart from ss-base \+ ss-aead-cipher\(aes-128-gcm\)\), /);
   assert.match(ranking, / 3: Test Case 2, .*, 0\.34 x \[0\.32-0\.36\] ss-base \+ ss-aead-cipher\(aes-128-gcm\), ss-base/);
   assert.doesNotMatch(ranking, /3: Test Case 2.*overlaps/);
-  assert.match(ranking, /\n\[low-high\]: the 95% interval of the median receiver bitrate/);
+  assert.match(ranking, /\n\[low-high\]: the 95% interval of the median receiver bitrate \(docs\/statistics.md\); 'at N%' marks one that too few rounds give only at N% \(95% needs 6\)\./);
   assert.match(ranking, /\n1 case cannot be told apart from ss-base \+ ss-aead-cipher\(aes-128-gcm\): the interval of the paired ratio holds 1\.00\./);
   assert.match(ranking, /\n6 rounds in a random order, seed 7 \(--seed 7 replays it\)\./);
   assert.match(formatTextReport(result), /receiver  median 3\.01 Gbits\/sec \[2\.90-3\.10\]  min 2\.90  max 3\.10/);

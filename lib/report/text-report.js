@@ -1,5 +1,6 @@
 import { Chalk } from 'chalk';
 import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
+import { roundsForLevel } from '../statistics.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import {
@@ -172,7 +173,7 @@ function rankingNotes(result, ranked, reference, paint) {
   }
   if (withInterval.length > 0) {
     const { level } = withInterval[0].receiver;
-    notes.push(`[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N%.`);
+    notes.push(`[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)} needs ${roundsForLevel(level)}).`);
   }
   const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position, isCostRanked(result))).length;
   if (overlapping > 0) notes.push(paint.yellow(`overlaps #N: ${overlapping} ${overlapping === 1 ? 'case\'s interval overlaps' : 'cases\' intervals overlap'} that of the case ranked just above, so their order may be the noise's.`));

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import { caseEntries, roundOrder } from '../lib/runner/schedule.js';
 import { seededRandom } from '../lib/statistics.js';
 import { formatTextReport } from '../lib/report/text-report.js';
+import { iperf3ClientArgs, parseIperf3Json } from '../lib/traffic/iperf3.js';
 import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { runRecording } from './support/run-recording.js';
@@ -82,4 +83,12 @@ test('a rule it cannot meet stops at --max-rounds and every report says the case
   assert.match(text, /\[[\d.]+-[\d.]+ at 88%\]/);
   assert.match(text, /\nnoise floor: direct \(no relay\) varied by cv \d+\.\d% over 2 runs of 1 s/);
   assert.match(text, /\nThe machine while it measured: load average [\d.]+-[\d.]+ before the runs, /);
+});
+
+test('iperf3 at a fixed rate: -b splits the rate over the streams; its own CPU is read from -J', () => {
+  assert.deepEqual(iperf3ClientArgs({ port: 5201, duration: 2, parallel: 4, rate: 1e9 }).slice(-4), ['-P', '4', '-b', '250000000']);
+  assert.ok(!iperf3ClientArgs({ port: 5201, duration: 2, parallel: 1 }).includes('-b'));
+  const sum = { bytes: 1e6, seconds: 2, bits_per_second: 4e6 };
+  const report = { end: { sum_sent: sum, sum_received: sum, cpu_utilization_percent: { host_total: 31.5, remote_total: 12.25 } } };
+  assert.deepEqual(parseIperf3Json(JSON.stringify(report)).engineCpu, { client: 31.5, server: 12.25 });
 });

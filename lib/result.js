@@ -8,7 +8,7 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 1;
+export const RESULT_VERSION = 2;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
@@ -33,6 +33,10 @@ export function upgradeResult(result) {
   if (result.resultVersion > RESULT_VERSION) {
     throw inputError(`result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`);
   }
+  return fromVersion1(result.resultVersion === 1 ? result : fromVersion0(result));
+}
+
+function fromVersion0(result) {
   const options = withDefaults(result.options, {
     repeat: 1,
     mode: null,
@@ -46,17 +50,39 @@ export function upgradeResult(result) {
     remote: null,
   });
   return {
-    resultVersion: RESULT_VERSION,
+    resultVersion: 1,
     ...result,
     options,
     warnings: result.warnings ?? [],
-    cases: result.cases.map((caseResult) => upgradeCase(caseResult, options)),
+    cases: result.cases.map((caseResult) => upgradeCaseFrom0(caseResult, options)),
+  };
+}
+
+// Version 2 added rounds: a random order with its seed, intervals, the
+// stopping rule, cost at a fixed rate. A version 1 run was --repeat rounds
+// in a fixed order; what it did not compute is null (its figures have no
+// interval on file), and its relative ratio was a ratio of medians over
+// unpaired runs, kept as it was.
+function fromVersion1(result) {
+  return {
+    ...result,
+    resultVersion: RESULT_VERSION,
+    rounds: result.rounds ?? Math.max(0, ...result.cases.map((caseResult) => caseResult.runs.length)),
+    stopped: result.stopped ?? null,
+    noiseFloor: result.noiseFloor ?? null,
+    options: withDefaults(result.options, { seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null }),
+    cases: result.cases.map(upgradeCaseFrom1),
   };
 }
 
 // One case, as upgradeResult upgrades it (the live text report prints a
 // case before its result is whole); a current case comes back equal.
-export function upgradeCase(caseResult, { parallel = null } = {}) {
+// Each step only fills what is missing, so a newer case passes through both.
+export function upgradeCase(caseResult, options = {}) {
+  return upgradeCaseFrom1(upgradeCaseFrom0(caseResult, options));
+}
+
+function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
   const { status, reason, sender, receiver, wallSeconds } = caseResult;
   return withDefaults({ ...caseResult, sender: oneRunSide(sender), receiver: oneRunSide(receiver) }, {
     direction: 'forward',
@@ -71,6 +97,20 @@ export function upgradeCase(caseResult, { parallel = null } = {}) {
     warnings: [],
     relative: null,
   });
+}
+
+function upgradeCaseFrom1(caseResult) {
+  const relative = caseResult.relative && withDefaults(caseResult.relative, { low: null, high: null, level: null, rounds: null });
+  return withDefaults({
+    ...caseResult,
+    sender: sideWithInterval(caseResult.sender),
+    receiver: sideWithInterval(caseResult.receiver),
+    relative,
+  }, { width: null, converged: null });
+}
+
+function sideWithInterval(side) {
+  return side && withDefaults(side, { low: null, high: null, level: null, coverage: null });
 }
 
 // A side measured once is its own median, minimum and maximum.

@@ -69,31 +69,163 @@ export function percentile(sortedValues, p) {
 // slower of the two middle ones), so the reported transfer is one that
 // really happened and errs on the conservative side. unstable follows the
 // receiver, the side the ranking uses.
-export function summarise(runs) {
+// Each side also carries its median's interval at `level` (a fraction):
+// { low, high, level, coverage } from medianInterval below.
+export function summarise(runs, { level = DEFAULT_LEVEL } = {}) {
   const ok = runs.filter((run) => run.status === 'ok' && run.sender && run.receiver);
   if (ok.length === 0) return { sender: null, receiver: null, unstable: false };
-  const sender = summariseSide(ok.map((run) => run.sender));
-  const receiver = summariseSide(ok.map((run) => run.receiver));
+  const sender = summariseSide(ok.map((run) => run.sender), level);
+  const receiver = summariseSide(ok.map((run) => run.receiver), level);
   return { sender, receiver, unstable: receiver.cv > UNSTABLE_CV };
+}
+
+// The level an interval is given at unless a run asks for another.
+export const DEFAULT_LEVEL = 0.95;
+// Resamples of a bootstrap interval, as criterion.rs and compare use.
+const RESAMPLES = 10_000;
+
+// The distribution-free interval for a median (the sign-test interval):
+// with the n values sorted, the chance that the true median lies between
+// the k-th smallest and the k-th largest is 1 - 2 P(B <= k - 1), B being
+// Binomial(n, 1/2), whatever the distribution the values come from. The
+// narrowest such pair whose chance is at least `level` is returned, as
+// { low, high, level, coverage }, coverage being that exact chance. Too
+// few values for the level (fewer than 6 at 95 %) give min..max with the
+// lower coverage it has (75 % for 3 values), so a reader sees how sure the
+// figure is instead of a level it does not reach. One value has no
+// interval: low and high are null.
+export function medianInterval(values, level = DEFAULT_LEVEL) {
+  requireValues(values, 'medianInterval');
+  const n = values.length;
+  if (n < 2) return { low: null, high: null, level, coverage: 0 };
+  const sorted = ascending(values);
+  const below = binomialHalfCdf(n);
+  let k = 1;
+  while (k + 1 <= Math.floor((n + 1) / 2) && 1 - 2 * below[k] >= level) k += 1;
+  return { low: sorted[k - 1], high: sorted[n - k], level, coverage: 1 - 2 * below[k - 1] };
+}
+
+// The smallest count of values for which medianInterval reaches `level`:
+// min..max covers 1 - 2 / 2^n.
+export function roundsForLevel(level) {
+  let n = 2;
+  while (1 - 2 * 0.5 ** n < level) n += 1;
+  return n;
+}
+
+// cdf[j] = P(B <= j) for B ~ Binomial(n, 1/2), by the recurrence on
+// C(n, j), in doubles: exact to the last bit for the counts a run makes.
+function binomialHalfCdf(n) {
+  const cdf = [];
+  let term = 0.5 ** n;
+  let sum = 0;
+  for (let j = 0; j <= n; j += 1) {
+    sum += term;
+    cdf.push(sum);
+    term = (term * (n - j)) / (j + 1);
+  }
+  return cdf;
+}
+
+// The percentile bootstrap interval of the median of `values`, as
+// { low, high, level }: the values resampled with replacement RESAMPLES
+// times, the tails of the resampled medians cut at (1 - level) / 2. The
+// random numbers come from `seed`, so the same values always give the same
+// interval. With fewer than 3 values there is nothing to resample into an
+// interval: low and high are null.
+export function bootstrapMedianInterval(values, { level = DEFAULT_LEVEL, seed = BOOTSTRAP_SEED } = {}) {
+  requireValues(values, 'bootstrapMedianInterval');
+  if (values.length < 3) return { low: null, high: null, level };
+  const random = seededRandom(seed);
+  const sample = new Float64Array(values.length);
+  const medians = new Float64Array(RESAMPLES);
+  for (let i = 0; i < RESAMPLES; i += 1) {
+    for (let j = 0; j < sample.length; j += 1) sample[j] = values[Math.floor(random() * values.length)];
+    medians[i] = sortedMedian(sample.sort());
+  }
+  medians.sort();
+  const tail = (1 - level) / 2;
+  return { low: medians[Math.floor(tail * RESAMPLES)], high: medians[Math.ceil((1 - tail) * RESAMPLES) - 1], level };
+}
+
+// A fixed seed for intervals read back from data, so a file reads the same
+// every time it is reported.
+export const BOOTSTRAP_SEED = 0x9e3779b9;
+
+// The median as defined above, on values already in order (ten thousand
+// resamples make the copy median() takes add up).
+export function sortedMedian(sorted) {
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+// A small, well-mixed 32-bit generator (Tommy Ettinger's mulberry32),
+// returning numbers in [0, 1): seedable, which Math.random is not, so a
+// run's order and every resampled interval can be made again.
+export function seededRandom(seed) {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 // The case's cost (docs/result.md) from its runs[]: for each relay, medians
 // over the ok runs that have one. cpuSecondsPerGB is the median of each
 // run's own CPU seconds per 1e9 bytes iperf3 received, not a ratio of two
-// medians, so it describes runs that happened. null when no ok run has a
-// cost (a platform without /proc).
-export function summariseCost(runs) {
-  const costed = runs.filter((run) => run.status === 'ok' && run.cost && run.receiver?.bytes > 0);
+// medians, so it describes runs that happened; `pair` is the two relays'
+// together. Each cpuSecondsPerGB has its interval at `level` beside it
+// ({ low, high, level, coverage }, as medianInterval). A run at a fixed
+// rate that did not reach it (saturated) is left out and counted in
+// saturatedRuns. null when no such run has a cost (a platform without
+// /proc, or every run saturated).
+export function summariseCost(runs, { level = DEFAULT_LEVEL } = {}) {
+  const costed = runs.filter((run) => run.status === 'ok' && run.cost && run.receiver?.bytes > 0 && !run.saturated);
   if (costed.length === 0) return null;
   const relay = (role) => ({
     cpuSeconds: median(costed.map((run) => run.cost[role].cpuSeconds)),
     peakRssBytes: median(costed.map((run) => run.cost[role].peakRssBytes)),
-    cpuSecondsPerGB: median(costed.map((run) => run.cost[role].cpuSeconds / (run.receiver.bytes / 1e9))),
+    ...perGB(costed.map((run) => runCostPerGB(run, role)), level),
   });
-  return { client: relay('client'), server: relay('server') };
+  return {
+    client: relay('client'),
+    server: relay('server'),
+    pair: perGB(costed.map((run) => runCostPerGB(run)), level),
+    saturatedRuns: runs.filter((run) => run.status === 'ok' && run.saturated).length,
+  };
 }
 
-function summariseSide(measurements) {
+// For each round both `runs` and `referenceRuns` measured (ok, matched by
+// their round, `repeat`), this case's receiver bitrate over the
+// reference's: ratios of measurements made minutes apart at most, so a
+// drift of the machine between rounds cancels out. `figure` may be any
+// figure of a run; a run for which it is null (a saturated run's cost)
+// pairs with nothing.
+export function pairedRatios(runs, referenceRuns, figure = (run) => run.receiver.bits_per_second) {
+  const reference = new Map(referenceRuns.filter(isMeasured).map((run) => [run.repeat, figure(run)]));
+  return runs.filter((run) => isMeasured(run) && figure(run) !== null && reference.get(run.repeat) > 0)
+    .map((run) => figure(run) / reference.get(run.repeat));
+}
+
+const isMeasured = (run) => run.status === 'ok' && run.receiver;
+
+// One run's CPU seconds per GB received: one relay's, or (no role) both
+// relays' together. null for a run without a cost to read.
+export function runCostPerGB(run, role = null) {
+  if (!run.cost || !(run.receiver?.bytes > 0)) return null;
+  const seconds = role ? run.cost[role].cpuSeconds : run.cost.client.cpuSeconds + run.cost.server.cpuSeconds;
+  return seconds / (run.receiver.bytes / 1e9);
+}
+
+function perGB(values, level) {
+  const { low, high, coverage } = medianInterval(values, level);
+  return { cpuSecondsPerGB: median(values), low, high, level, coverage };
+}
+
+function summariseSide(measurements, level) {
   const bitrates = measurements.map((measurement) => measurement.bits_per_second);
   // A stable sort keeps equal bitrates in run order, so the choice is repeatable.
   const byBitrate = [...measurements].sort((a, b) => a.bits_per_second - b.bits_per_second);
@@ -105,6 +237,7 @@ function summariseSide(measurements) {
     min: min(bitrates),
     max: max(bitrates),
     cv: coefficientOfVariation(bitrates),
+    ...medianInterval(bitrates, level),
   };
 }
 

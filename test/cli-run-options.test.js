@@ -40,7 +40,7 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     const cwd = emptyFolder();
     const baseline = baselineFile(cwd, 1e13);
     const { code, stdout, stderr } = await runCli(
-      ['--full', '--duration', '1', '--repeat', '3', '--no-latency', '--json', '--no-archive', '--baseline', baseline, ...QUICK],
+      ['--full', '--duration', '1', '--repeat', '3', '--max-rounds', '3', '--no-latency', '--json', '--no-archive', '--baseline', baseline, ...QUICK],
       { cwd },
     );
     assert.equal(code, 1, stderr);
@@ -54,7 +54,9 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     // One test, run three times: one block for it, after its last run.
     assert.match(stderr, /\n\nrunning 1 tests, 3 runs each: 3 runs\.\.\.\n\n/);
     assert.equal(stderr.match(/------------ Test Case 12 -/g).length, 1);
-    assert.match(stderr, /\[run 1\/3\] Test Case 12  aes-128-gcm \(repeat 1\/3\) \.\.\.\n\[run 2\/3\] Test Case 12  aes-128-gcm \(repeat 2\/3\) \.\.\.\n/);
+    // --full's stopping rule, held to 3 rounds by --max-rounds: the rounds count up, the widest interval beside them.
+    assert.match(stderr, /\[run 1\/3\] Test Case 12  aes-128-gcm \(round 1\) \.\.\.\n\[run 2\/3\] Test Case 12  aes-128-gcm \(round 2\) \.\.\.\n\[run 3\/3\] Test Case 12  aes-128-gcm \(round 3, widest ±[\d.]+%\) \.\.\.\n/);
+    assert.deepEqual([result.options.confidence, result.options.maxRounds, result.rounds, result.stopped], [{ level: 0.95, width: 0.05 }, 3, 3, 'max-rounds']);
     assert.match(stderr, /receiver  median .+ \(3 runs\)/);
     assert.match(stderr, new RegExp(`Done in [\\d.]+s\\.\\n\\nAgainst the baseline ${baseline}:\\nReceiver median bitrates, old run `));
     assert.match(stderr, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +10\.0 Tbits\/sec +.+ +-\d+\.\d% \[-\d+\.\d%, -\d+\.\d%\] +0\.050 +slower\n/);

@@ -245,7 +245,7 @@ test('the table: one aligned row per case with its change, interval and p, the r
   const oldResult = copy();
   setRuns(oldResult.cases[0], [3.0e9, 2.9e9, 3.1e9]);
   const lines = formatComparison(compareResults(oldResult, fixture), { color: false }).split('\n');
-  assert.equal(lines[0], 'Receiver median bitrates, old run 2026-11-23T01:02:03.456Z (3 runs a case) against new run 2026-11-23T01:02:03.456Z (3 runs a case).');
+  assert.equal(lines[0], 'Receiver median bitrates, old run 2026-11-23T01:02:03.456Z (3 rounds) against new run 2026-11-23T01:02:03.456Z (3 rounds).');
   assert.match(lines[2], /^Case {2}Direction {2}Chain {3,}Old {3,}New {3,}Change \[95% CI\] {3,}p {3,}Verdict$/);
   assert.match(lines[3], /^ {3}0 {2}forward {4}ss-base \+ ss-aead-cipher\(aes-256-gcm\) +3\.00 Gbits\/sec \(2\.90\.\.3\.10\) {2}2\.45 Gbits\/sec \(2\.41\.\.2\.52\) {2}-18\.3% \[-22\.3%, -13\.1%\] {2}0\.050 +slower$/);
   assert.match(lines[6], /1  reverse .* cannot tell \(2 vs 2 runs\)$/);
@@ -329,3 +329,35 @@ test('cipherbench compare exits 0, 1 on a regression, 0 when it cannot tell, and
 function chainMethod(row) {
   return row.presets.at(-1).params.method;
 }
+
+test('both runs measured against the same reference in rounds: cases judged on their paired ratios, which cancel a slower machine', () => {
+  // Case 1 against case 0 (forward), five rounds a side. In the new run
+  // the machine is 20 % slower for both, round by round: the bitrates
+  // fell, the ratio did not move.
+  const build = (scale) => {
+    const result = copy();
+    result.rounds = 5;
+    const reference = result.cases.find((c) => c.index === 0 && c.direction === 'forward');
+    const mine = result.cases.find((c) => c.index === 1 && c.direction === 'forward');
+    const wobble = [1, 0.97, 1.03, 0.99, 1.02];
+    setRuns(reference, wobble.map((w) => 3e9 * w * scale));
+    setRuns(mine, wobble.map((w, round) => 2.4e9 * w * scale * [1, 1.01, 0.99, 1.005, 0.995][round]));
+    for (const caseResult of result.cases) caseResult.relative = { to: 0, ratio: null, low: null, high: null, level: 0.95, rounds: 5 };
+    return result;
+  };
+  const comparison = compareResults(build(1), build(0.8));
+  assert.match(comparison.pairedWith, /./);
+  const row = rowFor(comparison, 1);
+  assert.equal(row.paired, true);
+  assert.equal(row.verdict, 'within-noise');
+  assert.ok(Math.abs(row.deltaPercent) < 2, String(row.deltaPercent));
+  // The reference itself has no ratio to itself: judged on its bitrates, slower.
+  const reference = rowFor(comparison, 0);
+  assert.deepEqual([reference.paired, reference.verdict], [false, 'slower']);
+  const text = formatComparison(comparison);
+  assert.match(text, /within noise \*\n/);
+  assert.match(text, /\*: 1 of \d+ cases judged on their per-round ratio to .+ in each run \(Old and New: the ratios' median and range\), not on their bitrates/);
+  // Old and New of a paired row are its ratios: 0.80 x in both runs.
+  assert.match(text, /\n +1 +forward +\S.+ +0\.80 x \(0\.79\.\.0\.81\) +0\.80 x \(0\.79\.\.0\.81\) +/);
+  assert.match(text, /Cannot tell apart from the old run: .*case 1[,.]/);
+});

@@ -10,9 +10,9 @@ const ARCHIVED = [
   ...readdirSync(FIGURES).filter((name) => name.endsWith('.json')).map((name) => [name, read(new URL(name, FIGURES))]),
   ['result-v2.json', read(new URL('./fixtures/result-v2.json', import.meta.url))],
 ];
-const RUN_FIELDS = ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'warnings', 'cases'];
-const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'parallel', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports'];
-const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'relative', 'warnings'];
+const RUN_FIELDS = ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'noiseFloor', 'environment', 'options', 'warnings', 'cases'];
+const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'seed', 'confidence', 'maxRounds', 'maxTime', 'noiseFloor', 'parallel', 'rate', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports'];
+const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'relative', 'warnings', 'width', 'converged'];
 
 test('every archived result upgrades to the current shape, field for field', () => {
   for (const [name, archived] of ARCHIVED) {
@@ -25,6 +25,7 @@ test('every archived result upgrades to the current shape, field for field', () 
       assert.deepEqual(CASE_FIELDS.filter((field) => !(field in caseResult)), [], `${name} case ${caseResult.index}`);
       for (const side of [caseResult.sender, caseResult.receiver].filter(Boolean)) {
         assert.deepEqual(['min', 'max', 'cv'].filter((field) => typeof side[field] !== 'number'), [], `${name} case ${caseResult.index}`);
+        assert.deepEqual(['low', 'high', 'level', 'coverage'].filter((field) => !(field in side)), [], `${name} case ${caseResult.index}`);
       }
     }
     // What the file had stays as it was.
@@ -50,14 +51,16 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   const result = upgradeResult(old);
   const [ok, skipped] = result.cases;
   assert.deepEqual(ok.runs, [{ repeat: 0, status: 'ok', reason: null, sender: measured, receiver: measured, wallSeconds: 3.4, cost: null }]);
-  assert.deepEqual(ok.receiver, { ...measured, min: 3e9, max: 3e9, cv: 0 });
+  assert.deepEqual(ok.receiver, { ...measured, min: 3e9, max: 3e9, cv: 0, low: null, high: null, level: null, coverage: null });
   assert.equal(ok.parallel, 2);
   assert.equal(ok.direction, 'forward');
   assert.deepEqual([ok.cost, ok.wire, ok.latency, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, false, []]);
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
     duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
+    seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
   });
+  assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged], [1, null, null, null]);
   assert.deepEqual(result.warnings, []);
   assert.equal(old.resultVersion, undefined, 'the given object is left alone');
   assert.deepEqual(upgradeCase(ok), ok);
@@ -65,4 +68,18 @@ test('a result from before repeats: its case is its one run, a skipped case has 
 
 test('a result from a newer cipherbench is refused, not misread', () => {
   assert.throws(() => upgradeResult({ resultVersion: RESULT_VERSION + 1, cases: [] }), (error) => error.exitCode === 2 && /newer than this cipherbench reads/.test(error.message));
+});
+
+test('a version 1 result keeps its figures and its unpaired ratio; what it did not compute is null', () => {
+  const side = { bytes: 1, seconds: 1, bits_per_second: 2e9, min: 1e9, max: 3e9, cv: 0.5 };
+  const run = { repeat: 0, status: 'ok', reason: null, sender: side, receiver: side, wallSeconds: 1, cost: null };
+  const v1 = {
+    resultVersion: 1,
+    options: { repeat: 2, relativeTo: '0' },
+    cases: [{ index: 0, presets: [], status: 'ok', runs: [run, { ...run, repeat: 1 }], sender: side, receiver: side, relative: { to: 0, ratio: 0.8 } }],
+  };
+  const [caseResult] = upgradeResult(v1).cases;
+  assert.deepEqual(caseResult.relative, { to: 0, ratio: 0.8, low: null, high: null, level: null, rounds: null });
+  assert.deepEqual(caseResult.receiver, { ...side, low: null, high: null, level: null, coverage: null });
+  assert.equal(upgradeResult(v1).rounds, 2);
 });

@@ -3,11 +3,19 @@ import { test } from 'node:test';
 import { normalizeOptions, parsePorts } from '../lib/runner/options.js';
 
 test('defaults', () => {
-  assert.deepEqual(normalizeOptions({}), {
+  const { seed, ...settings } = normalizeOptions({});
+  // A fresh seed each run, recorded so the order can be replayed.
+  assert.ok(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32, String(seed));
+  assert.deepEqual(settings, {
     mode: 'default',
     duration: 3,
     parallel: 1,
     repeat: 1,
+    confidence: null,
+    maxRounds: 30,
+    maxTime: null,
+    rate: null,
+    noiseFloor: 3,
     filter: null,
     relativeTo: null,
     engine: 'auto',
@@ -36,8 +44,8 @@ test('a mode sets duration, repeat, latency and how many cases; explicit options
 });
 
 test('the CLI gives text, the API numbers: both read the same', () => {
-  const fromCli = normalizeOptions({ duration: '2', parallel: '4', ports: '2001,2002,2003' });
-  const fromApi = normalizeOptions({ duration: 2, parallel: 4, ports: { client: 2001, server: 2002, target: 2003 } });
+  const fromCli = normalizeOptions({ duration: '2', parallel: '4', ports: '2001,2002,2003', seed: '7', confidence: '99,2.5', maxTime: '60', rate: '1.5G' });
+  const fromApi = normalizeOptions({ duration: 2, parallel: 4, ports: { client: 2001, server: 2002, target: 2003 }, seed: 7, confidence: '99,2.5', maxTime: 60, rate: 1.5e9 });
   assert.deepEqual(fromCli, fromApi);
 });
 
@@ -57,6 +65,16 @@ test('bad values say what is wanted and what was given', () => {
     [{ ports: '1,2' }, /--ports must be three port numbers/],
     [{ ports: '1081,1081,1083' }, /must differ/],
     [{ ports: { client: 70000, server: 1, target: 2 } }, /the client port must be a whole number from 1 to 65535/],
+    [{ confidence: '49,5' }, /^--confidence takes LEVEL,WIDTH in percent: a level from 50 to 99\.9 and a width above 0, e\.g\. 95,5; got "49,5"$/],
+    [{ confidence: '100,5' }, /^--confidence takes LEVEL,WIDTH/],
+    [{ confidence: '95,0' }, /^--confidence takes LEVEL,WIDTH/],
+    [{ confidence: '95' }, /^--confidence takes LEVEL,WIDTH/],
+    [{ maxRounds: '0' }, /^--max-rounds must be a whole number of rounds, 1 to 100; got "0"$/],
+    [{ maxRounds: 2, repeat: 3 }, /^--max-rounds \(2\) must be at least --repeat \(3\)$/],
+    [{ maxTime: '0' }, /^--max-time must be a number of seconds above 0/],
+    [{ rate: 'fast' }, /^--rate takes bits per second, 1K or more, as a number with K, M or G \(e\.g\. 500M, 1G\); got "fast"$/],
+    [{ rate: '10' }, /^--rate takes bits per second/],
+    [{ seed: -1 }, /^seed must be a whole number of a 32-bit seed, 0 to 4294967295; got -1$/],
   ];
   for (const [options, message] of bad) {
     assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
@@ -65,4 +83,18 @@ test('bad values say what is wanted and what was given', () => {
 
 test('parsePorts keeps the CLIENT,SERVER,TARGET order', () => {
   assert.deepEqual(parsePorts(' 5, 6 ,7'), { client: 5, server: 6, target: 7 });
+});
+
+test('--full brings the stopping rule: 95 % within 5 %, at most 900 s; flags win', () => {
+  const full = normalizeOptions({ mode: 'full' });
+  assert.deepEqual([full.confidence, full.maxTime, full.maxRounds], [{ level: 0.95, width: 0.05 }, 900, 30]);
+  const mine = normalizeOptions({ mode: 'full', confidence: '99,2', maxTime: '120', maxRounds: '10' });
+  assert.deepEqual([mine.confidence, mine.maxTime, mine.maxRounds], [{ level: 0.99, width: 0.02 }, 120, 10]);
+  assert.deepEqual([normalizeOptions({ rate: '500M' }).rate, normalizeOptions({ rate: '1g' }).rate, normalizeOptions({ rate: '2500k' }).rate], [5e8, 1e9, 2.5e6]);
+});
+
+test('--noise-floor: 3 direct runs unless --smoke; --no-noise-floor and 0 turn it off', () => {
+  assert.deepEqual(['smoke', 'default', 'full'].map((mode) => normalizeOptions({ mode }).noiseFloor), [0, 3, 3]);
+  assert.deepEqual([normalizeOptions({ noiseFloor: false }).noiseFloor, normalizeOptions({ noiseFloor: '0' }).noiseFloor, normalizeOptions({ noiseFloor: '5' }).noiseFloor], [0, 0, 5]);
+  assert.throws(() => normalizeOptions({ noiseFloor: '11' }), (error) => error.exitCode === 2 && /^--noise-floor must be a whole number of runs, 0 to 10; got "11"$/.test(error.message));
 });

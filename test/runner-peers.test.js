@@ -122,12 +122,14 @@ test('direct, plain, shadowsocks-libev and blinksocks rows run like our own rela
   assert.equal(command.reason, 'not installed: no-such-relay not found on PATH; install it, or give its full path in the case\'s command');
   assert.equal(commands.has('6 relay-server'), false, 'nothing started for it');
 
-  // --relative-to: each median over the named row's.
+  // --relative-to: each run over the named row's in the same round; one
+  // round is one ratio, with no interval.
   assert.equal(result.options.relativeTo, 'shadowsocks-libev');
   const reference = byIndex(3).receiver.bits_per_second;
   for (const caseResult of result.cases) {
-    const expected = caseResult.index === 3 || !caseResult.receiver ? null : caseResult.receiver.bits_per_second / reference;
-    assert.deepEqual(caseResult.relative, { to: 3, ratio: expected }, `case ${caseResult.index}`);
+    const measured = caseResult.index !== 3 && caseResult.receiver;
+    const expected = measured ? caseResult.receiver.bits_per_second / reference : null;
+    assert.deepEqual(caseResult.relative, { to: 3, ratio: expected, low: null, high: null, level: 0.95, rounds: measured ? 1 : 0 }, `case ${caseResult.index}`);
   }
   assertAllGone(pids);
 });

@@ -24,30 +24,41 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   if (!requirePrograms(t, 'iperf3')) return;
   const { result, pids, events } = await runRecording({ ports, cases: [AES_GCM, AES_CTR, CHACHA], filter: 'aead' });
 
-  assert.deepEqual(Object.keys(result), ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'warnings', 'cases']);
+  assert.deepEqual(Object.keys(result), ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'noiseFloor', 'environment', 'options', 'warnings', 'cases']);
+  assert.deepEqual([result.rounds, result.stopped], [1, null]);
   assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
   assert.equal(result.complete, true);
   assert.equal(result.interrupted, null);
-  assert.deepEqual(result.options, {
+  const { seed, ...options } = result.options;
+  assert.ok(Number.isInteger(seed), 'the order\'s seed is recorded');
+  assert.deepEqual(options, {
     casesFile: null, casesSource: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
-    engine: 'iperf3', relativeTo: null, link: null, remote: null, profile: null,
+    engine: 'iperf3', relativeTo: null, link: null, remote: null, confidence: null, maxRounds: 30, maxTime: null, rate: null, noiseFloor: 0, profile: null,
   });
+  assert.equal(result.noiseFloor, null);
   assert.deepEqual(result.warnings, []);
   assert.match(result.environment.iperf3.path, /iperf3$/);
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {
     assert.deepEqual(Object.keys(caseResult), [
-      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'warnings', 'relative',
+      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'warnings', 'relative', 'width', 'converged',
     ]);
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.equal(caseResult.reason, null);
     assert.equal(caseResult.runs.length, 1);
     const [only] = caseResult.runs;
-    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost']);
+    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost', 'disturbance']);
+    // What else the machine did: shares of its CPU, the load before, iperf3's own CPU.
+    const { loadAverage, idle, steal, engineCpu } = only.disturbance;
+    assert.ok(loadAverage >= 0 && idle >= 0 && idle <= 1 && steal >= 0 && steal <= 1, JSON.stringify(only.disturbance));
+    assert.ok(engineCpu.client > 0 && engineCpu.server > 0, JSON.stringify(engineCpu));
     measured(only.sender);
     measured(only.receiver);
     // One run is its own median, with no spread.
-    assert.deepEqual(caseResult.receiver, { ...only.receiver, min: only.receiver.bits_per_second, max: only.receiver.bits_per_second, cv: 0 });
+    assert.deepEqual(caseResult.receiver, {
+      ...only.receiver, min: only.receiver.bits_per_second, max: only.receiver.bits_per_second, cv: 0, low: null, high: null, level: 0.95, coverage: 0,
+    });
+    assert.deepEqual([caseResult.width, caseResult.converged], [null, null]);
     // A 1 s case and its relays' start and stop: above 1 s, and below 10 s
     // even on a loaded machine (test files run side by side), far from a
     // case run twice or a figure in milliseconds.
@@ -56,8 +67,8 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
     assert.equal(caseResult.ceiling, null, 'ceiling: false');
   }
   assert.deepEqual(
-    events.filter((e) => e.type !== 'process-started').map((e) => `${e.type} ${e.position ?? ''}/${e.total}`),
-    ['run-started /2', 'case-started 1/2', 'case-finished 1/2', 'case-started 2/2', 'case-finished 2/2'],
+    events.filter((e) => e.type !== 'process-started').map((e) => `${e.type} ${e.position ?? ''}/${e.total ?? ''}`),
+    ['run-started /2', 'case-started 1/2', 'case-finished 1/2', 'case-started 2/2', 'case-finished 2/2', 'round-finished /'],
   );
   assert.deepEqual(
     events.filter((e) => e.type === 'case-finished').map((e) => [e.repeat, e.repeats, e.last, e.run === e.case.runs[0]]),
@@ -132,7 +143,8 @@ test('a relay that exits before it is ready fails the case with its last stderr 
   // Ports are free when the run starts; someone takes the relay server's
   // between the cases, so the second relay server cannot listen.
   let squatter;
-  const { result, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA] }, (event) => {
+  // Seed 1 orders two cases as the file does: 0, then 1.
+  const { result, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA], seed: 1 }, (event) => {
     if (event.type === 'case-finished' && event.case.index === 0) {
       squatter = net.createServer().listen(ports.server, '127.0.0.1');
     }
@@ -153,7 +165,8 @@ test('aborting stops the running case, skips the rest and marks the run incomple
   const ports = await freeRunPorts();
   if (!requirePrograms(t, 'iperf3')) return;
   const controller = new AbortController();
-  const { result, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA, AES_CTR], duration: 3, signal: controller.signal }, (event) => {
+  // Seed 5 orders three cases as the file does: 0, 1, then 2.
+  const { result, pids } = await runRecording({ ports, cases: [AES_GCM, CHACHA, AES_CTR], duration: 3, seed: 5, signal: controller.signal }, (event) => {
     if (event.type === 'process-started' && event.index === 1 && event.role === 'iperf3-client') {
       setTimeout(() => controller.abort('SIGTERM'), 300);
     }

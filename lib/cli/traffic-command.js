@@ -1,6 +1,7 @@
 import { formatBitrate, formatBytes, formatInterval } from '../report/units.js';
 import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../traffic/protocol.js';
 import { runTrafficSender } from '../traffic/sender.js';
+import { parseRate } from '../runner/options.js';
 import { startTrafficSink } from '../traffic/sink.js';
 import { endpointOption, registerServer } from './serve.js';
 import { inputError } from '../errors.js';
@@ -22,6 +23,7 @@ export function registerTrafficCommands(program) {
     .option('--duration <seconds>', 'how long to send, as iperf3 -t', '10')
     .option('--parallel <streams>', 'parallel streams, as iperf3 -P', '1')
     .option('--reverse', 'the sink sends and this side receives, as iperf3 -R')
+    .option('--rate <rate>', 'pace the sending to this many bits per second in all, as iperf3 -b (500M, 1G); not with --reverse')
     .option('--json', 'print a JSON report shaped like iperf3 -J\'s')
     .action(async (options) => {
       const { host, port } = endpointOption('--connect', options.connect);
@@ -33,9 +35,11 @@ export function registerTrafficCommands(program) {
       if (!/^\d+$/.test(options.parallel) || !(parallel >= 1 && parallel <= MAX_STREAMS)) {
         throw inputError(`--parallel must be a whole number from 1 to ${MAX_STREAMS}, got ${JSON.stringify(options.parallel)}`);
       }
+      const rate = options.rate === undefined ? null : parseRate(options.rate);
+      if (rate !== null && options.reverse) throw inputError('--rate paces what this side sends: give it without --reverse');
       let report;
       try {
-        report = await runTrafficSender({ host, port, duration, parallel, reverse: Boolean(options.reverse) });
+        report = await runTrafficSender({ host, port, duration, parallel, reverse: Boolean(options.reverse), rate });
       } catch (error) {
         // As iperf3 -J: the failure goes in the JSON, so a reader of stdout
         // always gets one JSON object.

@@ -3,6 +3,7 @@ import { upgradeResult } from '../result.js';
 import { caseDefinition, caseLabel } from './case-label.js';
 import { ALPHA, bootstrapRatioInterval, mannWhitneyP, MIN_RUNS } from './significance.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
+import { pairedRatios } from '../statistics.js';
 
 // Two result objects (docs/result.md), case by case: did the new run get
 // slower than the old one? Both `cipherbench compare` and `run --baseline`
@@ -45,7 +46,7 @@ const VERDICT_TEXT = {
 export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHOLD, strict = false, intervals = 'always' } = {}) {
   const [oldResult, newResult] = [oldGiven, newGiven].map(upgradeResult);
   const oldByKey = groupByKey(oldResult.cases);
-  const rule = { threshold, strict, intervals };
+  const rule = { threshold, strict, intervals, pairing: sharedReference(oldResult, newResult) };
   const rows = newResult.cases.map((newCase) => {
     const oldCase = oldByKey.get(caseKey(newCase))?.shift() ?? null;
     return compareCase(oldCase, newCase, rule);
@@ -61,9 +62,30 @@ export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHO
     old: runSummary(oldResult),
     new: runSummary(newResult),
     warnings: differences(oldResult, newResult),
+    pairedWith: rule.pairing ? rule.pairing.label : null,
     rows,
     regressed: rows.some((row) => row.regressed),
   };
+}
+
+// Both results measured in rounds against the same --relative-to case (the
+// same chain or row, in each direction): then each case is compared on its
+// per-round ratio to that case, which cancels whatever moved the machine
+// between the two runs, as a reference measured beside the case sees the
+// same neighbours. { label, old(caseResult), new(caseResult) } giving each
+// side's reference case, or null.
+function sharedReference(oldResult, newResult) {
+  const referenceOf = (result) => {
+    const to = result.cases.find((caseResult) => caseResult.relative)?.relative.to;
+    if (to === undefined || !(result.rounds > 0)) return null;
+    return (direction) => result.cases.find((caseResult) => caseResult.index === to && caseResult.direction === direction) ?? null;
+  };
+  const [oldReference, newReference] = [referenceOf(oldResult), referenceOf(newResult)];
+  if (!oldReference || !newReference) return null;
+  const sample = oldResult.cases.find((caseResult) => caseResult.relative);
+  const [oldCase, newCase] = [oldReference(sample.direction), newReference(sample.direction)];
+  if (!oldCase || !newCase || caseKey(oldCase) !== caseKey(newCase)) return null;
+  return { label: caseLabel(newCase), old: (caseResult) => oldReference(caseResult.direction), new: (caseResult) => newReference(caseResult.direction) };
 }
 
 export function formatComparison(comparison, { color = false } = {}) {
@@ -73,8 +95,8 @@ export function formatComparison(comparison, { color = false } = {}) {
     String(row.index),
     row.direction,
     row.label,
-    bitrateCell(row.old),
-    bitrateCell(row.new),
+    row.paired ? ratioCell(row.ratios.old) : bitrateCell(row.old),
+    row.paired ? ratioCell(row.ratios.new) : bitrateCell(row.new),
     changeCell(row),
     row.p === null ? '' : formatP(row.p),
     verdictCell(row),
@@ -98,9 +120,25 @@ export function formatComparison(comparison, { color = false } = {}) {
     line(header),
     ...tableRows,
     '',
+    ...pairedText(comparison),
+    ...apartText(comparison),
     ruleText(comparison),
     verdictText(comparison, paint),
   ].join('\n') + '\n';
+}
+
+// Which rows were judged on their paired ratios, marked * in the table.
+function pairedText({ pairedWith, rows }) {
+  const paired = rows.filter((row) => row.paired).length;
+  if (!pairedWith || paired === 0) return [];
+  return [`*: ${paired} of ${rows.length} cases judged on their per-round ratio to ${pairedWith} in each run (Old and New: the ratios' median and range), not on their bitrates: the machine's drift between the two runs cancels out.`];
+}
+
+// The cases the runs measured but cannot tell apart from before.
+function apartText({ rows }) {
+  const apart = rows.filter((row) => row.verdict === 'within-noise' || row.verdict === 'cannot-tell');
+  if (apart.length === 0) return [];
+  return [`Cannot tell apart from the old run: ${apart.map((row) => `case ${row.index}${row.direction === 'reverse' ? ' reverse' : ''}`).join(', ')}.`];
 }
 
 function ruleText({ threshold, strict, minRuns }) {
@@ -122,14 +160,21 @@ function verdictText(comparison, paint) {
   return paint.green(`No regression: no case got slower by more than ${threshold}% beyond the runs' noise.`);
 }
 
-function compareCase(oldCase, newCase, { threshold, strict, intervals }) {
+function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing }) {
   const known = newCase ?? oldCase;
+  // On the paired ratios when both sides have enough of them; the
+  // reference itself, and a case with too few, on its bitrates.
+  const [oldRatios, newRatios] = oldCase && newCase && pairing
+    ? [ratiosTo(oldCase, pairing.old(oldCase)), ratiosTo(newCase, pairing.new(newCase))]
+    : [null, null];
+  const paired = Boolean(oldRatios && newRatios && oldRatios.length >= MIN_RUNS && newRatios.length >= MIN_RUNS);
   const row = {
     key: caseKey(known),
     index: known.index,
     presets: known.presets,
     label: caseLabel(known),
     direction: known.direction,
+    paired,
     old: oldCase ? bitrates(oldCase) : null,
     new: newCase ? bitrates(newCase) : null,
     deltaPercent: null,
@@ -144,22 +189,47 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals }) {
   if (!row.new) {
     return newCase.status === 'failed' ? { ...row, verdict: 'failed', regressed: true } : { ...row, verdict: 'not-measured' };
   }
+  if (paired) {
+    const ratios = { old: ratioSide(oldRatios), new: ratioSide(newRatios) };
+    return { ...row, ratios, ...judge(ratios.old, ratios.new, threshold, intervals) };
+  }
   const deltaPercent = ((row.new.median - row.old.median) / row.old.median) * 100;
   if (row.old.runs < MIN_RUNS || row.new.runs < MIN_RUNS) {
     if (!strict) return { ...row, deltaPercent, verdict: 'cannot-tell' };
     const verdict = rangeVerdict(row.old, row.new, deltaPercent, threshold);
     return { ...row, deltaPercent, verdict, regressed: verdict === 'slower' };
   }
+  return { ...row, ...judge(row.old, row.new, threshold, intervals) };
+}
+
+// The rule on two sets of values (bitrates, or paired ratios), each
+// { median, values }: the change of the median, its interval, the rank
+// test and the verdict.
+function judge(before, after, threshold, intervals) {
+  const deltaPercent = ((after.median - before.median) / before.median) * 100;
   const lower = deltaPercent < 0;
-  const p = mannWhitneyP(row.old.values, row.new.values, { lower });
+  const p = mannWhitneyP(before.values, after.values, { lower });
   const significant = p <= ALPHA;
-  if (!significant && intervals === 'when-significant') return { ...row, deltaPercent, p, verdict: 'within-noise' };
-  const { low, high } = bootstrapRatioInterval(row.old.values, row.new.values);
+  if (!significant && intervals === 'when-significant') return { deltaPercent, p, verdict: 'within-noise' };
+  const { low, high } = bootstrapRatioInterval(before.values, after.values);
   const intervalPercent = { low: (low - 1) * 100, high: (high - 1) * 100 };
   let verdict = significant ? 'within-threshold' : 'within-noise';
   if (significant && lower && intervalPercent.high < -threshold) verdict = 'slower';
   if (significant && !lower && intervalPercent.low > threshold) verdict = 'faster';
-  return { ...row, deltaPercent, intervalPercent, p, verdict, regressed: verdict === 'slower' };
+  return { deltaPercent, intervalPercent, p, verdict, regressed: verdict === 'slower' };
+}
+
+// A case's per-round ratios to its run's reference; null for the
+// reference itself or a case without one.
+function ratiosTo(caseResult, reference) {
+  if (!reference || reference === caseResult || caseResult.status !== 'ok') return null;
+  return pairedRatios(caseResult.runs, reference.runs);
+}
+
+function ratioSide(values) {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return { median: sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2, values };
 }
 
 // --strict with fewer than MIN_RUNS a side: the medians moved by more than
@@ -199,6 +269,7 @@ function runSummary(result) {
   return {
     startedAt: result.startedAt,
     repeat: result.options.repeat,
+    rounds: result.rounds,
     complete: result.complete,
   };
 }
@@ -226,6 +297,12 @@ function differences(oldResult, newResult) {
   return warnings;
 }
 
+// A paired row's side: the median of its per-round ratios to the
+// reference, with their range, '0.09 x (0.03..0.35)'.
+function ratioCell({ median, values }) {
+  return `${formatFixed(median, 2)} x (${formatFixed(Math.min(...values), 2)}..${formatFixed(Math.max(...values), 2)})`;
+}
+
 function bitrateCell(side) {
   if (!side) return '-';
   const median = formatBitrate(side.median);
@@ -250,10 +327,11 @@ function formatP(p) {
 }
 
 function verdictCell(row) {
+  if (row.paired) return `${VERDICT_TEXT[row.verdict]} *`;
   if (row.verdict !== 'cannot-tell') return VERDICT_TEXT[row.verdict];
   return `cannot tell (${row.old.runs} vs ${row.new.runs} ${row.new.runs === 1 && row.old.runs === 1 ? 'run' : 'runs'})`;
 }
 
-function describeRun({ startedAt, repeat }) {
-  return `${startedAt} (${repeat} ${repeat === 1 ? 'run' : 'runs'} a case)`;
+function describeRun({ startedAt, rounds }) {
+  return `${startedAt} (${rounds} ${rounds === 1 ? 'round' : 'rounds'})`;
 }

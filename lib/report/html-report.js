@@ -2,7 +2,7 @@ import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
-import { isRepeated, rankCases, relativeReference } from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, relativeReference } from './ranking.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 import { axisUnit, CHART_STYLE, escape, niceTicks, round } from './chart.js';
 import { formatBitrate, formatBitrateIn } from './units.js';
@@ -57,7 +57,7 @@ ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(n
 </table>
 </div>
 </section>
-${ranked.length > 0 ? [rankingSection(ranked, relativeReference(result)), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor }), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -68,15 +68,15 @@ function incomplete(result) {
   return `<p class="warning"><strong>Incomplete:</strong> ${escape(cause)}.</p>\n`;
 }
 
-function rankingSection(ranked, reference) {
-  const columns = rankingColumns(ranked, { reference });
+function rankingSection(ranked, context) {
+  const columns = rankingColumns(ranked, context);
   const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
   const rows = ranked.map((caseResult, position) => {
-    const cells = columns.map((column) => `<td${alignClass(column)}>${cell(column, caseResult, position + 1)}</td>`).join('');
+    const cells = columns.map((column) => `<td${alignClass(column)}>${cell(column, caseResult, position + 1, ranked)}</td>`).join('');
     return `<tr${caseResult.unstable ? ' class="unstable"' : ''}>${cells}</tr>`;
   });
   const note = ranked.some(isRepeated)
-    ? `, the median over runs; <span class="marker">unstable</span>: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck`
+    ? `, the median over runs; <span class="marker">unstable</span>: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; <span class="marker">overlaps #N</span>: its interval overlaps that of rank N, so their order may be the noise's`
     : '';
   return `<section id="ranking">
 <h2>Ranking</h2>
@@ -88,15 +88,15 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">Ranked by the bitrate the receiving end got${note}.</p>
+<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}.</p>
 </section>
 `;
 }
 
-function cell(column, caseResult, rank) {
+function cell(column, caseResult, rank, ranked) {
   const text = escape(column.cell(caseResult, rank));
   const styled = column.style === 'code' ? `<code>${text}</code>` : column.style === 'strong' ? `<strong>${text}</strong>` : text;
-  const marker = column.marker?.(caseResult);
+  const marker = column.marker?.(caseResult, rank, ranked);
   return marker ? `${styled} <span class="marker">${escape(marker)}</span>` : styled;
 }
 
@@ -165,7 +165,7 @@ function chartSection(ranked) {
   const legendY = 16;
   const legend = `<g class="legend"><rect class="bar sender" x="${plotLeft}" y="${legendY - 10}" width="12" height="12"/><text x="${plotLeft + 18}" y="${legendY}">sender</text>`
     + `<rect class="bar receiver" x="${plotLeft + 80}" y="${legendY - 10}" width="12" height="12"/><text x="${plotLeft + 98}" y="${legendY}">receiver</text>`
-    + (barCases.some(isRepeated) ? `<text x="${plotLeft + 170}" y="${legendY}">bar: median; whisker: min..max over runs</text>` : '')
+    + (barCases.some(isRepeated) ? `<text x="${plotLeft + 170}" y="${legendY}">${escape(whiskerLegend(barCases))}</text>` : '')
     + '</g>';
   return `<section id="chart">
 <h2>Bitrate</h2>
@@ -188,14 +188,25 @@ function clip(text) {
   return text.length > CHART.labelLength ? `${text.slice(0, CHART.labelLength - 1)}…` : text;
 }
 
+// The error bar of a side: its median's interval when it has one (low..high),
+// else the min..max of its runs (an older result, or two runs).
 function whiskerMarks(role, side, data, x, y) {
-  const [from, to] = [round(x(side.min)), round(x(side.max))];
+  const hasInterval = side.low !== null && side.low !== undefined;
+  const [lowest, highest] = hasInterval ? [side.low, side.high] : [side.min, side.max];
+  const [from, to] = [round(x(lowest)), round(x(highest))];
   const cap = CHART.capHeight / 2;
-  return `<g class="whisker ${role}" ${data} data-min="${side.min}" data-max="${side.max}">`
+  const interval = hasInterval ? ` data-low="${side.low}" data-high="${side.high}" data-level="${side.level}"` : '';
+  return `<g class="whisker ${role}" ${data} data-min="${side.min}" data-max="${side.max}"${interval}>`
     + `<line x1="${from}" y1="${y}" x2="${to}" y2="${y}"/>`
     + `<line x1="${from}" y1="${y - cap}" x2="${from}" y2="${y + cap}"/>`
     + `<line x1="${to}" y1="${y - cap}" x2="${to}" y2="${y + cap}"/>`
     + '</g>';
+}
+
+function whiskerLegend(cases) {
+  const withInterval = cases.find((caseResult) => caseResult.receiver.low !== null && caseResult.receiver.low !== undefined);
+  if (!withInterval) return 'bar: median; whisker: min..max over runs';
+  return `bar: median; error bar: its ${Math.round(withInterval.receiver.level * 1000) / 10}% interval (min..max with 2 runs or fewer)`;
 }
 
 function latencySection(ranked) {

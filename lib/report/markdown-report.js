@@ -1,7 +1,7 @@
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
-import { isRepeated, rankCases, relativeReference } from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, relativeReference } from './ranking.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 
 // The ranking as Markdown, to paste into an issue: the machine in a small
@@ -9,7 +9,7 @@ import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 export function formatMarkdownReport(given) {
   const result = upgradeResult(given);
   const { ranked, unranked } = rankCases(result);
-  const columns = rankingColumns(ranked, { reference: relativeReference(result) });
+  const columns = rankingColumns(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor });
   const lines = [
     `### cipherbench: ${ranked.length} of ${result.cases.length} cases measured`,
     '',
@@ -26,10 +26,12 @@ export function formatMarkdownReport(given) {
     lines.push(
       row(columns.map((column) => column.title)),
       row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
-      ...ranked.map((caseResult, position) => row(columns.map((column) => cell(column, caseResult, position + 1)))),
+      ...ranked.map((caseResult, position) => row(columns.map((column) => cell(column, caseResult, position + 1, ranked)))),
       '',
-      'Ranked by the bitrate the receiving end got'
-        + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck` : ''}.`,
+      (isCostRanked(result) ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by')
+        + ' the bitrate the receiving end got'
+        + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}`
+        + `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}.`,
       '',
     );
   }
@@ -54,10 +56,10 @@ function codeBlock(lines) {
   return [`  ${fence}`, ...lines.map((line) => `  ${line}`), `  ${fence}`];
 }
 
-function cell(column, caseResult, rank) {
+function cell(column, caseResult, rank, ranked) {
   const text = escape(column.cell(caseResult, rank));
   const styled = column.style === 'code' ? `\`${text}\`` : column.style === 'strong' ? `**${text}**` : text;
-  const marker = column.marker?.(caseResult);
+  const marker = column.marker?.(caseResult, rank, ranked);
   return marker ? `${styled} **${marker}**` : styled;
 }
 

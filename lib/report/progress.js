@@ -15,6 +15,8 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
   let current = null;
   let timer = null;
   let lineShown = false;
+  // With the stopping rule: the widest interval after the last round.
+  let widest = '';
 
   // Before any case has finished, the best guess is iperf3's duration plus
   // about a second of relay start and teardown per case.
@@ -32,7 +34,7 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
     const eta = etaSeconds();
     const counter = `run ${current.position}/${total}`;
     const times = `${clock((Date.now() - runStartedAt) / 1000)} elapsed  ETA ${eta === null ? '--' : clock(eta)}`;
-    const repeat = current.repeat ?? '';
+    const repeat = [current.repeat, widest].filter(Boolean).join('  ');
     // The last column stays empty: writing into it makes some terminals wrap.
     const room = (stream.columns || 80) - 1 - counter.length - times.length - 4 - (repeat ? repeat.length + 2 : 0);
     const label = truncate(current.label, room);
@@ -43,21 +45,40 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
 
   return {
     // With repeats each run of a case is a step of its own: `repeat`
-    // (from 0) of `repeats` is shown once there is more than one.
-    caseStarted(caseInfo, position = started + 1, { repeat = 0, repeats = 1 } = {}) {
+    // (from 0) of `repeats` is shown once there is more than one; with the
+    // stopping rule (repeats null) the round alone, and `runs`, the runs
+    // planned so far, grows as rounds are added.
+    caseStarted(caseInfo, position = started + 1, { repeat = 0, repeats = 1, runs = total } = {}) {
       started += 1;
+      total = runs;
       // Named as its block and the ranking name it ('Test Case 3'); the
-      // counter counts runs, which --repeat multiplies and a case whose
+      // counter counts runs, which rounds multiply and a case whose
       // implementation is missing has none of.
       const name = caseInfo.impl ? caseInfo.label : chainLabel(caseInfo.presets);
       const label = `Test Case ${caseInfo.index}  ${caseInfo.direction === 'reverse' ? `${name} reverse` : name}`;
-      current = { position, label, repeat: repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null, startedAt: Date.now() };
+      const round = repeats === null ? `round ${repeat + 1}` : repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null;
+      current = { position, label, repeat: round, startedAt: Date.now() };
       if (!isTTY) {
-        stream.write(`${paint.bold(`[run ${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat})` : ''} ...\n`);
+        stream.write(`${paint.bold(`[run ${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat}${widest ? `, ${widest}` : ''})` : ''} ...\n`);
         return;
       }
       timer ??= setInterval(render, REFRESH_MS).unref();
       render();
+    },
+    // After each round: the widest interval so far (a share of its median),
+    // what the stopping rule waits on.
+    roundFinished(widestInterval) {
+      widest = widestInterval ? `widest ±${(widestInterval.width * 50).toFixed(1)}%` : '';
+    },
+    // The noise floor's direct runs come before the first case, after the ceilings.
+    noiseFloorStarted(runs) {
+      const text = `noise floor: ${runs} direct runs of 1 s ...`;
+      if (!isTTY) {
+        stream.write(`${text}\n`);
+        return;
+      }
+      stream.write(`${CLEAR_LINE}${text}`);
+      lineShown = true;
     },
     // The cipher ceilings come before the first case; they are short, so
     // the line names the chain and no ETA.

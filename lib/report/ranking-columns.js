@@ -1,13 +1,16 @@
 import { caseLabel } from './case-label.js';
-import { isRepeated, relativeCell } from './ranking.js';
+import {
+  cannotTellFromReference, convergenceNote, intervalText, isRepeated, pairCostText, rankNote, relativeCell,
+} from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
 // The ranking table's columns, shared by the Markdown and HTML exports so a
 // figure reads the same in both. Cells are plain text; `style` ('code' or
 // 'strong') and `marker` (a word flagging the row) are dressed by each
-// format. Columns for spread, cost, latency, ceiling and direction appear
-// only when some ranked case has them, so a plain run stays narrow. A
-// title may depend on the run: `title(ranked, context)`.
+// format; a marker is given (caseResult, rank, ranked). Columns for
+// spread, cost, latency, ceiling and direction appear only when some
+// ranked case has them, so a plain run stays narrow. A title may depend on
+// the run: `title(ranked, context)`.
 const COLUMNS = [
   { title: '#', align: 'right', cell: (caseResult, rank) => String(rank) },
   { title: 'Case', align: 'right', cell: (caseResult) => String(caseResult.index) },
@@ -18,12 +21,21 @@ const COLUMNS = [
   },
   { title: 'Direction', when: (cases) => cases.some(isReverse), cell: (caseResult) => caseResult.direction },
   { title: 'Sender', align: 'right', cell: (caseResult) => formatBitrate(caseResult.sender.bits_per_second) },
-  { title: 'Receiver', align: 'right', style: 'strong', cell: (caseResult) => formatBitrate(caseResult.receiver.bits_per_second) },
   {
-    title: (cases, { reference }) => `Relative to ${reference?.label ?? 'the reference'}`,
+    title: (cases) => (cases.some((caseResult) => intervalText(caseResult.receiver)) ? `Receiver [${levelText(cases)} interval]` : 'Receiver'),
+    align: 'right',
+    style: 'strong',
+    cell: (caseResult) => [formatBitrate(caseResult.receiver.bits_per_second), intervalText(caseResult.receiver)].filter(Boolean).join(' '),
+    // Ranks whose intervals overlap are not an order; a case the stopping
+    // rule gave up on says how wide it stayed.
+    marker: (caseResult, rank, ranked, context) => [rankNote(ranked, rank - 1, context), convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
+  },
+  {
+    title: (cases, { reference, byCost }) => `${byCost ? 'CPU s/GB relative' : 'Relative'} to ${reference?.label ?? 'the reference'}`,
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.relative),
     cell: relativeCell,
+    marker: (caseResult) => (cannotTellFromReference(caseResult) ? 'cannot tell apart' : null),
   },
   {
     title: 'Receiver min..max',
@@ -45,6 +57,13 @@ const COLUMNS = [
     cell: ({ cost }) => (cost ? `${formatFixed(cost.client.cpuSecondsPerGB, 2)}, ${formatFixed(cost.server.cpuSecondsPerGB, 2)}` : ''),
   },
   {
+    title: 'CPU s/GB pair [interval]',
+    align: 'right',
+    when: (cases, { byCost }) => byCost,
+    cell: ({ cost }) => (cost ? pairCostText(cost) : ''),
+    marker: ({ cost }) => (cost?.saturatedRuns > 0 ? `saturated in ${cost.saturatedRuns} ${cost.saturatedRuns === 1 ? 'run' : 'runs'}` : null),
+  },
+  {
     title: 'Wire overhead',
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.wire),
@@ -64,12 +83,23 @@ const COLUMNS = [
   },
 ];
 
-// `context` is { reference }: the --relative-to case (ranking.js
-// relativeReference), or null.
-export function rankingColumns(ranked, context = { reference: null }) {
+// `context` is { reference, byCost, noiseFloor }: the --relative-to case
+// (ranking.js relativeReference), or null; whether the ranking is by cost;
+// the run's noise floor, or null.
+export function rankingColumns(ranked, context = { reference: null, byCost: false, noiseFloor: null }) {
   return COLUMNS
-    .filter((column) => !column.when || column.when(ranked))
-    .map((column) => (typeof column.title === 'function' ? { ...column, title: column.title(ranked, context) } : column));
+    .filter((column) => !column.when || column.when(ranked, context))
+    .map((column) => ({
+      ...column,
+      title: typeof column.title === 'function' ? column.title(ranked, context) : column.title,
+      marker: column.marker && ((caseResult, rank, all) => column.marker(caseResult, rank, all, context)),
+    }));
+}
+
+// '95%' (or '99.9%'): the level of the ranked cases' intervals.
+function levelText(cases) {
+  const { level } = cases.find((caseResult) => intervalText(caseResult.receiver)).receiver;
+  return `${formatFixed(level * 100, 1).replace(/\.0$/, '')}%`;
 }
 
 export function percent(fraction) {

@@ -1,16 +1,34 @@
 import { caseLabel } from './case-label.js';
-import { formatFixed } from './units.js';
+import { formatBitrateIn, formatFixed } from './units.js';
 
 // The one ranking every report prints: measured cases by their (median)
 // receiver bitrate, highest first, as the blinksocks report ranked them;
 // the rest in run order after them. A stable sort keeps ties in run order.
+// At a fixed rate (--rate) cost is the figure: cases with a cost by their
+// pair's CPU seconds per GB, lowest first, then those without one (direct,
+// or every run saturated) by bitrate.
 export function rankCases(result) {
-  return {
-    ranked: result.cases
-      .filter((caseResult) => caseResult.status === 'ok')
-      .sort((a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second),
-    unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok'),
-  };
+  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok');
+  const byBitrate = (a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second;
+  const ranked = isCostRanked(result)
+    ? [
+      ...measured.filter((caseResult) => caseResult.cost).sort((a, b) => a.cost.pair.cpuSecondsPerGB - b.cost.pair.cpuSecondsPerGB),
+      ...measured.filter((caseResult) => !caseResult.cost).sort(byBitrate),
+    ]
+    : measured.sort(byBitrate);
+  return { ranked, unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok') };
+}
+
+export function isCostRanked(result) {
+  return result.options.rate !== null && result.options.rate !== undefined;
+}
+
+// '9.41 [8.80-10.2]': the pair's CPU seconds per GB with its interval.
+export function pairCostText(cost) {
+  const { cpuSecondsPerGB, low, high, coverage, level } = cost.pair;
+  const figure = formatFixed(cpuSecondsPerGB, 2);
+  if (low === null || low === undefined) return figure;
+  return `${figure} [${formatFixed(low, 2)}-${formatFixed(high, 2)}${coverage < level ? ` at ${formatFixed(coverage * 100, 0)}%` : ''}]`;
 }
 
 export function isRepeated(caseResult) {
@@ -25,12 +43,70 @@ export function relativeReference(result) {
   return { index: to, label: reference ? caseLabel(reference) : `case ${to}` };
 }
 
-// A case's median as a multiple of the reference's, '0.83 x', 'reference'
-// for the reference itself, or '' when there is nothing to say: no
-// --relative-to, or one side measured nothing.
+// A case's median as a multiple of the reference's, '0.83 x [0.79-0.88]'
+// (the median of the paired per-round ratios and its interval),
+// 'reference' for the reference itself, or '' when there is nothing to
+// say: no --relative-to, or one side measured nothing.
 export function relativeCell(caseResult) {
   const { relative } = caseResult;
   if (!relative) return '';
   if (caseResult.index === relative.to) return 'reference';
-  return relative.ratio === null ? '' : `${formatFixed(relative.ratio, 2)} x`;
+  if (relative.ratio === null) return '';
+  const ratio = `${formatFixed(relative.ratio, 2)} x`;
+  return relative.low === null || relative.low === undefined ? ratio : `${ratio} [${formatFixed(relative.low, 2)}-${formatFixed(relative.high, 2)}]`;
+}
+
+// Whether a ratio's interval holds 1.0: the case and the reference cannot
+// be told apart at the interval's level.
+export function cannotTellFromReference({ relative }) {
+  return Boolean(relative && relative.low !== null && relative.low !== undefined && relative.low <= 1 && relative.high >= 1);
+}
+
+// '[2.11-2.40]' in the median's unit: the interval of a side's median.
+// One that too few rounds give only at a lower level than asked says so:
+// '[2.11-2.40 at 75%]'. '' without an interval (one run, an old result).
+export function intervalText(side) {
+  if (side.low === null || side.low === undefined) return '';
+  const range = `${formatBitrateIn(side.low, side.bits_per_second)}-${formatBitrateIn(side.high, side.bits_per_second)}`;
+  return side.coverage < side.level ? `[${range} at ${formatFixed(side.coverage * 100, 0)}%]` : `[${range}]`;
+}
+
+// Whether the receiver interval of ranked[position] overlaps that of the
+// case ranked just above it: their order may then be the noise's, not the
+// code's.
+// Ranked by cost (byCost), the pair's cost intervals are set side by side.
+export function overlapsAbove(ranked, position, byCost = false) {
+  if (position === 0) return false;
+  const figure = (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver);
+  const [above, below] = [figure(ranked[position - 1]), figure(ranked[position])];
+  if (!above || !below) return false;
+  if (above.low === null || above.low === undefined || below.low === null || below.low === undefined) return false;
+  return below.high >= above.low && above.high >= below.low;
+}
+
+// Without intervals to set side by side (one round), whether the median of
+// ranked[position] is closer to that of the case just above it than the
+// machine's own spread (the noise floor's cv, as a share of the upper
+// median): a difference the machine could make on its own.
+export function withinNoiseAbove(ranked, position, noiseFloor) {
+  if (position === 0 || !noiseFloor) return false;
+  const [above, below] = [ranked[position - 1].receiver, ranked[position].receiver];
+  if (above.low !== null && above.low !== undefined) return false;
+  return Math.abs(above.bits_per_second - below.bits_per_second) < noiseFloor.cv * above.bits_per_second;
+}
+
+// What the ranking says of ranked[position] against the case above it:
+// 'overlaps #2' (their intervals overlap), 'within noise of #2' (one round,
+// closer than the noise floor), or ''. `byCost`: ranked by cost.
+export function rankNote(ranked, position, { byCost = false, noiseFloor = null } = {}) {
+  if (overlapsAbove(ranked, position, byCost)) return `overlaps #${position}`;
+  if (!byCost && withinNoiseAbove(ranked, position, noiseFloor)) return `within noise of #${position}`;
+  return '';
+}
+
+// 'not converged: ±6.1%' for a case the stopping rule gave up on (half its
+// widest interval, as a share of the median), '' otherwise.
+export function convergenceNote(caseResult) {
+  if (caseResult.converged !== false) return '';
+  return caseResult.width === null ? 'not converged: no interval' : `not converged: ±${formatFixed((caseResult.width / 2) * 100, 1)}%`;
 }

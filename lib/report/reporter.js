@@ -6,7 +6,7 @@ import { readReportOptions } from './options.js';
 import { createProgress } from './progress.js';
 import { readResultFile } from './result-file.js';
 import { useColor } from './terminal.js';
-import { formatCaseBlock, formatHeader, formatRanking } from './text-report.js';
+import { formatCaseBlock, formatHeader, formatRanking, noiseFloorText } from './text-report.js';
 
 // Everything `cipherbench run` says and writes around a run, for the CLI
 // and any program alike: the text report as the run goes (a block per case
@@ -50,7 +50,14 @@ export async function createReporter(options = {}) {
     } else if (event.type === 'ceiling-started') {
       progress.ceilingStarted(event.presets, event.position, event.total);
     } else if (event.type === 'case-started') {
-      progress.caseStarted(event.case, event.position, { repeat: event.repeat, repeats: event.repeats });
+      progress.caseStarted(event.case, event.position, { repeat: event.repeat, repeats: event.repeats, runs: event.total });
+    } else if (event.type === 'noise-floor-started') {
+      progress.noiseFloorStarted(event.runs);
+    } else if (event.type === 'noise-floor-finished') {
+      progress.stop();
+      if (event.noiseFloor) write(noiseFloorText(event.noiseFloor));
+    } else if (event.type === 'round-finished') {
+      progress.roundFinished(event.widest);
     } else if (event.type === 'case-finished') {
       progress.caseFinished(event.run);
       if (!event.last) return;

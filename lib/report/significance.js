@@ -3,6 +3,8 @@
 // interval for the size of the change. Pure functions on arrays of numbers;
 // docs/statistics.md explains the choice for a reader.
 
+import { BOOTSTRAP_SEED, seededRandom, sortedMedian } from '../statistics.js';
+
 // Fewer runs a side than this and no test can tell a change from noise: the
 // smallest one-sided p-value of a rank test with 2 runs a side is 1/6.
 export const MIN_RUNS = 3;
@@ -62,8 +64,8 @@ function uDistribution(m, n) {
 // same interval (a report that changed on every reading would be no
 // evidence). With 3 runs a side the interval spans about
 // min(new)/max(old) .. max(new)/min(old): honest about how little 3 runs know.
-export function bootstrapRatioInterval(oldValues, newValues, { seed = 0x9e3779b9 } = {}) {
-  const random = mulberry32(seed);
+export function bootstrapRatioInterval(oldValues, newValues, { seed = BOOTSTRAP_SEED } = {}) {
+  const random = seededRandom(seed);
   const resampler = (values) => {
     const sample = new Float64Array(values.length);
     return () => {
@@ -79,25 +81,5 @@ export function bootstrapRatioInterval(oldValues, newValues, { seed = 0x9e3779b9
   return {
     low: ratios[Math.floor(tail * RESAMPLES)],
     high: ratios[Math.ceil((1 - tail) * RESAMPLES) - 1],
-  };
-}
-
-// The median as lib/statistics.js defines it, on values already in
-// order (ten thousand resamples make the copy median() takes add up).
-function sortedMedian(sorted) {
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 === 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-// A small, well-mixed 32-bit generator (Tommy Ettinger's mulberry32): enough
-// for resampling indexes, and seedable, which Math.random is not.
-function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }

@@ -1,8 +1,12 @@
 import { Chalk } from 'chalk';
 import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
+import { roundsForLevel } from '../statistics.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
-import { isRepeated, rankCases, relativeCell, relativeReference } from './ranking.js';
+import {
+  cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, relativeCell,
+  relativeReference, withinNoiseAbove,
+} from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
 import { linkLabel } from './link-label.js';
@@ -64,6 +68,8 @@ export function formatCaseBlock(given, { color = false } = {}) {
   const caseResult = upgradeCase(given);
   const paint = painter(color);
   const lines = [`------------ Test Case ${caseResult.index} ----------------`, caseLabel(caseResult), ...directionLines(caseResult)];
+  const saturated = caseResult.runs.filter((run) => run.saturated).length;
+  if (saturated > 0) lines.push(paint.yellow.bold(`saturated        ${saturated} of ${caseResult.runs.length} runs fell short of the offered rate: left out of the cost`));
   if (caseResult.status === 'ok') {
     lines.push(
       'Interval         Transfer     Bitrate',
@@ -102,17 +108,23 @@ export function formatRanking(given, { color = false } = {}) {
   const reference = relativeReference(result);
   for (const [position, caseResult] of ranked.entries()) {
     const bitrates = [caseResult.sender, caseResult.receiver].map((side) => paint.bold(formatBitrate(side.bits_per_second)));
+    const interval = intervalText(caseResult.receiver);
     const repeats = isRepeated(caseResult)
       ? [`median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : ''}`]
       : [];
+    const byCost = isCostRanked(result);
+    const notes = [convergenceNote(caseResult), rankNote(ranked, position, { byCost, noiseFloor: result.noiseFloor })].filter(Boolean);
     lines.push([
       `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
-      `Bitrate=[${bitrates.join(', ')}]`,
+      ...(byCost && caseResult.cost ? [`CPU s/GB=${paint.bold(pairCostText(caseResult.cost))}`] : []),
+      `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
       ...repeats,
-      ...relativeLines(caseResult, reference, paint),
+      ...notes.map((note) => paint.yellow(note)),
+      ...relativeLines(caseResult, reference, paint, byCost),
       caseLabel(caseResult),
     ].join(', '));
   }
+  lines.push(...rankingNotes(result, ranked, reference, paint));
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
   if (unstable > 0) {
     // As hyperfine warns about outliers: the number is printed, but a
@@ -142,10 +154,51 @@ export function formatTextReport(result, { color = false } = {}) {
 
 // '0.83 x shadowsocks-libev aes-256-gcm' as hyperfine says '1.23 x faster
 // than': the median receiver bitrate against the --relative-to case's.
-function relativeLines(caseResult, reference, paint) {
+// At a fixed rate the ratio is of CPU seconds per GB: '3.23 x the CPU per GB of'.
+function relativeLines(caseResult, reference, paint, byCost) {
   const cell = relativeCell(caseResult);
   if (!cell) return [];
-  return [cell === 'reference' ? paint.bold('reference') : `${paint.bold(cell)} ${reference.label}`];
+  if (cell === 'reference') return [paint.bold('reference')];
+  const apart = cannotTellFromReference(caseResult) ? ` (cannot be told apart from ${reference.label})` : '';
+  return [`${paint.bold(cell)} ${byCost ? 'the CPU per GB of ' : ''}${reference.label}${apart}`];
+}
+
+// Under the ranking: what the brackets are, which ranks the intervals do
+// not separate, which cases the stopping rule gave up on, and the run's
+// rounds and seed, so the order can be replayed.
+function rankingNotes(result, ranked, reference, paint) {
+  const notes = [];
+  const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
+  if (isCostRanked(result)) {
+    notes.push(`Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`);
+  }
+  if (withInterval.length > 0) {
+    const { level } = withInterval[0].receiver;
+    notes.push(`[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)} needs ${roundsForLevel(level)}).`);
+  }
+  const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position, isCostRanked(result))).length;
+  if (overlapping > 0) notes.push(paint.yellow(`overlaps #N: ${overlapping} ${overlapping === 1 ? 'case\'s interval overlaps' : 'cases\' intervals overlap'} that of the case ranked just above, so their order may be the noise's.`));
+  if (reference) {
+    const apart = ranked.filter(cannotTellFromReference).length;
+    if (apart > 0) notes.push(`${apart} ${apart === 1 ? 'case' : 'cases'} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`);
+  }
+  const unconverged = ranked.filter((caseResult) => caseResult.converged === false).length;
+  if (unconverged > 0) {
+    const { confidence } = result.options;
+    const asked = confidence ? ` to ${plainPercent(confidence.level)} within ${plainPercent(confidence.width)}` : '';
+    notes.push(paint.yellow.bold(`NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`));
+  }
+  if (result.noiseFloor) {
+    notes.push(noiseFloorText(result.noiseFloor));
+    const close = ranked.filter((_, position) => withinNoiseAbove(ranked, position, result.noiseFloor)).length;
+    if (close > 0) notes.push(paint.yellow(`within noise of #N: ${close} ${close === 1 ? 'case is' : 'cases are'} closer to the case ranked just above than that spread: run with --repeat 3 or more for intervals.`));
+  }
+  const machine = machineLine(result);
+  if (machine) notes.push(machine);
+  if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {
+    notes.push(`${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`);
+  }
+  return notes.length > 0 ? ['', ...notes] : [];
 }
 
 // With --remote, the server's half ran on another machine: the header
@@ -201,7 +254,7 @@ function spreadLines(caseResult, paint) {
   const count = ok === runs.length ? `(${runs.length} runs)` : `(${ok} of ${runs.length} runs ok)`;
   const line = (role, side) => [
     role.padEnd(8),
-    `median ${paint.bold(formatBitrate(side.bits_per_second))}`,
+    `median ${paint.bold(formatBitrate(side.bits_per_second))}${intervalText(side) ? ` ${intervalText(side)}` : ''}`,
     `min ${formatBitrateIn(side.min, side.bits_per_second)}`,
     `max ${formatBitrateIn(side.max, side.bits_per_second)}`,
     `cv ${percent(side.cv)}`,
@@ -210,9 +263,10 @@ function spreadLines(caseResult, paint) {
   const failedRuns = runs
     .filter((run) => run.status !== 'ok')
     .map((run) => `run ${run.repeat + 1} of ${runs.length}: ${statusLabel(run.status, paint)}: ${run.reason.split('\n')[0]}`);
+  const note = convergenceNote(caseResult);
   return [
     line('sender', caseResult.sender),
-    line('receiver', caseResult.receiver) + (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : ''),
+    line('receiver', caseResult.receiver) + (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : '') + (note ? `  ${paint.yellow.bold(note)}` : ''),
     ...failedRuns,
   ];
 }
@@ -224,7 +278,9 @@ function costLines(cost) {
     const { cpuSeconds, cpuSecondsPerGB, peakRssBytes } = cost[relay];
     rows.push([`relay ${relay}`, formatFixed(cpuSeconds, 2), formatFixed(cpuSecondsPerGB, 2), formatBytes(peakRssBytes)]);
   }
-  return alignTable(rows, { labelWidth: LABEL_WIDTH });
+  // The pair's figure with its interval, once there is one (two runs or more).
+  const pair = cost.pair && cost.pair.low !== null && cost.pair.low !== undefined ? [`${'relay pair'.padEnd(LABEL_WIDTH)}  cpu s/GB ${pairCostText(cost)}`] : [];
+  return [...alignTable(rows, { labelWidth: LABEL_WIDTH }), ...pair];
 }
 
 // Under the 16-wide label column the iperf3 rows use.
@@ -298,6 +354,32 @@ function caseName(caseResult) {
 
 function isReverse(caseResult) {
   return caseResult.direction === 'reverse';
+}
+
+// 'noise floor: direct varied by cv 4.2% over 3 runs of 1 s (median
+// 10.1 Gbits/sec)': the machine's own spread, against which a difference
+// between two ranks is to be read.
+export function noiseFloorText(noiseFloor) {
+  return `noise floor: direct (no relay) varied by cv ${percent(noiseFloor.cv)} over ${noiseFloor.runs} runs of ${noiseFloor.seconds} s (median ${formatBitrate(noiseFloor.bits_per_second)}); ranks closer than that may be the machine's.`;
+}
+
+// What else the machine did while it measured, over every run: the load
+// average before the runs and the share of its CPU left idle (and stolen,
+// when any was), as ranges. '' for results without it.
+function machineLine(result) {
+  const disturbances = result.cases.flatMap((caseResult) => caseResult.runs.map((run) => run.disturbance)).filter(Boolean);
+  const range = (values, format) => (values.length === 0 ? null : `${format(Math.min(...values))}-${format(Math.max(...values))}`);
+  const pick = (name) => disturbances.map((d) => d[name]).filter((value) => typeof value === 'number');
+  const load = range(pick('loadAverage'), (value) => formatFixed(value, 1));
+  const idle = range(pick('idle'), (value) => percent(value));
+  const steal = pick('steal').some((value) => value > 0) ? range(pick('steal'), (value) => percent(value)) : null;
+  if (!load && !idle) return '';
+  return `The machine while it measured: load average ${load ?? 'unknown'} before the runs, ${idle ?? 'unknown'} of its CPU idle during them${steal ? `, ${steal} stolen` : ''}.`;
+}
+
+// A level or width as a person typed it: '95%', '99.9%', '2.5%'.
+function plainPercent(fraction) {
+  return `${Number((fraction * 100).toPrecision(6))}%`;
 }
 
 function percent(fraction) {

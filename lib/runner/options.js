@@ -1,3 +1,4 @@
+import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { inputError } from '../errors.js';
 import { parseLinkProfile, PROFILES } from './link/profiles.js';
@@ -14,15 +15,23 @@ const MAX_PARALLEL = 128;
 // Enough for any spread a person would wait for; a typo of 1000 would run
 // for hours.
 const MAX_REPEAT = 100;
+// The stopping rule's limits unless a flag says otherwise: netperf's -i
+// 30 for the rounds; no time limit but the rounds'.
+const DEFAULT_MAX_ROUNDS = 30;
+// The stopping rule looks at intervals only from this many rounds on:
+// fewer say too little about the spread to judge it (netperf's -i min).
+export const MIN_ROUNDS = 3;
+// A seed is a 32-bit unsigned integer: what the order's generator takes.
+const MAX_SEED = 2 ** 32 - 1;
 
 // What each mode sets unless an option says otherwise. smoke: does every
 // piece still work, in seconds (the first 3 cases, once each); full: figures
 // to publish or gate on (3 repeats give the comparison its spread, plus
 // latency). `cases` caps how many of the selected cases run.
 const MODES = Object.freeze({
-  smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3 }),
-  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null }),
-  full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null }),
+  smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3, confidence: null, maxTime: null, noiseFloor: 0 }),
+  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null, confidence: null, maxTime: null, noiseFloor: 3 }),
+  full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null, confidence: Object.freeze({ level: 0.95, width: 0.05 }), maxTime: 900, noiseFloor: 3 }),
 });
 
 const isPort = (value) => Number.isInteger(value) && value >= 1 && value <= 65535;
@@ -92,7 +101,7 @@ export const RUN_OPTIONS = Object.freeze([
     // apart from the mode's value.
     cli: [
       { flags: '--smoke', description: `a quick check that everything works: the first ${smoke.cases} cases, ${smoke.duration} s, once` },
-      { flags: '--full', description: `figures to publish or gate on: ${full.duration} s, ${full.repeat} repeats, latency` },
+      { flags: '--full', description: `figures to publish or gate on: ${full.duration} s, at least ${full.repeat} rounds and more until --confidence ${full.confidence.level * 100},${full.confidence.width * 100} (at most ${full.maxTime} s), latency` },
     ],
     fromCli: ({ smoke: quick, full: thorough }) => {
       if (quick && thorough) throw inputError('give --smoke or --full, not both');
@@ -107,13 +116,57 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'repeat',
-    cli: [{ flags: '--repeat <runs>', description: `runs of each case, interleaved A B C A B C; the report gives the median and spread (default: ${standard.repeat}, ${full.repeat} with --full)` }],
+    cli: [{ flags: '--repeat <rounds>', description: `rounds: each runs every case once, in a random order; the report gives the median and its interval (default: ${standard.repeat}, ${full.repeat} with --full; with --confidence, the rounds before the rule is first applied)` }],
     read: (value, { preset }) => wholeNumber('repeat', value ?? preset.repeat, { unit: 'runs', min: 1, max: MAX_REPEAT }),
+  },
+  {
+    name: 'seed',
+    cli: [{ flags: '--seed <number>', description: 'the seed of the rounds\' random order, to replay a run\'s order (default: a fresh one, recorded in the result)' }],
+    read: (value) => (value === undefined || value === null ? randomInt(MAX_SEED + 1) : wholeNumber('seed', value, { unit: 'a 32-bit seed', min: 0, max: MAX_SEED })),
+  },
+  {
+    name: 'confidence',
+    cli: [{ flags: '--confidence <level,width>', description: `the stopping rule, as netperf -I: after ${MIN_ROUNDS} rounds, add rounds until every case's LEVEL% interval (and every ratio's, with --relative-to) is no wider than WIDTH% of its median in all, e.g. 95,5 (on with --full)` }],
+    read: (value, { preset }) => (value === undefined || value === null ? preset.confidence : parseConfidence(value)),
+    record: (confidence) => confidence && { ...confidence },
+  },
+  {
+    name: 'maxRounds',
+    cli: [{ flags: '--max-rounds <rounds>', description: `with --confidence: stop after this many rounds, converged or not (default: ${DEFAULT_MAX_ROUNDS})` }],
+    read: (value, { options, preset }) => {
+      const rounds = wholeNumber('--max-rounds', value ?? DEFAULT_MAX_ROUNDS, { unit: 'rounds', min: 1, max: MAX_REPEAT });
+      const repeat = options.repeat ?? preset.repeat;
+      if (value !== undefined && value !== null && Number(rounds) < Number(repeat)) throw inputError(`--max-rounds (${rounds}) must be at least --repeat (${repeat})`);
+      return rounds;
+    },
+  },
+  {
+    name: 'maxTime',
+    cli: [{ flags: '--max-time <seconds>', description: `with --confidence: start no round that would end after this many seconds of the run (default: none, ${full.maxTime} with --full)` }],
+    read: (value, { preset }) => {
+      if (value === undefined || value === null) return preset.maxTime;
+      const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds)) throw inputError(`--max-time must be a number of seconds above 0, got ${JSON.stringify(value)}`);
+      return seconds;
+    },
+  },
+  {
+    name: 'noiseFloor',
+    cli: [
+      { flags: '--noise-floor <runs>', description: `before the rounds, this many 1 s direct runs whose cv is the machine's own spread, printed under the ranking; with 2 or more cases (default: ${standard.noiseFloor}, ${smoke.noiseFloor} with --smoke)` },
+      { flags: '--no-noise-floor', description: 'no noise floor' },
+    ],
+    read: (value, { preset }) => (value === false ? 0 : wholeNumber('--noise-floor', value ?? preset.noiseFloor, { unit: 'runs', min: 0, max: 10 })),
   },
   {
     name: 'parallel',
     cli: [{ flags: '--parallel <streams>', description: 'parallel iperf3 streams (iperf3 -P)', default: String(DEFAULT_PARALLEL) }],
     read: (value) => wholeNumber('parallel', value ?? DEFAULT_PARALLEL, { unit: 'streams', min: 1, max: MAX_PARALLEL }),
+  },
+  {
+    name: 'rate',
+    cli: [{ flags: '--rate <rate>', description: 'offer every run this many bits per second (iperf3 -b; the built-in engine paces too), e.g. 500M or 1G, and make each relay\'s CPU seconds per GB the figure, ranked lowest first' }],
+    read: (value) => (value === undefined || value === null ? null : parseRate(value)),
   },
   {
     name: 'reverse',
@@ -209,6 +262,32 @@ export const RUN_OPTIONS = Object.freeze([
     record: false,
   },
 ]);
+
+// '95,5' -> { level: 0.95, width: 0.05 }: the interval's level and the
+// widest it may be, low to high, as a share of the median, both given in
+// percent. A level under 50 % is no confidence at all; 100 % needs
+// infinitely many rounds.
+export function parseConfidence(value) {
+  const text = String(value);
+  const match = /^\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
+  const [level, width] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
+  if (!(level >= 50 && level <= 99.9) || !(width > 0)) {
+    throw inputError(`--confidence takes LEVEL,WIDTH in percent: a level from 50 to 99.9 and a width above 0, e.g. 95,5; got ${JSON.stringify(text)}`);
+  }
+  return { level: level / 100, width: width / 100 };
+}
+
+// '500M', '1G', '2.5g', '800k' or a plain number: bits per second, in
+// steps of 1000 as iperf3 -b reads them.
+const RATE_UNITS = { '': 1, k: 1e3, m: 1e6, g: 1e9 };
+export function parseRate(value) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?)\s*$/i.exec(String(value));
+  const rate = match ? Number(match[1]) * RATE_UNITS[match[2].toLowerCase()] : NaN;
+  if (!(rate >= 1000) || !Number.isFinite(rate)) {
+    throw inputError(`--rate takes bits per second, 1K or more, as a number with K, M or G (e.g. 500M, 1G); got ${JSON.stringify(String(value))}`);
+  }
+  return Math.round(rate);
+}
 
 function readMode(mode = 'default') {
   if (!Object.hasOwn(MODES, mode)) throw inputError(`mode must be one of ${Object.keys(MODES).join(', ')}, got ${JSON.stringify(mode)}`);

@@ -4,6 +4,7 @@ import { parseIperf3Json } from '../traffic/iperf3.js';
 import { measureLatency } from '../traffic/latency.js';
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { costBetween, readProcessCost } from '../process/process-cost.js';
+import { cpuSharesBetween, readCpuTimes, readLoadAverage } from '../process/machine-load.js';
 import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
@@ -35,7 +36,9 @@ const SYSCALL_SECONDS = 2;
 // With `profile` (a folder, and `profileRun`, the run's repeat), our relays run under V8's CPU
 // profiler (cpu-profile.js) and the run says { profile: { files, top,
 // reason } }, or { profile: { reason } } when the case could not be.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, profile = null, profileRun = 0, signal, emit }) {
+// With `rate` (bits/s) the engine offers that rate and the run says
+// whether it fell short (saturated).
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, rate = null, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, profile = null, profileRun = 0, signal, emit }) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
@@ -74,7 +77,9 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     if (profiling?.reference && !away) perf = await startPerf(relays, { dir: profile, name: profiling.name });
     const reverse = direction === 'reverse';
     const wireBefore = await link?.wireBytes();
-    const measured = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
+    const [loadAverage, cpuBefore] = await Promise.all([readLoadAverage(), readCpuTimes()]);
+    const { engineCpu, ...measured } = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, rate, reverse, signal, track, listeners: children, place });
+    if (measured.receiver) measured.disturbance = disturbance(loadAverage, cpuSharesBetween(cpuBefore, await readCpuTimes()), engineCpu);
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
     if (measured.sender) cost = relayCost(atReady, await readRelayCosts(relays));
@@ -113,7 +118,21 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
   // The profiles are written as the relays exit, so they are read last.
   const profiled = !profiling ? {} : { profile: await profileOutcome(profiling, { perf, perfStopReason, syscalls, away }) };
-  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe, ...profiled };
+  if (outcome.sender) {
+    return {
+      status: 'ok',
+      reason: null,
+      sender: outcome.sender,
+      receiver: outcome.receiver,
+      wallSeconds,
+      cost,
+      disturbance: outcome.disturbance,
+      ...saturation(rate, outcome),
+      ...(outcome.wire ? { wire: outcome.wire } : {}),
+      ...probe,
+      ...profiled,
+    };
+  }
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
 }
 
@@ -135,6 +154,26 @@ async function countOnFreshRelays({ relays, planned, start, waits, outputFile, s
   const notReady = await firstReason(fresh.map((relay) => relay.child.ready(relay.child.readiness, waits)));
   if (notReady) return { reason: `the relays for the count did not start: ${notReady}` };
   return countSyscalls(fresh, { transfer: () => transfer(fresh.map((relay) => relay.child)), outputFile, signal });
+}
+
+// What else the machine did during the transfer: the one-minute load
+// average just before it, the shares of all cores' time left idle and
+// stolen by the hypervisor over it (null without /proc), and iperf3's own
+// CPU share as iperf3 -J reports it for each end (null for the built-in
+// engine, which does not measure itself).
+function disturbance(loadAverage, shares, engineCpu) {
+  return { loadAverage, idle: shares?.idle ?? null, steal: shares?.steal ?? null, engineCpu: engineCpu ?? null };
+}
+
+// At a fixed offered rate, a run whose receiver got less than
+// SATURATED_SHARE of it did not keep up: its cost is that of a relay at
+// its limit, not at the rate asked, so the cost figures leave it out. What
+// it got is the bytes received over the sender's seconds: the receiver's
+// own seconds also count the last bytes' way through the relays (2-3 %
+// of a 2 s run here), which would call a run that kept up saturated.
+const SATURATED_SHARE = 0.97;
+function saturation(rate, { sender, receiver }) {
+  return rate === null ? {} : { saturated: (receiver.bytes * 8) / sender.seconds < SATURATED_SHARE * rate };
 }
 
 // With the relays still up, the engine's server makes way for an echo
@@ -175,10 +214,10 @@ function relayCost(before, after) {
   return client && server ? { client, server } : null;
 }
 
-async function measure({ engine, host, port, duration, parallel, reverse, signal, track, listeners, place }) {
+async function measure({ engine, host, port, duration, parallel, rate, reverse, signal, track, listeners, place }) {
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse }, { signal, timeoutMs, place });
+  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse, rate }, { signal, timeoutMs, place });
   track(measuring.role, measuring.pid);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;

@@ -9,13 +9,16 @@ import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
 import { inputError } from '../errors.js';
 import { RESULT_VERSION } from '../result.js';
-import { normalizeOptions, recordedOptions } from './options.js';
+import { MIN_ROUNDS, normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
 import { assertPortsFree } from '../process/ports.js';
+import { measureNoiseFloor } from './noise-floor.js';
 import { runCase } from './run-case.js';
-import { caseEntries, directionsFor, interleave } from './schedule.js';
+import { caseEntries, directionsFor, roundOrder } from './schedule.js';
 import { findProgram } from '../process/programs.js';
-import { median, summarise, summariseCost } from '../statistics.js';
+import {
+  bootstrapMedianInterval, DEFAULT_LEVEL, median, pairedRatios, runCostPerGB, seededRandom, summarise, summariseCost,
+} from '../statistics.js';
 
 const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -38,14 +41,24 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //                { type: 'case-started', case, position, total, repeat, repeats },
 //                { type: 'process-started', index, role, pid },
 //                { type: 'case-finished', case, run, position, total, repeat, repeats, last }
+//                { type: 'round-finished', round, rounds, widest },
+//                { type: 'noise-floor-started', runs },
+//                { type: 'noise-floor-finished', noiseFloor }
 //                where cases counts the cases (each direction of --both
 //                apart) and total the runs; a case-started/-finished pair
 //                is one run of a case (case is { index, presets, direction }
 //                at the start, and for a reference row its impl, fields
 //                and label in place of presets; the case summarised so
 //                far at the end),
-//                position counts the runs, 1 to total, repeat counts from 0,
-//                last is true after the case's final repeat, and role is
+//                position counts the runs, 1 to total (with --confidence
+//                total grows by a round's runs as a round is added),
+//                repeat is the round, from 0, repeats the rounds (null
+//                with --confidence, which decides as it goes), last is true
+//                after the case's final round (never with --confidence: the
+//                reporter prints those cases at the end), widest is the
+//                case with the widest interval so far ({ index, direction,
+//                width }, or null), rounds the most rounds there can be,
+//                and role is
 //                iperf3-server or traffic-sink, relay-server, relay-client
 //                (whichever implementation the case runs), iperf3-client or
 //                traffic-sender, or echo-target
@@ -60,6 +73,9 @@ export async function run(options = {}) {
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
   const referenceIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
   const engine = await chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path });
+  if (settings.rate !== null && !engine.pacesReverse && (settings.reverse || settings.both)) {
+    throw inputError('--rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends');
+  }
   const { signal } = options;
   const emit = options.onEvent ?? (() => {});
 
@@ -87,6 +103,10 @@ export async function run(options = {}) {
     wallSeconds: null,
     complete: false,
     interrupted: null,
+    // How many rounds ran, and with --confidence why they stopped.
+    rounds: 0,
+    stopped: null,
+    noiseFloor: null,
     environment,
     // The engine that measured, after 'auto' chose.
     options: { casesFile, casesSource: source, ...recordedOptions(settings), engine: engine.name },
@@ -98,18 +118,31 @@ export async function run(options = {}) {
   const found = new Map(selected.map((selection, at) => [selection.index, located[at]]));
   const entries = caseEntries(selected, directionsFor(settings));
   // A case whose implementation is missing has no runs: it is skipped.
-  const slots = interleave(entries.length, settings.repeat).filter(({ entry }) => !found.get(entries[entry].index).reason);
-  const total = slots.length;
+  const measurable = entries.map(({ index }) => !found.get(index).reason);
+  const perRound = measurable.filter(Boolean).length;
+  const { confidence } = settings;
+  const level = confidence?.level ?? DEFAULT_LEVEL;
+  // Without the stopping rule a run is --repeat rounds; with it, at least
+  // MIN_ROUNDS and at most --max-rounds.
+  const minRounds = confidence ? Math.max(settings.repeat, MIN_ROUNDS) : settings.repeat;
+  const maxRounds = confidence ? Math.max(settings.maxRounds, minRounds) : settings.repeat;
+  let total = minRounds * perRound;
   const states = entries.map(({ index }) => ({ runs: [], latency: null, latencyReason: null, unavailable: found.get(index).reason ?? null }));
   let ceilings = null;
-  const summary = (entry) => summariseCase(entries[entry], states[entry], { parallel: settings.parallel, ceilings });
+  const summary = (entry) => summariseCase(entries[entry], states[entry], { parallel: settings.parallel, ceilings, level });
+  // At a fixed rate cost is the figure: ratios and the stopping rule judge it.
+  const costMode = settings.rate !== null;
+  const summaries = () => withConvergence(withRelative(entries.map((_, entry) => summary(entry)), referenceIndex, level, costMode), confidence, costMode);
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
   const link = settings.link && !signal?.aborted ? await setUpLink(settings.link) : null;
+  let rounds = 0;
+  let stopped = null;
   // Kept current as each run ends, so a caller that must stop before run()
   // returns (a second Ctrl-C) can still write every case measured so far.
   const measuredSoFar = () => {
-    result.cases = withRelative(entries.map((_, entry) => summary(entry)), referenceIndex);
+    result.cases = summaries();
+    result.rounds = rounds;
   };
   measuredSoFar();
   try {
@@ -125,29 +158,67 @@ export async function run(options = {}) {
     // as base64url may start with '-', which another relay's command line
     // (ssserver -k -x...) would take for an option.
     const key = randomBytes(16).toString('hex');
-    for (const [position, { entry, repeat }] of slots.entries()) {
-      if (signal?.aborted) break;
-      const { index, direction, ...identity } = entries[entry];
-      const state = states[entry];
-      const where = { position: position + 1, total, repeat, repeats: settings.repeat };
-      emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
-      const outcome = await runCase(identity, {
-        index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit, profile: profileDir, profileRun: repeat,
-      });
-      const { latency, latencyReason, ...measured } = outcome;
-      const runResult = { repeat, ...measured };
-      state.runs.push(runResult);
-      if (latency) state.latency = latency;
-      if (latencyReason) state.latencyReason = latencyReason;
-      measuredSoFar();
-      if (runResult.status !== 'skipped') {
-        emit({ type: 'case-finished', case: summary(entry), run: runResult, ...where, last: repeat === settings.repeat - 1 });
-      }
+    // Only where there is a ranking to judge against it: two cases or more.
+    if (settings.noiseFloor > 0 && perRound >= 2 && !signal?.aborted) {
+      emit({ type: 'noise-floor-started', runs: settings.noiseFloor });
+      result.noiseFloor = await measureNoiseFloor(settings.noiseFloor, { settings, engine, key, link, remote, signal, emit });
+      emit({ type: 'noise-floor-finished', noiseFloor: result.noiseFloor });
     }
+    const random = seededRandom(settings.seed);
+    const roundsStarted = performance.now();
+    let position = 0;
+    for (let round = 0; round < maxRounds && !signal?.aborted; round += 1) {
+      if (round >= minRounds) {
+        const sofar = summaries();
+        if (sofar.every((caseResult) => caseResult.converged !== false)) {
+          stopped = 'converged';
+          break;
+        }
+        // A round is started only when, at the pace of the rounds so far,
+        // it ends within --max-time.
+        const elapsed = (performance.now() - started) / 1000;
+        const perRoundSeconds = (performance.now() - roundsStarted) / 1000 / round;
+        if (settings.maxTime !== null && elapsed + perRoundSeconds > settings.maxTime) {
+          stopped = 'max-time';
+          break;
+        }
+        total += perRound;
+      }
+      // The order is drawn for every entry, measurable or not, so a seed
+      // replays the same order whatever is installed.
+      const order = roundOrder(entries, random).filter((entry) => measurable[entry]);
+      for (const entry of order) {
+        if (signal?.aborted) break;
+        position += 1;
+        const { index, direction, ...identity } = entries[entry];
+        const state = states[entry];
+        const where = { position, total, repeat: round, repeats: confidence ? null : settings.repeat };
+        emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
+        const outcome = await runCase(identity, {
+          index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit, profile: profileDir, profileRun: round,
+        });
+        const { latency, latencyReason, ...measured } = outcome;
+        const runResult = { repeat: round, ...measured };
+        state.runs.push(runResult);
+        if (latency) state.latency = latency;
+        if (latencyReason) state.latencyReason = latencyReason;
+        measuredSoFar();
+        if (runResult.status !== 'skipped') {
+          // With the stopping rule no round is known to be the last before it ends.
+          emit({ type: 'case-finished', case: summary(entry), run: runResult, ...where, last: !confidence && round === settings.repeat - 1 });
+        }
+      }
+      if (signal?.aborted) break;
+      rounds += 1;
+      emit({ type: 'round-finished', round, rounds: maxRounds, widest: widestInterval(summaries()) });
+    }
+    if (confidence && stopped === null && !signal?.aborted) stopped = summaries().every((caseResult) => caseResult.converged !== false) ? 'converged' : 'max-rounds';
   } finally {
     await link?.tearDown();
   }
   measuredSoFar();
+  result.stopped = stopped;
+
   result.finishedAt = new Date().toISOString();
   result.wallSeconds = (performance.now() - started) / 1000;
   result.complete = !signal?.aborted;
@@ -155,20 +226,27 @@ export async function run(options = {}) {
   return result;
 }
 
+// A run during which the hypervisor took more than this share of the
+// machine's CPU time for other guests is flagged: its figures measure the
+// neighbours.
+const STEAL_WARNING = 0.05;
+
 // A case from its runs so far: ok when any run was, failed when none was
 // and one failed (with the last failure's reason), else skipped (its
 // implementation is not installed, or the run was interrupted before it
 // measured anything).
-function summariseCase({ index, direction, ...identity }, { runs, latency, latencyReason, unavailable }, { parallel, ceilings }) {
+function summariseCase({ index, direction, ...identity }, { runs, latency, latencyReason, unavailable }, { parallel, ceilings, level }) {
   const ok = runs.some((run) => run.status === 'ok');
   const lastFailure = runs.findLast((run) => run.status === 'failed');
   const status = ok ? 'ok' : lastFailure ? 'failed' : 'skipped';
-  const { sender, receiver, unstable } = summarise(runs);
+  const { sender, receiver, unstable } = summarise(runs, { level });
   // A reference row's cipher is not ours: no ceiling to hold it against.
   const chainCeiling = ceilings && !identity.impl ? ceilingFor(ceilings, identity.presets) : null;
   const warnings = [];
   if (chainCeiling?.reason) warnings.push(`no cipher ceiling: ${chainCeiling.reason}`);
   if (ok && !latency && latencyReason) warnings.push(`no latency: ${latencyReason}`);
+  const stolen = runs.filter((run) => run.disturbance?.steal > STEAL_WARNING).length;
+  if (stolen > 0) warnings.push(`steal above ${STEAL_WARNING * 100}% in ${stolen} of ${runs.length} runs: the hypervisor gave this machine's CPU to other guests while it measured`);
   return {
     index,
     ...identity,
@@ -182,7 +260,7 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     receiver,
     unstable,
     wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
-    cost: summariseCost(runs),
+    cost: summariseCost(runs, { level }),
     wire: summariseWire(runs),
     latency,
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
@@ -197,17 +275,63 @@ function summariseWire(runs) {
   return overheads.length === 0 ? null : { overhead: median(overheads) };
 }
 
-// With --relative-to, each case's median receiver bitrate as a multiple of
-// the named case's in the same direction, as hyperfine puts one command
-// against another: { to: index, ratio }, ratio null for the named case
-// itself or when either measured nothing. null for every case without it.
-function withRelative(cases, referenceIndex) {
+// With --relative-to, each case against the named case in the same
+// direction, as hyperfine puts one command against another, but paired:
+// for each round both measured, this case's receiver bitrate over the
+// reference's, and the median of those ratios with its bootstrap
+// interval: { to: index, ratio, low, high, level, rounds }. ratio is null
+// for the named case itself and when no round measured both; low and high
+// are null with fewer than 3 such rounds. null for every case without it.
+// At a fixed rate (costMode) the ratios are of the pair's CPU seconds per
+// GB, over the rounds where neither run was saturated.
+function withRelative(cases, referenceIndex, level, costMode) {
+  const figure = costMode ? (run) => (run.saturated ? null : runCostPerGB(run)) : undefined;
   return cases.map((caseResult) => {
     if (referenceIndex === null) return { ...caseResult, relative: null };
     const reference = cases.find((other) => other.index === referenceIndex && other.direction === caseResult.direction);
-    const measured = caseResult.receiver && reference?.receiver && caseResult !== reference;
-    return { ...caseResult, relative: { to: referenceIndex, ratio: measured ? caseResult.receiver.bits_per_second / reference.receiver.bits_per_second : null } };
+    const ratios = reference && caseResult !== reference ? pairedRatios(caseResult.runs, reference.runs, figure) : [];
+    const none = { to: referenceIndex, ratio: null, low: null, high: null, level, rounds: ratios.length };
+    if (ratios.length === 0) return { ...caseResult, relative: none };
+    const { low, high } = bootstrapMedianInterval(ratios, { level });
+    return { ...caseResult, relative: { ...none, ratio: median(ratios), low, high } };
   });
+}
+
+// Each case's width, the widest of the intervals the stopping rule judges
+// (its median receiver bitrate's, or at a fixed rate its pair's CPU
+// seconds per GB, and with --relative-to its ratio's),
+// low to high as a share of the median; null when it has no interval yet.
+// With --confidence, converged says whether every one of them is as narrow
+// as asked at the level asked (fewer rounds than the level needs never
+// converge); null without --confidence, and for a case not measured.
+function withConvergence(cases, confidence, costMode) {
+  return cases.map((caseResult) => {
+    const widths = [];
+    let reachesLevel = true;
+    // At a fixed rate a case with relays is judged on its cost; direct,
+    // which has none, on its bitrate.
+    const figure = costMode && caseResult.cost ? caseResult.cost.pair : caseResult.receiver;
+    if (figure) {
+      const { low, high, coverage, level } = figure;
+      const middle = figure === caseResult.receiver ? figure.bits_per_second : figure.cpuSecondsPerGB;
+      widths.push(low === null ? null : (high - low) / middle);
+      reachesLevel = coverage >= level;
+    }
+    if (caseResult.relative && caseResult.relative.ratio !== null) {
+      const { low, high, ratio } = caseResult.relative;
+      widths.push(low === null ? null : (high - low) / ratio);
+    }
+    const width = widths.length === 0 || widths.includes(null) ? null : Math.max(...widths);
+    const converged = confidence && caseResult.status === 'ok' ? width !== null && reachesLevel && width <= confidence.width : null;
+    return { ...caseResult, width, converged };
+  });
+}
+
+// The case whose interval is widest so far, for the progress line:
+// { index, direction, width }, or null while no case has an interval.
+function widestInterval(cases) {
+  const widest = cases.filter((caseResult) => caseResult.width !== null).sort((a, b) => b.width - a.width)[0];
+  return widest ? { index: widest.index, direction: widest.direction, width: widest.width } : null;
 }
 
 // How much of what the cipher alone could carry on one core the relay pair

@@ -1,8 +1,9 @@
-// The order a run measures in. Every repeat goes through all the cases
-// before the next repeat starts (A B C A B C, never A A B B C C): whatever
-// drifts during a run (a CPU warming up and throttling, a neighbour on a
-// shared machine, the page cache) then touches every case alike instead of
-// landing on whichever case happened to be running at the time.
+// The order a run measures in: rounds. Every round goes through all the
+// cases before the next round starts (A B C, C A B, never A A B B C C):
+// whatever drifts during a run (a CPU warming up and throttling, a
+// neighbour on a shared machine, the page cache) then touches every case
+// alike instead of landing on whichever case happened to be running at the
+// time, and each case's runs pair up with every other's round by round.
 
 // The directions each case is measured in: iperf3 -c to -s ('forward'),
 // iperf3 -R ('reverse'), or both, forward first.
@@ -17,13 +18,22 @@ export function caseEntries(selected, directions) {
   return selected.flatMap((selection) => directions.map((direction) => ({ ...selection, direction })));
 }
 
-// Every measurement of the run, in the order it happens: { entry, repeat }
-// where entry is a position in `entries`. With --both a case's reverse run
-// follows its forward run within each repeat.
-export function interleave(entryCount, repeat) {
-  const slots = [];
-  for (let round = 0; round < repeat; round += 1) {
-    for (let entry = 0; entry < entryCount; entry += 1) slots.push({ entry, repeat: round });
+// The order of one round: every entry once, the cases shuffled by
+// `random` (Fisher-Yates), a case's reverse run right after its forward
+// one. A fixed order would give whichever case follows the heaviest one
+// its leftovers (a warm cache, a busy core) in every round; a fresh order
+// each round spreads them over all cases (Mytkowicz et al., Google
+// Benchmark's random interleaving). Returns positions in `entries`.
+export function roundOrder(entries, random) {
+  const groups = [];
+  for (const [position, { index }] of entries.entries()) {
+    const last = groups.at(-1);
+    if (last && entries[last[0]].index === index) last.push(position);
+    else groups.push([position]);
   }
-  return slots;
+  for (let i = groups.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(random() * (i + 1));
+    [groups[i], groups[j]] = [groups[j], groups[i]];
+  }
+  return groups.flat();
 }

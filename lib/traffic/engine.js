@@ -15,6 +15,7 @@ const iperf3Engine = (path) => ({
   path,
   server: (port, host = '127.0.0.1') => ({ role: 'iperf3-server', label: 'iperf3 -s', file: path, args: iperf3ServerArgs(port, host), readiness: { stdout: IPERF3_SERVER_READY } }),
   client: (options) => ({ role: 'iperf3-client', label: 'iperf3 -c', file: path, args: iperf3ClientArgs(options) }),
+  pacesReverse: true,
   // iperf3's own errors do not say who is speaking.
   errorPrefix: 'iperf3: ',
 });
@@ -29,12 +30,17 @@ const nodeEngine = () => ({
     args: [CLI, 'sink', '--listen', `${host}:${port}`],
     readiness: { stdout: READY_LINE },
   }),
-  client: ({ host = '127.0.0.1', port, duration, parallel, reverse }) => ({
+  client: ({ host = '127.0.0.1', port, duration, parallel, reverse, rate = null }) => ({
     role: 'traffic-sender',
     label: 'cipherbench send',
     file: process.execPath,
-    args: [CLI, 'send', '--connect', `${host}:${port}`, '--duration', String(duration), '--parallel', String(parallel), ...(reverse ? ['--reverse'] : []), '--json'],
+    args: [
+      CLI, 'send', '--connect', `${host}:${port}`, '--duration', String(duration), '--parallel', String(parallel),
+      ...(reverse ? ['--reverse'] : []), ...(rate === null ? [] : ['--rate', String(rate)]), '--json',
+    ],
   }),
+  // The sink sends with --reverse, and it is not told a rate.
+  pacesReverse: false,
   // The sender's errors start with 'traffic: ' already.
   errorPrefix: '',
 });

@@ -25,9 +25,11 @@ export const IPERF3_SERVER_READY = /Server listening on/;
 // reverse (-R): iperf3 -s sends and iperf3 -c receives, so the data runs
 // through the other half of each preset (server encode, client decode).
 // end.sum_sent and end.sum_received still name the sending and receiving side.
-export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false }) {
+// iperf3 -b limits each stream on its own: a rate for all of them is split.
+export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false, rate = null }) {
   const args = ['-c', host, '-p', String(port), '-t', String(duration), '-J'];
   if (parallel > 1) args.push('-P', String(parallel));
+  if (rate !== null) args.push('-b', String(Math.round(rate / (parallel ?? 1))));
   if (reverse) args.push('-R');
   return args;
 }
@@ -50,5 +52,12 @@ export function parseIperf3Json(stdout) {
   const sender = pick(report.end?.sum_sent);
   const receiver = pick(report.end?.sum_received);
   if (!sender || !receiver) return { error: 'iperf3 reported no end.sum_sent / end.sum_received totals' };
-  return { sender, receiver };
+  return { sender, receiver, ...engineCpu(report.end.cpu_utilization_percent) };
+}
+
+// iperf3's own share of a core at each end (host: the client, remote: the
+// server), in percent; only iperf3 reports it.
+function engineCpu(cpu) {
+  if (!cpu || typeof cpu.host_total !== 'number' || typeof cpu.remote_total !== 'number') return {};
+  return { engineCpu: { client: cpu.host_total, server: cpu.remote_total } };
 }

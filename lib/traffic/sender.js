@@ -19,10 +19,13 @@ const READ_BUFFER = Buffer.allocUnsafe(READ_SIZE);
 //   end.sum_received - bytes that arrived at the far end, over the time from
 //                      the start until the last of them arrived
 //   end.streams[i]   - { sender, receiver } for each stream
+// With `rate` (bits per second, all streams together) the sending is paced
+// to it, as iperf3 -b; only in the forward direction, where this side sends.
 // Rejects with a one-line measurement error when the test cannot be made.
-export async function runTrafficSender({ host = '127.0.0.1', port, duration, parallel = 1, reverse = false, signal } = {}) {
+export async function runTrafficSender({ host = '127.0.0.1', port, duration, parallel = 1, reverse = false, rate = null, signal } = {}) {
   if (!(duration > 0)) throw new RangeError(`runTrafficSender: duration must be a positive number of seconds, got ${duration}`);
   if (!Number.isSafeInteger(parallel) || parallel < 1) throw new RangeError(`runTrafficSender: parallel must be a positive integer, got ${parallel}`);
+  if (rate !== null && (reverse || !(rate > 0))) throw new RangeError(`runTrafficSender: rate paces forward sending only, at a positive number of bits per second, got ${rate}${reverse ? ' with reverse' : ''}`);
   signal?.throwIfAborted();
   const target = formatEndpoint({ host, port });
   const startedAt = new Date();
@@ -70,7 +73,7 @@ export async function runTrafficSender({ host = '127.0.0.1', port, duration, par
       await receiver.drained(sent.bytes, { idleMs: DRAIN_IDLE_MS, limitMs: DRAIN_LIMIT_MS, signal: stop.signal });
       received = receiver.figures();
     } else {
-      sent = await sendFor(streams, duration, stop.signal);
+      sent = await sendFor(streams, duration, stop.signal, { rate });
       sendMessage(control, { type: 'sent', bytes: sent.bytes });
       const message = await nextMessage('received', DRAIN_LIMIT_MS + SETUP_TIMEOUT_MS, 'the sink did not report what it received');
       if (!isReceivedList(message.streams, parallel)) throw measurementError('traffic: the sink reported what it received in a form this sender does not know');

@@ -15,12 +15,16 @@ const secondsBetween = (from, to) => Number(to - from) / 1e9;
 // with the bytes handed to each socket and the seconds that took, measured.
 // A write accepted before the deadline counts even if part of it still sits
 // in Node's queue: it is sent after, and the receiver waits for all of it.
-export function sendFor(sockets, seconds, signal) {
+// With `rate` (bits per second, all sockets together) each socket keeps to
+// its share, as iperf3 -b paces each stream: a socket ahead of its
+// schedule waits until its next write is due.
+export function sendFor(sockets, seconds, signal, { rate = null } = {}) {
   return new Promise((resolve, reject) => {
     const bytes = sockets.map(() => 0);
     const started = now();
     const deadline = started + BigInt(Math.round(seconds * 1e9));
     let stopped = false;
+    const pacers = sockets.map(() => null);
     const writers = sockets.map((socket, index) => {
       const write = () => {
         for (let turn = 0; turn < WRITES_PER_TURN; turn += 1) {
@@ -28,6 +32,13 @@ export function sendFor(sockets, seconds, signal) {
           if (now() >= deadline) {
             finish();
             return;
+          }
+          if (rate !== null) {
+            const dueInSeconds = ((bytes[index] * 8) / (rate / sockets.length)) - secondsBetween(started, now());
+            if (dueInSeconds > 0) {
+              pacers[index] = setTimeout(write, Math.max(1, Math.ceil(dueInSeconds * 1000)));
+              return;
+            }
           }
           bytes[index] += CHUNK.length;
           if (!socket.write(CHUNK)) return;
@@ -44,6 +55,7 @@ export function sendFor(sockets, seconds, signal) {
       if (stopped) return;
       stopped = true;
       clearTimeout(timer);
+      pacers.forEach((pacer) => clearTimeout(pacer));
       signal.removeEventListener('abort', onAbort);
       sockets.forEach((socket, index) => socket.off('drain', writers[index]));
       if (error) reject(error);

@@ -1,0 +1,23 @@
+import { runCase } from './run-case.js';
+import { coefficientOfVariation, median } from '../statistics.js';
+
+// The machine's own spread, measured before the rounds: a few short runs of
+// `direct` (the engine's client straight to its server, no relay), whose
+// receiver bitrates vary only because the machine does. A difference
+// between two cases smaller than this cv is one the machine could make on
+// its own, which is what a reader of the ranking needs to know.
+export const NOISE_FLOOR_SECONDS = 1;
+
+// Resolves with { runs, seconds, cv, bits_per_second (the median), values }
+// over the ok runs, or null when fewer than 2 measured (a spread needs two).
+export async function measureNoiseFloor(count, { settings, engine, key, link, remote, signal, emit }) {
+  const values = [];
+  for (let run = 0; run < count && !signal?.aborted; run += 1) {
+    const outcome = await runCase({ impl: 'direct' }, {
+      ...settings, index: -1, direction: 'forward', duration: NOISE_FLOOR_SECONDS, rate: null, latency: false, engine, key, link, remote, signal, emit,
+    });
+    if (outcome.status === 'ok') values.push(outcome.receiver.bits_per_second);
+  }
+  if (values.length < 2) return null;
+  return { runs: values.length, seconds: NOISE_FLOOR_SECONDS, cv: coefficientOfVariation(values), bits_per_second: median(values), values };
+}

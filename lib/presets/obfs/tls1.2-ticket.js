@@ -58,7 +58,7 @@ const APPLICATION_RECORD = { type: APPLICATION_DATA, version: TLS_1_2 };
 function recordDecoder(steps, afterStep) {
   const reader = createRecordReader();
   let step = 0;
-  return (data, push) => {
+  const decode = (data, push) => {
     reader.push(data);
     for (;;) {
       const expected = step < steps.length ? steps[step] : APPLICATION_RECORD;
@@ -72,6 +72,11 @@ function recordDecoder(steps, afterStep) {
       }
     }
   };
+  // A FIN inside a record is a cut stream, not its end.
+  decode.ended = () => {
+    if (reader.holding()) throw protocolError('stream ended inside a TLS record: truncated');
+  };
+  return decode;
 }
 
 export default {
@@ -95,6 +100,12 @@ export default {
       const pushRecords = (data, push) => {
         for (const piece of applicationData(data)) push(piece);
       };
+      const clientDecode = recordDecoder(FROM_SERVER, (step) => {
+        if (step === FROM_SERVER.length - 1) release();
+      });
+      const serverDecode = recordDecoder(FROM_CLIENT, (step) => {
+        if (step === 0) connection.reply(serverHandshake());
+      });
       const release = () => {
         // One write: blinksocks' server expects ChangeCipherSpec and
         // Finished at the start of one read.
@@ -116,13 +127,14 @@ export default {
           if (heldBytes > MAX_HELD_BYTES) throw protocolError(`no TLS ServerHello while ${MAX_HELD_BYTES} bytes waited to be sent`);
           held.push(data);
         },
-        clientDecode: recordDecoder(FROM_SERVER, (step) => {
-          if (step === FROM_SERVER.length - 1) release();
-        }),
-        serverDecode: recordDecoder(FROM_CLIENT, (step) => {
-          if (step === 0) connection.reply(serverHandshake());
-        }),
+        clientDecode,
+        serverDecode,
         serverEncode: pushRecords,
+        // A connection decodes in one role only: the other reader holds nothing.
+        decodeEnded() {
+          clientDecode.ended();
+          serverDecode.ended();
+        },
       };
     };
   },

@@ -40,7 +40,7 @@ export async function startRelayServer({
   const createPipeline = prepareChain(presets, { password, salts });
   const sockets = createSocketSet();
   const queues = createWriteQueues();
-  const counts = { accepted: 0, relayed: 0, refused: 0, replays: 0, dropped: 0 };
+  const counts = { accepted: 0, relayed: 0, diverted: 0, refused: 0, replays: 0, dropped: 0 };
 
   const server = net.createServer(SERVER_SOCKET_OPTIONS, (client) => {
     sockets.add(client);
@@ -84,6 +84,22 @@ export async function startRelayServer({
         client.off('error', onEarlyError);
         bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, bEnded: pipeline.encodeEnded, log, label: peer, queues, idleTimeoutMs });
       },
+      // A disguise that meets a handshake not meant for it (a TLS hello
+      // for another server name) hands the connection, with the bytes it
+      // read, to the real server its chain names, which answers as it
+      // would anyone: the relay carries both ways as they are.
+      divert({ host, port }, received) {
+        if (target) throw protocolError('a diverted connection after its target');
+        clearTimeout(handshakeTimer);
+        counts.diverted += 1;
+        log.debug(`${peer}: diverted to ${formatEndpoint({ host, port })}`);
+        target = sockets.add(net.connect(connectOptions({ host, port })));
+        target.write(received);
+        client.off('data', onHandshakeData);
+        client.off('end', onEarlyEnd);
+        client.off('error', onEarlyError);
+        bridged = bridge(client, target, { aToB: (data) => target.write(data), bToA: (data) => client.write(data), log, label: peer, queues, idleTimeoutMs });
+      },
     });
     const decode = pipeline.decoder((data) => target.write(data));
     const encode = pipeline.encoder((data) => client.write(data));
@@ -122,7 +138,7 @@ export async function startRelayServer({
 
   const listening = await listenOn(server, listen, sockets, log);
   const summary = () =>
-    `${counts.accepted} connections, ${counts.relayed} to a target, ${counts.refused} refused (${counts.replays} replays), ${counts.dropped} over the connection cap`;
+    `${counts.accepted} connections, ${counts.relayed} to a target, ${counts.refused} refused (${counts.replays} replays), ${counts.dropped} over the connection cap${counts.diverted > 0 ? `, ${counts.diverted} diverted to a fallback` : ''}`;
   return {
     ...listening,
     stats: () => ({ ...counts }),

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { clientHello } from '../../../lib/presets/obfs/tls-handshake.js';
 import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
 import { clientBytes, isDisguised, keyIsTheSecret, sealedPlaintext, sendHostile } from '../hostile.js';
@@ -53,6 +54,11 @@ export function probingSuite(chains) {
 
       test(`random probes of ${LENGTHS.length} lengths from 1 to 2,000 bytes, and refused requests with the key`, async () => {
         const probes = LENGTHS.map((length) => ({ what: `${length} random bytes`, bytes: randomBytes(length), random: true }));
+        // A disguise answers its own handshake only: a TLS hello for a
+        // server name not the chain's is a probe like any other.
+        if (presets.some(({ name }) => name === 'obfs-tls1.2-ticket')) {
+          probes.push({ what: 'a TLS ClientHello for another server name', bytes: clientHello('other.example'), random: true });
+        }
         probes.push(...keyedProbes(presets, echo.port, password, wrongPassword));
         const results = await Promise.all(probes.map(({ bytes }) => sendHostile({ port: server.port, bytes, timeoutMs: TIMEOUT_MS + 3000 })));
         const lines = results.map(({ ms, how, received }, i) => `${probes[i].what}: ${how} after ${ms} ms, ${received.length} bytes back`);

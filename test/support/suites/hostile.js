@@ -144,13 +144,16 @@ export function hostileInProcessSuite(chains) {
         }
       });
 
-      const flood = emptyChunkFlood({ presets, password, target: TARGET, count: 1000 });
-      if (flood) {
+      const flood = (count) => emptyChunkFlood({ presets, password, target: TARGET, count });
+      if (flood(0)) {
         test('a request, then 1,000 sealed empty chunks: refused within the first few', () => {
+          // Made now: an ss-2022 request made when the file loaded may be
+          // older than the 30 s its header may be by the time this runs.
+          const bytes = flood(1000);
           let named = false;
           const pipeline = prepareChain(presets, { password })('server', { onTarget: () => (named = true) });
           pipeline.encoder(() => {});
-          assert.throws(() => pipeline.decoder(() => {})(flood), (error) => isProtocolError(error) && /chunk length 0|empty chunks in a row/.test(error.message));
+          assert.throws(() => pipeline.decoder(() => {})(bytes), (error) => isProtocolError(error) && /chunk length 0|empty chunks in a row/.test(error.message));
           assert.equal(named, true, 'the request before them named its target');
         });
       }

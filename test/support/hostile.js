@@ -98,6 +98,12 @@ export function keyIsTheSecret(presets, password, wrongPassword = `not-${passwor
 // cipher inside can tell a wrong key.
 export const isDisguised = (presets) => presets.some((entry) => PRESETS[entry.name].roles.includes('disguise'));
 
+// Whether the chain's server answers a handshake before anything in it is
+// authenticated: obfs-tls1.2-ticket sends its flight for a ClientHello
+// with one of its server names. obfs-http and simple-obfs answer with the
+// target's first bytes only, so they are as silent as a bare cipher.
+export const answersHandshake = (presets) => presets.some((entry) => entry.name === 'obfs-tls1.2-ticket');
+
 // A real client connection through `presets`: the pipeline writes to the
 // socket and reads from it, so handshakes complete. Resolves, once the
 // answer decodes to `expected` bytes, with everything this client sent

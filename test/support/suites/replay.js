@@ -9,7 +9,7 @@ import { encodeAddressHeader } from '../../../lib/wire/address-header.js';
 import { createLog } from '../../../lib/relay/log.js';
 import { startRelayServer as startRelayServerInProcess } from '../../../lib/relay/server.js';
 import { startEchoServer } from '../echo-server.js';
-import { clientBytes, clientExchange, isDisguised, sendHostile } from '../hostile.js';
+import { answersHandshake, clientBytes, clientExchange, sendHostile } from '../hostile.js';
 import { pipelinePair } from '../pipeline-pair.js';
 import { startRelayServer, stopAll } from '../processes.js';
 
@@ -19,8 +19,9 @@ import { startRelayServer, stopAll } from '../processes.js';
 // The echo target counts the connections it got; the server counts the
 // refusals in its closing summary, and says so in a warn line for each
 // replay its salt filter caught.
-// A disguise answers the handshake it recognises before the cipher inside
-// refuses, so its chains may get bytes back; they still reach no target.
+// obfs-tls1.2-ticket answers a ClientHello for its server name before the
+// cipher inside refuses, so its chains may get bytes back; they still
+// reach no target.
 // A chain with neither a cipher nor a protocol keyed by a secret is
 // cleartext: its replay is the same bytes as the original, and nothing can
 // tell them apart. It is listed here, skipped with the reason.
@@ -31,7 +32,7 @@ export function replaySuite(chains) {
   for (const { label, presets, password = KEY } of chains) {
     const skip = CLEARTEXT.has(label) && 'cleartext: no salt, IV or secret tells a replay from the original';
     describe(`replayed and reflected connections reach no target (${label})`, { skip }, () => {
-      const quiet = !isDisguised(presets);
+      const quiet = !answersHandshake(presets);
       let echo;
       let server;
       let captured;

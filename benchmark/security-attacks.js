@@ -8,8 +8,8 @@
 // row needs a client) for the SIP004 rows. ROW is any of: replay reflect
 // probes bitflip replay-flood half-closed stalled zero-chunks killed (SIP004
 // and stream ciphers), poison cut empty-chunks lockout sni (every family
-// where the attack applies, our relay only), and ssr-idle-replay (11
-// minutes: not in the default list). Run it inside `unshare -n`.
+// where the attack applies, our relay only), cap-flood (our relay), and
+// ssr-idle-replay (11 minutes: not in the default list). Run it inside `unshare -n`.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -31,7 +31,7 @@ const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args.splice(args.indexOf(name), 2)[1] : fallback);
 const kind = flag('--server', 'ours');
 const cli = flag('--cli', fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url)));
-const rows = args.length > 0 ? args : ['replay', 'reflect', 'probes', 'bitflip', 'replay-flood', 'half-closed', 'stalled', 'zero-chunks', 'killed', 'poison', 'cut', 'empty-chunks', 'lockout', 'sni'];
+const rows = args.length > 0 ? args : ['replay', 'reflect', 'probes', 'bitflip', 'replay-flood', 'half-closed', 'stalled', 'zero-chunks', 'killed', 'poison', 'cut', 'empty-chunks', 'lockout', 'sni', 'cap-flood'];
 const KEY = 'attack-key';
 
 const chain = (method) => [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
@@ -425,6 +425,28 @@ const ROWS = {
       const result = await probe(server.port, clientHello(name), { holdMs: 14_000 });
       console.log(`sni obfs-tls1.2-ticket: a ClientHello for ${name}: ${result.back.length} bytes back, then ${result.how} after ${(result.ms / 1000).toFixed(2)} s`);
     }
+    await stopChildren();
+  },
+
+  // A keyless flood holds every slot of --max-connections 100 (200 stalled
+  // connections, each one byte); then 10 genuine connections at once: how
+  // many reach the target within 3 s (the handshake timeout is 10 s).
+  async 'cap-flood'() {
+    const method = 'aes-256-gcm';
+    const target = await startTarget();
+    const port = await freePort();
+    const argv = ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', KEY, '--presets', JSON.stringify(chain(method)), '--max-connections', '100'];
+    await startChild(process.execPath, argv, /listening on/);
+    const flood = [];
+    for (let i = 0; i < 200; i++) flood.push(probe(port, Buffer.from([1]), { holdMs: 12_000 }));
+    await sleep(1000);
+    const genuine = Array.from({ length: 10 }, () => probe(port, clientBytes(method, { host: '127.0.0.1', port: target.port }), { holdMs: 3000 }));
+    await Promise.all(genuine);
+    const reached = target.connections;
+    const closed = await Promise.all(flood);
+    const early = closed.filter(({ how, ms }) => how !== 'open' && ms < 9000).length;
+    console.log(`cap-flood: 200 keyless stalls against --max-connections 100, then 10 genuine connections at once: ${reached} of 10 reached the target within 3 s; ${early} of the stalls closed before 9 s (${[...new Set(closed.map(({ how }) => how))].join('/')})`);
+    target.close();
     await stopChildren();
   },
 

@@ -98,7 +98,7 @@ export function replayStatsTest() {
       const bytes = clientBytes({ presets, password, target: { host: '127.0.0.1', port: echo.port } });
       await sendHostile({ port: relay.address.port, bytes, cutAfterMs: 200 });
       await sendHostile({ port: relay.address.port, bytes, timeoutMs: 2000 });
-      assert.deepEqual(relay.stats(), { accepted: 2, relayed: 1, diverted: 0, refused: 1, replays: 1, dropped: 0 });
+      assert.deepEqual(relay.stats(), { accepted: 2, relayed: 1, diverted: 0, refused: 1, replays: 1, displaced: 0, dropped: 0 });
     } finally {
       await relay.close();
       await echo.close();

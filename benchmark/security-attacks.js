@@ -1,12 +1,15 @@
-// The attacks of issue 13 against a relay server, measured the way
-// docs/security.md reports them. Each row starts a fresh server on loopback,
-// attacks it as someone without the key would (unless the row says "with
-// key"), prints one line of figures and stops everything it started.
+// Attacks on a relay server, measured the way docs/security.md reports
+// them. Each row starts a fresh server on loopback, attacks it as someone
+// without the key would (unless the row says "with key"), prints one line
+// of figures and stops everything it started.
 //   node --openssl-legacy-provider benchmark/security-attacks.js [--server ours|libev] [--cli PATH] [ROW...]
 // --cli runs another checkout's relay (e.g. main's) with the same attacks;
 // --server libev runs shadowsocks-libev's ss-server (and ss-tunnel where a
-// row needs a client). ROW is any of: replay reflect probes bitflip replay-flood
-// half-closed stalled zero-chunks killed. Run it inside `unshare -n`.
+// row needs a client) for the SIP004 rows. ROW is any of: replay reflect
+// probes bitflip replay-flood half-closed stalled zero-chunks killed (SIP004
+// and stream ciphers), poison cut empty-chunks lockout sni (every family
+// where the attack applies, our relay only), cap-flood (our relay), and
+// ssr-idle-replay (11 minutes: not in the default list). Run it inside `unshare -n`.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -19,13 +22,16 @@ import { deriveSubkey } from '../lib/crypto/hkdf-subkey.js';
 import { addLittleEndian } from '../lib/crypto/nonce.js';
 import { encodeAddressHeader } from '../lib/wire/address-header.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
+import { clientHello } from '../lib/presets/obfs/tls-handshake.js';
+import { emptyChunkFlood } from '../test/support/hostile.js';
+import { pipelinePair } from '../test/support/pipeline-pair.js';
 import { stallFlow } from '../test/support/stalled-flow.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args.splice(args.indexOf(name), 2)[1] : fallback);
 const kind = flag('--server', 'ours');
 const cli = flag('--cli', fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url)));
-const rows = args.length > 0 ? args : ['replay', 'reflect', 'probes', 'bitflip', 'replay-flood', 'half-closed', 'stalled', 'zero-chunks', 'killed'];
+const rows = args.length > 0 ? args : ['replay', 'reflect', 'probes', 'bitflip', 'replay-flood', 'half-closed', 'stalled', 'zero-chunks', 'killed', 'poison', 'cut', 'empty-chunks', 'lockout', 'sni', 'cap-flood'];
 const KEY = 'attack-key';
 
 const chain = (method) => [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
@@ -88,6 +94,7 @@ async function startTarget({ echo = true, read = true } = {}) {
   const server = net.createServer({ allowHalfOpen: true, pauseOnConnect: !read }, (socket) => {
     target.connections += 1;
     target.sockets.add(socket);
+    target.onSocket?.(socket);
     socket.on('error', () => {});
     socket.on('close', () => target.sockets.delete(socket));
     if (!read) return;
@@ -135,6 +142,42 @@ function probe(port, bytes, { holdMs = 14_000, end = false } = {}) {
     socket.on('error', (error) => done(error.code === 'ECONNRESET' ? 'RST' : error.code));
     socket.on('close', () => done('close'));
   });
+}
+
+// One chain of each family the relay carries, with the key it takes.
+const VMESS_ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
+const FAMILIES = {
+  'ss-aead aes-256-gcm': { presets: chain('aes-256-gcm') },
+  'ss-2022 aes-256-gcm': { presets: [{ name: 'ss-2022', params: { method: '2022-blake3-aes-256-gcm' } }], key: Buffer.alloc(32, 0x22).toString('base64') },
+  'aead-random aes-256-gcm': { presets: [{ name: 'ss-base' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }] },
+  'vmess aes-128-gcm': { presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }] },
+  'ssr auth_aes128_sha1 aes-256-ctr': { presets: [{ name: 'ss-base' }, { name: 'ssr-auth-aes128-sha1' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }] },
+  'ssr auth_chain_a none': { presets: [{ name: 'ss-base' }, { name: 'ssr-auth-chain-a' }, { name: 'ss-stream-cipher', params: { method: 'none' } }] },
+  'base-auth + aes-256-gcm + obfs-tls1.2-ticket': {
+    presets: [{ name: 'base-auth' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }, { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } }],
+  },
+};
+const familyKey = (family) => family.key ?? KEY;
+
+async function startFamilyServer(family) {
+  const port = await freePort();
+  const argv = ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', familyKey(family), '--presets', JSON.stringify(family.presets)];
+  const child = await startChild(process.execPath, argv, /listening on/);
+  return { port, pid: child.pid, child };
+}
+
+// What a genuine client of the family sends: a request, then `more` in a
+// later write; made in memory (handshakes answered there), so no server
+// of the attack has seen it.
+function genuineBytes(family, target, more = Buffer.alloc(0)) {
+  const pair = pipelinePair(family.presets, { password: familyKey(family), target });
+  pair.clientWrite(Buffer.from('GET / HTTP/1.1\r\n\r\n'));
+  pair.flush();
+  if (more.length > 0) {
+    pair.clientWrite(more);
+    pair.flush();
+  }
+  return pair.sent();
 }
 
 const ROWS = {
@@ -299,6 +342,128 @@ const ROWS = {
 
   async killed() {
     for (const signal of ['SIGKILL', 'SIGTERM']) await stopMidDownload(signal);
+  },
+
+  // A keyless probe repeats a captured connection's first 32 bytes, then
+  // garbage; the genuine connection comes after it.
+  async poison() {
+    for (const [label, family] of Object.entries(FAMILIES)) {
+      const target = await startTarget();
+      const server = await startFamilyServer(family);
+      const bytes = genuineBytes(family, { host: '127.0.0.1', port: target.port });
+      await probe(server.port, Buffer.concat([bytes.subarray(0, 32), randomBytes(400)]), { holdMs: 300, end: true });
+      await probe(server.port, bytes, { holdMs: 1000 });
+      console.log(`poison ${label}: after a probe with its first 32 bytes, the genuine connection reached the target: ${target.connections === 1}`);
+      target.close();
+      await stopChildren();
+    }
+  },
+
+  // A request, then 5,000 more bytes cut 5 bytes short, then FIN: what the
+  // target sees, 7 runs.
+  async cut() {
+    for (const [label, family] of Object.entries(FAMILIES)) {
+      const target = await startTarget();
+      const ends = { FIN: 0, RST: 0 };
+      for (let run = 0; run < 7; run++) {
+        const seen = new Promise((resolve) => {
+          target.onSocket = (socket) => {
+            socket.on('end', () => resolve('FIN'));
+            socket.on('error', () => resolve('RST'));
+          };
+        });
+        const server = await startFamilyServer(family);
+        const bytes = genuineBytes(family, { host: '127.0.0.1', port: target.port }, randomBytes(5000));
+        await probe(server.port, bytes.subarray(0, bytes.length - 5), { holdMs: 3000, end: true });
+        const how = await Promise.race([seen, sleep(3000).then(() => 'none')]);
+        if (how in ends) ends[how] += 1;
+        await stopChildren();
+      }
+      console.log(`cut ${label}: a stream cut inside a record, 7 runs: the target saw a clean FIN ${ends.FIN} times, a reset ${ends.RST} times`);
+      target.close();
+    }
+  },
+
+  // With key: a request, then sealed empty chunks.
+  async 'empty-chunks'() {
+    for (const [label, count] of [['ss-aead aes-256-gcm', 300_000], ['ss-2022 aes-256-gcm', 300_000], ['aead-random aes-256-gcm', 100_000]]) {
+      const family = FAMILIES[label];
+      const target = await startTarget();
+      const server = await startFamilyServer(family);
+      const flood = emptyChunkFlood({ presets: family.presets, password: familyKey(family), target: { host: '127.0.0.1', port: target.port }, count });
+      const cpu = cpuSeconds(server.pid);
+      const result = await probe(server.port, flood, { holdMs: 15_000 });
+      await sleep(200);
+      console.log(`empty-chunks ${label}: a request then ${count.toLocaleString('en')} sealed empty chunks: server ${result.how} after ${result.ms} ms, ${(cpuSeconds(server.pid) - cpu).toFixed(2)} s CPU`);
+      target.close();
+      await stopChildren();
+    }
+  },
+
+  // With key: 64 connections from fresh client ids, then a new client's.
+  async lockout() {
+    for (const label of ['ssr auth_aes128_sha1 aes-256-ctr', 'ssr auth_chain_a none']) {
+      const family = FAMILIES[label];
+      const target = await startTarget();
+      const server = await startFamilyServer(family);
+      const address = { host: '127.0.0.1', port: target.port };
+      // Each genuineBytes is a client process of its own: a fresh client id.
+      for (let i = 0; i < 64; i++) await probe(server.port, genuineBytes(family, address), { holdMs: 200 });
+      const before = target.connections;
+      await probe(server.port, genuineBytes(family, address), { holdMs: 1000 });
+      console.log(`lockout ${label}: after 64 connections from fresh client ids (${before} reached the target), a new client reached the target: ${target.connections > before}`);
+      target.close();
+      await stopChildren();
+    }
+  },
+
+  // ClientHellos for another server name and for the chain's own.
+  async sni() {
+    const family = FAMILIES['base-auth + aes-256-gcm + obfs-tls1.2-ticket'];
+    const server = await startFamilyServer(family);
+    for (const name of ['other.example', 'test.com']) {
+      const result = await probe(server.port, clientHello(name), { holdMs: 14_000 });
+      console.log(`sni obfs-tls1.2-ticket: a ClientHello for ${name}: ${result.back.length} bytes back, then ${result.how} after ${(result.ms / 1000).toFixed(2)} s`);
+    }
+    await stopChildren();
+  },
+
+  // A keyless flood holds every slot of --max-connections 100 (200 stalled
+  // connections, each one byte); then 10 genuine connections at once: how
+  // many reach the target within 3 s (the handshake timeout is 10 s).
+  async 'cap-flood'() {
+    const method = 'aes-256-gcm';
+    const target = await startTarget();
+    const port = await freePort();
+    const argv = ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', KEY, '--presets', JSON.stringify(chain(method)), '--max-connections', '100'];
+    await startChild(process.execPath, argv, /listening on/);
+    const flood = [];
+    for (let i = 0; i < 200; i++) flood.push(probe(port, Buffer.from([1]), { holdMs: 12_000 }));
+    await sleep(1000);
+    const genuine = Array.from({ length: 10 }, () => probe(port, clientBytes(method, { host: '127.0.0.1', port: target.port }), { holdMs: 3000 }));
+    await Promise.all(genuine);
+    const reached = target.connections;
+    const closed = await Promise.all(flood);
+    const early = closed.filter(({ how, ms }) => how !== 'open' && ms < 9000).length;
+    console.log(`cap-flood: 200 keyless stalls against --max-connections 100, then 10 genuine connections at once: ${reached} of 10 reached the target within 3 s; ${early} of the stalls closed before 9 s (${[...new Set(closed.map(({ how }) => how))].join('/')})`);
+    target.close();
+    await stopChildren();
+  },
+
+  // With the clock as it is: a captured auth_chain_a connection replayed
+  // once its client id has been idle 10 minutes (Python forgets it then).
+  async 'ssr-idle-replay'() {
+    const family = FAMILIES['ssr auth_chain_a none'];
+    const target = await startTarget();
+    const server = await startFamilyServer(family);
+    const bytes = genuineBytes(family, { host: '127.0.0.1', port: target.port });
+    await probe(server.port, bytes, { holdMs: 300 });
+    await sleep(618_000);
+    const before = target.connections;
+    await probe(server.port, bytes, { holdMs: 1000 });
+    console.log(`ssr-idle-replay auth_chain_a none: original reached the target: ${before === 1}; the replay 618 s later reached it: ${target.connections > before}`);
+    target.close();
+    await stopChildren();
   },
 };
 

@@ -111,7 +111,7 @@ test('our stream, read by the reference, for every method, info and factor; chun
 });
 
 test('a replayed salt, a flipped bit, a long length and garbage are protocol errors', () => {
-  assert.throws(() => pipeline('server', {}, { accept: false }).decode(BLINKSOCKS_WIRE), /replayed salt/);
+  assert.throws(() => pipeline('server', {}, { accept: false }).decode(BLINKSOCKS_WIRE), /repeated salt/);
   for (let i = 0; i < 200; i++) {
     const wire = Buffer.from(BLINKSOCKS_WIRE);
     wire[32 + randomInt(wire.length - 32)] ^= 1 << randomInt(8);

@@ -49,6 +49,8 @@ test('a bad template file is refused with a message that says what is wrong', ()
     [{ file: 42 }, /^must be the path of a template file/],
     [{ file: path.join(folder, 'absent.txt') }, /^cannot read .*absent\.txt: no such file$/],
     [{ file: folder }, /^cannot read .*: it is a folder$/],
+    [{ file: '/dev/zero' }, /^\/dev\/zero is not a regular file \(a device, FIFO or socket\): not a template$/],
+    [{ file: templateFile('big.txt', 'x'.repeat(64 * 1024 + 1)) }, /is larger than 65536 bytes: not a template$/],
     [{ file: templateFile('empty.txt', '') }, /no request\/response pair/],
     [{ file: templateFile('odd.txt', 'GET / HTTP/1.1\n------\n') }, /1 parts, but each request needs a response/],
     [{ file: templateFile('unclosed.txt', 'GET / HTTP/1.1\n------\nHTTP/1.1 200 OK\n') }, /the last part has no '------' or '======' line after it/],

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { validateChain } from '../lib/chain/validate.js';
 import preset from '../lib/presets/obfs/tls1.2-ticket.js';
+import { readClientHello } from '../lib/presets/obfs/tls-client-hello.js';
 import { clientFinish, clientHello, serverHandshake } from '../lib/presets/obfs/tls-handshake.js';
 import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { blinksocksPreset, requireBlinksocks } from './support/blinksocks-pair.js';
@@ -223,4 +224,44 @@ test('blinksocks 3.3.0 defect: without sni, or with sni: [], it fails at the fir
   const message = (params) => validateChain([{ name: 'ss-base' }, { name: 'obfs-tls1.2-ticket', params }])[0]?.message;
   assert.match(message({ sni: [] }), /non-empty array/);
   assert.match(message(undefined), /^missing; the server name/);
+});
+
+// The ServerHello's extension types, from a flight.
+function serverHelloExtensions(flight) {
+  const hello = flight.subarray(5 + 4);
+  let at = 2 + 32;
+  at += 1 + hello[at]; // session id
+  at += 2 + 1; // cipher suite, compression
+  const end = at + 2 + hello.readUInt16BE(at);
+  const types = [];
+  for (at += 2; at < end; at += 4 + hello.readUInt16BE(at + 2)) types.push(hello.readUInt16BE(at));
+  return types;
+}
+
+test('a ClientHello is read for its session id, suites, extensions and server names; a malformed one is a protocol error', () => {
+  const bytes = clientHello('www.example.com');
+  const hello = readClientHello(bytes.subarray(5));
+  assert.deepEqual(hello.serverNames, ['www.example.com']);
+  assert.equal(hello.sessionId.length, 32);
+  assert.ok(hello.cipherSuites.includes(0xc02f));
+  assert.deepEqual([0xff01, 0x0000, 0x0017, 0x0023].map((type) => hello.extensions.has(type)), [true, true, true, true]);
+  for (const cut of [10, 40, 80, bytes.length - 6]) {
+    const message = Buffer.from(bytes.subarray(5, cut));
+    message.writeUIntBE(message.length - 4, 1, 3);
+    assert.throws(() => readClientHello(message), (error) => isProtocolError(error) && /runs past its end/.test(error.message), `cut at ${cut}`);
+  }
+});
+
+test('the server\'s flight carries only the extensions the hello offered, and echoes its session id', () => {
+  const ours = readClientHello(clientHello(SNI).subarray(5));
+  const full = serverHandshake(ours);
+  assert.deepEqual(serverHelloExtensions(full), [0xff01, 0x0017, 0x0023]);
+  assert.ok(full.subarray(5 + 4 + 2 + 32 + 1, 5 + 4 + 2 + 32 + 33).equals(ours.sessionId), 'session id echoed');
+  // A hello that offers extended_master_secret alone, and no ticket: no
+  // renegotiation_info, no session_ticket, no NewSessionTicket.
+  const spare = serverHandshake({ sessionId: Buffer.alloc(0), cipherSuites: [0x1301, 0xc02b], extensions: new Set([0x0017]) });
+  assert.deepEqual(serverHelloExtensions(spare), [0x0017]);
+  assert.equal(spare.readUInt16BE(5 + 4 + 2 + 32 + 33), 0xc02b, 'the first TLS 1.2 suite offered');
+  assert.equal(spare[5 + spare.readUInt16BE(3)], 0x14, 'ChangeCipherSpec right after the ServerHello: no NewSessionTicket');
+  assert.throws(() => serverHandshake({ sessionId: Buffer.alloc(0), cipherSuites: [0x1301, 0x00ff], extensions: new Set() }), /no TLS 1\.2 cipher suite/);
 });

@@ -64,8 +64,13 @@ describe('relay server: every mistaken input is one line and exit 2', () => {
       args: server('--handshake-timeout', value),
       stderr: timeoutMessage('--handshake-timeout'),
     })),
-    ...['0', '86401', 'Infinity'].map((value) => ({ what: `--idle-timeout ${value}`, args: server('--idle-timeout', value), stderr: timeoutMessage('--idle-timeout') })),
-    ...['0', '1.5', '1e7', 'many'].map((value) => ({
+    ...['0x10', ' 5 ', '5 ', '1e1', '+5', '.5', '5.'].map((value) => ({
+      what: `--handshake-timeout ${JSON.stringify(value)}: decimal digits only`,
+      args: server('--handshake-timeout', value),
+      stderr: timeoutMessage('--handshake-timeout'),
+    })),
+    ...['0', '86401', 'Infinity', ' 5 ', '0x10'].map((value) => ({ what: `--idle-timeout ${JSON.stringify(value)}`, args: server('--idle-timeout', value), stderr: timeoutMessage('--idle-timeout') })),
+    ...['0', '1.5', '1e7', 'many', '0x10', ' 16', '16 ', '+16', '1_000'].map((value) => ({
       what: `--max-connections ${value}`,
       args: server('--max-connections', value),
       stderr: /^cipherbench: --max-connections must be a whole number from 1 to 1000000/,
@@ -84,6 +89,16 @@ describe('relay server: every mistaken input is one line and exit 2', () => {
       what: 'a second cipher preset',
       args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', JSON.stringify([...JSON.parse(AES), JSON.parse(STREAM)[1]])],
       stderr: /^cipherbench: --presets is not a valid chain: presets\[2\]\.name: a second cipher preset \(ss-stream-cipher after ss-aead-cipher\): a chain encrypts once/,
+    },
+    {
+      what: 'an obfs-http template that is not a regular file (/dev/zero)',
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', JSON.stringify([...JSON.parse(AES), { name: 'obfs-http', params: { file: '/dev/zero' } }])],
+      stderr: /^cipherbench: --presets is not a valid chain: presets\[2\]\.params\.file: \/dev\/zero is not a regular file/,
+    },
+    {
+      what: 'a chain with two problems: both named, on one line',
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}},{"name":"ss-nope"}]'],
+      stderr: /^cipherbench: --presets is not a valid chain: presets\[1\]\.params\.method: unknown method "aes-512-gcm".*; and presets\[2\]\.name: unknown preset "ss-nope"/,
     },
     {
       what: 'a stream cipher beyond loopback without --allow-unauthenticated',

@@ -64,17 +64,51 @@ describe('relayed connection lifetime', () => {
     await stopAll();
   });
 
-  test('--max-connections refuses connections beyond the cap at once and keeps the rest', { timeout: 10_000 }, async () => {
+  test('--max-connections: a connection over the cap resets the oldest still in its handshake', { timeout: 10_000 }, async () => {
     const server = await startRelayServer({ key: KEY, presets: PRESETS, extra: ['--max-connections', '3', '--handshake-timeout', '2'] });
     const results = [];
     for (let i = 0; i < 5; i++) {
       results.push(sendHostile({ port: server.port, bytes: Buffer.from([1]), timeoutMs: 5000 }));
       await sleep(50);
     }
-    const times = (await Promise.all(results)).map(({ ms }) => ms).sort((a, b) => a - b);
-    assert.ok(times[0] < 500 && times[1] < 500, `two closed at once: ${times}`);
-    assert.ok(times.slice(2).every((ms) => ms >= 1900), `three held to the handshake timeout: ${times}`);
+    const outcomes = await Promise.all(results);
+    const times = outcomes.map(({ ms }) => ms);
+    // The first two made room for the last two; nothing was closed with a FIN.
+    assert.ok(times[0] < 1000 && times[1] < 1000, `the two oldest reset early: ${times}`);
+    assert.ok(times.slice(2).every((ms) => ms >= 1900), `the three newest held to the handshake timeout: ${times}`);
+    assert.ok(outcomes.every(({ how }) => how === 'reset'), outcomes.map(({ how }) => how).join(', '));
     await stopAll();
+  });
+
+  test('--max-connections: under a keyless flood at the cap a genuine client gets through at once; with every slot relayed a new one is reset', { timeout: 30_000 }, async () => {
+    const echo = net.createServer((socket) => socket.on('error', () => {}).pipe(socket));
+    await new Promise((resolve) => echo.listen(0, '127.0.0.1', resolve));
+    const server = await startRelayServer({ key: KEY, presets: PRESETS, extra: ['--max-connections', '2', '--handshake-timeout', '10'] });
+    const client = await startRelayClient({ serverPort: server.port, forwardPort: echo.address().port, key: KEY, presets: PRESETS });
+    const stalls = [1, 2].map(() => sendHostile({ port: server.port, bytes: Buffer.from([1]), timeoutMs: 12_000 }));
+    await sleep(300);
+    // Two genuine connections, each an echo there and back, then held open.
+    const genuine = [];
+    for (let i = 0; i < 2; i++) {
+      const started = Date.now();
+      const socket = net.connect({ port: client.port, host: '127.0.0.1' });
+      socket.write('ping');
+      await new Promise((resolve, reject) => {
+        socket.once('data', resolve).once('error', reject);
+        socket.once('end', () => reject(new Error(`genuine connection ${i} ended without its echo`)));
+        socket.setTimeout(8000, () => reject(new Error(`genuine connection ${i}: no echo in 8 s`)));
+      });
+      assert.ok(Date.now() - started < 5000, `genuine connection ${i} echoed after ${Date.now() - started} ms, not at the 10 s handshake timeout`);
+      genuine.push(socket);
+    }
+    for (const { how, ms } of await Promise.all(stalls)) assert.ok(how === 'reset' && ms < 5000, `a stall made room: ${how} after ${ms} ms`);
+    const over = await sendHostile({ port: server.port, bytes: Buffer.from([1]), timeoutMs: 5000 });
+    assert.equal(over.how, 'reset');
+    assert.ok(over.ms < 1000, `over the cap with every slot relayed: reset after ${over.ms} ms`);
+    for (const socket of genuine) socket.destroy();
+    echo.close();
+    await stopAll();
+    assert.match(server.output, /2 reset in their handshake to make room and 1 refused at the connection cap/);
   });
 
   test('a target that breaks mid-download reaches the application as a reset, not an end', { timeout: 10_000 }, async () => {

@@ -13,8 +13,10 @@ const joinsWrites = (entry) => {
 // runs the chain in order; decoding runs it backwards, so the server peels
 // off what the client put on last. Each direction is composed once per
 // connection around its sink, so a read costs no closure allocation.
-export function prepareChain(chain, { password, salts = acceptEverySalt }) {
-  const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password }));
+// `now` (milliseconds, Date.now by default) is the clock of the presets
+// whose handshakes carry a time, so a test can move it.
+export function prepareChain(chain, { password, salts = acceptEverySalt, now = Date.now }) {
+  const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password, now }));
   const joining = chain.map((entry, i) => i > 0 && joinsWrites(entry));
   return (role, connection) => {
     // entries[i] feeds stage i of the encode direction; a stage's reply

@@ -45,7 +45,7 @@ export function registerRelayCommands(program) {
       const settings = relaySettings(options);
       const handshakeTimeoutMs = secondsOption('--handshake-timeout', options.handshakeTimeout) * 1000;
       const idleTimeoutMs = secondsOption('--idle-timeout', options.idleTimeout) * 1000;
-      const maxConnections = Number(options.maxConnections);
+      const maxConnections = decimal(options.maxConnections);
       if (!Number.isInteger(maxConnections) || maxConnections < 1 || maxConnections > MAX_CONNECTIONS) {
         throw inputError(`--max-connections must be a whole number from 1 to ${MAX_CONNECTIONS}, got ${JSON.stringify(options.maxConnections)}`);
       }
@@ -82,8 +82,12 @@ function relaySettings(options) {
   return { listen, password: rawOptionValue('--key', options.key), presets, log: createLog(options.logLevel) };
 }
 
+// Number() also reads "0x10", "1e3" and " 5 ": a count or a time a person
+// types is decimal digits, with a fraction for seconds, and nothing else.
+const decimal = (text) => (/^[0-9]+(\.[0-9]+)?$/.test(text) ? Number(text) : NaN);
+
 function secondsOption(flag, text) {
-  const seconds = Number(text);
+  const seconds = decimal(text);
   if (!(seconds >= SECONDS.min && seconds <= SECONDS.max)) {
     throw inputError(`${flag} must be a number of seconds from ${SECONDS.min} to ${SECONDS.max} (one day), got ${JSON.stringify(text)}`);
   }
@@ -98,10 +102,8 @@ export function parsePresets(text) {
     throw inputError(`--presets is not valid JSON (${error.message})`);
   }
   const problems = validateChain(presets);
-  if (problems.length === 1) throw inputError(`--presets is not a valid chain: ${problems[0].field}: ${problems[0].message}`);
-  if (problems.length > 1) {
-    throw inputError(`--presets is not a valid chain:\n${problems.map((p) => `  ${p.field}: ${p.message}`).join('\n')}`);
-  }
+  // One line in all, every problem in it.
+  if (problems.length > 0) throw inputError(`--presets is not a valid chain: ${problems.map((p) => `${p.field}: ${p.message}`).join('; and ')}`);
   if (chainNeedsLegacyProvider(presets)) {
     const status = legacyProviderStatus();
     if (status === 'not-requested') {

@@ -102,46 +102,71 @@ export default {
       let step = 'padding';
       let paddingLength = -1;
       let payloadLength = 0;
+      let salt = null;
+      // Whether a byte of the current chunk (padding included) was read.
+      let inChunk = false;
       // Holds at most one chunk: 2550 bytes of padding, then 0x3FFF + 34.
-      return (data, push) => {
+      const decode = (data, push) => {
         queue.push(data);
         if (!state) {
-          const salt = queue.take(method.saltLength);
+          salt = queue.take(method.saltLength);
           if (!salt) return;
-          if (!connection.salts.add(salt)) throw protocolError('replayed salt');
           state = keys(salt);
         }
         for (;;) {
           if (step === 'padding') {
             if (paddingLength < 0) paddingLength = nextPaddingLength(state);
             if (queue.length < paddingLength) return;
-            if (paddingLength > 0) queue.take(paddingLength);
+            if (paddingLength > 0) {
+              queue.take(paddingLength);
+              inChunk = true;
+            }
             paddingLength = -1;
             step = 'length';
           }
           if (step === 'length') {
             const record = queue.take(LENGTH_RECORD);
             if (!record) return;
+            inChunk = true;
             if (!state.lengths.open(record, length)) throw protocolError('aead-random-cipher: tag mismatch: wrong key or corrupted stream');
             payloadLength = length.readUInt16BE(0);
             if (payloadLength > MAX_PAYLOAD) throw protocolError(`aead-random-cipher: chunk length ${payloadLength} exceeds 0x3FFF`);
+            // As ss-aead-cipher (and libev): blinksocks never seals an
+            // empty chunk, and a flood of them only costs the server AEAD
+            // opens.
+            if (payloadLength === 0) throw protocolError('aead-random-cipher: chunk length 0');
+            // Remembered once the first length authenticates, as
+            // ss-aead-cipher does: a keyless probe that repeats a captured
+            // salt never reaches the filter, so it cannot keep the
+            // genuine connection out, nor flush the filter.
+            if (salt) {
+              if (!connection.salts.add(salt)) throw protocolError('repeated salt: a replayed or reflected connection');
+              salt = null;
+            }
             step = 'payload';
           }
           const record = queue.take(payloadLength + TAG_LENGTH);
           if (!record) return;
           step = 'padding';
+          inChunk = false;
           const plaintext = openSealed(method, state.key, state.payloadNonce, record);
           addLittleEndian(state.payloadNonce, 2);
           if (!plaintext) throw protocolError('aead-random-cipher: tag mismatch: wrong key or corrupted stream');
           if (plaintext.length > 0) push(plaintext);
         }
       };
+      // A FIN inside a chunk (its padding, length or payload) is a cut
+      // stream, not its end.
+      decode.ended = () => {
+        if (queue.length > 0 || inChunk) throw protocolError('aead-random-cipher: stream ended inside a chunk: truncated');
+      };
+      return decode;
     };
 
     return (connection) => {
       const encode = encoder(connection);
       const decode = decoder(connection);
-      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode };
+      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode, decodeEnded: decode.ended };
     };
   },
 };

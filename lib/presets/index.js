@@ -45,6 +45,11 @@ import v2rayVmess from './v2ray-vmess.js';
 //     (VMess's empty chunk)
 // `connection` gives a stage what it may need beyond its own bytes:
 //   target (client) / onTarget(address) (server): the address to carry;
+//   divert(address, received) (server): hands the connection, with the
+//     bytes this stage received so far, to a server of the chain's
+//     params, carried both ways untouched from then on (a disguise's
+//     fallback for a handshake not meant for it); the stage reads nothing
+//     more of it;
 //   reply(data): bytes toward the peer from just past this stage (through the
 //     stages nearer the wire), for handshakes that answer or release held data;
 //   holding(bytes): a stage that holds back what it was given to encode

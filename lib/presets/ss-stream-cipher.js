@@ -50,7 +50,9 @@ export default {
     // sent (it keeps one IV per connection), reusing the keystream both ways.
     // Our client takes that answer, so it can talk to such a server; our
     // server never sends it, and refuses any IV it has seen.
-    const decoder = (published, salts, { acceptOwnIv = false } = {}) => {
+    // A client IV that a protocol preset before this one authenticates
+    // (SSR, authenticatesStreamIv) is recorded there, once it holds.
+    const decoder = (published, salts, layers, { acceptOwnIv = false } = {}) => {
       // `none` has no IV to wait for (and nothing a filter could remember).
       let decipher = method.ivLength === 0 ? method.create(true, key, NO_IV) : null;
       let ivQueue = decipher ? null : createByteQueue();
@@ -61,7 +63,7 @@ export default {
           const iv = ivQueue.take(method.ivLength);
           if (!iv) return;
           const ownIv = acceptOwnIv && iv.equals(published.sentIv);
-          if (!ownIv && !salts.add(iv)) throw protocolError('repeated IV: a replayed or reflected connection');
+          if (!ownIv && !layers?.streamIvRecordedInside && !salts.add(iv)) throw protocolError('repeated IV: a replayed or reflected connection');
           decipher = method.create(true, key, iv);
           published.receivedIv = iv;
           data = ivQueue.takeAll();
@@ -80,8 +82,8 @@ export default {
       return {
         clientEncode: encode,
         serverEncode: encode,
-        clientDecode: decoder(published, salts, { acceptOwnIv: true }),
-        serverDecode: decoder(published, salts),
+        clientDecode: decoder(published, salts, null, { acceptOwnIv: true }),
+        serverDecode: decoder(published, salts, layers),
       };
     };
   },

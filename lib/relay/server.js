@@ -40,9 +40,39 @@ export async function startRelayServer({
   const createPipeline = prepareChain(presets, { password, salts });
   const sockets = createSocketSet();
   const queues = createWriteQueues();
-  const counts = { accepted: 0, relayed: 0, refused: 0, replays: 0, dropped: 0 };
+  const counts = { accepted: 0, relayed: 0, diverted: 0, refused: 0, replays: 0, displaced: 0, dropped: 0 };
+
+  // Client connections open, and those of them that have not named a
+  // target yet, oldest first.
+  let clientsOpen = 0;
+  const handshaking = new Set();
 
   const server = net.createServer(SERVER_SOCKET_OPTIONS, (client) => {
+    // At the cap, a new connection takes the place of the oldest one still
+    // in its handshake: a keyless flood then cannot hold every slot until
+    // its handshake timeouts run out while genuine clients are turned
+    // away. Only when every connection has named a target is the new one
+    // refused, with a reset as any refusal (not a FIN, which would tell a
+    // prober the cap was reached).
+    if (clientsOpen >= maxConnections) {
+      const [oldest] = handshaking;
+      if (!oldest) {
+        counts.dropped += 1;
+        log.debug(`refused a connection over --max-connections ${maxConnections}: every connection has named its target`);
+        resetSocket(client);
+        return;
+      }
+      counts.displaced += 1;
+      log.debug(`${oldest.remoteAddress}:${oldest.remotePort}: reset to make room under --max-connections ${maxConnections}`);
+      handshaking.delete(oldest);
+      resetSocket(oldest);
+    }
+    clientsOpen += 1;
+    handshaking.add(client);
+    client.once('close', () => {
+      clientsOpen -= 1;
+      handshaking.delete(client);
+    });
     sockets.add(client);
     counts.accepted += 1;
     const peer = `${client.remoteAddress}:${client.remotePort}`;
@@ -77,12 +107,30 @@ export async function startRelayServer({
           throw protocolError(`refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`);
         }
         clearTimeout(handshakeTimer);
+        handshaking.delete(client);
         counts.relayed += 1;
         target = sockets.add(net.connect(connectOptions({ host, port })));
         client.off('data', onHandshakeData);
         client.off('end', onEarlyEnd);
         client.off('error', onEarlyError);
         bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, bEnded: pipeline.encodeEnded, log, label: peer, queues, idleTimeoutMs });
+      },
+      // A disguise that meets a handshake not meant for it (a TLS hello
+      // for another server name) hands the connection, with the bytes it
+      // read, to the real server its chain names, which answers as it
+      // would anyone: the relay carries both ways as they are.
+      divert({ host, port }, received) {
+        if (target) throw protocolError('a diverted connection after its target');
+        clearTimeout(handshakeTimer);
+        handshaking.delete(client);
+        counts.diverted += 1;
+        log.debug(`${peer}: diverted to ${formatEndpoint({ host, port })}`);
+        target = sockets.add(net.connect(connectOptions({ host, port })));
+        target.write(received);
+        client.off('data', onHandshakeData);
+        client.off('end', onEarlyEnd);
+        client.off('error', onEarlyError);
+        bridged = bridge(client, target, { aToB: (data) => target.write(data), bToA: (data) => client.write(data), log, label: peer, queues, idleTimeoutMs });
       },
     });
     const decode = pipeline.decoder((data) => target.write(data));
@@ -114,15 +162,10 @@ export async function startRelayServer({
     client.once('end', onEarlyEnd);
     client.on('error', onEarlyError);
   });
-  server.maxConnections = maxConnections;
-  server.on('drop', () => {
-    counts.dropped += 1;
-    log.debug(`refused a connection over --max-connections ${maxConnections}`);
-  });
 
   const listening = await listenOn(server, listen, sockets, log);
   const summary = () =>
-    `${counts.accepted} connections, ${counts.relayed} to a target, ${counts.refused} refused (${counts.replays} replays), ${counts.dropped} over the connection cap`;
+    `${counts.accepted} connections, ${counts.relayed} to a target, ${counts.refused} refused (${counts.replays} replays), ${counts.displaced} reset in their handshake to make room and ${counts.dropped} refused at the connection cap${counts.diverted > 0 ? `, ${counts.diverted} diverted to a fallback` : ''}`;
   return {
     ...listening,
     stats: () => ({ ...counts }),

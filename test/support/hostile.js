@@ -1,10 +1,12 @@
-import { randomBytes } from 'node:crypto';
+import { createCipheriv, createSecretKey, randomBytes } from 'node:crypto';
 import net from 'node:net';
+import { AEAD_2022_METHODS, deriveSessionSubkey, parsePsk } from '../../lib/crypto/aead-2022-methods.js';
 import { AEAD_METHODS } from '../../lib/crypto/aead-methods.js';
 import { evpBytesToKey } from '../../lib/crypto/evp-bytes-to-key.js';
 import { deriveSubkey } from '../../lib/crypto/hkdf-subkey.js';
 import { PRESETS } from '../../lib/presets/index.js';
 import { prepareChain } from '../../lib/chain/pipeline.js';
+import { sealRecord } from '../../lib/presets/ss-2022/chunks.js';
 
 // Builders of hostile streams for any chain (test/support/preset-chains.js),
 // made with the preset code itself so that each is wrong in exactly one way.
@@ -97,6 +99,12 @@ export function keyIsTheSecret(presets, password, wrongPassword = `not-${passwor
 // cipher inside can tell a wrong key.
 export const isDisguised = (presets) => presets.some((entry) => PRESETS[entry.name].roles.includes('disguise'));
 
+// Whether the chain's server answers a handshake before anything in it is
+// authenticated: obfs-tls1.2-ticket sends its flight for a ClientHello
+// with one of its server names. obfs-http and simple-obfs answer with the
+// target's first bytes only, so they are as silent as a bare cipher.
+export const answersHandshake = (presets) => presets.some((entry) => entry.name === 'obfs-tls1.2-ticket');
+
 // A real client connection through `presets`: the pipeline writes to the
 // socket and reads from it, so handshakes complete. Resolves, once the
 // answer decodes to `expected` bytes, with everything this client sent
@@ -135,4 +143,61 @@ export function clientExchange({ port, presets, password, target, payload, expec
     });
     socket.on('error', reject);
   });
+}
+
+// A valid request (payload 'hello', one record), then `count` sealed empty
+// chunks, for a chain whose wire is a chunk stream that could carry them
+// (ss-aead-cipher, ss-2022, aead-random-cipher, nothing after it); else
+// undefined. Sealed here, as the encoders never seal an empty chunk.
+export function emptyChunkFlood({ presets, password, target, count }) {
+  const wire = presets.at(-1);
+  const request = clientBytes({ presets, password, target });
+  const chunks = [request];
+  const gcm = (key, counter, plaintext, algorithm) => {
+    const cipher = createCipheriv(algorithm, key, counterNonce(counter), { authTagLength: 16 });
+    const sealed = cipher.update(plaintext);
+    cipher.final();
+    return Buffer.concat([sealed, cipher.getAuthTag()]);
+  };
+  if (wire.name === 'ss-aead-cipher') {
+    const spec = AEAD_METHODS[wire.params.method];
+    const subkey = deriveSubkey(evpBytesToKey(password, spec.keyLength), request.subarray(0, spec.saltLength));
+    const key = spec.importKey(subkey);
+    // The request was one chunk: nonces 0 and 1.
+    for (let i = 1; i <= count; i++) chunks.push(sealWith(spec, key, 2 * i, Buffer.alloc(2)), sealWith(spec, key, 2 * i + 1, Buffer.alloc(0)));
+  } else if (wire.name === 'ss-2022') {
+    const { keyLength, aead } = AEAD_2022_METHODS[wire.params.method];
+    const key = aead.importKey(deriveSessionSubkey(parsePsk(wire.params.method, password).psk, request.subarray(0, keyLength)));
+    // The request's two header records took nonces 0 and 1.
+    for (let i = 1; i <= count; i++) chunks.push(sealRecord(aead, key, 2 * i, Buffer.alloc(2)), sealRecord(aead, key, 2 * i + 1, Buffer.alloc(0)));
+  } else if (wire.name === 'aead-random-cipher') {
+    const spec = AEAD_METHODS[wire.params.method];
+    const algorithm = wire.params.method;
+    const subkey = deriveSubkey(createSecretKey(Buffer.from(password, 'utf8')), request.subarray(0, spec.saltLength), spec.keyLength, wire.params.info ?? 'bs-subkey');
+    const factor = wire.params.factor ?? 2;
+    // Chunk i: padding of factor * the first tag byte of its nonce (2i)
+    // sealed under itself, its length under 2i, its payload under 2i + 1.
+    for (let i = 1; i <= count; i++) {
+      const padding = factor * gcm(subkey, 2 * i, counterNonce(2 * i), algorithm)[12];
+      chunks.push(randomBytes(padding), gcm(subkey, 2 * i, Buffer.alloc(2), algorithm), gcm(subkey, 2 * i + 1, Buffer.alloc(0), algorithm));
+    }
+  } else {
+    return undefined;
+  }
+  return Buffer.concat(chunks);
+}
+
+const counterNonce = (counter) => {
+  const nonce = Buffer.alloc(12);
+  nonce.writeUIntLE(counter, 0, 6);
+  return nonce;
+};
+
+function sealWith(spec, key, counter, plaintext) {
+  const nonce = Buffer.alloc(spec.nonceLength);
+  nonce.writeUIntLE(counter, 0, 6);
+  const cipher = spec.seal(key, nonce);
+  const sealed = cipher.update(plaintext);
+  cipher.final();
+  return Buffer.concat([sealed, cipher.getAuthTag()]);
 }

@@ -5,8 +5,10 @@ import { prepareChain } from '../../lib/chain/pipeline.js';
 // delivers it, in pieces of the test's choosing, to the other side's
 // decoder. Replies from inside a decoder (a handshake's answer) land on
 // the same wires, as they would on the sockets.
-export function pipelinePair(chain, { password = 'pipeline-pair', target = { host: '127.0.0.1', port: 5201 } } = {}) {
-  const create = prepareChain(chain, { password });
+// `salts` and `now` go to prepareChain (a salt filter, a clock); sent()
+// returns everything the client has put on its wire so far.
+export function pipelinePair(chain, { password = 'pipeline-pair', target = { host: '127.0.0.1', port: 5201 }, salts, now } = {}) {
+  const create = prepareChain(chain, { password, salts, now });
   const targets = [];
   const client = create('client', { target });
   const server = create('server', { onTarget: (address) => targets.push(address) });
@@ -14,7 +16,11 @@ export function pipelinePair(chain, { password = 'pipeline-pair', target = { hos
   const toClient = [];
   const atServer = [];
   const atClient = [];
-  const clientEncode = client.encoder((data) => toServer.push(Buffer.from(data)));
+  const sent = [];
+  const clientEncode = client.encoder((data) => {
+    toServer.push(Buffer.from(data));
+    sent.push(Buffer.from(data));
+  });
   const clientDecode = client.decoder((data) => atClient.push(Buffer.from(data)));
   const serverDecode = server.decoder((data) => atServer.push(Buffer.from(data)));
   const serverEncode = server.encoder((data) => toClient.push(Buffer.from(data)));
@@ -31,6 +37,10 @@ export function pipelinePair(chain, { password = 'pipeline-pair', target = { hos
         if (toClient.length > 0) for (const piece of cut(drain(toClient))) clientDecode(piece);
       }
     },
+    sent: () => Buffer.concat(sent),
+    // The server's side of a FIN from the client: throws when the bytes so
+    // far stop inside a record (decodeEnded in the preset contract).
+    serverEnded: () => server.decodeEnded(),
     receivedByServer: () => drain(atServer),
     receivedByClient: () => drain(atClient),
   };

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -17,12 +17,30 @@ const MAX_FILE_BYTES = 64 * 1024;
 
 // Returns [{ request, response }] or throws an Error whose message says
 // what is wrong with the file, for the chain's validation message.
+function readBounded(file) {
+  const fd = openSync(file, 'r');
+  try {
+    const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
+    let length = 0;
+    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    if (length > MAX_FILE_BYTES) throw new Error(`${file} is larger than ${MAX_FILE_BYTES} bytes: not a template`);
+    return buffer.toString('utf8', 0, length);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 export function readTemplate(file) {
   const resolved = path.resolve(file);
   let text;
   try {
-    if (statSync(resolved).size > MAX_FILE_BYTES) throw new Error(`${resolved} is larger than ${MAX_FILE_BYTES} bytes: not a template`);
-    text = readFileSync(resolved, 'utf8');
+    // A device (/dev/zero), a FIFO or a socket reports size 0 and reads
+    // without end: only a regular file is read, and no more of it than the
+    // bound, should it grow after the check.
+    const stats = statSync(resolved);
+    if (!stats.isFile() && !stats.isDirectory()) throw new Error(`${resolved} is not a regular file (a device, FIFO or socket): not a template`);
+    if (stats.size > MAX_FILE_BYTES) throw new Error(`${resolved} is larger than ${MAX_FILE_BYTES} bytes: not a template`);
+    text = readBounded(resolved);
   } catch (error) {
     throw error.code ? new Error(`cannot read ${resolved}: ${READ_ERRORS[error.code] ?? error.code}`) : error;
   }

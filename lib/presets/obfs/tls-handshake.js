@@ -1,4 +1,5 @@
 import { randomBytes, randomInt } from 'node:crypto';
+import { protocolError } from '../../wire/protocol-error.js';
 import {
   CHANGE_CIPHER_SPEC, HANDSHAKE, record, TLS_1_0, TLS_1_2,
 } from './tls-records.js';
@@ -66,16 +67,47 @@ export function clientHello(serverName) {
   return record(HANDSHAKE, TLS_1_0, handshake(CLIENT_HELLO, body));
 }
 
-// ServerHello (accepting the ticket: ECDHE-RSA-AES128-GCM-SHA256), a new
-// ticket, ChangeCipherSpec and an "encrypted" Finished: a resumed session
-// needs no certificate, which is why this disguise resumes one.
-export function serverHandshake() {
-  const extensions = Buffer.concat([extension(0xff01, hex('00')), extension(0x0005), extension(0x0017)]);
-  const hello = Buffer.concat([u16(TLS_1_2), helloRandom(), sessionId(), hex('c02f'), hex('00'), withLength16(extensions)]);
+const RENEGOTIATION_INFO = 0xff01;
+const EXTENDED_MASTER_SECRET = 0x0017;
+const SESSION_TICKET = 0x0023;
+const RENEGOTIATION_SCSV = 0x00ff;
+const ECDHE_RSA_AES128_GCM_SHA256 = 0xc02f;
+// What our client's hello offers (and blinksocks'), for a flight made
+// without one.
+const OUR_OFFER = {
+  sessionId: Buffer.alloc(0),
+  cipherSuites: [ECDHE_RSA_AES128_GCM_SHA256],
+  extensions: new Set([RENEGOTIATION_INFO, EXTENDED_MASTER_SECRET, SESSION_TICKET]),
+};
+
+// TLS 1.3 suites (0x13xx), signalling values and GREASE name no TLS 1.2
+// cipher a ServerHello could pick.
+const isTls12Suite = (suite) => suite >>> 8 !== 0x13 && suite !== RENEGOTIATION_SCSV && suite !== 0x5600 && (suite & 0x0f0f) !== 0x0a0a;
+
+// ServerHello (accepting the ticket: ECDHE-RSA-AES128-GCM-SHA256, or the
+// first TLS 1.2 suite offered without it), a new ticket, ChangeCipherSpec
+// and an "encrypted" Finished: a resumed session needs no certificate,
+// which is why this disguise resumes one. Well-formed for the hello it
+// answers (`offer`, from readClientHello): it echoes the session id
+// (RFC 5077 3.4), and carries only extensions the hello offered
+// (RFC 5246 7.4.1.4: a client aborts on any other, as OpenSSL does with
+// "unsolicited extension"), the ticket only when the hello offered one.
+// blinksocks' flight adds status_request whatever the hello offered.
+export function serverHandshake(offer = OUR_OFFER) {
+  const suite = offer.cipherSuites.includes(ECDHE_RSA_AES128_GCM_SHA256) ? ECDHE_RSA_AES128_GCM_SHA256 : offer.cipherSuites.find(isTls12Suite);
+  if (suite === undefined) throw protocolError('TLS ClientHello offers no TLS 1.2 cipher suite');
+  const offered = (type) => offer.extensions.has(type);
+  const extensions = Buffer.concat([
+    offered(RENEGOTIATION_INFO) || offer.cipherSuites.includes(RENEGOTIATION_SCSV) ? extension(RENEGOTIATION_INFO, hex('00')) : Buffer.alloc(0),
+    offered(EXTENDED_MASTER_SECRET) ? extension(EXTENDED_MASTER_SECRET) : Buffer.alloc(0),
+    offered(SESSION_TICKET) ? extension(SESSION_TICKET) : Buffer.alloc(0),
+  ]);
+  const session = offer.sessionId.length > 0 ? Buffer.concat([Buffer.from([offer.sessionId.length]), offer.sessionId]) : sessionId();
+  const hello = Buffer.concat([u16(TLS_1_2), helloRandom(), session, u16(suite), hex('00'), withLength16(extensions)]);
   const ticket = Buffer.concat([hex('000004b0'), withLength16(randomBytes(randomInt(200, 256)))]); // lifetime 1200 s
   return Buffer.concat([
     record(HANDSHAKE, TLS_1_2, handshake(SERVER_HELLO, hello)),
-    record(HANDSHAKE, TLS_1_2, handshake(NEW_SESSION_TICKET, ticket)),
+    offered(SESSION_TICKET) ? record(HANDSHAKE, TLS_1_2, handshake(NEW_SESSION_TICKET, ticket)) : Buffer.alloc(0),
     changeCipherSpec(),
     // 40 bytes: what AES-128-GCM makes of a Finished (8 nonce, 16 message, 16 tag).
     record(HANDSHAKE, TLS_1_2, randomBytes(40)),

@@ -72,5 +72,7 @@ export function createRecordReader() {
       header = null;
       return { type, body };
     },
+    // Whether a record has begun and not ended.
+    holding: () => header !== null || queue.length > 0,
   };
 }

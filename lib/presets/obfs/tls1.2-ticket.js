@@ -1,5 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { protocolError } from '../../wire/protocol-error.js';
+import { readClientHello } from './tls-client-hello.js';
 import {
   CLIENT_HELLO, clientFinish, clientHello, NEW_SESSION_TICKET, SERVER_HELLO, serverHandshake,
 } from './tls-handshake.js';
@@ -29,6 +30,14 @@ function sniProblem(sni) {
   return undefined;
 }
 
+const ENDPOINT = /^(?:\[([0-9A-Fa-f:.]+)\]|([A-Za-z0-9.-]+)):([0-9]{1,5})$/;
+function parseEndpoint(text) {
+  const match = typeof text === 'string' ? ENDPOINT.exec(text) : null;
+  const port = match ? Number(match[3]) : 0;
+  return port >= 1 && port <= 65535 ? { host: match[1] ?? match[2], port } : null;
+}
+const fallbackProblem = (value) => (parseEndpoint(value) ? undefined : 'must be HOST:PORT of a TLS server, e.g. "127.0.0.1:443" or "[::1]:443"');
+
 // A handshake message inside a record: [type][length, 3 bytes][body].
 const handshakeMessage = (type, name) => (body) => {
   if (body.length < 4 || body[0] !== type || body.readUIntBE(1, 3) !== body.length - 4) {
@@ -56,12 +65,16 @@ const FROM_SERVER = [
 ];
 const APPLICATION_RECORD = { type: APPLICATION_DATA, version: TLS_1_2 };
 
-// A decode stage: the handshake records in `steps` (calling `afterStep(i)`
-// once step i is read), then the payloads of application-data records.
+// A decode stage: the handshake records in `steps` (calling
+// `afterStep(i, body)` once step i is read; it returns true when the stage
+// is done with this connection, which then reads nothing more), then the
+// payloads of application-data records.
 function recordDecoder(steps, afterStep) {
   const reader = createRecordReader();
   let step = 0;
-  return (data, push) => {
+  let done = false;
+  const decode = (data, push) => {
+    if (done) return;
     reader.push(data);
     for (;;) {
       const expected = step < steps.length ? steps[step] : APPLICATION_RECORD;
@@ -69,17 +82,23 @@ function recordDecoder(steps, afterStep) {
       if (!record) return;
       if (step < steps.length) {
         expected.check(record.body);
-        afterStep(step++);
+        done = afterStep(step++, record.body) === true;
+        if (done) return;
       } else if (record.body.length > 0) {
         push(record.body);
       }
     }
   };
+  // A FIN inside a record is a cut stream, not its end.
+  decode.ended = () => {
+    if (reader.holding()) throw protocolError('stream ended inside a TLS record: truncated');
+  };
+  return decode;
 }
 
 export default {
   name: 'obfs-tls1.2-ticket',
-  summary: 'blinksocks TLS 1.2 disguise: a session-ticket resumption handshake (ClientHello with SNI, ServerHello), then application-data records',
+  summary: 'blinksocks TLS 1.2 disguise: a session-ticket resumption handshake (ClientHello with SNI, ServerHello), then application-data records; the server answers only its own server names',
   roles: ['disguise'],
   joinsWrites: true,
   params: {
@@ -88,9 +107,16 @@ export default {
       description: 'the server name (SNI) the ClientHello shows, or an array of them to pick from per connection, e.g. "www.example.com"',
       check: sniProblem,
     },
+    fallback: {
+      required: false,
+      description: 'server side: HOST:PORT of a real TLS server that gets, untouched, every connection whose ClientHello names none of the sni values (without it they are refused as any probe is: no answer, reset at the handshake timeout)',
+      check: fallbackProblem,
+    },
   },
   prepare(params) {
     const names = Array.isArray(params.sni) ? params.sni : [params.sni];
+    const ownNames = new Set(names.map((name) => name.toLowerCase()));
+    const fallback = params.fallback === undefined ? null : parseEndpoint(params.fallback);
     return (connection) => {
       let helloSent = false;
       let held = [];
@@ -98,6 +124,33 @@ export default {
       const pushRecords = (data, push) => {
         for (const piece of applicationData(data)) push(piece);
       };
+      const clientDecode = recordDecoder(FROM_SERVER, (step) => {
+        if (step === FROM_SERVER.length - 1) release();
+      });
+      // What the client sent until its hello was read: a fallback gets it
+      // all, as if it had been the first to read the connection.
+      let received = [];
+      // Only a hello for one of the chain's names is answered: any other
+      // hello would otherwise learn, from one packet, what this server is.
+      const answerHello = (body) => {
+        const hello = readClientHello(body);
+        if (!hello.serverNames.some((name) => ownNames.has(name.toLowerCase()))) {
+          const shown = hello.serverNames.length > 0 ? `server name ${hello.serverNames.join(', ')}` : 'no server name';
+          if (!fallback) throw protocolError(`TLS ClientHello with ${shown}: not one of this chain's sni values`);
+          connection.divert(fallback, Buffer.concat(received));
+          received = null;
+          return true;
+        }
+        received = null;
+        connection.reply(serverHandshake(hello));
+        return false;
+      };
+      const readFromClient = recordDecoder(FROM_CLIENT, (step, body) => step === 0 && answerHello(body));
+      const serverDecode = (data, push) => {
+        received?.push(data);
+        readFromClient(data, push);
+      };
+      serverDecode.ended = readFromClient.ended;
       const release = () => {
         // One write: blinksocks' server expects ChangeCipherSpec and
         // Finished at the start of one read.
@@ -121,13 +174,14 @@ export default {
           held.push(data);
           connection.holding(heldBytes);
         },
-        clientDecode: recordDecoder(FROM_SERVER, (step) => {
-          if (step === FROM_SERVER.length - 1) release();
-        }),
-        serverDecode: recordDecoder(FROM_CLIENT, (step) => {
-          if (step === 0) connection.reply(serverHandshake());
-        }),
+        clientDecode,
+        serverDecode,
         serverEncode: pushRecords,
+        // A connection decodes in one role only: the other reader holds nothing.
+        decodeEnded() {
+          clientDecode.ended();
+          serverDecode.ended();
+        },
       };
     };
   },

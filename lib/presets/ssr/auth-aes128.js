@@ -3,7 +3,8 @@ import { createByteQueue } from '../../wire/byte-queue.js';
 import { protocolError } from '../../wire/protocol-error.js';
 import { createClientIds, createReplayWindows } from './connection-ids.js';
 import {
-  blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, streamCipherKeys, unixTime,
+  authenticatesStreamIv, blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, recordHandshake,
+  streamCipherKeys, unixTime,
 } from './shared.js';
 
 // ShadowsocksR's auth_aes128_md5 and auth_aes128_sha1 (obfsplugin/auth.py).
@@ -89,7 +90,7 @@ function chunkReader(algorithm, userKey) {
   let id = 1;
   let awaited = 0;
   const queue = createByteQueue();
-  return (data, push) => {
+  const read = (data, push) => {
     queue.push(data);
     const pieces = [];
     while (queue.length >= 4) {
@@ -117,6 +118,8 @@ function chunkReader(algorithm, userKey) {
     }
     if (pieces.length > 0) push(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces));
   };
+  read.holding = () => queue.length > 0;
+  return read;
 }
 
 function createAuthAes128(name, protocol, algorithm) {
@@ -129,10 +132,10 @@ function createAuthAes128(name, protocol, algorithm) {
     authenticated: true,
     params: {},
     placement,
-    prepare() {
+    prepare(params, { now = Date.now } = {}) {
       const nextIds = createClientIds();
       // Python refreshes a client id's window after 3 minutes of silence.
-      const insert = createReplayWindows({ idleMs: 3 * 60 * 1000 });
+      const insert = createReplayWindows({ idleMs: 3 * 60 * 1000, now });
       const blockKeys = new WeakMap();
       const blockKeyOf = (key) => {
         if (!blockKeys.has(key)) blockKeys.set(key, blockKey(key, salt));
@@ -145,7 +148,7 @@ function createAuthAes128(name, protocol, algorithm) {
         const padding = randomInt(first.length > 400 ? 512 : 1024);
         const length = 7 + 24 + padding + first.length + 4;
         const block = Buffer.alloc(16);
-        block.writeUInt32LE(unixTime(), 0);
+        block.writeUInt32LE(unixTime(now), 0);
         clientId.copy(block, 4);
         block.writeUInt32LE(connectionId, 8);
         block.writeUInt16LE(length, 12);
@@ -162,7 +165,7 @@ function createAuthAes128(name, protocol, algorithm) {
 
       // Returns the data the handshake carries once all of `head` is there,
       // or null while more is needed; throws on anything not a handshake.
-      function readHandshake(head, { key, clientIv }) {
+      function readHandshake(head, { key, clientIv }, connection) {
         if (head.length < 7) return null;
         const macKey = Buffer.concat([clientIv, key]);
         if (hmac(algorithm, macKey, head.subarray(0, 1)).compare(head, 1, 7, 0, 6) !== 0) {
@@ -180,8 +183,9 @@ function createAuthAes128(name, protocol, algorithm) {
         if (hmac(algorithm, key, head.subarray(0, length - 4)).compare(head, length - 4, length, 0, 4) !== 0) {
           throw protocolError(`SSR ${protocol} handshake fails its HMAC`);
         }
-        checkClock(block.readUInt32LE(0));
+        checkClock(block.readUInt32LE(0), now);
         insert(block.readUInt32LE(4), block.readUInt32LE(8));
+        recordHandshake(connection, head.subarray(11, 27));
         return { data: head.subarray(31 + padding, length - 4), rest: head.subarray(length) };
       }
 
@@ -189,6 +193,7 @@ function createAuthAes128(name, protocol, algorithm) {
         let writeChunks = null;
         let readChunks = null;
         let pending = Buffer.alloc(0); // the handshake, until it is whole
+        authenticatesStreamIv(connection);
         return {
           clientEncode(data, push) {
             if (writeChunks) return data.length > 0 && push(writeChunks(data));
@@ -208,7 +213,7 @@ function createAuthAes128(name, protocol, algorithm) {
             if (readChunks) return readChunks(data, push);
             pending = Buffer.concat([pending, data]);
             const keys = streamCipherKeys(connection, 'server');
-            const handshake = readHandshake(pending, keys);
+            const handshake = readHandshake(pending, keys, connection);
             if (!handshake) return undefined;
             pending = null;
             readChunks = chunkReader(algorithm, keys.key);
@@ -220,6 +225,11 @@ function createAuthAes128(name, protocol, algorithm) {
             if (data.length === 0) return;
             writeChunks ??= chunkWriter(algorithm, streamCipherKeys(connection, 'server').key);
             push(writeChunks(data));
+          },
+          // A FIN inside the handshake or a chunk is a cut stream, not its
+          // end: the relay passes it on as a reset.
+          decodeEnded() {
+            if (pending?.length > 0 || readChunks?.holding()) throw protocolError(`SSR ${protocol}: stream ended inside a chunk: truncated`);
           },
         };
       };

@@ -5,7 +5,8 @@ import { protocolError } from '../../wire/protocol-error.js';
 import { chainAPadding, chainBPadding, chainBSizes } from './auth-chain-padding.js';
 import { createClientIds, createReplayWindows } from './connection-ids.js';
 import {
-  blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, streamCipherKeys, unixTime,
+  authenticatesStreamIv, blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, recordHandshake,
+  streamCipherKeys, unixTime,
 } from './shared.js';
 
 // ShadowsocksR's auth_chain_a and auth_chain_b (obfsplugin/auth_chain.py).
@@ -74,7 +75,7 @@ function frameReader({ userKey, decipher, pad, hash }) {
   let id = 1;
   let last = hash;
   const queue = createByteQueue();
-  return (data, push) => {
+  const read = (data, push) => {
     queue.push(data);
     const pieces = [];
     while (queue.length >= 4) {
@@ -92,6 +93,8 @@ function frameReader({ userKey, decipher, pad, hash }) {
     }
     if (pieces.length > 0) push(decipher.update(pieces.length === 1 ? pieces[0] : Buffer.concat(pieces)));
   };
+  read.holding = () => queue.length > 0;
+  return read;
 }
 
 function createAuthChain(name, protocol, variant) {
@@ -104,10 +107,10 @@ function createAuthChain(name, protocol, variant) {
     params: {},
     placement,
     needsLegacyProvider: () => true, // RC4
-    prepare() {
+    prepare(params, { now = Date.now } = {}) {
       const nextIds = createClientIds();
       // Python refreshes a client id's window after 10 minutes of silence.
-      const insert = createReplayWindows({ idleMs: 10 * 60 * 1000 });
+      const insert = createReplayWindows({ idleMs: 10 * 60 * 1000, now });
       const derived = new WeakMap(); // per key: the block key and auth_chain_b's sizes
       const derive = (key) => {
         if (!derived.has(key)) {
@@ -126,7 +129,7 @@ function createAuthChain(name, protocol, variant) {
         const uid = randomBytes(4);
         for (let i = 0; i < 4; i++) uid[i] ^= clientHash[8 + i];
         const block = Buffer.alloc(16);
-        block.writeUInt32LE(unixTime(), 0);
+        block.writeUInt32LE(unixTime(now), 0);
         clientId.copy(block, 4);
         block.writeUInt32LE(connectionId, 8);
         block.writeUInt16LE(OVERHEAD, 12);
@@ -135,7 +138,7 @@ function createAuthChain(name, protocol, variant) {
         return { bytes: Buffer.concat([check, clientHash.subarray(0, 8), part, serverHash.subarray(0, 4)]), clientHash, serverHash };
       }
 
-      function readHandshake(head, { key, clientIv }) {
+      function readHandshake(head, { key, clientIv }, connection) {
         if (head.length < 12) return null;
         const clientHash = hmac('md5', Buffer.concat([clientIv, key]), head.subarray(0, 4));
         if (clientHash.compare(head, 4, 12, 0, 8) !== 0) throw protocolError(`SSR ${protocol} handshake fails its first HMAC`);
@@ -143,8 +146,9 @@ function createAuthChain(name, protocol, variant) {
         const serverHash = hmac('md5', key, head.subarray(12, 32));
         if (serverHash.compare(head, 32, 36, 0, 4) !== 0) throw protocolError(`SSR ${protocol} handshake fails its second HMAC`);
         const block = decryptBlock(derive(key).blockKey, head.subarray(16, 32));
-        checkClock(block.readUInt32LE(0));
+        checkClock(block.readUInt32LE(0), now);
         insert(block.readUInt32LE(4), block.readUInt32LE(8));
+        recordHandshake(connection, head.subarray(16, 32));
         return { clientHash, serverHash, rest: head.subarray(36) };
       }
 
@@ -165,6 +169,7 @@ function createAuthChain(name, protocol, variant) {
         let frames = null;
         let pending = Buffer.alloc(0); // the server's view of the handshake, until it is whole
         let mssPending = true; // the client's: the server's first 2 bytes are its TCP MSS
+        authenticatesStreamIv(connection);
         return {
           clientEncode(data, push) {
             if (frames) return data.length > 0 && push(frames.write(data));
@@ -192,7 +197,7 @@ function createAuthChain(name, protocol, variant) {
             if (frames) return frames.read(data, push);
             pending = Buffer.concat([pending, data]);
             const keys = streamCipherKeys(connection, 'server');
-            const opening = readHandshake(pending, keys);
+            const opening = readHandshake(pending, keys, connection);
             if (!opening) return undefined;
             pending = null;
             frames = codecs(keys.key, opening, 'server');
@@ -208,6 +213,11 @@ function createAuthChain(name, protocol, variant) {
               data = Buffer.concat([mss, data]);
             }
             push(frames.write(data));
+          },
+          // A FIN inside the handshake or a frame is a cut stream, not its
+          // end: the relay passes it on as a reset.
+          decodeEnded() {
+            if (pending?.length > 0 || frames?.read.holding()) throw protocolError(`SSR ${protocol}: stream ended inside a frame: truncated`);
           },
         };
       };

@@ -53,13 +53,15 @@ export function macKeys(userKey) {
   };
 }
 
-export const unixTime = () => Math.floor(Date.now() / 1000) >>> 0;
+export const unixTime = (now = Date.now) => Math.floor(now() / 1000) >>> 0;
 
 // The Python server accepts a handshake whose clock is within a day of its
-// own (max_time_dif), compared as a signed 32-bit difference.
+// own (max_time_dif), compared as a signed 32-bit difference. A replay
+// inside that day is refused by the handshake's record in the relay's salt
+// filter (recordHandshake), not by the client id's window, which forgets.
 const MAX_CLOCK_SKEW = 24 * 60 * 60;
-export function checkClock(utc, now = unixTime()) {
-  const skew = (utc - now) | 0;
+export function checkClock(utc, now = Date.now) {
+  const skew = (utc - unixTime(now)) | 0;
   if (skew < -MAX_CLOCK_SKEW || skew > MAX_CLOCK_SKEW) throw protocolError(`SSR handshake clock is ${skew} s off (more than a day)`);
 }
 
@@ -69,4 +71,23 @@ export function checkClock(utc, now = unixTime()) {
 export function firstPartLength(data) {
   const head = addressHeaderLength((i) => data[i], data.length) || data.length;
   return Math.min(data.length, head + randomInt(32));
+}
+
+// Marks, for ss-stream-cipher below, that this protocol authenticates the
+// client's IV (its first HMAC is keyed with it) and records the connection
+// in the salt filter itself once that holds: a keyless probe that repeats
+// a captured IV then reaches no filter, and cannot keep the genuine
+// connection out.
+export function authenticatesStreamIv(connection) {
+  connection.layers.streamIvRecordedInside = true;
+}
+
+// Records an authenticated handshake in the relay's server-wide filter,
+// by its encrypted block (clock, client id, connection id: unique per
+// connection). It is what refuses a replay once the client id's window has
+// forgotten it (the id idle for minutes, or evicted): the filter remembers
+// the last 500,000 to 1,000,000 connections whatever their age, as it does
+// SIP004's salts.
+export function recordHandshake(connection, block) {
+  if (!connection.salts.add(block)) throw protocolError('SSR handshake seen before: a replayed connection');
 }

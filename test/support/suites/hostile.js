@@ -2,8 +2,12 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
+import { prepareChain } from '../../../lib/chain/pipeline.js';
+import { chainIsAuthenticated } from '../../../lib/chain/requirements.js';
+import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
-import { aeadMethod, clientBytes, isDisguised, keyIsTheSecret, sealedLength, sendHostile } from '../hostile.js';
+import { aeadMethod, clientBytes, emptyChunkFlood, isDisguised, keyIsTheSecret, sealedLength, sendHostile } from '../hostile.js';
+import { pipelinePair } from '../pipeline-pair.js';
 import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
 import { echoTransfer } from '../transfer.js';
 
@@ -108,6 +112,51 @@ export function hostileSuite(chains) {
         const fresh = await echoTransfer({ port: client.port, size: 8 * 1024 * 1024 });
         assert.equal(fresh.returned, fresh.sent);
       });
+    });
+  }
+}
+
+// The same input in process, fed to a server pipeline by hand, for what
+// needs no socket: how a stream cut inside a record ends, and a flood of
+// sealed empty chunks.
+const TARGET = { host: '127.0.0.1', port: 5201 };
+
+// Chains with no records to cut: a stream cipher's bytes are all alike, and
+// only the protocol around it (none here) could mark an end.
+const frames = (presets) => chainIsAuthenticated(presets) || presets.some(({ name }) => name === 'v2ray-vmess');
+
+export function hostileInProcessSuite(chains) {
+  for (const { label, presets, password = KEY } of chains) {
+    describe(`hostile input in process (${label})`, () => {
+      test('a stream cut inside a record ends as a reset, not a clean end', { skip: !frames(presets) && 'no records: a stream cipher marks no end' }, () => {
+        for (const keep of [1, 5, 17, 100]) {
+          const pair = pipelinePair(presets, { password, target: TARGET });
+          pair.clientWrite(Buffer.from('hello'));
+          pair.flush();
+          assert.equal(pair.targets.length, 1);
+          // A whole stream ends cleanly, where the protocol has no end
+          // record (VMess's is the empty chunk, which the client sends at
+          // its own end).
+          if (!presets.some(({ name }) => name === 'v2ray-vmess')) pair.serverEnded();
+          pair.clientWrite(randomBytes(3000));
+          pair.flush((bytes) => [bytes.subarray(0, bytes.length - keep)]);
+          assert.throws(() => pair.serverEnded(), (error) => isProtocolError(error) && /truncated|end/.test(error.message), `cut ${keep} bytes short`);
+        }
+      });
+
+      const flood = (count) => emptyChunkFlood({ presets, password, target: TARGET, count });
+      if (flood(0)) {
+        test('a request, then 1,000 sealed empty chunks: refused within the first few', () => {
+          // Made now: an ss-2022 request made when the file loaded may be
+          // older than the 30 s its header may be by the time this runs.
+          const bytes = flood(1000);
+          let named = false;
+          const pipeline = prepareChain(presets, { password })('server', { onTarget: () => (named = true) });
+          pipeline.encoder(() => {});
+          assert.throws(() => pipeline.decoder(() => {})(bytes), (error) => isProtocolError(error) && /chunk length 0|empty chunks in a row/.test(error.message));
+          assert.equal(named, true, 'the request before them named its target');
+        });
+      }
     });
   }
 }

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { clientHello } from '../../../lib/presets/obfs/tls-handshake.js';
 import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
-import { clientBytes, isDisguised, keyIsTheSecret, sealedPlaintext, sendHostile } from '../hostile.js';
+import { answersHandshake, clientBytes, keyIsTheSecret, sealedPlaintext, sendHostile } from '../hostile.js';
 import { startRelayServer, stopAll } from '../processes.js';
 
 // Probing resistance, for each chain it is given (from preset-chains.js):
@@ -12,9 +13,10 @@ import { startRelayServer, stopAll } from '../processes.js';
 // the server answers nothing, keeps it open until the handshake timeout and
 // then resets it: the same time and the same manner for all of them, so
 // neither the method (from a length threshold) nor a refusal's reason shows.
-// A disguise (obfs-tls1.2-ticket, obfs-http) answers a well-formed
-// handshake of its own before the cipher inside refuses, as simple-obfs
-// does; its chains are held and reset alike all the same.
+// obfs-tls1.2-ticket answers a ClientHello for one of its server names
+// before the cipher inside refuses (a request made with the key carries
+// one); its chains are held and reset alike all the same. obfs-http and
+// simple-obfs answer nothing before the target does.
 const KEY = 'probing-test-password';
 // Half a second: long enough to tell a reset at the timeout from one at
 // once, short enough that 26 chains' waits add up to little.
@@ -53,12 +55,17 @@ export function probingSuite(chains) {
 
       test(`random probes of ${LENGTHS.length} lengths from 1 to 2,000 bytes, and refused requests with the key`, async () => {
         const probes = LENGTHS.map((length) => ({ what: `${length} random bytes`, bytes: randomBytes(length), random: true }));
+        // A disguise answers its own handshake only: a TLS hello for a
+        // server name not the chain's is a probe like any other.
+        if (presets.some(({ name }) => name === 'obfs-tls1.2-ticket')) {
+          probes.push({ what: 'a TLS ClientHello for another server name', bytes: clientHello('other.example'), random: true });
+        }
         probes.push(...keyedProbes(presets, echo.port, password, wrongPassword));
         const results = await Promise.all(probes.map(({ bytes }) => sendHostile({ port: server.port, bytes, timeoutMs: TIMEOUT_MS + 3000 })));
         const lines = results.map(({ ms, how, received }, i) => `${probes[i].what}: ${how} after ${ms} ms, ${received.length} bytes back`);
         for (const [i, { ms, how, received }] of results.entries()) {
           assert.equal(how, 'reset', lines[i]);
-          if (probes[i].random || !isDisguised(presets)) assert.equal(received.length, 0, lines[i]);
+          if (probes[i].random || !answersHandshake(presets)) assert.equal(received.length, 0, lines[i]);
           // Not before the timeout; after it by no more than a loaded
           // machine's scheduling (test files run side by side), far below
           // any other timer of the server's.

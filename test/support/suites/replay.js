@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
+import { prepareChain } from '../../../lib/chain/pipeline.js';
+import { chainIsAuthenticated } from '../../../lib/chain/requirements.js';
+import { createSaltFilter } from '../../../lib/relay/salt-filter.js';
+import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { encodeAddressHeader } from '../../../lib/wire/address-header.js';
 import { createLog } from '../../../lib/relay/log.js';
 import { startRelayServer as startRelayServerInProcess } from '../../../lib/relay/server.js';
 import { startEchoServer } from '../echo-server.js';
-import { clientBytes, clientExchange, isDisguised, sendHostile } from '../hostile.js';
+import { answersHandshake, clientBytes, clientExchange, sendHostile } from '../hostile.js';
+import { pipelinePair } from '../pipeline-pair.js';
 import { startRelayServer, stopAll } from '../processes.js';
 
 // A captured connection sent again, and a server's own answer fed back to it
@@ -13,8 +19,9 @@ import { startRelayServer, stopAll } from '../processes.js';
 // The echo target counts the connections it got; the server counts the
 // refusals in its closing summary, and says so in a warn line for each
 // replay its salt filter caught.
-// A disguise answers the handshake it recognises before the cipher inside
-// refuses, so its chains may get bytes back; they still reach no target.
+// obfs-tls1.2-ticket answers a ClientHello for its server name before the
+// cipher inside refuses, so its chains may get bytes back; they still
+// reach no target.
 // A chain with neither a cipher nor a protocol keyed by a secret is
 // cleartext: its replay is the same bytes as the original, and nothing can
 // tell them apart. It is listed here, skipped with the reason.
@@ -25,7 +32,7 @@ export function replaySuite(chains) {
   for (const { label, presets, password = KEY } of chains) {
     const skip = CLEARTEXT.has(label) && 'cleartext: no salt, IV or secret tells a replay from the original';
     describe(`replayed and reflected connections reach no target (${label})`, { skip }, () => {
-      const quiet = !isDisguised(presets);
+      const quiet = !answersHandshake(presets);
       let echo;
       let server;
       let captured;
@@ -91,10 +98,90 @@ export function replayStatsTest() {
       const bytes = clientBytes({ presets, password, target: { host: '127.0.0.1', port: echo.port } });
       await sendHostile({ port: relay.address.port, bytes, cutAfterMs: 200 });
       await sendHostile({ port: relay.address.port, bytes, timeoutMs: 2000 });
-      assert.deepEqual(relay.stats(), { accepted: 2, relayed: 1, refused: 1, replays: 1, dropped: 0 });
+      assert.deepEqual(relay.stats(), { accepted: 2, relayed: 1, diverted: 0, refused: 1, replays: 1, displaced: 0, dropped: 0 });
     } finally {
       await relay.close();
       await echo.close();
     }
   });
+}
+
+// The same defences in process, a server pipeline fed by hand with a salt
+// filter and a clock of the test's own: what a genuine client sent is
+// captured from a pair whose server is thrown away.
+const TARGET = { host: '127.0.0.1', port: 5201 };
+const MINUTE_MS = 60_000;
+const smallFilter = () => createSaltFilter({ entries: 10_000, falsePositiveRate: 1e-9 });
+
+function capture(presets, password, now) {
+  const pair = pipelinePair(presets, { password, now, target: TARGET });
+  pair.clientWrite(Buffer.from('hello'));
+  pair.flush();
+  assert.equal(pair.targets.length, 1, 'the genuine connection named its target');
+  return pair.sent();
+}
+
+// Whether bytes fed to a fresh server pipeline of `create` name a target.
+function namesTarget(create, bytes) {
+  let named = false;
+  const pipeline = create('server', { onTarget: () => (named = true) });
+  pipeline.encoder(() => {});
+  try {
+    pipeline.decoder(() => {})(bytes);
+  } catch (error) {
+    if (!isProtocolError(error)) throw error;
+  }
+  return named;
+}
+
+// VMess's AEAD header: V2Ray records an auth ID in its filter once the ID
+// decrypts and its time is fresh, before the header's AEAD is opened, and
+// our server does as the protocol's reference does (docs/security.md).
+const recordsAuthIdFirst = (presets) => presets.some(({ name, params }) => name === 'v2ray-vmess' && !params?.alterId);
+// A stream cipher's IV is recorded on arrival: nothing authenticates it.
+const keylessPrefixSkip = (presets) => {
+  if (recordsAuthIdFirst(presets)) return 'V2Ray records a VMess AEAD auth ID before it authenticates the header';
+  if (!chainIsAuthenticated(presets)) return 'unauthenticated: nothing authenticates a stream cipher\'s IV, recorded on arrival';
+  return false;
+};
+const isSsr = (presets) => presets.some(({ name }) => name.startsWith('ssr-'));
+
+export function replayInProcessSuite(chains) {
+  for (const { label, presets, password = KEY } of chains) {
+    const skip = CLEARTEXT.has(label) && 'cleartext: no salt, IV or secret tells a replay from the original';
+    describe(`replays refused in process, with a clock the test moves (${label})`, { skip }, () => {
+      test("a keyless probe that repeats a captured connection's first 16 or 32 bytes does not keep the connection out", { skip: keylessPrefixSkip(presets) }, () => {
+        const now = Date.now;
+        const create = prepareChain(presets, { password, salts: smallFilter(), now });
+        const sent = capture(presets, password, now);
+        for (const length of [16, 32]) {
+          assert.equal(namesTarget(create, Buffer.concat([sent.subarray(0, length), randomBytes(400)])), false, `the ${length}-byte probe named no target`);
+        }
+        assert.equal(namesTarget(create, sent), true, 'the genuine connection, after the probes, reached its target');
+      });
+
+      test('a replay 11 minutes after the original (its client id idle since) reaches no target', () => {
+        const clock = { ms: Date.now() };
+        const now = () => clock.ms;
+        const create = prepareChain(presets, { password, salts: smallFilter(), now });
+        const sent = capture(presets, password, now);
+        assert.equal(namesTarget(create, sent), true, 'the original reached its target');
+        clock.ms += 11 * MINUTE_MS;
+        assert.equal(namesTarget(create, sent), false, 'the replay reached no target');
+      });
+
+      if (isSsr(presets)) {
+        test("a key holder's 64 fresh client ids do not lock the next client out, and an evicted id's connection still cannot be replayed", () => {
+          const now = Date.now;
+          const create = prepareChain(presets, { password, salts: smallFilter(), now });
+          const victim = capture(presets, password, now);
+          assert.equal(namesTarget(create, victim), true);
+          // Each capture is a client process of its own: a fresh client id.
+          for (let i = 0; i < 64; i++) assert.equal(namesTarget(create, capture(presets, password, now)), true, `burst connection ${i}`);
+          assert.equal(namesTarget(create, capture(presets, password, now)), true, 'a new client after the burst reached its target');
+          assert.equal(namesTarget(create, victim), false, 'the evicted client\'s connection, replayed, reached no target');
+        });
+      }
+    });
+  }
 }

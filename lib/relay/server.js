@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { prepareChain } from '../chain/pipeline.js';
+import { prepareTransport } from '../chain/transport.js';
 import { isProtocolError, protocolError } from '../wire/protocol-error.js';
 import { bridge, resetSocket } from './bridge.js';
 import { formatEndpoint } from './endpoint.js';
@@ -38,14 +39,19 @@ export async function startRelayServer({
 }) {
   const salts = createSaltFilter(SERVER_FILTER);
   const createPipeline = prepareChain(presets, { password, salts });
+  const transport = prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) });
   const sockets = createSocketSet();
   const queues = createWriteQueues();
   const counts = { accepted: 0, relayed: 0, refused: 0, replays: 0, dropped: 0 };
 
-  const server = net.createServer(SERVER_SOCKET_OPTIONS, (client) => {
-    sockets.add(client);
+  const server = net.createServer(SERVER_SOCKET_OPTIONS, (socket) => {
+    sockets.add(socket);
     counts.accepted += 1;
-    const peer = `${client.remoteAddress}:${client.remotePort}`;
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    // A transport's handshake (TLS) is part of the connection's: the same
+    // timeout bounds both, and its failures are handled as any other
+    // error before a target is named.
+    const client = transport.accept(socket);
     let target = null;
     let refused = false;
 

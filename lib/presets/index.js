@@ -9,9 +9,11 @@ import simpleObfs from './simple-obfs.js';
 import ss2022 from './ss-2022/ss-2022.js';
 import ssStreamCipher from './ss-stream-cipher.js';
 import tls from './tls.js';
+import trojan from './trojan.js';
 import { authAes128Md5, authAes128Sha1 } from './ssr/auth-aes128.js';
 import { authChainA, authChainB } from './ssr/auth-chain.js';
 import v2rayVmess from './v2ray-vmess.js';
+import vless from './vless.js';
 
 // Every preset is a module with the same shape:
 //   name, summary,
@@ -62,7 +64,7 @@ import v2rayVmess from './v2ray-vmess.js';
 //     ShadowsocksR's protocols authenticate their handshake with).
 // A new preset is a new file listed here; the relay and runner never change.
 export const PRESETS = Object.freeze(Object.fromEntries([
-  ssBase, baseAuth, v2rayVmess, ss2022, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
+  ssBase, baseAuth, v2rayVmess, ss2022, trojan, vless, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
   authAes128Md5, authAes128Sha1, authChainA, authChainB,
   obfsRandomPadding, obfsHttp, obfsTls12Ticket, simpleObfs, tls,
 ].map((p) => [p.name, p])));

@@ -66,6 +66,7 @@ export function upgradeCase(caseResult, { parallel = null } = {}) {
     unstable: false,
     cost: null,
     wire: null,
+    transport: null,
     latency: null,
     ceiling: null,
     warnings: [],

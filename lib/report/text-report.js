@@ -72,6 +72,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
       ...spreadLines(caseResult, paint),
       ...costLines(caseResult.cost),
       ...wireLines(caseResult.wire),
+      ...transportLines(caseResult.transport),
       ...latencyLines(caseResult.latency),
       ...ceilingLines(caseResult.ceiling),
     );
@@ -238,6 +239,11 @@ function latencyLines(latency) {
 function wireLines(wire) {
   if (!wire) return [];
   return [`${'wire'.padEnd(15)}  ${percent(1 + wire.overhead)} of the payload crossed the link (overhead ${percent(wire.overhead)})`];
+}
+
+// What a TLS chain's client negotiated: the suite is the cipher measured.
+function transportLines(transport) {
+  return transport ? [`${'transport'.padEnd(LABEL_WIDTH)}  ${transport}`] : [];
 }
 
 function ceilingLines(ceiling) {

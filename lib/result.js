@@ -8,7 +8,7 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 1;
+export const RESULT_VERSION = 2;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
@@ -24,10 +24,11 @@ export function isResult(value) {
 
 // Any result, archived by any version, in the current shape; a current one
 // is returned as is. Results from before the version field (version 0)
-// lack whatever was added since their day; each missing field gets the
-// value that means what that run did: one run a case, forward, nothing
-// else measured (no cost, latency, ceiling, wire, relative), no warnings,
-// and null for what the file cannot tell (the mode, the engine).
+// lack whatever was added since their day, version 1 a case's transport;
+// each missing field gets the value that means what that run did: one run
+// a case, forward, nothing else measured (no cost, latency, ceiling, wire,
+// relative, transport), no warnings, and null for what the file cannot
+// tell (the mode, the engine).
 export function upgradeResult(result) {
   if (result.resultVersion === RESULT_VERSION) return result;
   if (result.resultVersion > RESULT_VERSION) {
@@ -45,9 +46,10 @@ export function upgradeResult(result) {
     link: null,
     remote: null,
   });
+  const { resultVersion, ...unversioned } = result;
   return {
     resultVersion: RESULT_VERSION,
-    ...result,
+    ...unversioned,
     options,
     warnings: result.warnings ?? [],
     cases: result.cases.map((caseResult) => upgradeCase(caseResult, options)),

@@ -43,7 +43,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
     assert.equal(caseResult.reason, null);
     assert.equal(caseResult.runs.length, 1);
     const [only] = caseResult.runs;
-    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost']);
+    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost', 'transport']);
     measured(only.sender);
     measured(only.receiver);
     // One run is its own median, with no spread.

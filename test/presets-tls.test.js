@@ -10,6 +10,7 @@ import { validateChain } from '../lib/chain/validate.js';
 import { selfSignedCertificate } from '../lib/crypto/self-signed-certificate.js';
 import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
 import { emptyFolder, runCli } from './support/cli.js';
+import { freePortsFlag } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 
 // The tls preset's certificate, its parameter rules, and the one line a
@@ -77,7 +78,7 @@ test('relay and run: a tls chain it cannot run is one line naming the preset and
     [{ name: 'vless', params: { id: '1234' } }, { name: 'tls' }],
     [{ name: 'trojan', params: { fallback: 'nowhere' } }, { name: 'tls', params: { version: '1.0' } }],
   ]));
-  const run = await runCli(['run', 'cases.json', '--no-archive', '--ports', '23084,23085,23086'], { cwd });
+  const run = await runCli(['run', 'cases.json', '--no-archive', ...(await freePortsFlag())], { cwd });
   assert.equal(run.code, 2, run.stderr);
   assert.equal(run.stdout, '');
   assert.match(run.stderr, /case 0: presets\[0\]\.params\.id: must be a UUID/);

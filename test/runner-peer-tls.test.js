@@ -2,6 +2,8 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { locatePeer, validateReference } from '../lib/peers/index.js';
+import { formatMarkdownReport } from '../lib/report/markdown-report.js';
+import { formatCaseBlock } from '../lib/report/text-report.js';
 import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
@@ -40,6 +42,12 @@ test('tls rows: V2Ray trojan, vless and vmess over TLS, trojan-gfw and our chain
   assert.deepEqual(result.cases.slice(0, 4).map((c) => c.transport), [null, null, null, null]);
   assert.equal(result.cases[4].transport, 'TLSv1.3 TLS_CHACHA20_POLY1305_SHA256, certificate verified');
   assert.match(result.cases[5].transport, /^TLSv1\.3 TLS_\w+, certificate verified$/);
+  // The reports show it: the text block under the cost, a Markdown column.
+  assert.match(formatCaseBlock(result.cases[4]), /\ntransport {8}TLSv1\.3 TLS_CHACHA20_POLY1305_SHA256, certificate verified\n/);
+  assert.doesNotMatch(formatCaseBlock(result.cases[0]), /transport/);
+  const markdown = formatMarkdownReport(result);
+  assert.match(markdown, /\| Transport \|/);
+  assert.match(markdown, /TLSv1\.3 TLS_CHACHA20_POLY1305_SHA256, certificate verified/);
   assert.match(configs.get('3 relay-server').join(' '), /trojan -c \S+server\.json/);
   assert.match(configs.get('3 relay-client').join(' '), /trojan -c \S+client\.json/);
   // Our relays got the run's certificate files, and they are gone with the run.

@@ -127,7 +127,10 @@ export default {
       return serverContext;
     };
     const sni = params.sni ?? 'localhost';
-    const ca = params.ca ? readFileSync(params.ca) : undefined;
+    // One context for every connection: given options instead, tls.connect
+    // builds a context (and loads the CA store) for each connection, about
+    // 3 ms here, as much as the rest of the handshake.
+    const clientContext = tls.createSecureContext({ ...common, ca: params.ca ? readFileSync(params.ca) : undefined });
     const verified = params.insecure ? ', certificate not verified (insecure)' : ', certificate verified';
     return {
       accept(raw) {
@@ -141,10 +144,10 @@ export default {
           host: sni,
           // RFC 6066 names hosts only: an IP address is verified, not sent.
           servername: net.isIP(sni) ? undefined : sni,
-          ca,
+          secureContext: clientContext,
+          ALPNProtocols: common.ALPNProtocols,
           rejectUnauthorized: !params.insecure,
           allowHalfOpen: true,
-          ...common,
         });
         secure.once('secureConnect', () => note(describe(secure, verified)));
         return resettable(secure, raw);

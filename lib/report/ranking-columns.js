@@ -5,7 +5,7 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 // The ranking table's columns, shared by the Markdown and HTML exports so a
 // figure reads the same in both. Cells are plain text; `style` ('code' or
 // 'strong') and `marker` (a word flagging the row) are dressed by each
-// format. Columns for spread, cost, latency, ceiling and direction appear
+// format. Columns for spread, cost, transport, latency, ceiling and direction appear
 // only when some ranked case has them, so a plain run stays narrow. A
 // title may depend on the run: `title(ranked, context)`.
 const COLUMNS = [
@@ -49,6 +49,11 @@ const COLUMNS = [
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.wire),
     cell: ({ wire }) => (wire ? percent(wire.overhead) : ''),
+  },
+  {
+    title: 'Transport',
+    when: (cases) => cases.some((caseResult) => caseResult.transport),
+    cell: ({ transport }) => transport ?? '',
   },
   {
     title: 'RTT p50 / p99 (ms)',

@@ -129,7 +129,7 @@ export default {
     const sni = params.sni ?? 'localhost';
     // One context for every connection: given options instead, tls.connect
     // builds a context (and loads the CA store) for each connection, about
-    // 3 ms here, as much as the rest of the handshake.
+    // 0.5 ms of CPU here, a sixth of what a whole handshake costs.
     const clientContext = tls.createSecureContext({ ...common, ca: params.ca ? readFileSync(params.ca) : undefined });
     const verified = params.insecure ? ', certificate not verified (insecure)' : ', certificate verified';
     return {

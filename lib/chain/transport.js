@@ -7,8 +7,13 @@ import { presetNamed } from '../presets/index.js';
 // what a connection negotiated, once per different text.
 const TCP = Object.freeze({ accept: (socket) => socket, connect: (socket) => socket });
 
+const transportEntry = (chain) => chain.find((candidate) => presetNamed(candidate.name)?.transport);
+
+// The name of the chain's transport preset, or undefined for plain TCP.
+export const chainTransport = (chain) => transportEntry(chain)?.name;
+
 export function prepareTransport(chain, { note = () => {} } = {}) {
-  const entry = chain.find((candidate) => presetNamed(candidate.name)?.transport);
+  const entry = transportEntry(chain);
   if (!entry) return TCP;
   const said = new Set();
   const noteOnce = (text) => {

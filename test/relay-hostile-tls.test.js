@@ -65,6 +65,10 @@ describe('relay server over tls under hostile input (trojan with a fallback)', (
       const { ms } = await sendHostile({ port: server.port, bytes, timeoutMs: BOUND_MS });
       assert.ok(ms < BOUND_MS, `closed after ${ms} ms`);
     }
+    // And 200 more of random length, 20 at a time.
+    for (let batch = 0; batch < 10; batch++) {
+      await Promise.all(Array.from({ length: 20 }, () => sendHostile({ port: server.port, bytes: randomBytes(1 + Math.floor(Math.random() * 2000)), timeoutMs: BOUND_MS * 2 })));
+    }
     reachedNothing(before);
   });
 

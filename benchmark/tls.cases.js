@@ -14,6 +14,7 @@ export default [
   ...SUITES.map((ciphers) => [{ name: 'ss-base' }, { name: 'tls', params: { ciphers } }]),
   [{ name: 'trojan' }, { name: 'tls' }],
   [{ name: 'vless', params: { id: ID } }, { name: 'tls' }],
+  [{ name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } }, { name: 'tls' }],
   [...ss('aes-128-gcm'), { name: 'tls' }],
   { impl: 'v2ray', protocol: 'trojan', tls: true },
   { impl: 'v2ray', protocol: 'vless', tls: true },

@@ -17,7 +17,8 @@ import { requirePrograms } from './support/programs.js';
 //   trojan + tls: ours -> V2Ray 4.34 (trojan inbound) and trojan-gfw 1.16
 //     (server); V2Ray's trojan outbound and trojan-gfw's forward client ->
 //     ours; ours -> ours;
-//   vless + tls: ours <-> V2Ray 4.34 both ways, ours -> ours;
+//   vless + tls and v2ray-vmess + tls: ours <-> V2Ray 4.34 both ways,
+//     ours -> ours;
 //   ours -> ours over each TLS 1.3 suite, over TLS 1.2, and for a
 //     Shadowsocks chain ending in tls, each saying the suite it negotiated.
 // Every TLS connection verifies a certificate made for this file.
@@ -45,12 +46,17 @@ describe('trojan, vless and tls wire compatibility', () => {
   const startTrojan = (name, config, port) => startWithConfig('trojan', ['-c'], name, config, port);
   const carry = (paths) => assertCarried(echo, paths, { size: SIZE, oneAtATime: true });
 
-  for (const protocol of ['trojan', 'vless']) {
+  const addresses = {
+    trojan: { name: 'trojan' },
+    vless: { name: 'vless', params: { id: ID } },
+    vmess: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
+  };
+  for (const protocol of ['trojan', 'vless', 'vmess']) {
     test(`${protocol} + tls: ours <-> V2Ray 4.34`, { timeout: 90_000 }, async (t) => {
       if (!requirePrograms(t, 'v2ray')) return;
       t.after(stopAll);
-      const presets = withTls(protocol === 'trojan' ? { name: 'trojan' } : { name: 'vless', params: { id: ID } });
-      const user = { protocol, id: ID, password: KEY, tls };
+      const presets = withTls(addresses[protocol]);
+      const user = { protocol, id: ID, password: KEY, security: 'aes-128-gcm', tls };
       const ourServer = await startRelayServer({ key: KEY, presets });
       const [v2rayServer, v2rayClient] = await freePorts(2);
       const [ourClient, pairClient] = await Promise.all([

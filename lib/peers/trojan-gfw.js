@@ -6,9 +6,11 @@ import { writeConfigFiles } from './config-files.js';
 // and its `forward` client relaying every connection to the target. Both
 // speak TLS with a certificate made for the run, which the client verifies
 // against localhost. The server must name a fallback (remote_addr) for
-// connections that are not Trojan: none arrive in a run, so it names a
-// port of the run's that nothing serves. Readiness comes from the table of
+// connections that are not Trojan: none arrive in a run, so it names the
+// discard port (9), which nothing serves on loopback, rather than one of
+// the run's, whose server would take such a connection for a run's own. Readiness comes from the table of
 // listening sockets; its log goes to stderr.
+const NOTHING_SERVED = 9;
 const TLS13_SUITES = 'TLS_AES_128_GCM_SHA256:TLS_CHACHA20_POLY1305_SHA256:TLS_AES_256_GCM_SHA384';
 const TCP = { no_delay: true, keep_alive: true, reuse_port: false, fast_open: false, fast_open_qlen: 20 };
 
@@ -67,7 +69,7 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
   const { files, cleanup } = await writeConfigFiles('trojan-gfw', (folder) => {
     const { cert, key: keyFile } = writeCertificateFiles(folder);
     return {
-      server: trojanServerConfig({ port: ports.server, listen: serverBind, password: key, fallbackPort: ports.client, cert, key: keyFile }),
+      server: trojanServerConfig({ port: ports.server, listen: serverBind, password: key, fallbackPort: NOTHING_SERVED, cert, key: keyFile }),
       client: trojanForwardConfig({ port: ports.client, serverPort: ports.server, server: serverHost, forwardPort: ports.target, password: key, ca: cert }),
     };
   });

@@ -11,7 +11,9 @@ import { selfSignedCertificate } from '../lib/crypto/self-signed-certificate.js'
 import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
+import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
+import { echoTransfer } from './support/transfer.js';
 
 // The tls preset's certificate, its parameter rules, and the one line a
 // person gets for a chain it cannot run.
@@ -85,4 +87,15 @@ test('relay and run: a tls chain it cannot run is one line naming the preset and
   assert.match(run.stderr, /fallback: must be host:port/);
   assert.match(run.stderr, /params\.version: unknown version "1\.0"; valid: 1\.3, 1\.2/);
   assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
+});
+
+test('a certificate the client does not trust: the connection is reset and the client says why, naming TLS', { timeout: 30_000 }, async (t) => {
+  t.after(stopAll);
+  const other = writeCertificateFiles(mkdtempSync(path.join(folder, 'other-')));
+  // The server makes its own certificate; the client trusts another.
+  const server = await startRelayServer({ key: 'k', presets: [{ name: 'trojan' }, { name: 'tls' }] });
+  const client = await startRelayClient({ serverPort: server.port, forwardPort: 9, key: 'k', presets: [{ name: 'trojan' }, { name: 'tls', params: { ca: other.cert } }], extra: ['--log-level', 'debug'] });
+  await assert.rejects(echoTransfer({ port: client.port, size: 1000, timeoutMs: 10_000 }));
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  assert.match(client.output, /TLS handshake with localhost failed: self-signed certificate/);
 });

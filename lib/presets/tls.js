@@ -149,7 +149,16 @@ export default {
           rejectUnauthorized: !params.insecure,
           allowHalfOpen: true,
         });
-        secure.once('secureConnect', () => note(describe(secure, verified)));
+        let secured = false;
+        secure.once('secureConnect', () => {
+          secured = true;
+          note(describe(secure, verified));
+        });
+        // Registered before the relay's own listener, so the line that
+        // reaches a failed case's reason says which layer refused.
+        secure.prependListener('error', (error) => {
+          if (!secured) error.message = `TLS handshake with ${sni} failed: ${error.message}`;
+        });
         return resettable(secure, raw);
       },
     };

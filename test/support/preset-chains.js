@@ -66,6 +66,8 @@ const FAMILIES = {
   // Trojan and VLESS as they are inside TLS: the suites speak to the relay
   // in plain TCP, so they reach the protocols' own decoders (the tls
   // transport's handshake has its suite in relay-hostile-tls.test.js).
+  // The replay suite has no file for them: neither has a salt or nonce of
+  // its own, and TLS refuses a replayed connection (tested there).
   'trojan-vless': [
     { label: 'trojan', presets: [{ name: 'trojan' }] },
     { label: 'vless', presets: [{ name: 'vless', params: { id: VMESS_ID } }] },

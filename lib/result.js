@@ -24,10 +24,11 @@ export function isResult(value) {
 
 // Any result, archived by any version, in the current shape; a current one
 // is returned as is. Results from before the version field (version 0)
-// lack whatever was added since their day; each missing field gets the
-// value that means what that run did: one run a case, forward, nothing
-// else measured (no cost, latency, ceiling, wire, relative), no warnings,
-// and null for what the file cannot tell (the mode, the engine).
+// lack whatever was added since their day, version 1 a case's transport;
+// each missing field gets the value that means what that run did: one run
+// a case, forward, nothing else measured (no cost, latency, ceiling, wire,
+// relative, transport), no warnings, and null for what the file cannot
+// tell (the mode, the engine).
 export function upgradeResult(result) {
   if (result.resultVersion === RESULT_VERSION) return result;
   if (result.resultVersion > RESULT_VERSION) {
@@ -49,17 +50,18 @@ function fromVersion0(result) {
     link: null,
     remote: null,
   });
+  const { resultVersion, ...unversioned } = result;
   return {
     resultVersion: 1,
-    ...result,
+    ...unversioned,
     options,
     warnings: result.warnings ?? [],
     cases: result.cases.map((caseResult) => upgradeCaseFrom0(caseResult, options)),
   };
 }
 
-// Version 2 added rounds: a random order with its seed, intervals, the
-// stopping rule, cost at a fixed rate. A version 1 run was --repeat rounds
+// Version 2 added rounds (a random order with its seed, intervals, the
+// stopping rule, cost at a fixed rate) and a case's transport. A version 1 run was --repeat rounds
 // in a fixed order; what it did not compute is null (its figures have no
 // interval on file), and its relative ratio was a ratio of medians over
 // unpaired runs, kept as it was.
@@ -92,6 +94,7 @@ function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
     unstable: false,
     cost: null,
     wire: null,
+    transport: null,
     latency: null,
     ceiling: null,
     warnings: [],
@@ -106,7 +109,7 @@ function upgradeCaseFrom1(caseResult) {
     sender: sideWithInterval(caseResult.sender),
     receiver: sideWithInterval(caseResult.receiver),
     relative,
-  }, { width: null, converged: null });
+  }, { width: null, converged: null, transport: null });
 }
 
 function sideWithInterval(side) {

@@ -12,7 +12,7 @@ const ARCHIVED = [
 ];
 const RUN_FIELDS = ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'noiseFloor', 'environment', 'options', 'warnings', 'cases'];
 const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'seed', 'confidence', 'maxRounds', 'maxTime', 'noiseFloor', 'parallel', 'rate', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports'];
-const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'relative', 'warnings', 'width', 'converged'];
+const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'latency', 'ceiling', 'relative', 'warnings', 'width', 'converged'];
 
 test('every archived result upgrades to the current shape, field for field', () => {
   for (const [name, archived] of ARCHIVED) {

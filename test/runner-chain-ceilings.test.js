@@ -62,3 +62,10 @@ test('measuring ceilings never holds up the event loop', { timeout: 30_000 }, as
   }
   assert.ok(longest < 250, `the event loop stalled for ${Math.round(longest)} ms`);
 });
+
+test('a chain ending in a transport (tls) gets no ceiling, but the reason, and the chains beside it are measured', { timeout: 30_000 }, async () => {
+  const trojan = [{ name: 'trojan' }, { name: 'tls' }];
+  const ceilings = await measureChainCeilings([trojan, GCM]);
+  assert.deepEqual(ceilingFor(ceilings, trojan), { reason: "its tls transport encrypts in the relay's socket, outside the in-process measurement" });
+  assert.ok(ceilingFor(ceilings, GCM).ceiling.encrypt_bps > 1e8);
+});

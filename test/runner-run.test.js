@@ -41,13 +41,13 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {
     assert.deepEqual(Object.keys(caseResult), [
-      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'warnings', 'relative', 'width', 'converged',
+      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'latency', 'ceiling', 'warnings', 'relative', 'width', 'converged',
     ]);
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.equal(caseResult.reason, null);
     assert.equal(caseResult.runs.length, 1);
     const [only] = caseResult.runs;
-    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost', 'disturbance']);
+    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost', 'transport', 'disturbance']);
     // What else the machine did: shares of its CPU, the load before, iperf3's own CPU.
     const { loadAverage, idle, steal, engineCpu } = only.disturbance;
     assert.ok(loadAverage >= 0 && idle >= 0 && idle <= 1 && steal >= 0 && steal <= 1, JSON.stringify(only.disturbance));

@@ -30,3 +30,16 @@ export const chainIsAuthenticated = (chain) => chain.some((entry) => {
   const { authenticated } = presetNamed(entry.name) ?? {};
   return typeof authenticated === 'function' ? authenticated(entry.params ?? {}) : authenticated === true;
 });
+
+// The chain as a run's relays get it: a preset that needs files made for
+// the run (tls: a certificate its server presents and its client trusts)
+// takes them from makeFiles(), which a run calls at most once, and only
+// for a chain that asks.
+export function chainForRun(chain, makeFiles) {
+  let files = null;
+  const once = () => (files ??= makeFiles());
+  return chain.map((entry) => {
+    const forRun = presetNamed(entry.name)?.forRun;
+    return forRun ? { ...entry, params: forRun(entry.params ?? {}, once) } : entry;
+  });
+}

@@ -35,6 +35,9 @@ function entryProblems(entry, at) {
     const message = value === undefined ? (spec.required ? missingMessage(spec) : undefined) : valueProblem(key, spec, value);
     if (message) problems.push({ field: `${at}.params.${key}`, message });
   }
+  if (problems.length === 0 && preset.paramsProblems) {
+    problems.push(...preset.paramsProblems(params).map(({ param, message }) => ({ field: `${at}.params.${param}`, message })));
+  }
   for (const key of Object.keys(params)) {
     if (!Object.hasOwn(preset.params, key)) {
       const known = Object.keys(preset.params);
@@ -73,6 +76,9 @@ function placementProblems(chain) {
   if (ciphers.length > 1) {
     problems.push({ field: `presets[${ciphers[1]}].name`, message: `a second cipher preset (${chain[ciphers[1]].name} after ${chain[ciphers[0]].name}): a chain encrypts once` });
   }
+  withRole('transport').forEach((i) => {
+    if (i !== chain.length - 1) problems.push({ field: `presets[${i}].name`, message: `${chain[i].name} carries the whole chain and must be the last preset` });
+  });
   withRole('disguise').forEach((i) => {
     if (i !== chain.length - 1) problems.push({ field: `presets[${i}].name`, message: `${chain[i].name} disguises the wire and must be the last preset` });
   });

@@ -42,6 +42,6 @@ export function formatPresets(presets) {
     ...blocks,
     `(legacy provider): rc4 and blowfish live in OpenSSL 3's legacy provider; the runner starts those relays with node ${LEGACY_FLAG}, which works only where Node's OpenSSL has that module.`,
     'Unauthenticated: a stream cipher (ss-stream-cipher) detects no change to its bytes. Whoever sees a connection can flip bits of the ciphertext to rewrite its target port, and the relay server follows; its salt filter only stops the same connection sent twice. `relay server` serves such a chain beyond loopback only with --allow-unauthenticated. Use an AEAD (ss-aead-cipher) on a network.',
-    `A case in cases.js is one chain: one address preset first, at most one cipher, a disguise preset only last: ${example}`,
+    `A case in cases.js is one chain: one address preset first, at most one cipher, a disguise or transport (tls) preset only last: ${example}`,
   ].join('\n\n') + '\n';
 }

@@ -7,6 +7,7 @@ import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
 import shadowsocksRust from './shadowsocks-rust.js';
 import ssr from './ssr.js';
+import trojanGfw from './trojan-gfw.js';
 import v2ray from './v2ray.js';
 
 // A case is a preset chain, run by our relays, or a reference row naming
@@ -37,7 +38,7 @@ import v2ray from './v2ray.js';
 // shape but no impl, label or hint: a case names it by being a chain, the
 // reports label it by its presets, and it is always installed.
 // The runner starts, waits for, measures, costs and stops every one alike.
-const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, ssr, command].map((peer) => [peer.impl, peer]));
+const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, trojanGfw, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
 // Own names only: a case's impl of "toString" names no peer.
 const peerNamed = (impl) => (typeof impl === 'string' && Object.hasOwn(PEERS, impl) ? PEERS[impl] : undefined);

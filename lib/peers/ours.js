@@ -1,9 +1,13 @@
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
-import { chainNeedsLegacyProvider, newChainPassword } from '../chain/requirements.js';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chainForRun, chainNeedsLegacyProvider, newChainPassword } from '../chain/requirements.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
 import { BUILT_IN } from './built-in.js';
+import { writeCertificateFiles } from './certificate-files.js';
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
@@ -41,5 +45,10 @@ function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = s
 export default {
   ...BUILT_IN,
   key: ({ presets }) => newChainPassword(presets),
-  plan: async ({ presets }, context) => ({ relays: ourRelays(presets, context), entryPort: context.ports.client }),
+  plan: async ({ presets }, context) => {
+    let folder = null;
+    const chain = chainForRun(presets, () => writeCertificateFiles(folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-ours-'))));
+    const cleanup = folder ? () => rmSync(folder, { recursive: true, force: true }) : undefined;
+    return { relays: ourRelays(chain, context), entryPort: context.ports.client, cleanup };
+  },
 };

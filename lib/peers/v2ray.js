@@ -1,32 +1,60 @@
 import { randomUUID } from 'node:crypto';
 import { findPrograms } from '../process/programs.js';
+import { writeCertificateFiles } from './certificate-files.js';
 import { writeConfigFiles } from './config-files.js';
 
-// V2Ray (4.x, as Debian packages it) carrying VMess: the server a vmess
-// inbound with a freedom outbound, the client a dokodemo-door inbound
-// forwarding every connection to the target through a vmess outbound.
-// `v2ray -config FILE.json`; a fresh user ID each run. alterId 0 (the
-// default) makes V2Ray's client send the AEAD header, more the legacy one.
+// V2Ray (4.x, as Debian packages it) carrying VMess, Trojan or VLESS: the
+// server an inbound of the protocol with a freedom outbound, the client a
+// dokodemo-door inbound forwarding every connection to the target through
+// the protocol's outbound. `v2ray -config FILE.json`; a fresh user ID (or
+// the run's password) each run. alterId 0 (the default) makes V2Ray's
+// VMess client send the AEAD header, more the legacy one. With tls both
+// ends speak TLS over TCP with a certificate made for the run, which the
+// client verifies.
+const PROTOCOLS = ['vmess', 'trojan', 'vless'];
 const SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto'];
 const MAX_ALTER_ID = 65535;
 
-export const v2rayServerConfig = ({ port, id, alterId = 0, listen = '127.0.0.1' }) => ({
+// streamSettings: plain TCP, or TLS with the run's certificate.
+const serverStream = (tls) => (tls ? { streamSettings: { network: 'tcp', security: 'tls', tlsSettings: { certificates: [{ certificateFile: tls.cert, keyFile: tls.key }] } } } : {});
+const clientStream = (tls) => (tls
+  ? { streamSettings: { network: 'tcp', security: 'tls', tlsSettings: { serverName: 'localhost', certificates: [{ usage: 'verify', certificateFile: tls.cert }] } } }
+  : {});
+
+const inboundSettings = {
+  vmess: ({ id, alterId = 0 }) => ({ clients: [{ id, alterId }] }),
+  trojan: ({ password }) => ({ clients: [{ password }] }),
+  vless: ({ id }) => ({ clients: [{ id }], decryption: 'none' }),
+};
+const outboundSettings = {
+  vmess: ({ server, serverPort, id, alterId = 0, security }) => ({ vnext: [{ address: server, port: serverPort, users: [{ id, alterId, security }] }] }),
+  trojan: ({ server, serverPort, password }) => ({ servers: [{ address: server, port: serverPort, password }] }),
+  vless: ({ server, serverPort, id }) => ({ vnext: [{ address: server, port: serverPort, users: [{ id, encryption: 'none' }] }] }),
+};
+
+// `tls`: { cert, key } files, or none for plain TCP.
+export const v2rayServerConfig = ({ protocol = 'vmess', port, listen = '127.0.0.1', tls, ...user }) => ({
   log: { loglevel: 'warning' },
-  inbounds: [{ listen, port, protocol: 'vmess', settings: { clients: [{ id, alterId }] } }],
+  inbounds: [{ listen, port, protocol, settings: inboundSettings[protocol](user), ...serverStream(tls) }],
   outbounds: [{ protocol: 'freedom' }],
 });
 
-export const v2rayClientConfig = ({ port, serverPort, forwardPort, id, alterId = 0, security, server = '127.0.0.1' }) => ({
+export const v2rayClientConfig = ({ protocol = 'vmess', port, serverPort, forwardPort, server = '127.0.0.1', tls, ...user }) => ({
   log: { loglevel: 'warning' },
   inbounds: [{ listen: '127.0.0.1', port, protocol: 'dokodemo-door', settings: { address: '127.0.0.1', port: forwardPort, network: 'tcp' } }],
-  outbounds: [{
-    protocol: 'vmess',
-    settings: { vnext: [{ address: server, port: serverPort, users: [{ id, alterId, security }] }] },
-  }],
+  outbounds: [{ protocol, settings: outboundSettings[protocol]({ server, serverPort, ...user }), ...clientStream(tls) }],
 });
 
-function validate({ security, alterId }) {
+function validate({ protocol = 'vmess', security, alterId, tls }) {
   const problems = [];
+  if (!PROTOCOLS.includes(protocol)) return [{ field: 'protocol', message: `unknown protocol ${JSON.stringify(protocol)}; valid: ${PROTOCOLS.join(', ')}` }];
+  if (tls !== undefined && typeof tls !== 'boolean') problems.push({ field: 'tls', message: 'must be true (TLS over TCP, with a certificate made for the run) or false' });
+  if (protocol !== 'vmess') {
+    for (const [field, value] of Object.entries({ security, alterId })) {
+      if (value !== undefined) problems.push({ field, message: `belongs to vmess; ${protocol} has no ${field} (TLS is its cipher: tls: true)` });
+    }
+    return problems;
+  }
   if (!SECURITIES.includes(security)) {
     problems.push({ field: 'security', message: `${security === undefined ? 'missing' : `unknown security ${JSON.stringify(security)}`}; valid: ${SECURITIES.join(', ')}` });
   }
@@ -39,12 +67,15 @@ function validate({ security, alterId }) {
 // The two configs in a folder removed when the run ends. V2Ray logs once
 // it has started, but readiness is read from the listening table, as for
 // the other peers.
-async function plan({ security, alterId = 0 }, { ports, found, serverHost = '127.0.0.1', serverBind = serverHost }) {
-  const id = randomUUID();
-  const { files, cleanup } = await writeConfigFiles('v2ray', () => ({
-    server: v2rayServerConfig({ port: ports.server, id, alterId, listen: serverBind }),
-    client: v2rayClientConfig({ port: ports.client, serverPort: ports.server, forwardPort: ports.target, id, alterId, security, server: serverHost }),
-  }));
+async function plan({ protocol = 'vmess', security, alterId = 0, tls = false }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) {
+  const user = { protocol, id: randomUUID(), password: key, alterId, security };
+  const { files, cleanup } = await writeConfigFiles('v2ray', (folder) => {
+    const certificate = tls ? writeCertificateFiles(folder) : undefined;
+    return {
+      server: v2rayServerConfig({ ...user, port: ports.server, listen: serverBind, tls: certificate }),
+      client: v2rayClientConfig({ ...user, port: ports.client, serverPort: ports.server, forwardPort: ports.target, server: serverHost, tls: certificate }),
+    };
+  });
   const relays = ['server', 'client'].map((role) => ({
     role,
     label: `v2ray ${role}`,
@@ -57,9 +88,9 @@ async function plan({ security, alterId = 0 }, { ports, found, serverHost = '127
 
 export default {
   impl: 'v2ray',
-  fields: ['security', 'alterId'],
+  fields: ['protocol', 'security', 'alterId', 'tls'],
   validate,
-  label: ({ security, alterId }) => `v2ray vmess ${security}${alterId ? ` alterId ${alterId}` : ''}`,
+  label: ({ protocol = 'vmess', security, alterId, tls }) => [`v2ray ${protocol}`, security, alterId ? `alterId ${alterId}` : '', tls ? '+ tls' : ''].filter(Boolean).join(' '),
   hint: 'install it with `apt-get install v2ray` (Debian/Ubuntu, 4.x) or put a v2ray 4.x binary (github.com/v2fly/v2ray-core/releases) on PATH',
   locate: (reference, options) => findPrograms(['v2ray'], options),
   plan,

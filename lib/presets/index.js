@@ -8,9 +8,12 @@ import ssBase from './ss-base.js';
 import simpleObfs from './simple-obfs.js';
 import ss2022 from './ss-2022/ss-2022.js';
 import ssStreamCipher from './ss-stream-cipher.js';
+import tls from './tls.js';
+import trojan from './trojan.js';
 import { authAes128Md5, authAes128Sha1 } from './ssr/auth-aes128.js';
 import { authChainA, authChainB } from './ssr/auth-chain.js';
 import v2rayVmess from './v2ray-vmess.js';
+import vless from './vless.js';
 
 // Every preset is a module with the same shape:
 //   name, summary,
@@ -18,7 +21,12 @@ import v2rayVmess from './v2ray-vmess.js';
 //     'address'  carries the target (exactly one per chain, first),
 //     'cipher'   encrypts the stream (at most one per chain),
 //     'disguise' shapes the wire as another protocol (last only),
+//     'transport' carries the whole chain (last only): it has no stages
+//       and gives transport(params, { note }) -> { accept(socket),
+//       connect(socket) }, the socket the relay server and client then
+//       read and write (chain/transport.js),
 //   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
+//   paramsProblems?(params) -> [{ param, message }]: rules between params,
 //   placement?(chain, index) -> message | undefined (rules beyond the roles),
 //   joinsWrites?: true, or joinsWrites(params) when it depends on them, for
 //     a preset that frames what it is given (TLS records, padding frames):
@@ -66,9 +74,9 @@ import v2rayVmess from './v2ray-vmess.js';
 //     ShadowsocksR's protocols authenticate their handshake with).
 // A new preset is a new file listed here; the relay and runner never change.
 export const PRESETS = Object.freeze(Object.fromEntries([
-  ssBase, baseAuth, v2rayVmess, ss2022, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
+  ssBase, baseAuth, v2rayVmess, ss2022, trojan, vless, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
   authAes128Md5, authAes128Sha1, authChainA, authChainB,
-  obfsRandomPadding, obfsHttp, obfsTls12Ticket, simpleObfs,
+  obfsRandomPadding, obfsHttp, obfsTls12Ticket, simpleObfs, tls,
 ].map((p) => [p.name, p])));
 
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);

@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { prepareChain } from '../chain/pipeline.js';
+import { prepareTransport } from '../chain/transport.js';
 import { bridge } from './bridge.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
 import { CLIENT_FILTER, createSaltFilter } from './salt-filter.js';
@@ -12,12 +13,13 @@ import { createWriteQueues } from './write-queues.js';
 // refuses a server stream that repeats one seen before (a replayed answer).
 export function startRelayClient({ listen, server, forward, password, presets, log }) {
   const createPipeline = prepareChain(presets, { password, salts: createSaltFilter(CLIENT_FILTER) });
+  const transport = prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) });
   const sockets = createSocketSet();
   const queues = createWriteQueues();
 
   const listener = net.createServer(SERVER_SOCKET_OPTIONS, (local) => {
     sockets.add(local);
-    const upstream = sockets.add(net.connect(connectOptions(server)));
+    const upstream = transport.connect(sockets.add(net.connect(connectOptions(server))));
     const pipeline = createPipeline('client', { target: forward });
     const encode = pipeline.encoder((data) => upstream.write(data));
     bridge(local, upstream, {

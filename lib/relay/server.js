@@ -1,5 +1,6 @@
 import net from 'node:net';
 import { prepareChain } from '../chain/pipeline.js';
+import { prepareTransport } from '../chain/transport.js';
 import { isProtocolError, protocolError } from '../wire/protocol-error.js';
 import { bridge, resetSocket } from './bridge.js';
 import { formatEndpoint } from './endpoint.js';
@@ -38,6 +39,7 @@ export async function startRelayServer({
 }) {
   const salts = createSaltFilter(SERVER_FILTER);
   const createPipeline = prepareChain(presets, { password, salts });
+  const transport = prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) });
   const sockets = createSocketSet();
   const queues = createWriteQueues();
   const counts = { accepted: 0, relayed: 0, diverted: 0, refused: 0, replays: 0, displaced: 0, dropped: 0 };
@@ -47,19 +49,20 @@ export async function startRelayServer({
   let clientsOpen = 0;
   const handshaking = new Set();
 
-  const server = net.createServer(SERVER_SOCKET_OPTIONS, (client) => {
+  const server = net.createServer(SERVER_SOCKET_OPTIONS, (socket) => {
     // At the cap, a new connection takes the place of the oldest one still
     // in its handshake: a keyless flood then cannot hold every slot until
     // its handshake timeouts run out while genuine clients are turned
     // away. Only when every connection has named a target is the new one
     // refused, with a reset as any refusal (not a FIN, which would tell a
-    // prober the cap was reached).
+    // prober the cap was reached). The cap counts TCP connections, under
+    // any transport.
     if (clientsOpen >= maxConnections) {
       const [oldest] = handshaking;
       if (!oldest) {
         counts.dropped += 1;
         log.debug(`refused a connection over --max-connections ${maxConnections}: every connection has named its target`);
-        resetSocket(client);
+        resetSocket(socket);
         return;
       }
       counts.displaced += 1;
@@ -68,14 +71,18 @@ export async function startRelayServer({
       resetSocket(oldest);
     }
     clientsOpen += 1;
-    handshaking.add(client);
-    client.once('close', () => {
+    handshaking.add(socket);
+    socket.once('close', () => {
       clientsOpen -= 1;
-      handshaking.delete(client);
+      handshaking.delete(socket);
     });
-    sockets.add(client);
+    sockets.add(socket);
     counts.accepted += 1;
-    const peer = `${client.remoteAddress}:${client.remotePort}`;
+    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+    // A transport's handshake (TLS) is part of the connection's: the same
+    // timeout bounds both, and its failures are handled as any other
+    // error before a target is named.
+    const client = transport.accept(socket);
     let target = null;
     let refused = false;
 
@@ -107,7 +114,7 @@ export async function startRelayServer({
           throw protocolError(`refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`);
         }
         clearTimeout(handshakeTimer);
-        handshaking.delete(client);
+        handshaking.delete(socket);
         counts.relayed += 1;
         target = sockets.add(net.connect(connectOptions({ host, port })));
         client.off('data', onHandshakeData);
@@ -122,7 +129,7 @@ export async function startRelayServer({
       divert({ host, port }, received) {
         if (target) throw protocolError('a diverted connection after its target');
         clearTimeout(handshakeTimer);
-        handshaking.delete(client);
+        handshaking.delete(socket);
         counts.diverted += 1;
         log.debug(`${peer}: diverted to ${formatEndpoint({ host, port })}`);
         target = sockets.add(net.connect(connectOptions({ host, port })));

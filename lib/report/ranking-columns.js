@@ -8,9 +8,9 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 // figure reads the same in both. Cells are plain text; `style` ('code' or
 // 'strong') and `marker` (a word flagging the row) are dressed by each
 // format; a marker is given (caseResult, rank, ranked). Columns for
-// spread, cost, latency, ceiling and direction appear only when some
-// ranked case has them, so a plain run stays narrow. A title may depend on
-// the run: `title(ranked, context)`.
+// spread, cost, transport, latency, ceiling and direction appear only when
+// some ranked case has them, so a plain run stays narrow. A title may
+// depend on the run: `title(ranked, context)`.
 const COLUMNS = [
   { title: '#', align: 'right', cell: (caseResult, rank) => String(rank) },
   { title: 'Case', align: 'right', cell: (caseResult) => String(caseResult.index) },
@@ -68,6 +68,11 @@ const COLUMNS = [
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.wire),
     cell: ({ wire }) => (wire ? percent(wire.overhead) : ''),
+  },
+  {
+    title: 'Transport',
+    when: (cases) => cases.some((caseResult) => caseResult.transport),
+    cell: ({ transport }) => transport ?? '',
   },
   {
     title: 'RTT p50 / p99 (ms)',

@@ -78,6 +78,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
       ...spreadLines(caseResult, paint),
       ...costLines(caseResult.cost),
       ...wireLines(caseResult.wire),
+      ...transportLines(caseResult.transport),
       ...latencyLines(caseResult.latency),
       ...ceilingLines(caseResult.ceiling),
       ...profileLines(caseResult.runs),
@@ -329,6 +330,11 @@ function syscallLines(syscalls) {
     lines.push(`${`relay ${role}`.padEnd(LABEL_WIDTH)}  ${count(readsPerGB)} reads/GB (${size(bytesPerRead)} each)  ${count(writesPerGB)} writes/GB (${size(bytesPerWrite)} each)`);
   }
   return lines;
+}
+
+// What a TLS chain's client negotiated: the suite is the cipher measured.
+function transportLines(transport) {
+  return transport ? [`${'transport'.padEnd(LABEL_WIDTH)}  ${transport}`] : [];
 }
 
 function ceilingLines(ceiling) {

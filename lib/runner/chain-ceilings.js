@@ -1,5 +1,6 @@
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../chain/requirements.js';
+import { chainTransport } from '../chain/transport.js';
 import { measureChainsInChild } from './ceilings-in-child.js';
 
 // The cipher ceiling of every distinct chain a run measures, taken before
@@ -21,12 +22,19 @@ const keyOf = (presets) => JSON.stringify(presets);
 // in a child, so the run's event loop (a Ctrl-C, the progress line) is
 // never held up by them.
 export async function measureChainCeilings(chains, { onChain = () => {}, signal } = {}) {
-  const distinct = [...new Map(chains.map((presets) => [keyOf(presets), presets])).values()];
+  const ceilings = new Map();
+  // A transport (tls) encrypts inside the relay's socket, which the
+  // in-process measurement has none of: its figure would be the rest of
+  // the chain's alone, and read as the whole.
+  const all = [...new Map(chains.map((presets) => [keyOf(presets), presets])).values()];
+  for (const presets of all.filter(chainTransport)) {
+    ceilings.set(keyOf(presets), { reason: `its ${chainTransport(presets)} transport encrypts in the relay's socket, outside the in-process measurement` });
+  }
+  const distinct = all.filter((presets) => !chainTransport(presets));
   // A chain needing the legacy provider is measured in a child started
   // with it, all such chains in one child, after the others.
   const legacy = legacyProviderStatus() === 'loaded' ? [] : distinct.filter(chainNeedsLegacyProvider);
   const groups = [{ chains: distinct.filter((presets) => !legacy.includes(presets)), legacy: false }, { chains: legacy, legacy: true }];
-  const ceilings = new Map();
   let told = 0;
   for (const group of groups) {
     if (group.chains.length === 0 || signal?.aborted) continue;

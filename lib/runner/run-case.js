@@ -17,6 +17,10 @@ import { readPerf, startPerf } from './perf-record.js';
 const CLIENT_GRACE_MS = 2000;
 // --profile's system call count: seconds of the extra transfer under strace.
 const SYSCALL_SECONDS = 2;
+// What our relay client says its transport negotiated (relay/client.js
+// logs it once per kind of connection): a TLS version and suite, and
+// whether it verified the certificate. A reference row says nothing.
+const TRANSPORT_LINE = /^info: transport: (.+)$/;
 
 // One run of a case: the engine's server (iperf3 -s or the sink) on the
 // target port, the case's relay pair in front of it (ours with its chain,
@@ -51,9 +55,14 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   // they start together and the slowest start sets the wait. Each starts
   // where the run places its role (this host, a link's namespace, a
   // remote host), which may change how its readiness is read.
+  let transport = null;
+  const onLine = (role) => (role === 'relay-client' ? (stream, line) => {
+    const said = stream === 'stderr' && TRANSPORT_LINE.exec(line);
+    if (said) transport ??= said[1];
+  } : undefined);
   const start = (spec) => {
     const { role, label, file, args, readiness, remote: isRemote = false } = place(spec);
-    const child = startProcess(label, file, args);
+    const child = startProcess(label, file, args, { onLine: onLine(role) });
     children.push(child);
     track(role, child.pid);
     return Object.assign(child, { readiness, remote: isRemote });
@@ -126,6 +135,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
       receiver: outcome.receiver,
       wallSeconds,
       cost,
+      transport,
       disturbance: outcome.disturbance,
       ...saturation(rate, outcome),
       ...(outcome.wire ? { wire: outcome.wire } : {}),

@@ -262,6 +262,7 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
     cost: summariseCost(runs, { level }),
     wire: summariseWire(runs),
+    transport: summariseTransport(runs),
     latency,
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
     warnings,
@@ -273,6 +274,13 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
 function summariseWire(runs) {
   const overheads = runs.map((run) => run.wire?.overhead).filter((value) => typeof value === 'number');
   return overheads.length === 0 ? null : { overhead: median(overheads) };
+}
+
+// What the relay client's transport negotiated (TLS: version and suite),
+// each different one once, over the ok runs; null when none said.
+function summariseTransport(runs) {
+  const said = [...new Set(runs.map((run) => run.transport).filter(Boolean))];
+  return said.length === 0 ? null : said.join('; ');
 }
 
 // With --relative-to, each case against the named case in the same

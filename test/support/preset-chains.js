@@ -25,7 +25,8 @@ const ss2022 = (method, keyLength) => ({
 // By family, which is how the suites' test files split them (one file per
 // suite and group, run side by side): `ss` is what shadowsocks-libev and
 // -rust speak (with simple-obfs, libev's plugin), `blinksocks` its own
-// presets and disguises, `vmess-ssr` the two other protocols.
+// presets and disguises, `vmess-ssr` the two other protocols,
+// `trojan-vless` the two that run inside TLS.
 const FAMILIES = {
   ss: [
     { label: 'ss aes-256-gcm', presets: ss('ss-aead-cipher', 'aes-256-gcm') },
@@ -61,6 +62,15 @@ const FAMILIES = {
     ssr('ssr-auth-aes128-sha1', 'aes-256-ctr'),
     ssr('ssr-auth-chain-a', 'none'),
     ssr('ssr-auth-chain-b', 'none'),
+  ],
+  // Trojan and VLESS as they are inside TLS: the suites speak to the relay
+  // in plain TCP, so they reach the protocols' own decoders (the tls
+  // transport's handshake has its suite in relay-hostile-tls.test.js).
+  // The replay suite has no file for them: neither has a salt or nonce of
+  // its own, and TLS refuses a replayed connection (tested there).
+  'trojan-vless': [
+    { label: 'trojan', presets: [{ name: 'trojan' }] },
+    { label: 'vless', presets: [{ name: 'vless', params: { id: VMESS_ID } }] },
   ],
 };
 const ALL_CHAINS = Object.values(FAMILIES).flat();

@@ -1,0 +1,118 @@
+import { decodeAddressHeader, encodeAddressHeader } from '../wire/address-header.js';
+import { protocolError } from '../wire/protocol-error.js';
+import { isUuid, uuidBytes } from './vmess/id.js';
+
+// VLESS (V2Ray 4.30+), version 0, as V2Ray 4.34's outbound sends it with no
+// flow: the client opens
+//   version 0 | user UUID (16) | addons length 0 | command 1 (TCP)
+//   | port (2, big-endian) | address type (1 IPv4, 2 domain, 3 IPv6) | address
+// then payload; the server answers version 0 | addons length 0 ahead of the
+// target's first bytes. No cipher and no framing: it runs inside TLS.
+const VERSION = 0;
+const COMMAND_TCP = 1;
+const FIXED = 1 + 16 + 1;
+const TO_VLESS_TYPE = { 1: 1, 3: 2, 4: 3 };
+const TO_SS_TYPE = { 1: 1, 2: 3, 3: 4 };
+const RESPONSE = Buffer.from([VERSION, 0]);
+
+export function encodeRequest(uuid, target) {
+  // The Shadowsocks address header's fields, port first and renumbered.
+  const ss = encodeAddressHeader(target);
+  return Buffer.concat([Buffer.from([VERSION]), uuid, Buffer.from([0, COMMAND_TCP]), ss.subarray(ss.length - 2), Buffer.from([TO_VLESS_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
+}
+
+// The request's length once `held` holds all of it, 0 while more may come;
+// throws protocolError as soon as it cannot be one of this user's.
+export function requestLength(held, uuid) {
+  if (held.length < 1) return 0;
+  if (held[0] !== VERSION) throw protocolError(`unknown VLESS version ${held[0]}`);
+  if (held.length < FIXED) return 0;
+  if (!uuid.equals(held.subarray(1, 17))) throw protocolError('unknown VLESS user id');
+  if (held[17] !== 0) throw protocolError(`VLESS addons (${held[17]} bytes: a flow) are not carried`);
+  if (held.length < FIXED + 4) return 0;
+  if (held[FIXED] !== COMMAND_TCP) throw protocolError(`unsupported VLESS command ${held[FIXED]}: only TCP (1) is carried`);
+  const type = held[FIXED + 3];
+  let addressLength;
+  if (type === 1) addressLength = 4;
+  else if (type === 3) addressLength = 16;
+  else if (type === 2) {
+    if (held.length < FIXED + 5) return 0;
+    if (held[FIXED + 4] === 0) throw protocolError('empty domain name in VLESS request');
+    addressLength = 1 + held[FIXED + 4];
+  } else throw protocolError(`unknown VLESS address type ${type}`);
+  const length = FIXED + 4 + addressLength;
+  return held.length >= length ? length : 0;
+}
+
+export function decodeTarget(request) {
+  const port = request.subarray(FIXED + 1, FIXED + 3);
+  return decodeAddressHeader(Buffer.concat([Buffer.from([TO_SS_TYPE[request[FIXED + 3]]]), request.subarray(FIXED + 4), port]));
+}
+
+export default {
+  name: 'vless',
+  summary: 'VLESS version 0 (V2Ray): a user UUID and the target, then the plain stream; meant inside tls',
+  roles: ['address'],
+  params: {
+    id: {
+      required: true,
+      description: 'the user UUID, e.g. "a3482e88-686a-4a58-8126-99c9df64b7bf"',
+      check: (value) => (isUuid(value) ? undefined : `must be a UUID like "a3482e88-686a-4a58-8126-99c9df64b7bf", not ${JSON.stringify(value)}`),
+    },
+  },
+  prepare(params) {
+    const uuid = uuidBytes(params.id);
+    return (connection) => {
+      let requestSent = false;
+      let request = Buffer.alloc(0);
+      let responseSent = false;
+      let response = Buffer.alloc(0);
+      const answer = (push) => {
+        if (responseSent) return;
+        responseSent = true;
+        push(RESPONSE);
+      };
+      return {
+        clientEncode(data, push) {
+          if (requestSent) return push(data);
+          requestSent = true;
+          push(Buffer.concat([encodeRequest(uuid, connection.target), data]));
+        },
+        clientDecode(data, push) {
+          if (!response) return push(data);
+          response = response.length === 0 ? data : Buffer.concat([response, data]);
+          if (response.length < 2) return;
+          if (response[0] !== VERSION) throw protocolError(`VLESS response version ${response[0]}, expected ${VERSION}`);
+          const length = 2 + response[1];
+          if (response.length < length) return;
+          const rest = response.subarray(length);
+          response = null;
+          if (rest.length > 0) push(rest);
+        },
+        serverDecode(data, push) {
+          if (!request) return push(data);
+          request = request.length === 0 ? data : Buffer.concat([request, data]);
+          const length = requestLength(request, uuid);
+          if (length === 0) return;
+          connection.onTarget(decodeTarget(request.subarray(0, length)));
+          const rest = request.subarray(length);
+          request = null;
+          if (rest.length > 0) push(rest);
+        },
+        serverEncode(data, push) {
+          if (request) return;
+          answer(push);
+          if (data.length > 0) push(data);
+        },
+        // A target that ends without a byte still gets its answer first.
+        encodeEnded(push) {
+          if (!request && !responseSent) answer(push);
+        },
+        // A client whose server ended before its whole answer was cut off.
+        decodeEnded() {
+          if (requestSent && response) throw protocolError('VLESS response ended before its header: truncated');
+        },
+      };
+    };
+  },
+};

@@ -17,7 +17,7 @@ describe('relay command: bad input exits 2 before listening', () => {
     {
       what: 'unknown method',
       args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}}]'],
-      stderr: /presets\[1\]\.params\.method: unknown method "aes-512-gcm"; valid: aes-128-gcm, .*xchacha20-ietf-poly1305/,
+      stderr: /presets\[1\]\.params\.method: unknown method "aes-512-gcm" \(did you mean "aes-128-gcm"\?\); valid: aes-128-gcm, .*xchacha20-ietf-poly1305/,
     },
     {
       what: 'missing params',

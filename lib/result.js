@@ -8,7 +8,7 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 1;
+export const RESULT_VERSION = 2;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
@@ -44,10 +44,15 @@ export function upgradeResult(result) {
     relativeTo: null,
     link: null,
     remote: null,
+    // Version 2: the request workload. An older run measured a bulk stream.
+    requests: false,
+    concurrency: null,
+    responseSize: null,
+    newConnections: false,
   });
   return {
-    resultVersion: RESULT_VERSION,
     ...result,
+    resultVersion: RESULT_VERSION,
     options,
     warnings: result.warnings ?? [],
     cases: result.cases.map((caseResult) => upgradeCase(caseResult, options)),
@@ -67,6 +72,7 @@ export function upgradeCase(caseResult, { parallel = null } = {}) {
     cost: null,
     wire: null,
     latency: null,
+    requests: null,
     ceiling: null,
     warnings: [],
     relative: null,

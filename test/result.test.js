@@ -11,8 +11,8 @@ const ARCHIVED = [
   ['result-v2.json', read(new URL('./fixtures/result-v2.json', import.meta.url))],
 ];
 const RUN_FIELDS = ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'environment', 'options', 'warnings', 'cases'];
-const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'parallel', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports'];
-const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'relative', 'warnings'];
+const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'parallel', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports', 'requests', 'concurrency', 'responseSize', 'newConnections'];
+const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'requests', 'ceiling', 'relative', 'warnings'];
 
 test('every archived result upgrades to the current shape, field for field', () => {
   for (const [name, archived] of ARCHIVED) {
@@ -53,10 +53,11 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   assert.deepEqual(ok.receiver, { ...measured, min: 3e9, max: 3e9, cv: 0 });
   assert.equal(ok.parallel, 2);
   assert.equal(ok.direction, 'forward');
-  assert.deepEqual([ok.cost, ok.wire, ok.latency, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, false, []]);
+  assert.deepEqual([ok.cost, ok.wire, ok.latency, ok.requests, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, null, false, []]);
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
     duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
+    requests: false, concurrency: null, responseSize: null, newConnections: false,
   });
   assert.deepEqual(result.warnings, []);
   assert.equal(old.resultVersion, undefined, 'the given object is left alone');

@@ -1,7 +1,8 @@
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
-import { isRepeated, rankCases, relativeReference } from './ranking.js';
+import { isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
+import { REQUEST_COLUMNS, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 
 // The ranking as Markdown, to paste into an issue: the machine in a small
@@ -11,7 +12,7 @@ export function formatMarkdownReport(given) {
   const { ranked, unranked } = rankCases(result);
   const columns = rankingColumns(ranked, { reference: relativeReference(result) });
   const lines = [
-    `### cipherbench: ${ranked.length} of ${result.cases.length} cases measured`,
+    `### cipherbench: ${ranked.length + rankRequests(result).length} of ${result.cases.length} cases measured`,
     '',
     row(['Environment', '']),
     row(['---', '---']),
@@ -30,6 +31,17 @@ export function formatMarkdownReport(given) {
       '',
       'Ranked by the bitrate the receiving end got'
         + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck` : ''}.`,
+      '',
+    );
+  }
+  const requests = rankRequests(result);
+  if (requests.length > 0) {
+    lines.push(
+      row(REQUEST_COLUMNS.map((column) => column.title)),
+      row(REQUEST_COLUMNS.map((column) => (column.align === 'right' ? '---:' : '---'))),
+      ...requests.map((caseResult, position) => row(REQUEST_COLUMNS.map((column) => escape(column.cell(caseResult, position + 1))))),
+      '',
+      `${requestsNote(requests)}`,
       '',
     );
   }

@@ -4,13 +4,23 @@ import { formatFixed } from './units.js';
 // The one ranking every report prints: measured cases by their (median)
 // receiver bitrate, highest first, as the blinksocks report ranked them;
 // the rest in run order after them. A stable sort keeps ties in run order.
+// A case the request workload measured has no bitrate: rankRequests()
+// ranks it.
 export function rankCases(result) {
   return {
     ranked: result.cases
-      .filter((caseResult) => caseResult.status === 'ok')
+      .filter((caseResult) => caseResult.status === 'ok' && caseResult.receiver)
       .sort((a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second),
     unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok'),
   };
+}
+
+// The request workload's ranking: by (median) requests per second, highest
+// first, as seed 002's tables read.
+export function rankRequests(result) {
+  return result.cases
+    .filter((caseResult) => caseResult.status === 'ok' && caseResult.requests)
+    .sort((a, b) => b.requests.requestsPerSecond - a.requests.requestsPerSecond);
 }
 
 export function isRepeated(caseResult) {

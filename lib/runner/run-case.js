@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { startTrafficClient } from '../traffic/engine.js';
 import { parseIperf3Json } from '../traffic/iperf3.js';
 import { measureLatency } from '../traffic/latency.js';
+import { measureRequests } from '../traffic/requests.js';
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { costBetween, readProcessCost } from '../process/process-cost.js';
 import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
@@ -27,7 +28,7 @@ const CLIENT_GRACE_MS = 2000;
 // and the client's half on the near side, and the run also says what the
 // link carried: { wire: { bytes, overhead } }. With a `remote` host
 // (remote/ssh.js) the server's half runs there over SSH.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, signal, emit }) {
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, requests = false, concurrency, responseSize, newConnections, engine, key, found = {}, link = null, remote = null, signal, emit }) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
@@ -51,7 +52,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     // Away, the target listens on every address of the server's host: the
     // relay server reaches it on loopback, direct across the link.
     const targetHost = away ? '0.0.0.0' : '127.0.0.1';
-    const target = start(engine.server(ports.target, targetHost));
+    const target = start(requests ? httpTargetSpec(ports.target, targetHost, responseSize) : engine.server(ports.target, targetHost));
     const relays = planned.relays.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
     const waits = { timeoutMs: readyTimeout * 1000, signal };
     const notReady = await firstReason([target, ...relays.map((relay) => relay.child)].map((child) => child.ready(child.readiness, waits)));
@@ -62,10 +63,12 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     const atReady = await readRelayCosts(relays);
     const reverse = direction === 'reverse';
     const wireBefore = await link?.wireBytes();
-    const measured = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
+    const measured = requests
+      ? await measureRequestLoad({ identity, host: planned.entryHost, port: planned.entryPort, target: { host: '127.0.0.1', port: ports.target }, duration, concurrency, newConnections, signal })
+      : await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
-    if (measured.sender) cost = relayCost(atReady, await readRelayCosts(relays));
+    if (measured.sender || measured.requests) cost = relayCost(atReady, await readRelayCosts(relays));
     return { ...measured, target, targetHost, waits };
   };
   let outcome;
@@ -90,6 +93,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
+  if (outcome.requests) return { status: 'ok', reason: null, sender: null, receiver: null, wallSeconds, cost, requests: outcome.requests };
   if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe };
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
 }
@@ -113,6 +117,30 @@ async function probeLatency({ target, start, ports, targetHost, entryHost = '127
     if (error.exitCode === undefined) throw error;
     return { latencyReason: error.message.replace(/^latency: /, '') };
   }
+}
+
+// The HTTP target of the request workload, on the port the engine's server
+// takes otherwise.
+const httpTargetSpec = (port, host, responseSize) => ({
+  role: 'http-target',
+  label: 'cipherbench http-target',
+  file: process.execPath,
+  args: [CLI, 'http-target', '--listen', `${host}:${port}`, '--response-size', String(responseSize)],
+  readiness: { stdout: READY_LINE },
+});
+
+// The request workload through the case's entry, in this process (it
+// waits on sockets, which costs the relays nothing): its clients reach the
+// target the way the case's inbound says (direct and rows without one: a
+// tunnel). A run with no request answered failed, saying how they failed.
+async function measureRequestLoad({ identity, host = '127.0.0.1', port, target, duration, concurrency, newConnections, signal }) {
+  const figures = await measureRequests({ host, port, kind: identity.inbound ?? 'tunnel', target, concurrency, durationSeconds: duration, newConnections, signal });
+  if (signal?.aborted) return { reason: 'run interrupted' };
+  if (figures.ok === 0) {
+    const failures = Object.entries(figures.errors).filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`);
+    return { reason: `no request was answered (${failures.join(', ') || 'none sent'})` };
+  }
+  return { requests: figures };
 }
 
 // { client, server } as the relays cost so far; null for a case without

@@ -47,7 +47,8 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
     caseStarted(caseInfo, position = started + 1, { repeat = 0, repeats = 1 } = {}) {
       started += 1;
       const name = caseInfo.impl ? caseInfo.label : chainLabel(caseInfo.presets);
-      const label = caseInfo.direction === 'reverse' ? `${name} reverse` : name;
+      const via = caseInfo.inbound ? `${name} via ${caseInfo.inbound}` : name;
+      const label = caseInfo.direction === 'reverse' ? `${via} reverse` : via;
       current = { position, label, repeat: repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null, startedAt: Date.now() };
       if (!isTTY) {
         stream.write(`${paint.bold(`[${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat})` : ''} ...\n`);

@@ -48,6 +48,7 @@ export function upgradeResult(result) {
     requests: false,
     concurrency: null,
     responseSize: null,
+    warmup: null,
     newConnections: false,
   });
   return {

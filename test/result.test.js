@@ -57,7 +57,7 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
     duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
-    requests: false, concurrency: null, responseSize: null, newConnections: false,
+    requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false,
   });
   assert.deepEqual(result.warnings, []);
   assert.equal(old.resultVersion, undefined, 'the given object is left alone');

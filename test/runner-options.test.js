@@ -17,6 +17,7 @@ test('defaults', () => {
     requests: false,
     concurrency: 20,
     responseSize: 2,
+    warmup: 1,
     newConnections: false,
     reverse: false,
     both: false,
@@ -28,8 +29,8 @@ test('defaults', () => {
 });
 
 test('the request workload: its options, and each mistake in one line', () => {
-  const pick = ({ requests, concurrency, responseSize, newConnections }) => ({ requests, concurrency, responseSize, newConnections });
-  assert.deepEqual(pick(normalizeOptions({ requests: true, concurrency: '50', responseSize: '1024', newConnections: true })), { requests: true, concurrency: 50, responseSize: 1024, newConnections: true });
+  const pick = ({ requests, concurrency, responseSize, warmup, newConnections }) => ({ requests, concurrency, responseSize, warmup, newConnections });
+  assert.deepEqual(pick(normalizeOptions({ requests: true, concurrency: '50', responseSize: '1024', warmup: '0', newConnections: true })), { requests: true, concurrency: 50, responseSize: 1024, warmup: 0, newConnections: true });
   const mistakes = [
     [{ requests: true, concurrency: '0' }, /^concurrency must be a whole number of clients, 1 to 4096; got "0"$/],
     [{ requests: true, concurrency: '2.5' }, /^concurrency must be a whole number/],
@@ -38,6 +39,8 @@ test('the request workload: its options, and each mistake in one line', () => {
     [{ concurrency: '5' }, /^--concurrency goes with --requests$/],
     [{ newConnections: true }, /^--new-connections goes with --requests$/],
     [{ responseSize: '5' }, /^--response-size goes with --requests$/],
+    [{ warmup: '2' }, /^--warmup goes with --requests$/],
+    [{ requests: true, warmup: '61' }, /^warmup must be a whole number of seconds, 0 to 60/],
   ];
   for (const [options, message] of mistakes) {
     assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));

@@ -30,7 +30,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.equal(result.interrupted, null);
   assert.deepEqual(result.options, {
     casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
-    engine: 'iperf3', relativeTo: null, link: null, remote: null, requests: false, concurrency: 20, responseSize: 2, newConnections: false,
+    engine: 'iperf3', relativeTo: null, link: null, remote: null, requests: false, concurrency: 20, responseSize: 2, warmup: 1, newConnections: false,
   });
   assert.deepEqual(result.warnings, []);
   assert.match(result.environment.iperf3.path, /iperf3$/);

@@ -73,6 +73,16 @@ describe('request workload: errors counted by kind', () => {
     assert.ok(figures.errors.badResponse >= 2);
   });
 
+  test('a warm-up: its requests reach the target but are not counted', async () => {
+    const fast = await target({});
+    let measuringFrom = null;
+    const figures = await measureRequests({ port: fast.address.port, target: fast.address, concurrency: 2, durationSeconds: 0.5, warmupSeconds: 0.5, onMeasuring: () => { measuringFrom = performance.now(); } });
+    assert.ok(measuringFrom !== null, 'onMeasuring was called');
+    assert.ok(figures.ok > 0);
+    assert.ok(fast.requests() > figures.ok, `${fast.requests()} reached the target, ${figures.ok} counted`);
+    assert.equal(figures.connections, 0, 'kept-alive connections were opened during the warm-up');
+  });
+
   test('--new-connections: one connection a request, and the target asked to close each', async () => {
     const fast = await target({ responseSize: 1000 });
     const figures = await measureRequests({ port: fast.address.port, target: fast.address, concurrency: 2, durationSeconds: 0.5, newConnections: true });

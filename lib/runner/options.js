@@ -13,6 +13,7 @@ const ENGINES = Object.freeze(['auto', 'iperf3', 'node']);
 const DEFAULT_CONCURRENCY = 20;
 const MAX_CONCURRENCY = 4096;
 const DEFAULT_RESPONSE_SIZE = 2;
+const DEFAULT_WARMUP = 1;
 const MAX_RESPONSE_SIZE = 64 * 1024 * 1024;
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
@@ -162,6 +163,11 @@ export const RUN_OPTIONS = Object.freeze([
     name: 'responseSize',
     cli: [{ flags: '--response-size <bytes>', description: `with --requests: bytes in each response body (default: ${DEFAULT_RESPONSE_SIZE})` }],
     read: (value, { options }) => requestsOnly('--response-size', value, options, () => wholeNumber('response-size', value ?? DEFAULT_RESPONSE_SIZE, { unit: 'bytes', min: 0, max: MAX_RESPONSE_SIZE })),
+  },
+  {
+    name: 'warmup',
+    cli: [{ flags: '--warmup <seconds>', description: `with --requests: seconds of load before the --duration that counts, while relays on a JIT warm up (default: ${DEFAULT_WARMUP})` }],
+    read: (value, { options }) => requestsOnly('warmup', value, options, () => wholeNumber('warmup', value ?? DEFAULT_WARMUP, { unit: 'seconds', min: 0, max: 60 })),
   },
   {
     name: 'newConnections',

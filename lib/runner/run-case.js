@@ -28,7 +28,7 @@ const CLIENT_GRACE_MS = 2000;
 // and the client's half on the near side, and the run also says what the
 // link carried: { wire: { bytes, overhead } }. With a `remote` host
 // (remote/ssh.js) the server's half runs there over SSH.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, requests = false, concurrency, responseSize, newConnections, engine, key, found = {}, link = null, remote = null, signal, emit }) {
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, requests = false, concurrency, responseSize, newConnections, warmup = 0, engine, key, found = {}, link = null, remote = null, signal, emit }) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
@@ -60,11 +60,15 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     // What starting a relay and loading its code cost is left out: its
     // CPU is counted from here, when every process listens, so the
     // figure per GB does not depend on how long a run lasts.
-    const atReady = await readRelayCosts(relays);
+    let atReady = await readRelayCosts(relays);
     const reverse = direction === 'reverse';
     const wireBefore = await link?.wireBytes();
     const measured = requests
-      ? await measureRequestLoad({ identity, host: planned.entryHost, port: planned.entryPort, target: { host: '127.0.0.1', port: ports.target }, duration, concurrency, newConnections, signal })
+      ? await measureRequestLoad({
+        identity, host: planned.entryHost, port: planned.entryPort, target: { host: '127.0.0.1', port: ports.target }, duration, warmup, concurrency, newConnections, signal,
+        // The warm-up's CPU is not the measured requests'.
+        onMeasuring: () => readRelayCosts(relays).then((costs) => { atReady = costs; }),
+      })
       : await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
@@ -133,8 +137,13 @@ const httpTargetSpec = (port, host, responseSize) => ({
 // waits on sockets, which costs the relays nothing): its clients reach the
 // target the way the case's inbound says (direct and rows without one: a
 // tunnel). A run with no request answered failed, saying how they failed.
-async function measureRequestLoad({ identity, host = '127.0.0.1', port, target, duration, concurrency, newConnections, signal }) {
-  const figures = await measureRequests({ host, port, kind: identity.inbound ?? 'tunnel', target, concurrency, durationSeconds: duration, newConnections, signal });
+async function measureRequestLoad({ identity, host = '127.0.0.1', port, target, duration, warmup, concurrency, newConnections, signal, onMeasuring }) {
+  let costRead = Promise.resolve();
+  const figures = await measureRequests({
+    host, port, kind: identity.inbound ?? 'tunnel', target, concurrency, durationSeconds: duration, warmupSeconds: warmup, newConnections, signal,
+    onMeasuring: () => { costRead = onMeasuring(); },
+  });
+  await costRead;
   if (signal?.aborted) return { reason: 'run interrupted' };
   if (figures.ok === 0) {
     const failures = Object.entries(figures.errors).filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`);

@@ -12,6 +12,10 @@ import { distribution } from '../statistics.js';
 //   socks5        SOCKS5 CONNECT to `target`, then requests
 //   http-connect  CONNECT target, then requests in the tunnel
 //   http-proxy    each request with the absolute URI of `target`
+// The first `warmupSeconds` are load that is not counted: a relay on a JIT
+// (ours, on Node) answers its first thousand requests several times slower
+// than the rest, and a proxy in use has long been warm. `onMeasuring()` is
+// called when counting starts (the runner reads the relays' CPU then).
 // By default a client keeps its connection (and its handshake) for all its
 // requests, and a request's latency runs from its write to the last byte of
 // its response. With newConnections every request opens a connection of
@@ -37,6 +41,8 @@ export async function measureRequests({
   target,
   concurrency = 20,
   durationSeconds = 3,
+  warmupSeconds = 0,
+  onMeasuring = () => {},
   newConnections = false,
   requestTimeoutMs = 10_000,
   signal,
@@ -55,6 +61,19 @@ export async function measureRequests({
   let samples = new Float64Array(1 << 16);
   let ok = 0;
   let connections = 0;
+  const started = performance.now();
+  const measureFrom = started + warmupSeconds * 1000;
+  const endAt = measureFrom + durationSeconds * 1000;
+  let lastDone = measureFrom;
+  let measuring = warmupSeconds === 0;
+  const counting = (since) => {
+    if (!measuring && performance.now() >= measureFrom) {
+      measuring = true;
+      onMeasuring();
+    }
+    return measuring && since >= measureFrom;
+  };
+  if (measuring) onMeasuring();
   const record = (milliseconds) => {
     if (ok === samples.length) {
       const grown = new Float64Array(samples.length * 2);
@@ -65,9 +84,6 @@ export async function measureRequests({
     ok += 1;
   };
 
-  const started = performance.now();
-  const endAt = started + durationSeconds * 1000;
-  let lastDone = started;
   const workers = [];
   const finished = [];
 
@@ -87,22 +103,24 @@ export async function measureRequests({
         worker.phase = 'idle';
       };
       const fail = (errorKind) => {
-        errors[errorKind] += 1;
+        if (counting(performance.now())) errors[errorKind] += 1;
         drop();
         setTimeout(next, RETRY_MS);
       };
       worker.timedOut = () => fail('timeout');
       const complete = () => {
         const now = performance.now();
-        record(now - worker.startedAt);
-        lastDone = now;
+        if (counting(worker.startedAt)) {
+          record(now - worker.startedAt);
+          lastDone = now;
+        }
         worker.phase = 'idle';
         if (worker.closeAfter || newConnections) drop();
         next();
       };
 
       const open = () => {
-        connections += 1;
+        if (counting(performance.now())) connections += 1;
         const socket = net.connect({ host, port, noDelay: true });
         worker.socket = socket;
         worker.held = null;
@@ -200,17 +218,18 @@ export async function measureRequests({
   } finally {
     clearInterval(sweep);
   }
-  const seconds = (Math.max(lastDone, Math.min(performance.now(), endAt)) - started) / 1000;
+  const seconds = Math.max(lastDone, Math.min(performance.now(), endAt)) - measureFrom;
   const latency = distribution(samples.subarray(0, ok));
   return {
     kind,
     concurrency,
     newConnections,
-    seconds,
+    seconds: seconds / 1000,
+    warmupSeconds,
     ok,
     errors,
     connections,
-    requestsPerSecond: ok / seconds,
+    requestsPerSecond: ok / (seconds / 1000),
     latency: latency && { unit: 'ms', ...latency },
   };
 }

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  UNSTABLE_CV, coefficientOfVariation, max, mean, median, min, percentile, sampleStdDev, summarise, summariseCost,
+  UNSTABLE_CV, coefficientOfVariation, distribution, max, mean, median, min, percentile, sampleStdDev, summarise, summariseCost,
 } from '../lib/statistics.js';
 
 const close = (actual, expected, digits = 12) =>
@@ -157,4 +157,17 @@ test('summariseCost: medians over ok runs; per GB is the median of each run\'s o
 test('summariseCost: null when no ok run has a cost', () => {
   assert.equal(summariseCost([{ ...okRun(0, 2e9, 2e9), cost: null }, failedRun(1)]), null);
   assert.equal(summariseCost([]), null);
+});
+
+test('distribution: every sample kept, nearest-rank percentiles exact at millions of values, population stdev', () => {
+  const million = new Float64Array(1_000_000);
+  for (let i = 0; i < million.length; i += 1) million[i] = million.length - i;
+  const figures = distribution(million);
+  assert.equal(figures.count, 1_000_000);
+  assert.deepEqual([figures.p50, figures.p90, figures.p99, figures.p999, figures.max], [500_000, 900_000, 990_000, 999_000, 1_000_000]);
+  assert.equal(million[0], 1_000_000, 'the samples given are left as they were');
+  const small = distribution([2, 4, 4, 4, 5, 5, 7, 9]);
+  assert.equal(small.mean, 5);
+  assert.equal(small.stdev, 2);
+  assert.equal(distribution(new Float64Array(0)), null);
 });

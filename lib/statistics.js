@@ -59,7 +59,9 @@ export function coefficientOfVariation(values) {
 export function percentile(sortedValues, p) {
   requireValues(sortedValues, 'percentile');
   if (!(p >= 0 && p <= 100)) throw new RangeError(`percentile: p must be within 0..100, got ${p}`);
-  const rank = Math.ceil((p / 100) * sortedValues.length);
+  // 99.9 has no exact binary form: (99.9 / 100) * 1e6 is 999000.0000000001,
+  // whose ceiling would skip a rank. Twelve digits keep every real rank.
+  const rank = Math.ceil(Number(((p / 100) * sortedValues.length).toPrecision(12)));
   return sortedValues[Math.max(rank, 1) - 1];
 }
 

@@ -43,7 +43,7 @@ describe('cipherbench requests: mistakes are one line and exit 2, before anythin
 test('cipherbench requests: direct and our pair through SOCKS5 and HTTP, the requests table in every report', { timeout: 120_000 }, async (t) => {
   if (!requirePrograms(t, 'curl')) return;
   const { cwd, file } = casesFile([{ impl: 'direct' }, { chain: AES, inbound: 'socks5' }, { chain: AES, inbound: 'http-proxy' }]);
-  const result = await runCli(['requests', file, '--duration', '1', '--concurrency', '4', '--no-ceiling', '--no-archive', '--json', '-', '--markdown', 'r.md', ...(await freePortsFlag())], { cwd });
+  const result = await runCli(['requests', file, '--duration', '1', '--concurrency', '4', '--no-ceiling', '--no-archive', '--json', '-', '--markdown', 'r.md', '--html', 'r.html', ...(await freePortsFlag())], { cwd });
   assert.equal(result.code, 0, result.stderr);
   const json = JSON.parse(result.stdout);
   assert.equal(json.options.requests, true);
@@ -62,4 +62,6 @@ test('cipherbench requests: direct and our pair through SOCKS5 and HTTP, the req
   const markdown = readFileSync(path.join(cwd, 'r.md'), 'utf8');
   assert.match(markdown, /\| Rank \| Impl \| Kind \| OK \| Errors \| req\/s \| p50 \| p90 \| p99 \| p99\.9 \| max \| stdev \| CPU ms\/1k req \|/);
   assert.match(markdown, /\| direct \(no relay\) \| tunnel \|/);
+  const html = readFileSync(path.join(cwd, 'r.html'), 'utf8');
+  assert.match(html, /<section id="requests">[^]*<th class="number">req\/s<\/th>[^]*<td>socks5<\/td>/);
 });

@@ -26,8 +26,8 @@ import { distribution } from '../statistics.js';
 // what is between it and the target. It parses no more of a response than
 // its status and Content-Length, and is much faster than any relay pair
 // (docs/requests.md measures direct against the fastest row).
-export const REQUEST_KINDS = Object.freeze(['tunnel', 'socks5', 'http-connect', 'http-proxy']);
-export const ERROR_KINDS = Object.freeze(['refused', 'reset', 'timeout', 'badResponse']);
+const REQUEST_KINDS = Object.freeze(['tunnel', 'socks5', 'http-connect', 'http-proxy']);
+const ERROR_KINDS = Object.freeze(['refused', 'reset', 'timeout', 'badResponse']);
 const HEAD_END = Buffer.from('\r\n\r\n');
 // A client that failed waits this long before its next try, so a dead
 // relay costs a count of errors, not a busy loop.

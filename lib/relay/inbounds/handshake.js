@@ -3,7 +3,7 @@ import { resetSocket } from '../bridge.js';
 // How long an application may take to say where it wants to go (a SOCKS5
 // greeting and request, an HTTP request head) before its connection is
 // closed: the same bound the relay server gives a Shadowsocks header.
-export const INBOUND_HANDSHAKE_TIMEOUT_MS = 10_000;
+const INBOUND_HANDSHAKE_TIMEOUT_MS = 10_000;
 
 // What every inbound's handshake shares: the bytes held until a message is
 // whole, a timeout, and the one way to turn a connection away, which writes

@@ -2,7 +2,7 @@
 // line, header lines, an empty line. Bounded, and strict where a lenient
 // reader would let two parties disagree about where a request ends (folded
 // lines, a space before the colon, two Content-Lengths).
-export const MAX_HEAD_BYTES = 16 * 1024;
+const MAX_HEAD_BYTES = 16 * 1024;
 const END = Buffer.from('\r\n\r\n');
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const VERSION = /^HTTP\/1\.[01]$/;

@@ -16,7 +16,7 @@ const NO_ACCEPTABLE_METHOD = 0xff;
 const CONNECT = 0x01;
 
 // RFC 1928 section 6.
-export const SOCKS5_REPLIES = Object.freeze({
+const SOCKS5_REPLIES = Object.freeze({
   succeeded: 0x00,
   generalFailure: 0x01,
   connectionRefused: 0x05,
@@ -26,7 +26,7 @@ export const SOCKS5_REPLIES = Object.freeze({
 
 // A reply's bound address says nothing a client uses (ss-local sends
 // zeros too): 0.0.0.0:0.
-export const socks5Reply = (code) => Buffer.from([VERSION, code, 0, 1, 0, 0, 0, 0, 0, 0]);
+const socks5Reply = (code) => Buffer.from([VERSION, code, 0, 1, 0, 0, 0, 0, 0, 0]);
 
 export function socks5Inbound({ auth, dial, splice, log }) {
   return (local) => {

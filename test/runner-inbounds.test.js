@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { caseIdentity, planPeer } from '../lib/peers/index.js';
+import { freeRunPorts } from './support/ports.js';
 
 // What each peer starts for a case's inbound: the relay client's flag, the
 // reference's own local program or inbound. The request workload's tests
 // and benchmark run them for real; this pins which one each kind gets.
-const PORTS = { client: 1081, server: 1082, target: 1083 };
+// Nothing listens here; the plans only name the ports.
+const PORTS = await freeRunPorts();
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }];
 const found = { 'ss-server': '/usr/bin/ss-server', 'ss-tunnel': '/usr/bin/ss-tunnel', 'ss-local': '/usr/bin/ss-local', ssserver: 'ssserver', sslocal: 'sslocal', v2ray: 'v2ray' };
 const client = async (entry) => {

@@ -49,6 +49,12 @@ function fromVersion0(result) {
     relativeTo: null,
     link: null,
     remote: null,
+    // Version 2: the request workload. An older run measured a bulk stream.
+    requests: false,
+    concurrency: null,
+    responseSize: null,
+    warmup: null,
+    newConnections: false,
   });
   const { resultVersion, ...unversioned } = result;
   return {
@@ -61,7 +67,8 @@ function fromVersion0(result) {
 }
 
 // Version 2 added rounds (a random order with its seed, intervals, the
-// stopping rule, cost at a fixed rate) and a case's transport. A version 1 run was --repeat rounds
+// stopping rule, cost at a fixed rate), a case's transport and the request
+// workload (`requests`, its options). A version 1 run was --repeat rounds
 // in a fixed order; what it did not compute is null (its figures have no
 // interval on file), and its relative ratio was a ratio of medians over
 // unpaired runs, kept as it was.
@@ -72,7 +79,11 @@ function fromVersion1(result) {
     rounds: result.rounds ?? Math.max(0, ...result.cases.map((caseResult) => caseResult.runs.length)),
     stopped: result.stopped ?? null,
     noiseFloor: result.noiseFloor ?? null,
-    options: withDefaults(result.options, { seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null }),
+    options: withDefaults(result.options, {
+      seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
+      // The request workload: an older run measured a bulk stream.
+      requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false,
+    }),
     cases: result.cases.map(upgradeCaseFrom1),
   };
 }
@@ -96,6 +107,7 @@ function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
     wire: null,
     transport: null,
     latency: null,
+    requests: null,
     ceiling: null,
     warnings: [],
     relative: null,
@@ -109,7 +121,7 @@ function upgradeCaseFrom1(caseResult) {
     sender: sideWithInterval(caseResult.sender),
     receiver: sideWithInterval(caseResult.receiver),
     relative,
-  }, { width: null, converged: null, transport: null });
+  }, { width: null, converged: null, transport: null, requests: null });
 }
 
 function sideWithInterval(side) {

@@ -59,7 +59,9 @@ export function coefficientOfVariation(values) {
 export function percentile(sortedValues, p) {
   requireValues(sortedValues, 'percentile');
   if (!(p >= 0 && p <= 100)) throw new RangeError(`percentile: p must be within 0..100, got ${p}`);
-  const rank = Math.ceil((p / 100) * sortedValues.length);
+  // 99.9 has no exact binary form: (99.9 / 100) * 1e6 is 999000.0000000001,
+  // whose ceiling would skip a rank. Twelve digits keep every real rank.
+  const rank = Math.ceil(Number(((p / 100) * sortedValues.length).toPrecision(12)));
   return sortedValues[Math.max(rank, 1) - 1];
 }
 
@@ -241,6 +243,29 @@ function summariseSide(measurements, level) {
   };
 }
 
+// The latency summary of many samples (the request workload's millions):
+// every sample is kept, so each figure is exact, not a histogram bucket's
+// edge; percentiles are nearest-rank, as percentile() gives them, and stdev
+// is the population's (these are every request, not a sample of runs).
+// `samples` is a Float64Array or an array; null when there are none.
+export function distribution(samples) {
+  if (samples.length === 0) return null;
+  const sorted = Float64Array.from(samples).sort();
+  const average = sorted.reduce((sum, value) => sum + value, 0) / sorted.length;
+  const squares = sorted.reduce((sum, value) => sum + (value - average) ** 2, 0);
+  const at = (p) => percentile(sorted, p);
+  return {
+    count: sorted.length,
+    mean: average,
+    stdev: Math.sqrt(squares / sorted.length),
+    p50: at(50),
+    p90: at(90),
+    p99: at(99),
+    p999: at(99.9),
+    max: sorted[sorted.length - 1],
+  };
+}
+
 function ascending(values) {
   return [...values].sort((a, b) => a - b);
 }
@@ -248,7 +273,7 @@ function ascending(values) {
 // An empty list has no median, minimum or percentile; asking for one is a
 // bug in the caller, so fail loudly instead of returning NaN or undefined.
 function requireValues(values, name) {
-  if (!Array.isArray(values) || values.length === 0) {
+  if (!(Array.isArray(values) || values instanceof Float64Array) || values.length === 0) {
     throw new TypeError(`${name}: expected a non-empty array of numbers`);
   }
 }

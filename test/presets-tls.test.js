@@ -81,7 +81,7 @@ test('relay and run: a tls chain it cannot run is one line naming the preset and
   assert.equal(run.stdout, '');
   assert.match(run.stderr, /case 0: presets\[0\]\.params\.id: must be a UUID/);
   assert.match(run.stderr, /fallback: must be host:port/);
-  assert.match(run.stderr, /params\.version: unknown version "1\.0"; valid: 1\.3, 1\.2/);
+  assert.match(run.stderr, /params\.version: unknown version "1\.0" \(did you mean "1\.3"\?\); valid: 1\.3, 1\.2/);
   assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
 });
 

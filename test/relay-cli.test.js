@@ -34,6 +34,31 @@ describe('relay command: bad input exits 2 before listening', () => {
       stderr: /--forward/,
     },
     {
+      what: 'an unknown inbound',
+      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--inbound', 'socks4'],
+      stderr: /^cipherbench: --inbound: unknown kind "socks4"; valid: tunnel, socks5, http\n$/,
+    },
+    {
+      what: '--forward with an inbound that asks the application',
+      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--inbound', 'socks5', '--forward', '127.0.0.1:9'],
+      stderr: /^cipherbench: --forward goes with --inbound tunnel; with --inbound socks5 each application names its target\n$/,
+    },
+    {
+      what: '--inbound-user without --inbound-password',
+      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--inbound', 'http', '--inbound-user', 'alice'],
+      stderr: /^cipherbench: give --inbound-user and --inbound-password together\n$/,
+    },
+    {
+      what: 'a username on a tunnel',
+      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--forward', '127.0.0.1:9', '--inbound-user', 'a', '--inbound-password', 'b'],
+      stderr: /^cipherbench: --inbound-user goes with --inbound socks5 or http/,
+    },
+    {
+      what: 'a username over 255 bytes',
+      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--inbound', 'socks5', '--inbound-user', 'a'.repeat(256), '--inbound-password', 'b'],
+      stderr: /^cipherbench: --inbound-user must be 1 to 255 bytes, got 256\n$/,
+    },
+    {
       what: 'legacy method without the legacy provider',
       args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]'],
       stderr: /needs OpenSSL's legacy provider .*--openssl-legacy-provider/,

@@ -11,8 +11,8 @@ const ARCHIVED = [
   ['result-v2.json', read(new URL('./fixtures/result-v2.json', import.meta.url))],
 ];
 const RUN_FIELDS = ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'noiseFloor', 'environment', 'options', 'warnings', 'cases'];
-const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'seed', 'confidence', 'maxRounds', 'maxTime', 'noiseFloor', 'parallel', 'rate', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports'];
-const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'latency', 'ceiling', 'relative', 'warnings', 'width', 'converged'];
+const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'seed', 'confidence', 'maxRounds', 'maxTime', 'noiseFloor', 'parallel', 'rate', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports', 'requests', 'concurrency', 'responseSize', 'newConnections'];
+const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'latency', 'requests', 'ceiling', 'relative', 'warnings', 'width', 'converged'];
 
 test('every archived result upgrades to the current shape, field for field', () => {
   for (const [name, archived] of ARCHIVED) {
@@ -54,11 +54,12 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   assert.deepEqual(ok.receiver, { ...measured, min: 3e9, max: 3e9, cv: 0, low: null, high: null, level: null, coverage: null });
   assert.equal(ok.parallel, 2);
   assert.equal(ok.direction, 'forward');
-  assert.deepEqual([ok.cost, ok.wire, ok.latency, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, false, []]);
+  assert.deepEqual([ok.cost, ok.wire, ok.latency, ok.requests, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, null, false, []]);
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
     duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
     seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
+    requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false,
   });
   assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged], [1, null, null, null]);
   assert.deepEqual(result.warnings, []);

@@ -22,6 +22,11 @@ test('defaults', () => {
     ports: { client: 1081, server: 1082, target: 1083 },
     readyTimeout: 10,
     latency: false,
+    requests: false,
+    concurrency: 20,
+    responseSize: 2,
+    warmup: 1,
+    newConnections: false,
     reverse: false,
     both: false,
     ceiling: true,
@@ -29,6 +34,25 @@ test('defaults', () => {
     remote: null,
     caseLimit: null,
   });
+});
+
+test('the request workload: its options, and each mistake in one line', () => {
+  const pick = ({ requests, concurrency, responseSize, warmup, newConnections }) => ({ requests, concurrency, responseSize, warmup, newConnections });
+  assert.deepEqual(pick(normalizeOptions({ requests: true, concurrency: '50', responseSize: '1024', warmup: '0', newConnections: true })), { requests: true, concurrency: 50, responseSize: 1024, warmup: 0, newConnections: true });
+  const mistakes = [
+    [{ requests: true, concurrency: '0' }, /^concurrency must be a whole number of clients, 1 to 4096; got "0"$/],
+    [{ requests: true, concurrency: '2.5' }, /^concurrency must be a whole number/],
+    [{ requests: true, responseSize: '-1' }, /^response-size must be a whole number of bytes, 0 to 67108864/],
+    [{ requests: true, engine: 'iperf3' }, /^--requests runs its own HTTP clients, not iperf3: drop --engine iperf3$/],
+    [{ concurrency: '5' }, /^--concurrency goes with --requests$/],
+    [{ newConnections: true }, /^--new-connections goes with --requests$/],
+    [{ responseSize: '5' }, /^--response-size goes with --requests$/],
+    [{ warmup: '2' }, /^--warmup goes with --requests$/],
+    [{ requests: true, warmup: '61' }, /^warmup must be a whole number of seconds, 0 to 60/],
+  ];
+  for (const [options, message] of mistakes) {
+    assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
+  }
 });
 
 test('a mode sets duration, repeat, latency and how many cases; explicit options win', () => {

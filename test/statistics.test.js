@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  UNSTABLE_CV, bootstrapMedianInterval, coefficientOfVariation, max, mean, median, medianInterval, min, pairedRatios, percentile,
+  UNSTABLE_CV, bootstrapMedianInterval, coefficientOfVariation, distribution, max, mean, median, medianInterval, min, pairedRatios, percentile,
   roundsForLevel, sampleStdDev, seededRandom, summarise, summariseCost,
 } from '../lib/statistics.js';
 
@@ -249,4 +249,17 @@ test('paired ratios: one per round both measured, matched by round', () => {
   const mine = [run(0, 2), run(1, 3), run(2, 0, 'failed'), run(3, 8)];
   const reference = [run(1, 6), run(0, 4), run(2, 5), run(3, 0, 'failed')];
   assert.deepEqual(pairedRatios(mine, reference), [0.5, 0.5]);
+});
+
+test('distribution: every sample kept, nearest-rank percentiles exact at millions of values, population stdev', () => {
+  const million = new Float64Array(1_000_000);
+  for (let i = 0; i < million.length; i += 1) million[i] = million.length - i;
+  const figures = distribution(million);
+  assert.equal(figures.count, 1_000_000);
+  assert.deepEqual([figures.p50, figures.p90, figures.p99, figures.p999, figures.max], [500_000, 900_000, 990_000, 999_000, 1_000_000]);
+  assert.equal(million[0], 1_000_000, 'the samples given are left as they were');
+  const small = distribution([2, 4, 4, 4, 5, 5, 7, 9]);
+  assert.equal(small.mean, 5);
+  assert.equal(small.stdev, 2);
+  assert.equal(distribution(new Float64Array(0)), null);
 });

@@ -10,7 +10,8 @@ import { registerLatencyCommands } from './latency-command.js';
 import { registerPresetsCommand } from './presets-command.js';
 import { registerRelayCommands } from './relay-command.js';
 import { registerReportCommand } from './report-command.js';
-import { registerRunCommand } from './run-command.js';
+import { registerRequestsCommand, registerRunCommand } from './run-command.js';
+import { registerHttpTargetCommand } from './http-target-command.js';
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { registerTrafficCommands } from './traffic-command.js';
 import { EXIT_INPUT } from '../errors.js';
@@ -18,7 +19,7 @@ import { EXIT_INPUT } from '../errors.js';
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 // Commands that turn SIGINT/SIGTERM into an orderly stop of their own.
-const HANDLES_SIGNALS = new Set(['run', 'server', 'client', 'echo', 'sink']);
+const HANDLES_SIGNALS = new Set(['run', 'requests', 'server', 'client', 'echo', 'sink', 'http-target']);
 
 export async function main(argv = process.argv) {
   const program = new Command('cipherbench')
@@ -33,6 +34,7 @@ export async function main(argv = process.argv) {
       if (earlySignal() && !HANDLES_SIGNALS.has(action.name())) process.exit(EXIT_INTERRUPTED);
     });
   registerRunCommand(program);
+  registerRequestsCommand(program);
   registerPresetsCommand(program);
   registerCiphersCommand(program);
   registerRelayCommands(program);
@@ -42,6 +44,7 @@ export async function main(argv = process.argv) {
   registerHistoryCommand(program);
   registerLatencyCommands(program);
   registerTrafficCommands(program);
+  registerHttpTargetCommand(program);
   registerEnvironmentCommand(program);
   try {
     await program.parseAsync(argv);

@@ -2,6 +2,7 @@ import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js'
 import { chainIsAuthenticated, chainNeedsLegacyProvider, chainPasswordProblem } from '../chain/requirements.js';
 import { validateChain } from '../chain/validate.js';
 import { startRelayClient } from '../relay/client.js';
+import { INBOUND_KINDS } from '../relay/inbounds/index.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, startRelayServer } from '../relay/server.js';
@@ -59,15 +60,38 @@ export function registerRelayCommands(program) {
       );
     });
 
-  common(relay.command('client').description('accept plain TCP and carry it through the preset chain to a relay server, addressed to --forward'))
+  common(relay.command('client').description('accept connections and carry them through the preset chain to a relay server: to --forward (tunnel), or where each one asks (socks5, http)'))
     .requiredOption('--server <host:port>', 'the relay server to connect to')
-    .requiredOption('--forward <host:port>', 'the target the relay server should connect to')
+    .option('--inbound <kind>', `how applications connect: ${INBOUND_KINDS.join(', ')} (tunnel: every connection to --forward; socks5: SOCKS5 CONNECT; http: an HTTP proxy, CONNECT and plain)`, 'tunnel')
+    .option('--forward <host:port>', 'with --inbound tunnel: the target the relay server should connect to')
+    .option('--inbound-user <name>', 'with --inbound socks5 or http: the username applications must give (RFC 1929, Proxy-Authorization)')
+    .option('--inbound-password <password>', 'with --inbound-user: the password that goes with it')
     .action(async (options) => {
       const settings = relaySettings(options);
       const server = endpointOption('--server', options.server);
-      const forward = endpointOption('--forward', options.forward);
-      await serve(() => startRelayClient({ ...settings, server, forward }));
+      const { inbound, forward, inboundAuth } = inboundSettings(options);
+      await serve(() => startRelayClient({ ...settings, server, forward, inbound, inboundAuth }));
     });
+}
+
+// The inbound and what it needs: a tunnel its --forward target, the others
+// none, and a username and password together or not at all (RFC 1929 caps
+// each at 255 bytes).
+function inboundSettings(options) {
+  const inbound = options.inbound;
+  if (!INBOUND_KINDS.includes(inbound)) throw inputError(`--inbound: unknown kind ${JSON.stringify(inbound)}; valid: ${INBOUND_KINDS.join(', ')}`);
+  if (inbound === 'tunnel' && options.forward === undefined) throw inputError('--forward <host:port> is required with --inbound tunnel (the default): the target every connection goes to');
+  if (inbound !== 'tunnel' && options.forward !== undefined) throw inputError(`--forward goes with --inbound tunnel; with --inbound ${inbound} each application names its target`);
+  const forward = inbound === 'tunnel' ? endpointOption('--forward', options.forward) : null;
+  const { inboundUser: user, inboundPassword: password } = options;
+  if ((user === undefined) !== (password === undefined)) throw inputError('give --inbound-user and --inbound-password together');
+  if (user === undefined) return { inbound, forward, inboundAuth: null };
+  if (inbound === 'tunnel') throw inputError('--inbound-user goes with --inbound socks5 or http: a tunnel asks applications nothing');
+  const auth = { user: Buffer.from(user), password: Buffer.from(password) };
+  for (const [flag, bytes] of [['--inbound-user', auth.user], ['--inbound-password', auth.password]]) {
+    if (bytes.length < 1 || bytes.length > 255) throw inputError(`${flag} must be 1 to 255 bytes, got ${bytes.length}`);
+  }
+  return { inbound, forward, inboundAuth: auth };
 }
 
 function relaySettings(options) {

@@ -27,6 +27,15 @@ function checkCommandName(file, commands) {
   throw inputError(`'${file}' is neither a command nor a cases file here: ${hint}`);
 }
 
+// `cipherbench requests [file]`: run --requests, said shorter.
+export function registerRequestsCommand(program) {
+  const command = program
+    .command('requests [file]')
+    .description('the request workload (run --requests): concurrent HTTP/1.1 clients through every case in FILE to a built-in target; requests per second and latency percentiles, ranked and archived (docs/requests.md)');
+  addOptions(addOptions(command, RUN_OPTIONS.filter((option) => option.name !== 'requests')), REPORT_OPTIONS)
+    .action(withExitCode((file, options) => runCommand(file, { ...options, requests: true })));
+}
+
 async function runCommand(file, options) {
   // Installed first: a Ctrl-C during start-up (the imports below take a
   // fifth of a second) must also end in a whole, incomplete report, not in

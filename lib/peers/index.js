@@ -2,6 +2,7 @@ import blinksocks from './blinksocks.js';
 import command from './command.js';
 import direct from './direct.js';
 import { isPlainObject } from '../plain-object.js';
+import { CASE_INBOUNDS } from './inbounds.js';
 import ours from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
@@ -46,6 +47,15 @@ const peerOf = (identity) => (identity.impl ? peerNamed(identity.impl) : ours);
 
 export const isReference = (entry) => isPlainObject(entry);
 
+export { CASE_INBOUNDS };
+
+export function validateInbound(inbound, supported = ['tunnel'], who = 'this case') {
+  if (inbound === undefined) return [];
+  if (!CASE_INBOUNDS.includes(inbound)) return [{ field: 'inbound', message: `unknown inbound ${JSON.stringify(inbound)}; valid: ${CASE_INBOUNDS.join(', ')}` }];
+  if (!supported.includes(inbound)) return [{ field: 'inbound', message: `${who} has no ${inbound} inbound; it takes ${supported.join(', ')}` }];
+  return [];
+}
+
 // Every problem with a reference row (an object with impl), as
 // { field, message }.
 export function validateReference(reference) {
@@ -53,22 +63,26 @@ export function validateReference(reference) {
   if (!peer) {
     return [{ field: 'impl', message: `unknown implementation ${JSON.stringify(reference.impl)}; valid: ${IMPLS.join(', ')}` }];
   }
-  const allowed = ['impl', 'label', ...peer.fields];
+  const allowed = ['impl', 'label', ...peer.fields, ...(peer.inbounds ? ['inbound'] : [])];
   const problems = Object.keys(reference)
     .filter((field) => !allowed.includes(field))
     .map((field) => ({ field, message: `${peer.impl} takes no field ${JSON.stringify(field)}; valid: ${allowed.join(', ')}` }));
   if (reference.label !== undefined && (typeof reference.label !== 'string' || reference.label.trim() === '')) {
     problems.push({ field: 'label', message: 'must be a non-empty string, the name the reports give this row' });
   }
-  return [...problems, ...peer.validate(reference)];
+  const inbound = validateInbound(peer.inbounds ? reference.inbound : undefined, peer.inbounds, peer.impl);
+  return [...problems, ...inbound, ...peer.validate(reference)];
 }
 
 // What the result's case carries to say what it ran: { presets } for a
 // chain; for a reference row its impl, the fields it gave and a label.
+// A chain with an inbound ({ chain, inbound }) is { presets, inbound }.
 export function caseIdentity(entry) {
   if (!isReference(entry)) return { presets: entry };
+  if (entry.impl === undefined) return { presets: entry.chain, ...(entry.inbound === undefined ? {} : { inbound: entry.inbound }) };
   const peer = peerNamed(entry.impl);
-  const given = Object.fromEntries(peer.fields.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]));
+  const fields = [...peer.fields, ...(peer.inbounds ? ['inbound'] : [])];
+  const given = Object.fromEntries(fields.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]));
   return { impl: entry.impl, ...given, label: entry.label ?? peer.label(entry) };
 }
 

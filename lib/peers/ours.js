@@ -8,10 +8,11 @@ import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
 import { BUILT_IN } from './built-in.js';
 import { writeCertificateFiles } from './certificate-files.js';
+import { CASE_INBOUNDS } from './inbounds.js';
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
-function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
+function ourRelays(chain, inbound, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
   const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
   // debug: a relay says why it dropped a connection (a tag mismatch, a
   // malformed header), which a failed case's reason then carries; a
@@ -32,11 +33,17 @@ function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = s
       role: 'client',
       label: 'relay client',
       file: process.execPath,
-      args: [...node, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `${serverHost}:${ports.server}`, '--forward', `127.0.0.1:${ports.target}`, ...presets],
+      args: [...node, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `${serverHost}:${ports.server}`, ...inboundArgs(inbound, ports), ...presets],
       readiness: { stdout: READY_LINE },
     },
   ];
 }
+
+// The relay client's --inbound for a case's: HTTP CONNECT and plain
+// proxying are one inbound, as in every HTTP proxy.
+const inboundArgs = (inbound = 'tunnel', ports) => (inbound === 'tunnel'
+  ? ['--forward', `127.0.0.1:${ports.target}`]
+  : ['--inbound', inbound === 'socks5' ? 'socks5' : 'http']);
 
 // The peer of every case that is a preset chain rather than a reference
 // row: a case names it by being an array, so it has no impl. It runs on a
@@ -45,10 +52,11 @@ function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = s
 export default {
   ...BUILT_IN,
   key: ({ presets }) => newChainPassword(presets),
-  plan: async ({ presets }, context) => {
+  inbounds: CASE_INBOUNDS,
+  plan: async ({ presets, inbound }, context) => {
     let folder = null;
     const chain = chainForRun(presets, () => writeCertificateFiles(folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-ours-'))));
     const cleanup = folder ? () => rmSync(folder, { recursive: true, force: true }) : undefined;
-    return { relays: ourRelays(chain, context), entryPort: context.ports.client, cleanup };
+    return { relays: ourRelays(chain, inbound, context), entryPort: context.ports.client, cleanup };
   },
 };

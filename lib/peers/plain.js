@@ -9,5 +9,6 @@ export default {
   ...BUILT_IN,
   impl: 'plain',
   label: () => 'plain (our relays, no cipher)',
-  plan: (reference, context) => ours.plan({ presets: CHAIN }, context),
+  inbounds: ours.inbounds,
+  plan: ({ inbound }, context) => ours.plan({ presets: CHAIN, inbound }, context),
 };

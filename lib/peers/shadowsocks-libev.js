@@ -24,6 +24,8 @@ const METHODS = [
 const OBFS_MODES = ['http', 'tls'];
 const PLUGIN_LISTENING = /\[simple-obfs\] INFO: listening at /;
 const PROGRAMS = ['ss-server', 'ss-tunnel'];
+// ss-local is the SOCKS5 inbound (inbound: 'socks5'), in ss-tunnel's place.
+const INBOUNDS = ['tunnel', 'socks5'];
 const PLUGIN_PROGRAMS = ['obfs-server', 'obfs-local'];
 
 function validateObfs({ obfs }) {
@@ -41,8 +43,9 @@ export default {
   hint: ({ obfs }) => (obfs
     ? 'install them with `apt-get install shadowsocks-libev simple-obfs` (Debian/Ubuntu)'
     : 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)'),
-  locate: ({ obfs }, options) => findPrograms(obfs ? [...PROGRAMS, ...PLUGIN_PROGRAMS] : PROGRAMS, options),
-  plan: async ({ method, obfs }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
+  inbounds: INBOUNDS,
+  locate: ({ obfs, inbound }, options) => findPrograms([...PROGRAMS, ...(inbound === 'socks5' ? ['ss-local'] : []), ...(obfs ? PLUGIN_PROGRAMS : [])], options),
+  plan: async ({ method, obfs, inbound }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
     relays: [
       {
         role: 'server',
@@ -53,11 +56,11 @@ export default {
       },
       {
         role: 'client',
-        label: 'ss-tunnel',
-        file: found['ss-tunnel'],
+        label: inbound === 'socks5' ? 'ss-local' : 'ss-tunnel',
+        file: found[inbound === 'socks5' ? 'ss-local' : 'ss-tunnel'],
         args: [
           '-s', serverHost, '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
-          '-L', `127.0.0.1:${ports.target}`, '-k', key, '-m', method, ...plugin(obfs, 'obfs-local'),
+          ...(inbound === 'socks5' ? [] : ['-L', `127.0.0.1:${ports.target}`]), '-k', key, '-m', method, ...plugin(obfs, 'obfs-local'),
         ],
         readiness: obfs ? { stderr: PLUGIN_LISTENING, listening: ports.client } : { listening: ports.client },
       },

@@ -1,5 +1,6 @@
 import { AEAD_2022_METHODS, newPsk } from '../crypto/aead-2022-methods.js';
 import { findPrograms } from '../process/programs.js';
+import { CASE_INBOUNDS } from './inbounds.js';
 import { validateMethod } from './method-field.js';
 
 // shadowsocks-rust: ssserver, and sslocal in tunnel mode as the client.
@@ -10,6 +11,13 @@ import { validateMethod } from './method-field.js';
 // own length, not the run's password.
 const METHODS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-ietf-poly1305', ...Object.keys(AEAD_2022_METHODS)];
 
+// sslocal's --protocol for a case's inbound: its http local serves CONNECT
+// and plain requests alike.
+function localProtocol(inbound, ports) {
+  if (inbound === 'tunnel') return ['--protocol', 'tunnel', '--forward-addr', `127.0.0.1:${ports.target}`];
+  return ['--protocol', inbound === 'socks5' ? 'socks' : 'http'];
+}
+
 export default {
   impl: 'shadowsocks-rust',
   fields: ['method'],
@@ -17,8 +25,9 @@ export default {
   label: ({ method }) => `shadowsocks-rust ${method}`,
   key: ({ method }) => (AEAD_2022_METHODS[method] ? newPsk(method) : undefined),
   hint: 'install it with `cargo install shadowsocks-rust`, or put ssserver and sslocal from a release (github.com/shadowsocks/shadowsocks-rust/releases) on PATH',
+  inbounds: CASE_INBOUNDS,
   locate: (reference, options) => findPrograms(['ssserver', 'sslocal'], options),
-  plan: async ({ method }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
+  plan: async ({ method, inbound = 'tunnel' }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
     relays: [
       {
         role: 'server',
@@ -32,7 +41,7 @@ export default {
         label: 'sslocal',
         file: found.sslocal,
         args: [
-          '--protocol', 'tunnel', '-b', `127.0.0.1:${ports.client}`, '--forward-addr', `127.0.0.1:${ports.target}`,
+          ...localProtocol(inbound, ports), '-b', `127.0.0.1:${ports.client}`,
           '-s', `${serverHost}:${ports.server}`, '-k', key, '-m', method,
         ],
         readiness: { listening: ports.client },

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { findPrograms } from '../process/programs.js';
 import { writeCertificateFiles } from './certificate-files.js';
 import { writeConfigFiles } from './config-files.js';
+import { CASE_INBOUNDS } from './inbounds.js';
 
 // V2Ray (4.x, as Debian packages it) carrying VMess, Trojan or VLESS: the
 // server an inbound of the protocol with a freedom outbound, the client a
@@ -39,9 +40,18 @@ export const v2rayServerConfig = ({ protocol = 'vmess', port, listen = '127.0.0.
   outbounds: [{ protocol: 'freedom' }],
 });
 
-export const v2rayClientConfig = ({ protocol = 'vmess', port, serverPort, forwardPort, server = '127.0.0.1', tls, ...user }) => ({
+// The client's inbound for a case's: dokodemo-door forwards to the target;
+// socks (no authentication) and http (CONNECT and plain) let the
+// application name it.
+const clientInbound = (inbound, port, forwardPort) => {
+  if (inbound === 'socks5') return { listen: '127.0.0.1', port, protocol: 'socks', settings: { auth: 'noauth', udp: false } };
+  if (inbound === 'http-connect' || inbound === 'http-proxy') return { listen: '127.0.0.1', port, protocol: 'http', settings: {} };
+  return { listen: '127.0.0.1', port, protocol: 'dokodemo-door', settings: { address: '127.0.0.1', port: forwardPort, network: 'tcp' } };
+};
+
+export const v2rayClientConfig = ({ protocol = 'vmess', port, serverPort, forwardPort, server = '127.0.0.1', tls, inbound = 'tunnel', ...user }) => ({
   log: { loglevel: 'warning' },
-  inbounds: [{ listen: '127.0.0.1', port, protocol: 'dokodemo-door', settings: { address: '127.0.0.1', port: forwardPort, network: 'tcp' } }],
+  inbounds: [clientInbound(inbound, port, forwardPort)],
   outbounds: [{ protocol, settings: outboundSettings[protocol]({ server, serverPort, ...user }), ...clientStream(tls) }],
 });
 
@@ -67,13 +77,13 @@ function validate({ protocol = 'vmess', security, alterId, tls }) {
 // The two configs in a folder removed when the run ends. V2Ray logs once
 // it has started, but readiness is read from the listening table, as for
 // the other peers.
-async function plan({ protocol = 'vmess', security, alterId = 0, tls = false }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) {
+async function plan({ protocol = 'vmess', security, alterId = 0, tls = false, inbound }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) {
   const user = { protocol, id: randomUUID(), password: key, alterId, security };
   const { files, cleanup } = await writeConfigFiles('v2ray', (folder) => {
     const certificate = tls ? writeCertificateFiles(folder) : undefined;
     return {
       server: v2rayServerConfig({ ...user, port: ports.server, listen: serverBind, tls: certificate }),
-      client: v2rayClientConfig({ ...user, port: ports.client, serverPort: ports.server, forwardPort: ports.target, server: serverHost, tls: certificate }),
+      client: v2rayClientConfig({ ...user, port: ports.client, serverPort: ports.server, forwardPort: ports.target, server: serverHost, tls: certificate, inbound }),
     };
   });
   const relays = ['server', 'client'].map((role) => ({
@@ -90,6 +100,7 @@ export default {
   impl: 'v2ray',
   fields: ['protocol', 'security', 'alterId', 'tls'],
   validate,
+  inbounds: CASE_INBOUNDS,
   label: ({ protocol = 'vmess', security, alterId, tls }) => [`v2ray ${protocol}`, security, alterId ? `alterId ${alterId}` : '', tls ? '+ tls' : ''].filter(Boolean).join(' '),
   hint: 'install it with `apt-get install v2ray` (Debian/Ubuntu, 4.x) or put a v2ray 4.x binary (github.com/v2fly/v2ray-core/releases) on PATH',
   locate: (reference, options) => findPrograms(['v2ray'], options),

@@ -2,39 +2,68 @@ import net from 'node:net';
 import { prepareChain } from '../chain/pipeline.js';
 import { prepareTransport } from '../chain/transport.js';
 import { bridge } from './bridge.js';
+import { INBOUNDS } from './inbounds/index.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
 import { CLIENT_FILTER, createSaltFilter } from './salt-filter.js';
 import { connectOptions, SERVER_SOCKET_OPTIONS } from './socket-options.js';
 import { createWriteQueues } from './write-queues.js';
 
+const NOTHING = Buffer.alloc(0);
+
 // The relay client: every accepted connection is carried to the relay server
-// through the preset chain, addressed to the fixed `forward` target (a
-// tunnel, like ss-tunnel), so iperf3 needs no SOCKS support. Its salt filter
-// refuses a server stream that repeats one seen before (a replayed answer).
-export function startRelayClient({ listen, server, forward, password, presets, log }) {
+// through the preset chain. Which target each one goes to is the inbound's
+// to say (inbounds/): `tunnel` (the default) sends all of them to the fixed
+// `forward` target, like ss-tunnel, so iperf3 needs no SOCKS support;
+// `socks5` and `http` ask the application, as ss-local and a browser's
+// proxy setting do. Its salt filter refuses a server stream that repeats
+// one seen before (a replayed answer).
+export function startRelayClient({ listen, server, forward, password, presets, log, inbound = 'tunnel', inboundAuth = null }) {
   const createPipeline = prepareChain(presets, { password, salts: createSaltFilter(CLIENT_FILTER) });
   const transport = prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) });
   const sockets = createSocketSet();
   const queues = createWriteQueues();
 
-  const listener = net.createServer(SERVER_SOCKET_OPTIONS, (local) => {
-    sockets.add(local);
-    const upstream = transport.connect(sockets.add(net.connect(connectOptions(server))));
-    const pipeline = createPipeline('client', { target: forward });
-    const encode = pipeline.encoder((data) => upstream.write(data));
+  // A connection to the relay server (through the chain's transport, TLS),
+  // not yet carrying anything.
+  const dial = () => transport.connect(sockets.add(net.connect(connectOptions(server))));
+
+  // The chain's two directions for one stream to `target` over `upstream`:
+  // what the inbound writes goes out encoded; what comes back is decoded
+  // into `reply`; `hold` says what the encoder holds back (bridge.js).
+  const open = (upstream, target, reply) => {
+    const pipeline = createPipeline('client', { target });
+    return {
+      encode: pipeline.encoder((data) => upstream.write(data)),
+      decode: pipeline.decoder(reply),
+      encodeEnded: pipeline.encodeEnded,
+      decodeEnded: pipeline.decodeEnded,
+      hold: pipeline,
+    };
+  };
+
+  // Carries `local` to `target` both ways until either side ends, starting
+  // with the bytes the inbound read past its handshake.
+  const splice = (local, upstream, target, first = NOTHING) => {
+    const stream = open(upstream, target, (data) => local.write(data));
     bridge(local, upstream, {
-      aToB: encode,
-      aToBHold: pipeline,
-      bToA: pipeline.decoder((data) => local.write(data)),
-      aEnded: pipeline.encodeEnded,
-      bEnded: pipeline.decodeEnded,
+      aToB: stream.encode,
+      aToBHold: stream.hold,
+      bToA: stream.decode,
+      aEnded: stream.encodeEnded,
+      bEnded: stream.decodeEnded,
       log,
       label: `${local.remoteAddress}:${local.remotePort}`,
       queues,
     });
     // The address header goes out at once, so protocols where the server
     // speaks first work, and the relay server can connect early.
-    encode(Buffer.alloc(0));
+    stream.encode(first);
+  };
+
+  const accept = INBOUNDS[inbound]({ forward, auth: inboundAuth, dial, open, splice, queues, log });
+  const listener = net.createServer(SERVER_SOCKET_OPTIONS, (local) => {
+    sockets.add(local);
+    accept(local);
   });
 
   return listenOn(listener, listen, sockets, log);

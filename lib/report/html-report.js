@@ -2,7 +2,8 @@ import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
-import { isCostRanked, isRepeated, rankCases, relativeReference } from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
+import { REQUEST_COLUMNS, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 import { axisUnit, CHART_STYLE, escape, niceTicks, round } from './chart.js';
 import { formatBitrate, formatBitrateIn } from './units.js';
@@ -38,7 +39,8 @@ const CEILING_ROWS = new Set(['direct', 'plain']);
 export function formatHtmlReport(given) {
   const result = upgradeResult(given);
   const { ranked, unranked } = rankCases(result);
-  const title = `cipherbench: ${ranked.length} of ${result.cases.length} cases measured`;
+  const requests = rankRequests(result);
+  const title = `cipherbench: ${ranked.length + requests.length} of ${result.cases.length} cases measured`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -57,7 +59,7 @@ ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(n
 </table>
 </div>
 </section>
-${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor }), chartSection(ranked), latencySection(ranked)].join('') : ''}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests)}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -207,6 +209,27 @@ function whiskerLegend(cases) {
   const withInterval = cases.find((caseResult) => caseResult.receiver.low !== null && caseResult.receiver.low !== undefined);
   if (!withInterval) return 'bar: median; whisker: min..max over runs';
   return `bar: median; error bar: its ${Math.round(withInterval.receiver.level * 1000) / 10}% interval (min..max with 2 runs or fewer)`;
+}
+
+function requestsSection(requests) {
+  if (requests.length === 0) return '';
+  const rows = requests.map((caseResult, position) => REQUEST_COLUMNS.map((column) => {
+    const text = escape(column.cell(caseResult, position + 1));
+    return column.align === 'right' ? `<td class="number">${text}</td>` : `<td>${text}</td>`;
+  }).join(''));
+  return `<section id="requests">
+<h2>Requests</h2>
+<div class="scroll">
+<table>
+<thead><tr>${REQUEST_COLUMNS.map((column) => `<th${column.align === 'right' ? ' class="number"' : ''}>${escape(column.title)}</th>`).join('')}</tr></thead>
+<tbody>
+${rows.map((cells) => `<tr>${cells}</tr>`).join('\n')}
+</tbody>
+</table>
+</div>
+<p class="note">${escape(requestsNote(requests))}</p>
+</section>
+`;
 }
 
 function latencySection(ranked) {

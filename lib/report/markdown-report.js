@@ -1,7 +1,8 @@
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
-import { isCostRanked, isRepeated, rankCases, relativeReference } from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
+import { REQUEST_COLUMNS, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 
 // The ranking as Markdown, to paste into an issue: the machine in a small
@@ -11,7 +12,7 @@ export function formatMarkdownReport(given) {
   const { ranked, unranked } = rankCases(result);
   const columns = rankingColumns(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor });
   const lines = [
-    `### cipherbench: ${ranked.length} of ${result.cases.length} cases measured`,
+    `### cipherbench: ${ranked.length + rankRequests(result).length} of ${result.cases.length} cases measured`,
     '',
     row(['Environment', '']),
     row(['---', '---']),
@@ -32,6 +33,17 @@ export function formatMarkdownReport(given) {
         + ' the bitrate the receiving end got'
         + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}`
         + `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}.`,
+      '',
+    );
+  }
+  const requests = rankRequests(result);
+  if (requests.length > 0) {
+    lines.push(
+      row(REQUEST_COLUMNS.map((column) => column.title)),
+      row(REQUEST_COLUMNS.map((column) => (column.align === 'right' ? '---:' : '---'))),
+      ...requests.map((caseResult, position) => row(REQUEST_COLUMNS.map((column) => escape(column.cell(caseResult, position + 1))))),
+      '',
+      `${requestsNote(requests)}`,
       '',
     );
   }

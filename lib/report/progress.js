@@ -55,7 +55,8 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
       // counter counts runs, which rounds multiply and a case whose
       // implementation is missing has none of.
       const name = caseInfo.impl ? caseInfo.label : chainLabel(caseInfo.presets);
-      const label = `Test Case ${caseInfo.index}  ${caseInfo.direction === 'reverse' ? `${name} reverse` : name}`;
+      const via = caseInfo.inbound ? `${name} via ${caseInfo.inbound}` : name;
+      const label = `Test Case ${caseInfo.index}  ${caseInfo.direction === 'reverse' ? `${via} reverse` : via}`;
       const round = repeats === null ? `round ${repeat + 1}` : repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null;
       current = { position, label, repeat: round, startedAt: Date.now() };
       if (!isTTY) {

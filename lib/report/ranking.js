@@ -6,9 +6,10 @@ import { formatBitrateIn, formatFixed } from './units.js';
 // the rest in run order after them. A stable sort keeps ties in run order.
 // At a fixed rate (--rate) cost is the figure: cases with a cost by their
 // pair's CPU seconds per GB, lowest first, then those without one (direct,
-// or every run saturated) by bitrate.
+// or every run saturated) by bitrate. A case the request workload measured
+// has no bitrate: rankRequests() ranks it.
 export function rankCases(result) {
-  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok');
+  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok' && caseResult.receiver);
   const byBitrate = (a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second;
   const ranked = isCostRanked(result)
     ? [
@@ -29,6 +30,14 @@ export function pairCostText(cost) {
   const figure = formatFixed(cpuSecondsPerGB, 2);
   if (low === null || low === undefined) return figure;
   return `${figure} [${formatFixed(low, 2)}-${formatFixed(high, 2)}${coverage < level ? ` at ${formatFixed(coverage * 100, 0)}%` : ''}]`;
+}
+
+// The request workload's ranking: by (median) requests per second, highest
+// first, as seed 002's tables read.
+export function rankRequests(result) {
+  return result.cases
+    .filter((caseResult) => caseResult.status === 'ok' && caseResult.requests)
+    .sort((a, b) => b.requests.requestsPerSecond - a.requests.requestsPerSecond);
 }
 
 export function isRepeated(caseResult) {

@@ -4,9 +4,10 @@ import { roundsForLevel } from '../statistics.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import {
-  cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, relativeCell,
+  cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, rankRequests, relativeCell,
   relativeReference, withinNoiseAbove,
 } from './ranking.js';
+import { REQUEST_COLUMNS, requestsNote } from './requests-table.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
 import { linkLabel } from './link-label.js';
@@ -70,7 +71,9 @@ export function formatCaseBlock(given, { color = false } = {}) {
   const lines = [`------------ Test Case ${caseResult.index} ----------------`, caseLabel(caseResult), ...directionLines(caseResult)];
   const saturated = caseResult.runs.filter((run) => run.saturated).length;
   if (saturated > 0) lines.push(paint.yellow.bold(`saturated        ${saturated} of ${caseResult.runs.length} runs fell short of the offered rate: left out of the cost`));
-  if (caseResult.status === 'ok') {
+  if (caseResult.status === 'ok' && caseResult.requests) {
+    lines.push(...requestLines(caseResult.requests));
+  } else if (caseResult.status === 'ok') {
     lines.push(
       'Interval         Transfer     Bitrate',
       measurementRow(caseResult.sender, 'sender', paint),
@@ -126,6 +129,11 @@ export function formatRanking(given, { color = false } = {}) {
     ].join(', '));
   }
   lines.push(...rankingNotes(result, ranked, reference, paint));
+  const requests = rankRequests(result);
+  if (requests.length > 0) {
+    const rows = [REQUEST_COLUMNS.map((column) => column.title), ...requests.map((caseResult, position) => REQUEST_COLUMNS.map((column) => column.cell(caseResult, position + 1)))];
+    lines.push(...alignColumns(rows, REQUEST_COLUMNS), '', requestsNote(requests));
+  }
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
   if (unstable > 0) {
     // As hyperfine warns about outliers: the number is printed, but a
@@ -142,6 +150,23 @@ export function formatRanking(given, { color = false } = {}) {
   }
   lines.push('', `Done in ${result.wallSeconds.toFixed(2)}s.`);
   return lines.join('\n');
+}
+
+// One case's request figures, under its block's title.
+function requestLines(requests) {
+  const { latency, errors } = requests;
+  const failed = Object.entries(errors).filter(([, count]) => count > 0).map(([kind, count]) => `${kind} ${count}`);
+  return [
+    `Requests         ${requests.ok} ok in ${requests.seconds.toFixed(2)} s, ${formatFixed(requests.requestsPerSecond, 0)} req/s, ${requests.kind}, ${requests.concurrency} clients${requests.newConnections ? ', new connection each' : ''}`,
+    `errors           ${failed.length === 0 ? 'none' : failed.join(', ')}`,
+    `latency (ms)     p50 ${formatFixed(latency.p50, 3)}  p90 ${formatFixed(latency.p90, 3)}  p99 ${formatFixed(latency.p99, 3)}  p99.9 ${formatFixed(latency.p999, 3)}  max ${formatFixed(latency.max, 3)}  stdev ${formatFixed(latency.stdev, 3)}`,
+  ];
+}
+
+// Rows of cells under a header, each column aligned as its table says.
+function alignColumns(rows, columns) {
+  const widths = columns.map((_, at) => Math.max(...rows.map((row) => row[at].length)));
+  return rows.map((row) => row.map((cell, at) => (columns[at].align === 'right' ? cell.padStart(widths[at]) : cell.padEnd(widths[at]))).join('  ').trimEnd());
 }
 
 export function formatTextReport(result, { color = false } = {}) {

@@ -6,7 +6,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import vm from 'node:vm';
 import { validateChain } from '../chain/validate.js';
 import { inputError, jsonProblem } from '../errors.js';
-import { caseIdentity, isReference, validateReference } from '../peers/index.js';
+import { CASE_INBOUNDS, caseIdentity, isReference, validateInbound, validateReference } from '../peers/index.js';
 import { runCommand } from '../process/processes.js';
 
 export const BUNDLED_CASES_FILE = fileURLToPath(new URL('../../cases.js', import.meta.url));
@@ -125,13 +125,23 @@ export function validateCases(cases) {
     if (entry === undefined) {
       return [{ index, field: 'case', message: `case ${index} is undefined: a comma missing between two chains? ([...] [...] reads as one chain indexed by the next)` }];
     }
-    // An object without impl is most likely one preset missing its [ ].
     if (isReference(entry) && entry.impl !== undefined) return validateReference(entry).map((problem) => ({ index, ...problem }));
+    if (isReference(entry) && entry.chain !== undefined) return validateChainCase(entry).map((problem) => ({ index, ...problem }));
+    // An object without impl or chain is most likely one preset missing its [ ].
     if (!Array.isArray(entry)) {
       return [{ index, field: 'presets', message: 'must be an array of presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}], or a reference row such as {"impl":"direct"}' }];
     }
     return validateChain(entry).map((problem) => ({ index, ...problem }));
   });
+}
+
+// A chain given with the inbound its clients use: { chain: [...], inbound }.
+function validateChainCase(entry) {
+  const unknown = Object.keys(entry).filter((field) => field !== 'chain' && field !== 'inbound')
+    .map((field) => ({ field, message: `a chain case takes no field ${JSON.stringify(field)}; valid: chain, inbound` }));
+  if (!Array.isArray(entry.chain)) return [...unknown, { field: 'chain', message: 'must be an array of presets' }];
+  const chain = validateChain(entry.chain).map((problem) => ({ ...problem, field: problem.field.replace(/^presets/, 'chain') }));
+  return [...unknown, ...validateInbound(entry.inbound, CASE_INBOUNDS, 'a chain'), ...chain];
 }
 
 export function formatCaseProblems(file, problems) {

@@ -10,6 +10,13 @@ const DEFAULT_READY_TIMEOUT = 10;
 // What moves the bytes (engine.js): iperf3, the built-in Node sender and
 // sink, or auto, iperf3 when installed and else node.
 const ENGINES = Object.freeze(['auto', 'iperf3', 'node']);
+// The request workload's clients: 20 as seed 002 ran them; more than a
+// few thousand would measure this machine's file descriptor limit.
+const DEFAULT_CONCURRENCY = 20;
+const MAX_CONCURRENCY = 4096;
+const DEFAULT_RESPONSE_SIZE = 2;
+const DEFAULT_WARMUP = 1;
+const MAX_RESPONSE_SIZE = 64 * 1024 * 1024;
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
 // Enough for any spread a person would wait for; a typo of 1000 would run
@@ -70,6 +77,16 @@ function wholeNumber(name, value, { unit, min, max = Infinity }) {
     throw inputError(`${name} must be a whole number of ${unit}, ${range}; got ${JSON.stringify(value)}`);
   }
   return number;
+}
+
+// An option of the request workload, given without --requests, would be
+// ignored without a word: say so instead. Its setting is read either way,
+// so the result records the defaults a requests run used.
+function requestsOnly(name, value, options, read) {
+  if (value !== undefined && value !== null && !flag('requests', options.requests ?? undefined, false)) {
+    throw inputError(`${name.startsWith('--') ? name : `--${name}`} goes with --requests`);
+  }
+  return read();
 }
 
 function flag(name, value, fallback) {
@@ -181,6 +198,35 @@ export const RUN_OPTIONS = Object.freeze([
       if (both && flag('reverse', options.reverse, false)) throw inputError('give --reverse (the reverse direction only) or --both (each case both ways), not the two together');
       return both;
     },
+  },
+  {
+    name: 'requests',
+    cli: [{ flags: '--requests', description: 'measure the request workload instead of a bulk stream: concurrent HTTP/1.1 clients through each case to a built-in target (docs/requests.md)' }],
+    read: (value, { options }) => {
+      const requests = flag('requests', value, false);
+      if (requests && options.engine === 'iperf3') throw inputError('--requests runs its own HTTP clients, not iperf3: drop --engine iperf3');
+      return requests;
+    },
+  },
+  {
+    name: 'concurrency',
+    cli: [{ flags: '--concurrency <clients>', description: `with --requests: clients at once, each one request at a time (default: ${DEFAULT_CONCURRENCY})` }],
+    read: (value, { options }) => requestsOnly('concurrency', value, options, () => wholeNumber('concurrency', value ?? DEFAULT_CONCURRENCY, { unit: 'clients', min: 1, max: MAX_CONCURRENCY })),
+  },
+  {
+    name: 'responseSize',
+    cli: [{ flags: '--response-size <bytes>', description: `with --requests: bytes in each response body (default: ${DEFAULT_RESPONSE_SIZE})` }],
+    read: (value, { options }) => requestsOnly('--response-size', value, options, () => wholeNumber('response-size', value ?? DEFAULT_RESPONSE_SIZE, { unit: 'bytes', min: 0, max: MAX_RESPONSE_SIZE })),
+  },
+  {
+    name: 'warmup',
+    cli: [{ flags: '--warmup <seconds>', description: `with --requests: seconds of load before the --duration that counts, while relays on a JIT warm up (default: ${DEFAULT_WARMUP})` }],
+    read: (value, { options }) => requestsOnly('warmup', value, options, () => wholeNumber('warmup', value ?? DEFAULT_WARMUP, { unit: 'seconds', min: 0, max: 60 })),
+  },
+  {
+    name: 'newConnections',
+    cli: [{ flags: '--new-connections', description: 'with --requests: a new connection (and handshake) for every request, to measure connection setup' }],
+    read: (value, { options }) => requestsOnly('--new-connections', value, options, () => flag('newConnections', value, false)),
   },
   {
     name: 'latency',

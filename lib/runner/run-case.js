@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { startTrafficClient } from '../traffic/engine.js';
 import { parseIperf3Json } from '../traffic/iperf3.js';
 import { measureLatency } from '../traffic/latency.js';
+import { measureRequests } from '../traffic/requests.js';
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { costBetween, readProcessCost } from '../process/process-cost.js';
 import { cpuSharesBetween, readCpuTimes, readLoadAverage } from '../process/machine-load.js';
@@ -41,8 +42,12 @@ const TRANSPORT_LINE = /^info: transport: (.+)$/;
 // profiler (cpu-profile.js) and the run says { profile: { files, top,
 // reason } }, or { profile: { reason } } when the case could not be.
 // With `rate` (bits/s) the engine offers that rate and the run says
-// whether it fell short (saturated).
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, rate = null, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, profile = null, profileRun = 0, signal, emit }) {
+// whether it fell short (saturated). With `requests` the engine is the
+// request workload against a built-in HTTP target (traffic/requests.js).
+export async function runCase(identity, {
+  index, direction = 'forward', ports, duration, parallel, rate = null, readyTimeout, latency = false, requests = false, concurrency, responseSize, newConnections, warmup = 0,
+  engine, key, found = {}, link = null, remote = null, profile = null, profileRun = 0, signal, emit,
+}) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
@@ -71,7 +76,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     // Away, the target listens on every address of the server's host: the
     // relay server reaches it on loopback, direct across the link.
     const targetHost = away ? '0.0.0.0' : '127.0.0.1';
-    const target = start(engine.server(ports.target, targetHost));
+    const target = start(requests ? httpTargetSpec(ports.target, targetHost, responseSize) : engine.server(ports.target, targetHost));
     profiling = profile ? await profiledRelays(planned.relays, { dir: profile, name: `case-${index}-${direction}-run-${profileRun + 1}`, remote: Boolean(remote) }) : null;
     const relays = (profiling?.specs ?? planned.relays).map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) }));
 
@@ -81,17 +86,23 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     // What starting a relay and loading its code cost is left out: its
     // CPU is counted from here, when every process listens, so the
     // figure per GB does not depend on how long a run lasts.
-    const atReady = await readRelayCosts(relays);
+    let atReady = await readRelayCosts(relays);
     // A reference row's relays are other programs: perf samples them instead.
     if (profiling?.reference && !away) perf = await startPerf(relays, { dir: profile, name: profiling.name });
     const reverse = direction === 'reverse';
     const wireBefore = await link?.wireBytes();
     const [loadAverage, cpuBefore] = await Promise.all([readLoadAverage(), readCpuTimes()]);
-    const { engineCpu, ...measured } = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, rate, reverse, signal, track, listeners: children, place });
+    const { engineCpu, ...measured } = requests
+      ? await measureRequestLoad({
+        identity, host: planned.entryHost, port: planned.entryPort, target: { host: '127.0.0.1', port: ports.target }, duration, warmup, concurrency, newConnections, signal,
+        // The warm-up's CPU is not the measured requests'.
+        onMeasuring: () => readRelayCosts(relays).then((costs) => { atReady = costs; }),
+      })
+      : await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, rate, reverse, signal, track, listeners: children, place });
     if (measured.receiver) measured.disturbance = disturbance(loadAverage, cpuSharesBetween(cpuBefore, await readCpuTimes()), engineCpu);
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
-    if (measured.sender) cost = relayCost(atReady, await readRelayCosts(relays));
+    if (measured.sender || measured.requests) cost = relayCost(atReady, await readRelayCosts(relays));
     if (perf?.stop) perfStopReason = await perf.stop();
     if (measured.sender && profiling?.files) {
       syscalls = link ? { reason: 'not counted across a --link: strace would run outside the relays\' namespaces' } : await straceUnavailable().then((reason) => reason && { reason });
@@ -127,6 +138,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
   // The profiles are written as the relays exit, so they are read last.
   const profiled = !profiling ? {} : { profile: await profileOutcome(profiling, { perf, perfStopReason, syscalls, away }) };
+  if (outcome.requests) return { status: 'ok', reason: null, sender: null, receiver: null, wallSeconds, cost, transport, requests: outcome.requests, ...profiled };
   if (outcome.sender) {
     return {
       status: 'ok',
@@ -205,6 +217,35 @@ async function probeLatency({ target, start, ports, targetHost, entryHost = '127
     if (error.exitCode === undefined) throw error;
     return { latencyReason: error.message.replace(/^latency: /, '') };
   }
+}
+
+// The HTTP target of the request workload, on the port the engine's server
+// takes otherwise.
+const httpTargetSpec = (port, host, responseSize) => ({
+  role: 'http-target',
+  label: 'cipherbench http-target',
+  file: process.execPath,
+  args: [CLI, 'http-target', '--listen', `${host}:${port}`, '--response-size', String(responseSize)],
+  readiness: { stdout: READY_LINE },
+});
+
+// The request workload through the case's entry, in this process (it
+// waits on sockets, which costs the relays nothing): its clients reach the
+// target the way the case's inbound says (direct and rows without one: a
+// tunnel). A run with no request answered failed, saying how they failed.
+async function measureRequestLoad({ identity, host = '127.0.0.1', port, target, duration, warmup, concurrency, newConnections, signal, onMeasuring }) {
+  let costRead = Promise.resolve();
+  const figures = await measureRequests({
+    host, port, kind: identity.inbound ?? 'tunnel', target, concurrency, durationSeconds: duration, warmupSeconds: warmup, newConnections, signal,
+    onMeasuring: () => { costRead = onMeasuring(); },
+  });
+  await costRead;
+  if (signal?.aborted) return { reason: 'run interrupted' };
+  if (figures.ok === 0) {
+    const failures = Object.entries(figures.errors).filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`);
+    return { reason: `no request was answered (${failures.join(', ') || 'none sent'})` };
+  }
+  return { requests: figures };
 }
 
 // { client, server } as the relays cost so far; null for a case without

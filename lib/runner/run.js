@@ -14,6 +14,7 @@ import { locatePeer } from '../peers/index.js';
 import { assertPortsFree } from '../process/ports.js';
 import { measureNoiseFloor } from './noise-floor.js';
 import { runCase } from './run-case.js';
+import { summariseRequests } from './requests-summary.js';
 import { caseEntries, directionsFor, roundOrder } from './schedule.js';
 import { findProgram } from '../process/programs.js';
 import {
@@ -71,6 +72,7 @@ export async function run(options = {}) {
   const settings = normalizeOptions(options);
   const { casesFile, cases } = await loadCases(options);
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
+  checkInbounds(selected, settings);
   const referenceIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
   const engine = await chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path });
   if (settings.rate !== null && !engine.pacesReverse && (settings.reverse || settings.both)) {
@@ -195,7 +197,7 @@ export async function run(options = {}) {
         const where = { position, total, repeat: round, repeats: confidence ? null : settings.repeat };
         emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
         const outcome = await runCase(identity, {
-          index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit, profile: profileDir, profileRun: round,
+          index, direction, ...settings, latency: settings.latency && !settings.requests && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit, profile: profileDir, profileRun: round,
         });
         const { latency, latencyReason, ...measured } = outcome;
         const runResult = { repeat: round, ...measured };
@@ -264,9 +266,22 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     wire: summariseWire(runs),
     transport: summariseTransport(runs),
     latency,
+    requests: summariseRequests(runs),
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
     warnings,
   };
+}
+
+// iperf3 and the built-in sender reach a case through a port forward; the
+// other inbounds are for the request workload's own clients. A request run
+// measures this machine's relays only.
+function checkInbounds(selected, settings) {
+  if (settings.requests && (settings.link || settings.remote)) throw inputError('--requests runs on this machine only: drop --link or --remote');
+  if (settings.requests) return;
+  const proxied = selected.filter((selection) => selection.inbound && selection.inbound !== 'tunnel');
+  if (proxied.length > 0) {
+    throw inputError(`case ${proxied[0].index} has inbound ${proxied[0].inbound}, which only the request workload uses: run with --requests, or give the case no inbound`);
+  }
 }
 
 // On a link, the median share of the payload that the wire carried on top

@@ -78,14 +78,15 @@ export function startRelayServer({ port = 0, key, presets, extra = [] }) {
   ).then(withPort);
 }
 
-export function startRelayClient({ port = 0, serverPort, forwardPort, key, presets, extra = [] }) {
+// inbound: 'socks5' or 'http' in place of the tunnel to forwardPort.
+export function startRelayClient({ port = 0, serverPort, forwardPort, key, presets, inbound = 'tunnel', extra = [] }) {
   return startProcess(
     process.execPath,
     [
       ...nodeArgs(presets), 'relay', 'client',
       '--listen', `127.0.0.1:${port}`,
       '--server', `127.0.0.1:${serverPort}`,
-      '--forward', `127.0.0.1:${forwardPort}`,
+      ...(inbound === 'tunnel' ? ['--forward', `127.0.0.1:${forwardPort}`] : ['--inbound', inbound]),
       '--key', key,
       '--presets', JSON.stringify(presets),
       ...extra,

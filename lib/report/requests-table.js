@@ -1,0 +1,50 @@
+import { caseLabel } from './case-label.js';
+import { formatFixed } from './units.js';
+
+// The request workload's table (docs/result.md, "requests") in seed 002's
+// layout, the same columns in every report: who, which inbound, requests
+// answered and failed, requests per second (the ranking), the latency
+// percentiles and spread, and what the relays' CPU cost per 1,000 requests.
+// Cells are plain text; each printer aligns or marks them up.
+const ms = (value) => formatFixed(value, 2);
+
+export const REQUEST_COLUMNS = Object.freeze([
+  { title: 'Rank', align: 'right', cell: (caseResult, rank) => String(rank) },
+  { title: 'Impl', align: 'left', cell: (caseResult) => caseLabel(caseResult) },
+  { title: 'Kind', align: 'left', cell: (caseResult) => caseResult.requests.kind },
+  { title: 'OK', align: 'right', cell: (caseResult) => caseResult.requests.ok.toLocaleString('en-US') },
+  { title: 'Errors', align: 'right', cell: (caseResult) => errorsCell(caseResult.requests.errors) },
+  { title: 'req/s', align: 'right', cell: (caseResult) => rateCell(caseResult) },
+  { title: 'p50', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.p50) },
+  { title: 'p90', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.p90) },
+  { title: 'p99', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.p99) },
+  { title: 'p99.9', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.p999) },
+  { title: 'max', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.max) },
+  { title: 'stdev', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.stdev) },
+  { title: 'CPU ms/1k req', align: 'right', cell: (caseResult) => cpuCell(caseResult.requests.cpuSecondsPerThousand) },
+]);
+
+// What the table's numbers are, for the line under it.
+export function requestsNote(ranked) {
+  const first = ranked[0]?.requests;
+  if (!first) return '';
+  const mode = first.newConnections ? 'a new connection for every request (its handshake included)' : 'kept-alive connections';
+  return `${first.concurrency} clients, ${mode}; latency in ms; ranked by requests per second`
+    + `${ranked.some((caseResult) => caseResult.runs.length > 1) ? ', the median over runs (min..max beside it)' : ''}; CPU: relay client + server.`;
+}
+
+function errorsCell(errors) {
+  const kinds = Object.entries(errors).filter(([, count]) => count > 0);
+  const total = kinds.reduce((sum, [, count]) => sum + count, 0);
+  return total === 0 ? '0' : `${total} (${kinds.map(([kind, count]) => `${kind} ${count}`).join(', ')})`;
+}
+
+function rateCell({ requests, runs }) {
+  const rate = formatFixed(requests.requestsPerSecond, 0);
+  return runs.length > 1 ? `${rate} (${formatFixed(requests.min, 0)}..${formatFixed(requests.max, 0)})` : rate;
+}
+
+function cpuCell(perThousand) {
+  if (!perThousand) return '';
+  return formatFixed((perThousand.client + perThousand.server) * 1000, 1);
+}

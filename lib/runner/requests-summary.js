@@ -1,0 +1,24 @@
+import { median } from '../statistics.js';
+
+// A case's request figures (docs/result.md, "requests") from its runs:
+// those of the median run by requests per second (the slower of the two
+// middle ones for an even count, as for bitrates), with the spread of
+// requests per second over the runs, and each relay's CPU seconds per
+// 1,000 requests answered, the median of each run's own. null when no
+// run measured requests.
+export function summariseRequests(runs) {
+  const measured = runs.filter((run) => run.status === 'ok' && run.requests);
+  if (measured.length === 0) return null;
+  const rates = measured.map((run) => run.requests.requestsPerSecond);
+  const byRate = [...measured].sort((a, b) => a.requests.requestsPerSecond - b.requests.requestsPerSecond);
+  const medianRun = byRate[Math.ceil(byRate.length / 2) - 1];
+  const costed = measured.filter((run) => run.cost);
+  const perThousand = (role) => median(costed.map((run) => run.cost[role].cpuSeconds / (run.requests.ok / 1000)));
+  return {
+    ...medianRun.requests,
+    requestsPerSecond: median(rates),
+    min: Math.min(...rates),
+    max: Math.max(...rates),
+    cpuSecondsPerThousand: costed.length === 0 ? null : { client: perThousand('client'), server: perThousand('server') },
+  };
+}

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, test } from 'node:test';
+import { emptyFolder, runCli } from './support/cli.js';
+import { freePortsFlag } from './support/ports.js';
+import { requirePrograms } from './support/programs.js';
+
+// `cipherbench requests` and `run --requests` as a person types them: each
+// mistake one line and exit 2 before anything starts, and a short real run
+// whose every report carries the requests table.
+const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }];
+
+function casesFile(cases) {
+  const cwd = emptyFolder();
+  const file = path.join(cwd, 'cases.json');
+  writeFileSync(file, JSON.stringify(cases));
+  return { cwd, file };
+}
+
+describe('cipherbench requests: mistakes are one line and exit 2, before anything starts', () => {
+  const cases = [
+    { what: '--concurrency 0', cases: [AES], args: ['requests', '--concurrency', '0'], stderr: /^cipherbench: concurrency must be a whole number of clients, 1 to 4096; got "0"\n$/ },
+    { what: '--requests with --engine iperf3', cases: [AES], args: ['run', '--requests', '--engine', 'iperf3'], stderr: /^cipherbench: --requests runs its own HTTP clients, not iperf3: drop --engine iperf3\n$/ },
+    { what: '--concurrency without --requests', cases: [AES], args: ['run', '--concurrency', '5'], stderr: /^cipherbench: --concurrency goes with --requests\n$/ },
+    { what: 'an unknown inbound', cases: [{ chain: AES, inbound: 'socks4' }], args: ['requests'], stderr: /case 0: inbound: unknown inbound "socks4"; valid: tunnel, socks5, http-connect, http-proxy\n$/ },
+    { what: 'an inbound the row does not have', cases: [{ impl: 'shadowsocks-libev', method: 'aes-128-gcm', inbound: 'http-proxy' }], args: ['requests'], stderr: /case 0: inbound: shadowsocks-libev has no http-proxy inbound; it takes tunnel, socks5\n$/ },
+    { what: 'an inbound on a row without any', cases: [{ impl: 'direct', inbound: 'socks5' }], args: ['requests'], stderr: /case 0: inbound: direct takes no field "inbound"/ },
+    { what: 'a SOCKS5 case in a bulk-stream run', cases: [{ chain: AES, inbound: 'socks5' }], args: ['run'], stderr: /^cipherbench: case 0 has inbound socks5, which only the request workload uses: run with --requests, or give the case no inbound\n$/ },
+  ];
+  for (const { what, cases: given, args, stderr } of cases) {
+    test(what, async () => {
+      const { cwd, file } = casesFile(given);
+      const result = await runCli([...args, file, '--no-archive', ...(await freePortsFlag())], { cwd });
+      assert.equal(result.code, 2, result.stderr);
+      assert.match(result.stderr, stderr);
+      assert.equal(result.stdout, '');
+      assert.deepEqual(result.descendants, [], 'nothing started');
+    });
+  }
+});
+
+test('cipherbench requests: direct and our pair through SOCKS5 and HTTP, the requests table in every report', { timeout: 120_000 }, async (t) => {
+  if (!requirePrograms(t, 'curl')) return;
+  const { cwd, file } = casesFile([{ impl: 'direct' }, { chain: AES, inbound: 'socks5' }, { chain: AES, inbound: 'http-proxy' }]);
+  const result = await runCli(['requests', file, '--duration', '1', '--concurrency', '4', '--no-ceiling', '--no-archive', '--json', '-', '--markdown', 'r.md', '--html', 'r.html', ...(await freePortsFlag())], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  const json = JSON.parse(result.stdout);
+  assert.equal(json.options.requests, true);
+  assert.deepEqual(json.cases.map((c) => [c.status, c.requests?.kind]), [['ok', 'tunnel'], ['ok', 'socks5'], ['ok', 'http-proxy']]);
+  for (const caseResult of json.cases) {
+    assert.ok(caseResult.requests.ok > 0);
+    assert.deepEqual(caseResult.requests.errors, { refused: 0, reset: 0, timeout: 0, badResponse: 0 });
+    assert.equal(caseResult.sender, null);
+    for (const figure of ['p50', 'p90', 'p99', 'p999', 'max', 'stdev']) assert.equal(typeof caseResult.requests.latency[figure], 'number');
+  }
+  assert.equal(json.cases[0].requests.cpuSecondsPerThousand, null, 'direct starts no relay');
+  assert.ok(json.cases[1].requests.cpuSecondsPerThousand.client > 0);
+  // With the JSON on stdout, the text report goes to stderr.
+  assert.match(result.stderr, /Rank +Impl +Kind +OK +Errors +req\/s +p50 +p90 +p99 +p99\.9 +max +stdev +CPU ms\/1k req/);
+  assert.match(result.stderr, /ss-base \+ ss-aead-cipher\(aes-128-gcm\) +socks5 /);
+  const markdown = readFileSync(path.join(cwd, 'r.md'), 'utf8');
+  assert.match(markdown, /\| Rank \| Impl \| Kind \| OK \| Errors \| req\/s \| p50 \| p90 \| p99 \| p99\.9 \| max \| stdev \| CPU ms\/1k req \|/);
+  assert.match(markdown, /\| direct \(no relay\) \| tunnel \|/);
+  const html = readFileSync(path.join(cwd, 'r.html'), 'utf8');
+  assert.match(html, /<section id="requests">[^]*<th class="number">req\/s<\/th>[^]*<td>socks5<\/td>/);
+});

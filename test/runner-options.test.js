@@ -33,6 +33,7 @@ test('defaults', () => {
     link: null,
     remote: null,
     caseLimit: null,
+    profile: null,
   });
 });
 

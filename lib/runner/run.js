@@ -160,8 +160,9 @@ export async function run(options = {}) {
     // as base64url may start with '-', which another relay's command line
     // (ssserver -k -x...) would take for an option.
     const key = randomBytes(16).toString('hex');
-    // Only where there is a ranking to judge against it: two cases or more.
-    if (settings.noiseFloor > 0 && perRound >= 2 && !signal?.aborted) {
+    // Only where there is a bitrate ranking to judge against it: two cases
+    // or more, not the request workload.
+    if (settings.noiseFloor > 0 && perRound >= 2 && !settings.requests && !signal?.aborted) {
       emit({ type: 'noise-floor-started', runs: settings.noiseFloor });
       result.noiseFloor = await measureNoiseFloor(settings.noiseFloor, { settings, engine, key, link, remote, signal, emit });
       emit({ type: 'noise-floor-finished', noiseFloor: result.noiseFloor });

@@ -6,6 +6,7 @@ import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, startRelayServer } from '../relay/server.js';
 import { rawOptionValue } from './raw-argument.js';
+import { udpOptions, withUdp } from './relay-udp-options.js';
 import { endpointOption, serve } from './serve.js';
 import { inputError } from '../errors.js';
 
@@ -34,13 +35,14 @@ export function registerRelayCommands(program) {
       .requiredOption('--presets <json>', 'preset chain as a JSON array, e.g. \'[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]\'')
       .option('--log-level <level>', `one of ${LOG_LEVELS.join(', ')}`, 'info');
 
-  common(relay.command('server').description('decode relay (Shadowsocks) traffic and connect to the target it names'))
+  const server = common(relay.command('server').description('decode relay (Shadowsocks) traffic and connect to the target it names'))
     .option('--allow-remote', 'connect to targets that are not on loopback (off: a relay left running is not an open proxy)')
     .option('--allow-unauthenticated', 'listen beyond loopback with a chain that has no integrity (a stream cipher): see below')
     .option('--handshake-timeout <seconds>', 'reset a connection that has not named its target by then (and one that broke the protocol, read until then)', String(DEFAULT_HANDSHAKE_TIMEOUT_MS / 1000))
     .option('--idle-timeout <seconds>', 'reset a relayed connection after this long without a byte either way', String(DEFAULT_IDLE_TIMEOUT_MS / 1000))
     .option('--max-connections <count>', 'refuse client connections beyond this many at once', String(DEFAULT_MAX_CONNECTIONS))
-    .addHelpText('after', SERVER_HELP)
+    .addHelpText('after', SERVER_HELP);
+  udpOptions(server, 'server')
     .action(async (options) => {
       const settings = relaySettings(options);
       const handshakeTimeoutMs = secondsOption('--handshake-timeout', options.handshakeTimeout) * 1000;
@@ -54,19 +56,21 @@ export function registerRelayCommands(program) {
           `--listen ${options.listen} is not loopback and this chain is unauthenticated (anyone on the path can redirect its connections by flipping bits): use ss-aead-cipher, or pass --allow-unauthenticated`,
         );
       }
-      await serve(() =>
-        startRelayServer({ ...settings, allowRemote: Boolean(options.allowRemote), handshakeTimeoutMs, idleTimeoutMs, maxConnections }),
-      );
+      const allowRemote = Boolean(options.allowRemote);
+      const udp = withUdp(options, settings, 'server');
+      await serve(() => udp(startRelayServer({ ...settings, allowRemote, handshakeTimeoutMs, idleTimeoutMs, maxConnections }), { allowRemote }));
     });
 
-  common(relay.command('client').description('accept plain TCP and carry it through the preset chain to a relay server, addressed to --forward'))
+  const client = common(relay.command('client').description('accept plain TCP (and UDP with --udp) and carry it through the preset chain to a relay server, addressed to --forward'))
     .requiredOption('--server <host:port>', 'the relay server to connect to')
-    .requiredOption('--forward <host:port>', 'the target the relay server should connect to')
+    .requiredOption('--forward <host:port>', 'the target the relay server should connect to');
+  udpOptions(client, 'client')
     .action(async (options) => {
       const settings = relaySettings(options);
       const server = endpointOption('--server', options.server);
       const forward = endpointOption('--forward', options.forward);
-      await serve(() => startRelayClient({ ...settings, server, forward }));
+      const udp = withUdp(options, settings, 'client');
+      await serve(() => udp(startRelayClient({ ...settings, server, forward }), { server, forward }));
     });
 }
 

@@ -75,7 +75,7 @@ export function startRelayServer({ port = 0, key, presets, extra = [] }) {
   ).then(withPort);
 }
 
-export function startRelayClient({ port = 0, serverPort, forwardPort, key, presets }) {
+export function startRelayClient({ port = 0, serverPort, forwardPort, key, presets, extra = [] }) {
   return startProcess(
     process.execPath,
     [
@@ -85,6 +85,7 @@ export function startRelayClient({ port = 0, serverPort, forwardPort, key, prese
       '--forward', `127.0.0.1:${forwardPort}`,
       '--key', key,
       '--presets', JSON.stringify(presets),
+      ...extra,
     ],
     { ready: /listening on / },
   ).then(withPort);

@@ -58,7 +58,7 @@ export function registerRelayCommands(program) {
       }
       const allowRemote = Boolean(options.allowRemote);
       const udp = withUdp(options, settings, 'server');
-      await serve(() => udp(startRelayServer({ ...settings, allowRemote, handshakeTimeoutMs, idleTimeoutMs, maxConnections }), { allowRemote }));
+      await serve(() => udp(() => startRelayServer({ ...settings, allowRemote, handshakeTimeoutMs, idleTimeoutMs, maxConnections }), { allowRemote }));
     });
 
   const client = common(relay.command('client').description('accept plain TCP (and UDP with --udp) and carry it through the preset chain to a relay server, addressed to --forward'))
@@ -70,7 +70,7 @@ export function registerRelayCommands(program) {
       const server = endpointOption('--server', options.server);
       const forward = endpointOption('--forward', options.forward);
       const udp = withUdp(options, settings, 'client');
-      await serve(() => udp(startRelayClient({ ...settings, server, forward }), { server, forward }));
+      await serve(() => udp(() => startRelayClient({ ...settings, server, forward }), { server, forward }));
     });
 }
 

@@ -17,9 +17,9 @@ export const udpOptions = (command, role) => command
   .option('--udp-max-associations <count>', 'UDP associations (senders) at once; a new one beyond is refused', String(DEFAULT_MAX_ASSOCIATIONS));
 
 // Checks the UDP options before anything starts; returns
-// (tcpRelayPromise, extra) -> the relay to serve.
+// (startTcp, extra) -> the relay to serve.
 export function withUdp(options, settings, role) {
-  if (!options.udp) return (tcp) => tcp;
+  if (!options.udp) return (startTcp) => startTcp();
   const without = presetsWithoutUdp(settings.presets);
   if (without.length > 0) {
     throw inputError(`--udp: this chain has no UDP form (${[...new Set(without)].join(', ')} carry TCP only); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, or ss-2022`);
@@ -33,5 +33,6 @@ export function withUdp(options, settings, role) {
     throw inputError(`--udp-max-associations must be a whole number from 1 to ${MAX_ASSOCIATIONS}, got ${JSON.stringify(options.udpMaxAssociations)}`);
   }
   const start = role === 'server' ? startUdpRelayServer : startUdpRelayClient;
-  return async (tcp, extra) => besideTcp(await tcp, (listen) => start({ ...settings, ...extra, listen, timeoutMs: seconds * 1000, maxAssociations }));
+  const startUdp = (extra) => (listen) => start({ ...settings, ...extra, listen, timeoutMs: seconds * 1000, maxAssociations });
+  return (startTcp, extra) => besideTcp(startTcp, startUdp(extra), { anyPort: settings.listen.port === 0 });
 }

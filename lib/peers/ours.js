@@ -1,5 +1,6 @@
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider, newChainPassword } from '../chain/requirements.js';
+import { chainHasUdp } from '../chain/udp.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
@@ -7,12 +8,12 @@ import { BUILT_IN } from './built-in.js';
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
-function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
+function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) {
   const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
   // debug: a relay says why it dropped a connection (a tag mismatch, a
   // malformed header), which a failed case's reason then carries; a
   // benchmark makes few connections, so the log stays short.
-  const presets = ['--key', key, '--presets', JSON.stringify(chain), '--log-level', 'debug'];
+  const presets = ['--key', key, '--presets', JSON.stringify(chain), '--log-level', 'debug', ...(udp ? ['--udp'] : [])];
   return [
     {
       role: 'server',
@@ -41,5 +42,6 @@ function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = s
 export default {
   ...BUILT_IN,
   key: ({ presets }) => newChainPassword(presets),
+  carriesUdp: ({ presets }) => chainHasUdp(presets),
   plan: async ({ presets }, context) => ({ relays: ourRelays(presets, context), entryPort: context.ports.client }),
 };

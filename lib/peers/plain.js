@@ -9,5 +9,6 @@ export default {
   ...BUILT_IN,
   impl: 'plain',
   label: () => 'plain (our relays, no cipher)',
+  carriesUdp: () => true,
   plan: (reference, context) => ours.plan({ presets: CHAIN }, context),
 };

@@ -17,14 +17,16 @@ export default {
   label: ({ method }) => `shadowsocks-rust ${method}`,
   key: ({ method }) => (AEAD_2022_METHODS[method] ? newPsk(method) : undefined),
   hint: 'install it with `cargo install shadowsocks-rust`, or put ssserver and sslocal from a release (github.com/shadowsocks/shadowsocks-rust/releases) on PATH',
+  // -U: TCP and UDP (-u would be UDP alone).
+  carriesUdp: () => true,
   locate: (reference, options) => findPrograms(['ssserver', 'sslocal'], options),
-  plan: async ({ method }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
+  plan: async ({ method }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) => ({
     relays: [
       {
         role: 'server',
         label: 'ssserver',
         file: found.ssserver,
-        args: ['-s', `${serverBind}:${ports.server}`, '-k', key, '-m', method],
+        args: ['-s', `${serverBind}:${ports.server}`, '-k', key, '-m', method, ...(udp ? ['-U'] : [])],
         readiness: { listening: ports.server },
       },
       {
@@ -33,7 +35,7 @@ export default {
         file: found.sslocal,
         args: [
           '--protocol', 'tunnel', '-b', `127.0.0.1:${ports.client}`, '--forward-addr', `127.0.0.1:${ports.target}`,
-          '-s', `${serverHost}:${ports.server}`, '-k', key, '-m', method,
+          '-s', `${serverHost}:${ports.server}`, '-k', key, '-m', method, ...(udp ? ['-U'] : []),
         ],
         readiness: { listening: ports.client },
       },

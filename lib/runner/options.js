@@ -1,5 +1,6 @@
 import { inputError } from '../errors.js';
 import { parseLinkProfile, PROFILES } from './link/profiles.js';
+import { parseRate } from './rate.js';
 
 const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
 const DEFAULT_DURATION = 3;
@@ -10,6 +11,14 @@ const DEFAULT_READY_TIMEOUT = 10;
 const ENGINES = Object.freeze(['auto', 'iperf3', 'node']);
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
+// UDP mode (docs/udp.md): iperf3 -u at an offered rate, in datagrams of a
+// fixed size every Shadowsocks implementation's buffer takes (iperf3 would
+// size them from the control connection's MSS, some 64 KB on loopback).
+// A datagram holds at most 65,507 bytes over IPv4; iperf3's own header
+// takes 16 of them.
+const DEFAULT_UDP_RATE = '1G';
+const DEFAULT_UDP_LENGTH = 1200;
+export const UDP_LENGTH = Object.freeze({ min: 16, max: 65_507 });
 // Enough for any spread a person would wait for; a typo of 1000 would run
 // for hours.
 const MAX_REPEAT = 100;
@@ -135,6 +144,29 @@ export const RUN_OPTIONS = Object.freeze([
       { flags: '--no-latency', description: 'no latency, even with --full' },
     ],
     read: (value, { preset }) => flag('latency', value, preset.latency),
+  },
+  {
+    name: 'udp',
+    cli: [{ flags: '--udp', description: 'measure UDP: iperf3 -u through each case\'s relays at --rate, in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md)' }],
+    read: (value) => flag('udp', value, false),
+  },
+  {
+    name: 'rate',
+    cli: [{ flags: '--rate <bits/s>', description: `with --udp: the offered rate (iperf3 -b), e.g. 500M (default: ${DEFAULT_UDP_RATE})` }],
+    read: (value, { options }) => {
+      if (value === undefined || value === null) return flag('udp', options.udp, false) ? parseRate('--rate', DEFAULT_UDP_RATE) : null;
+      if (!flag('udp', options.udp, false)) throw inputError('--rate goes with --udp (the offered UDP rate)');
+      return parseRate('--rate', value);
+    },
+  },
+  {
+    name: 'length',
+    cli: [{ flags: '--length <bytes>', description: `with --udp: bytes of payload per datagram (iperf3 -l) (default: ${DEFAULT_UDP_LENGTH})` }],
+    read: (value, { options }) => {
+      if (value === undefined || value === null) return flag('udp', options.udp, false) ? DEFAULT_UDP_LENGTH : null;
+      if (!flag('udp', options.udp, false)) throw inputError('--length goes with --udp (bytes per datagram)');
+      return wholeNumber('length', value, { unit: 'bytes', ...UDP_LENGTH });
+    },
   },
   {
     name: 'ceiling',

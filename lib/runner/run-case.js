@@ -27,7 +27,7 @@ const CLIENT_GRACE_MS = 2000;
 // and the client's half on the near side, and the run also says what the
 // link carried: { wire: { bytes, overhead } }. With a `remote` host
 // (remote/ssh.js) the server's half runs there over SSH.
-export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, engine, key, found = {}, link = null, remote = null, signal, emit }) {
+export async function runCase(identity, { index, direction = 'forward', ports, duration, parallel, readyTimeout, latency = false, udp = false, rate = null, length = null, engine, key, found = {}, link = null, remote = null, signal, emit }) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
@@ -62,7 +62,8 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     const atReady = await readRelayCosts(relays);
     const reverse = direction === 'reverse';
     const wireBefore = await link?.wireBytes();
-    const measured = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, signal, track, listeners: children, place });
+    const datagrams = udp ? { rate, length } : null;
+    const measured = await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, reverse, udp: datagrams, signal, track, listeners: children, place });
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
     if (measured.sender) cost = relayCost(atReady, await readRelayCosts(relays));
@@ -77,7 +78,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     if (remote && !runsRemotely(identity)) {
       outcome = { reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}` };
     } else {
-      plan = await planPeer(identity, { ports, key, found, serverHost: away?.serverAddress, serverBind: away?.serverBind });
+      plan = await planPeer(identity, { ports, key, found, serverHost: away?.serverAddress, serverBind: away?.serverBind, udp });
       outcome = await startAndMeasure(plan);
     }
     // Read before the target is stopped (by the probe or the teardown),
@@ -90,7 +91,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
   }
   const wallSeconds = (performance.now() - started) / 1000;
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
-  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe };
+  if (outcome.sender) return { status: 'ok', reason: null, sender: outcome.sender, receiver: outcome.receiver, wallSeconds, cost, ...(outcome.udp ? { udp: outcome.udp } : {}), ...(outcome.wire ? { wire: outcome.wire } : {}), ...probe };
   return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
 }
 
@@ -132,10 +133,10 @@ function relayCost(before, after) {
   return client && server ? { client, server } : null;
 }
 
-async function measure({ engine, host, port, duration, parallel, reverse, signal, track, listeners, place }) {
+async function measure({ engine, host, port, duration, parallel, reverse, udp, signal, track, listeners, place }) {
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse }, { signal, timeoutMs, place });
+  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse, udp }, { signal, timeoutMs, place });
   track(measuring.role, measuring.pid);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;

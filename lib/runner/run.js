@@ -10,6 +10,7 @@ import { inputError } from '../errors.js';
 import { RESULT_VERSION } from '../result.js';
 import { normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
+import { checkUdpCases, summariseUdp } from './udp-mode.js';
 import { assertPortsFree } from '../process/ports.js';
 import { runCase } from './run-case.js';
 import { caseEntries, directionsFor, interleave } from './schedule.js';
@@ -57,6 +58,7 @@ export async function run(options = {}) {
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
   const referenceIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
   const engine = await chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path });
+  if (settings.udp) checkUdpCases(selected, settings, engine);
   const { signal } = options;
   const emit = options.onEvent ?? (() => {});
 
@@ -172,6 +174,7 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
     cost: summariseCost(runs),
     wire: summariseWire(runs),
+    udp: summariseUdp(runs),
     latency,
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
     warnings,

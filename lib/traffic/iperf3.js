@@ -25,8 +25,10 @@ export const IPERF3_SERVER_READY = /Server listening on/;
 // reverse (-R): iperf3 -s sends and iperf3 -c receives, so the data runs
 // through the other half of each preset (server encode, client decode).
 // end.sum_sent and end.sum_received still name the sending and receiving side.
-export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false }) {
+// udp: { rate, length }: -u at `rate` bits/s in datagrams of `length` bytes.
+export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false, udp = null }) {
   const args = ['-c', host, '-p', String(port), '-t', String(duration), '-J'];
+  if (udp) args.push('-u', '-b', String(udp.rate), '-l', String(udp.length));
   if (parallel > 1) args.push('-P', String(parallel));
   if (reverse) args.push('-R');
   return args;
@@ -36,8 +38,28 @@ const pick = (sum) => (sum && typeof sum.bytes === 'number'
   ? { bytes: sum.bytes, seconds: sum.seconds, bits_per_second: sum.bits_per_second }
   : null);
 
+// What a UDP test adds, from the receiver's side (end.sum_received; 3.12
+// also gives end.sum): the rate offered, the datagrams sent and lost, the
+// receiver's jitter (RFC 3550's smoothed estimate) and out-of-order count
+// (summed over the streams: iperf3 puts no total in its end sums).
+function udpFigures(report) {
+  const received = report.end?.sum_received ?? report.end?.sum;
+  if (report.start?.test_start?.protocol !== 'UDP' || typeof received?.packets !== 'number') return null;
+  const outOfOrder = (report.end.streams ?? []).reduce((sum, stream) => sum + (stream.udp?.out_of_order ?? 0), 0);
+  return {
+    offered_bps: report.start.test_start.target_bitrate ?? null,
+    length: report.start.test_start.blksize ?? null,
+    packets: received.packets,
+    lost_packets: received.lost_packets,
+    lost_percent: received.lost_percent,
+    jitter_ms: received.jitter_ms,
+    out_of_order: outOfOrder,
+  };
+}
+
 // Reads iperf3 -J output: { sender, receiver } from end.sum_sent and
-// end.sum_received, or { error } — iperf3 puts its own error in the JSON.
+// end.sum_received (and { udp } for a UDP test), or { error } — iperf3 puts
+// its own error in the JSON.
 export function parseIperf3Json(stdout) {
   let report;
   try {
@@ -50,5 +72,6 @@ export function parseIperf3Json(stdout) {
   const sender = pick(report.end?.sum_sent);
   const receiver = pick(report.end?.sum_received);
   if (!sender || !receiver) return { error: 'iperf3 reported no end.sum_sent / end.sum_received totals' };
-  return { sender, receiver };
+  const udp = udpFigures(report);
+  return udp ? { sender, receiver, udp } : { sender, receiver };
 }

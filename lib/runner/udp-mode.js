@@ -1,0 +1,50 @@
+import { newChainPassword } from '../chain/requirements.js';
+import { presetsWithoutUdp, prepareUdpChain } from '../chain/udp.js';
+import { inputError } from '../errors.js';
+import { carriesUdp } from '../peers/index.js';
+import { median } from '../statistics.js';
+import { UDP_LENGTH } from './options.js';
+
+// run --udp: what must hold before anything starts, and what a case's UDP
+// runs add up to.
+
+const caseName = (selection) => selection.label ?? (selection.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
+
+// iperf3 -u measures (the built-in engine carries TCP only), every case
+// relays UDP, and a datagram of --length bytes still fits an IPv4
+// datagram once each chain has wrapped it. Throws the first problem as one
+// line.
+export function checkUdpCases(selected, { length }, engine) {
+  if (engine.name !== 'iperf3') {
+    throw inputError('--udp measures with iperf3 -u, and the built-in engine carries TCP only: install iperf3 (apt-get install iperf3), or run without --udp');
+  }
+  for (const selection of selected) {
+    if (!carriesUdp(selection)) {
+      const without = selection.presets && !selection.impl ? ` (${[...new Set(presetsWithoutUdp(selection.presets))].join(', ')} carry TCP only)` : '';
+      throw inputError(`--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`);
+    }
+    if (selection.presets && !selection.impl) {
+      const { overhead } = prepareUdpChain(selection.presets, { password: newChainPassword(selection.presets) ?? 'overhead' });
+      if (length + overhead > UDP_LENGTH.max) {
+        throw inputError(`--length ${length}: case ${selection.index}, ${caseName(selection)}, adds up to ${overhead} bytes to each datagram, past the ${UDP_LENGTH.max} an IPv4 datagram holds; give --length ${UDP_LENGTH.max - overhead} or less`);
+      }
+    }
+  }
+}
+
+// The medians over the ok runs of what iperf3 -u reported; null for a
+// case that ran without --udp or measured nothing.
+export function summariseUdp(runs) {
+  const measured = runs.map((run) => run.udp).filter(Boolean);
+  if (measured.length === 0) return null;
+  const middle = (field) => median(measured.map((figures) => figures[field]));
+  return {
+    offered_bps: measured[0].offered_bps,
+    length: measured[0].length,
+    packets: middle('packets'),
+    lost_packets: middle('lost_packets'),
+    lost_percent: middle('lost_percent'),
+    jitter_ms: middle('jitter_ms'),
+    out_of_order: middle('out_of_order'),
+  };
+}

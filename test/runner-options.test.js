@@ -17,10 +17,31 @@ test('defaults', () => {
     reverse: false,
     both: false,
     ceiling: true,
+    udp: false,
+    rate: null,
+    length: null,
     link: null,
     remote: null,
     caseLimit: null,
   });
+});
+
+test('--udp: the offered rate and datagram length, with defaults, and refused without --udp or out of range', () => {
+  const pick = ({ udp, rate, length }) => ({ udp, rate, length });
+  assert.deepEqual(pick(normalizeOptions({ udp: true })), { udp: true, rate: 1e9, length: 1200 });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '250M', length: '1400' })), { udp: true, rate: 250e6, length: 1400 });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '1.5g' })), { udp: true, rate: 1.5e9, length: 1200 });
+  for (const [options, message] of [
+    [{ udp: true, rate: 'fast' }, /^--rate must be a rate in bits per second such as 1G/],
+    [{ udp: true, rate: '0' }, /^--rate must be a rate/],
+    [{ udp: true, rate: '1X' }, /^--rate must be a rate/],
+    [{ udp: true, length: 65_508 }, /^length must be a whole number of bytes, 16 to 65507/],
+    [{ udp: true, length: 15 }, /^length must be a whole number of bytes, 16 to 65507/],
+    [{ rate: '1G' }, /^--rate goes with --udp/],
+    [{ length: 1200 }, /^--length goes with --udp/],
+  ]) {
+    assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
+  }
 });
 
 test('a mode sets duration, repeat, latency and how many cases; explicit options win', () => {

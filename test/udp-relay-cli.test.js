@@ -18,8 +18,8 @@ after(stopAll);
 
 test('--udp with a chain that has no UDP form, and UDP limits out of range: one line, exit 2', () => {
   for (const [args, stderr] of [
-    [[...SERVER, '--presets', OBFS, '--udp'], /^cipherbench: --udp: this chain has no UDP form \(obfs-http carry TCP only\)/],
-    [[...CLIENT, '--presets', VMESS, '--udp'], /^cipherbench: --udp: this chain has no UDP form \(v2ray-vmess carry TCP only\)/],
+    [[...SERVER, '--presets', OBFS, '--udp'], /^cipherbench: --udp: this chain has no UDP form \(obfs-http carries TCP only\)/],
+    [[...CLIENT, '--presets', VMESS, '--udp'], /^cipherbench: --udp: this chain has no UDP form \(v2ray-vmess carries TCP only\)/],
     [[...SERVER, '--presets', AES, '--udp', '--udp-timeout', '0'], /^cipherbench: --udp-timeout must be a number of seconds from 0\.1/],
     [[...SERVER, '--presets', AES, '--udp', '--udp-timeout', 'soon'], /^cipherbench: --udp-timeout must be/],
     [[...SERVER, '--presets', AES, '--udp', '--udp-max-associations', '0'], /^cipherbench: --udp-max-associations must be a whole number from 1/],

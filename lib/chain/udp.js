@@ -6,8 +6,11 @@ import { presetNamed } from '../presets/index.js';
 // whole form with sessions of its own.
 export const chainHasUdp = (chain) => chain.every((entry) => typeof presetNamed(entry.name)?.udp === 'function');
 
-// The presets without a UDP form, by name, for the message that refuses --udp.
-export const presetsWithoutUdp = (chain) => chain.filter((entry) => typeof presetNamed(entry.name)?.udp !== 'function').map((entry) => entry.name);
+// 'obfs-http carries TCP only': what a message refusing --udp says of a chain.
+export function withoutUdpPhrase(chain) {
+  const names = [...new Set(chain.filter((entry) => typeof presetNamed(entry.name)?.udp !== 'function').map((entry) => entry.name))];
+  return `${names.join(', ')} ${names.length === 1 ? 'carries' : 'carry'} TCP only`;
+}
 
 // Built once per process. Returns
 //   overhead: the most bytes a datagram grows by on the wire,

@@ -1,4 +1,4 @@
-import { presetsWithoutUdp } from '../chain/udp.js';
+import { chainHasUdp, withoutUdpPhrase } from '../chain/udp.js';
 import { DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from '../relay/udp/associations.js';
 import { besideTcp } from '../relay/udp/beside-tcp.js';
 import { startUdpRelayClient } from '../relay/udp/client.js';
@@ -20,9 +20,8 @@ export const udpOptions = (command, role) => command
 // (startTcp, extra) -> the relay to serve.
 export function withUdp(options, settings, role) {
   if (!options.udp) return (startTcp) => startTcp();
-  const without = presetsWithoutUdp(settings.presets);
-  if (without.length > 0) {
-    throw inputError(`--udp: this chain has no UDP form (${[...new Set(without)].join(', ')} carry TCP only); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, or ss-2022`);
+  if (!chainHasUdp(settings.presets)) {
+    throw inputError(`--udp: this chain has no UDP form (${withoutUdpPhrase(settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, or ss-2022`);
   }
   const seconds = Number(options.udpTimeout);
   if (!(seconds >= TIMEOUT_SECONDS.min && seconds <= TIMEOUT_SECONDS.max)) {

@@ -70,6 +70,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
       measurementRow(caseResult.sender, 'sender', paint),
       measurementRow(caseResult.receiver, 'receiver', paint),
       ...spreadLines(caseResult, paint),
+      ...udpLines(caseResult.udp),
       ...costLines(caseResult.cost),
       ...wireLines(caseResult.wire),
       ...latencyLines(caseResult.latency),
@@ -214,6 +215,16 @@ function spreadLines(caseResult, paint) {
     line('receiver', caseResult.receiver) + (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : ''),
     ...failedRuns,
   ];
+}
+
+// With --udp: what iperf3 -u's receiver counted (medians over the runs).
+function udpLines(udp) {
+  if (!udp) return [];
+  const lost = `${formatFixed(udp.lost_percent, 2)}% (${udp.lost_packets} of ${udp.packets})`;
+  return alignTable([
+    ['udp', 'offered', 'datagram', 'lost', 'jitter', 'out of order'],
+    ['', formatBitrate(udp.offered_bps), `${udp.length} B`, lost, `${formatFixed(udp.jitter_ms, 3)} ms`, String(udp.out_of_order)],
+  ], { labelWidth: LABEL_WIDTH });
 }
 
 function costLines(cost) {

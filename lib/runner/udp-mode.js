@@ -1,5 +1,5 @@
 import { newChainPassword } from '../chain/requirements.js';
-import { presetsWithoutUdp, prepareUdpChain } from '../chain/udp.js';
+import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
 import { inputError } from '../errors.js';
 import { carriesUdp } from '../peers/index.js';
 import { median } from '../statistics.js';
@@ -20,7 +20,7 @@ export function checkUdpCases(selected, { length }, engine) {
   }
   for (const selection of selected) {
     if (!carriesUdp(selection)) {
-      const without = selection.presets && !selection.impl ? ` (${[...new Set(presetsWithoutUdp(selection.presets))].join(', ')} carry TCP only)` : '';
+      const without = selection.presets && !selection.impl ? ` (${withoutUdpPhrase(selection.presets)})` : '';
       throw inputError(`--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`);
     }
     if (selection.presets && !selection.impl) {

@@ -3,8 +3,13 @@
 // datagram either way. A full table refuses a new association rather than
 // evicting one that is in use, so a flood of new senders cannot cut off the
 // ones already carried. `close(value)` releases what an association holds.
+// The idle time is shadowsocks-rust's default (5 minutes). It keeps every
+// association that long, unbounded in count by default, and
+// shadowsocks-libev's server 512, evicting the oldest; here each holds a
+// socket of about 7 KB of native memory, so 1,024 bound a flood of senders
+// to some 10 MB while leaving room for any benchmark (iperf3 -P 128 is 128).
 export const DEFAULT_UDP_TIMEOUT_MS = 300_000;
-export const DEFAULT_MAX_ASSOCIATIONS = 4096;
+export const DEFAULT_MAX_ASSOCIATIONS = 1024;
 
 export function createAssociations({ timeoutMs, maxAssociations, close }) {
   const entries = new Map();

@@ -57,7 +57,7 @@ for (const { label, presets, key } of CHAINS) {
       await echo.close();
     });
 
-    test('no crash, no stack trace, bounded memory, a genuine association served during and after', { timeout: 240_000 }, async () => {
+    test('no crash, no stack trace, bounded memory, a genuine association served during and after', { timeout: 240_000 }, async (t) => {
       const udp = ['--udp', '--udp-timeout', String(TIMEOUT_S), '--log-level', 'info'];
       const server = await startRelayServer({ key, presets, extra: udp });
       const client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key, presets, extra: udp });
@@ -98,6 +98,7 @@ for (const { label, presets, key } of CHAINS) {
       clearInterval(sampler);
       peak = Math.max(peak, rssBytes(server.pid));
       const growth = (peak - baseline) / 2 ** 20;
+      t.diagnostic(`server RSS ${(baseline / 2 ** 20).toFixed(1)} MB before, +${growth.toFixed(1)} MB at the peak`);
       assert.ok(growth < 50, `server RSS grew by ${growth.toFixed(1)} MB (baseline ${(baseline / 2 ** 20).toFixed(1)} MB)`);
       assert.ok(afterStorm.sent.length === 200);
 

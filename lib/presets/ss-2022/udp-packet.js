@@ -1,6 +1,7 @@
-import { createCipheriv, createDecipheriv, createSecretKey, randomBytes, randomInt } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createSecretKey, randomInt } from 'node:crypto';
 import { AEAD_2022_METHODS, deriveSessionSubkey } from '../../crypto/aead-2022-methods.js';
 import { AEAD_METHODS, TAG_LENGTH } from '../../crypto/aead-methods.js';
+import { randomView } from '../../crypto/random-pool.js';
 import { openSealed } from '../../wire/aead-chunks.js';
 import { protocolError } from '../../wire/protocol-error.js';
 import { decodeAddressFrame, encodeAddressFrame } from '../udp/address-frame.js';
@@ -37,7 +38,7 @@ export function packetCipher(methodName, psk) {
     const key = XCHACHA.importKey(psk);
     return {
       overhead: XCHACHA_NONCE + IDS_LENGTH + TAG_LENGTH,
-      seal(sessionId, packetId, body, nonce = randomBytes(XCHACHA_NONCE)) {
+      seal(sessionId, packetId, body, nonce = randomView(XCHACHA_NONCE)) {
         const ids = Buffer.alloc(IDS_LENGTH);
         sessionId.copy(ids);
         writeId(ids, SESSION_ID_LENGTH, packetId);

@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto';
+import { randomView } from '../../crypto/random-pool.js';
 import { protocolError } from '../../wire/protocol-error.js';
 
 // Stream-cipher UDP: IV | ciphertext of the whole plaintext, a fresh IV and
@@ -7,7 +7,7 @@ import { protocolError } from '../../wire/protocol-error.js';
 export function streamPacket(method, key) {
   return {
     overhead: method.ivLength,
-    seal(plaintext, iv = randomBytes(method.ivLength)) {
+    seal(plaintext, iv = randomView(method.ivLength)) {
       return Buffer.concat([iv, method.create(false, key, iv).update(plaintext)]);
     },
     open(packet) {

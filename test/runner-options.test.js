@@ -20,6 +20,7 @@ test('defaults', () => {
     udp: false,
     rate: null,
     length: null,
+    maxLoss: null,
     link: null,
     remote: null,
     caseLimit: null,
@@ -31,6 +32,7 @@ test('--udp: the offered rate and datagram length, with defaults, and refused wi
   assert.deepEqual(pick(normalizeOptions({ udp: true })), { udp: true, rate: 1e9, length: 1200 });
   assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '250M', length: '1400' })), { udp: true, rate: 250e6, length: 1400 });
   assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '1.5g' })), { udp: true, rate: 1.5e9, length: 1200 });
+  assert.equal(normalizeOptions({ udp: true, maxLoss: '0.5' }).maxLoss, 0.5);
   for (const [options, message] of [
     [{ udp: true, rate: 'fast' }, /^--rate must be a rate in bits per second such as 1G/],
     [{ udp: true, rate: '0' }, /^--rate must be a rate/],
@@ -39,6 +41,10 @@ test('--udp: the offered rate and datagram length, with defaults, and refused wi
     [{ udp: true, length: 15 }, /^length must be a whole number of bytes, 16 to 65507/],
     [{ rate: '1G' }, /^--rate goes with --udp/],
     [{ length: 1200 }, /^--length goes with --udp/],
+    [{ maxLoss: 1 }, /^--max-loss goes with --udp/],
+    [{ udp: true, maxLoss: '101' }, /^--max-loss must be a percentage from 0 to 100, got "101"/],
+    [{ udp: true, maxLoss: '-1' }, /^--max-loss must be a percentage/],
+    [{ udp: true, maxLoss: 'some' }, /^--max-loss must be a percentage/],
   ]) {
     assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
   }

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
+import { BISECTION_PROBES, bisectRate } from '../lib/runner/udp-mode.js';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
@@ -65,4 +66,30 @@ test('--rate and --length without --udp are refused', async () => {
   const { code, stderr } = await runCli(['run', 'cases.json', '--rate', '1G', ...(await freePortsFlag())], { cwd: casesFolder([AES]) });
   assert.equal(code, 2);
   assert.match(stderr, /^cipherbench: --rate goes with --udp/);
+});
+
+test('--max-loss bisects the offered rate: the highest probe whose loss is at most the bound, the first probe at --rate', async () => {
+  // A path that loses everything above 300 Mbit/s and nothing below.
+  const lossAbove = (limit) => async (rate) => ({ status: 'ok', udp: { lost_percent: rate > limit ? 40 : 0.5 } });
+  const found = await bisectRate(lossAbove(300e6), { rate: 1e9, maxLoss: 1 });
+  assert.deepEqual(found.udp.max_loss.probes.map((probe) => probe.rate_bps), [1e9, 500e6, 250e6, 375e6, 312.5e6, 281.25e6]);
+  assert.equal(found.udp.max_loss.rate_bps, 281.25e6);
+  assert.equal(found.udp.lost_percent, 0.5, 'the figures of the passing run');
+  const atOnce = await bisectRate(lossAbove(2e9), { rate: 1e9, maxLoss: 1 });
+  assert.deepEqual(atOnce.udp.max_loss, { percent: 1, rate_bps: 1e9, probes: [{ rate_bps: 1e9, lost_percent: 0.5 }] });
+  const never = await bisectRate(async () => ({ status: 'ok', udp: { lost_percent: 60 } }), { rate: 1e9, maxLoss: 1 });
+  assert.equal(never.udp.max_loss.rate_bps, null);
+  assert.equal(never.udp.max_loss.probes.length, BISECTION_PROBES);
+  const failed = await bisectRate(async () => ({ status: 'failed', reason: 'relay died' }), { rate: 1e9, maxLoss: 1 });
+  assert.equal(failed.reason, 'relay died');
+});
+
+test('run --udp --max-loss: the case\'s max rate in the result and the report', { timeout: 120_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const { code, stdout, stderr } = await runCli([...UDP_RUN, '--max-loss', '100', ...(await freePortsFlag())], { cwd: casesFolder([AES]), env: { NO_COLOR: '1' } });
+  assert.equal(code, 0, stderr);
+  const [caseResult] = JSON.parse(stdout).cases;
+  assert.deepEqual(caseResult.udp.max_loss, { percent: 100, rate_bps: 20e6 });
+  assert.equal(caseResult.runs[0].udp.max_loss.probes.length, 1);
+  assert.match(stderr, /max rate +20(\.0)? Mbits\/sec offered with at most 100% lost/);
 });

@@ -221,10 +221,13 @@ function spreadLines(caseResult, paint) {
 function udpLines(udp) {
   if (!udp) return [];
   const lost = `${formatFixed(udp.lost_percent, 2)}% (${udp.lost_packets} of ${udp.packets})`;
-  return alignTable([
+  const bisected = udp.max_loss
+    ? [`${'max rate'.padEnd(LABEL_WIDTH)}  ${udp.max_loss.rate_bps === null ? 'none' : formatBitrate(udp.max_loss.rate_bps)} offered with at most ${udp.max_loss.percent}% lost (--max-loss; the figures above are that run's)`]
+    : [];
+  return [...alignTable([
     ['udp', 'offered', 'datagram', 'lost', 'jitter', 'out of order'],
     ['', formatBitrate(udp.offered_bps), `${udp.length} B`, lost, `${formatFixed(udp.jitter_ms, 3)} ms`, String(udp.out_of_order)],
-  ], { labelWidth: LABEL_WIDTH });
+  ], { labelWidth: LABEL_WIDTH }), ...bisected];
 }
 
 function costLines(cost) {

@@ -169,6 +169,17 @@ export const RUN_OPTIONS = Object.freeze([
     },
   },
   {
+    name: 'maxLoss',
+    cli: [{ flags: '--max-loss <percent>', description: 'with --udp: find each case\'s highest offered rate, up to --rate, whose loss is at most this percentage, by bisection (that rate is the case\'s figure)' }],
+    read: (value, { options }) => {
+      if (value === undefined || value === null) return null;
+      if (!flag('udp', options.udp, false)) throw inputError('--max-loss goes with --udp (the loss a rate may cost)');
+      const percent = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100)) throw inputError(`--max-loss must be a percentage from 0 to 100, got ${JSON.stringify(value)}`);
+      return percent;
+    },
+  },
+  {
     name: 'ceiling',
     cli: [{ flags: '--no-ceiling', description: 'do not measure each chain\'s cipher ceiling (in-process encrypt and decrypt) before the runs' }],
     read: (value) => flag('ceiling', value, true),

@@ -10,7 +10,7 @@ import { inputError } from '../errors.js';
 import { RESULT_VERSION } from '../result.js';
 import { normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
-import { checkUdpCases, summariseUdp } from './udp-mode.js';
+import { bisectRate, checkUdpCases, summariseUdp } from './udp-mode.js';
 import { assertPortsFree } from '../process/ports.js';
 import { runCase } from './run-case.js';
 import { caseEntries, directionsFor, interleave } from './schedule.js';
@@ -121,9 +121,12 @@ export async function run(options = {}) {
       const state = states[entry];
       const where = { position: position + 1, total, repeat, repeats: settings.repeat };
       emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
-      const outcome = await runCase(identity, {
+      const runOptions = {
         index, direction, ...settings, latency: settings.latency && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit,
-      });
+      };
+      const outcome = settings.maxLoss === null
+        ? await runCase(identity, runOptions)
+        : await bisectRate((rate) => runCase(identity, { ...runOptions, rate }), settings);
       const { latency, latencyReason, ...measured } = outcome;
       const runResult = { repeat, ...measured };
       state.runs.push(runResult);

@@ -38,20 +38,27 @@ const pick = (sum) => (sum && typeof sum.bytes === 'number'
   ? { bytes: sum.bytes, seconds: sum.seconds, bits_per_second: sum.bits_per_second }
   : null);
 
-// What a UDP test adds, from the receiver's side (end.sum_received; 3.12
-// also gives end.sum): the rate offered, the datagrams sent and lost, the
-// receiver's jitter (RFC 3550's smoothed estimate) and out-of-order count
-// (summed over the streams: iperf3 puts no total in its end sums).
+// What a UDP test adds: the rate offered, the datagrams sent (end.sum_sent)
+// and those that arrived, the receiver's jitter (RFC 3550's smoothed
+// estimate) and out-of-order count (summed over the streams: iperf3 puts no
+// total in its end sums). Loss is counted against what was sent, not taken
+// from iperf3's receiver, which counts only gaps before the last datagram
+// that arrived: a relay slower than the offered rate queues in its socket's
+// buffer, delivers an unbroken prefix by the end of the test and drops the
+// rest, and iperf3 then reports 0% lost of a tenth delivered.
 function udpFigures(report) {
-  const received = report.end?.sum_received ?? report.end?.sum;
-  if (report.start?.test_start?.protocol !== 'UDP' || typeof received?.packets !== 'number') return null;
+  const sent = report.end?.sum_sent;
+  const received = report.end?.sum_received;
+  if (report.start?.test_start?.protocol !== 'UDP' || typeof sent?.packets !== 'number' || typeof received?.packets !== 'number') return null;
+  const arrived = received.packets - received.lost_packets;
+  const lost = Math.max(0, sent.packets - arrived);
   const outOfOrder = (report.end.streams ?? []).reduce((sum, stream) => sum + (stream.udp?.out_of_order ?? 0), 0);
   return {
     offered_bps: report.start.test_start.target_bitrate ?? null,
     length: report.start.test_start.blksize ?? null,
-    packets: received.packets,
-    lost_packets: received.lost_packets,
-    lost_percent: received.lost_percent,
+    packets: sent.packets,
+    lost_packets: lost,
+    lost_percent: sent.packets > 0 ? (100 * lost) / sent.packets : 0,
     jitter_ms: received.jitter_ms,
     out_of_order: outOfOrder,
   };

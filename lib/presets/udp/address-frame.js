@@ -6,7 +6,14 @@ import { protocolError } from '../../wire/protocol-error.js';
 // client), then the payload, all in one packet.
 export const MAX_ADDRESS_LENGTH = 1 + 1 + 255 + 2;
 
-export const encodeAddressFrame = (address, payload) => Buffer.concat([encodeAddressHeader(address), payload]);
+// A relay client addresses every datagram to one target, and a server's
+// replies mostly come from one: the last header is kept, not made again.
+let last = { host: null, port: null, header: null };
+
+export function encodeAddressFrame(address, payload) {
+  if (address.host !== last.host || address.port !== last.port) last = { host: address.host, port: address.port, header: encodeAddressHeader(address) };
+  return Buffer.concat([last.header, payload]);
+}
 
 export function decodeAddressFrame(frame) {
   const length = addressHeaderLength((i) => frame[i], frame.length);

@@ -113,6 +113,7 @@ for (const { label, presets, key } of CHAINS) {
       await server.exited;
       const summary = /udp relay server: (\d+) datagrams, (\d+) relayed, (\d+) replies, (\d+) refused \((\d+) replays\), (\d+) over the association cap/.exec(server.output);
       assert.ok(summary, server.output);
+      t.diagnostic(summary[0]);
       const [, , , , refused, replays, overCap] = summary.map(Number);
       assert.ok(refused >= hostile.length - 1, `refused ${refused} of ${hostile.length} hostile datagrams`);
       if (presets[0].name === 'ss-2022') assert.ok(replays >= 4, `${replays} replays refused`);

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
+import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 import { BISECTION_PROBES, bisectRate } from '../lib/runner/udp-mode.js';
+import { startUdpEchoTarget } from '../lib/traffic/udp-echo-target.js';
+import { measureUdpRoundTrips } from '../lib/traffic/udp-latency.js';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
@@ -92,4 +95,38 @@ test('run --udp --max-loss: the case\'s max rate in the result and the report', 
   assert.deepEqual(caseResult.udp.max_loss, { percent: 100, rate_bps: 20e6 });
   assert.equal(caseResult.runs[0].udp.max_loss.probes.length, 1);
   assert.match(stderr, /max rate +20(\.0)? Mbits\/sec offered with at most 100% lost/);
+});
+
+test('UDP round trips: each datagram timed to its echo, a changed echo fails, a path that answers nothing fails', async () => {
+  const echo = await startUdpEchoTarget();
+  try {
+    const figures = await measureUdpRoundTrips({ port: echo.address.port, count: 200 });
+    assert.equal(figures.count + figures.lost, 200);
+    assert.ok(figures.p50 > 0 && figures.p50 <= figures.p99 && figures.p99 <= figures.max);
+  } finally {
+    await echo.close();
+  }
+  const changer = dgram.createSocket('udp4');
+  changer.on('message', (datagram, from) => {
+    datagram[datagram.length - 1] ^= 1;
+    changer.send(datagram, from.port, from.address);
+  });
+  await new Promise((resolve) => changer.bind(0, '127.0.0.1', resolve));
+  await assert.rejects(measureUdpRoundTrips({ port: changer.address().port, count: 10 }), /the echo of datagram 0 differs from it/);
+  changer.close();
+  const silent = dgram.createSocket('udp4');
+  await new Promise((resolve) => silent.bind(0, '127.0.0.1', resolve));
+  await assert.rejects(measureUdpRoundTrips({ port: silent.address().port, count: 200, waitMs: 5 }), /100 datagrams through 127\.0\.0\.1:\d+ had no echo within 5 ms/);
+  silent.close();
+});
+
+test('run --udp --latency: UDP round trips through the relays beside the TCP ones', { timeout: 180_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const { code, stdout, stderr } = await runCli([...UDP_RUN, '--latency', ...(await freePortsFlag())], { cwd: casesFolder([AES]), env: { NO_COLOR: '1' } });
+  assert.equal(code, 0, stderr);
+  const [caseResult] = JSON.parse(stdout).cases;
+  const { udp_rtt: udpRtt } = caseResult.latency;
+  assert.equal(udpRtt.count + udpRtt.lost, 2000);
+  assert.ok(udpRtt.p50 > 0 && udpRtt.p50 <= udpRtt.p999);
+  assert.match(stderr, /\nudp_rtt +\d+ +[\d.]+ +[\d.]+/);
 });

@@ -17,7 +17,7 @@ import { EXIT_INPUT } from '../errors.js';
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 // Commands that turn SIGINT/SIGTERM into an orderly stop of their own.
-const HANDLES_SIGNALS = new Set(['run', 'server', 'client', 'echo', 'sink']);
+const HANDLES_SIGNALS = new Set(['run', 'server', 'client', 'echo', 'udp-echo', 'sink']);
 
 export async function main(argv = process.argv) {
   const program = new Command('cipherbench')

@@ -2,6 +2,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { startTrafficClient } from '../traffic/engine.js';
 import { parseIperf3Json } from '../traffic/iperf3.js';
 import { measureLatency } from '../traffic/latency.js';
+import { measureUdpRoundTrips } from '../traffic/udp-latency.js';
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { costBetween, readProcessCost } from '../process/process-cost.js';
 import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
@@ -84,7 +85,7 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
     // Read before the target is stopped (by the probe or the teardown),
     // which makes iperf3 -s say "interrupt".
     tails = stderrTails(children);
-    if (outcome.sender && latency) probe = await probeLatency({ target: outcome.target, start, ports, targetHost: outcome.targetHost, entryHost: plan.entryHost, entryPort: plan.entryPort, link, waits: outcome.waits, signal });
+    if (outcome.sender && latency) probe = await probeLatency({ target: outcome.target, start, ports, targetHost: outcome.targetHost, entryHost: plan.entryHost, entryPort: plan.entryPort, link, udp: udp && !away, waits: outcome.waits, signal });
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     await plan?.cleanup?.();
@@ -97,17 +98,24 @@ export async function runCase(identity, { index, direction = 'forward', ports, d
 
 // With the relays still up, the engine's server makes way for an echo
 // target on the same port, and the latency probe goes in where the traffic
-// went: the same relay processes the bitrate came from. Resolves with { latency } or
-// { latencyReason }; { } when the run was interrupted.
-async function probeLatency({ target, start, ports, targetHost, entryHost = '127.0.0.1', entryPort, link, waits, signal }) {
+// went: the same relay processes the bitrate came from. With `udp`, a UDP
+// echo target joins it on the same port number and the figures gain
+// udp_rtt, UDP round trips through the relays' UDP (on this machine only).
+// Resolves with { latency } or { latencyReason }; { } when the run was
+// interrupted.
+async function probeLatency({ target, start, ports, targetHost, entryHost = '127.0.0.1', entryPort, link, udp = false, waits, signal }) {
   await target.stop();
   const echo = start({ role: 'echo-target', label: 'echo target', file: process.execPath, args: [CLI, 'echo', '--listen', `${targetHost}:${ports.target}`] });
-  const notReady = await echo.ready({ stdout: READY_LINE }, waits);
+  const echoes = [echo];
+  if (udp) echoes.push(start({ role: 'echo-target', label: 'udp echo target', file: process.execPath, args: [CLI, 'udp-echo', '--listen', `${targetHost}:${ports.target}`] }));
+  const notReady = await firstReason(echoes.map((child) => child.ready({ stdout: READY_LINE }, waits)));
   if (signal?.aborted) return {};
-  if (notReady) return { latencyReason: [notReady, ...stderrTails([echo])].join('; ') };
+  if (notReady) return { latencyReason: [notReady, ...stderrTails(echoes)].join('; ') };
   if (link) return probeLatencyAcross(link, `${entryHost}:${entryPort}`);
   try {
-    return { latency: await measureLatency({ host: entryHost, port: entryPort, signal }) };
+    const latency = await measureLatency({ host: entryHost, port: entryPort, signal });
+    if (udp) latency.udp_rtt = await measureUdpRoundTrips({ host: entryHost, port: entryPort, signal });
+    return { latency };
   } catch (error) {
     if (signal?.aborted) return {};
     // measureLatency's own failures are one line saying what happened.

@@ -44,6 +44,10 @@ export function upgradeResult(result) {
     relativeTo: null,
     link: null,
     remote: null,
+    udp: false,
+    rate: null,
+    length: null,
+    maxLoss: null,
   });
   return {
     resultVersion: RESULT_VERSION,
@@ -66,6 +70,7 @@ export function upgradeCase(caseResult, { parallel = null } = {}) {
     unstable: false,
     cost: null,
     wire: null,
+    udp: null,
     latency: null,
     ceiling: null,
     warnings: [],

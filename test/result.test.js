@@ -53,10 +53,10 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   assert.deepEqual(ok.receiver, { ...measured, min: 3e9, max: 3e9, cv: 0 });
   assert.equal(ok.parallel, 2);
   assert.equal(ok.direction, 'forward');
-  assert.deepEqual([ok.cost, ok.wire, ok.latency, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, false, []]);
+  assert.deepEqual([ok.cost, ok.wire, ok.udp, ok.latency, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, null, false, []]);
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
-    duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
+    duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null, udp: false, rate: null, length: null, maxLoss: null,
   });
   assert.deepEqual(result.warnings, []);
   assert.equal(old.resultVersion, undefined, 'the given object is left alone');

@@ -30,14 +30,14 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.equal(result.interrupted, null);
   assert.deepEqual(result.options, {
     casesFile: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
-    engine: 'iperf3', relativeTo: null, link: null, remote: null,
+    engine: 'iperf3', relativeTo: null, link: null, remote: null, udp: false, rate: null, length: null, maxLoss: null,
   });
   assert.deepEqual(result.warnings, []);
   assert.match(result.environment.iperf3.path, /iperf3$/);
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {
     assert.deepEqual(Object.keys(caseResult), [
-      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'latency', 'ceiling', 'warnings', 'relative',
+      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'udp', 'latency', 'ceiling', 'warnings', 'relative',
     ]);
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.equal(caseResult.reason, null);

@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import { freePorts } from './support/ports.js';
-import { startProcess, startRelayClient, startRelayServer, startSsServer, startSsTunnel, stopAll } from './support/processes.js';
+import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 

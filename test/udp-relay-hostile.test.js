@@ -82,6 +82,9 @@ for (const { label, presets, key } of CHAINS) {
           return flipped;
         }),
         ...Array.from({ length: 100 }, () => prepareUdpChain(presets, { password: presets[0].name === 'ss-2022' ? newPsk(presets[0].params.method) : 'wrong key' }).client().encode({ host: '127.0.0.1', port: echo.port }, randomBytes(100))),
+        // Valid, but naming port 0 or a target off this machine.
+        form.client().encode({ host: '127.0.0.1', port: 0 }, randomBytes(100)),
+        form.client().encode({ host: '192.0.2.1', port: 53 }, randomBytes(100)),
       ];
       // The genuine association carries on through all of it.
       // Patient: on two loaded cores a flood of new associations can hold
@@ -111,11 +114,13 @@ for (const { label, presets, key } of CHAINS) {
 
       server.kill('SIGTERM');
       await server.exited;
-      const summary = /udp relay server: (\d+) datagrams, (\d+) relayed, (\d+) replies, (\d+) refused \((\d+) replays\), (\d+) over the association cap/.exec(server.output);
+      const summary = /udp relay server: (\d+) datagrams, (\d+) relayed, (\d+) replies, (\d+) refused \((\d+) replays\), (\d+) over the association cap, (\d+) to a refused target/.exec(server.output);
       assert.ok(summary, server.output);
       t.diagnostic(summary[0]);
-      const [, , , , refused, replays, overCap] = summary.map(Number);
-      assert.ok(refused >= hostile.length - 1, `refused ${refused} of ${hostile.length} hostile datagrams`);
+      const [, , , , refused, replays, overCap, targetsRefused] = summary.map(Number);
+      assert.equal(targetsRefused, 2, 'port 0 and a target off this machine');
+      // All but the two valid ones, whose targets are refused after they open.
+      assert.ok(refused >= hostile.length - 2, `refused ${refused} of ${hostile.length} hostile datagrams`);
       if (presets[0].name === 'ss-2022') assert.ok(replays >= 4, `${replays} replays refused`);
       assert.ok(overCap > 0, 'the flood filled the table');
       assert.equal(server.output.match(/associations \(--udp-max-associations\) in use/g)?.length, 1, 'a full table is said once');

@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { prepareUdpChain } from '../../chain/udp.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
-import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers } from './socket.js';
+import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendDatagram } from './socket.js';
 
 // The UDP relay client, a port forward (as ss-tunnel -U): each local sender
 // gets an association, a socket to the relay server and a session of the
@@ -51,7 +51,7 @@ export async function startUdpRelayClient({
       }
       associations.touch(key);
       counts.replies += 1;
-      socket.send(opened.payload, sender.port, sender.address, sent);
+      sendDatagram(socket, opened.payload, sender.port, sender.address, sent);
     });
     return associations.add(key, { session, upstream });
   };
@@ -72,7 +72,7 @@ export async function startUdpRelayClient({
       }
       association = open(key, { address: sender.address, port: sender.port });
     }
-    association.upstream.send(association.session.encode(forward, datagram), server.port, serverAddress, sent);
+    sendDatagram(association.upstream, association.session.encode(forward, datagram), server.port, serverAddress, sent);
   });
 
   const address = await bindUdp(socket, listen);

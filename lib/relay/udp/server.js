@@ -3,7 +3,7 @@ import { isProtocolError } from '../../wire/protocol-error.js';
 import { formatEndpoint } from '../endpoint.js';
 import { isLoopbackHost } from '../loopback.js';
 import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
-import { bindUdp, closeUdp, createUdpSocket, udpType } from './socket.js';
+import { bindUdp, closeUdp, createUdpSocket, sendDatagram, udpType } from './socket.js';
 
 // The UDP relay server (as ss-server -u): every datagram that opens as the
 // chain's is sent on to the target it names, from a socket of the sender's
@@ -53,7 +53,7 @@ export async function startUdpRelayServer({
         associations.touch(association.key);
         counts.replies += 1;
         const packet = association.session.encode({ host: source.address, port: source.port }, data);
-        socket.send(packet, association.client.port, association.client.address, sent);
+        sendDatagram(socket, packet, association.client.port, association.client.address, sent);
       });
       association.outbound[type] = outbound;
     }
@@ -76,9 +76,10 @@ export async function startUdpRelayServer({
       return;
     }
     const { session, address, payload } = opened;
-    if (!allowRemote && !isLoopbackHost(address.host)) {
+    // Port 0 names no target (and Node's send would throw on it).
+    if (address.port === 0 || (!allowRemote && !isLoopbackHost(address.host))) {
       counts.targetsRefused += 1;
-      log.debug(`udp: refused target ${formatEndpoint(address)}: not loopback (start with --allow-remote to permit)`);
+      log.debug(`udp: refused target ${formatEndpoint(address)}: ${address.port === 0 ? 'port 0' : 'not loopback (start with --allow-remote to permit)'}`);
       return;
     }
     if (!association) {
@@ -98,11 +99,11 @@ export async function startUdpRelayServer({
       association.session = session;
     }
     counts.relayed += 1;
-    outboundFor(association, address.host).send(payload, address.port, address.host, sent);
+    sendDatagram(outboundFor(association, address.host), payload, address.port, address.host, sent);
   });
 
   const address = await bindUdp(socket, listen);
-  const summary = () => `${counts.datagrams} datagrams, ${counts.relayed} relayed, ${counts.replies} replies, ${counts.refused} refused (${counts.replays} replays), ${counts.overCap} over the association cap`;
+  const summary = () => `${counts.datagrams} datagrams, ${counts.relayed} relayed, ${counts.replies} replies, ${counts.refused} refused (${counts.replays} replays), ${counts.overCap} over the association cap, ${counts.targetsRefused} to a refused target`;
   return {
     address,
     stats: () => ({ ...counts, associations: associations.size }),

@@ -22,6 +22,16 @@ export const enlargeBuffers = (socket) => {
   socket.setSendBufferSize(BUFFER_BYTES);
 };
 
+// socket.send, with what it throws at once (a socket closed by a stop in
+// the same tick) handed to `sent` like what it reports later.
+export function sendDatagram(socket, datagram, port, host, sent) {
+  try {
+    socket.send(datagram, port, host, sent);
+  } catch (error) {
+    sent(error);
+  }
+}
+
 // Resolves with the bound { host, port }, or rejects with the bind error.
 export function bindUdp(socket, { host, port }) {
   return new Promise((resolve, reject) => {

@@ -49,12 +49,17 @@ function fromVersion0(result) {
     relativeTo: null,
     link: null,
     remote: null,
-    // Version 2: the request workload. An older run measured a bulk stream.
+    // Version 2: the request workload and UDP. An older run measured a TCP
+    // bulk stream.
     requests: false,
     concurrency: null,
     responseSize: null,
     warmup: null,
     newConnections: false,
+    udp: false,
+    rate: null,
+    length: null,
+    maxLoss: null,
   });
   const { resultVersion, ...unversioned } = result;
   return {
@@ -106,6 +111,7 @@ function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
     cost: null,
     wire: null,
     transport: null,
+    udp: null,
     latency: null,
     requests: null,
     ceiling: null,

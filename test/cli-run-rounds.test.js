@@ -16,7 +16,7 @@ describe('cipherbench run: --seed, --confidence, --max-rounds, --max-time, --rat
       [['--confidence', '101,5'], /^cipherbench: --confidence takes LEVEL,WIDTH in percent: a level from 50 to 99\.9 and a width above 0, e\.g\. 95,5; got "101,5"\n$/],
       [['--confidence', '95,0'], /^cipherbench: --confidence takes LEVEL,WIDTH/],
       [['--confidence', '49.9,5'], /^cipherbench: --confidence takes LEVEL,WIDTH/],
-      [['--rate', 'fast'], /^cipherbench: --rate takes bits per second, 1K or more, as a number with K, M or G \(e\.g\. 500M, 1G\); got "fast"\n$/],
+      [['--rate', 'fast'], /^cipherbench: --rate must be a rate in bits per second such as 1G, 250M or 800k \(1K to 10T\), got "fast"\n$/],
       [['--max-rounds', '0'], /^cipherbench: --max-rounds must be a whole number of rounds, 1 to 100; got "0"\n$/],
       [['--max-time', '-3'], /^cipherbench: --max-time must be a number of seconds above 0/],
       [['--seed', 'abc'], /^cipherbench: seed must be a whole number/],

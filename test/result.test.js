@@ -54,12 +54,12 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   assert.deepEqual(ok.receiver, { ...measured, min: 3e9, max: 3e9, cv: 0, low: null, high: null, level: null, coverage: null });
   assert.equal(ok.parallel, 2);
   assert.equal(ok.direction, 'forward');
-  assert.deepEqual([ok.cost, ok.wire, ok.latency, ok.requests, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, null, false, []]);
+  assert.deepEqual([ok.cost, ok.wire, ok.udp, ok.latency, ok.requests, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, null, null, false, []]);
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
     duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
     seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
-    requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false,
+    requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false, udp: false, length: null, maxLoss: null,
   });
   assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged], [1, null, null, null]);
   assert.deepEqual(result.warnings, []);

@@ -30,6 +30,9 @@ test('defaults', () => {
     reverse: false,
     both: false,
     ceiling: true,
+    udp: false,
+    length: null,
+    maxLoss: null,
     link: null,
     remote: null,
     caseLimit: null,
@@ -52,6 +55,28 @@ test('the request workload: its options, and each mistake in one line', () => {
     [{ requests: true, warmup: '61' }, /^warmup must be a whole number of seconds, 0 to 60/],
   ];
   for (const [options, message] of mistakes) {
+    assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
+  }
+});
+
+test('--udp: the offered rate and datagram length, with defaults, and refused without --udp or out of range', () => {
+  const pick = ({ udp, rate, length }) => ({ udp, rate, length });
+  assert.deepEqual(pick(normalizeOptions({ udp: true })), { udp: true, rate: 1e9, length: 1200 });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '250M', length: '1400' })), { udp: true, rate: 250e6, length: 1400 });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '1.5g' })), { udp: true, rate: 1.5e9, length: 1200 });
+  assert.equal(normalizeOptions({ udp: true, maxLoss: '0.5' }).maxLoss, 0.5);
+  for (const [options, message] of [
+    [{ udp: true, rate: 'fast' }, /^--rate must be a rate in bits per second such as 1G/],
+    [{ udp: true, rate: '0' }, /^--rate must be a rate/],
+    [{ udp: true, rate: '1X' }, /^--rate must be a rate/],
+    [{ udp: true, length: 65_508 }, /^length must be a whole number of bytes, 16 to 65507/],
+    [{ udp: true, length: 15 }, /^length must be a whole number of bytes, 16 to 65507/],
+    [{ length: 1200 }, /^--length goes with --udp/],
+    [{ maxLoss: 1 }, /^--max-loss goes with --udp/],
+    [{ udp: true, maxLoss: '101' }, /^--max-loss must be a percentage from 0 to 100, got "101"/],
+    [{ udp: true, maxLoss: '-1' }, /^--max-loss must be a percentage/],
+    [{ udp: true, maxLoss: 'some' }, /^--max-loss must be a percentage/],
+  ]) {
     assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
   }
 });

@@ -34,7 +34,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.deepEqual(options, {
     casesFile: null, casesSource: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
     engine: 'iperf3', relativeTo: null, link: null, remote: null, confidence: null, maxRounds: 30, maxTime: null, rate: null, noiseFloor: 0, profile: null,
-    requests: false, concurrency: 20, responseSize: 2, warmup: 1, newConnections: false,
+    requests: false, concurrency: 20, responseSize: 2, warmup: 1, newConnections: false, udp: false, length: null, maxLoss: null,
   });
   assert.equal(result.noiseFloor, null);
   assert.deepEqual(result.warnings, []);
@@ -42,7 +42,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {
     assert.deepEqual(Object.keys(caseResult), [
-      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'latency', 'requests', 'ceiling', 'warnings', 'relative', 'width', 'converged',
+      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'udp', 'latency', 'requests', 'ceiling', 'warnings', 'relative', 'width', 'converged',
     ]);
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.equal(caseResult.reason, null);

@@ -1,5 +1,6 @@
 import { latencyTable } from '../report/latency-table.js';
 import { startEchoTarget } from '../traffic/echo-target.js';
+import { startUdpEchoTarget } from '../traffic/udp-echo-target.js';
 import { measureLatency } from '../traffic/latency.js';
 import { endpointOption, registerServer } from './serve.js';
 import { inputError } from '../errors.js';
@@ -17,6 +18,11 @@ export function registerLatencyCommands(program) {
     name: 'echo',
     description: 'a TCP echo target for the latency probe: writes back whatever arrives',
     start: startEchoTarget,
+  });
+  registerServer(program, {
+    name: 'udp-echo',
+    description: 'a UDP echo target for the UDP round trips of run --udp --latency: sends every datagram back',
+    start: startUdpEchoTarget,
   });
 
   const latency = program

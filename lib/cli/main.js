@@ -19,7 +19,7 @@ import { EXIT_INPUT } from '../errors.js';
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 // Commands that turn SIGINT/SIGTERM into an orderly stop of their own.
-const HANDLES_SIGNALS = new Set(['run', 'requests', 'server', 'client', 'echo', 'sink', 'http-target']);
+const HANDLES_SIGNALS = new Set(['run', 'requests', 'server', 'client', 'echo', 'udp-echo', 'sink', 'http-target']);
 
 export async function main(argv = process.argv) {
   const program = new Command('cipherbench')

@@ -7,6 +7,7 @@ import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, startRelayServer } from '../relay/server.js';
 import { rawOptionValue } from './raw-argument.js';
+import { udpOptions, withUdp } from './relay-udp-options.js';
 import { endpointOption, serve } from './serve.js';
 import { inputError } from '../errors.js';
 
@@ -35,13 +36,14 @@ export function registerRelayCommands(program) {
       .requiredOption('--presets <json>', 'preset chain as a JSON array, e.g. \'[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]\'')
       .option('--log-level <level>', `one of ${LOG_LEVELS.join(', ')}`, 'info');
 
-  common(relay.command('server').description('decode relay (Shadowsocks) traffic and connect to the target it names'))
+  const server = common(relay.command('server').description('decode relay (Shadowsocks) traffic and connect to the target it names'))
     .option('--allow-remote', 'connect to targets that are not on loopback (off: a relay left running is not an open proxy)')
     .option('--allow-unauthenticated', 'listen beyond loopback with a chain that has no integrity (a stream cipher): see below')
     .option('--handshake-timeout <seconds>', 'reset a connection that has not named its target by then (and one that broke the protocol, read until then)', String(DEFAULT_HANDSHAKE_TIMEOUT_MS / 1000))
     .option('--idle-timeout <seconds>', 'reset a relayed connection after this long without a byte either way', String(DEFAULT_IDLE_TIMEOUT_MS / 1000))
     .option('--max-connections <count>', 'refuse client connections beyond this many at once', String(DEFAULT_MAX_CONNECTIONS))
-    .addHelpText('after', SERVER_HELP)
+    .addHelpText('after', SERVER_HELP);
+  udpOptions(server, 'server')
     .action(async (options) => {
       const settings = relaySettings(options);
       const handshakeTimeoutMs = secondsOption('--handshake-timeout', options.handshakeTimeout) * 1000;
@@ -55,22 +57,25 @@ export function registerRelayCommands(program) {
           `--listen ${options.listen} is not loopback and this chain is unauthenticated (anyone on the path can redirect its connections by flipping bits): use ss-aead-cipher, or pass --allow-unauthenticated`,
         );
       }
-      await serve(() =>
-        startRelayServer({ ...settings, allowRemote: Boolean(options.allowRemote), handshakeTimeoutMs, idleTimeoutMs, maxConnections }),
-      );
+      const allowRemote = Boolean(options.allowRemote);
+      const udp = withUdp(options, settings, 'server');
+      await serve(() => udp(() => startRelayServer({ ...settings, allowRemote, handshakeTimeoutMs, idleTimeoutMs, maxConnections }), { allowRemote }));
     });
 
-  common(relay.command('client').description('accept connections and carry them through the preset chain to a relay server: to --forward (tunnel), or where each one asks (socks5, http)'))
+  const client = common(relay.command('client').description('accept connections (and UDP with --udp) and carry them through the preset chain to a relay server: to --forward (tunnel), or where each one asks (socks5, http)'))
     .requiredOption('--server <host:port>', 'the relay server to connect to')
     .option('--inbound <kind>', `how applications connect: ${INBOUND_KINDS.join(', ')} (tunnel: every connection to --forward; socks5: SOCKS5 CONNECT; http: an HTTP proxy, CONNECT and plain)`, 'tunnel')
     .option('--forward <host:port>', 'with --inbound tunnel: the target the relay server should connect to')
     .option('--inbound-user <name>', 'with --inbound socks5 or http: the username applications must give (RFC 1929, Proxy-Authorization)')
-    .option('--inbound-password <password>', 'with --inbound-user: the password that goes with it')
+    .option('--inbound-password <password>', 'with --inbound-user: the password that goes with it');
+  udpOptions(client, 'client')
     .action(async (options) => {
       const settings = relaySettings(options);
       const server = endpointOption('--server', options.server);
       const { inbound, forward, inboundAuth } = inboundSettings(options);
-      await serve(() => startRelayClient({ ...settings, server, forward, inbound, inboundAuth }));
+      if (options.udp && inbound !== 'tunnel') throw inputError('--udp goes with --inbound tunnel: datagrams are forwarded to --forward (SOCKS5 UDP ASSOCIATE is not built)');
+      const udp = withUdp(options, settings, 'client');
+      await serve(() => udp(() => startRelayClient({ ...settings, server, forward, inbound, inboundAuth }), { server, forward }));
     });
 }
 

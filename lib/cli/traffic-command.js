@@ -1,7 +1,7 @@
 import { formatBitrate, formatBytes, formatInterval } from '../report/units.js';
 import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../traffic/protocol.js';
 import { runTrafficSender } from '../traffic/sender.js';
-import { parseRate } from '../runner/options.js';
+import { parseRate } from '../runner/rate.js';
 import { startTrafficSink } from '../traffic/sink.js';
 import { endpointOption, registerServer } from './serve.js';
 import { inputError } from '../errors.js';
@@ -35,7 +35,7 @@ export function registerTrafficCommands(program) {
       if (!/^\d+$/.test(options.parallel) || !(parallel >= 1 && parallel <= MAX_STREAMS)) {
         throw inputError(`--parallel must be a whole number from 1 to ${MAX_STREAMS}, got ${JSON.stringify(options.parallel)}`);
       }
-      const rate = options.rate === undefined ? null : parseRate(options.rate);
+      const rate = options.rate === undefined ? null : parseRate('--rate', options.rate);
       if (rate !== null && options.reverse) throw inputError('--rate paces what this side sends: give it without --reverse');
       let report;
       try {

@@ -7,5 +7,6 @@ export default {
   ...BUILT_IN,
   impl: 'direct',
   label: () => 'direct (no relay)',
+  carriesUdp: () => true,
   plan: async (reference, { ports, serverHost = '127.0.0.1' }) => ({ relays: [], entryHost: serverHost, entryPort: ports.target }),
 };

@@ -33,6 +33,9 @@ import v2ray from './v2ray.js';
 //             engine's client connects (entryHost 127.0.0.1 unless said)
 //   remote    false for an implementation whose server cannot be started
 //             on a --remote host (it runs from files on this one)
+//   carriesUdp?(reference) -> true when the row relays UDP too (run --udp;
+//             the plan then gets udp: true and starts both halves with it);
+//             absent: TCP only
 //   key?(reference) -> a fresh key when the implementation takes one of
 //             its own format for this row (Shadowsocks 2022), else undefined
 // A chain case (an array of presets) runs on ours.js, which has the same
@@ -97,6 +100,8 @@ export async function locatePeer(identity, options) {
 }
 
 export const runsRemotely = (identity) => peerOf(identity).remote !== false;
+
+export const carriesUdp = (identity) => peerOf(identity).carriesUdp?.(identity) === true;
 
 // The run's password suits every cipher but those with a key format of
 // their own (Shadowsocks 2022: base64 of the method's key length): such a

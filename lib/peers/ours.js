@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chainForRun, chainNeedsLegacyProvider, newChainPassword } from '../chain/requirements.js';
+import { chainHasUdp } from '../chain/udp.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
@@ -12,12 +13,12 @@ import { CASE_INBOUNDS } from './inbounds.js';
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
-function ourRelays(chain, inbound, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
+function ourRelays(chain, inbound, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) {
   const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
   // debug: a relay says why it dropped a connection (a tag mismatch, a
   // malformed header), which a failed case's reason then carries; a
   // benchmark makes few connections, so the log stays short.
-  const presets = ['--key', key, '--presets', JSON.stringify(chain), '--log-level', 'debug'];
+  const presets = ['--key', key, '--presets', JSON.stringify(chain), '--log-level', 'debug', ...(udp ? ['--udp'] : [])];
   return [
     {
       role: 'server',
@@ -53,6 +54,7 @@ export default {
   ...BUILT_IN,
   key: ({ presets }) => newChainPassword(presets),
   inbounds: CASE_INBOUNDS,
+  carriesUdp: ({ presets }) => chainHasUdp(presets),
   plan: async ({ presets, inbound }, context) => {
     let folder = null;
     const chain = chainForRun(presets, () => writeCertificateFiles(folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-ours-'))));

@@ -10,5 +10,6 @@ export default {
   impl: 'plain',
   label: () => 'plain (our relays, no cipher)',
   inbounds: ours.inbounds,
+  carriesUdp: () => true,
   plan: ({ inbound }, context) => ours.plan({ presets: CHAIN, inbound }, context),
 };

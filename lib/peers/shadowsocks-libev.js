@@ -44,14 +44,16 @@ export default {
     ? 'install them with `apt-get install shadowsocks-libev simple-obfs` (Debian/Ubuntu)'
     : 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)'),
   inbounds: INBOUNDS,
+  // -u: TCP and UDP; simple-obfs carries TCP only.
+  carriesUdp: ({ obfs }) => !obfs,
   locate: ({ obfs, inbound }, options) => findPrograms([...PROGRAMS, ...(inbound === 'socks5' ? ['ss-local'] : []), ...(obfs ? PLUGIN_PROGRAMS : [])], options),
-  plan: async ({ method, obfs, inbound }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
+  plan: async ({ method, obfs, inbound }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) => ({
     relays: [
       {
         role: 'server',
         label: 'ss-server',
         file: found['ss-server'],
-        args: ['-s', serverBind, '-p', String(ports.server), '-k', key, '-m', method, ...plugin(obfs, 'obfs-server')],
+        args: ['-s', serverBind, '-p', String(ports.server), '-k', key, '-m', method, ...plugin(obfs, 'obfs-server'), ...(udp ? ['-u'] : [])],
         readiness: obfs ? { stderr: PLUGIN_LISTENING } : { listening: ports.server },
       },
       {
@@ -60,7 +62,7 @@ export default {
         file: found[inbound === 'socks5' ? 'ss-local' : 'ss-tunnel'],
         args: [
           '-s', serverHost, '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
-          ...(inbound === 'socks5' ? [] : ['-L', `127.0.0.1:${ports.target}`]), '-k', key, '-m', method, ...plugin(obfs, 'obfs-local'),
+          ...(inbound === 'socks5' ? [] : ['-L', `127.0.0.1:${ports.target}`]), '-k', key, '-m', method, ...plugin(obfs, 'obfs-local'), ...(udp ? ['-u'] : []),
         ],
         readiness: obfs ? { stderr: PLUGIN_LISTENING, listening: ports.client } : { listening: ports.client },
       },

@@ -26,14 +26,16 @@ export default {
   key: ({ method }) => (AEAD_2022_METHODS[method] ? newPsk(method) : undefined),
   hint: 'install it with `cargo install shadowsocks-rust`, or put ssserver and sslocal from a release (github.com/shadowsocks/shadowsocks-rust/releases) on PATH',
   inbounds: CASE_INBOUNDS,
+  // -U: TCP and UDP (-u would be UDP alone).
+  carriesUdp: () => true,
   locate: (reference, options) => findPrograms(['ssserver', 'sslocal'], options),
-  plan: async ({ method, inbound = 'tunnel' }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => ({
+  plan: async ({ method, inbound = 'tunnel' }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) => ({
     relays: [
       {
         role: 'server',
         label: 'ssserver',
         file: found.ssserver,
-        args: ['-s', `${serverBind}:${ports.server}`, '-k', key, '-m', method],
+        args: ['-s', `${serverBind}:${ports.server}`, '-k', key, '-m', method, ...(udp ? ['-U'] : [])],
         readiness: { listening: ports.server },
       },
       {
@@ -42,7 +44,7 @@ export default {
         file: found.sslocal,
         args: [
           ...localProtocol(inbound, ports), '-b', `127.0.0.1:${ports.client}`,
-          '-s', `${serverHost}:${ports.server}`, '-k', key, '-m', method,
+          '-s', `${serverHost}:${ports.server}`, '-k', key, '-m', method, ...(udp ? ['-U'] : []),
         ],
         readiness: { listening: ports.client },
       },

@@ -41,6 +41,11 @@ import vless from './vless.js';
 //   password?: { problem(params, password) -> message | undefined,
 //                generate(params) -> a fresh password it takes }, for a
 //     preset whose key is not any password (SIP022's base64 PSK),
+//   udp?(params, { password }), for a preset with a UDP form (chain/udp.js):
+//     returns { frame } (an address preset: encode(address, payload),
+//     decode(datagram)), { packet } (a cipher: seal(plaintext), open(datagram),
+//     overhead) or { sessions } (a preset that is the whole form, ss-2022);
+//     a chain carries UDP when every preset in it has one,
 //   prepare(params, { password }) -> (connection) -> per-connection stages
 //     (password: a string, or a Buffer of the bytes given when the key the
 //     person typed is not UTF-8; see cli/raw-argument.js)

@@ -5,6 +5,7 @@ import { deriveSubkey, SS_SUBKEY_INFO } from '../crypto/hkdf-subkey.js';
 import { createChunkOpener, createChunkSealer } from '../wire/aead-chunks.js';
 import { createByteQueue } from '../wire/byte-queue.js';
 import { protocolError } from '../wire/protocol-error.js';
+import { aeadPacket } from './udp/aead-packet.js';
 
 // SIP004: [salt] then chunks of [sealed 2-byte length][sealed payload]
 // (aead-chunks.js), chunk i's length under nonce 2i and its payload 2i + 1.
@@ -22,6 +23,10 @@ export default {
     // blinksocks took an HKDF info string until 2.6.1 and has used only
     // "ss-subkey" since; another value talks to no other Shadowsocks.
     info: { required: false, description: `the HKDF info string (default "${SS_SUBKEY_INFO}")`, check: checkInfo },
+  },
+  udp(params, { password }) {
+    const method = AEAD_METHODS[params.method];
+    return { packet: aeadPacket(method, createSecretKey(evpBytesToKey(password, method.keyLength)), params.info ?? SS_SUBKEY_INFO) };
   },
   prepare(params, { password }) {
     const method = AEAD_METHODS[params.method];

@@ -3,6 +3,7 @@ import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { STREAM_METHODS } from '../crypto/stream-methods.js';
 import { createByteQueue } from '../wire/byte-queue.js';
 import { protocolError } from '../wire/protocol-error.js';
+import { streamPacket } from './udp/stream-packet.js';
 
 const NO_IV = Buffer.alloc(0);
 
@@ -21,6 +22,10 @@ export default {
     method: { required: true, values: Object.keys(STREAM_METHODS) },
   },
   needsLegacyProvider: (params) => Boolean(STREAM_METHODS[params.method]?.legacy),
+  udp(params, { password }) {
+    const method = STREAM_METHODS[params.method];
+    return { packet: streamPacket(method, method.importKey(evpBytesToKey(password, method.keyLength))) };
+  },
   prepare(params, { password }) {
     const method = STREAM_METHODS[params.method];
     const keyBytes = evpBytesToKey(password, method.keyLength);

@@ -21,7 +21,7 @@ export function rankCases(result) {
 }
 
 export function isCostRanked(result) {
-  return result.options.rate !== null && result.options.rate !== undefined;
+  return result.options.rate !== null && result.options.rate !== undefined && !result.options.udp;
 }
 
 // '9.41 [8.80-10.2]': the pair's CPU seconds per GB with its interval.

@@ -79,6 +79,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
       measurementRow(caseResult.sender, 'sender', paint),
       measurementRow(caseResult.receiver, 'receiver', paint),
       ...spreadLines(caseResult, paint),
+      ...udpLines(caseResult.udp),
       ...costLines(caseResult.cost),
       ...wireLines(caseResult.wire),
       ...transportLines(caseResult.transport),
@@ -295,6 +296,19 @@ function spreadLines(caseResult, paint) {
     line('receiver', caseResult.receiver) + (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : '') + (note ? `  ${paint.yellow.bold(note)}` : ''),
     ...failedRuns,
   ];
+}
+
+// With --udp: what iperf3 -u's receiver counted (medians over the runs).
+function udpLines(udp) {
+  if (!udp) return [];
+  const lost = `${formatFixed(udp.lost_percent, 2)}% (${udp.lost_packets} of ${udp.packets})`;
+  const bisected = udp.max_loss
+    ? [`${'max rate'.padEnd(LABEL_WIDTH)}  ${udp.max_loss.rate_bps === null ? 'none' : formatBitrate(udp.max_loss.rate_bps)} offered with at most ${udp.max_loss.percent}% lost (--max-loss; the figures above are that run's)`]
+    : [];
+  return [...alignTable([
+    ['udp', 'offered', 'datagram', 'lost', 'jitter', 'out of order'],
+    ['', formatBitrate(udp.offered_bps), `${udp.length} B`, lost, `${formatFixed(udp.jitter_ms, 3)} ms`, String(udp.out_of_order)],
+  ], { labelWidth: LABEL_WIDTH }), ...bisected];
 }
 
 function costLines(cost) {

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { inputError } from '../errors.js';
 import { parseLinkProfile, PROFILES } from './link/profiles.js';
+import { parseRate } from './rate.js';
 
 const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
 const DEFAULT_DURATION = 3;
@@ -19,6 +20,14 @@ const DEFAULT_WARMUP = 1;
 const MAX_RESPONSE_SIZE = 64 * 1024 * 1024;
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
+// UDP mode (docs/udp.md): iperf3 -u at an offered rate, in datagrams of a
+// fixed size every Shadowsocks implementation's buffer takes (iperf3 would
+// size them from the control connection's MSS, some 64 KB on loopback).
+// A datagram holds at most 65,507 bytes over IPv4; iperf3's own header
+// takes 16 of them.
+const DEFAULT_UDP_RATE = '1G';
+const DEFAULT_UDP_LENGTH = 1200;
+export const UDP_LENGTH = Object.freeze({ min: 16, max: 65_507 });
 // Enough for any spread a person would wait for; a typo of 1000 would run
 // for hours.
 const MAX_REPEAT = 100;
@@ -181,11 +190,6 @@ export const RUN_OPTIONS = Object.freeze([
     read: (value) => wholeNumber('parallel', value ?? DEFAULT_PARALLEL, { unit: 'streams', min: 1, max: MAX_PARALLEL }),
   },
   {
-    name: 'rate',
-    cli: [{ flags: '--rate <rate>', description: 'offer every run this many bits per second (iperf3 -b; the built-in engine paces too), e.g. 500M or 1G, and make each relay\'s CPU seconds per GB the figure, ranked lowest first' }],
-    read: (value) => (value === undefined || value === null ? null : parseRate(value)),
-  },
-  {
     name: 'reverse',
     cli: [{ flags: '--reverse', description: 'measure the other direction (iperf3 -R: iperf3 -s sends, through the server-to-client half of each preset)' }],
     read: (value) => flag('reverse', value, false),
@@ -235,6 +239,40 @@ export const RUN_OPTIONS = Object.freeze([
       { flags: '--no-latency', description: 'no latency, even with --full' },
     ],
     read: (value, { preset }) => flag('latency', value, preset.latency),
+  },
+  {
+    name: 'udp',
+    cli: [{ flags: '--udp', description: 'measure UDP: iperf3 -u through each case\'s relays at --rate, in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md)' }],
+    read: (value) => flag('udp', value, false),
+  },
+  {
+    name: 'rate',
+    cli: [{ flags: '--rate <bits/s>', description: `offer every run this many bits per second (iperf3 -b; the built-in engine paces too), e.g. 500M or 1G: over TCP each relay's CPU seconds per GB becomes the figure, ranked lowest first; with --udp the offered UDP rate (default: ${DEFAULT_UDP_RATE})` }],
+    read: (value, { options }) => {
+      if (value === undefined || value === null) return flag('udp', options.udp, false) ? parseRate('--rate', DEFAULT_UDP_RATE) : null;
+      return parseRate('--rate', value);
+    },
+  },
+  },
+  {
+    name: 'length',
+    cli: [{ flags: '--length <bytes>', description: `with --udp: bytes of payload per datagram (iperf3 -l) (default: ${DEFAULT_UDP_LENGTH})` }],
+    read: (value, { options }) => {
+      if (value === undefined || value === null) return flag('udp', options.udp, false) ? DEFAULT_UDP_LENGTH : null;
+      if (!flag('udp', options.udp, false)) throw inputError('--length goes with --udp (bytes per datagram)');
+      return wholeNumber('length', value, { unit: 'bytes', ...UDP_LENGTH });
+    },
+  },
+  {
+    name: 'maxLoss',
+    cli: [{ flags: '--max-loss <percent>', description: 'with --udp: find each case\'s highest offered rate, up to --rate, whose loss is at most this percentage, by bisection (that rate is the case\'s figure)' }],
+    read: (value, { options }) => {
+      if (value === undefined || value === null) return null;
+      if (!flag('udp', options.udp, false)) throw inputError('--max-loss goes with --udp (the loss a rate may cost)');
+      const percent = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
+      if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100)) throw inputError(`--max-loss must be a percentage from 0 to 100, got ${JSON.stringify(value)}`);
+      return percent;
+    },
   },
   {
     name: 'ceiling',
@@ -323,17 +361,6 @@ export function parseConfidence(value) {
   return { level: level / 100, width: width / 100 };
 }
 
-// '500M', '1G', '2.5g', '800k' or a plain number: bits per second, in
-// steps of 1000 as iperf3 -b reads them.
-const RATE_UNITS = { '': 1, k: 1e3, m: 1e6, g: 1e9 };
-export function parseRate(value) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([kmg]?)\s*$/i.exec(String(value));
-  const rate = match ? Number(match[1]) * RATE_UNITS[match[2].toLowerCase()] : NaN;
-  if (!(rate >= 1000) || !Number.isFinite(rate)) {
-    throw inputError(`--rate takes bits per second, 1K or more, as a number with K, M or G (e.g. 500M, 1G); got ${JSON.stringify(String(value))}`);
-  }
-  return Math.round(rate);
-}
 
 function readMode(mode = 'default') {
   if (!Object.hasOwn(MODES, mode)) throw inputError(`mode must be one of ${Object.keys(MODES).join(', ')}, got ${JSON.stringify(mode)}`);

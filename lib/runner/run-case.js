@@ -3,6 +3,7 @@ import { startTrafficClient } from '../traffic/engine.js';
 import { parseIperf3Json } from '../traffic/iperf3.js';
 import { measureLatency } from '../traffic/latency.js';
 import { measureRequests } from '../traffic/requests.js';
+import { measureUdpRoundTrips } from '../traffic/udp-latency.js';
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { costBetween, readProcessCost } from '../process/process-cost.js';
 import { cpuSharesBetween, readCpuTimes, readLoadAverage } from '../process/machine-load.js';
@@ -42,11 +43,12 @@ const TRANSPORT_LINE = /^info: transport: (.+)$/;
 // profiler (cpu-profile.js) and the run says { profile: { files, top,
 // reason } }, or { profile: { reason } } when the case could not be.
 // With `rate` (bits/s) the engine offers that rate and the run says
-// whether it fell short (saturated). With `requests` the engine is the
+// whether it fell short (saturated); with `udp` that rate is iperf3 -u's,
+// in datagrams of `length` bytes. With `requests` the engine is the
 // request workload against a built-in HTTP target (traffic/requests.js).
 export async function runCase(identity, {
   index, direction = 'forward', ports, duration, parallel, rate = null, readyTimeout, latency = false, requests = false, concurrency, responseSize, newConnections, warmup = 0,
-  engine, key, found = {}, link = null, remote = null, profile = null, profileRun = 0, signal, emit,
+  udp = false, length = null, engine, key, found = {}, link = null, remote = null, profile = null, profileRun = 0, signal, emit,
 }) {
   const away = link ?? remote;
   const place = away ? away.place : (spec) => spec;
@@ -92,13 +94,14 @@ export async function runCase(identity, {
     const reverse = direction === 'reverse';
     const wireBefore = await link?.wireBytes();
     const [loadAverage, cpuBefore] = await Promise.all([readLoadAverage(), readCpuTimes()]);
+    const datagrams = udp ? { rate, length } : null;
     const { engineCpu, ...measured } = requests
       ? await measureRequestLoad({
         identity, host: planned.entryHost, port: planned.entryPort, target: { host: '127.0.0.1', port: ports.target }, duration, warmup, concurrency, newConnections, signal,
         // The warm-up's CPU is not the measured requests'.
         onMeasuring: () => readRelayCosts(relays).then((costs) => { atReady = costs; }),
       })
-      : await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, rate, reverse, signal, track, listeners: children, place });
+      : await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, rate: udp ? null : rate, reverse, udp: datagrams, signal, track, listeners: children, place });
     if (measured.receiver) measured.disturbance = disturbance(loadAverage, cpuSharesBetween(cpuBefore, await readCpuTimes()), engineCpu);
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
@@ -123,13 +126,13 @@ export async function runCase(identity, {
     if (remote && !runsRemotely(identity)) {
       outcome = { reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}` };
     } else {
-      plan = await planPeer(identity, { ports, key, found, serverHost: away?.serverAddress, serverBind: away?.serverBind });
+      plan = await planPeer(identity, { ports, key, found, serverHost: away?.serverAddress, serverBind: away?.serverBind, udp });
       outcome = await startAndMeasure(plan);
     }
     // Read before the target is stopped (by the probe or the teardown),
     // which makes iperf3 -s say "interrupt".
     tails = stderrTails(children);
-    if (outcome.sender && latency) probe = await probeLatency({ target: outcome.target, start, ports, targetHost: outcome.targetHost, entryHost: plan.entryHost, entryPort: plan.entryPort, link, waits: outcome.waits, signal });
+    if (outcome.sender && latency) probe = await probeLatency({ target: outcome.target, start, ports, targetHost: outcome.targetHost, entryHost: plan.entryHost, entryPort: plan.entryPort, link, udp: udp && !away, waits: outcome.waits, signal });
   } finally {
     await Promise.all(children.map((child) => child.stop()));
     await plan?.cleanup?.();
@@ -149,7 +152,8 @@ export async function runCase(identity, {
       cost,
       transport,
       disturbance: outcome.disturbance,
-      ...saturation(rate, outcome),
+      ...(udp ? {} : saturation(rate, outcome)),
+      ...(outcome.udp ? { udp: outcome.udp } : {}),
       ...(outcome.wire ? { wire: outcome.wire } : {}),
       ...probe,
       ...profiled,
@@ -200,17 +204,24 @@ function saturation(rate, { sender, receiver }) {
 
 // With the relays still up, the engine's server makes way for an echo
 // target on the same port, and the latency probe goes in where the traffic
-// went: the same relay processes the bitrate came from. Resolves with { latency } or
-// { latencyReason }; { } when the run was interrupted.
-async function probeLatency({ target, start, ports, targetHost, entryHost = '127.0.0.1', entryPort, link, waits, signal }) {
+// went: the same relay processes the bitrate came from. With `udp`, a UDP
+// echo target joins it on the same port number and the figures gain
+// udp_rtt, UDP round trips through the relays' UDP (on this machine only).
+// Resolves with { latency } or { latencyReason }; { } when the run was
+// interrupted.
+async function probeLatency({ target, start, ports, targetHost, entryHost = '127.0.0.1', entryPort, link, udp = false, waits, signal }) {
   await target.stop();
   const echo = start({ role: 'echo-target', label: 'echo target', file: process.execPath, args: [CLI, 'echo', '--listen', `${targetHost}:${ports.target}`] });
-  const notReady = await echo.ready({ stdout: READY_LINE }, waits);
+  const echoes = [echo];
+  if (udp) echoes.push(start({ role: 'echo-target', label: 'udp echo target', file: process.execPath, args: [CLI, 'udp-echo', '--listen', `${targetHost}:${ports.target}`] }));
+  const notReady = await firstReason(echoes.map((child) => child.ready({ stdout: READY_LINE }, waits)));
   if (signal?.aborted) return {};
-  if (notReady) return { latencyReason: [notReady, ...stderrTails([echo])].join('; ') };
+  if (notReady) return { latencyReason: [notReady, ...stderrTails(echoes)].join('; ') };
   if (link) return probeLatencyAcross(link, `${entryHost}:${entryPort}`);
   try {
-    return { latency: await measureLatency({ host: entryHost, port: entryPort, signal }) };
+    const latency = await measureLatency({ host: entryHost, port: entryPort, signal });
+    if (udp) latency.udp_rtt = await measureUdpRoundTrips({ host: entryHost, port: entryPort, signal });
+    return { latency };
   } catch (error) {
     if (signal?.aborted) return {};
     // measureLatency's own failures are one line saying what happened.
@@ -265,10 +276,10 @@ function relayCost(before, after) {
   return client && server ? { client, server } : null;
 }
 
-async function measure({ engine, host, port, duration, parallel, rate, reverse, signal, track, listeners, place }) {
+async function measure({ engine, host, port, duration, parallel, rate, reverse, udp, signal, track, listeners, place }) {
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse, rate }, { signal, timeoutMs, place });
+  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse, rate, udp }, { signal, timeoutMs, place });
   track(measuring.role, measuring.pid);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;

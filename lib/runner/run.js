@@ -11,6 +11,7 @@ import { inputError } from '../errors.js';
 import { RESULT_VERSION } from '../result.js';
 import { MIN_ROUNDS, normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
+import { bisectRate, checkUdpCases, summariseUdp } from './udp-mode.js';
 import { assertPortsFree } from '../process/ports.js';
 import { measureNoiseFloor } from './noise-floor.js';
 import { runCase } from './run-case.js';
@@ -75,9 +76,10 @@ export async function run(options = {}) {
   checkInbounds(selected, settings);
   const referenceIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
   const engine = await chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path });
-  if (settings.rate !== null && !engine.pacesReverse && (settings.reverse || settings.both)) {
+  if (settings.rate !== null && !settings.udp && !engine.pacesReverse && (settings.reverse || settings.both)) {
     throw inputError('--rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends');
   }
+  if (settings.udp) checkUdpCases(selected, settings, engine);
   const { signal } = options;
   const emit = options.onEvent ?? (() => {});
 
@@ -133,7 +135,9 @@ export async function run(options = {}) {
   let ceilings = null;
   const summary = (entry) => summariseCase(entries[entry], states[entry], { parallel: settings.parallel, ceilings, level });
   // At a fixed rate cost is the figure: ratios and the stopping rule judge it.
-  const costMode = settings.rate !== null;
+  // A fixed rate over TCP makes cost the figure; over UDP it is the offered
+  // load, and loss at it the figure (udp-mode.js).
+  const costMode = settings.rate !== null && !settings.udp;
   const summaries = () => withConvergence(withRelative(entries.map((_, entry) => summary(entry)), referenceIndex, level, costMode), confidence, costMode);
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
@@ -160,9 +164,9 @@ export async function run(options = {}) {
     // as base64url may start with '-', which another relay's command line
     // (ssserver -k -x...) would take for an option.
     const key = randomBytes(16).toString('hex');
-    // Only where there is a bitrate ranking to judge against it: two cases
-    // or more, not the request workload.
-    if (settings.noiseFloor > 0 && perRound >= 2 && !settings.requests && !signal?.aborted) {
+    // Only where there is a TCP bitrate ranking to judge against it: two
+    // cases or more, not the request workload or UDP.
+    if (settings.noiseFloor > 0 && perRound >= 2 && !settings.requests && !settings.udp && !signal?.aborted) {
       emit({ type: 'noise-floor-started', runs: settings.noiseFloor });
       result.noiseFloor = await measureNoiseFloor(settings.noiseFloor, { settings, engine, key, link, remote, signal, emit });
       emit({ type: 'noise-floor-finished', noiseFloor: result.noiseFloor });
@@ -197,9 +201,13 @@ export async function run(options = {}) {
         const state = states[entry];
         const where = { position, total, repeat: round, repeats: confidence ? null : settings.repeat };
         emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
-        const outcome = await runCase(identity, {
+        const runOptions = {
           index, direction, ...settings, latency: settings.latency && !settings.requests && !state.latency, engine, key, found: found.get(index).found, link, remote, signal, emit, profile: profileDir, profileRun: round,
-        });
+        };
+        // With --max-loss a run is the bisection's probes, its figure the highest rate that passed.
+        const outcome = settings.maxLoss === null
+          ? await runCase(identity, runOptions)
+          : await bisectRate((rate) => runCase(identity, { ...runOptions, rate }), settings);
         const { latency, latencyReason, ...measured } = outcome;
         const runResult = { repeat: round, ...measured };
         state.runs.push(runResult);
@@ -266,6 +274,7 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     cost: summariseCost(runs, { level }),
     wire: summariseWire(runs),
     transport: summariseTransport(runs),
+    udp: summariseUdp(runs),
     latency,
     requests: summariseRequests(runs),
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,

@@ -25,11 +25,14 @@ export const IPERF3_SERVER_READY = /Server listening on/;
 // reverse (-R): iperf3 -s sends and iperf3 -c receives, so the data runs
 // through the other half of each preset (server encode, client decode).
 // end.sum_sent and end.sum_received still name the sending and receiving side.
-// iperf3 -b limits each stream on its own: a rate for all of them is split.
-export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false, rate = null }) {
+// iperf3 -b limits each stream on its own: a TCP rate for all of them is
+// split. udp: { rate, length }: -u at `rate` bits/s in datagrams of
+// `length` bytes.
+export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false, rate = null, udp = null }) {
   const args = ['-c', host, '-p', String(port), '-t', String(duration), '-J'];
+  if (udp) args.push('-u', '-b', String(udp.rate), '-l', String(udp.length));
   if (parallel > 1) args.push('-P', String(parallel));
-  if (rate !== null) args.push('-b', String(Math.round(rate / (parallel ?? 1))));
+  if (rate !== null && !udp) args.push('-b', String(Math.round(rate / (parallel ?? 1))));
   if (reverse) args.push('-R');
   return args;
 }
@@ -38,8 +41,35 @@ const pick = (sum) => (sum && typeof sum.bytes === 'number'
   ? { bytes: sum.bytes, seconds: sum.seconds, bits_per_second: sum.bits_per_second }
   : null);
 
+// What a UDP test adds: the rate offered, the datagrams sent (end.sum_sent)
+// and those that arrived, the receiver's jitter (RFC 3550's smoothed
+// estimate) and out-of-order count (summed over the streams: iperf3 puts no
+// total in its end sums). Loss is counted against what was sent, not taken
+// from iperf3's receiver, which counts only gaps before the last datagram
+// that arrived: a relay slower than the offered rate queues in its socket's
+// buffer, delivers an unbroken prefix by the end of the test and drops the
+// rest, and iperf3 then reports 0% lost of a tenth delivered.
+function udpFigures(report) {
+  const sent = report.end?.sum_sent;
+  const received = report.end?.sum_received;
+  if (report.start?.test_start?.protocol !== 'UDP' || typeof sent?.packets !== 'number' || typeof received?.packets !== 'number') return null;
+  const arrived = received.packets - received.lost_packets;
+  const lost = Math.max(0, sent.packets - arrived);
+  const outOfOrder = (report.end.streams ?? []).reduce((sum, stream) => sum + (stream.udp?.out_of_order ?? 0), 0);
+  return {
+    offered_bps: report.start.test_start.target_bitrate ?? null,
+    length: report.start.test_start.blksize ?? null,
+    packets: sent.packets,
+    lost_packets: lost,
+    lost_percent: sent.packets > 0 ? (100 * lost) / sent.packets : 0,
+    jitter_ms: received.jitter_ms,
+    out_of_order: outOfOrder,
+  };
+}
+
 // Reads iperf3 -J output: { sender, receiver } from end.sum_sent and
-// end.sum_received, or { error } — iperf3 puts its own error in the JSON.
+// end.sum_received (and { udp } for a UDP test), or { error } — iperf3 puts
+// its own error in the JSON.
 export function parseIperf3Json(stdout) {
   let report;
   try {
@@ -52,7 +82,8 @@ export function parseIperf3Json(stdout) {
   const sender = pick(report.end?.sum_sent);
   const receiver = pick(report.end?.sum_received);
   if (!sender || !receiver) return { error: 'iperf3 reported no end.sum_sent / end.sum_received totals' };
-  return { sender, receiver, ...engineCpu(report.end.cpu_utilization_percent) };
+  const udp = udpFigures(report);
+  return { sender, receiver, ...(udp ? { udp } : {}), ...engineCpu(report.end.cpu_utilization_percent) };
 }
 
 // iperf3's own share of a core at each end (host: the client, remote: the

@@ -8,6 +8,7 @@ import {
   REQUEST_FIXED_LENGTH, responseFixedLength,
 } from './headers.js';
 import { createSaltPool } from './salt-pool.js';
+import { ss2022UdpSessions } from './udp-sessions.js';
 
 // Shadowsocks 2022 (SIP022), TCP. A request stream is
 //   salt | sealed fixed header | sealed variable header (target, padding,
@@ -41,6 +42,11 @@ export default {
   password: {
     problem: (params, password) => parsePsk(params.method, password).problem,
     generate: (params) => newPsk(params.method),
+  },
+  udp(params, { password }) {
+    const { psk, problem } = parsePsk(params.method, password);
+    if (problem) throw new Error(problem);
+    return { sessions: ss2022UdpSessions(params.method, psk) };
   },
   prepare(params, { password }) {
     const { keyLength: saltLength, aead } = AEAD_2022_METHODS[params.method];

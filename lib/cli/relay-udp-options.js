@@ -1,0 +1,37 @@
+import { chainHasUdp, withoutUdpPhrase } from '../chain/udp.js';
+import { DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from '../relay/udp/associations.js';
+import { besideTcp } from '../relay/udp/beside-tcp.js';
+import { startUdpRelayClient } from '../relay/udp/client.js';
+import { startUdpRelayServer } from '../relay/udp/server.js';
+import { inputError } from '../errors.js';
+
+// --udp and its limits on `relay server` and `relay client`, as
+// shadowsocks-rust names them: the UDP relay beside the TCP one, on the
+// same port number.
+const TIMEOUT_SECONDS = { min: 0.1, max: 86_400 };
+const MAX_ASSOCIATIONS = 1_000_000;
+
+export const udpOptions = (command, role) => command
+  .option('--udp', `relay UDP too, on the same port (${role === 'server' ? 'as ss-server -u' : 'a UDP port forward to --forward, as ss-tunnel -u'})`)
+  .option('--udp-timeout <seconds>', 'forget a UDP association after this long without a datagram', String(DEFAULT_UDP_TIMEOUT_MS / 1000))
+  .option('--udp-max-associations <count>', 'UDP associations (senders) at once; a new one beyond is refused', String(DEFAULT_MAX_ASSOCIATIONS));
+
+// Checks the UDP options before anything starts; returns
+// (startTcp, extra) -> the relay to serve.
+export function withUdp(options, settings, role) {
+  if (!options.udp) return (startTcp) => startTcp();
+  if (!chainHasUdp(settings.presets)) {
+    throw inputError(`--udp: this chain has no UDP form (${withoutUdpPhrase(settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, or ss-2022`);
+  }
+  const seconds = Number(options.udpTimeout);
+  if (!(seconds >= TIMEOUT_SECONDS.min && seconds <= TIMEOUT_SECONDS.max)) {
+    throw inputError(`--udp-timeout must be a number of seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} (one day), got ${JSON.stringify(options.udpTimeout)}`);
+  }
+  const maxAssociations = Number(options.udpMaxAssociations);
+  if (!Number.isInteger(maxAssociations) || maxAssociations < 1 || maxAssociations > MAX_ASSOCIATIONS) {
+    throw inputError(`--udp-max-associations must be a whole number from 1 to ${MAX_ASSOCIATIONS}, got ${JSON.stringify(options.udpMaxAssociations)}`);
+  }
+  const start = role === 'server' ? startUdpRelayServer : startUdpRelayClient;
+  const startUdp = (extra) => (listen) => start({ ...settings, ...extra, listen, timeoutMs: seconds * 1000, maxAssociations });
+  return (startTcp, extra) => besideTcp(startTcp, startUdp(extra), { anyPort: settings.listen.port === 0 });
+}

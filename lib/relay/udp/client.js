@@ -1,0 +1,87 @@
+import { lookup } from 'node:dns/promises';
+import { prepareUdpChain } from '../../chain/udp.js';
+import { isProtocolError } from '../../wire/protocol-error.js';
+import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
+import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendDatagram } from './socket.js';
+
+// The UDP relay client, a port forward (as ss-tunnel -U): each local sender
+// gets an association, a socket to the relay server and a session of the
+// chain; its datagrams go to the server addressed to `forward`, and the
+// server's answers that open come back to the sender. Anything else
+// arriving on that socket (from elsewhere, or not opening) is counted and
+// dropped. The server's name is looked up once, at start.
+export async function startUdpRelayClient({
+  listen,
+  server,
+  forward,
+  password,
+  presets,
+  timeoutMs = DEFAULT_UDP_TIMEOUT_MS,
+  maxAssociations = DEFAULT_MAX_ASSOCIATIONS,
+  log,
+}) {
+  const chain = prepareUdpChain(presets, { password });
+  const { address: serverAddress } = await lookup(server.host);
+  const counts = { datagrams: 0, replies: 0, refused: 0, overCap: 0, sendErrors: 0 };
+  const socket = createUdpSocket(listen.host, log);
+  const associations = createAssociations({ timeoutMs, maxAssociations, close: ({ upstream }) => closeUdp(upstream) });
+  const sent = (error) => {
+    if (!error) return;
+    counts.sendErrors += 1;
+    log.debug(`udp: ${error.message}`);
+  };
+
+  const open = (key, sender) => {
+    const session = chain.client();
+    const upstream = createUdpSocket(serverAddress, log);
+    upstream.once('listening', () => enlargeBuffers(upstream));
+    upstream.on('message', (packet, from) => {
+      let opened;
+      if (from.port !== server.port || from.address !== serverAddress) {
+        counts.refused += 1;
+        return;
+      }
+      try {
+        opened = session.decode(packet);
+      } catch (error) {
+        if (!isProtocolError(error)) throw error;
+        counts.refused += 1;
+        log.debug(`udp: from the server: ${error.message}`);
+        return;
+      }
+      associations.touch(key);
+      counts.replies += 1;
+      sendDatagram(socket, opened.payload, sender.port, sender.address, sent);
+    });
+    return associations.add(key, { session, upstream });
+  };
+
+  let warnedFull = false;
+  socket.on('message', (datagram, sender) => {
+    counts.datagrams += 1;
+    const key = `${sender.address}|${sender.port}`;
+    let association = associations.get(key);
+    if (!association) {
+      if (associations.full) {
+        counts.overCap += 1;
+        if (!warnedFull) {
+          warnedFull = true;
+          log.warn(`udp: ${maxAssociations} local senders (--udp-max-associations) at once; dropping new ones until some are idle (said once)`);
+        }
+        return;
+      }
+      association = open(key, { address: sender.address, port: sender.port });
+    }
+    sendDatagram(association.upstream, association.session.encode(forward, datagram), server.port, serverAddress, sent);
+  });
+
+  const address = await bindUdp(socket, listen);
+  return {
+    address,
+    stats: () => ({ ...counts, associations: associations.size }),
+    close() {
+      associations.closeAll();
+      return closeUdp(socket);
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { prepareUdpChain } from '../../chain/udp.js';
+import { isProtocolError } from '../../wire/protocol-error.js';
+import { formatEndpoint } from '../endpoint.js';
+import { isLoopbackHost } from '../loopback.js';
+import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
+import { bindUdp, closeUdp, createUdpSocket, sendDatagram, udpType } from './socket.js';
+
+// The UDP relay server (as ss-server -u): every datagram that opens as the
+// chain's is sent on to the target it names, from a socket of the sender's
+// association, and whatever comes back to that socket, from any address,
+// goes back to the sender sealed, naming its source.
+//
+// Every datagram is hostile until it opens: one that does not (garbage, a
+// wrong key, truncated, a replay) is counted and dropped, silently, and
+// creates nothing. An association exists only for a sender whose datagram
+// opened, the table is bounded in count (a full one refuses new senders,
+// counted, warned of once) and idle time, and a target off this machine is
+// refused unless allowed, as the TCP server does.
+export async function startUdpRelayServer({
+  listen,
+  password,
+  presets,
+  allowRemote = false,
+  timeoutMs = DEFAULT_UDP_TIMEOUT_MS,
+  maxAssociations = DEFAULT_MAX_ASSOCIATIONS,
+  log,
+}) {
+  const sessions = prepareUdpChain(presets, { password }).server();
+  const counts = { datagrams: 0, relayed: 0, replies: 0, refused: 0, replays: 0, targetsRefused: 0, overCap: 0, sendErrors: 0 };
+  const socket = createUdpSocket(listen.host, log);
+  const associations = createAssociations({
+    timeoutMs,
+    maxAssociations,
+    close(association) {
+      for (const outbound of Object.values(association.outbound)) closeUdp(outbound);
+      sessions.release(association.session);
+    },
+  });
+  const sent = (error) => {
+    if (!error) return;
+    counts.sendErrors += 1;
+    log.debug(`udp: ${error.message}`);
+  };
+
+  // One socket per family the association's targets need, made at its
+  // first datagram there.
+  const outboundFor = (association, host) => {
+    const type = udpType(host);
+    let outbound = association.outbound[type];
+    if (!outbound) {
+      outbound = createUdpSocket(type === 'udp6' ? '::' : '0.0.0.0', log);
+      outbound.on('message', (data, source) => {
+        associations.touch(association.key);
+        counts.replies += 1;
+        const packet = association.session.encode({ host: source.address, port: source.port }, data);
+        sendDatagram(socket, packet, association.client.port, association.client.address, sent);
+      });
+      association.outbound[type] = outbound;
+    }
+    return outbound;
+  };
+
+  let warnedFull = false;
+  socket.on('message', (datagram, client) => {
+    counts.datagrams += 1;
+    const key = `${client.address}|${client.port}`;
+    let association = associations.get(key);
+    let opened;
+    try {
+      opened = sessions.decode(datagram, association?.session);
+    } catch (error) {
+      if (!isProtocolError(error)) throw error;
+      counts.refused += 1;
+      if (error.replay) counts.replays += 1;
+      log.debug(`udp ${formatEndpoint({ host: client.address, port: client.port })}: ${error.message}`);
+      return;
+    }
+    const { session, address, payload } = opened;
+    // Port 0 names no target (and Node's send would throw on it).
+    if (address.port === 0 || (!allowRemote && !isLoopbackHost(address.host))) {
+      counts.targetsRefused += 1;
+      log.debug(`udp: refused target ${formatEndpoint(address)}: ${address.port === 0 ? 'port 0' : 'not loopback (start with --allow-remote to permit)'}`);
+      return;
+    }
+    if (!association) {
+      if (associations.full) {
+        counts.overCap += 1;
+        if (!warnedFull) {
+          warnedFull = true;
+          log.warn(`udp: ${maxAssociations} associations (--udp-max-associations) in use; refusing new senders until some are idle for --udp-timeout (said once)`);
+        }
+        return;
+      }
+      association = associations.add(key, { key, client: { address: client.address, port: client.port }, session, outbound: {} });
+      sessions.hold(session);
+    } else if (association.session !== session) {
+      sessions.hold(session);
+      sessions.release(association.session);
+      association.session = session;
+    }
+    counts.relayed += 1;
+    sendDatagram(outboundFor(association, address.host), payload, address.port, address.host, sent);
+  });
+
+  const address = await bindUdp(socket, listen);
+  const summary = () => `${counts.datagrams} datagrams, ${counts.relayed} relayed, ${counts.replies} replies, ${counts.refused} refused (${counts.replays} replays), ${counts.overCap} over the association cap, ${counts.targetsRefused} to a refused target`;
+  return {
+    address,
+    stats: () => ({ ...counts, associations: associations.size }),
+    close() {
+      log.info(`udp relay server: ${summary()}`);
+      associations.closeAll();
+      return closeUdp(socket);
+    },
+  };
+}

@@ -1,0 +1,91 @@
+import { newChainPassword } from '../chain/requirements.js';
+import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
+import { inputError } from '../errors.js';
+import { carriesUdp } from '../peers/index.js';
+import { median } from '../statistics.js';
+import { UDP_LENGTH } from './options.js';
+
+// run --udp: what must hold before anything starts, and what a case's UDP
+// runs add up to.
+
+const caseName = (selection) => selection.label ?? (selection.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
+
+// iperf3 -u measures (the built-in engine carries TCP only), every case
+// relays UDP, and a datagram of --length bytes still fits an IPv4
+// datagram once each chain has wrapped it. Throws the first problem as one
+// line.
+export function checkUdpCases(selected, { length }, engine) {
+  if (engine.name !== 'iperf3') {
+    throw inputError('--udp measures with iperf3 -u, and the built-in engine carries TCP only: install iperf3 (apt-get install iperf3), or run without --udp');
+  }
+  for (const selection of selected) {
+    if (!carriesUdp(selection)) {
+      const without = selection.presets && !selection.impl ? ` (${withoutUdpPhrase(selection.presets)})` : '';
+      throw inputError(`--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`);
+    }
+    if (selection.presets && !selection.impl) {
+      const { overhead } = prepareUdpChain(selection.presets, { password: newChainPassword(selection.presets) ?? 'overhead' });
+      if (length + overhead > UDP_LENGTH.max) {
+        throw inputError(`--length ${length}: case ${selection.index}, ${caseName(selection)}, adds up to ${overhead} bytes to each datagram, past the ${UDP_LENGTH.max} an IPv4 datagram holds; give --length ${UDP_LENGTH.max - overhead} or less`);
+      }
+    }
+  }
+}
+
+// --max-loss: the highest offered rate up to `rate` whose loss is at most
+// `maxLoss` percent, by bisection over `probes` runs of the case (each a
+// run of its own: relays started, measured, stopped), the first at `rate`
+// itself. Resolves with the run at that rate (or, when none passed, the
+// last), its udp figures carrying max_loss: { percent, rate_bps (null when
+// none passed), probes: [{ rate_bps, lost_percent }] }. A run that fails
+// ends the search with that run.
+export const BISECTION_PROBES = 6;
+
+export async function bisectRate(runAt, { rate, maxLoss }, probes = BISECTION_PROBES) {
+  let low = 0;
+  let high = rate;
+  let best = null;
+  let last = null;
+  const tried = [];
+  for (let probe = rate; tried.length < probes; probe = Math.round((low + high) / 2)) {
+    const outcome = await runAt(probe);
+    if (outcome.status !== 'ok') return outcome;
+    tried.push({ rate_bps: probe, lost_percent: outcome.udp.lost_percent });
+    last = outcome;
+    if (outcome.udp.lost_percent <= maxLoss) {
+      best = outcome;
+      low = probe;
+      if (probe === rate) break;
+    } else {
+      high = probe;
+    }
+  }
+  const chosen = best ?? last;
+  return { ...chosen, udp: { ...chosen.udp, max_loss: { percent: maxLoss, rate_bps: best ? low : null, probes: tried } } };
+}
+
+// The medians over the ok runs of what iperf3 -u reported; null for a
+// case that ran without --udp or measured nothing.
+// The rates found by --max-loss in the runs where one passed.
+const passed = (measured) => {
+  const rates = measured.map((figures) => figures.max_loss.rate_bps).filter((rate) => rate !== null);
+  return rates.length > 0 ? rates : null;
+};
+
+export function summariseUdp(runs) {
+  const measured = runs.map((run) => run.udp).filter(Boolean);
+  if (measured.length === 0) return null;
+  const middle = (field) => median(measured.map((figures) => figures[field]));
+  return {
+    offered_bps: measured[0].offered_bps,
+    length: measured[0].length,
+    packets: middle('packets'),
+    lost_packets: middle('lost_packets'),
+    lost_percent: middle('lost_percent'),
+    jitter_ms: middle('jitter_ms'),
+    out_of_order: middle('out_of_order'),
+    max_loss: measured[0].max_loss
+      ? { percent: measured[0].max_loss.percent, rate_bps: passed(measured) ? median(passed(measured)) : null }
+      : null,
+  };
+}

@@ -253,7 +253,6 @@ export const RUN_OPTIONS = Object.freeze([
       return parseRate('--rate', value);
     },
   },
-  },
   {
     name: 'length',
     cli: [{ flags: '--length <bytes>', description: `with --udp: bytes of payload per datagram (iperf3 -l) (default: ${DEFAULT_UDP_LENGTH})` }],

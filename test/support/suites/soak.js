@@ -107,7 +107,19 @@ export async function lateServerConnection(port, server) {
 // the suite makes itself; stop() ends it.
 export function startCpuBurner() {
   const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
-  return { stop: () => new Promise((resolve) => (child.exitCode !== null ? resolve() : (child.once('exit', resolve), child.kill('SIGKILL')))) };
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  // Whatever ends this process ends the loop too.
+  const killOnExit = () => child.kill('SIGKILL');
+  process.once('exit', killOnExit);
+  return {
+    // 'exit' is awaited from the start: a loop that already ended (killed
+    // by a signal, so its exitCode stays null) must not be waited for again.
+    stop() {
+      process.off('exit', killOnExit);
+      child.kill('SIGKILL');
+      return exited;
+    },
+  };
 }
 
 // A relay pair of `chain` with an echo target, its relays logging at debug
@@ -145,21 +157,24 @@ export function soakSuite(chains, { describe, test, before, after, assert }) {
   before(() => {
     burner = startCpuBurner();
   });
-  after(() => burner.stop());
+  after(() => burner.stop(), { timeout: 10_000 });
   for (const { label, presets, password = 'soak-test-password' } of chains) {
     describe(`genuine connections through a relay pair under load (${label})`, () => {
+      // Started and stopped by hooks, which run even when the test times
+      // out: a pair left running would keep this file from ever exiting.
+      let pair;
+      before(async () => {
+        pair = await startSoakPair({ presets, password });
+      });
+      after(() => pair?.stop(), { timeout: 30_000 });
+
       test('no connection is reset, none loses or changes a byte', { timeout: 180_000 }, async (t) => {
-        const pair = await startSoakPair({ presets, password });
-        try {
-          const results = await runPlans(pair.port, roundPlans());
-          results.push(await lateServerConnection(pair.port, pair.server));
-          const { connections, bytes, resets, failed } = tally(results);
-          t.diagnostic(`${label}: ${connections} connections, ${(bytes / 2 ** 20).toFixed(1)} MB each way, ${resets} resets, ${failed.length} failed`);
-          const why = failed.slice(0, 5).map((result) => `${result.plan}: ${result.error ?? 'changed bytes'} (${result.received} of ${result.bytes} back)`).join('; ');
-          assert.equal(failed.length, 0, `${failed.length} of ${connections} connections failed (${why})\n${pair.logs()}`);
-        } finally {
-          await pair.stop();
-        }
+        const results = await runPlans(pair.port, roundPlans());
+        results.push(await lateServerConnection(pair.port, pair.server));
+        const { connections, bytes, resets, failed } = tally(results);
+        t.diagnostic(`${label}: ${connections} connections, ${(bytes / 2 ** 20).toFixed(1)} MB each way, ${resets} resets, ${failed.length} failed`);
+        const why = failed.slice(0, 5).map((result) => `${result.plan}: ${result.error ?? 'changed bytes'} (${result.received} of ${result.bytes} back)`).join('; ');
+        assert.equal(failed.length, 0, `${failed.length} of ${connections} connections failed (${why})\n${pair.logs()}`);
       });
     });
   }

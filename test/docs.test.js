@@ -9,10 +9,10 @@ const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
 // docs/ is reference: what is true and how it was measured (figure,
 // command, date, machine). How it got there is git's history, so no page
 // speaks of working sessions, the project's issue numbers or "this
-// change". A TLS session ticket or id, and V2Ray's session history, are
-// the protocols' own words.
+// change". A TLS session (its ticket, id, resumption), V2Ray's session history
+// and SIP022's sessions (per session, a session's subkey) are the protocols' own words.
 const DIARY = [
-  [/\bsessions?\b(?![-\s]+(?:tickets?|ids?|history|resumption)\b)/i, 'a working session'],
+  [/(?<!\b(?:TLS|per|new)\s)\bsessions?\b(?![-\s]+(?:tickets?|ids?|history|resumption|subkeys?|by its id)\b)/i, 'a working session'],
   [/\bissues? #?\d+/i, 'an issue number'],
   [/(?:^|[\s(])#\d+\b/, 'an issue number'],
   [/\bthis change\b/i, '"this change"'],
@@ -40,7 +40,7 @@ test('the diary check catches the diary and leaves the protocols\' words alone',
   for (const line of ['## The quiet run (session 4)', 'Against the targets of issue 6', 'What this session changed', 'fixed in #14 and', 'after this change the relay']) {
     assert.equal(diaryLines(line).length, 1, line);
   }
-  for (const line of ['a TLS 1.2 session-ticket handshake', 'echoes the client\'s session id', 'as V2Ray\'s session history does', 'carries the first bytes as its session ticket']) {
+  for (const line of ['a TLS 1.2 session-ticket handshake', 'echoes the client\'s session id', 'as V2Ray\'s session history does', 'carries the first bytes as its session ticket', 'a replay window per session (SIP022)', 'resumes no TLS session']) {
     assert.deepEqual(diaryLines(line), [], line);
   }
 });

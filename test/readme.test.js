@@ -178,7 +178,7 @@ const COMMANDS = {
     async run(line) {
       const { code, stdout } = await npx(words(line).slice(2));
       assert.equal(code, 0);
-      const commands = [...stdout.split('Commands:')[1].matchAll(/^ {2}(\w+)/gm)].map(([, name]) => name).filter((name) => name !== 'help');
+      const commands = [...stdout.split('Commands:')[1].matchAll(/^ {2}([\w-]+)/gm)].map(([, name]) => name).filter((name) => name !== 'help');
       const listed = tableRows('| command |').flatMap(([cell]) => codeSpans(cell).map((span) => span.split(' ')[0]));
       assert.deepEqual([...new Set(listed)].sort(), commands.sort(), 'the Commands table lists every command of --help');
     },

@@ -28,6 +28,8 @@ function shape(file) {
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
     .replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/g, 'N')
     .replace(/\b[KMGT]?(Bytes|bits\/sec)\b/g, 'UNIT')
+    // Stolen time is named only in the runs that had some.
+    .replace(/, N%N% stolen\./g, '.')
     .replace(/ +/g, ' ')
     .split('\n')
     .filter((line) => !/^<(path|line|rect|text|g)\b/.test(line.trim()));

@@ -125,7 +125,7 @@ test('bad parameters: a vless id that is not a UUID, a fallback that is not host
   assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { ciphers: 'TLS_AES_128_CCM_SHA256' } }]), /^presets\[1\]\.params\.ciphers: unknown TLS 1\.3 suite "TLS_AES_128_CCM_SHA256"; valid: TLS_AES_128_GCM_SHA256/);
   assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.2', ciphers: 'TLS_AES_128_GCM_SHA256' } }]), /params\.ciphers: unknown TLS 1\.2 suite/);
   assert.equal(problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.2', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-CHACHA20-POLY1305'] } }]), '');
-  assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.1' } }]), /params\.version: unknown version "1\.1"; valid: 1\.3, 1\.2/);
+  assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.1' } }]), /params\.version: unknown version "1\.1" \(did you mean "1\.3"\?\); valid: 1\.3, 1\.2/);
   assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { cert: '/nonexistent/cert.pem', key: '/nonexistent/key.pem' } }]), /params\.cert: cannot read certificate file "\/nonexistent\/cert\.pem" \(ENOENT\)/);
   assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { ca: '/etc/hostname' } }]), /params\.ca: "\/etc\/hostname" holds no PEM certificate/);
   assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { cert: '/etc/hostname' } }]), /params\.cert: /);

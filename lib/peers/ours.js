@@ -1,6 +1,7 @@
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider, newChainPassword } from '../chain/requirements.js';
 import { isLoopbackHost } from '../relay/loopback.js';
+import { RELAY_NODE_FLAGS } from '../relay/node-flags.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
 import { BUILT_IN } from './built-in.js';
@@ -8,7 +9,7 @@ import { BUILT_IN } from './built-in.js';
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
 function ourRelays(chain, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost }) {
-  const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
+  const node = [...RELAY_NODE_FLAGS, ...(chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG] : []), CLI];
   // debug: a relay says why it dropped a connection (a tag mismatch, a
   // malformed header), which a failed case's reason then carries; a
   // benchmark makes few connections, so the log stays short.

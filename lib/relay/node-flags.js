@@ -1,0 +1,18 @@
+// The Node flags a relay process is started with: by the runner
+// (peers/ours.js), and by the tests and benchmarks that start relays.
+//
+// A relay's objects are short-lived (reads, records, the closures of a
+// connection refused in its first read), but under a crowd of connections
+// enough of them outlive a scavenge that V8 doubles the young generation's
+// semi-spaces up to its cap of 16 MB each on Node 20 (larger on Node 24),
+// and keeps them once grown. A bulk transfer leaves them at 4 MB; a storm of
+// 3,000 hostile connections grew them to 16, which was 24 MB of the 30 to 66
+// it added to a server's RSS. Capped at 4 MB, what a transfer reaches
+// anyway, the storm adds less and the throughput is unchanged within the
+// noise (docs/reliability.md, benchmark/young-generation.cases.js).
+//
+// It is a flag of the node process: once running, a relay cannot cap its
+// own young generation (v8.setFlagsFromString does not resize a heap that
+// is already set up), so whoever starts one passes it; by hand,
+// NODE_OPTIONS=--max-semi-space-size=4 cipherbench relay ...
+export const RELAY_NODE_FLAGS = ['--max-semi-space-size=4'];

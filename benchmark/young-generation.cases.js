@@ -1,9 +1,9 @@
 // What capping a relay's young generation costs its throughput: our
 // aes-256-gcm pair started as node's defaults leave it (semi-spaces grow to
-// 16 MB) and with --max-semi-space-size=4, which the runner and the tests
-// now start our relays with (lib/relay/node-flags.js), both as command rows
-// so neither follows the runner's choice; shadowsocks-libev's row is the
-// control for the machine's load. Run with
+// 16 MB) and with --max-semi-space-size=4, the flag the runner and the
+// tests start our relays with (lib/relay/node-flags.js), both as command
+// rows so neither follows the runner's choice; shadowsocks-libev's row is
+// the control for the machine's load (docs/reliability.md). Run with
 //   node bin/cipherbench.js run benchmark/young-generation.cases.js --repeat 5 --no-ceiling \
 //     --relative-to 'node defaults'
 import { fileURLToPath } from 'node:url';

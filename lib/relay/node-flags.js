@@ -4,12 +4,12 @@
 // A relay's objects are short-lived (reads, records, the closures of a
 // connection refused in its first read), but under a crowd of connections
 // enough of them outlive a scavenge that V8 doubles the young generation's
-// semi-spaces up to its cap of 16 MB each on Node 20 (larger on Node 24),
+// semi-spaces up to its cap (16 MB each on Node 20),
 // and keeps them once grown. A bulk transfer leaves them at 4 MB; a storm of
-// 3,000 hostile connections grew them to 16, which was 24 MB of the 30 to 66
-// it added to a server's RSS. Capped at 4 MB, what a transfer reaches
-// anyway, the storm adds less and the throughput is unchanged within the
-// noise (docs/reliability.md, benchmark/young-generation.cases.js).
+// 3,000 hostile connections grew them to 16, 24 MB of the +25 to +37 MB it
+// added to a server's RSS. Capped at 4 MB, what a transfer reaches anyway,
+// the storm added +15 to +23 MB, and a transfer takes as many collections
+// as before (docs/reliability.md, benchmark/storm-rss.js and relay-gc.js).
 //
 // It is a flag of the node process: once running, a relay cannot cap its
 // own young generation (v8.setFlagsFromString does not resize a heap that

@@ -4,6 +4,7 @@ import { validateChain } from '../chain/validate.js';
 import { startRelayClient } from '../relay/client.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { isLoopbackHost } from '../relay/loopback.js';
+import { limitOldGenerationGrowth } from '../relay/node-flags.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, startRelayServer } from '../relay/server.js';
 import { rawOptionValue } from './raw-argument.js';
 import { endpointOption, serve } from './serve.js';
@@ -54,6 +55,7 @@ export function registerRelayCommands(program) {
           `--listen ${options.listen} is not loopback and this chain is unauthenticated (anyone on the path can redirect its connections by flipping bits): use ss-aead-cipher, or pass --allow-unauthenticated`,
         );
       }
+      limitOldGenerationGrowth();
       await serve(() =>
         startRelayServer({ ...settings, allowRemote: Boolean(options.allowRemote), handshakeTimeoutMs, idleTimeoutMs, maxConnections }),
       );
@@ -66,6 +68,7 @@ export function registerRelayCommands(program) {
       const settings = relaySettings(options);
       const server = endpointOption('--server', options.server);
       const forward = endpointOption('--forward', options.forward);
+      limitOldGenerationGrowth();
       await serve(() => startRelayClient({ ...settings, server, forward }));
     });
 }

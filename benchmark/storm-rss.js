@@ -7,9 +7,10 @@
 // turn, while a steady valid stream flows). Rounds alternate the servers.
 //   node benchmark/storm-rss.js [--rounds 5] [--connections 3000] [--servers ours,libev] [--cli PATH]
 // A server is `ours` (started with the relay's node flags, as the runner
-// starts it), `ours-node-defaults` (without them) or `libev`. --cli runs
-// another checkout's bin/cipherbench.js as ours. Loopback only; everything
-// it starts is stopped before it exits.
+// starts it), `ours-node-defaults` (without them; the relay still sets
+// what it sets for itself) or `libev`. --cli runs another checkout's
+// bin/cipherbench.js as ours. Loopback only; everything it starts is
+// stopped before it exits.
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';

@@ -1,5 +1,5 @@
 // What idle connections cost the relay pair (issue 6): starts a relay server
-// and client (through the CLI, as the runner does) in front of an echo
+// and client (through the CLI, with the runner's node flags) in front of an echo
 // target, opens N connections through them, each proven end to end by one
 // echoed byte, holds them, and reads both relays' RSS from /proc.
 //   node benchmark/idle-connections.js [N=1000] [METHOD=aes-256-gcm]
@@ -8,6 +8,7 @@ import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
 import { startEchoTarget } from '../lib/traffic/echo-target.js';
 
 const count = Number(process.argv[2] ?? 1000);
@@ -18,7 +19,7 @@ const presets = JSON.stringify([{ name: 'ss-base' }, { name: method.endsWith('gc
 const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
 function startRelay(args) {
-  const child = spawn(process.execPath, [cli, 'relay', ...args, '--key', 'idle', '--presets', presets], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...RELAY_NODE_FLAGS, cli, 'relay', ...args, '--key', 'idle', '--presets', presets], { stdio: ['ignore', 'pipe', 'inherit'] });
   return new Promise((resolve, reject) => {
     child.stdout.once('data', () => resolve(child));
     child.once('exit', (code) => reject(new Error(`relay ${args[0]} exited with ${code}`)));

@@ -3,7 +3,8 @@
 // without the key would (unless the row says "with key"), prints one line
 // of figures and stops everything it started.
 //   node --openssl-legacy-provider benchmark/security-attacks.js [--server ours|libev] [--cli PATH] [ROW...]
-// --cli runs another checkout's relay (e.g. main's) with the same attacks;
+// --cli runs another checkout's relay (e.g. main's) with the same attacks
+// (our relays start with this checkout's node flags, as the runner's do);
 // --server libev runs shadowsocks-libev's ss-server (and ss-tunnel where a
 // row needs a client) for the SIP004 rows. ROW is any of: replay reflect
 // probes bitflip replay-flood half-closed stalled zero-chunks killed (SIP004
@@ -25,6 +26,7 @@ import { prepareChain } from '../lib/chain/pipeline.js';
 import { clientHello } from '../lib/presets/obfs/tls-handshake.js';
 import { emptyChunkFlood } from '../test/support/hostile.js';
 import { pipelinePair } from '../test/support/pipeline-pair.js';
+import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
 import { stallFlow } from '../test/support/stalled-flow.js';
 
 const args = process.argv.slice(2);
@@ -74,7 +76,7 @@ async function startServer(method) {
   const child =
     kind === 'libev'
       ? await startChild('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', method], /listening at/)
-      : await startChild(process.execPath, ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', KEY, '--presets', JSON.stringify(chain(method))], /listening on/);
+      : await startChild(process.execPath, [...RELAY_NODE_FLAGS, '--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', KEY, '--presets', JSON.stringify(chain(method))], /listening on/);
   return { port, pid: child.pid, child };
 }
 
@@ -83,7 +85,7 @@ async function startClient(method, serverPort, targetPort) {
   if (kind === 'libev') {
     await startChild('ss-tunnel', ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${targetPort}`, '-k', KEY, '-m', method], /listening at/);
   } else {
-    await startChild(process.execPath, ['--openssl-legacy-provider', cli, 'relay', 'client', '--listen', `127.0.0.1:${port}`, '--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${targetPort}`, '--key', KEY, '--presets', JSON.stringify(chain(method))], /listening on/);
+    await startChild(process.execPath, [...RELAY_NODE_FLAGS, '--openssl-legacy-provider', cli, 'relay', 'client', '--listen', `127.0.0.1:${port}`, '--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${targetPort}`, '--key', KEY, '--presets', JSON.stringify(chain(method))], /listening on/);
   }
   return port;
 }

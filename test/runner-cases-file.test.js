@@ -318,6 +318,7 @@ test('every cases file in benchmark/ loads and validates', async () => {
     ['peers.cases.js', 'shadowsocks-libev'],
     ['aead-gap.cases.js', 'shadowsocks-libev'],
     ['modern.cases.js', 'shadowsocks-rust'],
+    ['young-generation.cases.js', 'shadowsocks-libev'],
   ];
   for (const [name, impl] of files) {
     const cases = await loadCasesFile(path.join(dir, name));

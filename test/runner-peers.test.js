@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { CLI } from './support/processes.js';
 import { caseDefinition } from '../lib/report/case-label.js';
 import { locatePeer } from '../lib/peers/index.js';
+import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
 import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms, which } from './support/programs.js';
@@ -96,7 +97,7 @@ test('direct, plain, shadowsocks-libev and blinksocks rows run like our own rela
   const program = (key) => commands.get(key)?.map((word) => word.split('/').at(-1));
   assert.deepEqual(program('1 iperf3-client').slice(0, 5), ['iperf3', '-c', '127.0.0.1', '-p', String(ports.target)], 'direct: straight to iperf3 -s');
   assert.equal(commands.has('1 relay-server'), false);
-  assert.deepEqual(program('2 relay-server').slice(1, 4), ['cipherbench.js', 'relay', 'server']);
+  assert.deepEqual(program('2 relay-server').slice(1, 5), [...RELAY_NODE_FLAGS, 'cipherbench.js', 'relay', 'server'], 'started with the relay\'s node flags');
   assert.ok(commands.get('2 relay-server').includes('[{"name":"ss-base"}]'));
   assert.deepEqual([program('3 relay-server')[0], program('3 relay-client')[0]], ['ss-server', 'ss-tunnel']);
   assert.deepEqual(program('4 relay-client').slice(1, 3), ['start.js', '-c'], 'blinksocks from its own bin');

@@ -5,6 +5,7 @@ import { startRelayClient } from '../relay/client.js';
 import { INBOUND_KINDS } from '../relay/inbounds/index.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { isLoopbackHost } from '../relay/loopback.js';
+import { limitOldGenerationGrowth } from '../relay/node-flags.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, startRelayServer } from '../relay/server.js';
 import { rawOptionValue } from './raw-argument.js';
 import { udpOptions, withUdp } from './relay-udp-options.js';
@@ -59,6 +60,7 @@ export function registerRelayCommands(program) {
       }
       const allowRemote = Boolean(options.allowRemote);
       const udp = withUdp(options, settings, 'server');
+      limitOldGenerationGrowth();
       await serve(() => udp(() => startRelayServer({ ...settings, allowRemote, handshakeTimeoutMs, idleTimeoutMs, maxConnections }), { allowRemote }));
     });
 
@@ -75,6 +77,7 @@ export function registerRelayCommands(program) {
       const { inbound, forward, inboundAuth } = inboundSettings(options);
       if (options.udp && inbound !== 'tunnel') throw inputError('--udp goes with --inbound tunnel: datagrams are forwarded to --forward (SOCKS5 UDP ASSOCIATE is not built)');
       const udp = withUdp(options, settings, 'client');
+      limitOldGenerationGrowth();
       await serve(() => udp(() => startRelayClient({ ...settings, server, forward, inbound, inboundAuth }), { server, forward }));
     });
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { chainForRun, chainNeedsLegacyProvider, newChainPassword } from '../chain/requirements.js';
 import { chainHasUdp } from '../chain/udp.js';
 import { isLoopbackHost } from '../relay/loopback.js';
+import { RELAY_NODE_FLAGS } from '../relay/node-flags.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
 import { BUILT_IN } from './built-in.js';
@@ -14,7 +15,7 @@ import { CASE_INBOUNDS } from './inbounds.js';
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
 function ourRelays(chain, inbound, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) {
-  const node = chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG, CLI] : [CLI];
+  const node = [...RELAY_NODE_FLAGS, ...(chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG] : []), CLI];
   // debug: a relay says why it dropped a connection (a tag mismatch, a
   // malformed header), which a failed case's reason then carries; a
   // benchmark makes few connections, so the log stays short.

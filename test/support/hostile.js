@@ -7,6 +7,7 @@ import { deriveSubkey } from '../../lib/crypto/hkdf-subkey.js';
 import { PRESETS } from '../../lib/presets/index.js';
 import { prepareChain } from '../../lib/chain/pipeline.js';
 import { sealRecord } from '../../lib/presets/ss-2022/chunks.js';
+import { isProtocolError } from '../../lib/wire/protocol-error.js';
 
 // Builders of hostile streams for any chain (test/support/preset-chains.js),
 // made with the preset code itself so that each is wrong in exactly one way.
@@ -200,4 +201,38 @@ function sealWith(spec, key, counter, plaintext) {
   const sealed = cipher.update(plaintext);
   cipher.final();
   return Buffer.concat([sealed, cipher.getAuthTag()]);
+}
+
+// The storm's hostile connections for any chain, by name: each makes the
+// bytes of one connection ({ bytes, end | cutAfterMs }, for sendHostile).
+// test/support/suites/storm.js sends them, and benchmark/storm-rss.js the
+// same against shadowsocks-libev.
+export function stormKinds(presets, target, password, wrongPassword) {
+  const good = () => clientBytes({ presets, password, target, payload: randomBytes(2048) });
+  const kinds = {
+    'random bytes': () => ({ bytes: randomBytes(1 + Math.floor(Math.random() * 4096)), end: true }),
+    'valid salt or IV, then garbage': () => ({ bytes: Buffer.concat([good().subarray(0, 32), randomBytes(512)]), end: true }),
+    'closed half-way': () => {
+      const bytes = good();
+      return { bytes: bytes.subarray(0, bytes.length >> 1), cutAfterMs: 5 };
+    },
+  };
+  // Each further kind where the chain can make it.
+  try {
+    const truncated = sealedPlaintext({ presets, password, plaintext: Buffer.from([3, 40, 0x61, 0x62]) });
+    kinds['truncated address header'] = () => ({ bytes: truncated, end: true });
+  } catch (error) {
+    if (!isProtocolError(error)) throw error;
+  }
+  if (keyIsTheSecret(presets, password, wrongPassword)) kinds['wrong key'] = () => ({ bytes: clientBytes({ presets, password: wrongPassword, target }), end: true });
+  const method = aeadMethod(presets);
+  if (method) {
+    kinds['one flipped bit in a tag'] = () => {
+      const bytes = good();
+      bytes[bytes.length - 1 - Math.floor(Math.random() * 16)] ^= 1 << Math.floor(Math.random() * 8);
+      return { bytes, end: true };
+    };
+    kinds['length field over 0x3FFF'] = () => ({ bytes: sealedLength({ method, password, length: 0x4000 + Math.floor(Math.random() * 0xbfff) }), end: true });
+  }
+  return kinds;
 }

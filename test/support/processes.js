@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../../lib/crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../../lib/chain/requirements.js';
 import { listeningInodes } from '../../lib/process/socket-table.js';
+import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
 
 export const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
 
@@ -62,7 +63,8 @@ export async function stopAll() {
   await Promise.all(waits);
 }
 
-const nodeArgs = (presets) => (chainNeedsLegacyProvider(presets) ? [LEGACY_FLAG, CLI] : [CLI]);
+// Our relays as the runner starts them (lib/peers/ours.js).
+const nodeArgs = (presets) => [...RELAY_NODE_FLAGS, ...(chainNeedsLegacyProvider(presets) ? [LEGACY_FLAG] : []), CLI];
 
 // A relay started on port 0 says which port it got: child.port.
 const withPort = (child) => {

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
-import { aeadMethod, clientBytes, keyIsTheSecret, sealedLength, sealedPlaintext, sendHostile } from '../hostile.js';
+import { sendHostile, stormKinds } from '../hostile.js';
 import { fdCount, rssBytes } from '../proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
 import { steadyStream } from '../steady-stream.js';
@@ -23,41 +21,11 @@ const STALLS = 120;
 const HANDSHAKE_TIMEOUT_S = 2;
 const RSS_GROWTH_MB = 50;
 
-function hostileKinds(presets, target, password, wrongPassword) {
-  const good = () => clientBytes({ presets, password: password, target, payload: randomBytes(2048) });
-  const kinds = {
-    'random bytes': () => ({ bytes: randomBytes(1 + Math.floor(Math.random() * 4096)), end: true }),
-    'valid salt or IV, then garbage': () => ({ bytes: Buffer.concat([good().subarray(0, 32), randomBytes(512)]), end: true }),
-    'closed half-way': () => {
-      const bytes = good();
-      return { bytes: bytes.subarray(0, bytes.length >> 1), cutAfterMs: 5 };
-    },
-  };
-  // Each further kind where the chain can make it.
-  try {
-    const truncated = sealedPlaintext({ presets, password: password, plaintext: Buffer.from([3, 40, 0x61, 0x62]) });
-    kinds['truncated address header'] = () => ({ bytes: truncated, end: true });
-  } catch (error) {
-    if (!isProtocolError(error)) throw error;
-  }
-  if (keyIsTheSecret(presets, password, wrongPassword)) kinds['wrong key'] = () => ({ bytes: clientBytes({ presets, password: wrongPassword, target }), end: true });
-  const method = aeadMethod(presets);
-  if (method) {
-    kinds['one flipped bit in a tag'] = () => {
-      const bytes = good();
-      bytes[bytes.length - 1 - Math.floor(Math.random() * 16)] ^= 1 << Math.floor(Math.random() * 8);
-      return { bytes, end: true };
-    };
-    kinds['length field over 0x3FFF'] = () => ({ bytes: sealedLength({ method, password: password, length: 0x4000 + Math.floor(Math.random() * 0xbfff) }), end: true });
-  }
-  return kinds;
-}
-
 // `kinds(presets, target, password, wrongPassword)` makes the hostile
-// connections (the ones above unless a file brings its own, as
+// connections (stormKinds of ../hostile.js unless a file brings its own, as
 // vmess-storm.test.js does); `connections` and `stalls` count them;
 // `rssGrowthMb` bounds what the server's RSS may grow by over the storm.
-export function stormSuite(chains, { kinds = hostileKinds, connections = CONNECTIONS, stalls = STALLS, rssGrowthMb = RSS_GROWTH_MB } = {}) {
+export function stormSuite(chains, { kinds = stormKinds, connections = CONNECTIONS, stalls = STALLS, rssGrowthMb = RSS_GROWTH_MB } = {}) {
   for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of chains) {
     describe(`relay server under a storm of ${connections} hostile connections (${label})`, () => {
       let echo;

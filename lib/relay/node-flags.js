@@ -1,0 +1,32 @@
+import v8 from 'node:v8';
+
+// The Node flags a relay process is started with: by the runner
+// (peers/ours.js), and by the tests and benchmarks that start relays.
+//
+// A relay's objects are short-lived (reads, records, the closures of a
+// connection refused in its first read), but under a crowd of connections
+// enough of them outlive a scavenge that V8 doubles the young generation's
+// semi-spaces up to its cap (16 MB each on Node 20),
+// and keeps them once grown. A bulk transfer leaves them at 4 MB; a storm of
+// 3,000 hostile connections grew them to 16, 24 MB of the +25 to +37 MB it
+// added to a server's RSS. Capped at 4 MB, what a transfer reaches anyway,
+// the storm added +15 to +23 MB, and a transfer takes as many collections
+// as before (docs/reliability.md, benchmark/storm-rss.js and relay-gc.js).
+//
+// It is a flag of the node process: once running, a relay cannot cap its
+// own young generation (v8.setFlagsFromString does not resize a heap that
+// is already set up), so whoever starts one passes it; by hand,
+// NODE_OPTIONS=--max-semi-space-size=4 cipherbench relay ...
+export const RELAY_NODE_FLAGS = ['--max-semi-space-size=4'];
+
+// What is left of a storm's growth is old space: objects of the connections
+// in flight outlive two scavenges, and V8 lets the old generation grow to
+// up to four times its live size (7 MB in a relay) before it next
+// mark-compacts. That factor is read each time, so a running relay can set
+// it for itself: at 1.5 a 3,000-connection storm grew a capped server
+// +13.9 (+13.4 to +15.7) MB instead of +21.0 (+18.1 to +21.9), while 512 MB
+// over 1 or 8 flows took the same 2 to 3 mark-compacts as before
+// (docs/reliability.md). The relay commands call this before they listen.
+export function limitOldGenerationGrowth() {
+  v8.setFlagsFromString('--heap-growing-percent=50');
+}

@@ -122,8 +122,8 @@ test('bad values say what is wanted and what was given', () => {
     [{ maxRounds: '0' }, /^--max-rounds must be a whole number of rounds, 1 to 100; got "0"$/],
     [{ maxRounds: 2, repeat: 3 }, /^--max-rounds \(2\) must be at least --repeat \(3\)$/],
     [{ maxTime: '0' }, /^--max-time must be a number of seconds above 0/],
-    [{ rate: 'fast' }, /^--rate takes bits per second, 1K or more, as a number with K, M or G \(e\.g\. 500M, 1G\); got "fast"$/],
-    [{ rate: '10' }, /^--rate takes bits per second/],
+    [{ rate: 'fast' }, /^--rate must be a rate in bits per second such as 1G, 250M or 800k \(1K to 10T\), got "fast"$/],
+    [{ rate: '10' }, /^--rate must be a rate in bits per second/],
     [{ seed: -1 }, /^seed must be a whole number of a 32-bit seed, 0 to 4294967295; got -1$/],
   ];
   for (const [options, message] of bad) {

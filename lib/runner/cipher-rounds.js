@@ -1,4 +1,4 @@
-import { coefficientOfVariation, max, median, min } from '../statistics.js';
+import { coefficientOfVariation, max, median, min, seededRandom } from '../statistics.js';
 import { measureCipherCeiling } from './cipher-ceiling.js';
 
 // The ceilings of several chains, fair to each whatever order they are
@@ -20,7 +20,7 @@ export function measureCeilingRounds(chains, { sizes, seconds, rounds = 5, seed,
   // warm-up left the first round of each chain visibly low.
   for (const presets of chains) measureCipherCeiling({ presets, sizes, minSeconds: Math.max(0.05, perRound) });
   const measured = chains.map(() => sizes.map(() => ({ encrypt: [], decrypt: [] })));
-  const random = mulberry32(seed);
+  const random = seededRandom(seed);
   for (let round = 0; round < rounds; round++) {
     for (const [position, at] of shuffled(chains.length, random).entries()) {
       onStep(round, position, at);
@@ -52,17 +52,4 @@ function shuffled(count, random) {
     [order[i], order[j]] = [order[j], order[i]];
   }
   return order;
-}
-
-// A small seedable 32-bit generator (Tommy Ettinger's mulberry32), as the
-// comparison's bootstrap uses: Math.random cannot be seeded.
-function mulberry32(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -1,7 +1,7 @@
 import { after, before, describe, test } from 'node:test';
 import { newPsk } from '../lib/crypto/aead-2022-methods.js';
 import { freePorts } from './support/ports.js';
-import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { explainWith, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 
@@ -20,11 +20,6 @@ const UDP = ['--udp'];
 const chainFor = (method) => (method.startsWith('2022-')
   ? [{ name: 'ss-2022', params: { method } }]
   : [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }]);
-
-const explainWith = (children) => (path, error) => {
-  error.message += `\n${children.map((child) => child.output).join('\n')}`;
-  return error;
-};
 
 describe('UDP wire compatibility with shadowsocks-rust', () => {
   let echo;

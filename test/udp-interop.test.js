@@ -1,6 +1,6 @@
 import { after, before, describe, test } from 'node:test';
 import { freePorts } from './support/ports.js';
-import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { explainWith, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 
@@ -18,11 +18,6 @@ const CHAINS = [
   { method: 'aes-256-ctr', presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }] },
 ];
 const UDP = ['--udp'];
-
-const explainWith = (children) => (path, error) => {
-  error.message += `\n${children.map((child) => child.output).join('\n')}`;
-  return error;
-};
 
 describe('UDP wire compatibility with shadowsocks-libev', () => {
   let echo;

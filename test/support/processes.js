@@ -55,6 +55,12 @@ export function startProcess(command, args, { ready, listening, timeoutMs = 30_0
   });
 }
 
+// For a failing path's error: the output of every process along it.
+export const explainWith = (children) => (path, error) => {
+  error.message += `\n${children.map((child) => child.output).join('\n')}`;
+  return error;
+};
+
 export async function stopAll() {
   const waits = [...children].map((child) => {
     child.kill('SIGTERM');

@@ -58,8 +58,11 @@ const toPem = (label, bytes) => `-----BEGIN ${label}-----\n${bytes.toString('bas
 // addresses it is valid for; the first is also its subject.
 export function selfSignedCertificate({ hosts = ['localhost', '127.0.0.1'], days = 30, now = new Date() } = {}) {
   const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'prime256v1' });
+  // A DER INTEGER is positive with its top bit clear, and may not start
+  // with a zero byte the next does not need: with the first byte free to be
+  // 0, one certificate in 256 was refused as "illegal padding".
   const serial = randomBytes(16);
-  serial[0] &= 0x7f;
+  serial[0] = (serial[0] & 0x7f) | 0x40;
   const algorithm = sequence(oid(OID.ecdsaWithSha256));
   const subject = name(hosts[0]);
   const extensions = der(0xa3, sequence(

@@ -31,7 +31,9 @@ export async function startUdpEchoServer({ host = '127.0.0.1' } = {}) {
 // retried and counted, never a failure by itself; a datagram that comes
 // back different fails at once, and so does one lost `attempts` times.
 // Resolves with { tag, sent (the datagrams), retries, duplicates }.
-export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size = 1200, window = 8, retryMs = 500, attempts = 8, timeoutMs = 120_000 }) {
+// `sender` (from udpSender()) sends from a socket that outlives the
+// transfer, so a second transfer rides the same association.
+export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size = 1200, window = 8, retryMs = 500, attempts = 8, timeoutMs = 120_000, sender = null }) {
   const tag = randomBytes(4);
   const sent = Array.from({ length: count }, (_, index) => {
     const datagram = randomBytes(size);
@@ -39,7 +41,7 @@ export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size =
     datagram.writeUInt32BE(index, 4);
     return datagram;
   });
-  const socket = dgram.createSocket('udp4');
+  const socket = sender ?? dgram.createSocket('udp4');
   const done = new Array(count).fill(false);
   const timers = new Map();
   let next = 0;
@@ -51,7 +53,9 @@ export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size =
     const stop = (error) => {
       clearTimeout(overall);
       for (const timer of timers.values()) clearTimeout(timer);
-      socket.close();
+      socket.off('message', onMessage);
+      socket.off('error', stop);
+      if (!sender) socket.close();
       if (error) reject(error);
       else resolve({ tag, sent, retries, duplicates });
     };
@@ -67,7 +71,7 @@ export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size =
       while (next < count && timers.size < window) send(next++, 1);
       if (finished === count) stop();
     };
-    socket.on('message', (datagram) => {
+    const onMessage = (datagram) => {
       const index = datagram.length >= 8 ? datagram.readUInt32BE(4) : -1;
       if (!(index >= 0 && index < count) || !datagram.equals(sent[index])) {
         return stop(new Error(`a datagram came back changed through :${port} (${datagram.length} bytes, index ${index})`));
@@ -81,10 +85,19 @@ export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size =
       clearTimeout(timers.get(index));
       timers.delete(index);
       fill();
-    });
-    socket.on('error', (error) => stop(error));
-    socket.bind(0, '127.0.0.1', fill);
+    };
+    socket.on('message', onMessage);
+    socket.on('error', stop);
+    if (sender) fill();
+    else socket.bind(0, '127.0.0.1', fill);
   });
+}
+
+// A bound socket for udpEchoTransfer's `sender`; close() it when done.
+export async function udpSender() {
+  const socket = dgram.createSocket('udp4');
+  await new Promise((resolve) => socket.bind(0, '127.0.0.1', resolve));
+  return socket;
 }
 
 const sha256 = (datagrams) => datagrams.reduce((hash, datagram) => hash.update(datagram), createHash('sha256')).digest('hex');

@@ -126,8 +126,17 @@ export function startCpuBurner() {
 // level (why each connection closed) for the failure message.
 export async function startSoakPair({ presets, password }) {
   const echo = await startEchoServer();
-  const server = await startRelayServer({ key: password, presets, extra: ['--log-level', 'debug'] });
-  const client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: password, presets, extra: ['--log-level', 'debug'] });
+  let server;
+  let client;
+  try {
+    server = await startRelayServer({ key: password, presets, extra: ['--log-level', 'debug'] });
+    client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: password, presets, extra: ['--log-level', 'debug'] });
+  } catch (error) {
+    // Half a pair is stopped too: nothing the soak started outlives it.
+    await stopAll();
+    await echo.close();
+    throw error;
+  }
   return {
     port: client.port,
     server,

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { legacyProviderStatus } from '../lib/crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../lib/chain/requirements.js';
 import { PRESET_CHAINS } from '../test/support/preset-chains.js';
+import { stopAll } from '../test/support/processes.js';
 import { lateServerConnection, roundPlans, runPlans, startCpuBurner, startSoakPair, tally } from '../test/support/suites/soak.js';
 
 const LEAST_CONNECTIONS = 200;
@@ -66,7 +67,8 @@ async function soakOnce({ label, presets, password = 'soak-password' }) {
 
 const burner = startCpuBurner();
 const started = Date.now();
-const stop = () => burner.stop().then(() => process.exit(130));
+// Interrupted: the relay pair and the busy loop go too, then the exit.
+const stop = () => Promise.all([burner.stop(), stopAll()]).then(() => process.exit(130));
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 try {

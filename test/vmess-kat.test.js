@@ -149,7 +149,7 @@ test('params: id must be a UUID, alterId an integer, security one of V2Ray\'s', 
   assert.match(problems({})[0], /presets\[0\]\.params\.id: missing; the user UUID/);
   assert.match(problems({ id: 'nope' })[0], /must be a UUID/);
   assert.match(problems({ id: ID, alterId: -1 })[0], /alterId: must be an integer from 0 to 1024/);
-  assert.match(problems({ id: ID, security: 'aes-256-gcm' })[0], /unknown security "aes-256-gcm"; valid: aes-128-gcm, chacha20-poly1305, none, auto, zero/);
+  assert.match(problems({ id: ID, security: 'aes-256-gcm' })[0], /unknown security "aes-256-gcm" \(did you mean "aes-128-gcm"\?\); valid: aes-128-gcm, chacha20-poly1305, none, auto, zero/);
 });
 
 test('legacy hash table: every second within 120 s of the clock, moving with it', () => {

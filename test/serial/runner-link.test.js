@@ -122,7 +122,7 @@ describe('a run across a shaped link', { timeout: 120_000 }, () => {
     if (!requireRoot(t)) return;
     const outcome = await runCli(['run', '--link', 'rate=50mbit', '--filter', 'aes-256-gcm', '--duration', '10', '--no-ceiling', '--no-archive'], {
       during: async (child, output) => {
-        await waitFor(() => output().stderr + output().stdout, /\[1\/\d+\]/);
+        await waitFor(() => output().stderr + output().stdout, /\[run 1\/\d+\]/);
         process.kill(-child.pid, 'SIGINT');
       },
     });

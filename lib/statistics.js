@@ -206,13 +206,14 @@ export function summariseCost(runs, { level = DEFAULT_LEVEL } = {}) {
 // drift of the machine between rounds cancels out. `figure` may be any
 // figure of a run; a run for which it is null (a saturated run's cost)
 // pairs with nothing.
-export function pairedRatios(runs, referenceRuns, figure = (run) => run.receiver.bits_per_second) {
-  const reference = new Map(referenceRuns.filter(isMeasured).map((run) => [run.repeat, figure(run)]));
-  return runs.filter((run) => isMeasured(run) && figure(run) !== null && reference.get(run.repeat) > 0)
+export function pairedRatios(runs, referenceRuns, figure = receiverBitrate) {
+  const measured = (run) => run.status === 'ok' && figure(run) !== null;
+  const reference = new Map(referenceRuns.filter(measured).map((run) => [run.repeat, figure(run)]));
+  return runs.filter((run) => measured(run) && reference.get(run.repeat) > 0)
     .map((run) => figure(run) / reference.get(run.repeat));
 }
 
-const isMeasured = (run) => run.status === 'ok' && run.receiver;
+const receiverBitrate = (run) => run.receiver?.bits_per_second ?? null;
 
 // One run's CPU seconds per GB received: one relay's, or (no role) both
 // relays' together. null for a run without a cost to read.

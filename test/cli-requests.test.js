@@ -65,3 +65,23 @@ test('cipherbench requests: direct and our pair through SOCKS5 and HTTP, the req
   const html = readFileSync(path.join(cwd, 'r.html'), 'utf8');
   assert.match(html, /<section id="requests">[^]*<th class="number">req\/s<\/th>[^]*<td>socks5<\/td>/);
 });
+
+test('cipherbench requests --repeat 3 --relative-to: requests per second with its interval and a paired ratio, in every report', { timeout: 120_000 }, async () => {
+  const { cwd, file } = casesFile([{ impl: 'direct' }, AES]);
+  const result = await runCli(['requests', file, '--duration', '1', '--warmup', '0', '--concurrency', '4', '--repeat', '3', '--relative-to', '0', '--no-ceiling', '--no-archive', '--json', '-', '--markdown', 'r.md', ...(await freePortsFlag())], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  const [direct, pair] = JSON.parse(result.stdout).cases;
+  for (const { requests } of [direct, pair]) {
+    assert.ok(requests.low > 0 && requests.low <= requests.requestsPerSecond && requests.requestsPerSecond <= requests.high, JSON.stringify(requests));
+    assert.equal(requests.coverage, 0.75, 'three runs give min..max, a 75% interval');
+  }
+  assert.equal(direct.relative.ratio, null, 'the reference itself');
+  assert.equal(pair.relative.rounds, 3);
+  assert.ok(pair.relative.low <= pair.relative.ratio && pair.relative.ratio <= pair.relative.high, JSON.stringify(pair.relative));
+  const expected = pair.requests.requestsPerSecond / direct.requests.requestsPerSecond;
+  assert.ok(pair.relative.low > 0 && pair.relative.ratio < 2 * expected && pair.relative.ratio > expected / 2, 'the ratio is of requests per second');
+  assert.match(result.stderr, /req\/s +p50 .* CPU ms\/1k req +x ref/);
+  assert.match(result.stderr, / \d+ \[\d+-\d+ at 75%\] .* reference\n/);
+  assert.match(result.stderr, /ss-base \+ ss-aead-cipher\(aes-128-gcm\) .* \d+\.\d\d x \[\d+\.\d\d-\d+\.\d\d\]\n/);
+  assert.match(readFileSync(path.join(cwd, 'r.md'), 'utf8'), /\| CPU ms\/1k req \| x ref \|/);
+});

@@ -3,7 +3,7 @@ import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
 import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
-import { REQUEST_COLUMNS, requestsNote } from './requests-table.js';
+import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 import { axisUnit, CHART_STYLE, escape, niceTicks, round } from './chart.js';
 import { formatBitrate, formatBitrateIn } from './units.js';
@@ -213,7 +213,8 @@ function whiskerLegend(cases) {
 
 function requestsSection(requests) {
   if (requests.length === 0) return '';
-  const rows = requests.map((caseResult, position) => REQUEST_COLUMNS.map((column) => {
+  const columns = requestColumns(requests);
+  const rows = requests.map((caseResult, position) => columns.map((column) => {
     const text = escape(column.cell(caseResult, position + 1));
     return column.align === 'right' ? `<td class="number">${text}</td>` : `<td>${text}</td>`;
   }).join(''));
@@ -221,7 +222,7 @@ function requestsSection(requests) {
 <h2>Requests</h2>
 <div class="scroll">
 <table>
-<thead><tr>${REQUEST_COLUMNS.map((column) => `<th${column.align === 'right' ? ' class="number"' : ''}>${escape(column.title)}</th>`).join('')}</tr></thead>
+<thead><tr>${columns.map((column) => `<th${column.align === 'right' ? ' class="number"' : ''}>${escape(column.title)}</th>`).join('')}</tr></thead>
 <tbody>
 ${rows.map((cells) => `<tr>${cells}</tr>`).join('\n')}
 </tbody>

@@ -2,7 +2,7 @@ import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
-import { REQUEST_COLUMNS, requestsNote } from './requests-table.js';
+import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 
 // The ranking as Markdown, to paste into an issue: the machine in a small
@@ -38,10 +38,11 @@ export function formatMarkdownReport(given) {
   }
   const requests = rankRequests(result);
   if (requests.length > 0) {
+    const columns = requestColumns(requests);
     lines.push(
-      row(REQUEST_COLUMNS.map((column) => column.title)),
-      row(REQUEST_COLUMNS.map((column) => (column.align === 'right' ? '---:' : '---'))),
-      ...requests.map((caseResult, position) => row(REQUEST_COLUMNS.map((column) => escape(column.cell(caseResult, position + 1))))),
+      row(columns.map((column) => column.title)),
+      row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
+      ...requests.map((caseResult, position) => row(columns.map((column) => escape(column.cell(caseResult, position + 1))))),
       '',
       `${requestsNote(requests)}`,
       '',

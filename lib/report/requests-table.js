@@ -1,14 +1,17 @@
 import { caseLabel } from './case-label.js';
+import { relativeCell } from './ranking.js';
 import { formatFixed } from './units.js';
 
 // The request workload's table (docs/result.md, "requests") in seed 002's
 // layout, the same columns in every report: who, which inbound, requests
 // answered and failed, requests per second (the ranking), the latency
-// percentiles and spread, and what the relays' CPU cost per 1,000 requests.
-// Cells are plain text; each printer aligns or marks them up.
+// percentiles and spread, and what the relays' CPU cost per 1,000 requests;
+// with --relative-to, each case's requests per second as a multiple of the
+// named case's, paired by round. Cells are plain text; each printer aligns
+// or marks them up.
 const ms = (value) => formatFixed(value, 2);
 
-export const REQUEST_COLUMNS = Object.freeze([
+const COLUMNS = Object.freeze([
   { title: 'Rank', align: 'right', cell: (caseResult, rank) => String(rank) },
   { title: 'Impl', align: 'left', cell: (caseResult) => caseLabel(caseResult) },
   { title: 'Kind', align: 'left', cell: (caseResult) => caseResult.requests.kind },
@@ -23,6 +26,12 @@ export const REQUEST_COLUMNS = Object.freeze([
   { title: 'stdev', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.stdev) },
   { title: 'CPU ms/1k req', align: 'right', cell: (caseResult) => cpuCell(caseResult.requests.cpuSecondsPerThousand) },
 ]);
+const RELATIVE_COLUMN = Object.freeze({ title: 'x ref', align: 'right', cell: (caseResult) => relativeCell(caseResult) });
+
+// The columns for these ranked cases: the ratio's only when a case has one.
+export function requestColumns(ranked) {
+  return ranked.some((caseResult) => caseResult.relative) ? [...COLUMNS, RELATIVE_COLUMN] : COLUMNS;
+}
 
 // What the table's numbers are, for the line under it.
 export function requestsNote(ranked) {
@@ -30,7 +39,7 @@ export function requestsNote(ranked) {
   if (!first) return '';
   const mode = first.newConnections ? 'a new connection for every request (its handshake included)' : 'kept-alive connections';
   return `${first.concurrency} clients, ${mode}; latency in ms; ranked by requests per second`
-    + `${ranked.some((caseResult) => caseResult.runs.length > 1) ? ', the median over runs (min..max beside it)' : ''}; CPU: relay client + server.`;
+    + `${ranked.some((caseResult) => caseResult.runs.length > 1) ? ", the median over runs with its 95% interval ('at N%' where too few runs reach 95%)" : ''}; CPU: relay client + server.`;
 }
 
 function errorsCell(errors) {
@@ -39,9 +48,13 @@ function errorsCell(errors) {
   return total === 0 ? '0' : `${total} (${kinds.map(([kind, count]) => `${kind} ${count}`).join(', ')})`;
 }
 
-function rateCell({ requests, runs }) {
+// The median and, from 2 runs on, its interval as every other figure has
+// it (docs/statistics.md), marked with its coverage when below the level.
+function rateCell({ requests }) {
   const rate = formatFixed(requests.requestsPerSecond, 0);
-  return runs.length > 1 ? `${rate} (${formatFixed(requests.min, 0)}..${formatFixed(requests.max, 0)})` : rate;
+  if (requests.low === null || requests.low === undefined) return rate;
+  const range = `[${formatFixed(requests.low, 0)}-${formatFixed(requests.high, 0)}`;
+  return requests.coverage < requests.level ? `${rate} ${range} at ${formatFixed(requests.coverage * 100, 0)}%]` : `${rate} ${range}]`;
 }
 
 function cpuCell(perThousand) {

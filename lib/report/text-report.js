@@ -7,7 +7,7 @@ import {
   cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, rankRequests, relativeCell,
   relativeReference, withinNoiseAbove,
 } from './ranking.js';
-import { REQUEST_COLUMNS, requestsNote } from './requests-table.js';
+import { requestColumns, requestsNote } from './requests-table.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
 import { linkLabel } from './link-label.js';
@@ -132,8 +132,9 @@ export function formatRanking(given, { color = false } = {}) {
   lines.push(...rankingNotes(result, ranked, reference, paint));
   const requests = rankRequests(result);
   if (requests.length > 0) {
-    const rows = [REQUEST_COLUMNS.map((column) => column.title), ...requests.map((caseResult, position) => REQUEST_COLUMNS.map((column) => column.cell(caseResult, position + 1)))];
-    lines.push(...alignColumns(rows, REQUEST_COLUMNS), '', requestsNote(requests));
+    const columns = requestColumns(requests);
+    const rows = [columns.map((column) => column.title), ...requests.map((caseResult, position) => columns.map((column) => column.cell(caseResult, position + 1)))];
+    lines.push(...alignColumns(rows, columns), '', requestsNote(requests));
   }
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
   if (unstable > 0) {

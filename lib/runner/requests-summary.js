@@ -1,12 +1,13 @@
-import { median } from '../statistics.js';
+import { DEFAULT_LEVEL, median, medianInterval } from '../statistics.js';
 
 // A case's request figures (docs/result.md, "requests") from its runs:
 // those of the median run by requests per second (the slower of the two
 // middle ones for an even count, as for bitrates), with the spread of
-// requests per second over the runs, and each relay's CPU seconds per
-// 1,000 requests answered, the median of each run's own. null when no
-// run measured requests.
-export function summariseRequests(runs) {
+// requests per second over the runs and the interval of their median (low,
+// high, level, coverage, as a bitrate's: docs/statistics.md), and each
+// relay's CPU seconds per 1,000 requests answered, the median of each run's
+// own. null when no run measured requests.
+export function summariseRequests(runs, { level = DEFAULT_LEVEL } = {}) {
   const measured = runs.filter((run) => run.status === 'ok' && run.requests);
   if (measured.length === 0) return null;
   const rates = measured.map((run) => run.requests.requestsPerSecond);
@@ -19,6 +20,7 @@ export function summariseRequests(runs) {
     requestsPerSecond: median(rates),
     min: Math.min(...rates),
     max: Math.max(...rates),
+    ...medianInterval(rates, level),
     cpuSecondsPerThousand: costed.length === 0 ? null : { client: perThousand('client'), server: perThousand('server') },
   };
 }

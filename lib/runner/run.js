@@ -134,11 +134,12 @@ export async function run(options = {}) {
   const states = entries.map(({ index }) => ({ runs: [], latency: null, latencyReason: null, unavailable: found.get(index).reason ?? null }));
   let ceilings = null;
   const summary = (entry) => summariseCase(entries[entry], states[entry], { parallel: settings.parallel, ceilings, level });
-  // At a fixed rate cost is the figure: ratios and the stopping rule judge it.
-  // A fixed rate over TCP makes cost the figure; over UDP it is the offered
-  // load, and loss at it the figure (udp-mode.js).
+  // The figure ratios and the stopping rule judge: a fixed rate over TCP
+  // makes it cost (over UDP the rate is the offered load, and loss at it the
+  // figure: udp-mode.js); the request workload's is requests per second.
   const costMode = settings.rate !== null && !settings.udp;
-  const summaries = () => withConvergence(withRelative(entries.map((_, entry) => summary(entry)), referenceIndex, level, costMode), confidence, costMode);
+  const figure = costMode ? 'cost' : settings.requests ? 'requests' : 'bitrate';
+  const summaries = () => withConvergence(withRelative(entries.map((_, entry) => summary(entry)), referenceIndex, level, figure), confidence, figure);
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
   const link = settings.link && !signal?.aborted ? await setUpLink(settings.link) : null;
@@ -276,7 +277,7 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     transport: summariseTransport(runs),
     udp: summariseUdp(runs),
     latency,
-    requests: summariseRequests(runs),
+    requests: summariseRequests(runs, { level }),
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
     warnings,
   };
@@ -315,10 +316,17 @@ function summariseTransport(runs) {
 // interval: { to: index, ratio, low, high, level, rounds }. ratio is null
 // for the named case itself and when no round measured both; low and high
 // are null with fewer than 3 such rounds. null for every case without it.
-// At a fixed rate (costMode) the ratios are of the pair's CPU seconds per
-// GB, over the rounds where neither run was saturated.
-function withRelative(cases, referenceIndex, level, costMode) {
-  const figure = costMode ? (run) => (run.saturated ? null : runCostPerGB(run)) : undefined;
+// At a fixed rate (figure 'cost') the ratios are of the pair's CPU seconds
+// per GB, over the rounds where neither run was saturated; in the request
+// workload (figure 'requests'), of requests per second.
+const RUN_FIGURES = {
+  bitrate: undefined,
+  cost: (run) => (run.saturated ? null : runCostPerGB(run)),
+  requests: (run) => run.requests?.requestsPerSecond ?? null,
+};
+
+function withRelative(cases, referenceIndex, level, figureName) {
+  const figure = RUN_FIGURES[figureName];
   return cases.map((caseResult) => {
     if (referenceIndex === null) return { ...caseResult, relative: null };
     const reference = cases.find((other) => other.index === referenceIndex && other.direction === caseResult.direction);
@@ -337,16 +345,16 @@ function withRelative(cases, referenceIndex, level, costMode) {
 // With --confidence, converged says whether every one of them is as narrow
 // as asked at the level asked (fewer rounds than the level needs never
 // converge); null without --confidence, and for a case not measured.
-function withConvergence(cases, confidence, costMode) {
+function withConvergence(cases, confidence, figureName) {
   return cases.map((caseResult) => {
     const widths = [];
     let reachesLevel = true;
     // At a fixed rate a case with relays is judged on its cost; direct,
     // which has none, on its bitrate.
-    const figure = costMode && caseResult.cost ? caseResult.cost.pair : caseResult.receiver;
+    const figure = caseFigure(caseResult, figureName);
     if (figure) {
       const { low, high, coverage, level } = figure;
-      const middle = figure === caseResult.receiver ? figure.bits_per_second : figure.cpuSecondsPerGB;
+      const middle = figure.bits_per_second ?? figure.cpuSecondsPerGB ?? figure.requestsPerSecond;
       widths.push(low === null ? null : (high - low) / middle);
       reachesLevel = coverage >= level;
     }
@@ -358,6 +366,13 @@ function withConvergence(cases, confidence, costMode) {
     const converged = confidence && caseResult.status === 'ok' ? width !== null && reachesLevel && width <= confidence.width : null;
     return { ...caseResult, width, converged };
   });
+}
+
+// The summary the stopping rule judges a case on, with its interval.
+function caseFigure(caseResult, figureName) {
+  if (figureName === 'cost' && caseResult.cost) return caseResult.cost.pair;
+  if (figureName === 'requests') return caseResult.requests;
+  return caseResult.receiver;
 }
 
 // The case whose interval is widest so far, for the progress line:

@@ -45,22 +45,18 @@ test('a chain with a handshake (the client holds its data until the server answe
 
 // Measured in a child: the run's event loop (a Ctrl-C, the progress line)
 // keeps turning while the CPU works. In-process, one chain held it for
-// over half a second (a fifth of a CPU second each way, plus the warm-up).
-test('measuring ceilings never holds up the event loop', { timeout: 30_000 }, async () => {
-  let longest = 0;
-  let last = performance.now();
-  const ticker = setInterval(() => {
-    const now = performance.now();
-    longest = Math.max(longest, now - last);
-    last = now;
-  }, 10);
-  try {
-    const ceilings = await measureChainCeilings([GCM, chain('ss-aead-cipher', 'chacha20-ietf-poly1305'), RC4]);
-    assert.equal(ceilings.size, 3);
-  } finally {
-    clearInterval(ticker);
-  }
-  assert.ok(longest < 250, `the event loop stalled for ${Math.round(longest)} ms`);
+// over half a second (a fifth of a CPU second each way, plus the warm-up),
+// three chains well over a CPU second. What holds a loop up is CPU spent
+// in its own process, so that is what is measured: a stall in wall time
+// also counts the turns a loaded machine's scheduler gives to others (337
+// ms once, with the suite and a busy loop on 2 cores).
+test('measuring ceilings never holds up the event loop: the work is done in a child', { timeout: 30_000 }, async () => {
+  const before = process.cpuUsage();
+  const ceilings = await measureChainCeilings([GCM, chain('ss-aead-cipher', 'chacha20-ietf-poly1305'), RC4]);
+  const { user, system } = process.cpuUsage(before);
+  assert.equal(ceilings.size, 3);
+  const spentMs = (user + system) / 1000;
+  assert.ok(spentMs < 250, `this process spent ${Math.round(spentMs)} ms of CPU measuring 3 ceilings; the child should`);
 });
 
 test('a chain ending in a transport (tls) gets no ceiling, but the reason, and the chains beside it are measured', { timeout: 30_000 }, async () => {

@@ -77,7 +77,9 @@ describe('SOCKS5 UDP ASSOCIATE, byte for byte, with shadowsocks-libev both ways'
           throw explain(path, error);
         }
         try {
-          await assertUdpCarried(echo, { [path]: { ...association.relay, frame } }, { explain });
+          const started = performance.now();
+          const { [path]: { retries } } = await assertUdpCarried(echo, { [path]: { ...association.relay, frame } }, { explain });
+          t.diagnostic(`${path}: ${((performance.now() - started) / 1000).toFixed(2)} s, ${retries} sent again`);
         } finally {
           association.close();
         }
@@ -201,6 +203,7 @@ describe('SOCKS5 UDP ASSOCIATE: lifetime, limits, strangers and hostile datagram
     assert.doesNotMatch(relayClient.output, /^\s+at /m, 'no stack trace');
     const summary = /udp associate: (\d+) associations, (\d+) datagrams, (\d+) relayed, (\d+) replies, (\d+) dropped, (\d+) from elsewhere/.exec(relayClient.output);
     assert.ok(summary, relayClient.output.slice(-2000));
+    t.diagnostic(summary[0]);
     const [, associations, , , , dropped, strangers] = summary.map(Number);
     assert.equal(associations, 1);
     assert.ok(dropped >= hostile.length, `${dropped} dropped, at least the ${hostile.length} hostile ones`);

@@ -3,6 +3,7 @@ import { randomBytes, randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
+import { newPsk } from '../lib/crypto/aead-2022-methods.js';
 import { freePorts } from './support/ports.js';
 import { explainWith, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
@@ -19,7 +20,8 @@ import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 // 2,000 datagrams of 1,200 bytes per path, each compared byte for byte on
 // return (its SOCKS5 header naming the echo target as source) and at the
 // echo target (SHA-256 over all); a lost one is sent again, a changed one
-// fails.
+// fails. The same with 2022-blake3-aes-256-gcm against shadowsocks-rust
+// (sslocal --protocol socks -U, ssserver -U), whose UDP has sessions.
 //
 // Then our client alone (its --log-level debug lines count the open
 // associations): the association ends with its control connection and
@@ -62,30 +64,74 @@ describe('SOCKS5 UDP ASSOCIATE, byte for byte, with shadowsocks-libev both ways'
         startRelayClient({ serverPort: theirServerPort, key: KEY, presets, inbound: 'socks5', extra: UDP }),
       ]);
       const explain = explainWith([ourServer, theirServer, theirClient, theirClientToOurs, ourClient, ourClientToTheirs]);
-      const frame = socks5UdpFrame({ host: '127.0.0.1', port: echo.port });
-      const paths = {
+      await carryThrough(t, echo, {
         'ss-local -> ss-server (the test client against the reference)': theirClientPort,
         'ours -> ours': ourClient.port,
         'ours -> ss-server': ourClientToTheirs.port,
         'ss-local -> ours': theirOtherClientPort,
-      };
-      for (const [path, port] of Object.entries(paths)) {
-        let association;
-        try {
-          association = await socks5UdpAssociate({ port });
-        } catch (error) {
-          throw explain(path, error);
-        }
-        try {
-          const started = performance.now();
-          const { [path]: { retries } } = await assertUdpCarried(echo, { [path]: { ...association.relay, frame } }, { explain });
-          t.diagnostic(`${path}: ${((performance.now() - started) / 1000).toFixed(2)} s, ${retries} sent again`);
-        } finally {
-          association.close();
-        }
-      }
+      }, explain);
     });
   }
+});
+
+// Each path ({ name: the SOCKS5 port }) in turn: an association, the
+// transfer through it, its time printed.
+async function carryThrough(t, echo, paths, explain) {
+  const frame = socks5UdpFrame({ host: '127.0.0.1', port: echo.port });
+  for (const [path, port] of Object.entries(paths)) {
+    let association;
+    try {
+      association = await socks5UdpAssociate({ port });
+    } catch (error) {
+      throw explain(path, error);
+    }
+    try {
+      const started = performance.now();
+      const { [path]: { retries } } = await assertUdpCarried(echo, { [path]: { ...association.relay, frame } }, { explain });
+      t.diagnostic(`${path}: ${((performance.now() - started) / 1000).toFixed(2)} s, ${retries} sent again`);
+    } finally {
+      association.close();
+    }
+  }
+}
+
+// SIP022's UDP has sessions of its own on each side: one per association.
+// shadowsocks-libev has no 2022 methods, so the reference is
+// shadowsocks-rust (sslocal --protocol socks -U serves UDP ASSOCIATE).
+describe('SOCKS5 UDP ASSOCIATE with a 2022 method, with shadowsocks-rust both ways', () => {
+  let echo;
+  before(async () => {
+    echo = await startUdpEchoServer();
+  });
+  after(async () => {
+    await stopAll();
+    await echo.close();
+  });
+
+  test('2022-blake3-aes-256-gcm', { timeout: 400_000 }, async (t) => {
+    if (!requirePrograms(t, 'ssserver', 'sslocal')) return;
+    t.after(stopAll);
+    const method = '2022-blake3-aes-256-gcm';
+    const key = newPsk(method);
+    const presets = [{ name: 'ss-2022', params: { method } }];
+    const [theirServerPort, theirClientPort] = await freePorts(2);
+    const rust = (command, args) => startProcess(command, [...args, '-k', key, '-m', method], { ready: /listening on / });
+    const [ourServer, theirServer] = await Promise.all([
+      startRelayServer({ key, presets, extra: UDP }),
+      rust('ssserver', ['-U', '-s', `127.0.0.1:${theirServerPort}`]),
+    ]);
+    const [theirClient, ourClient, ourClientToTheirs] = await Promise.all([
+      rust('sslocal', ['-U', '--protocol', 'socks', '-b', `127.0.0.1:${theirClientPort}`, '-s', `127.0.0.1:${ourServer.port}`]),
+      startRelayClient({ serverPort: ourServer.port, key, presets, inbound: 'socks5', extra: UDP }),
+      startRelayClient({ serverPort: theirServerPort, key, presets, inbound: 'socks5', extra: UDP }),
+    ]);
+    const explain = explainWith([ourServer, theirServer, theirClient, ourClient, ourClientToTheirs]);
+    await carryThrough(t, echo, {
+      'sslocal -> ours': theirClientPort,
+      'ours -> ours': ourClient.port,
+      'ours -> ssserver': ourClientToTheirs.port,
+    }, explain);
+  });
 });
 
 // One datagram through an association and its echo back (retried: loopback

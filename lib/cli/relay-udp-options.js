@@ -14,7 +14,7 @@ const MAX_ASSOCIATIONS = 1_000_000;
 export const udpOptions = (command, role) => command
   .option('--udp', `relay UDP too (${role === 'server' ? 'on the same port, as ss-server -u' : 'with --inbound tunnel a UDP port forward to --forward on the same port, as ss-tunnel -u; with --inbound socks5 UDP ASSOCIATE, as ss-local -u'})`)
   .option('--udp-timeout <seconds>', 'forget a UDP association after this long without a datagram', String(DEFAULT_UDP_TIMEOUT_MS / 1000))
-  .option('--udp-max-associations <count>', 'UDP associations (senders) at once; a new one beyond is refused', String(DEFAULT_MAX_ASSOCIATIONS));
+  .option('--udp-max-associations <count>', 'UDP associations (senders, or SOCKS5 UDP ASSOCIATE requests) at once; a new one beyond is refused', String(DEFAULT_MAX_ASSOCIATIONS));
 
 // Checks the UDP options before anything starts; returns
 // (startTcp, extra) -> the relay to serve.

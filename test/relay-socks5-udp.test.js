@@ -24,8 +24,9 @@ import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 // (sslocal --protocol socks -U, ssserver -U), whose UDP has sessions.
 //
 // Then our client alone (its --log-level debug lines count the open
-// associations): the association ends with its control connection and
-// with --udp-timeout, --udp-max-associations refuses one more, only the
+// associations): UDP ASSOCIATE behind a username and password, the
+// association ends with its control connection and with --udp-timeout,
+// --udp-max-associations refuses one more, only the
 // control connection's address may send, and only from the port of its
 // first datagram (another port of 127.0.0.1 is refused: replies have one
 // place to go), and hostile headers are dropped with no stack trace.
@@ -197,6 +198,16 @@ describe('SOCKS5 UDP ASSOCIATE: lifetime, limits, strangers and hostile datagram
   test('without --udp, UDP ASSOCIATE is answered 7 (command not supported)', async () => {
     const plain = await client([]);
     await assert.rejects(socks5UdpAssociate({ port: plain.port }), (error) => error.reply === 7);
+  });
+
+  test('with --inbound-user, UDP ASSOCIATE follows the username and password', { timeout: 120_000 }, async (t) => {
+    const auth = { user: 'udp-user', password: 'udp-password' };
+    const relayClient = await client([...UDP, '--inbound-user', auth.user, '--inbound-password', auth.password]);
+    await assert.rejects(socks5UdpAssociate({ port: relayClient.port }), /SOCKS5 method answer 05ff/);
+    await assert.rejects(socks5UdpAssociate({ port: relayClient.port, auth: { ...auth, password: 'wrong' } }), /username\/password refused/);
+    const association = await socks5UdpAssociate({ port: relayClient.port, auth });
+    t.after(association.close);
+    assert.ok(await exchange(await boundSocket(t), association.relay, frame, randomBytes(100)));
   });
 
   test('the association ends with its control connection, and the relay counts it gone', { timeout: 120_000 }, async (t) => {

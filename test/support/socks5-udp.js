@@ -50,19 +50,36 @@ const replyLength = (held) => {
 // { control (the TCP connection: the association lives as long as it),
 // relay: { host, port } (where to send datagrams) }; rejects with `reply`
 // set to the reply code when the server refuses.
-export async function socks5UdpAssociate({ port, host = '127.0.0.1', request = { host: '0.0.0.0', port: 0 } }) {
+// With `auth` ({ user, password }) the greeting offers username and
+// password (RFC 1929) instead.
+export async function socks5UdpAssociate({ port, host = '127.0.0.1', request = { host: '0.0.0.0', port: 0 }, auth = null }) {
   const control = net.connect(port, host);
   await new Promise((resolve, reject) => {
     control.once('connect', resolve);
     control.once('error', reject);
   });
-  control.write(Buffer.from([5, 1, 0]));
-  const method = await readAnswer(control, (held) => (held.length >= 2 ? 2 : 0));
-  if (method[0] !== 5 || method[1] !== 0) throw new Error(`SOCKS5 method answer ${method.toString('hex')}`);
+  try {
+    return await associate(control, { request, auth, host });
+  } catch (error) {
+    control.destroy();
+    throw error;
+  }
+}
+
+async function associate(control, { request, auth, host }) {
+  const twoBytes = (held) => (held.length >= 2 ? 2 : 0);
+  control.write(Buffer.from([5, 1, auth ? 2 : 0]));
+  const method = await readAnswer(control, twoBytes);
+  if (method[0] !== 5 || method[1] !== (auth ? 2 : 0)) throw new Error(`SOCKS5 method answer ${method.toString('hex')}`);
+  if (auth) {
+    const [user, password] = [Buffer.from(auth.user), Buffer.from(auth.password)];
+    control.write(Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([password.length]), password]));
+    const status = await readAnswer(control, twoBytes);
+    if (status[1] !== 0) throw new Error(`SOCKS5 username/password refused (${status.toString('hex')})`);
+  }
   control.write(Buffer.concat([Buffer.from([5, 3, 0]), encodeAddressHeader(request)]));
   const reply = await readAnswer(control, replyLength);
   if (reply[1] !== 0) {
-    control.destroy();
     throw Object.assign(new Error(`SOCKS5 UDP ASSOCIATE refused with reply ${reply[1]}`), { reply: reply[1] });
   }
   const bound = reply[3] === 1 ? reply.subarray(4, 8).join('.') : null;

@@ -13,6 +13,7 @@ const OBFS = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', para
 const VMESS = JSON.stringify([{ name: 'v2ray-vmess', params: { id: 'a3482e88-686a-4a58-8126-99c9df64b7bf', security: 'aes-128-gcm' } }]);
 const SERVER = ['server', '--listen', '127.0.0.1:0', '--key', 'k'];
 const CLIENT = ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:1', '--forward', '127.0.0.1:2', '--key', 'k'];
+const PROXY = (inbound) => ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:1', '--inbound', inbound, '--key', 'k'];
 
 after(stopAll);
 
@@ -24,6 +25,9 @@ test('--udp with a chain that has no UDP form, and UDP limits out of range: one 
     [[...SERVER, '--presets', AES, '--udp', '--udp-timeout', 'soon'], /^cipherbench: --udp-timeout must be/],
     [[...SERVER, '--presets', AES, '--udp', '--udp-max-associations', '0'], /^cipherbench: --udp-max-associations must be a whole number from 1/],
     [[...CLIENT, '--presets', AES, '--udp', '--udp-max-associations', '1.5'], /^cipherbench: --udp-max-associations must be a whole number/],
+    [[...PROXY('http'), '--presets', AES, '--udp'], /^cipherbench: --udp goes with --inbound tunnel \(a UDP port forward\) or socks5 \(UDP ASSOCIATE\): an HTTP proxy carries no datagrams$/m],
+    [[...PROXY('socks5'), '--presets', OBFS, '--udp'], /^cipherbench: --udp: this chain has no UDP form \(obfs-http carries TCP only\)/],
+    [[...PROXY('socks5'), '--presets', AES, '--udp', '--udp-timeout', '0'], /^cipherbench: --udp-timeout must be a number of seconds from 0\.1/],
   ]) {
     const { status, stdout, stderr: said } = relay(...args);
     assert.equal(status, 2, `${args.join(' ')}: ${said}`);

@@ -8,7 +8,7 @@ import { isLoopbackHost } from '../relay/loopback.js';
 import { limitOldGenerationGrowth } from '../relay/node-flags.js';
 import { DEFAULT_HANDSHAKE_TIMEOUT_MS, DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_CONNECTIONS, startRelayServer } from '../relay/server.js';
 import { rawOptionValue } from './raw-argument.js';
-import { udpOptions, withUdp } from './relay-udp-options.js';
+import { udpLimits, udpOptions, withUdp } from './relay-udp-options.js';
 import { endpointOption, serve } from './serve.js';
 import { inputError } from '../errors.js';
 
@@ -75,10 +75,13 @@ export function registerRelayCommands(program) {
       const settings = relaySettings(options);
       const server = endpointOption('--server', options.server);
       const { inbound, forward, inboundAuth } = inboundSettings(options);
-      if (options.udp && inbound !== 'tunnel') throw inputError('--udp goes with --inbound tunnel: datagrams are forwarded to --forward (SOCKS5 UDP ASSOCIATE is not built)');
-      const udp = withUdp(options, settings, 'client');
+      if (options.udp && inbound === 'http') throw inputError('--udp goes with --inbound tunnel (a UDP port forward) or socks5 (UDP ASSOCIATE): an HTTP proxy carries no datagrams');
+      // The socks5 inbound's UDP is UDP ASSOCIATE, on sockets of its own;
+      // the tunnel's is a port forward beside the TCP one.
+      const udpAssociate = options.udp && inbound === 'socks5' ? udpLimits(options, settings) : null;
+      const udp = udpAssociate ? (startTcp) => startTcp() : withUdp(options, settings, 'client');
       limitOldGenerationGrowth();
-      await serve(() => udp(() => startRelayClient({ ...settings, server, forward, inbound, inboundAuth }), { server, forward }));
+      await serve(() => udp(() => startRelayClient({ ...settings, server, forward, inbound, inboundAuth, udpAssociate }), { server, forward }));
     });
 }
 

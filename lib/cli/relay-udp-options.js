@@ -12,14 +12,23 @@ const TIMEOUT_SECONDS = { min: 0.1, max: 86_400 };
 const MAX_ASSOCIATIONS = 1_000_000;
 
 export const udpOptions = (command, role) => command
-  .option('--udp', `relay UDP too, on the same port (${role === 'server' ? 'as ss-server -u' : 'a UDP port forward to --forward, as ss-tunnel -u'})`)
+  .option('--udp', `relay UDP too (${role === 'server' ? 'on the same port, as ss-server -u' : 'with --inbound tunnel a UDP port forward to --forward on the same port, as ss-tunnel -u; with --inbound socks5 UDP ASSOCIATE, as ss-local -u'})`)
   .option('--udp-timeout <seconds>', 'forget a UDP association after this long without a datagram', String(DEFAULT_UDP_TIMEOUT_MS / 1000))
-  .option('--udp-max-associations <count>', 'UDP associations (senders) at once; a new one beyond is refused', String(DEFAULT_MAX_ASSOCIATIONS));
+  .option('--udp-max-associations <count>', 'UDP associations (senders, or SOCKS5 UDP ASSOCIATE requests) at once; a new one beyond is refused', String(DEFAULT_MAX_ASSOCIATIONS));
 
 // Checks the UDP options before anything starts; returns
 // (startTcp, extra) -> the relay to serve.
 export function withUdp(options, settings, role) {
   if (!options.udp) return (startTcp) => startTcp();
+  const { timeoutMs, maxAssociations } = udpLimits(options, settings);
+  const start = role === 'server' ? startUdpRelayServer : startUdpRelayClient;
+  const startUdp = (extra) => (listen) => start({ ...settings, ...extra, listen, timeoutMs, maxAssociations });
+  return (startTcp, extra) => besideTcp(startTcp, startUdp(extra), { anyPort: settings.listen.port === 0 });
+}
+
+// { timeoutMs, maxAssociations } of --udp, checked with the chain; for the
+// socks5 inbound, whose UDP is its own (UDP ASSOCIATE), and withUdp.
+export function udpLimits(options, settings) {
   if (!chainHasUdp(settings.presets)) {
     throw inputError(`--udp: this chain has no UDP form (${withoutUdpPhrase(settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, or ss-2022`);
   }
@@ -31,7 +40,5 @@ export function withUdp(options, settings, role) {
   if (!Number.isInteger(maxAssociations) || maxAssociations < 1 || maxAssociations > MAX_ASSOCIATIONS) {
     throw inputError(`--udp-max-associations must be a whole number from 1 to ${MAX_ASSOCIATIONS}, got ${JSON.stringify(options.udpMaxAssociations)}`);
   }
-  const start = role === 'server' ? startUdpRelayServer : startUdpRelayClient;
-  const startUdp = (extra) => (listen) => start({ ...settings, ...extra, listen, timeoutMs: seconds * 1000, maxAssociations });
-  return (startTcp, extra) => besideTcp(startTcp, startUdp(extra), { anyPort: settings.listen.port === 0 });
+  return { timeoutMs: seconds * 1000, maxAssociations };
 }

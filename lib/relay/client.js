@@ -1,3 +1,4 @@
+import { lookup } from 'node:dns/promises';
 import net from 'node:net';
 import { prepareChain } from '../chain/pipeline.js';
 import { prepareTransport } from '../chain/transport.js';
@@ -6,6 +7,7 @@ import { INBOUNDS } from './inbounds/index.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
 import { CLIENT_FILTER, createSaltFilter } from './salt-filter.js';
 import { connectOptions, SERVER_SOCKET_OPTIONS } from './socket-options.js';
+import { createSocks5Associate } from './udp/socks5-associate.js';
 import { createWriteQueues } from './write-queues.js';
 
 const NOTHING = Buffer.alloc(0);
@@ -16,8 +18,9 @@ const NOTHING = Buffer.alloc(0);
 // `forward` target, like ss-tunnel, so iperf3 needs no SOCKS support;
 // `socks5` and `http` ask the application, as ss-local and a browser's
 // proxy setting do. Its salt filter refuses a server stream that repeats
-// one seen before (a replayed answer).
-export function startRelayClient({ listen, server, forward, password, presets, log, inbound = 'tunnel', inboundAuth = null }) {
+// one seen before (a replayed answer). With `udpAssociate` ({ timeoutMs,
+// maxAssociations }), the socks5 inbound serves UDP ASSOCIATE too.
+export async function startRelayClient({ listen, server, forward, password, presets, log, inbound = 'tunnel', inboundAuth = null, udpAssociate = null }) {
   const createPipeline = prepareChain(presets, { password, salts: createSaltFilter(CLIENT_FILTER) });
   const transport = prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) });
   const sockets = createSocketSet();
@@ -60,11 +63,24 @@ export function startRelayClient({ listen, server, forward, password, presets, l
     stream.encode(first);
   };
 
-  const accept = INBOUNDS[inbound]({ forward, auth: inboundAuth, dial, open, splice, queues, log });
+  // The server's name is looked up once, at start, as for the UDP port forward.
+  const associate = udpAssociate && createSocks5Associate({
+    ...udpAssociate, server, serverAddress: (await lookup(server.host)).address, password, presets, log,
+  });
+  const accept = INBOUNDS[inbound]({ forward, auth: inboundAuth, dial, open, splice, associate, queues, log });
   const listener = net.createServer(SERVER_SOCKET_OPTIONS, (local) => {
     sockets.add(local);
     accept(local);
   });
 
-  return listenOn(listener, listen, sockets, log);
+  const relay = await listenOn(listener, listen, sockets, log);
+  if (!associate) return relay;
+  return {
+    ...relay,
+    stats: () => ({ udp: associate.stats() }),
+    close() {
+      associate.close();
+      return relay.close();
+    },
+  };
 }

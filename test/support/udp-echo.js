@@ -32,8 +32,11 @@ export async function startUdpEchoServer({ host = '127.0.0.1' } = {}) {
 // back different fails at once, and so does one lost `attempts` times.
 // Resolves with { tag, sent (the datagrams), retries, duplicates }.
 // `sender` (from udpSender()) sends from a socket that outlives the
-// transfer, so a second transfer rides the same association.
-export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size = 1200, window = 8, retryMs = 500, attempts = 8, timeoutMs = 120_000, sender = null }) {
+// transfer, so a second transfer rides the same association. `frame`
+// ({ encode(datagram), decode(datagram) -> datagram or null }) wraps each
+// datagram on the way out and unwraps it on return (SOCKS5 UDP's header,
+// socks5-udp.js); null from decode fails the transfer as a changed one.
+export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size = 1200, window = 8, retryMs = 500, attempts = 8, timeoutMs = 120_000, sender = null, frame = null }) {
   const tag = randomBytes(4);
   const sent = Array.from({ length: count }, (_, index) => {
     const datagram = randomBytes(size);
@@ -60,7 +63,7 @@ export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size =
       else resolve({ tag, sent, retries, duplicates });
     };
     const send = (index, attempt) => {
-      socket.send(sent[index], port, host);
+      socket.send(frame ? frame.encode(sent[index]) : sent[index], port, host);
       timers.set(index, setTimeout(() => {
         if (attempt >= attempts) return stop(new Error(`datagram ${index} through :${port} lost ${attempts} times (${retries} retries so far)`));
         retries += 1;
@@ -71,7 +74,8 @@ export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size =
       while (next < count && timers.size < window) send(next++, 1);
       if (finished === count) stop();
     };
-    const onMessage = (datagram) => {
+    const onMessage = (received) => {
+      const datagram = frame ? frame.decode(received) ?? Buffer.alloc(0) : received;
       const index = datagram.length >= 8 ? datagram.readUInt32BE(4) : -1;
       if (!(index >= 0 && index < count) || !datagram.equals(sent[index])) {
         return stop(new Error(`a datagram came back changed through :${port} (${datagram.length} bytes, index ${index})`));
@@ -102,16 +106,17 @@ export async function udpSender() {
 
 const sha256 = (datagrams) => datagrams.reduce((hash, datagram) => hash.update(datagram), createHash('sha256')).digest('hex');
 
-// Carries a transfer through each entry port of `paths` ({ name: port }),
+// Carries a transfer through each entry port of `paths` ({ name: port },
+// or { name: { port, host, frame } } as udpEchoTransfer takes them),
 // one path at a time (a UDP storm on two cores drops more than it tests),
 // and checks every datagram came back unchanged and reached the target
 // unchanged, in full. Returns the transfers' results by path.
 export async function assertUdpCarried(echo, paths, { count = 2000, size = 1200, explain = (path, error) => error } = {}) {
   const results = {};
-  for (const [path, port] of Object.entries(paths)) {
+  for (const [path, entry] of Object.entries(paths)) {
     let result;
     try {
-      result = await udpEchoTransfer({ port, count, size });
+      result = await udpEchoTransfer({ ...(typeof entry === 'number' ? { port: entry } : entry), count, size });
     } catch (error) {
       throw explain(path, error);
     }

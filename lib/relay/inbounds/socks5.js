@@ -6,14 +6,16 @@ import { dialFor, readHandshake } from './handshake.js';
 // SOCKS5 (RFC 1928) CONNECT, with no authentication, or with a username
 // and password (RFC 1929) when the relay client is given them. The request's
 // address is the Shadowsocks address header itself (ATYP, address, port),
-// read by the same code. UDP ASSOCIATE and BIND are refused (command not
-// supported), as ss-local without -u refuses UDP.
+// read by the same code. UDP ASSOCIATE is served when the relay client has
+// `associate` (--udp, udp/socks5-associate.js), else refused (command not
+// supported) as ss-local without -u refuses it; BIND always is.
 const VERSION = 5;
 const AUTH_VERSION = 1;
 const NO_AUTH = 0x00;
 const USER_PASSWORD = 0x02;
 const NO_ACCEPTABLE_METHOD = 0xff;
 const CONNECT = 0x01;
+const UDP_ASSOCIATE = 0x03;
 
 // RFC 1928 section 6.
 const SOCKS5_REPLIES = Object.freeze({
@@ -28,7 +30,10 @@ const SOCKS5_REPLIES = Object.freeze({
 // zeros too): 0.0.0.0:0.
 const socks5Reply = (code) => Buffer.from([VERSION, code, 0, 1, 0, 0, 0, 0, 0, 0]);
 
-export function socks5Inbound({ auth, dial, splice, log }) {
+// UDP ASSOCIATE's reply names where the datagrams go.
+const boundReply = (bound) => Buffer.concat([Buffer.from([VERSION, SOCKS5_REPLIES.succeeded, 0]), encodeAddressHeader(bound)]);
+
+export function socks5Inbound({ auth, dial, splice, associate, log }) {
   return (local) => {
     let stage = 'greeting';
     const handshake = readHandshake(local, {
@@ -70,7 +75,10 @@ export function socks5Inbound({ auth, dial, splice, log }) {
       request(held) {
         if (held[0] !== VERSION) return refused(socks5Reply(SOCKS5_REPLIES.generalFailure), `request version byte ${held[0]}, not ${VERSION}`);
         if (held.length < 4) return 0;
-        if (held[1] !== CONNECT) return refused(socks5Reply(SOCKS5_REPLIES.commandNotSupported), `command ${held[1]} not supported (CONNECT only)`);
+        const command = held[1];
+        if (command !== CONNECT && !(command === UDP_ASSOCIATE && associate)) {
+          return refused(socks5Reply(SOCKS5_REPLIES.commandNotSupported), `command ${command} not supported (CONNECT${associate ? ' and UDP ASSOCIATE' : ''} only)`);
+        }
         const address = held.subarray(3);
         let length;
         try {
@@ -83,7 +91,8 @@ export function socks5Inbound({ auth, dial, splice, log }) {
         const target = decodeAddressHeader(address.subarray(0, length));
         const rest = address.subarray(length);
         handshake.finish();
-        connect(target, rest);
+        if (command === UDP_ASSOCIATE) associateFor(target);
+        else connect(target, rest);
         return 3 + length;
       },
     };
@@ -101,6 +110,19 @@ export function socks5Inbound({ auth, dial, splice, log }) {
         handshake.refuse(socks5Reply(SOCKS5_REPLIES.connectionRefused), `the relay server is unreachable (${error.message})`);
       },
     });
+    // The connection then only keeps the association alive: whatever the
+    // application sends on it is read and ignored, and its end is the
+    // association's (socks5-associate.js closes the socket on 'close').
+    const associateFor = async (requested) => {
+      local.on('error', (error) => log.debug(`${handshake.peer}: socks5 udp associate: ${error.message}`));
+      const bound = await associate.open(local, requested);
+      if (local.destroyed) return;
+      if (!bound) return handshake.refuse(socks5Reply(SOCKS5_REPLIES.generalFailure), 'no UDP association can be made now');
+      local.on('data', () => {});
+      local.once('end', () => local.end());
+      local.write(boundReply(bound));
+      local.resume();
+    };
   };
 }
 

@@ -1,8 +1,8 @@
 // HKDF-SHA1 (RFC 5869) for one input key and info string and many salts:
 // SIP004 UDP derives a subkey from a fresh salt for every datagram.
-// node:crypto's hkdfSync costs 20 to 30 µs a call on Node 20 (an OpenSSL
-// KDF context made and freed each time), a third of our relay's CPU per
-// datagram; the same derivation is ten SHA-1 blocks, a few µs here.
+// node:crypto's hkdfSync took 13 to 30 µs a call on Node 20 (2 loaded
+// cores), a quarter to a third of a relay's busy time; the derivation is
+// ten SHA-1 blocks, 5 to 7 µs here on the same machine.
 // Equal to hkdfSync for every input it takes (test/crypto-hkdf-sha1.test.js).
 const BLOCK = 64;
 const DIGEST = 20;

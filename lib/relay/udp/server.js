@@ -36,16 +36,22 @@ export async function startUdpRelayServer({
       sessions.release(association.session);
     },
   });
-  const sent = (error) => {
-    if (!error) return;
+  const failed = (error) => {
     counts.sendErrors += 1;
     log.debug(`udp: ${error.message}`);
   };
 
+  // Datagram after datagram names the same target: the last host's checks
+  // are kept rather than made again (two regular expressions each).
+  let target = { host: null, allowed: false, type: null };
+  const targetOf = (host) => {
+    if (host !== target.host) target = { host, allowed: allowRemote || isLoopbackHost(host), type: udpType(host) };
+    return target;
+  };
+
   // One socket per family the association's targets need, made at its
   // first datagram there.
-  const outboundFor = (association, host) => {
-    const type = udpType(host);
+  const outboundFor = (association, type) => {
     let outbound = association.outbound[type];
     if (!outbound) {
       outbound = createUdpSocket(type === 'udp6' ? '::' : '0.0.0.0', log);
@@ -53,7 +59,7 @@ export async function startUdpRelayServer({
         associations.touch(association.key);
         counts.replies += 1;
         const packet = association.session.encode({ host: source.address, port: source.port }, data);
-        sendDatagram(socket, packet, association.client.port, association.client.address, sent);
+        sendDatagram(socket, packet, association.client.port, association.client.address, failed);
       });
       association.outbound[type] = outbound;
     }
@@ -76,8 +82,9 @@ export async function startUdpRelayServer({
       return;
     }
     const { session, address, payload } = opened;
+    const { allowed, type } = targetOf(address.host);
     // Port 0 names no target (and Node's send would throw on it).
-    if (address.port === 0 || (!allowRemote && !isLoopbackHost(address.host))) {
+    if (address.port === 0 || !allowed) {
       counts.targetsRefused += 1;
       log.debug(`udp: refused target ${formatEndpoint(address)}: ${address.port === 0 ? 'port 0' : 'not loopback (start with --allow-remote to permit)'}`);
       return;
@@ -99,7 +106,7 @@ export async function startUdpRelayServer({
       association.session = session;
     }
     counts.relayed += 1;
-    sendDatagram(outboundFor(association, address.host), payload, address.port, address.host, sent);
+    sendDatagram(outboundFor(association, type), payload, address.port, address.host, failed);
   });
 
   const address = await bindUdp(socket, listen);

@@ -22,13 +22,15 @@ export const enlargeBuffers = (socket) => {
   socket.setSendBufferSize(BUFFER_BYTES);
 };
 
-// socket.send, with what it throws at once (a socket closed by a stop in
-// the same tick) handed to `sent` like what it reports later.
-export function sendDatagram(socket, datagram, port, host, sent) {
+// socket.send without a callback: with one, Node queues a tick per datagram
+// only to report it sent. A datagram the kernel does not take (a full send
+// buffer) is then lost as one lost on the way would be; what send throws at
+// once (a socket closed by a stop in the same tick) goes to `failed`.
+export function sendDatagram(socket, datagram, port, host, failed) {
   try {
-    socket.send(datagram, port, host, sent);
+    socket.send(datagram, port, host);
   } catch (error) {
-    sent(error);
+    failed(error);
   }
 }
 

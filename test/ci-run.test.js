@@ -33,7 +33,7 @@ test('.ci/run without Node.js stops at once, in one line naming it', async () =>
   const { code, stdout, stderr } = await ciRun('no-node', []);
   assert.equal(code, 1);
   assert.equal(stdout, '');
-  assert.match(stderr, /^cipherbench CI needs Node\.js 20\.5 or later with npm: install it from https:\/\/nodejs\.org[^\n]*\n$/);
+  assert.match(stderr, /^cipherbench CI needs Node\.js 20\.14 or later with npm: install it from https:\/\/nodejs\.org[^\n]*\n$/);
 });
 
 test('.ci/run without npm stops at once, in one line naming it', async () => {

@@ -1,7 +1,7 @@
 import { newChainPassword } from '../chain/requirements.js';
 import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
 import { inputError } from '../errors.js';
-import { carriesUdp } from '../peers/index.js';
+import { carriesUdp, withoutUdpReason } from '../peers/index.js';
 import { median } from '../statistics.js';
 import { UDP_LENGTH } from './options.js';
 
@@ -20,7 +20,8 @@ export function checkUdpCases(selected, { length }, engine) {
   }
   for (const selection of selected) {
     if (!carriesUdp(selection)) {
-      const without = selection.presets && !selection.impl ? ` (${withoutUdpPhrase(selection.presets)})` : '';
+      const reason = selection.presets && !selection.impl ? withoutUdpPhrase(selection.presets) : withoutUdpReason(selection);
+      const without = reason ? ` (${reason})` : '';
       throw inputError(`--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`);
     }
     if (selection.presets && !selection.impl) {

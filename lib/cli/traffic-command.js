@@ -1,6 +1,8 @@
 import { formatBitrate, formatBytes, formatInterval } from '../report/units.js';
 import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../traffic/protocol.js';
 import { runTrafficSender } from '../traffic/sender.js';
+import { UDP_HEADER_LENGTH } from '../traffic/udp-datagrams.js';
+import { runUdpSender } from '../traffic/udp-sender.js';
 import { parseRate } from '../runner/rate.js';
 import { startTrafficSink } from '../traffic/sink.js';
 import { endpointOption, registerServer } from './serve.js';
@@ -24,6 +26,8 @@ export function registerTrafficCommands(program) {
     .option('--parallel <streams>', 'parallel streams, as iperf3 -P', '1')
     .option('--reverse', 'the sink sends and this side receives, as iperf3 -R')
     .option('--rate <rate>', 'pace the sending to this many bits per second in all, as iperf3 -b (500M, 1G); not with --reverse')
+    .option('--udp', 'send datagrams at --rate instead, as iperf3 -u: loss, jitter and out-of-order from the sink')
+    .option('--length <bytes>', `with --udp: bytes per datagram, as iperf3 -l (${UDP_HEADER_LENGTH} to ${MAX_DATAGRAM}; default: ${DEFAULT_LENGTH})`)
     .option('--json', 'print a JSON report shaped like iperf3 -J\'s')
     .action(async (options) => {
       const { host, port } = endpointOption('--connect', options.connect);
@@ -37,9 +41,13 @@ export function registerTrafficCommands(program) {
       }
       const rate = options.rate === undefined ? null : parseRate('--rate', options.rate);
       if (rate !== null && options.reverse) throw inputError('--rate paces what this side sends: give it without --reverse');
+      if (options.length !== undefined && !options.udp) throw inputError('--length goes with --udp (bytes per datagram)');
+      const udp = options.udp ? udpOptions(options, rate) : null;
       let report;
       try {
-        report = await runTrafficSender({ host, port, duration, parallel, reverse: Boolean(options.reverse), rate });
+        report = udp
+          ? await runUdpSender({ host, port, duration, ...udp })
+          : await runTrafficSender({ host, port, duration, parallel, reverse: Boolean(options.reverse), rate });
       } catch (error) {
         // As iperf3 -J: the failure goes in the JSON, so a reader of stdout
         // always gets one JSON object.
@@ -50,6 +58,21 @@ export function registerTrafficCommands(program) {
       }
       process.stdout.write(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     });
+}
+
+const MAX_DATAGRAM = 65_507;
+const DEFAULT_LENGTH = '1200';
+
+// --udp: one stream, forward, at a rate given.
+function udpOptions(options, rate) {
+  if (options.reverse || options.parallel !== '1') throw inputError('--udp sends one stream of datagrams forward: give it without --reverse and --parallel');
+  if (rate === null) throw inputError('--udp needs --rate, the bits per second to offer (20M, 1G)');
+  const given = options.length ?? DEFAULT_LENGTH;
+  const length = Number(given);
+  if (!/^\d+$/.test(given) || !(length >= UDP_HEADER_LENGTH && length <= MAX_DATAGRAM)) {
+    throw inputError(`--length must be a whole number of bytes from ${UDP_HEADER_LENGTH} to ${MAX_DATAGRAM}, got ${JSON.stringify(given)}`);
+  }
+  return { rate, length };
 }
 
 function printTestEnd({ cookie, reverse, streams }) {
@@ -69,5 +92,9 @@ function formatReport({ end }) {
     });
   }
   rows.push(row('sum', end.sum_sent, 'sender'), row('sum', end.sum_received, 'receiver'));
+  const { sum_received: received } = end;
+  if (received.lost_packets !== undefined) {
+    rows.push(`udp   ${received.lost_packets} of ${received.packets} datagrams lost (${received.lost_percent.toFixed(2)}%), jitter ${received.jitter_ms.toFixed(3)} ms, ${end.streams[0].udp.out_of_order} out of order`);
+  }
   return `${rows.join('\n')}\n`;
 }

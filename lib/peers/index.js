@@ -36,6 +36,8 @@ import v2ray from './v2ray.js';
 //   carriesUdp?(reference) -> true when the row relays UDP too (run --udp;
 //             the plan then gets udp: true and starts both halves with it);
 //             absent: TCP only
+//   withoutUdp?(reference) -> why a row carriesUdp says no to has no UDP
+//             form, a phrase the refusal gives in brackets
 //   key?(reference) -> a fresh key when the implementation takes one of
 //             its own format for this row (Shadowsocks 2022), else undefined
 // A chain case (an array of presets) runs on ours.js, which has the same
@@ -102,6 +104,8 @@ export async function locatePeer(identity, options) {
 export const runsRemotely = (identity) => peerOf(identity).remote !== false;
 
 export const carriesUdp = (identity) => peerOf(identity).carriesUdp?.(identity) === true;
+
+export const withoutUdpReason = (identity) => peerOf(identity).withoutUdp?.(identity);
 
 // The run's password suits every cipher but those with a key format of
 // their own (Shadowsocks 2022: base64 of the method's key length): such a

@@ -242,7 +242,7 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'udp',
-    cli: [{ flags: '--udp', description: 'measure UDP: iperf3 -u through each case\'s relays at --rate, in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md)' }],
+    cli: [{ flags: '--udp', description: 'measure UDP: iperf3 -u (or the built-in engine\'s UDP mode) through each case\'s relays at --rate, in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md)' }],
     read: (value) => flag('udp', value, false),
   },
   {

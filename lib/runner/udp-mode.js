@@ -1,7 +1,7 @@
 import { newChainPassword } from '../chain/requirements.js';
 import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
 import { inputError } from '../errors.js';
-import { carriesUdp } from '../peers/index.js';
+import { carriesUdp, withoutUdpReason } from '../peers/index.js';
 import { median } from '../statistics.js';
 import { UDP_LENGTH } from './options.js';
 
@@ -10,17 +10,18 @@ import { UDP_LENGTH } from './options.js';
 
 const caseName = (selection) => selection.label ?? (selection.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
 
-// iperf3 -u measures (the built-in engine carries TCP only), every case
-// relays UDP, and a datagram of --length bytes still fits an IPv4
-// datagram once each chain has wrapped it. Throws the first problem as one
-// line.
-export function checkUdpCases(selected, { length }, engine) {
-  if (engine.name !== 'iperf3') {
-    throw inputError('--udp measures with iperf3 -u, and the built-in engine carries TCP only: install iperf3 (apt-get install iperf3), or run without --udp');
+// Every case relays UDP, a datagram of --length bytes still fits an IPv4
+// datagram once each chain has wrapped it, and the built-in engine is
+// asked for what it sends: one stream, forward (iperf3 -u does -P and -R
+// too). Throws the first problem as one line.
+export function checkUdpCases(selected, { length, parallel, reverse, both }, engine) {
+  if (engine.name === 'node' && (parallel > 1 || reverse || both)) {
+    throw inputError(`--udp with the built-in engine sends one stream forward: give it without ${parallel > 1 ? '--parallel' : (reverse ? '--reverse' : '--both')}, or measure with iperf3 (--engine iperf3)`);
   }
   for (const selection of selected) {
     if (!carriesUdp(selection)) {
-      const without = selection.presets && !selection.impl ? ` (${withoutUdpPhrase(selection.presets)})` : '';
+      const reason = selection.presets && !selection.impl ? withoutUdpPhrase(selection.presets) : withoutUdpReason(selection);
+      const without = reason ? ` (${reason})` : '';
       throw inputError(`--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`);
     }
     if (selection.presets && !selection.impl) {

@@ -30,14 +30,17 @@ const nodeEngine = () => ({
     args: [CLI, 'sink', '--listen', `${host}:${port}`],
     readiness: { stdout: READY_LINE },
   }),
-  client: ({ host = '127.0.0.1', port, duration, parallel, reverse, rate = null }) => ({
+  // udp: { rate, length }: datagrams at `rate` bits/s of `length` bytes.
+  client: ({ host = '127.0.0.1', port, duration, parallel, reverse, rate = null, udp = null }) => ({
     role: 'traffic-sender',
     label: 'cipherbench send',
     file: process.execPath,
-    args: [
-      CLI, 'send', '--connect', `${host}:${port}`, '--duration', String(duration), '--parallel', String(parallel),
-      ...(reverse ? ['--reverse'] : []), ...(rate === null ? [] : ['--rate', String(rate)]), '--json',
-    ],
+    args: udp
+      ? [CLI, 'send', '--connect', `${host}:${port}`, '--duration', String(duration), '--udp', '--rate', String(udp.rate), '--length', String(udp.length), '--json']
+      : [
+        CLI, 'send', '--connect', `${host}:${port}`, '--duration', String(duration), '--parallel', String(parallel),
+        ...(reverse ? ['--reverse'] : []), ...(rate === null ? [] : ['--rate', String(rate)]), '--json',
+      ],
   }),
   // The sink sends with --reverse, and it is not told a rate.
   pacesReverse: false,

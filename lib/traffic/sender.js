@@ -91,7 +91,7 @@ export async function runTrafficSender({ host = '127.0.0.1', port, duration, par
 // nextMessage(type, timeoutMs, what) resolves with the next control message
 // if it is of that type; rejects on an error message from the sink, another
 // type, the timeout (saying `what`), or when `stop` aborts.
-function controlInbox(control, stop) {
+export function controlInbox(control, stop) {
   const inbox = [];
   let deliver = () => {};
   const read = messageReader((message) => {

@@ -17,6 +17,11 @@ import { readPerf, startPerf } from './perf-record.js';
 // broken connection at once; past this it is stopped so a stuck one cannot
 // hold up the run.
 const CLIENT_GRACE_MS = 2000;
+// A traffic client that failed may have failed because a relay died under
+// it: the kernel resets the client's connection at once, but the relay's
+// exit can reach this process's event loop after the client's (seen at
+// load 8 on 2 cores), so a failure waits this long for one to be told of.
+const EXIT_NEWS_MS = 1000;
 // --profile's system call count: seconds of the extra transfer under strace.
 const SYSCALL_SECONDS = 2;
 // What our relay client says its transport negotiated (relay/client.js
@@ -294,10 +299,11 @@ async function measure({ engine, host, port, duration, parallel, rate, reverse, 
       result = await measuring.result;
     }
   }
+  // Both engines print iperf3 -J's shape, errors included.
+  const report = result.timedOut ? null : parseIperf3Json(result.stdout);
+  if (!dead && (result.timedOut || report.error)) dead = await Promise.race([died, delay(EXIT_NEWS_MS).then(() => null)]);
   const deathNote = dead ? `${dead.label} ${describeExit(dead.exit)} during the test` : null;
   if (result.timedOut) return { reason: `${measuring.label} did not finish within ${timeoutMs / 1000} s${deathNote ? `; ${deathNote}` : ''}` };
-  // Both engines print iperf3 -J's shape, errors included.
-  const report = parseIperf3Json(result.stdout);
   if (report.error) {
     const stderr = String(result.stderr ?? '').trim().split('\n');
     const detail = result.stdout ? report.error : stderr[0] || describeExit({ code: result.exitCode, signal: result.signal });

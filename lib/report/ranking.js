@@ -26,10 +26,9 @@ export function isCostRanked(result) {
 
 // '9.41 [8.80-10.2]': the pair's CPU seconds per GB with its interval.
 export function pairCostText(cost) {
-  const { cpuSecondsPerGB, low, high, coverage, level } = cost.pair;
-  const figure = formatFixed(cpuSecondsPerGB, 2);
-  if (low === null || low === undefined) return figure;
-  return `${figure} [${formatFixed(low, 2)}-${formatFixed(high, 2)}${coverage < level ? ` at ${formatFixed(coverage * 100, 0)}%` : ''}]`;
+  const figure = formatFixed(cost.pair.cpuSecondsPerGB, 2);
+  const interval = bracketedInterval(cost.pair, (value) => formatFixed(value, 2));
+  return interval ? `${figure} ${interval}` : figure;
 }
 
 // The request workload's ranking: by (median) requests per second, highest
@@ -75,9 +74,17 @@ export function cannotTellFromReference({ relative }) {
 // One that too few rounds give only at a lower level than asked says so:
 // '[2.11-2.40 at 75%]'. '' without an interval (one run, an old result).
 export function intervalText(side) {
-  if (side.low === null || side.low === undefined) return '';
-  const range = `${formatBitrateIn(side.low, side.bits_per_second)}-${formatBitrateIn(side.high, side.bits_per_second)}`;
-  return side.coverage < side.level ? `[${range} at ${formatFixed(side.coverage * 100, 0)}%]` : `[${range}]`;
+  return bracketedInterval(side, (value) => formatBitrateIn(value, side.bits_per_second));
+}
+
+// '[low-high]' of any figure's interval, each end written by format, with
+// ' at N%' where too few rounds give it only at a lower level than asked;
+// '' without one. Bitrates, costs and request rates all print their
+// intervals through this, so they read alike in every report.
+export function bracketedInterval({ low, high, coverage, level }, format) {
+  if (low === null || low === undefined) return '';
+  const range = `${format(low)}-${format(high)}`;
+  return coverage < level ? `[${range} at ${formatFixed(coverage * 100, 0)}%]` : `[${range}]`;
 }
 
 // Whether the receiver interval of ranked[position] overlaps that of the

@@ -1,5 +1,5 @@
 import { caseLabel } from './case-label.js';
-import { relativeCell } from './ranking.js';
+import { bracketedInterval, relativeCell } from './ranking.js';
 import { formatFixed } from './units.js';
 
 // The request workload's table (docs/result.md, "requests") in seed 002's
@@ -52,9 +52,8 @@ function errorsCell(errors) {
 // it (docs/statistics.md), marked with its coverage when below the level.
 function rateCell({ requests }) {
   const rate = formatFixed(requests.requestsPerSecond, 0);
-  if (requests.low === null || requests.low === undefined) return rate;
-  const range = `[${formatFixed(requests.low, 0)}-${formatFixed(requests.high, 0)}`;
-  return requests.coverage < requests.level ? `${rate} ${range} at ${formatFixed(requests.coverage * 100, 0)}%]` : `${rate} ${range}]`;
+  const interval = bracketedInterval(requests, (value) => formatFixed(value, 0));
+  return interval ? `${rate} ${interval}` : rate;
 }
 
 function cpuCell(perThousand) {

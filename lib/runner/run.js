@@ -353,8 +353,7 @@ function withConvergence(cases, confidence, figureName) {
     // which has none, on its bitrate.
     const figure = caseFigure(caseResult, figureName);
     if (figure) {
-      const { low, high, coverage, level } = figure;
-      const middle = figure.bits_per_second ?? figure.cpuSecondsPerGB ?? figure.requestsPerSecond;
+      const { summary: { low, high, coverage, level }, middle } = figure;
       widths.push(low === null ? null : (high - low) / middle);
       reachesLevel = coverage >= level;
     }
@@ -368,11 +367,13 @@ function withConvergence(cases, confidence, figureName) {
   });
 }
 
-// The summary the stopping rule judges a case on, with its interval.
+// The summary the stopping rule judges a case on, with its interval, and
+// that summary's median (each summary names it for what it measures):
+// { summary, middle }, or null for a case with nothing measured.
 function caseFigure(caseResult, figureName) {
-  if (figureName === 'cost' && caseResult.cost) return caseResult.cost.pair;
-  if (figureName === 'requests') return caseResult.requests;
-  return caseResult.receiver;
+  if (figureName === 'cost' && caseResult.cost) return { summary: caseResult.cost.pair, middle: caseResult.cost.pair.cpuSecondsPerGB };
+  if (figureName === 'requests') return caseResult.requests && { summary: caseResult.requests, middle: caseResult.requests.requestsPerSecond };
+  return caseResult.receiver && { summary: caseResult.receiver, middle: caseResult.receiver.bits_per_second };
 }
 
 // The case whose interval is widest so far, for the progress line:

@@ -1,10 +1,10 @@
 import net from 'node:net';
-import { formatEndpoint } from '../relay/endpoint.js';
 import { measurementError } from '../errors.js';
 import {
-  CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, encodeHello, messageReader, newCookie, READ_SIZE, sendMessage, SETUP_TIMEOUT_MS, WRITE_SIZE,
+  CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, encodeHello, messageReader, READ_SIZE, sendMessage, SETUP_TIMEOUT_MS, WRITE_SIZE,
 } from './protocol.js';
 import { createReceiver, sendFor } from './streams.js';
+import { openTestSession } from './test-session.js';
 
 // Every stream's reads land here and are only counted, so one buffer does
 // for all of them: onread hands it over synchronously, one read at a time.
@@ -26,13 +26,8 @@ export async function runTrafficSender({ host = '127.0.0.1', port, duration, par
   if (!(duration > 0)) throw new RangeError(`runTrafficSender: duration must be a positive number of seconds, got ${duration}`);
   if (!Number.isSafeInteger(parallel) || parallel < 1) throw new RangeError(`runTrafficSender: parallel must be a positive integer, got ${parallel}`);
   if (rate !== null && (reverse || !(rate > 0))) throw new RangeError(`runTrafficSender: rate paces forward sending only, at a positive number of bits per second, got ${rate}${reverse ? ' with reverse' : ''}`);
-  signal?.throwIfAborted();
-  const target = formatEndpoint({ host, port });
-  const startedAt = new Date();
-  const cookie = newCookie();
-  const stop = new AbortController();
-  const onAbort = () => stop.abort(signal.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const session = openTestSession({ host, port, signal });
+  const { target, cookie, stop } = session;
   const sockets = [];
   let finished = false;
   // Any socket failing, or closing before the test has ended, ends the test.
@@ -80,10 +75,10 @@ export async function runTrafficSender({ host = '127.0.0.1', port, duration, par
       received = message.streams;
     }
     finished = true;
-    return report({ host, port, cookie, startedAt, parallel, duration, reverse, sent, received });
+    return report({ session, parallel, duration, reverse, sent, received });
   } finally {
     finished = true;
-    signal?.removeEventListener('abort', onAbort);
+    session.release();
     for (const socket of sockets) socket.destroy();
   }
 }
@@ -132,7 +127,7 @@ export function controlInbox(control, stop) {
 // The part of iperf3 -J's report that readers use, with the same names and
 // meanings; `sender` in each figure is true when this side sent, as iperf3
 // marks it (false with --reverse).
-function report({ host, port, cookie, startedAt, parallel, duration, reverse, sent, received }) {
+function report({ session, parallel, duration, reverse, sent, received }) {
   const sending = !reverse;
   const figure = (bytes, seconds) => ({
     start: 0,
@@ -144,12 +139,7 @@ function report({ host, port, cookie, startedAt, parallel, duration, reverse, se
   });
   const sum = (values) => values.reduce((total, value) => total + value, 0);
   return {
-    start: {
-      connecting_to: { host, port },
-      cookie: cookie.toString('hex'),
-      timestamp: { time: startedAt.toUTCString(), timesecs: Math.floor(startedAt.getTime() / 1000) },
-      test_start: { protocol: 'TCP', num_streams: parallel, blksize: WRITE_SIZE, omit: 0, duration, bytes: 0, blocks: 0, reverse: reverse ? 1 : 0 },
-    },
+    start: session.reportStart({ protocol: 'TCP', num_streams: parallel, blksize: WRITE_SIZE, omit: 0, duration, bytes: 0, blocks: 0, reverse: reverse ? 1 : 0 }),
     end: {
       streams: received.map((stream, index) => ({
         sender: figure(sent.bytes[index], sent.seconds),

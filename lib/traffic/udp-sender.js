@@ -1,9 +1,9 @@
 import dgram from 'node:dgram';
 import net from 'node:net';
-import { formatEndpoint } from '../relay/endpoint.js';
 import { measurementError } from '../errors.js';
-import { CONTROL, DRAIN_LIMIT_MS, encodeHello, newCookie, sendMessage, SETUP_TIMEOUT_MS } from './protocol.js';
+import { CONTROL, DRAIN_LIMIT_MS, encodeHello, sendMessage, SETUP_TIMEOUT_MS } from './protocol.js';
 import { controlInbox } from './sender.js';
+import { openTestSession } from './test-session.js';
 import { UDP_HEADER_LENGTH, writeUdpHeader } from './udp-datagrams.js';
 
 // The built-in engine's client in UDP mode, in place of iperf3 -u -c: a
@@ -19,13 +19,8 @@ export async function runUdpSender({ host = '127.0.0.1', port, duration, rate, l
   if (!(duration > 0) || !(rate > 0) || !(Number.isInteger(length) && length >= UDP_HEADER_LENGTH)) {
     throw new RangeError(`runUdpSender: duration ${duration} s, rate ${rate} bits/s and length ${length} bytes (at least ${UDP_HEADER_LENGTH}) must be positive`);
   }
-  signal?.throwIfAborted();
-  const target = formatEndpoint({ host, port });
-  const startedAt = new Date();
-  const cookie = newCookie();
-  const stop = new AbortController();
-  const onAbort = () => stop.abort(signal.reason);
-  signal?.addEventListener('abort', onAbort, { once: true });
+  const session = openTestSession({ host, port, signal });
+  const { target, cookie, stop } = session;
   let finished = false;
   const control = net.connect({ host, port, noDelay: true });
   const socket = dgram.createSocket(net.isIPv6(host) ? 'udp6' : 'udp4');
@@ -59,10 +54,10 @@ export async function runUdpSender({ host = '127.0.0.1', port, duration, rate, l
       throw measurementError('traffic: the sink reported its datagrams in a form this sender does not know');
     }
     finished = true;
-    return report({ host, port, cookie, startedAt, duration, rate, length, sent, received });
+    return report({ session, duration, rate, length, sent, received });
   } finally {
     finished = true;
-    signal?.removeEventListener('abort', onAbort);
+    session.release();
     control.destroy();
     socket.close();
   }
@@ -120,18 +115,13 @@ function sendPaced(socket, { test, duration, rate, length, signal }) {
 // iperf3 -u -J's names and meanings: sum_sent counts what was sent;
 // sum_received's bytes what arrived, and, as iperf3's receiver does, its
 // packets those expected and lost_packets those that did not arrive.
-function report({ host, port, cookie, startedAt, duration, rate, length, sent, received }) {
+function report({ session, duration, rate, length, sent, received }) {
   const figure = (packets, seconds) => ({
     start: 0, end: seconds, seconds, bytes: packets * length, bits_per_second: seconds > 0 ? (packets * length * 8) / seconds : 0,
   });
   const lost = Math.max(0, sent.packets - received.packets);
   return {
-    start: {
-      connecting_to: { host, port },
-      cookie: cookie.toString('hex'),
-      timestamp: { time: startedAt.toUTCString(), timesecs: Math.floor(startedAt.getTime() / 1000) },
-      test_start: { protocol: 'UDP', num_streams: 1, blksize: length, omit: 0, duration, bytes: 0, blocks: 0, reverse: 0, target_bitrate: rate },
-    },
+    start: session.reportStart({ protocol: 'UDP', num_streams: 1, blksize: length, omit: 0, duration, bytes: 0, blocks: 0, reverse: 0, target_bitrate: rate }),
     end: {
       streams: [{ udp: { packets: sent.packets, out_of_order: received.out_of_order, jitter_ms: received.jitter_ms } }],
       sum_sent: { ...figure(sent.packets, sent.seconds), packets: sent.packets, sender: true },

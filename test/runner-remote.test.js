@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { runCli } from './support/cli.js';
+import { freePortsFlag, freeRunPorts, portsFlag } from './support/ports.js';
 import { CLI } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 
@@ -133,7 +135,14 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
       [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
       { impl: 'direct' },
     ])};\n`);
-    const outcome = await runCli(['run', cases, ...remoteArgs(), '--duration', '2', '--no-ceiling', '--latency', '--no-archive', '--json']);
+    // The relay server's and the target's ports are the remote host's: one
+    // taken here, as a benchmark running on this host takes it, is no
+    // conflict.
+    const ports = await freeRunPorts();
+    const local = net.createServer();
+    await new Promise((resolve) => local.listen(ports.server, '127.0.0.1', resolve));
+    t.after(() => local.close());
+    const outcome = await runCli(['run', cases, ...remoteArgs(), ...portsFlag(ports), '--duration', '2', '--no-ceiling', '--latency', '--no-archive', '--json']);
     assert.equal(outcome.code, 0, outcome.stderr);
     const result = JSON.parse(outcome.stdout);
     assert.equal(result.environment.remote.destination, 'test-server');
@@ -159,7 +168,7 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     writeFileSync(fake, 'console.log(JSON.stringify({ cipherbench: "0.0.1" }));\n');
     const args = remoteArgs();
     args[args.length - 1] = `${process.execPath} ${fake}`;
-    const outcome = await runCli(['run', ...args, '--no-archive']);
+    const outcome = await runCli(['run', ...args, ...(await freePortsFlag()), '--no-archive']);
     assert.equal(outcome.code, 2, outcome.stderr);
     assert.match(outcome.stderr, /test-server runs cipherbench 0\.0\.1, this host \d+\.\d+\.\d+: both halves must be the same version/);
   });
@@ -168,7 +177,7 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     if (!requireRootAndSsh(t)) return;
     const args = remoteArgs();
     args[1] = 'nothing-there';
-    const outcome = await runCli(['run', ...args, '--no-archive']);
+    const outcome = await runCli(['run', ...args, ...(await freePortsFlag()), '--no-archive']);
     assert.equal(outcome.code, 2, outcome.stderr);
     assert.match(outcome.stderr, /^cipherbench: --remote nothing-there: `.*environment` failed there \(.*Connection refused\)/);
   });

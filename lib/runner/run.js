@@ -86,8 +86,9 @@ export async function run(options = {}) {
   const startedAt = new Date();
   const started = performance.now();
   // On a link every process runs in namespaces made for this run, where
-  // the machine's own ports are no one's.
-  if (!settings.link) await assertPortsFree(settings.ports);
+  // the machine's own ports are no one's; with --remote only the relay
+  // client listens here, the relay server and the target listen there.
+  if (!settings.link) await assertPortsFree(settings.remote ? { client: settings.ports.client } : settings.ports);
   // The iperf3 here is described even when the built-in engine measures,
   // as a reader comparing two reports will want to know.
   const iperf3Path = engine.name === 'iperf3' ? engine.path : await findProgram('iperf3');

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { CLI } from './support/processes.js';
-import { assertAllGone } from './support/process-tree.js';
+import { assertAllGone, isAlive } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 
 // Ctrl-C and SIGTERM at random moments of a run (environment, relay start,
@@ -17,6 +17,7 @@ import { requirePrograms } from './support/programs.js';
 // earlier report in the same folder, from the same day, is untouched.
 const TRIES = 6;
 const LOADING_HOOK = fileURLToPath(new URL('./support/loading-hook.js', import.meta.url));
+const STUBBORN = fileURLToPath(new URL('./support/stubborn-listener.js', import.meta.url));
 const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
 const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest('hex');
 const localDay = (date = new Date()) =>
@@ -150,6 +151,40 @@ test(`two SIGINTs at ${DOUBLE_TRIES} random moments, at once or apart: each leav
     assertAllGone(result.descendants, `${what}: child`);
     assertArchivedAndNamed(reports, before, result, what);
   }
+});
+
+// A second Ctrl-C cannot wait for a child's orderly stop, but it must
+// still not leave one behind: here both relays ignore SIGTERM, so only the
+// CLI's SIGKILL, sent before it exits, ends them.
+test('a second SIGINT while relays that ignore SIGTERM are stopping: both are killed before the CLI exits', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const cwd = emptyFolder();
+  const readyDir = path.join(cwd, 'stubborn');
+  mkdirSync(readyDir);
+  const command = `${process.execPath} ${STUBBORN}`;
+  writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([
+    { impl: 'command', label: 'stubborn', server: `${command} {listen}`, client: `${command} {listen} {server} {forward}` },
+  ])};\n`);
+  let started = [];
+  // Should the CLI leave them, the test must not.
+  t.after(() => started.forEach((pid) => isAlive(pid) && process.kill(pid, 'SIGKILL')));
+  const result = await runCli(['--duration', '5', '--no-ceiling', '--no-archive', ...(await freePortsFlag())], {
+    cwd,
+    env: { CIPHERBENCH_TEST_STUBBORN_DIR: readyDir },
+    during: async (child) => {
+      while (readdirSync(readyDir).length < 2 && child.exitCode === null) await delay(10);
+      started = readdirSync(readyDir).map(Number);
+      process.kill(-child.pid, 'SIGINT');
+      // Apart, as two signals sent at once may arrive as one; within the
+      // second the first one's stop waits before its SIGKILL.
+      await delay(300);
+      process.kill(-child.pid, 'SIGINT');
+    },
+  });
+  assert.equal(started.length, 2, `both relays listened\n${result.stderr}`);
+  assert.equal(result.code, 130, result.stderr);
+  assertAllGone(started, 'relay that ignored SIGTERM');
+  assertAllGone(result.descendants, 'child');
 });
 
 // Exactly what the issue's user typed: `timeout -s INT 20 npm run benchmark`,

@@ -41,8 +41,9 @@ async function runCommand(file, options) {
   // fifth of a second) must also end in a whole, incomplete report, not in
   // Node's default death by signal. The first Ctrl-C (or SIGTERM) stops the
   // run in progress and keeps what was measured. A second one means "now":
-  // the report of what was measured so far is written at once and the CLI
-  // exits, execa's cleanup stopping every child. Two at once are common
+  // the report of what was measured so far is written at once while every
+  // child is stopped (SIGKILL for one that ignores SIGTERM), and the CLI
+  // exits once both are done. Two at once are common
   // (`timeout -s INT` signals the child and its group, npm forwards what it
   // gets), so the second must never lose the report.
   const controller = new AbortController();
@@ -58,7 +59,10 @@ async function runCommand(file, options) {
   const hurry = async () => {
     hurried = true;
     reporter.stop();
-    await finishOnce(interimResult(live, controller.signal.reason));
+    const written = finishOnce(interimResult(live, controller.signal.reason));
+    // Loaded already: the run that made `live` started its children there.
+    const { stopEveryChild } = await import('../process/processes.js');
+    await Promise.all([written, stopEveryChild()]);
     process.exit(EXIT_INTERRUPTED);
   };
   const onSignal = (name) => () => {

@@ -17,8 +17,10 @@ import { listeningInodes } from './socket-table.js';
 //   runCommand(file, args, { timeoutMs, input }) a short command run to its
 //     end: resolves with its stdout, rejects with its own stderr;
 //     runCommandSync the same for an 'exit' handler.
-// execa's cleanup kills any child still running when this process exits,
-// so no child outlives a run.
+// Every child is also kept in a list until it ends, so that a CLI that
+// must exit now (a second Ctrl-C) can end them all and wait for them first
+// (stopEveryChild); execa's cleanup signals any child still running when
+// this process exits, but cannot wait for it: no child outlives a run.
 
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
 // (hung, or stopped with SIGSTOP) gets SIGKILL after this long.
@@ -31,6 +33,28 @@ const HISTORY_LINES = 100;
 // starts: short next to any start-up, and a read costs microseconds.
 const LISTEN_POLL_MS = 25;
 
+const running = new Set();
+function tracked(subprocess) {
+  running.add(subprocess);
+  const forget = () => running.delete(subprocess);
+  subprocess.then(forget, forget);
+  return subprocess;
+}
+
+// Sends every child still running SIGTERM (and, a child that ignores it,
+// SIGKILL a second later) and resolves once all have ended, or after
+// `timeoutMs` whatever is left: a process that is about to exit calls it.
+export async function stopEveryChild({ timeoutMs = STOP_GRACE_MS * 2 } = {}) {
+  const children = [...running];
+  for (const child of children) child.kill('SIGTERM');
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  await Promise.race([Promise.allSettled(children), late]);
+  clearTimeout(timer);
+}
+
 // How a child ended, as a person reads it.
 export function describeExit({ code, signal }) {
   if (signal) return `was killed by ${signal}`;
@@ -42,12 +66,12 @@ export function describeExit({ code, signal }) {
 // and the last lines of its stderr are kept for a failure's reason;
 // onLine(stream, line) hears each line too.
 export function startProcess(label, file, args, { onLine = () => {} } = {}) {
-  const subprocess = execa(file, args, {
+  const subprocess = tracked(execa(file, args, {
     stdin: 'ignore',
     buffer: false,
     reject: false,
     forceKillAfterDelay: STOP_GRACE_MS,
-  });
+  }));
   // Every line is kept, so a ready line that came before the wait started
   // is still seen; the children the runner starts say little.
   const lines = { stdout: [], stderr: [] };
@@ -193,13 +217,13 @@ function readLines(stream, onLine) {
 // exitCode, signal, timedOut }) once it ends, killed when `signal` aborts
 // or after `timeoutMs`.
 export function startCommand(file, args, { timeoutMs, signal }) {
-  const subprocess = execa(file, args, {
+  const subprocess = tracked(execa(file, args, {
     stdin: 'ignore',
     reject: false,
     timeout: timeoutMs,
     cancelSignal: signal,
     forceKillAfterDelay: STOP_GRACE_MS,
-  });
+  }));
   return { pid: subprocess.pid, result: subprocess, kill: () => subprocess.kill('SIGTERM') };
 }
 
@@ -209,7 +233,7 @@ export function startCommand(file, args, { timeoutMs, signal }) {
 // written to its stdin.
 export async function runCommand(file, args, { timeoutMs = 10_000, input } = {}) {
   const stdin = input === undefined ? { stdin: 'ignore' } : { input };
-  const result = await execa(file, args, { ...stdin, reject: false, timeout: timeoutMs });
+  const result = await tracked(execa(file, args, { ...stdin, reject: false, timeout: timeoutMs, forceKillAfterDelay: STOP_GRACE_MS }));
   if (result.exitCode === 0) return result.stdout;
   throw commandError(file, args, result);
 }

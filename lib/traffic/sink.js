@@ -211,24 +211,7 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
     onTestEnd({ cookie: test.cookie, reverse: test.params.reverse, streams });
   }
 
-  const address = await bindServer(server, { host, port });
-  // UDP tests' datagrams come to the same port number, as iperf3 -s's do.
-  const udp = dgram.createSocket(net.isIPv6(address.host) ? 'udp6' : 'udp4');
-  udp.on('message', onDatagram);
-  udp.on('error', () => {});
-  try {
-    await new Promise((resolve, reject) => {
-      udp.once('error', reject);
-      udp.bind(address.port, address.host, () => {
-        udp.off('error', reject);
-        udp.setRecvBufferSize(UDP_RECEIVE_BUFFER);
-        resolve();
-      });
-    });
-  } catch (error) {
-    server.close();
-    throw error;
-  }
+  const { address, udp } = await bindTcpAndUdp(server, { host, port }, onDatagram);
   return {
     address,
     close: () =>
@@ -239,6 +222,37 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
         server.close(() => resolve());
       }),
   };
+}
+
+// The TCP listener and, on the same port number, the socket UDP tests'
+// datagrams come to, as iperf3 -s has them. For port 0 the kernel picks
+// the TCP port, and any UDP socket on the machine (a relay's association,
+// a client) may hold the same number: then another pick, a few times.
+const PORT_PICKS = 20;
+
+async function bindTcpAndUdp(server, { host, port }, onDatagram) {
+  for (let pick = 1; ; pick++) {
+    const address = await bindServer(server, { host, port });
+    const udp = dgram.createSocket(net.isIPv6(address.host) ? 'udp6' : 'udp4');
+    try {
+      await new Promise((resolve, reject) => {
+        udp.once('error', reject);
+        udp.bind(address.port, address.host, () => {
+          udp.off('error', reject);
+          resolve();
+        });
+      });
+    } catch (error) {
+      udp.close();
+      await new Promise((resolve) => server.close(resolve));
+      if (port !== 0 || error.code !== 'EADDRINUSE' || pick === PORT_PICKS) throw error;
+      continue;
+    }
+    udp.on('message', onDatagram);
+    udp.on('error', () => {});
+    udp.setRecvBufferSize(UDP_RECEIVE_BUFFER);
+    return { address, udp };
+  }
 }
 
 // Node gives every read on an accepted socket a fresh 64 KiB buffer (a

@@ -71,6 +71,18 @@ export async function startUdpRelayServer({
     counts.datagrams += 1;
     const key = `${client.address}|${client.port}`;
     let association = associations.get(key);
+    // A full table refuses a new sender whatever it sent, so that is
+    // settled before the datagram is opened: a flood of new senders then
+    // costs no key derivation or decryption, and leaves no cipher state
+    // behind for the collector, once the table is full.
+    if (!association && associations.full) {
+      counts.overCap += 1;
+      if (!warnedFull) {
+        warnedFull = true;
+        log.warn(`udp: ${maxAssociations} associations (--udp-max-associations) in use; refusing new senders until some are idle for --udp-timeout (said once)`);
+      }
+      return;
+    }
     let opened;
     try {
       opened = sessions.decode(datagram, association?.session);
@@ -90,14 +102,6 @@ export async function startUdpRelayServer({
       return;
     }
     if (!association) {
-      if (associations.full) {
-        counts.overCap += 1;
-        if (!warnedFull) {
-          warnedFull = true;
-          log.warn(`udp: ${maxAssociations} associations (--udp-max-associations) in use; refusing new senders until some are idle for --udp-timeout (said once)`);
-        }
-        return;
-      }
       association = associations.add(key, { key, client: { address: client.address, port: client.port }, session, outbound: {} });
       sessions.hold(session);
     } else if (association.session !== session) {

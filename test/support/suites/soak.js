@@ -104,9 +104,13 @@ export async function lateServerConnection(port, server) {
 }
 
 // A busy loop in its own process, so the relays share the cores with load
-// the suite makes itself; stop() ends it.
+// the suite makes itself; stop() ends it. It also ends itself within 50 ms
+// of losing its parent (its parent pid changes): a test process killed
+// from outside, which runs no 'exit' handler, must not leave it spinning.
+const BURN = 'const parent = process.ppid; for (;;) { const until = Date.now() + 50; while (Date.now() < until); if (process.ppid !== parent) process.exit(); }';
+
 export function startCpuBurner() {
-  const child = spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
+  const child = spawn(process.execPath, ['-e', BURN], { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   // Whatever ends this process ends the loop too.
   const killOnExit = () => child.kill('SIGKILL');

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { caseIdentity, validateReference } from '../lib/peers/index.js';
 import { freeRunPorts } from './support/ports.js';
@@ -28,7 +27,7 @@ test('the Python ShadowsocksR relay runs as a reference row', { timeout: 60_000 
   const commands = new Map();
   const { result, pids } = await runRecording({ cases: [ROW, OURS], ports }, (event) => {
     if (event.type !== 'process-started') return;
-    commands.set(`${event.index} ${event.role}`, readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+    commands.set(`${event.index} ${event.role}`, event.command);
   });
   for (const caseResult of result.cases) {
     assert.equal(caseResult.status, 'ok', caseResult.reason);

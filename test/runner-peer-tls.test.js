@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { test } from 'node:test';
 import { locatePeer, validateReference } from '../lib/peers/index.js';
 import { formatMarkdownReport } from '../lib/report/markdown-report.js';
@@ -31,7 +31,7 @@ test('tls rows: V2Ray trojan, vless and vmess over TLS, trojan-gfw and our chain
     ],
   }, (event) => {
     if (event.type !== 'process-started') return;
-    const args = readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+    const args = event.command;
     configs.set(`${event.index} ${event.role}`, args);
   });
   for (const caseResult of result.cases) {

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { locatePeer, validateReference } from '../lib/peers/index.js';
 import { freeRunPorts } from './support/ports.js';
@@ -26,7 +25,7 @@ test('v2ray row: V2Ray at both ends runs and is measured beside our chain', { ti
     ],
   }, (event) => {
     if (event.type !== 'process-started') return;
-    commands.set(`${event.index} ${event.role}`, readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean));
+    commands.set(`${event.index} ${event.role}`, event.command);
   });
   const labels = result.cases.map((c) => c.label ?? c.case?.label);
   for (const caseResult of result.cases) {

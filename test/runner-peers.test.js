@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,8 +37,7 @@ async function runWithCommands(options) {
   const commands = new Map();
   const { result, pids } = await runRecording(options, (event) => {
     if (event.type !== 'process-started') return;
-    const command = readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
-    commands.set(`${event.index} ${event.role}`, command);
+    commands.set(`${event.index} ${event.role}`, event.command);
   });
   return { result, commands, pids };
 }

@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { median } from '../lib/statistics.js';
 import { freeRunPorts } from './support/ports.js';
@@ -78,7 +77,7 @@ test('--reverse runs iperf3 -R; --both each case forward then reverse, interleav
   if (!requirePrograms(t, 'iperf3')) return;
   const commands = [];
   const recordClient = (event) => {
-    if (event.type === 'process-started' && event.role === 'iperf3-client') commands.push(readFileSync(`/proc/${event.pid}/cmdline`, 'utf8').split('\0'));
+    if (event.type === 'process-started' && event.role === 'iperf3-client') commands.push(event.command);
   };
   const reverse = await runRecording({ ports, cases: [AES_GCM], reverse: true }, recordClient);
   assert.deepEqual(reverse.result.cases.map((c) => [c.index, c.direction, c.status]), [[0, 'reverse', 'ok']]);

@@ -59,9 +59,12 @@ export async function runCase(identity, {
   const place = away ? away.place : (spec) => spec;
   const started = performance.now();
   const children = [];
-  // Every child's pid goes to the observer, so a caller can watch or check them.
-  const track = (role, pid) => {
-    if (pid !== undefined) emit({ type: 'process-started', index, role, pid });
+  // Every child's pid goes to the observer, so a caller can watch or check
+  // them, with the command it was started with: read from /proc at this
+  // moment, a command line can be empty, the child still inside execve
+  // (seen in 7 of 3,000 spawns with busy loops beside them).
+  const track = (role, pid, command) => {
+    if (pid !== undefined) emit({ type: 'process-started', index, role, pid, command });
   };
   // The listeners do not touch each other until a connection arrives, so
   // they start together and the slowest start sets the wait. Each starts
@@ -76,7 +79,7 @@ export async function runCase(identity, {
     const { role, label, file, args, readiness, remote: isRemote = false } = place(spec);
     const child = startProcess(label, file, args, { onLine: onLine(role) });
     children.push(child);
-    track(role, child.pid);
+    track(role, child.pid, [file, ...args]);
     return Object.assign(child, { readiness, remote: isRemote });
   };
   const startAndMeasure = async (planned) => {
@@ -285,7 +288,7 @@ async function measure({ engine, host, port, duration, parallel, rate, reverse, 
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
   const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse, rate, udp }, { signal, timeoutMs, place });
-  track(measuring.role, measuring.pid);
+  track(measuring.role, measuring.pid, measuring.command);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;
   let result = await Promise.race([measuring.result, died.then((child) => {

@@ -41,7 +41,7 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //                from then on (see interimResult below),
 //                { type: 'ceiling-started', presets, position, total },
 //                { type: 'case-started', case, position, total, repeat, repeats },
-//                { type: 'process-started', index, role, pid },
+//                { type: 'process-started', index, role, pid, command },
 //                { type: 'case-finished', case, run, position, total, repeat, repeats, last }
 //                { type: 'round-finished', round, rounds, widest },
 //                { type: 'noise-floor-started', runs },

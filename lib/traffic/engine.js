@@ -64,8 +64,9 @@ export async function chooseEngine({ engine = 'auto', iperf3Path, env = process.
 }
 
 // Starts the engine's client where `place` puts it; `result` resolves with
-// its result once it ends, killed when `signal` aborts or after `timeoutMs`.
+// its result once it ends, killed when `signal` aborts or after `timeoutMs`;
+// `command` is what was started, file first.
 export function startTrafficClient(engine, options, { signal, timeoutMs, place = (spec) => spec }) {
   const { role, label, file, args } = place(engine.client(options));
-  return { role, label, ...startCommand(file, args, { timeoutMs, signal }) };
+  return { role, label, command: [file, ...args], ...startCommand(file, args, { timeoutMs, signal }) };
 }

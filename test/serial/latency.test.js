@@ -8,8 +8,8 @@ import { freePort } from '../support/ports.js';
 import { CLI, startProcess, startRelayClient, startRelayServer, stopAll } from '../support/processes.js';
 
 // In test/serial/, which npm test runs alone after the files that run side
-// by side: the figures here are bounded as on an idle machine (tens of
-// milliseconds on loopback), and a neighbour's CPU load would break them.
+// by side: the relayed medians are compared with the direct ones measured
+// just before, which the suite's own load, varying beside them, would blur.
 // Every target, relay and CLI echo listens on a port the OS picks (port 0)
 // and the test reads it back.
 const AES_GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
@@ -35,17 +35,20 @@ async function startServer(onConnection) {
   };
 }
 
-// On loopback every figure is above 0 and below 50 ms. Where other
-// processes take part (relays, a CLI echo) on this 2-CPU machine, one
-// scheduling stall can push the max past that, so those bound the p99.
-function assertSane(figures, count, { bounded = 'max' } = {}) {
+// On loopback every figure is above 0, and a round trip or connect takes
+// well under 50 ms: a harness that read microseconds as milliseconds, or a
+// delay on every exchange (Nagle's 40 ms against a delayed ACK), puts the
+// median past that. The tail is bounded by nothing but the scheduler: with
+// relays and a CLI echo on 2 cores shared with other work, one stall took a
+// p99 to 159 ms (load 13 to 15), so the bound is on the median.
+function assertSane(figures, count) {
   assert.deepEqual(Object.keys(figures), FIGURES);
   assert.equal(figures.count, count);
   assert.equal(figures.unit, 'ms');
   const { mean, p50, p90, p99, p999, max } = figures;
   assert.ok(p50 <= p90 && p90 <= p99 && p99 <= p999 && p999 <= max, JSON.stringify(figures));
   assert.ok(mean <= max && mean > 0, JSON.stringify(figures));
-  assert.ok(p50 > 0 && figures[bounded] < 50, `loopback ${bounded} below 50 ms: ${JSON.stringify(figures)}`);
+  assert.ok(p50 > 0 && p50 < 50, `loopback p50 below 50 ms: ${JSON.stringify(figures)}`);
 }
 
 describe('latency harness against a direct echo target', () => {
@@ -135,8 +138,8 @@ describe('latency harness through a real relay pair', () => {
       const client = await startRelayClient({ serverPort: server.port, forwardPort: echo.address.port, key: 'latency', presets: AES_GCM });
       const direct = await measureLatency({ port: echo.address.port });
       const relayed = await measureLatency({ port: client.port });
-      assertSane(relayed.rtt, 2000, { bounded: 'p99' });
-      assertSane(relayed.connect, 200, { bounded: 'p99' });
+      assertSane(relayed.rtt, 2000);
+      assertSane(relayed.connect, 200);
       assert.ok(relayed.rtt.p50 > direct.rtt.p50, `rtt p50 relayed ${relayed.rtt.p50} ms, direct ${direct.rtt.p50} ms`);
       assert.ok(relayed.connect.p50 > direct.connect.p50, `connect p50 relayed ${relayed.connect.p50} ms, direct ${direct.connect.p50} ms`);
     } finally {
@@ -163,8 +166,8 @@ describe('echo and latency commands', () => {
     const result = cli('latency', '--connect', `127.0.0.1:${echo.port}`, '--round-trips', '50', '--connections', '5', '--json');
     assert.equal(result.status, 0, result.stderr);
     const latency = JSON.parse(result.stdout);
-    assertSane(latency.rtt, 50, { bounded: 'p99' });
-    assertSane(latency.connect, 5, { bounded: 'p99' });
+    assertSane(latency.rtt, 50);
+    assertSane(latency.connect, 5);
 
     const table = cli('latency', '--connect', `127.0.0.1:${echo.port}`, '--round-trips', '20', '--connections', '2', '--size', '64');
     assert.equal(table.status, 0, table.stderr);

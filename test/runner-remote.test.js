@@ -21,6 +21,16 @@ const DEVICE = `cbr${process.pid}`;
 const SSHD = '/usr/sbin/sshd';
 const ip = (...args) => execFileSync('ip', args, { encoding: 'utf8' });
 const pidsIn = (ns) => ip('netns', 'pids', ns).split('\n').filter(Boolean).map(Number);
+// A process's name from /proc/PID/stat, which a zombie still has (its
+// cmdline reads empty); null once it is gone.
+function commandName(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+  } catch {
+    return null;
+  }
+}
 
 function requireRootAndSsh(t) {
   if (!requirePrograms(t, 'ip', 'tc', 'ssh', 'ssh-keygen', 'iperf3')) return false;
@@ -158,7 +168,8 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     assert.ok(result.cases[0].latency.rtt.count > 0);
     assert.match(outcome.stderr, new RegExp(`Server host \\(test-server, ${THERE.replaceAll('.', '\\.')}\\):`));
     // Only sshd itself is left in the remote namespace.
-    const left = pidsIn(NS).filter((pid) => pid !== sshd.pid && !/sshd/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8')));
+    // An ssh session's own sshd may still be ending as the list is read.
+    const left = pidsIn(NS).filter((pid) => pid !== sshd.pid && ![null, 'sshd'].includes(commandName(pid)));
     assert.deepEqual(left, [], 'no relay, iperf3 or echo target outlives the run there');
   });
 

@@ -84,15 +84,21 @@ export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutA
 // params' id, and ss-stream-cipher `none` on nothing.)
 export function keyIsTheSecret(presets, password, wrongPassword = `not-${password}`) {
   const wrong = clientBytes({ presets, password: wrongPassword, target: { host: '127.0.0.1', port: 9 } });
-  let named = false;
-  const pipeline = prepareChain(presets, { password })('server', { onTarget: () => (named = true) });
+  return namedTarget(presets, password, wrong) === null;
+}
+
+// The target `bytes` name to a fresh server pipeline of the chain under
+// `password`, or null when they name none (refused, or too few).
+export function namedTarget(presets, password, bytes) {
+  let named = null;
+  const pipeline = prepareChain(presets, { password })('server', { onTarget: (target) => (named = target) });
   pipeline.encoder(() => {});
   try {
-    pipeline.decoder(() => {})(wrong);
-  } catch {
-    return true;
+    pipeline.decoder(() => {})(bytes);
+  } catch (error) {
+    if (!isProtocolError(error)) throw error;
   }
-  return !named;
+  return named;
 }
 
 // Whether the chain ends in a disguise, which answers a well-formed

@@ -89,9 +89,13 @@ export function keyIsTheSecret(presets, password, wrongPassword = `not-${passwor
 
 // The target `bytes` name to a fresh server pipeline of the chain under
 // `password`, or null when they name none (refused, or too few).
-export function namedTarget(presets, password, bytes) {
+export const namedTarget = (presets, password, bytes) => targetNamedBy(prepareChain(presets, { password }), bytes);
+
+// The same for a prepared chain `create` (prepareChain's), whose salt
+// filter and clock a test may hold.
+export function targetNamedBy(create, bytes) {
   let named = null;
-  const pipeline = prepareChain(presets, { password })('server', { onTarget: (target) => (named = target) });
+  const pipeline = create('server', { onTarget: (target) => (named = target) });
   pipeline.encoder(() => {});
   try {
     pipeline.decoder(() => {})(bytes);

@@ -4,12 +4,11 @@ import { after, before, describe, test } from 'node:test';
 import { prepareChain } from '../../../lib/chain/pipeline.js';
 import { chainIsAuthenticated } from '../../../lib/chain/requirements.js';
 import { createSaltFilter } from '../../../lib/relay/salt-filter.js';
-import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { encodeAddressHeader } from '../../../lib/wire/address-header.js';
 import { createLog } from '../../../lib/relay/log.js';
 import { startRelayServer as startRelayServerInProcess } from '../../../lib/relay/server.js';
 import { startEchoServer } from '../echo-server.js';
-import { answersHandshake, clientBytes, clientExchange, sendHostile } from '../hostile.js';
+import { answersHandshake, clientBytes, clientExchange, sendHostile, targetNamedBy } from '../hostile.js';
 import { pipelinePair } from '../pipeline-pair.js';
 import { startRelayServer, stopAll } from '../processes.js';
 
@@ -128,17 +127,7 @@ function capture(presets, password, now) {
 }
 
 // Whether bytes fed to a fresh server pipeline of `create` name a target.
-function namesTarget(create, bytes) {
-  let named = false;
-  const pipeline = create('server', { onTarget: () => (named = true) });
-  pipeline.encoder(() => {});
-  try {
-    pipeline.decoder(() => {})(bytes);
-  } catch (error) {
-    if (!isProtocolError(error)) throw error;
-  }
-  return named;
-}
+const namesTarget = (create, bytes) => targetNamedBy(create, bytes) !== null;
 
 // VMess's AEAD header: V2Ray records an auth ID in its filter once the ID
 // decrypts and its time is fresh, before the header's AEAD is opened, and

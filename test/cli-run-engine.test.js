@@ -45,14 +45,21 @@ describe('cipherbench run with the built-in engine', { timeout: 60_000 }, () => 
       { impl: 'shadowsocks-libev', method: 'aes-256-gcm' },
     ])};\n`);
     const { code, stdout, stderr, descendants: pids } = await runCli(
-      ['--duration', '1', '--no-ceiling', '--relative-to', 'direct', ...(await freePortsFlag())],
+      // No noise floor: beside a loaded suite its spread (cv 53% once) put
+      // a note between the chain's bitrate and its ratio; notes are
+      // test/report-intervals.test.js's to check.
+      ['--duration', '1', '--no-ceiling', '--no-noise-floor', '--relative-to', 'direct', ...(await freePortsFlag())],
       { cwd, env: { PATH: bin } },
     );
     assert.equal(code, 0, stderr);
     assert.match(stdout, /\nengine +node \(built in: cipherbench send and sink\)\n/);
     assert.match(stdout, /\niperf3:\nversion +not found\n/);
-    // The chain ranks against the direct row; the direct row is the reference.
-    assert.match(stdout, /\n\(ranking\):\n\n 1: Test Case 1, Bitrate=\[[^\]]+\], reference, direct \(no relay\)\n 2: Test Case 0, Bitrate=\[[^\]]+\], 0\.\d\d x direct \(no relay\), ss-base \+ /);
+    // The chain ranks against the direct row; the direct row is the
+    // reference. Which is faster is the machine's to say: a loaded one has
+    // measured direct at a third of its idle bitrate.
+    assert.match(stdout, /\n\(ranking\):\n\n [12]: Test Case [01], .+\n [12]: Test Case [01], .+\n/);
+    assert.match(stdout, /\n [12]: Test Case 1, Bitrate=\[[^\]]+\], reference, direct \(no relay\)\n/);
+    assert.match(stdout, /\n [12]: Test Case 0, Bitrate=\[[^\]]+\], \d+\.\d\d x direct \(no relay\), ss-base \+ /);
     assert.match(stdout, /\n\(not ranked\):\n\n {4}Test Case 2, SKIPPED: not installed: ss-server, ss-tunnel not found on PATH; install it with `apt-get install shadowsocks-libev` \(Debian\/Ubuntu\) or `brew install shadowsocks-libev` \(macOS\), shadowsocks-libev aes-256-gcm\n/);
     assertAllGone(pids);
   });

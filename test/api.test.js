@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import { createReporter, EXPORTERS, readResultFile, report, RESULT_VERSION, run } from 'cipherbench';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freeRunPorts, portsFlag } from './support/ports.js';
+import { machineWarnings } from './support/run-recording.js';
 
 // One chain and one reference row, with the built-in engine.
 const CASES = [[{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }], { impl: 'direct' }];
@@ -23,12 +24,14 @@ function casesFolder() {
 // is set aside too: a case warns of steal only in a run during which the
 // hypervisor took over 5% of the CPU, which one of two runs may and the
 // other not.
-const STEAL_WARNING = /^steal above /;
 function shape(file) {
   const text = readFileSync(file, 'utf8');
   if (file.endsWith('.json')) {
     const result = JSON.parse(text);
-    for (const caseResult of result.cases) caseResult.warnings = caseResult.warnings.filter((warning) => !STEAL_WARNING.test(warning));
+    for (const caseResult of result.cases) {
+      const machine = machineWarnings(caseResult);
+      caseResult.warnings = caseResult.warnings.filter((warning) => !machine.includes(warning));
+    }
     return keys(result);
   }
   return text

@@ -1,0 +1,85 @@
+#!/usr/bin/env node
+// npm test: the test files four at a time, then those of test/serial/ (which
+// assume an idle machine) alone, and at the very end every failing test
+// again, with its file, line and error. A CI log keeps only the tail of
+// what a run prints: a failure among the 1,200 tests of the first part
+// would otherwise be hidden behind the second's output. Exit status: 1 if
+// either part failed.
+//
+// Each file's process exits as soon as its tests end (--test-force-exit):
+// in a loop of the whole suite under load, Node 20.20 once spun in its own
+// teardown with no handle left, which would hold a run until CI's limit.
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+
+const { values: { root } } = parseArgs({
+  options: { root: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) } },
+});
+const reporter = fileURLToPath(new URL('../test/support/failure-reporter.js', import.meta.url));
+const SHOWN = 40;
+
+const parts = [
+  { folder: 'test', concurrency: 4 },
+  { folder: 'test/serial', concurrency: 1 },
+];
+
+const scratch = mkdtempSync(join(tmpdir(), 'cipherbench-test-'));
+let failed = false;
+const failures = [];
+try {
+  for (const [index, { folder, concurrency }] of parts.entries()) {
+    const files = listed(join(root, folder)).map((name) => join(folder, name));
+    if (files.length === 0) {
+      // node --test with no file would look for tests everywhere.
+      console.log(`# no test files in ${folder}`);
+      continue;
+    }
+    const found = join(scratch, `failures-${index}.jsonl`);
+    const { status, signal, error } = spawnSync(process.execPath, [
+      '--test', '--test-force-exit', `--test-concurrency=${concurrency}`,
+      '--test-reporter=tap', '--test-reporter-destination=stdout',
+      `--test-reporter=${reporter}`, '--test-reporter-destination=/dev/null',
+      ...files,
+    ], { cwd: root, stdio: 'inherit', env: { ...process.env, CIPHERBENCH_FAILURES_FILE: found } });
+    if (error) throw error;
+    if (signal) {
+      // Interrupted (Ctrl-C, or a CI limit): say so and stop, as npm would.
+      console.error(`npm test: the ${folder} part was stopped by ${signal}`);
+      process.kill(process.pid, signal);
+    }
+    if (status !== 0) failed = true;
+    try {
+      for (const line of readFileSync(found, 'utf8').split('\n')) if (line) failures.push(JSON.parse(line));
+    } catch (readError) {
+      if (readError.code !== 'ENOENT') throw readError;
+    }
+  }
+} finally {
+  rmSync(scratch, { recursive: true, force: true });
+}
+
+if (failures.length > 0) {
+  console.log(`# ${failures.length} failing test${failures.length === 1 ? '' : 's'}, again:`);
+  for (const { file, line, name, failureType, error } of failures.slice(0, SHOWN)) {
+    const where = file ? `${relative(root, file)}${line ? `:${line}` : ''}` : 'unknown file';
+    console.log(`#   ${where}  ${name}${failureType && failureType !== 'testCodeFailure' ? ` (${failureType})` : ''}`);
+    for (const errorLine of error.split('\n')) console.log(`#     ${errorLine}`);
+  }
+  if (failures.length > SHOWN) console.log(`#   and ${failures.length - SHOWN} more, above`);
+} else if (failed) {
+  console.log('# a part failed with no failing test reported: read the output above');
+}
+process.exit(failed ? 1 : 0);
+
+function listed(folder) {
+  try {
+    return readdirSync(folder).filter((name) => name.endsWith('.test.js')).sort();
+  } catch (error) {
+    if (error.code === 'ENOENT') return [];
+    throw error;
+  }
+}

@@ -1,0 +1,104 @@
+// scripts/test.js is `npm test`: both parts run, the exit status is theirs,
+// and every failing test is listed again at the very end, where a CI log
+// that keeps only its tail shows it. Run here on small suites of real
+// test files in a folder of their own (--root).
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+
+const SCRIPT = fileURLToPath(new URL('../scripts/test.js', import.meta.url));
+const scratch = mkdtempSync(path.join(tmpdir(), 'cipherbench-npm-test-'));
+after(() => rmSync(scratch, { recursive: true, force: true }));
+
+const PASSING = `import { test } from 'node:test';
+test('passes', () => {});
+`;
+const FAILING = `import assert from 'node:assert/strict';
+import { describe, it, test } from 'node:test';
+describe('a relay pair', () => {
+  it('carries a stream', () => {});
+  describe('under load', () => {
+    it('never resets a genuine connection', () => {
+      throw Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    });
+  });
+});
+test('sums', () => { assert.equal(1 + 1, 3); });
+test('waits', { timeout: 50 }, () => new Promise((resolve) => setTimeout(resolve, 2000)));
+`;
+
+function suite(name, files) {
+  const root = path.join(scratch, name);
+  for (const [file, text] of Object.entries(files)) {
+    mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
+    writeFileSync(path.join(root, file), text);
+  }
+  return root;
+}
+
+function npmTest(root) {
+  // A node --test inside a test file would otherwise report to its parent.
+  const env = { ...process.env };
+  delete env.NODE_TEST_CONTEXT;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [SCRIPT, '--root', root], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+      resolve({ code: error ? error.code : 0, stdout, stderr });
+    });
+  });
+}
+
+test('a failure in the first part is listed again after the serial part, with file, line, suites and error', async () => {
+  const root = suite('first-fails', {
+    'test/a.test.js': PASSING,
+    'test/b.test.js': FAILING,
+    'test/serial/c.test.js': PASSING,
+  });
+  const { code, stdout } = await npmTest(root);
+  assert.equal(code, 1);
+  const digest = stdout.slice(stdout.lastIndexOf('# 3 failing tests, again:'));
+  assert.ok(stdout.lastIndexOf('# 3 failing tests, again:') > stdout.lastIndexOf('TAP version 13'), 'the list comes after both parts');
+  assert.equal(digest, [
+    '# 3 failing tests, again:',
+    '#   test/b.test.js:6  a relay pair > under load > never resets a genuine connection',
+    '#     ECONNRESET: read ECONNRESET',
+    '#   test/b.test.js:11  sums',
+    '#     ERR_ASSERTION: Expected values to be strictly equal:',
+    '#     ',
+    '#     2 !== 3',
+    '#   test/b.test.js:12  waits (testTimeoutFailure)',
+    '#     test timed out after 50ms',
+    '',
+  ].join('\n'));
+});
+
+test('a failure in the serial part alone fails the run and is listed', async () => {
+  const root = suite('serial-fails', {
+    'test/a.test.js': PASSING,
+    'test/serial/c.test.js': "import { test } from 'node:test';\ntest('idle', () => { throw new Error('p50 of 80 ms'); });\n",
+  });
+  const { code, stdout } = await npmTest(root);
+  assert.equal(code, 1);
+  assert.match(stdout, /# 1 failing test, again:\n# {3}test\/serial\/c\.test\.js:2 {2}idle\n# {5}p50 of 80 ms\n$/);
+});
+
+test('a file that fails outside any test fails the run and is named', async () => {
+  const root = suite('file-fails', {
+    'test/a.test.js': "import { test } from 'node:test';\ntest('fine', () => {});\nthrow new Error('broken as it loads');\n",
+    'test/serial/c.test.js': PASSING,
+  });
+  const { code, stdout } = await npmTest(root);
+  assert.equal(code, 1);
+  assert.match(stdout, /# 1 failing test, again:\n# {3}test\/a\.test\.js {2}\(the file itself, outside its tests\)\n# {5}its process exited with code \d+: its output is above\n$/);
+});
+
+test('all passing: exit 0 and no list', async () => {
+  const root = suite('passes', { 'test/a.test.js': PASSING, 'test/serial/c.test.js': PASSING });
+  const { code, stdout } = await npmTest(root);
+  assert.equal(code, 0);
+  assert.doesNotMatch(stdout, /failing test/);
+  assert.equal(stdout.match(/^# pass 1$/gm).length, 2, 'both parts ran');
+});

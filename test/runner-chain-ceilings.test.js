@@ -6,8 +6,13 @@ import { ceilingFor, measureChainCeilings } from '../lib/runner/chain-ceilings.j
 const chain = (name, method) => [{ name: 'ss-base' }, { name, params: { method } }];
 const GCM = chain('ss-aead-cipher', 'aes-128-gcm');
 const RC4 = chain('ss-stream-cipher', 'rc4-md5');
+// A bound for a hang, not a speed: a ceiling is a fifth of a CPU second
+// each way, and three chains with their children's start-up about 2 CPU
+// seconds, which a loaded machine stretches in wall time (over 30 s at
+// load average 21 on 2 cores, the suite beside another).
+const HANG = { timeout: 120_000 };
 
-test('one ceiling per distinct chain; rc4-md5 through a child with the legacy provider', { timeout: 30_000 }, async () => {
+test('one ceiling per distinct chain; rc4-md5 through a child with the legacy provider', HANG, async () => {
   // The test runner starts Node without --openssl-legacy-provider, as a
   // person's shell does, so rc4-md5 must come from the child.
   assert.notEqual(legacyProviderStatus(), 'loaded');
@@ -21,7 +26,7 @@ test('one ceiling per distinct chain; rc4-md5 through a child with the legacy pr
   }
 });
 
-test('any chain that needs the legacy provider is measured in the child, whatever its depth', { timeout: 30_000 }, async () => {
+test('any chain that needs the legacy provider is measured in the child, whatever its depth', HANG, async () => {
   const deeper = [{ name: 'base-auth', params: { method: 'md5' } }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }];
   const ceilings = await measureChainCeilings([deeper, RC4]);
   for (const presets of [deeper, RC4]) {
@@ -50,7 +55,7 @@ test('a chain with a handshake (the client holds its data until the server answe
 // in its own process, so that is what is measured: a stall in wall time
 // also counts the turns a loaded machine's scheduler gives to others (337
 // ms once, with the suite and a busy loop on 2 cores).
-test('measuring ceilings never holds up the event loop: the work is done in a child', { timeout: 30_000 }, async () => {
+test('measuring ceilings never holds up the event loop: the work is done in a child', HANG, async () => {
   const before = process.cpuUsage();
   const ceilings = await measureChainCeilings([GCM, chain('ss-aead-cipher', 'chacha20-ietf-poly1305'), RC4]);
   const { user, system } = process.cpuUsage(before);
@@ -59,7 +64,7 @@ test('measuring ceilings never holds up the event loop: the work is done in a ch
   assert.ok(spentMs < 250, `this process spent ${Math.round(spentMs)} ms of CPU measuring 3 ceilings; the child should`);
 });
 
-test('a chain ending in a transport (tls) gets no ceiling, but the reason, and the chains beside it are measured', { timeout: 30_000 }, async () => {
+test('a chain ending in a transport (tls) gets no ceiling, but the reason, and the chains beside it are measured', HANG, async () => {
   const trojan = [{ name: 'trojan' }, { name: 'tls' }];
   const ceilings = await measureChainCeilings([trojan, GCM]);
   assert.deepEqual(ceilingFor(ceilings, trojan), { reason: "its tls transport encrypts in the relay's socket, outside the in-process measurement" });

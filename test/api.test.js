@@ -43,8 +43,12 @@ function shape(file) {
     .replace(/\b[KMGT]?(Bytes|bits\/sec)\b/g, 'UNIT')
     // Stolen time is named only in the runs that had some.
     .replace(/, N%N% stolen\./g, '.')
+    // Whether a case ranks within noise of the one above is measured too:
+    // it follows from two bitrates and the noise floor's spread.
+    .replace(/(, | \*\*| <span class="marker">)within noise of #N(\*\*|<\/span>)?/g, '')
     .replace(/ +/g, ' ')
     .split('\n')
+    .filter((line) => !/^within noise of #N: /.test(line))
     .filter((line) => !/^<(path|line|rect|text|g)\b/.test(line.trim()));
 }
 

@@ -88,6 +88,8 @@ test('a rule it cannot meet stops at --max-rounds and every report says the case
 test('iperf3 at a fixed rate: -b splits the rate over the streams; its own CPU is read from -J', () => {
   assert.deepEqual(iperf3ClientArgs({ port: 5201, duration: 2, parallel: 4, rate: 1e9 }).slice(-4), ['-P', '4', '-b', '250000000']);
   assert.ok(!iperf3ClientArgs({ port: 5201, duration: 2, parallel: 1 }).includes('-b'));
+  // UDP: the rate, the datagram's length, and the sink's receive buffer.
+  assert.deepEqual(iperf3ClientArgs({ port: 5201, duration: 2, parallel: 1, udp: { rate: 5e6, length: 1200 } }).slice(-7), ['-u', '-b', '5000000', '-l', '1200', '-w', '4194304']);
   const sum = { bytes: 1e6, seconds: 2, bits_per_second: 4e6 };
   const report = { end: { sum_sent: sum, sum_received: sum, cpu_utilization_percent: { host_total: 31.5, remote_total: 12.25 } } };
   assert.deepEqual(parseIperf3Json(JSON.stringify(report)).engineCpu, { client: 31.5, server: 12.25 });

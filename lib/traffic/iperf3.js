@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { inputError } from '../errors.js';
 import { findProgram } from '../process/programs.js';
+import { UDP_RECEIVE_BUFFER } from './udp-datagrams.js';
 
 const INSTALL_HINT = 'install it with `sudo apt-get install iperf3` (Debian/Ubuntu) or `brew install iperf3` (macOS)';
 
@@ -27,10 +28,10 @@ export const IPERF3_SERVER_READY = /Server listening on/;
 // end.sum_sent and end.sum_received still name the sending and receiving side.
 // iperf3 -b limits each stream on its own: a TCP rate for all of them is
 // split. udp: { rate, length }: -u at `rate` bits/s in datagrams of
-// `length` bytes.
+// `length` bytes, with the socket buffers the built-in sink takes (-w).
 export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false, rate = null, udp = null }) {
   const args = ['-c', host, '-p', String(port), '-t', String(duration), '-J'];
-  if (udp) args.push('-u', '-b', String(udp.rate), '-l', String(udp.length));
+  if (udp) args.push('-u', '-b', String(udp.rate), '-l', String(udp.length), '-w', String(UDP_RECEIVE_BUFFER));
   if (parallel > 1) args.push('-P', String(parallel));
   if (rate !== null && !udp) args.push('-b', String(Math.round(rate / (parallel ?? 1))));
   if (reverse) args.push('-R');

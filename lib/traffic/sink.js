@@ -6,7 +6,7 @@ import {
   CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, MAX_DURATION_SECONDS, MAX_STREAMS, messageReader, readHello, sendMessage, SETUP_TIMEOUT_MS,
 } from './protocol.js';
 import { createReceiver, sendFor } from './streams.js';
-import { createUdpTally, readUdpHeader, UDP_HEADER_LENGTH } from './udp-datagrams.js';
+import { createUdpTally, readUdpHeader, UDP_HEADER_LENGTH, UDP_RECEIVE_BUFFER } from './udp-datagrams.js';
 
 // The far end of the built-in engine, in place of iperf3 -s: it counts what
 // the sender's streams deliver (or, with reverse, sends for the duration)
@@ -21,11 +21,6 @@ const MAX_TESTS = 16;
 // it sent, a second without one more ends the wait.
 const UDP_DRAIN_IDLE_MS = 1000;
 const MAX_DATAGRAM = 65_507;
-// The default (208 KiB here) holds some 90 datagrams of 1,200 bytes, about
-// 40 ms at 20 Mbit/s: a sink descheduled that long on a loaded
-// machine dropped up to 18% at 20 Mbit/s. 4 MiB (the kernel caps it at
-// net.core.rmem_max) rides out such pauses, so the loss is the path's.
-const UDP_RECEIVE_BUFFER = 4 * 1024 * 1024;
 
 // onTestEnd({ cookie, reverse, streams: [{ bytes }] }) is called once per
 // test that ran, with the bytes each stream received (or, reverse, sent).

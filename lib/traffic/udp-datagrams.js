@@ -8,6 +8,15 @@
 export const UDP_HEADER_LENGTH = 16;
 const NS_PER_S = 1_000_000_000n;
 
+// The receive buffer of whatever receives a UDP test, the built-in sink or
+// iperf3 -s (given as -w, which iperf3 sets on both ends). The default (208
+// KiB here) holds some 90 datagrams of 1,200 bytes, about 40 ms at 20
+// Mbit/s: a sink descheduled that long on a loaded machine dropped up to
+// 18% at 20 Mbit/s, and iperf3 -s 3.6% at 5 Mbit/s in a CI run of the
+// suite. 4 MiB (the kernel caps it at net.core.rmem_max) rides out such
+// pauses, so the loss is the path's, not the receiver's.
+export const UDP_RECEIVE_BUFFER = 4 * 1024 * 1024;
+
 export function writeUdpHeader(datagram, { test, sequence, sentAt }) {
   datagram.writeUInt32BE(test, 0);
   datagram.writeUInt32BE(sequence >>> 0, 4);

@@ -2,7 +2,6 @@ import { readdirSync, readFileSync } from 'node:fs';
 
 // What a process holds, from /proc: open file descriptors and resident memory.
 export const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
-export const rssBytes = (pid) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) * 1024;
 
 // Resident memory by kind, in bytes: anonymous (heaps, buffers: what a leak
 // grows) and file-backed (the node binary's pages as they are first run).
@@ -11,4 +10,6 @@ export function rssParts(pid) {
   const kB = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)[1]) * 1024;
   return { rss: kB('VmRSS'), anon: kB('RssAnon'), file: kB('RssFile') };
 }
+
+export const rssBytes = (pid) => rssParts(pid).rss;
 

@@ -28,7 +28,6 @@ async function* failures(source) {
     if (type !== 'test:fail' && type !== 'test:pass') continue;
     const file = data.file ?? '';
     const waiting = held.get(file) ?? [];
-    held.set(file, waiting);
     const children = waiting.filter((failure) => failure.nesting > data.nesting);
     const rest = waiting.filter((failure) => failure.nesting <= data.nesting);
     const failureType = data.details?.error?.failureType;

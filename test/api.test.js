@@ -35,9 +35,6 @@ function shape(file) {
     return keys(result);
   }
   return text
-    .split('\n')
-    .filter((line) => !/^warning: steal above /.test(line))
-    .join('\n')
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
     .replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/g, 'N')
     .replace(/\b[KMGT]?(Bytes|bits\/sec)\b/g, 'UNIT')
@@ -48,7 +45,7 @@ function shape(file) {
     .replace(/(, | \*\*| <span class="marker">)within noise of #N(\*\*|<\/span>)?/g, '')
     .replace(/ +/g, ' ')
     .split('\n')
-    .filter((line) => !/^within noise of #N: /.test(line))
+    .filter((line) => !/^within noise of #N: /.test(line) && !/^warning: steal above /.test(line))
     .filter((line) => !/^<(path|line|rect|text|g)\b/.test(line.trim()))
     // The ranking's order is measured as well (a relay pair outran direct
     // in one run of two on a loaded machine): the same lines, in any order.

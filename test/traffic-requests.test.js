@@ -90,6 +90,27 @@ describe('request workload: errors counted by kind', () => {
     assert.ok(figures.ok > 0);
     assert.equal(figures.connections, figures.ok);
   });
+
+  test('responses larger than one read, and one answer with a body longer than its head says: every byte counted', async () => {
+    const large = await target({ responseSize: 100_000 });
+    const figures = await measureRequests({ port: large.address.port, target: large.address, concurrency: 2, durationSeconds: 0.5 });
+    assert.deepEqual(figures.errors, noErrors);
+    assert.ok(figures.ok > 0);
+    assert.equal(large.requests(), figures.ok);
+    // The usual head, seen first, then the same head with two bytes too many.
+    const head = 'HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n';
+    let answered = 0;
+    const server = net.createServer((socket) => {
+      socket.on('error', () => {});
+      socket.on('data', () => socket.write(answered++ < 3 ? `${head}xx` : `${head}xxyy`));
+    });
+    await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+    closers.push(() => new Promise((resolve) => server.close(resolve)));
+    const { port } = server.address();
+    const overlong = await measureRequests({ port, target: { host: '127.0.0.1', port }, concurrency: 1, durationSeconds: 0.3 });
+    assert.equal(overlong.ok, 3);
+    assert.ok(overlong.errors.badResponse > 0, JSON.stringify(overlong.errors));
+  });
 });
 
 // The relays as the runner starts them, each a process of its own.

@@ -13,7 +13,7 @@ import { runCommand } from './processes.js';
 const FALLBACK_CLK_TCK = 100;
 let clockTicks = null;
 
-function clockTicksPerSecond() {
+export function clockTicksPerSecond() {
   clockTicks ??= runCommand('getconf', ['CLK_TCK'], { timeoutMs: 5000 }).then(
     (stdout) => {
       const ticks = Number(stdout.trim());

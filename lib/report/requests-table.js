@@ -1,6 +1,7 @@
 import { caseLabel } from './case-label.js';
 import { bracketedInterval, relativeCell } from './ranking.js';
 import { formatFixed } from './units.js';
+import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
 
 // The request workload's table (docs/result.md, "requests") in seed 002's
 // layout, the same columns in every report: who, which inbound, requests
@@ -25,6 +26,7 @@ const COLUMNS = Object.freeze([
   { title: 'max', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.max) },
   { title: 'stdev', align: 'right', cell: (caseResult) => ms(caseResult.requests.latency.stdev) },
   { title: 'CPU ms/1k req', align: 'right', cell: (caseResult) => cpuCell(caseResult.requests.cpuSecondsPerThousand) },
+  { title: 'load gen ms/1k', align: 'right', cell: (caseResult) => generatorCell(caseResult.requests.generator) },
 ]);
 const RELATIVE_COLUMN = Object.freeze({ title: 'x ref', align: 'right', cell: (caseResult) => relativeCell(caseResult) });
 
@@ -39,7 +41,30 @@ export function requestsNote(ranked) {
   if (!first) return '';
   const mode = first.newConnections ? 'a new connection for every request (its handshake included)' : 'kept-alive connections';
   return `${first.concurrency} clients, ${mode}; latency in ms; ranked by requests per second`
-    + `${ranked.some((caseResult) => caseResult.runs.length > 1) ? ", the median over runs with its 95% interval ('at N%' where too few runs reach 95%)" : ''}; CPU: relay client + server.`;
+    + `${ranked.some((caseResult) => caseResult.runs.length > 1) ? ", the median over runs with its 95% interval ('at N%' where too few runs reach 95%)" : ''}; CPU: relay client + server`
+    + `${generatorNote(ranked)}.`;
+}
+
+// Which load generator ran, and the rows it may have squeezed: '*' in the
+// table marks them (docs/requests.md, "What the load generator took").
+function generatorNote(ranked) {
+  const engine = ranked.find((caseResult) => caseResult.requests.generator)?.requests.generator.engine;
+  if (!engine) return '';
+  const name = engine === 'node' ? 'the built-in client' : engine;
+  const squeezed = ranked.filter((caseResult) => caseResult.requests.generator?.squeezedRuns > 0);
+  const marked = squeezed.length === 0 ? ''
+    : `; * ${name} took over ${percent(GENERATOR_SHARE_LIMIT)} of the machine with under ${percent(IDLE_LIMIT)} left idle in `
+      + `${squeezed.map((caseResult) => `${caseResult.requests.generator.squeezedRuns} of ${caseResult.runs.length} runs of ${caseLabel(caseResult)}`).join(', ')}: `
+      + 'that CPU was the relays\', so the row may read slower than it is';
+  return `; load gen: ${name}'s own CPU${marked}`;
+}
+
+const percent = (share) => `${Math.round(share * 100)}%`;
+
+// The generator's CPU per 1,000 requests, and its share of the machine.
+function generatorCell(generator) {
+  if (!generator) return '';
+  return `${formatFixed(generator.cpuSecondsPerThousand * 1000, 1)} (${percent(generator.share)})${generator.squeezedRuns > 0 ? ' *' : ''}`;
 }
 
 function errorsCell(errors) {

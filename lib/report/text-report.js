@@ -52,6 +52,7 @@ export function formatHeader(given, { color = false } = {}) {
     ]],
     ['Node.js Versions:', Object.entries(env.node)],
     ['iperf3:', iperf3],
+    ...(env.wrk ? [['wrk:', [['version', env.wrk.version ?? 'unknown'], ['path', env.wrk.path]]]] : []),
     ...remoteSections(env.remote),
   ];
   // One label column for every section, as wide as the seed's 16 or the
@@ -248,10 +249,11 @@ function remoteSections(remote) {
 
 // Which engine moved the bytes; results from before the built-in engine
 // (all iperf3) keep the seed's header.
-function engineRows({ engine, link }) {
+function engineRows({ engine, link, requests }) {
   if (!engine) return [];
+  const builtIn = requests ? 'node (built in: its own HTTP client)' : 'node (built in: cipherbench send and sink)';
   return [
-    ['engine', engine === 'node' ? 'node (built in: cipherbench send and sink)' : engine],
+    ['engine', engine === 'node' ? builtIn : engine],
     ...(link ? [['link', linkLabel(link)]] : []),
   ];
 }

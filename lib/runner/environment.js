@@ -5,13 +5,15 @@ import { runCommand } from '../process/processes.js';
 // What a reader needs to compare two reports: the machine, the OS, the Node.js
 // build and the iperf3 that measured. Only systeminformation's cheap calls are
 // used, so collecting this costs well under a second before a run.
-export async function collectEnvironment({ iperf3Path }) {
-  const [cpu, cpuFlags, memory, osInfo, iperf3] = await Promise.all([
+// With `wrkPath` (the request workload's engine was wrk) it says which wrk.
+export async function collectEnvironment({ iperf3Path, wrkPath = null }) {
+  const [cpu, cpuFlags, memory, osInfo, iperf3, wrk] = await Promise.all([
     si.cpu(),
     si.cpuFlags(),
     si.mem(),
     si.osInfo(),
     describeIperf3(iperf3Path),
+    wrkPath && describeWrk(wrkPath),
   ]);
   return {
     cpu: {
@@ -30,6 +32,7 @@ export async function collectEnvironment({ iperf3Path }) {
     },
     node: { ...process.versions },
     iperf3,
+    ...(wrk ? { wrk } : {}),
   };
 }
 
@@ -53,4 +56,12 @@ async function describeIperf3(iperf3Path) {
   const stdout = await runCommand(iperf3Path, ['--version'], { timeoutMs: 1000 }).catch((error) => error.stdout);
   const version = /^iperf (\d[\w.+-]*)/m.exec(stdout)?.[1] ?? null;
   return { path: iperf3Path, version };
+}
+
+// `wrk --version` prints 'wrk 4.2.0 [epoll] Copyright ...' (Debian's:
+// 'wrk debian/4.1.0-3+b2 [epoll]') and exits 1.
+async function describeWrk(wrkPath) {
+  const stdout = await runCommand(wrkPath, ['--version'], { timeoutMs: 1000 }).catch((error) => error.stdout);
+  const version = /^wrk (\S+)/m.exec(stdout)?.[1] ?? null;
+  return { path: wrkPath, version };
 }

@@ -9,8 +9,10 @@ const DEFAULT_DURATION = 3;
 const DEFAULT_PARALLEL = 1;
 const DEFAULT_READY_TIMEOUT = 10;
 // What moves the bytes (engine.js): iperf3, the built-in Node sender and
-// sink, or auto, iperf3 when installed and else node.
-const ENGINES = Object.freeze(['auto', 'iperf3', 'node']);
+// sink, or auto, iperf3 when installed and else node. What loads the
+// request workload (request-engine.js): wrk, the built-in client (node), or
+// auto, wrk when it can and else node.
+const ENGINES = Object.freeze(['auto', 'iperf3', 'node', 'wrk']);
 // The request workload's clients: 20 as seed 002 ran them; more than a
 // few thousand would measure this machine's file descriptor limit.
 const DEFAULT_CONCURRENCY = 20;
@@ -137,7 +139,7 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'duration',
-    cli: [{ flags: '--duration <seconds>', description: `seconds iperf3 sends per run (iperf3 -t) (default: ${standard.duration}, ${smoke.duration} with --smoke, ${full.duration} with --full)` }],
+    cli: [{ flags: '--duration <seconds>', description: `seconds each run measures: iperf3 -t, or with --requests the counted seconds after --warmup (default: ${standard.duration}, ${smoke.duration} with --smoke, ${full.duration} with --full)` }],
     read: (value, { preset }) => wholeNumber('duration', value ?? preset.duration, { unit: 'seconds', min: 1 }),
   },
   {
@@ -296,9 +298,12 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'engine',
-    cli: [{ flags: '--engine <name>', description: `what sends and receives the traffic: ${ENGINES.join(', ')} (iperf3 when installed, else the built-in Node sender and sink)`, default: 'auto' }],
-    read: (value = 'auto') => {
+    cli: [{ flags: '--engine <name>', description: 'what loads each case: for a bulk stream iperf3 or node (auto: iperf3 when installed, else the built-in Node sender and sink); with --requests wrk or node (auto: wrk when installed and every case\'s inbound is one it speaks, else the built-in Node client)', default: 'auto' }],
+    read: (value = 'auto', { options }) => {
       if (!ENGINES.includes(value)) throw inputError(`engine must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(value)}`);
+      if (value === 'wrk' && !flag('requests', options.requests ?? undefined, false)) {
+        throw inputError('--engine wrk loads the request workload: add --requests, or measure a bulk stream with --engine iperf3 or node');
+      }
       return value;
     },
   },

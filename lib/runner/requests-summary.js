@@ -1,3 +1,4 @@
+import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
 import { DEFAULT_LEVEL, median, medianInterval } from '../statistics.js';
 
 // A case's request figures (docs/result.md, "requests") from its runs:
@@ -22,5 +23,23 @@ export function summariseRequests(runs, { level = DEFAULT_LEVEL } = {}) {
     max: Math.max(...rates),
     ...medianInterval(rates, level),
     cpuSecondsPerThousand: costed.length === 0 ? null : { client: perThousand('client'), server: perThousand('server') },
+    generator: summariseGenerator(measured),
+  };
+}
+
+// What the load generator cost over a case's runs: its CPU seconds per
+// 1,000 requests answered and its share of the machine (medians), and
+// how many runs it may have squeezed (result.js's limits). Runs from before
+// the generator was measured have none: null.
+function summariseGenerator(runs) {
+  const read = runs.filter((run) => typeof run.requests.generator?.cpuSeconds === 'number');
+  if (read.length === 0) return null;
+  const squeezed = read.filter((run) => run.requests.generator.share > GENERATOR_SHARE_LIMIT
+    && (typeof run.disturbance?.idle !== 'number' || run.disturbance.idle < IDLE_LIMIT)).length;
+  return {
+    engine: read[0].requests.generator.engine,
+    cpuSecondsPerThousand: median(read.map((run) => run.requests.generator.cpuSeconds / (run.requests.ok / 1000))),
+    share: median(read.map((run) => run.requests.generator.share)),
+    squeezedRuns: squeezed,
   };
 }

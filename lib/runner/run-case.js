@@ -1,8 +1,9 @@
+import { availableParallelism } from 'node:os';
 import { setTimeout as delay } from 'node:timers/promises';
 import { startTrafficClient } from '../traffic/engine.js';
 import { parseIperf3Json } from '../traffic/iperf3.js';
 import { measureLatency } from '../traffic/latency.js';
-import { measureRequests } from '../traffic/requests.js';
+import { inboundOf } from '../traffic/request-engine.js';
 import { measureUdpRoundTrips } from '../traffic/udp-latency.js';
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { costBetween, readProcessCost } from '../process/process-cost.js';
@@ -105,12 +106,12 @@ export async function runCase(identity, {
     const datagrams = udp ? { rate, length } : null;
     const { engineCpu, ...measured } = requests
       ? await measureRequestLoad({
-        identity, host: planned.entryHost, port: planned.entryPort, target: { host: '127.0.0.1', port: ports.target }, duration, warmup, concurrency, newConnections, signal,
+        engine, identity, host: planned.entryHost, port: planned.entryPort, target: { host: '127.0.0.1', port: ports.target }, duration, warmup, concurrency, newConnections, signal, track,
         // The warm-up's CPU is not the measured requests'.
         onMeasuring: () => readRelayCosts(relays).then((costs) => { atReady = costs; }),
       })
       : await measure({ engine, host: planned.entryHost, port: planned.entryPort, duration, parallel, rate: udp ? null : rate, reverse, udp: datagrams, signal, track, listeners: children, place });
-    if (measured.receiver) measured.disturbance = disturbance(loadAverage, cpuSharesBetween(cpuBefore, await readCpuTimes()), engineCpu);
+    if (measured.receiver || measured.requests) measured.disturbance = disturbance(loadAverage, cpuSharesBetween(cpuBefore, await readCpuTimes()), engineCpu);
     if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
     // Read before the latency probe: the cost is that of the transfer.
     if (measured.sender || measured.requests) cost = relayCost(atReady, await readRelayCosts(relays));
@@ -149,7 +150,9 @@ export async function runCase(identity, {
   if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
   // The profiles are written as the relays exit, so they are read last.
   const profiled = !profiling ? {} : { profile: await profileOutcome(profiling, { perf, perfStopReason, syscalls, away }) };
-  if (outcome.requests) return { status: 'ok', reason: null, sender: null, receiver: null, wallSeconds, cost, transport, requests: outcome.requests, ...profiled };
+  if (outcome.requests) {
+    return { status: 'ok', reason: null, sender: null, receiver: null, wallSeconds, cost, transport, requests: outcome.requests, disturbance: outcome.disturbance, ...profiled };
+  }
   if (outcome.sender) {
     return {
       status: 'ok',
@@ -248,23 +251,31 @@ const httpTargetSpec = (port, host, responseSize) => ({
   readiness: { stdout: READY_LINE },
 });
 
-// The request workload through the case's entry, in this process (it
-// waits on sockets, which costs the relays nothing): its clients reach the
-// target the way the case's inbound says (direct and rows without one: a
-// tunnel). A run with no request answered failed, saying how they failed.
-async function measureRequestLoad({ identity, host = '127.0.0.1', port, target, duration, warmup, concurrency, newConnections, signal, onMeasuring }) {
-  let costRead = Promise.resolve();
-  const figures = await measureRequests({
-    host, port, kind: identity.inbound ?? 'tunnel', target, concurrency, durationSeconds: duration, warmupSeconds: warmup, newConnections, signal,
-    onMeasuring: () => { costRead = onMeasuring(); },
+// The request workload through the case's entry, by the run's request
+// engine (traffic/request-engine.js): its clients reach the target the way
+// the case's inbound says (direct and rows without one: a tunnel). A run
+// with no request answered failed, saying how they failed. The figures
+// gain what the load generator cost over the counted seconds, as CPU
+// seconds and as a share of the machine's cores, which it took from the
+// relays it measured (docs/requests.md, "What the load generator took").
+async function measureRequestLoad({ engine, identity, host = '127.0.0.1', port, target, duration, warmup, concurrency, newConnections, signal, onMeasuring, track }) {
+  const { generatorCpuSeconds, ...figures } = await engine.measure({
+    host, port, kind: inboundOf(identity), target, concurrency, durationSeconds: duration, warmupSeconds: warmup, newConnections, signal, onMeasuring, track,
   });
-  await costRead;
   if (signal?.aborted) return { reason: 'run interrupted' };
+  if (figures.reason) return { reason: figures.reason };
   if (figures.ok === 0) {
     const failures = Object.entries(figures.errors).filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`);
     return { reason: `no request was answered (${failures.join(', ') || 'none sent'})` };
   }
-  return { requests: figures };
+  return { requests: { ...figures, generator: generatorCost(engine.name, generatorCpuSeconds, figures.seconds) } };
+}
+
+// What the load generator spent while it counted: CPU seconds, and their
+// share of every core's time over those seconds; null when not read.
+function generatorCost(name, cpuSeconds, seconds) {
+  if (cpuSeconds === null || cpuSeconds === undefined) return { engine: name, cpuSeconds: null, share: null };
+  return { engine: name, cpuSeconds, share: cpuSeconds / (seconds * availableParallelism()) };
 }
 
 // { client, server } as the relays cost so far; null for a case without

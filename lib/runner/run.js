@@ -5,6 +5,7 @@ import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
 import { casesSource, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
 import { chooseEngine } from '../traffic/engine.js';
+import { chooseRequestEngine } from '../traffic/request-engine.js';
 import { setUpLink } from './link/namespaces.js';
 import { connectRemote } from './remote/ssh.js';
 import { inputError } from '../errors.js';
@@ -75,7 +76,9 @@ export async function run(options = {}) {
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
   checkInbounds(selected, settings);
   const referenceIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
-  const engine = await chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path });
+  const engine = settings.requests
+    ? await chooseRequestEngine({ engine: settings.engine, cases: selected, wrkPath: options.wrkPath })
+    : await chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path });
   if (settings.rate !== null && !settings.udp && !engine.pacesReverse && (settings.reverse || settings.both)) {
     throw inputError('--rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends');
   }
@@ -93,7 +96,7 @@ export async function run(options = {}) {
   // as a reader comparing two reports will want to know.
   const iperf3Path = engine.name === 'iperf3' ? engine.path : await findProgram('iperf3');
   const [environment, located, remote, source] = await Promise.all([
-    collectEnvironment({ iperf3Path }),
+    collectEnvironment({ iperf3Path, wrkPath: engine.name === 'wrk' ? engine.path : null }),
     Promise.all(selected.map((selection) => locatePeer(selection))),
     settings.remote ? connectRemote({ ...settings.remote, version }) : null,
     casesSource(casesFile),
@@ -115,7 +118,10 @@ export async function run(options = {}) {
     environment,
     // The engine that measured, after 'auto' chose.
     options: { casesFile, casesSource: source, ...recordedOptions(settings), engine: engine.name },
-    warnings: duplicateWarnings(selected),
+    warnings: [
+      ...duplicateWarnings(selected),
+      ...(settings.requests && engine.reason ? [`the built-in Node client loads every case, not wrk: ${engine.reason}; its own CPU may squeeze the rows (docs/requests.md)`] : []),
+    ],
     cases: [],
   };
   // Each run's CPU profiles in a folder of its own, named for its start.

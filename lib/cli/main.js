@@ -12,6 +12,7 @@ import { registerRelayCommands } from './relay-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerRequestsCommand, registerRunCommand } from './run-command.js';
 import { registerHttpTargetCommand } from './http-target-command.js';
+import { registerBareRelayCommand } from './bare-relay-command.js';
 import { EXIT_INTERRUPTED } from './exit-codes.js';
 import { registerTrafficCommands } from './traffic-command.js';
 import { EXIT_INPUT } from '../errors.js';
@@ -19,7 +20,7 @@ import { EXIT_INPUT } from '../errors.js';
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 // Commands that turn SIGINT/SIGTERM into an orderly stop of their own.
-const HANDLES_SIGNALS = new Set(['run', 'requests', 'server', 'client', 'echo', 'udp-echo', 'sink', 'http-target']);
+const HANDLES_SIGNALS = new Set(['run', 'requests', 'server', 'client', 'echo', 'udp-echo', 'sink', 'http-target', 'bare-relay']);
 
 export async function main(argv = process.argv) {
   const program = new Command('cipherbench')
@@ -45,6 +46,7 @@ export async function main(argv = process.argv) {
   registerLatencyCommands(program);
   registerTrafficCommands(program);
   registerHttpTargetCommand(program);
+  registerBareRelayCommand(program);
   registerEnvironmentCommand(program);
   try {
     await program.parseAsync(argv);

@@ -1,3 +1,4 @@
+import bareNode from './bare-node.js';
 import blinksocks from './blinksocks.js';
 import command from './command.js';
 import direct from './direct.js';
@@ -44,7 +45,7 @@ import v2ray from './v2ray.js';
 // shape but no impl, label or hint: a case names it by being a chain, the
 // reports label it by its presets, and it is always installed.
 // The runner starts, waits for, measures, costs and stops every one alike.
-const PEERS = Object.fromEntries([direct, plain, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, trojanGfw, ssr, command].map((peer) => [peer.impl, peer]));
+const PEERS = Object.fromEntries([direct, plain, bareNode, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, trojanGfw, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
 // Own names only: a case's impl of "toString" names no peer.
 const peerNamed = (impl) => (typeof impl === 'string' && Object.hasOwn(PEERS, impl) ? PEERS[impl] : undefined);

@@ -63,6 +63,8 @@ const ZERO_BLOCK = Buffer.alloc(16);
 
 // ecbAlgorithm: 'aes-128-ecb' | 'aes-192-ecb' | 'aes-256-ecb'; key: bytes or
 // a KeyObject (cheaper per cipher object on current Node, see aead-methods).
+// The records also offer smallPayloads: whole AES-GCM records of up to
+// SMALL_PAYLOAD bytes under any nonce, from the same AES-ECB object.
 export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
   const ecb = createCipheriv(ecbAlgorithm, key, null).setAutoPadding(false);
   const multiply = createGhashMultiplier(ecb.update(ZERO_BLOCK));
@@ -94,6 +96,7 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
     for (let w = 0; w < 4; w++) out.writeInt32BE(z[w] ^ masks.readInt32BE(mask + 4 * w), outAt + 4 * w);
   };
   return {
+    smallPayloads: gcmSmallPayloads(ecb, multiply),
     // Writes ciphertext || tag (plaintext.length + 16 bytes) to out at at.
     seal(plaintext, out, at) {
       const n = plaintext.length;
@@ -112,6 +115,73 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
       if (!sameTag(scratch.expected, 0, record, n)) return false;
       for (let i = 0; i < n; i++) out[i] = record[i] ^ masks[mask + 16 + i];
       return true;
+    },
+  };
+}
+
+// Up to this many bytes a payload record (a request, a response, a
+// datagram) is sealed and opened here; past it, node:crypto's AES-GCM
+// (AES-NI and carry-less multiplication) is faster than GHASH in
+// JavaScript, even with a cipher object per record
+// (docs/performance.md, "Small records").
+export const SMALL_PAYLOAD = 256;
+const smallCounters = Buffer.alloc(16 * (SMALL_PAYLOAD / 16 + 2));
+
+// AES-GCM records of up to SMALL_PAYLOAD bytes, no additional data, under a
+// 12-byte nonce given per call (NIST SP 800-38D, 7.1): J0 = nonce || 1
+// masks the tag, nonce || 2, 3, ... the payload. One ECB call gives all
+// the blocks; GHASH runs over the ciphertext here.
+function gcmSmallPayloads(ecb, multiply) {
+  // GHASH of the ciphertext blocks (the last zero-padded) and the lengths
+  // block, XORed with E(K, J0) from masks, written to out at outAt.
+  const tag = (ciphertext, at, n, masks, out, outAt) => {
+    let z0 = 0, z1 = 0, z2 = 0, z3 = 0;
+    const whole = at + (n & ~15);
+    let i = at;
+    for (; i < whole; i += 16) {
+      const z = multiply(z0 ^ ciphertext.readInt32BE(i), z1 ^ ciphertext.readInt32BE(i + 4), z2 ^ ciphertext.readInt32BE(i + 8), z3 ^ ciphertext.readInt32BE(i + 12));
+      z0 = z[0]; z1 = z[1]; z2 = z[2]; z3 = z[3];
+    }
+    if (i < at + n) {
+      const words = scratch.words;
+      words.fill(0);
+      for (let j = 0; i + j < at + n; j++) words[j >> 2] |= ciphertext[i + j] << (24 - 8 * (j & 3));
+      const z = multiply(z0 ^ words[0], z1 ^ words[1], z2 ^ words[2], z3 ^ words[3]);
+      z0 = z[0]; z1 = z[1]; z2 = z[2]; z3 = z[3];
+    }
+    // len(A) = 0 || len(C) in bits, 64-bit big-endian each.
+    const z = multiply(z0, z1, z2, z3 ^ (8 * n));
+    for (let w = 0; w < 4; w++) out.writeInt32BE(z[w] ^ masks.readInt32BE(4 * w), outAt + 4 * w);
+  };
+  const masksFor = (nonce, n) => {
+    if (n > SMALL_PAYLOAD) throw new RangeError(`a small record holds at most ${SMALL_PAYLOAD} bytes, not ${n}`);
+    const blocks = 1 + Math.ceil(n / 16);
+    for (let b = 0; b < blocks; b++) {
+      nonce.copy(smallCounters, 16 * b);
+      smallCounters.writeUInt32BE(b + 1, 16 * b + 12);
+    }
+    return ecb.update(smallCounters.subarray(0, 16 * blocks));
+  };
+  return {
+    maxLength: SMALL_PAYLOAD,
+    // Writes ciphertext || tag (plaintext.length + 16 bytes) to out at at.
+    sealInto(nonce, plaintext, out, at) {
+      const n = plaintext.length;
+      const masks = masksFor(nonce, n);
+      for (let i = 0; i < n; i++) out[at + i] = plaintext[i] ^ masks[16 + i];
+      tag(out, at, n, masks, out, at + n);
+    },
+    // record: ciphertext || tag. The plaintext in a new Buffer (the
+    // record is the caller's, never written), or null when the tag does
+    // not match.
+    open(nonce, record) {
+      const n = record.length - TAG;
+      const masks = masksFor(nonce, n);
+      tag(record, 0, n, masks, scratch.expected, 0);
+      if (!sameTag(scratch.expected, 0, record, n)) return null;
+      const plaintext = Buffer.allocUnsafe(n);
+      for (let i = 0; i < n; i++) plaintext[i] = record[i] ^ masks[16 + i];
+      return plaintext;
     },
   };
 }

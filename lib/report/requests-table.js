@@ -55,7 +55,7 @@ function generatorNote(ranked) {
   const marked = squeezed.length === 0 ? ''
     : `; * ${name} took over ${percent(GENERATOR_SHARE_LIMIT)} of the machine with under ${percent(IDLE_LIMIT)} left idle in `
       + `${squeezed.map((caseResult) => `${caseResult.requests.generator.squeezedRuns} of ${caseResult.runs.length} runs of ${caseLabel(caseResult)}`).join(', ')}: `
-      + 'that CPU was the relays\', so the row may read slower than it is';
+      + 'it took that CPU from what it measured, so the row may read slower than it is';
   return `; load gen: ${name}'s own CPU${marked}`;
 }
 

@@ -58,6 +58,7 @@ test('text: the engine in the header, the row by its label, and each median agai
     ' 3: Test Case 0, Bitrate=[1.50 Gbits/sec, 1.50 Gbits/sec], 0.75 x shadowsocks-libev aes-256-gcm, ss-base + ss-aead-cipher(aes-256-gcm)',
   ]);
   assert.ok(lines.includes(`    Test Case 3, SKIPPED: ${RUST_REASON}, shadowsocks-rust aes-256-gcm`));
+  assert.ok(lines.includes('N x: against Test Case 2 (shadowsocks-libev aes-256-gcm), the case --relative-to "libev" named.'), lines.join('\n'));
 });
 
 test('a result without --relative-to or an engine prints as before', () => {

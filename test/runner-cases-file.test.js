@@ -255,6 +255,10 @@ describe('reference rows', () => {
     const all = selectCases(cases, null);
     assert.equal(selectReferenceCase(cases, all, 'libev aes'), 2);
     assert.equal(selectReferenceCase(cases, all, '1'), 1);
+    // The number as the report prints it, counted from 0 like '1' above.
+    assert.equal(selectReferenceCase(cases, all, 'Test Case 2'), 2);
+    assert.equal(selectReferenceCase(cases, all, 'case 3'), 3);
+    assert.deepEqual(selectCases(cases, 'test case 1').map((c) => c.index), [1]);
     assert.throws(() => selectReferenceCase(cases, all, 'aes-256-gcm'), {
       exitCode: 2,
       message: '--relative-to "aes-256-gcm" matches 2 cases and must match one: 0 ([{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]), 2 (shadowsocks-libev aes-256-gcm)',

@@ -70,3 +70,26 @@ test('a mistyped preset or method names the nearest valid one', async () => {
   assert.match(ciphers.stderr, /^cipherbench: --methods: unknown chacha20-ietf-poly13O5 \(did you mean "chacha20-ietf-poly1305"\?\); valid: /);
   assert.equal(ciphers.stderr.split('\n').length, 2, 'one line');
 });
+
+test('a reference row gets the same "did you mean", and a misspelt key of a preset is named as unknown', async () => {
+  const cwd = emptyFolder();
+  const cases = [
+    { impl: 'shadowsocks-libv', method: 'aes-256-gcm' },
+    { impl: 'shadowsocks-libev', method: 'aes-256-gmc' },
+    { impl: 'shadowsocks-rust', methd: 'aes-256-gcm' },
+    [{ name: 'ss-base' }, { name: 'ss-aead-cipher', param: { method: 'aes-256-gcm' } }],
+    // A cipher another implementation has was not mistyped: no guess.
+    { impl: 'shadowsocks-rust', method: 'aes-256-ctr' },
+  ];
+  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(cases));
+  const { code, stdout, stderr } = await runCli(['run', 'cases.json', '--no-archive', ...(await freePortsFlag())], { cwd });
+  assert.equal(code, 2, stderr);
+  assert.equal(stdout, '');
+  const lines = stderr.split('\n');
+  assert.match(stderr, /\n {2}case 0: impl: unknown implementation "shadowsocks-libv" \(did you mean "shadowsocks-libev"\?\); valid: direct, /);
+  assert.match(stderr, /\n {2}case 1: method: shadowsocks-libev does not support "aes-256-gmc" \(did you mean "aes-256-gcm"\?\); valid: /);
+  assert.match(stderr, /\n {2}case 2: methd: shadowsocks-rust takes no field "methd" \(did you mean "method"\?\); valid: /);
+  assert.ok(lines.includes('  case 3: presets[1].param: a preset takes no key "param" (did you mean "params"?); valid: name, params'), stderr);
+  assert.ok(!lines.some((line) => line.startsWith('  case 3: presets[1].params')), 'not reported as params it lacks');
+  assert.match(stderr, /\n {2}case 4: method: shadowsocks-rust does not support "aes-256-ctr"; valid: /);
+});

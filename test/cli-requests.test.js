@@ -23,7 +23,7 @@ describe('cipherbench requests: mistakes are one line and exit 2, before anythin
     { what: '--concurrency 0', cases: [AES], args: ['requests', '--concurrency', '0'], stderr: /^cipherbench: concurrency must be a whole number of clients, 1 to 4096; got "0"\n$/ },
     { what: '--requests with --engine iperf3', cases: [AES], args: ['run', '--requests', '--engine', 'iperf3'], stderr: /^cipherbench: --requests runs its own HTTP clients, not iperf3: drop --engine iperf3\n$/ },
     { what: '--concurrency without --requests', cases: [AES], args: ['run', '--concurrency', '5'], stderr: /^cipherbench: --concurrency goes with --requests\n$/ },
-    { what: 'an unknown inbound', cases: [{ chain: AES, inbound: 'socks4' }], args: ['requests'], stderr: /case 0: inbound: unknown inbound "socks4"; valid: tunnel, socks5, http-connect, http-proxy\n$/ },
+    { what: 'an unknown inbound', cases: [{ chain: AES, inbound: 'socks4' }], args: ['requests'], stderr: /case 0: inbound: unknown inbound "socks4" \(did you mean "socks5"\?\); valid: tunnel, socks5, http-connect, http-proxy\n$/ },
     { what: 'an inbound the row does not have', cases: [{ impl: 'shadowsocks-libev', method: 'aes-128-gcm', inbound: 'http-proxy' }], args: ['requests'], stderr: /case 0: inbound: shadowsocks-libev has no http-proxy inbound; it takes tunnel, socks5\n$/ },
     { what: 'an inbound on a row without any', cases: [{ impl: 'direct', inbound: 'socks5' }], args: ['requests'], stderr: /case 0: inbound: direct takes no field "inbound"/ },
     { what: 'a SOCKS5 case in a bulk-stream run', cases: [{ chain: AES, inbound: 'socks5' }], args: ['run'], stderr: /^cipherbench: case 0 has inbound socks5, which only the request workload uses: run with --requests, or give the case no inbound\n$/ },

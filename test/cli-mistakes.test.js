@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { test } from 'node:test';
 import { emptyFolder, runCli } from './support/cli.js';
@@ -92,4 +93,15 @@ test('a reference row gets the same "did you mean", and a misspelt key of a pres
   assert.ok(lines.includes('  case 3: presets[1].param: a preset takes no key "param" (did you mean "params"?); valid: name, params'), stderr);
   assert.ok(!lines.some((line) => line.startsWith('  case 3: presets[1].params')), 'not reported as params it lacks');
   assert.match(stderr, /\n {2}case 4: method: shadowsocks-rust does not support "aes-256-ctr"; valid: /);
+});
+
+test('run before `npm ci`: one line that says to run it, exit 1, no stack', async () => {
+  // The command line and its library as a fresh clone holds them: no
+  // node_modules anywhere above.
+  const clone = emptyFolder();
+  for (const part of ['bin', 'lib', 'package.json']) cpSync(fileURLToPath(new URL(`../${part}`, import.meta.url)), path.join(clone, part), { recursive: true });
+  const { code, stdout, stderr } = await runCli(['--help'], { cwd: clone, commandArgs: [path.join(clone, 'bin', 'cipherbench.js')] });
+  assert.equal(code, 1, stderr);
+  assert.equal(stdout, '');
+  assert.equal(stderr, `cipherbench: the package commander it needs is not installed: run \`npm ci\` in ${clone}\n`);
 });

@@ -83,7 +83,7 @@ test('Markdown: a column against the reference, reference rows by label, the eng
 test('HTML: the same column, and the chart names a reference row by its label', () => {
   const html = formatHtmlReport(result());
   assert.match(html, /<th class="number">Relative to shadowsocks-libev aes-256-gcm<\/th>/);
-  assert.match(html, /<td class="number">0\.75 x<\/td>/);
+  assert.match(html, /<td class="number" data-title="Relative to shadowsocks-libev aes-256-gcm"><span>0\.75 x<\/span><\/td>/);
   assert.match(html, />2\. Case 2: shadowsocks-libev aes-256-gcm</);
   assert.match(html, /<li>Case 3 <code>shadowsocks-rust aes-256-gcm<\/code>: skipped: not installed: /);
 });

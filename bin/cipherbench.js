@@ -1,7 +1,27 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { holdSignals } from '../lib/cli/early-signals.js';
 
 // Before the rest loads: a Ctrl-C during start-up is held, not fatal.
 holdSignals();
-const { main } = await import('../lib/cli/main.js');
+let main;
+try {
+  ({ main } = await import('../lib/cli/main.js'));
+} catch (error) {
+  exitIfNotInstalled(error);
+  throw error;
+}
 await main();
+
+// A clone run before `npm ci` lacks the packages cipherbench depends on:
+// one line that says so, exit 1 (the setup, not the command line, is what
+// is wrong). A missing file of its own is a bug and keeps its stack.
+function exitIfNotInstalled(error) {
+  const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /^Cannot find package '([^']+)'/.exec(error.message)?.[1];
+  const manifest = fileURLToPath(new URL('../package.json', import.meta.url));
+  if (!missing || !Object.hasOwn(JSON.parse(readFileSync(manifest, 'utf8')).dependencies ?? {}, missing)) return;
+  process.stderr.write(`cipherbench: the package ${missing} it needs is not installed: run \`npm ci\` in ${path.dirname(manifest)}\n`);
+  process.exit(1);
+}

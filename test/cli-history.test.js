@@ -152,3 +152,19 @@ test('history --html over 50 runs: a chart per case, every run a point with its 
     assert.equal(laid.ordered, true, 'one point per run, in time order');
   }
 });
+
+// Runs of one day (a morning of tries): the time axis gives times, not the
+// same date four times over.
+test('history --html: runs within one day are ticked by time, runs over days by date', () => {
+  const dayOf = (offsets) => buildHistory(offsets.map((day, at) => ({ file: `r${at}.json`, result: laterRun(day) })));
+  const ticks = (history) => [...formatHistoryHtml(history).split('<svg class="history"')[1].matchAll(/<text class="tick"[^>]*text-anchor="(?:start|middle|end)">([^<]*)<\/text>/g)]
+    .map(([, text]) => text)
+    .filter((text) => !/^[\d.]+$/.test(text));
+  const start = new Date(REAL.startedAt);
+  const hhmm = (hours) => new Date(start.getTime() + hours * 3_600_000).toISOString().slice(11, 16);
+  const oneDay = ticks(dayOf([0, 1 / 24, 3 / 24]));
+  assert.deepEqual(oneDay, [`${REAL.startedAt.slice(0, 10)} ${hhmm(0)}`, hhmm(1), hhmm(2), hhmm(3)]);
+  const weeks = ticks(dayOf([0, 21]));
+  assert.equal(new Set(weeks).size, 4, weeks.join(', '));
+  for (const text of weeks) assert.match(text, /^\d{4}-\d\d-\d\d$/);
+});

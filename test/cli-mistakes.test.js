@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { cpSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import path from 'node:path';
 import { test } from 'node:test';
 import { emptyFolder, runCli } from './support/cli.js';
@@ -69,4 +70,38 @@ test('a mistyped preset or method names the nearest valid one', async () => {
   assert.equal(ciphers.code, 2, ciphers.stderr);
   assert.match(ciphers.stderr, /^cipherbench: --methods: unknown chacha20-ietf-poly13O5 \(did you mean "chacha20-ietf-poly1305"\?\); valid: /);
   assert.equal(ciphers.stderr.split('\n').length, 2, 'one line');
+});
+
+test('a reference row gets the same "did you mean", and a misspelt key of a preset is named as unknown', async () => {
+  const cwd = emptyFolder();
+  const cases = [
+    { impl: 'shadowsocks-libv', method: 'aes-256-gcm' },
+    { impl: 'shadowsocks-libev', method: 'aes-256-gmc' },
+    { impl: 'shadowsocks-rust', methd: 'aes-256-gcm' },
+    [{ name: 'ss-base' }, { name: 'ss-aead-cipher', param: { method: 'aes-256-gcm' } }],
+    // A cipher another implementation has was not mistyped: no guess.
+    { impl: 'shadowsocks-rust', method: 'aes-256-ctr' },
+  ];
+  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(cases));
+  const { code, stdout, stderr } = await runCli(['run', 'cases.json', '--no-archive', ...(await freePortsFlag())], { cwd });
+  assert.equal(code, 2, stderr);
+  assert.equal(stdout, '');
+  const lines = stderr.split('\n');
+  assert.match(stderr, /\n {2}case 0: impl: unknown implementation "shadowsocks-libv" \(did you mean "shadowsocks-libev"\?\); valid: direct, /);
+  assert.match(stderr, /\n {2}case 1: method: shadowsocks-libev does not support "aes-256-gmc" \(did you mean "aes-256-gcm"\?\); valid: /);
+  assert.match(stderr, /\n {2}case 2: methd: shadowsocks-rust takes no field "methd" \(did you mean "method"\?\); valid: /);
+  assert.ok(lines.includes('  case 3: presets[1].param: a preset takes no key "param" (did you mean "params"?); valid: name, params'), stderr);
+  assert.ok(!lines.some((line) => line.startsWith('  case 3: presets[1].params')), 'not reported as params it lacks');
+  assert.match(stderr, /\n {2}case 4: method: shadowsocks-rust does not support "aes-256-ctr"; valid: /);
+});
+
+test('run before `npm ci`: one line that says to run it, exit 1, no stack', async () => {
+  // The command line and its library as a fresh clone holds them: no
+  // node_modules anywhere above.
+  const clone = emptyFolder();
+  for (const part of ['bin', 'lib', 'package.json']) cpSync(fileURLToPath(new URL(`../${part}`, import.meta.url)), path.join(clone, part), { recursive: true });
+  const { code, stdout, stderr } = await runCli(['--help'], { cwd: clone, commandArgs: [path.join(clone, 'bin', 'cipherbench.js')] });
+  assert.equal(code, 1, stderr);
+  assert.equal(stdout, '');
+  assert.equal(stderr, `cipherbench: the package commander it needs is not installed: run \`npm ci\` in ${clone}\n`);
 });

@@ -36,7 +36,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     assert.match(stdout, new RegExp(` receiver\\ncost {13}cpu s  cpu s\\/GB +peak RSS\\nrelay client +\\d+\\.\\d\\d +\\d+\\.\\d\\d +[\\d.]+ MBytes\\nrelay server +\\d+\\.\\d\\d +\\d+\\.\\d\\d +[\\d.]+ MBytes\\nceiling {10}encrypt .+ efficiency \\d+\\.\\d%\\n${warnings}-{41}\\n\\n\\(ranking\\):\\n\\n 1: Test Case 2, Bitrate=\\[`));
     assert.match(stdout, /\n\nDone in \d+\.\d\ds\.\n$/);
     assert.doesNotMatch(stdout, ANSI, 'no colour off a terminal');
-    assert.match(stderr, /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Test Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d\.txt and .*reports\/\d{4}-\d\d-\d\d\.json\n$/);
+    assert.match(stderr, /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Test Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d-\d{6}\.txt and .*reports\/\d{4}-\d\d-\d\d-\d{6}\.json\n$/);
     assert.equal(archived.options.casesFile, path.join(cwd, 'cases.js'));
     assert.equal(archived.complete, true);
     assert.deepEqual(archived.cases.map((c) => [c.index, c.status]), [[2, 'ok']]);

@@ -23,7 +23,7 @@ const MAY_IMPORT = {
   relay: ['chain', 'wire', 'crypto'],
   process: ['errors.js'],
   traffic: ['process', 'relay', 'errors.js', 'statistics.js'],
-  peers: ['process', 'relay', 'chain', 'crypto', 'errors.js', 'plain-object.js'],
+  peers: ['process', 'relay', 'chain', 'crypto', 'errors.js', 'plain-object.js', 'nearest-name.js'],
   runner: ['peers', 'traffic', 'process', 'chain', 'crypto', 'errors.js', 'result.js', 'statistics.js'],
   report: ['chain', 'errors.js', 'result.js', 'statistics.js'],
   cli: ['report', 'runner', 'peers', 'traffic', 'process', 'relay', 'chain', 'presets', 'crypto', 'errors.js', 'result.js', 'nearest-name.js'],

@@ -69,6 +69,20 @@ test('the opening check finds a line kept twice, two versions of one, a row list
   assert.deepEqual(linesOpeningAlike(code), [], 'code and table separators are not prose');
 });
 
+test('the install command is shown once', () => {
+  const installs = shellLines().filter((line) => /\bnpm (ci|install)\b/.test(line) && !/blinksocks/.test(line));
+  assert.deepEqual(installs, ['npm ci']);
+});
+
+// The sample report came from someone's checkout: a path in it must read
+// as a placeholder, not as the folder it ran in on that machine.
+test('the sample report names no folder of the machine it ran on', () => {
+  const sample = /```\n(cipherbench:\n[\s\S]*?)```/.exec(README)[1];
+  const paths = [...sample.matchAll(/\((\/[^)\s]+)\)/g)].map(([, file]) => file);
+  assert.ok(paths.length > 0, 'the sample shows the cases file it ran');
+  for (const file of paths) assert.match(file, /^\/path\/to\//, `${file}: write it as /path/to/...`);
+});
+
 // ---- The README's lists are the program's ----
 
 // A table's rows, from its header line to the first line that is not a row.
@@ -157,7 +171,7 @@ const COMMANDS = {
       assert.deepEqual(stale, [], `the README's sample report is stale: paste a fresh \`npm run benchmark -- --smoke\`; a run printed:\n${stdout}`);
     },
   },
-  'npm ci && npm run benchmark': { not: 'the full run takes minutes; its --smoke form runs above' },
+  'npm run benchmark': { not: 'the full run takes minutes; its --smoke form runs above' },
   'bash .ci/run': { not: 'installs system packages as root; test/ci-run.test.js runs its checks of what it needs' },
   'npm run benchmark -- benchmark/aead-gap.cases.js': {
     async run(line) {

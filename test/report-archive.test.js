@@ -7,12 +7,13 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { archiveReport } from '../lib/report/archive.js';
+import { readArchivedRuns } from '../lib/report/history.js';
 import { formatTextReport } from '../lib/report/text-report.js';
 
 const execFileAsync = promisify(execFile);
 
 // 2026-11-23 at 00:30 local time, whatever this machine's zone: the name
-// must follow the local day, which differs from the UTC day in many zones.
+// must follow the local time, whose day differs from the UTC day in many zones.
 const STARTED = new Date(2026, 10, 23, 0, 30);
 
 function sampleResult() {
@@ -53,25 +54,25 @@ async function freshDir(t) {
   return dir;
 }
 
-test('writes the text and JSON reports named for the local start day', async (t) => {
+test('writes the text and JSON reports named for the local time the run started', async (t) => {
   const dir = path.join(await freshDir(t), 'reports', 'nested');
   const result = sampleResult();
   const { textPath, jsonPath } = await archiveReport(result, { dir });
-  assert.equal(textPath, path.join(dir, '2026-11-23.txt'));
-  assert.equal(jsonPath, path.join(dir, '2026-11-23.json'));
+  assert.equal(textPath, path.join(dir, '2026-11-23-003000.txt'));
+  assert.equal(jsonPath, path.join(dir, '2026-11-23-003000.json'));
   assert.equal(await readFile(textPath, 'utf8'), formatTextReport(result, { color: false }));
   assert.deepEqual(JSON.parse(await readFile(jsonPath, 'utf8')), result);
-  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23.json', '2026-11-23.txt']);
+  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23-003000.json', '2026-11-23-003000.txt']);
 });
 
-test('a second and third run the same day get -2 and -3 and leave no temporary files', async (t) => {
+test('a second and third run started in the same second get -2 and -3 and leave no temporary files', async (t) => {
   const dir = await freshDir(t);
   const paths = [];
   for (let run = 0; run < 3; run += 1) paths.push(await archiveReport(sampleResult(), { dir }));
-  assert.deepEqual(paths.map(({ textPath }) => path.basename(textPath)), ['2026-11-23.txt', '2026-11-23-2.txt', '2026-11-23-3.txt']);
-  assert.deepEqual(paths.map(({ jsonPath }) => path.basename(jsonPath)), ['2026-11-23.json', '2026-11-23-2.json', '2026-11-23-3.json']);
+  assert.deepEqual(paths.map(({ textPath }) => path.basename(textPath)), ['2026-11-23-003000.txt', '2026-11-23-003000-2.txt', '2026-11-23-003000-3.txt']);
+  assert.deepEqual(paths.map(({ jsonPath }) => path.basename(jsonPath)), ['2026-11-23-003000.json', '2026-11-23-003000-2.json', '2026-11-23-003000-3.json']);
   assert.deepEqual((await readdir(dir)).sort(), [
-    '2026-11-23-2.json', '2026-11-23-2.txt', '2026-11-23-3.json', '2026-11-23-3.txt', '2026-11-23.json', '2026-11-23.txt',
+    '2026-11-23-003000-2.json', '2026-11-23-003000-2.txt', '2026-11-23-003000-3.json', '2026-11-23-003000-3.txt', '2026-11-23-003000.json', '2026-11-23-003000.txt',
   ]);
 });
 
@@ -79,25 +80,42 @@ test('runs archiving at the same moment each get their own suffix', async (t) =>
   const dir = await freshDir(t);
   const paths = await Promise.all(Array.from({ length: 5 }, () => archiveReport(sampleResult(), { dir })));
   const names = paths.map(({ textPath }) => path.basename(textPath, '.txt')).sort();
-  assert.deepEqual(names, ['2026-11-23', '2026-11-23-2', '2026-11-23-3', '2026-11-23-4', '2026-11-23-5']);
+  assert.deepEqual(names, ['2026-11-23-003000', '2026-11-23-003000-2', '2026-11-23-003000-3', '2026-11-23-003000-4', '2026-11-23-003000-5']);
   for (const { jsonPath } of paths) assert.equal(JSON.parse(await readFile(jsonPath, 'utf8')).tool.name, 'cipherbench');
   assert.equal((await readdir(dir)).length, 10);
 });
 
 test('the .txt and .json of a run share a suffix, skipping one that only one of them holds', async (t) => {
   const dir = await freshDir(t);
-  await writeFile(path.join(dir, '2026-11-23.json'), 'kept');
+  await writeFile(path.join(dir, '2026-11-23-003000.json'), 'kept');
   const { textPath, jsonPath } = await archiveReport(sampleResult(), { dir });
-  assert.equal(path.basename(textPath), '2026-11-23-2.txt');
-  assert.equal(path.basename(jsonPath), '2026-11-23-2.json');
-  assert.equal(await readFile(path.join(dir, '2026-11-23.json'), 'utf8'), 'kept');
-  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23-2.json', '2026-11-23-2.txt', '2026-11-23.json']);
+  assert.equal(path.basename(textPath), '2026-11-23-003000-2.txt');
+  assert.equal(path.basename(jsonPath), '2026-11-23-003000-2.json');
+  assert.equal(await readFile(path.join(dir, '2026-11-23-003000.json'), 'utf8'), 'kept');
+  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23-003000-2.json', '2026-11-23-003000-2.txt', '2026-11-23-003000.json']);
+});
+
+test('names sort in the order the runs started, and archives named the old way are still read', async (t) => {
+  const dir = await freshDir(t);
+  const starts = [new Date(2026, 10, 23, 9, 5, 3), new Date(2026, 10, 23, 10, 0, 0), new Date(2026, 10, 23, 23, 59, 59), new Date(2026, 10, 24, 0, 0, 1)];
+  for (const date of starts.toReversed()) {
+    await archiveReport({ ...sampleResult(), startedAt: date.toISOString() }, { dir });
+  }
+  const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
+  assert.deepEqual(names, ['2026-11-23-090503.json', '2026-11-23-100000.json', '2026-11-23-235959.json', '2026-11-24-000001.json']);
+  // Before, the day's runs were counted: -2 ... -10, a name order that is not
+  // the order they ran in.
+  await writeFile(path.join(dir, '2026-11-22-10.json'), JSON.stringify({ ...sampleResult(), startedAt: new Date(2026, 10, 22, 20).toISOString() }));
+  await writeFile(path.join(dir, '2026-11-22-2.json'), JSON.stringify({ ...sampleResult(), startedAt: new Date(2026, 10, 22, 8).toISOString() }));
+  const { runs, problems } = await readArchivedRuns(dir);
+  assert.deepEqual(problems, []);
+  assert.deepEqual(runs.map(({ file }) => path.basename(file)), ['2026-11-22-2.json', '2026-11-22-10.json', ...names]);
 });
 
 test('an explicit date names the files', async (t) => {
   const dir = await freshDir(t);
   const { textPath } = await archiveReport(sampleResult(), { dir, date: new Date(2027, 0, 5, 23, 59) });
-  assert.equal(path.basename(textPath), '2027-01-05.txt');
+  assert.equal(path.basename(textPath), '2027-01-05-235900.txt');
 });
 
 test('a directory that cannot be created fails naming the path', async (t) => {

@@ -193,6 +193,12 @@ test('Chromium at 1200 px and 390 px: the page never scrolls sideways, the table
         widestBarShare: Math.max(...bars.map((bar) => box(bar).width)) / (gridRight - plotLeft),
         ticks: [...document.querySelectorAll('#chart text.tick')].map((text) => text.textContent),
         chartScrolls: document.querySelector('#chart .scroll').scrollWidth > document.querySelector('#chart .scroll').clientWidth,
+        // The figure each case is ranked by, and the marks beside it, as
+        // far right as they reach on screen.
+        receivers: [...document.querySelectorAll('#ranking tbody td[data-title^="Receiver"]:not([data-title^="Receiver min"])')]
+          .map((cell) => ({ text: cell.textContent, right: Math.max(...[cell.querySelector('strong'), ...cell.querySelectorAll('.marker')].map((mark) => box(mark).right)), width: box(cell.querySelector('strong')).width })),
+        // A name is one line: chains wrap between presets, never at a hyphen.
+        brokenNames: [...document.querySelectorAll('#ranking code .name, #latency code .name')].filter((name) => name.getClientRects().length > 1).map((name) => name.textContent),
       };
     });
     await tab.screenshot({ path: join(SHOTS, `peers-${width}.png`), fullPage: true });
@@ -201,8 +207,12 @@ test('Chromium at 1200 px and 390 px: the page never scrolls sideways, the table
     assert.equal(laid.pageWidth, laid.viewport, `${width} px: the page scrolls sideways (${laid.pageWidth} px wide)`);
     if (width === 1200) {
       assert.ok(laid.table.scrollWidth <= laid.table.boxWidth, `1200 px: the ranking table (${laid.table.scrollWidth} px) is wider than its box (${laid.table.boxWidth} px)`);
-      assert.equal(laid.chartScrolls, false, '1200 px: the chart fits');
     }
+    assert.equal(laid.chartScrolls, false, `${width} px: the chart fits`);
+    assert.equal(laid.receivers.length, 18);
+    const offScreen = laid.receivers.filter((cell) => !(cell.width > 0 && cell.right <= laid.viewport));
+    assert.deepEqual(offScreen, [], `${width} px: receiver figures or their marks off screen`);
+    assert.deepEqual(laid.brokenNames, [], `${width} px: names broken across lines`);
     assert.deepEqual(laid.clipped, [], `${width} px: text cut off at the chart's edges`);
     // direct (case 0) and plain (case 1) are marker lines, every other case a bar.
     assert.deepEqual(laid.references, [{ case: '0', offScale: true }, { case: '1', offScale: false }]);

@@ -58,6 +58,7 @@ test('text: the engine in the header, the row by its label, and each median agai
     ' 3: Test Case 0, Bitrate=[1.50 Gbits/sec, 1.50 Gbits/sec], 0.75 x shadowsocks-libev aes-256-gcm, ss-base + ss-aead-cipher(aes-256-gcm)',
   ]);
   assert.ok(lines.includes(`    Test Case 3, SKIPPED: ${RUST_REASON}, shadowsocks-rust aes-256-gcm`));
+  assert.ok(lines.includes('N x: against Test Case 2 (shadowsocks-libev aes-256-gcm), the case --relative-to "libev" named.'), lines.join('\n'));
 });
 
 test('a result without --relative-to or an engine prints as before', () => {
@@ -82,7 +83,7 @@ test('Markdown: a column against the reference, reference rows by label, the eng
 test('HTML: the same column, and the chart names a reference row by its label', () => {
   const html = formatHtmlReport(result());
   assert.match(html, /<th class="number">Relative to shadowsocks-libev aes-256-gcm<\/th>/);
-  assert.match(html, /<td class="number">0\.75 x<\/td>/);
+  assert.match(html, /<td class="number" data-title="Relative to shadowsocks-libev aes-256-gcm"><span>0\.75 x<\/span><\/td>/);
   assert.match(html, />2\. Case 2: shadowsocks-libev aes-256-gcm</);
   assert.match(html, /<li>Case 3 <code>shadowsocks-rust aes-256-gcm<\/code>: skipped: not installed: /);
 });

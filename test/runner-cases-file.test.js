@@ -229,7 +229,7 @@ describe('reference rows', () => {
       `0 impl: unknown implementation "ss-go"; valid: ${IMPLS.join(', ')}`,
       '1 method: missing; valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, aes-128-ctr, aes-192-ctr, aes-256-ctr, '
         + 'camellia-128-cfb, camellia-192-cfb, camellia-256-cfb, bf-cfb, chacha20-ietf-poly1305, xchacha20-ietf-poly1305, salsa20, chacha20, chacha20-ietf',
-      '2 method: shadowsocks-libev does not support "aes-256-gcm-siv"; valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, '
+      '2 method: shadowsocks-libev does not support "aes-256-gcm-siv" (did you mean "aes-256-gcm"?); valid: rc4-md5, aes-128-gcm, aes-192-gcm, aes-256-gcm, aes-128-cfb, aes-192-cfb, aes-256-cfb, '
         + 'aes-128-ctr, aes-192-ctr, aes-256-ctr, camellia-128-cfb, camellia-192-cfb, camellia-256-cfb, bf-cfb, chacha20-ietf-poly1305, xchacha20-ietf-poly1305, '
         + 'salsa20, chacha20, chacha20-ietf',
       '3 method: shadowsocks-rust does not support "aes-256-ctr"; valid: aes-128-gcm, aes-256-gcm, chacha20-ietf-poly1305, '
@@ -255,6 +255,10 @@ describe('reference rows', () => {
     const all = selectCases(cases, null);
     assert.equal(selectReferenceCase(cases, all, 'libev aes'), 2);
     assert.equal(selectReferenceCase(cases, all, '1'), 1);
+    // The number as the report prints it, counted from 0 like '1' above.
+    assert.equal(selectReferenceCase(cases, all, 'Test Case 2'), 2);
+    assert.equal(selectReferenceCase(cases, all, 'case 3'), 3);
+    assert.deepEqual(selectCases(cases, 'test case 1').map((c) => c.index), [1]);
     assert.throws(() => selectReferenceCase(cases, all, 'aes-256-gcm'), {
       exitCode: 2,
       message: '--relative-to "aes-256-gcm" matches 2 cases and must match one: 0 ([{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]), 2 (shadowsocks-libev aes-256-gcm)',

@@ -8,6 +8,7 @@ import { PRESETS, presetNamed } from '../presets/index.js';
 
 const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
+const ENTRY_KEYS = ['name', 'params'];
 
 // Returns every problem with a chain as { field, message }; [] when valid.
 export function validateChain(chain) {
@@ -27,6 +28,15 @@ function entryProblems(entry, at) {
   if (!preset) {
     return [{ field: `${at}.name`, message: `unknown preset ${JSON.stringify(entry.name)}${nearestHint(entry.name, Object.keys(PRESETS))}; valid: ${Object.keys(PRESETS).join(', ')}` }];
   }
+  // A misspelt key ('param') would otherwise read as no params at all and
+  // be reported as the params it lacks: say what was mistyped instead.
+  const unknownKeys = Object.keys(entry).filter((key) => !ENTRY_KEYS.includes(key));
+  if (unknownKeys.length > 0) {
+    return unknownKeys.map((key) => ({
+      field: `${at}.${key}`,
+      message: `a preset takes no key ${JSON.stringify(key)}${nearestHint(key, ENTRY_KEYS)}; valid: ${ENTRY_KEYS.join(', ')}`,
+    }));
+  }
   if (entry.params !== undefined && !isPlainObject(entry.params)) return [{ field: `${at}.params`, message: 'must be an object' }];
   const params = entry.params ?? {};
   const problems = [];
@@ -43,7 +53,7 @@ function entryProblems(entry, at) {
       const known = Object.keys(preset.params);
       problems.push({
         field: `${at}.params.${key}`,
-        message: `${entry.name} takes no parameter ${JSON.stringify(key)}${known.length ? `; valid: ${known.join(', ')}` : ''}`,
+        message: `${entry.name} takes no parameter ${JSON.stringify(key)}${nearestHint(key, known)}${known.length ? `; valid: ${known.join(', ')}` : ''}`,
       });
     }
   }

@@ -4,8 +4,10 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../chain/label.js';
+import { nearestHint } from '../nearest-name.js';
 import { isPlainObject } from '../plain-object.js';
 import { writeConfigFiles } from './config-files.js';
+import { methodHint } from './method-field.js';
 
 // blinksocks 3.x, the Node.js proxy framework cipherbench's presets and
 // report come from, run from its own package: `blinksocks -c FILE.json`, a
@@ -44,7 +46,7 @@ function validate({ presets }) {
     const field = `presets[${at}]`;
     if (!isPlainObject(preset)) return [{ field, message: 'must be an object like {"name":"ss-base"}' }];
     if (!PRESETS.includes(preset.name)) {
-      return [{ field: `${field}.name`, message: `unknown blinksocks preset ${JSON.stringify(preset.name)}; valid: ${PRESETS.join(', ')}` }];
+      return [{ field: `${field}.name`, message: `unknown blinksocks preset ${JSON.stringify(preset.name)}${nearestHint(preset.name, PRESETS)}; valid: ${PRESETS.join(', ')}` }];
     }
     if (preset.params !== undefined && !isPlainObject(preset.params)) return [{ field: `${field}.params`, message: 'must be an object' }];
     const missing = (REQUIRED[preset.name] ?? []).filter((param) => preset.params?.[param] === undefined);
@@ -55,7 +57,7 @@ function validate({ presets }) {
     const method = preset.params?.method;
     if (!methods || method === undefined) return [];
     if (!methods.includes(method)) {
-      return [{ field: `${field}.params.method`, message: `blinksocks does not support ${JSON.stringify(method)} in ${preset.name}; valid: ${methods.join(', ')}` }];
+      return [{ field: `${field}.params.method`, message: `blinksocks does not support ${JSON.stringify(method)} in ${preset.name}${methodHint(method, methods)}; valid: ${methods.join(', ')}` }];
     }
     return [];
   });

@@ -4,6 +4,7 @@ import command from './command.js';
 import direct from './direct.js';
 import { isPlainObject } from '../plain-object.js';
 import { CASE_INBOUNDS } from './inbounds.js';
+import { nearestHint } from '../nearest-name.js';
 import ours from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
@@ -57,7 +58,7 @@ export { CASE_INBOUNDS };
 
 export function validateInbound(inbound, supported = ['tunnel'], who = 'this case') {
   if (inbound === undefined) return [];
-  if (!CASE_INBOUNDS.includes(inbound)) return [{ field: 'inbound', message: `unknown inbound ${JSON.stringify(inbound)}; valid: ${CASE_INBOUNDS.join(', ')}` }];
+  if (!CASE_INBOUNDS.includes(inbound)) return [{ field: 'inbound', message: `unknown inbound ${JSON.stringify(inbound)}${nearestHint(inbound, CASE_INBOUNDS)}; valid: ${CASE_INBOUNDS.join(', ')}` }];
   if (!supported.includes(inbound)) return [{ field: 'inbound', message: `${who} has no ${inbound} inbound; it takes ${supported.join(', ')}` }];
   return [];
 }
@@ -67,12 +68,12 @@ export function validateInbound(inbound, supported = ['tunnel'], who = 'this cas
 export function validateReference(reference) {
   const peer = peerNamed(reference.impl);
   if (!peer) {
-    return [{ field: 'impl', message: `unknown implementation ${JSON.stringify(reference.impl)}; valid: ${IMPLS.join(', ')}` }];
+    return [{ field: 'impl', message: `unknown implementation ${JSON.stringify(reference.impl)}${nearestHint(reference.impl, IMPLS)}; valid: ${IMPLS.join(', ')}` }];
   }
   const allowed = ['impl', 'label', ...peer.fields, ...(peer.inbounds ? ['inbound'] : [])];
   const problems = Object.keys(reference)
     .filter((field) => !allowed.includes(field))
-    .map((field) => ({ field, message: `${peer.impl} takes no field ${JSON.stringify(field)}; valid: ${allowed.join(', ')}` }));
+    .map((field) => ({ field, message: `${peer.impl} takes no field ${JSON.stringify(field)}${nearestHint(field, allowed)}; valid: ${allowed.join(', ')}` }));
   if (reference.label !== undefined && (typeof reference.label !== 'string' || reference.label.trim() === '')) {
     problems.push({ field: 'label', message: 'must be a non-empty string, the name the reports give this row' });
   }

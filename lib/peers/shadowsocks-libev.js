@@ -1,3 +1,4 @@
+import { nearestHint } from '../nearest-name.js';
 import { findPrograms } from '../process/programs.js';
 import { validateMethod } from './method-field.js';
 
@@ -30,7 +31,7 @@ const PLUGIN_PROGRAMS = ['obfs-server', 'obfs-local'];
 
 function validateObfs({ obfs }) {
   if (obfs === undefined || OBFS_MODES.includes(obfs)) return [];
-  return [{ field: 'obfs', message: `unknown simple-obfs mode ${JSON.stringify(obfs)}; valid: ${OBFS_MODES.join(', ')}` }];
+  return [{ field: 'obfs', message: `unknown simple-obfs mode ${JSON.stringify(obfs)}${nearestHint(obfs, OBFS_MODES)}; valid: ${OBFS_MODES.join(', ')}` }];
 }
 
 const plugin = (obfs, program) => (obfs ? ['--plugin', program, '--plugin-opts', `obfs=${obfs}`] : []);

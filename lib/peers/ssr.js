@@ -1,5 +1,6 @@
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
+import { nearestHint } from '../nearest-name.js';
 import { fileURLToPath } from 'node:url';
 import { READY_LINE } from '../process/ready-line.js';
 import { writeConfigFiles } from './config-files.js';
@@ -23,7 +24,7 @@ const METHODS = [
 function validate(reference) {
   const problems = validateMethod(reference, METHODS);
   if (!PROTOCOLS.includes(reference.protocol)) {
-    const what = reference.protocol === undefined ? 'missing' : `unknown protocol ${JSON.stringify(reference.protocol)}`;
+    const what = reference.protocol === undefined ? 'missing' : `unknown protocol ${JSON.stringify(reference.protocol)}${nearestHint(reference.protocol, PROTOCOLS)}`;
     problems.push({ field: 'protocol', message: `${what}; valid: ${PROTOCOLS.join(', ')}` });
   }
   return problems;

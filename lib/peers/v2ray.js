@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { nearestHint } from '../nearest-name.js';
 import { findPrograms } from '../process/programs.js';
 import { writeCertificateFiles } from './certificate-files.js';
 import { writeConfigFiles } from './config-files.js';
@@ -59,7 +60,7 @@ export const v2rayClientConfig = ({ protocol = 'vmess', port, serverPort, forwar
 
 function validate({ protocol = 'vmess', security, alterId, tls }) {
   const problems = [];
-  if (!PROTOCOLS.includes(protocol)) return [{ field: 'protocol', message: `unknown protocol ${JSON.stringify(protocol)}; valid: ${PROTOCOLS.join(', ')}` }];
+  if (!PROTOCOLS.includes(protocol)) return [{ field: 'protocol', message: `unknown protocol ${JSON.stringify(protocol)}${nearestHint(protocol, PROTOCOLS)}; valid: ${PROTOCOLS.join(', ')}` }];
   if (tls !== undefined && typeof tls !== 'boolean') problems.push({ field: 'tls', message: 'must be true (TLS over TCP, with a certificate made for the run) or false' });
   if (protocol !== 'vmess') {
     for (const [field, value] of Object.entries({ security, alterId })) {
@@ -68,7 +69,7 @@ function validate({ protocol = 'vmess', security, alterId, tls }) {
     return problems;
   }
   if (!SECURITIES.includes(security)) {
-    problems.push({ field: 'security', message: `${security === undefined ? 'missing' : `unknown security ${JSON.stringify(security)}`}; valid: ${SECURITIES.join(', ')}` });
+    problems.push({ field: 'security', message: `${security === undefined ? 'missing' : `unknown security ${JSON.stringify(security)}${nearestHint(security, SECURITIES)}`}; valid: ${SECURITIES.join(', ')}` });
   }
   if (alterId !== undefined && !(Number.isInteger(alterId) && alterId >= 0 && alterId <= MAX_ALTER_ID)) {
     problems.push({ field: 'alterId', message: `must be an integer from 0 to ${MAX_ALTER_ID}` });

@@ -4,17 +4,21 @@ import { replaceFile } from './export-file.js';
 import { formatJsonReport } from './json-report.js';
 import { formatTextReport } from './text-report.js';
 
-// Keeps every run: reports/YYYY-MM-DD.txt and .json named for the local day
-// the run started, -2, -3, ... for later runs that day. An archive is never
-// overwritten and never seen half written. Failing to archive throws with the
-// directory named, so the caller can still print the report instead.
+// Keeps every run: reports/YYYY-MM-DD-HHMMSS.txt and .json named for the
+// local time the run started, so names sort as the runs ran (a count of the
+// day's runs sorted -10 before -2); -2, -3, ... only for runs that started
+// in the same second. Older archives named YYYY-MM-DD[-N] are read all the
+// same: history orders runs by their startedAt, not their names. An archive
+// is never overwritten and never seen half written. Failing to archive
+// throws with the directory named, so the caller can still print the report
+// instead.
 export async function archiveReport(result, { dir, date = new Date(result.startedAt) }) {
   const texts = { text: formatTextReport(result, { color: false }), json: formatJsonReport(result) };
   try {
     await mkdir(dir, { recursive: true });
-    const day = localDay(date);
+    const started = localTime(date);
     for (let run = 1; ; run += 1) {
-      const name = run === 1 ? day : `${day}-${run}`;
+      const name = run === 1 ? started : `${started}-${run}`;
       const paths = { text: path.join(dir, `${name}.txt`), json: path.join(dir, `${name}.json`) };
       if (await claim(paths)) {
         await fill(paths, texts);
@@ -29,9 +33,10 @@ export async function archiveReport(result, { dir, date = new Date(result.starte
   }
 }
 
-function localDay(date) {
+function localTime(date) {
   const pad = (number) => String(number).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+  const clock = [date.getHours(), date.getMinutes(), date.getSeconds()].map(pad).join('');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}-${clock}`;
 }
 
 // Creating both names with 'wx' is what makes the choice safe against a

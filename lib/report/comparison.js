@@ -26,7 +26,8 @@ import { pairedRatios } from '../statistics.js';
 
 export const DEFAULT_THRESHOLD = 5;
 
-const VERDICT_TEXT = {
+// The words for each verdict, in compare's table and history's alike.
+export const VERDICT_TEXT = {
   slower: 'slower',
   faster: 'faster',
   'within-threshold': 'within threshold',

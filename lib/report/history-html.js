@@ -63,9 +63,11 @@ function caseChart(series, runs, environments) {
 
   const grid = ticks.map((tick) => `<line class="grid" x1="${plotLeft}" y1="${round(y(tick))}" x2="${plotRight}" y2="${round(y(tick))}"/>`
     + `<text class="tick" x="${plotLeft - 8}" y="${round(y(tick) + 5)}" text-anchor="end">${axis.format(tick)}</text>`);
-  const dates = dateTicks(first, last).map((time, i, all) => {
+  const tickTimes = dateTicks(first, last);
+  const labels = timeLabels(tickTimes);
+  const dates = tickTimes.map((time, i, all) => {
     const anchor = all.length === 1 ? 'middle' : i === 0 ? 'start' : i === all.length - 1 ? 'end' : 'middle';
-    return `<text class="tick" x="${round(x(time))}" y="${plotBottom + 22}" text-anchor="${anchor}">${new Date(time).toISOString().slice(0, 10)}</text>`;
+    return `<text class="tick" x="${round(x(time))}" y="${plotBottom + 22}" text-anchor="${anchor}">${labels[i]}</text>`;
   });
   const spread = (point) => (point.interval ? [point.interval.low, point.interval.high] : point.runs > 1 ? [point.min, point.max] : null);
   const band = measured.filter(spread);
@@ -111,6 +113,17 @@ function tooltip(point, environment = []) {
 function dateTicks(first, last) {
   if (last === first) return [first];
   return Array.from({ length: 4 }, (_, i) => first + ((last - first) * i) / 3);
+}
+
+// Each tick by its date, as the history's text gives times (UTC); where two
+// ticks share a date, by the time too: '10:30' when all share one day (the
+// first tick gives the date), '11-28 10:30' otherwise.
+function timeLabels(times) {
+  const iso = times.map((time) => new Date(time).toISOString());
+  const days = iso.map((text) => text.slice(0, 10));
+  if (new Set(days).size === days.length) return days;
+  if (new Set(days).size === 1) return iso.map((text, i) => (i === 0 ? `${days[0]} ${text.slice(11, 16)}` : text.slice(11, 16)));
+  return iso.map((text) => `${text.slice(5, 10)} ${text.slice(11, 16)}`);
 }
 
 const STYLE = `

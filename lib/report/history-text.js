@@ -1,20 +1,11 @@
 import { Chalk } from 'chalk';
+import { VERDICT_TEXT } from './comparison.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
 // `cipherbench history` as text: per machine, per case, one row per run,
 // oldest first: when it ran, the median receiver bitrate, its spread (the
 // interval when the result has one, else min..max over the runs), how many
 // runs, and the change from the run before with compare's verdict.
-
-const VERDICTS = {
-  slower: 'slower',
-  faster: 'faster',
-  'within-threshold': 'within threshold',
-  'within-spread': 'within spread',
-  'within-noise': 'within noise',
-  'cannot-tell': 'cannot tell',
-  failed: 'FAILED now',
-};
 
 export function formatHistoryText(history, { color = false } = {}) {
   const paint = new Chalk({ level: color ? 1 : 0 });
@@ -45,14 +36,14 @@ function machineBlock({ machine, runs, cases }, paint) {
 
 function pointRow(point) {
   const started = `  ${point.startedAt.slice(0, 16).replace('T', ' ')}`;
-  if (point.median === null) return [started, point.status === 'failed' ? 'FAILED' : point.status, '', '', '', point.change ? VERDICTS[point.change.verdict] ?? '' : ''];
+  if (point.median === null) return [started, point.status === 'failed' ? 'FAILED' : point.status, '', '', '', point.change ? VERDICT_TEXT[point.change.verdict] ?? '' : ''];
   return [
     started,
     formatBitrate(point.median),
     spreadCell(point),
     String(point.runs),
     changeCell(point.change),
-    point.change ? VERDICTS[point.change.verdict] ?? point.change.verdict : '',
+    point.change ? VERDICT_TEXT[point.change.verdict] ?? point.change.verdict : '',
   ];
 }
 

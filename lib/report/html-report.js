@@ -12,14 +12,15 @@ import { formatBitrate, formatBitrateIn } from './units.js';
 // here, no script and nothing fetched, so it opens offline, as a CI artifact
 // or a mail attachment, and looks the same years later.
 
-// Each case's label sits above its two bars, across the whole width, so no
-// label is ever cut at the left edge; the plot takes what the values to the
-// right of the bars leave. On a narrow screen the drawing keeps its size and
-// scrolls inside its own box rather than shrinking its text away.
+// Each case's label sits above its two bars, so no label is ever cut at
+// the left edge. Across, the drawing is laid out in percent of its width
+// (at most 760 px, PAGE_STYLE) while its text keeps its size: the axis spans the left
+// 70 %, the figures to the right of the bars take the rest, so on a phone
+// the whole chart, every figure and every mark included, is on screen
+// without scrolling sideways. Down, it is laid out in pixels.
 const CHART = {
-  width: 760,
-  left: 8,
-  valueWidth: 120,
+  plotStart: 1,
+  plotSpan: 70,
   legendHeight: 28,
   referenceLine: 16,
   labelHeight: 16,
@@ -28,7 +29,9 @@ const CHART = {
   barGap: 2,
   groupGap: 10,
   capHeight: 8,
-  labelLength: 100,
+  // A label's characters at most, with its unstable marker: about what a
+  // phone's 358 px of chart holds at 12 px.
+  labelLength: 50,
 };
 // Rows that show the machine's ceilings rather than an implementation to
 // rank against: at 10 to 30 times a cipher's bitrate, drawn as bars they
@@ -74,7 +77,7 @@ function rankingSection(ranked, context) {
   const columns = rankingColumns(ranked, context);
   const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
   const rows = ranked.map((caseResult, position) => {
-    const cells = columns.map((column) => `<td${alignClass(column)}>${cell(column, caseResult, position + 1, ranked)}</td>`).join('');
+    const cells = columns.map((column) => `<td${alignClass(column)} data-title="${escape(column.title)}"><span>${cell(column, caseResult, position + 1, ranked)}</span></td>`).join('');
     return `<tr${caseResult.unstable ? ' class="unstable"' : ''}>${cells}</tr>`;
   });
   const note = ranked.some(isRepeated)
@@ -83,7 +86,7 @@ function rankingSection(ranked, context) {
   return `<section id="ranking">
 <h2>Ranking</h2>
 <div class="scroll">
-<table>
+<table class="stacks">
 <thead><tr>${header}</tr></thead>
 <tbody>
 ${rows.join('\n')}
@@ -96,10 +99,20 @@ ${rows.join('\n')}
 }
 
 function cell(column, caseResult, rank, ranked) {
-  const text = escape(column.cell(caseResult, rank));
-  const styled = column.style === 'code' ? `<code>${text}</code>` : column.style === 'strong' ? `<strong>${text}</strong>` : text;
+  const text = column.cell(caseResult, rank);
+  const styled = column.style === 'code' ? chainCode(text) : column.style === 'strong' ? `<strong>${escape(text)}</strong>` : escape(text);
   const marker = column.marker?.(caseResult, rank, ranked);
   return marker ? `${styled} <span class="marker">${escape(marker)}</span>` : styled;
+}
+
+// A chain or row name that wraps only at its spaces (after each ' + '
+// between presets) and before a preset's parameters, never at the hyphens
+// inside a name ('ss-aead-cipher(aes-256-gcm)'), where a browser would
+// otherwise break it.
+function chainCode(label) {
+  const name = (part) => `<span class="name">${escape(part)}</span>`;
+  const words = label.split(' ').map((word) => word.split(/(?<=.)(?=\()/).map(name).join('<wbr>'));
+  return `<code>${words.join(' ').replaceAll(' <span class="name">+</span>', '&nbsp;+')}</code>`;
 }
 
 function alignClass(column) {
@@ -118,37 +131,34 @@ function chartSection(ranked) {
     ? [ranked.filter((caseResult) => !CEILING_ROWS.has(caseResult.impl)), ceilings]
     : [ranked, []];
   const groupHeight = CHART.labelHeight + 2 * CHART.barHeight + CHART.barGap + CHART.groupGap;
-  const plotLeft = CHART.left;
-  const plotWidth = CHART.width - CHART.valueWidth - plotLeft;
   const top = CHART.legendHeight + markerCases.length * CHART.referenceLine + 8;
   const height = top + barCases.length * groupHeight + CHART.bottom;
   const plotBottom = height - CHART.bottom;
   const peak = Math.max(...barCases.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max)));
   const ticks = niceTicks(peak);
   const scaleMax = ticks.at(-1);
-  const x = (bitsPerSecond) => plotLeft + (bitsPerSecond / scaleMax) * plotWidth;
+  // In percent of the drawing's width, as SVG takes it: '12.3%'.
+  const at = (bitsPerSecond) => `${round(CHART.plotStart + (bitsPerSecond / scaleMax) * CHART.plotSpan)}%`;
+  const length = (bitsPerSecond) => `${round((bitsPerSecond / scaleMax) * CHART.plotSpan)}%`;
   const axis = axisUnit(scaleMax, ticks[1] - ticks[0]);
 
-  const grid = ticks.map((tick) => {
-    const at = round(x(tick));
-    return `<line class="grid" x1="${at}" y1="${top - 6}" x2="${at}" y2="${plotBottom}"/>`
-      + `<text class="tick" x="${at}" y="${plotBottom + 16}" text-anchor="${tick === 0 ? 'start' : 'middle'}">${axis.format(tick)}</text>`;
-  });
+  const grid = ticks.map((tick) => `<line class="grid" x1="${at(tick)}" y1="${top - 6}" x2="${at(tick)}" y2="${plotBottom}"/>`
+    + `<text class="tick" x="${at(tick)}" y="${plotBottom + 16}" text-anchor="${tick === 0 ? 'start' : 'middle'}">${axis.format(tick)}</text>`);
   const groups = barCases.map((caseResult, position) => {
     const groupTop = top + position * groupHeight;
     const rank = ranked.indexOf(caseResult) + 1;
-    const label = clip(`${rank}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`);
+    const unstable = caseResult.unstable ? ' unstable' : '';
+    const label = clip(`${rank}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`, CHART.labelLength - unstable.length);
     const marks = [['sender', caseResult.sender], ['receiver', caseResult.receiver]].map(([role, side], row) => {
       const y = groupTop + CHART.labelHeight + row * (CHART.barHeight + CHART.barGap);
       const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction)}" data-rank="${rank}"`;
-      const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${plotLeft}" y="${y}" width="${round(x(side.bits_per_second) - plotLeft)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
-      const whisker = isRepeated(caseResult) ? whiskerMarks(role, side, data, x, y + CHART.barHeight / 2) : '';
-      const valueX = round(x(Math.max(side.bits_per_second, side.max)) + 6);
-      const value = `<text class="value" x="${valueX}" y="${y + CHART.barHeight - 2}">${escape(formatBitrate(side.bits_per_second))}</text>`;
+      const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${CHART.plotStart}%" y="${y}" width="${length(side.bits_per_second)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
+      const whisker = isRepeated(caseResult) ? whiskerMarks(role, side, data, at, y + CHART.barHeight / 2) : '';
+      const value = `<text class="value" x="${at(Math.max(side.bits_per_second, side.max))}" dx="6" y="${y + CHART.barHeight - 2}">${escape(formatBitrate(side.bits_per_second))}</text>`;
       return bar + whisker + value;
     });
-    const marker = caseResult.unstable ? '<tspan class="marker"> unstable</tspan>' : '';
-    return `<g class="case" data-case="${caseResult.index}"><text class="label" x="${plotLeft}" y="${groupTop + CHART.labelHeight - 4}">${escape(label)}${marker}</text>${marks.join('')}</g>`;
+    const marker = unstable ? `<tspan class="marker">${unstable}</tspan>` : '';
+    return `<g class="case" data-case="${caseResult.index}"><text class="label" x="${CHART.plotStart}%" y="${groupTop + CHART.labelHeight - 4}">${escape(label)}${marker}</text>${marks.join('')}</g>`;
   });
   const references = markerCases.map((caseResult, position) => {
     const bps = caseResult.receiver.bits_per_second;
@@ -157,45 +167,44 @@ function chartSection(ranked) {
     const text = `${caseResult.impl === 'direct' ? 'direct' : caseResult.impl}: receiver ${formatBitrate(bps)}`;
     if (bps > scaleMax) {
       // Beyond the axis: named at its right edge, pointing on.
-      return `<g class="reference off-scale" ${data}><title>${escape(caseLabel(caseResult))}</title><text x="${CHART.width - 4}" y="${y}" text-anchor="end">${escape(`${text}, off this scale →`)}</text></g>`;
+      return `<g class="reference off-scale" ${data}><title>${escape(caseLabel(caseResult))}</title><text x="100%" dx="-4" y="${y}" text-anchor="end">${escape(`${text}, off this scale →`)}</text></g>`;
     }
-    const at = round(x(bps));
-    const anchor = at > plotLeft + plotWidth / 2 ? 'end' : 'start';
-    const textX = anchor === 'end' ? at - 4 : at + 4;
-    return `<g class="reference" ${data}><title>${escape(caseLabel(caseResult))}</title><line x1="${at}" y1="${y - 10}" x2="${at}" y2="${plotBottom}"/><text x="${textX}" y="${y}" text-anchor="${anchor}">${escape(text)}</text></g>`;
+    const [anchor, dx] = bps > scaleMax / 2 ? ['end', -4] : ['start', 4];
+    return `<g class="reference" ${data}><title>${escape(caseLabel(caseResult))}</title><line x1="${at(bps)}" y1="${y - 10}" x2="${at(bps)}" y2="${plotBottom}"/><text x="${at(bps)}" dx="${dx}" y="${y}" text-anchor="${anchor}">${escape(text)}</text></g>`;
   });
   const legendY = 16;
-  const legend = `<g class="legend"><rect class="bar sender" x="${plotLeft}" y="${legendY - 10}" width="12" height="12"/><text x="${plotLeft + 18}" y="${legendY}">sender</text>`
-    + `<rect class="bar receiver" x="${plotLeft + 80}" y="${legendY - 10}" width="12" height="12"/><text x="${plotLeft + 98}" y="${legendY}">receiver</text>`
-    + (barCases.some(isRepeated) ? `<text x="${plotLeft + 170}" y="${legendY}">${escape(whiskerLegend(barCases))}</text>` : '')
+  const legend = `<g class="legend"><rect class="bar sender" x="${CHART.plotStart}%" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="18" y="${legendY}">sender</text>`
+    + `<rect class="bar receiver" x="${CHART.plotStart}%" transform="translate(80 0)" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="98" y="${legendY}">receiver</text>`
     + '</g>';
+  const whiskers = barCases.some(isRepeated) ? `${whiskerLegend(barCases)}. ` : '';
+  const ceilingsNote = markerCases.length > 0 ? 'direct and plain are the machine\'s and our data path\'s ceilings: drawn as lines, not bars, so the cases keep the width of the axis.' : '';
   return `<section id="chart">
 <h2>Bitrate</h2>
 <div class="scroll">
-<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART.width} ${height}" width="${CHART.width}" height="${height}" role="img" aria-label="sender and receiver bitrate per case">
+<svg xmlns="http://www.w3.org/2000/svg" width="100%" height="${height}" role="img" aria-label="sender and receiver bitrate per case">
 ${legend}
 ${grid.join('\n')}
 ${references.join('\n')}
 ${groups.join('\n')}
-<text class="axis" x="${plotLeft + plotWidth / 2}" y="${height - 8}" text-anchor="middle">${axis.unit}</text>
+<text class="axis" x="${round(CHART.plotStart + CHART.plotSpan / 2)}%" y="${height - 8}" text-anchor="middle">${axis.unit}</text>
 </svg>
 </div>
-${markerCases.length > 0 ? '<p class="note">direct and plain are the machine\'s and our data path\'s ceilings: drawn as lines, not bars, so the cases keep the width of the axis.</p>\n' : ''}</section>
+${whiskers || ceilingsNote ? `<p class="note">${escape(`${whiskers}${ceilingsNote}`)}</p>\n` : ''}</section>
 `;
 }
 
 // A label too long for the drawing's width ends in an ellipsis; the full
 // text is in the table above.
-function clip(text) {
-  return text.length > CHART.labelLength ? `${text.slice(0, CHART.labelLength - 1)}…` : text;
+function clip(text, most) {
+  return text.length > most ? `${text.slice(0, most - 1)}…` : text;
 }
 
 // The error bar of a side: its median's interval when it has one (low..high),
 // else the min..max of its runs (an older result, or two runs).
-function whiskerMarks(role, side, data, x, y) {
+function whiskerMarks(role, side, data, at, y) {
   const hasInterval = side.low !== null && side.low !== undefined;
   const [lowest, highest] = hasInterval ? [side.low, side.high] : [side.min, side.max];
-  const [from, to] = [round(x(lowest)), round(x(highest))];
+  const [from, to] = [at(lowest), at(highest)];
   const cap = CHART.capHeight / 2;
   const interval = hasInterval ? ` data-low="${side.low}" data-high="${side.high}" data-level="${side.level}"` : '';
   return `<g class="whisker ${role}" ${data} data-min="${side.min}" data-max="${side.max}"${interval}>`
@@ -240,7 +249,7 @@ function latencySection(ranked) {
   const header = ['Case', 'Chain', 'Direction', 'Kind', ...latencyTitles()];
   const rows = measured.flatMap((caseResult) => Object.entries(caseResult.latency).map(([kind, figures]) => [
     `<td class="number">${caseResult.index}</td>`,
-    `<td><code>${escape(caseLabel(caseResult))}</code></td>`,
+    `<td>${chainCode(caseLabel(caseResult))}</td>`,
     `<td>${escape(caseResult.direction)}</td>`,
     `<td>${escape(kind)}</td>`,
     ...latencyCells(figures).map((cell) => `<td class="number">${cell}</td>`),
@@ -301,6 +310,19 @@ th { background: #f3f5f8; }
 th.number { white-space: normal; }
 #environment td { overflow-wrap: anywhere; }
 code { font: 12px ui-monospace, "SFMono-Regular", Menlo, monospace; overflow-wrap: break-word; }
+code .name { white-space: nowrap; }
+#chart svg { max-width: 760px; }
+/* A phone's width holds no ranking table: each case becomes a block of
+   "column: value" lines, so the receiver figure that ranks it and its marks
+   are on screen rather than past the right edge. */
+@media (max-width: 640px) {
+  table.stacks, table.stacks tbody, table.stacks tr, table.stacks td { display: block; }
+  table.stacks thead { display: none; }
+  table.stacks tr { padding: 0.35rem 0; border-bottom: 1px solid #dde1e8; }
+  table.stacks td { display: grid; grid-template-columns: minmax(6rem, 40%) 1fr; column-gap: 0.5rem; border: 0; padding: 0.05rem 0.25rem; text-align: left; }
+  table.stacks td::before { content: attr(data-title); color: #556; white-space: normal; }
+  table.stacks td:has(> span:empty) { display: none; }
+}
 .marker { color: #b35900; font-weight: 600; }
 tr.unstable { background: #fff6e5; }
 .warning { background: #fff0f0; border-left: 4px solid #c62828; padding: 0.5rem 0.75rem; }

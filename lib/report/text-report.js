@@ -208,6 +208,10 @@ function rankingNotes(result, ranked, reference, paint) {
   const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position, isCostRanked(result))).length;
   if (overlapping > 0) notes.push(paint.yellow(`overlaps #N: ${overlapping} ${overlapping === 1 ? 'case\'s interval overlaps' : 'cases\' intervals overlap'} that of the case ranked just above, so their order may be the noise's.`));
   if (reference) {
+    // Which case the ratios are to, by the number the ranking prints, so a
+    // reader who typed a number or some text sees what it picked.
+    const named = result.options.relativeTo ? `, the case --relative-to ${JSON.stringify(result.options.relativeTo)} named` : '';
+    notes.push(`N x: against Test Case ${reference.index} (${reference.label})${named}.`);
     const apart = ranked.filter(cannotTellFromReference).length;
     if (apart > 0) notes.push(`${apart} ${apart === 1 ? 'case' : 'cases'} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`);
   }

@@ -170,11 +170,18 @@ export function duplicateWarnings(selected) {
   return warnings;
 }
 
-// Whether `text` names a case: a whole number is its index; other text is
+// Whether `text` names a case: its number as the reports print it ('2' or
+// 'Test Case 2', counted from 0 as the cases file lists them); other text is
 // part of its JSON as cases.js gives it, or of a reference row's label.
 function matches(entry, selection, text) {
-  if (/^\d+$/.test(text)) return selection.index === Number(text);
+  const number = caseNumber(text);
+  if (number !== null) return selection.index === number;
   return JSON.stringify(entry).includes(text) || Boolean(selection.label?.includes(text));
+}
+
+function caseNumber(text) {
+  const number = /^\s*(?:(?:test\s+)?case\s+)?(\d+)\s*$/i.exec(text)?.[1];
+  return number === undefined ? null : Number(number);
 }
 
 // The cases a --filter keeps, each with its index in the file and what it
@@ -183,8 +190,9 @@ function matches(entry, selection, text) {
 export function selectCases(cases, filter) {
   const all = cases.map((entry, index) => ({ index, ...caseIdentity(entry) }));
   if (filter === null) return all;
-  if (/^\d+$/.test(filter) && Number(filter) >= cases.length) {
-    throw inputError(`--filter ${filter}: there is no case ${filter}; the cases file has ${cases.length} (0 to ${cases.length - 1})`);
+  const number = caseNumber(filter);
+  if (number !== null && number >= cases.length) {
+    throw inputError(`--filter ${filter}: there is no case ${number}; the cases file has ${cases.length} (0 to ${cases.length - 1})`);
   }
   const kept = all.filter((selection) => matches(cases[selection.index], selection, filter));
   if (kept.length === 0) throw inputError(`--filter ${JSON.stringify(filter)} matches no case: give a case index or text from a case's JSON or label`);

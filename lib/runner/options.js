@@ -290,7 +290,7 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'relativeTo',
-    cli: [{ flags: '--relative-to <text>', description: 'also give every case\'s receiver bitrate as a multiple of one case\'s: case number TEXT, or the one case whose JSON or label contains TEXT' }],
+    cli: [{ flags: '--relative-to <text>', description: 'also give every case\'s receiver bitrate as a multiple of one case\'s: its number as the report prints it (TEXT 2 or "Test Case 2", counted from 0), or the one case whose JSON or label contains TEXT' }],
     read: (value = null) => {
       if (value !== null && (typeof value !== 'string' || value === '')) throw inputError(`relativeTo must be a case index or some text from one case, got ${JSON.stringify(value)}`);
       return value;

@@ -2,7 +2,7 @@ import { randomFillSync } from 'node:crypto';
 import net from 'node:net';
 import { formatEndpoint } from '../relay/endpoint.js';
 import { measurementError } from '../errors.js';
-import { max, mean, percentile } from '../statistics.js';
+import { summariseLatency } from './latency-summary.js';
 
 // Request/response latency through whatever listens on host:port, normally
 // the relay client in front of an echo target (docs/measurements.md,
@@ -43,7 +43,7 @@ export async function measureLatency({
     const context = { host, port, target, size, step, signal: stop.signal };
     const rtt = await measureRoundTrips(context, roundTrips);
     const connect = await measureConnects(context, connections);
-    return { rtt: summarise(rtt), connect: summarise(connect) };
+    return { rtt: summariseLatency(rtt), connect: summariseLatency(connect) };
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
@@ -150,20 +150,6 @@ function echoExchange(socket, target, signal) {
       pending = { request, label, reply: Buffer.allocUnsafe(request.length), received: 0, firstByteAt: null, resolve, reject };
       socket.write(request);
     });
-}
-
-function summarise(samples) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return {
-    count: sorted.length,
-    unit: 'ms',
-    mean: mean(sorted),
-    p50: percentile(sorted, 50),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    p999: percentile(sorted, 99.9),
-    max: max(sorted),
-  };
 }
 
 const milliseconds = (nanoseconds) => Number(nanoseconds) / 1e6;

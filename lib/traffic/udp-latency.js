@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { formatEndpoint } from '../relay/endpoint.js';
 import { measurementError } from '../errors.js';
-import { max, mean, percentile } from '../statistics.js';
+import { summariseLatency } from './latency-summary.js';
 
 // UDP round trips through whatever listens on host:port, normally the
 // relay client in front of a UDP echo target: `count` datagrams of `size`
@@ -69,16 +69,8 @@ export async function measureUdpRoundTrips({ host = '127.0.0.1', port, count = 2
   }
   if (failure) throw failure;
   if (samples.length === 0) throw measurementError(`udp latency: no datagram of ${count} came back through ${target}`);
-  const sorted = samples.sort((a, b) => a - b);
   return {
-    count: sorted.length,
-    unit: 'ms',
-    mean: mean(sorted),
-    p50: percentile(sorted, 50),
-    p90: percentile(sorted, 90),
-    p99: percentile(sorted, 99),
-    p999: percentile(sorted, 99.9),
-    max: max(sorted),
+    ...summariseLatency(samples),
     lost,
     lost_percent: (100 * lost) / count,
   };

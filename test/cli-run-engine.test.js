@@ -47,7 +47,7 @@ describe('cipherbench run with the built-in engine', { timeout: 60_000 }, () => 
     const { code, stdout, stderr, descendants: pids } = await runCli(
       // No noise floor: beside a loaded suite its spread (cv 53% once) put
       // a note between the chain's bitrate and its ratio; notes are
-      // test/report-intervals.test.js's to check.
+      // test/unit/report-intervals.test.js's to check.
       ['--duration', '1', '--no-ceiling', '--no-noise-floor', '--relative-to', 'direct', ...(await freePortsFlag())],
       { cwd, env: { PATH: bin } },
     );

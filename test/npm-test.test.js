@@ -40,12 +40,12 @@ function suite(name, files) {
   return root;
 }
 
-function npmTest(root) {
+function npmTest(root, args = []) {
   // A node --test inside a test file would otherwise report to its parent.
   const env = { ...process.env };
   delete env.NODE_TEST_CONTEXT;
   return new Promise((resolve) => {
-    execFile(process.execPath, [SCRIPT, '--root', root], { env, timeout: 60_000 }, (error, stdout, stderr) => {
+    execFile(process.execPath, [SCRIPT, '--root', root, ...args], { env, timeout: 60_000 }, (error, stdout, stderr) => {
       resolve({ code: error ? error.code : 0, stdout, stderr });
     });
   });
@@ -101,4 +101,43 @@ test('all passing: exit 0 and no list', async () => {
   assert.equal(code, 0);
   assert.doesNotMatch(stdout, /failing test/);
   assert.equal(stdout.match(/^# pass 1$/gm).length, 2, 'both parts ran');
+});
+
+// test/unit/ is its own part, first, under test/support/pure.js: a test
+// there that starts a process or opens a socket fails, saying why;
+// `--unit` (npm run test:unit) runs that part alone.
+const SPAWNS = `import { test } from 'node:test';
+import { execFileSync } from 'node:child_process';
+test('asks git', () => { execFileSync('git', ['--version']); });
+`;
+const LISTENS = `import { test } from 'node:test';
+import { createServer } from 'node:net';
+test('listens', () => new Promise((resolve, reject) => { const server = createServer(); server.on('error', reject); server.listen(0, () => server.close(resolve)); }));
+`;
+
+test('test/unit/ runs first, and a test there that starts a process or listens fails, naming the rule', async () => {
+  const root = suite('unit-impure', {
+    'test/unit/a.test.js': PASSING,
+    'test/unit/spawns.test.js': SPAWNS,
+    'test/unit/listens.test.js': LISTENS,
+    'test/b.test.js': SPAWNS,
+    'test/serial/c.test.js': LISTENS,
+  });
+  const { code, stdout } = await npmTest(root);
+  assert.equal(code, 1);
+  const digest = stdout.slice(stdout.lastIndexOf('# 2 failing tests, again:'));
+  assert.match(digest, /^# 2 failing tests, again:\n# {3}test\/unit\/listens\.test\.js:3 {2}listens\n# {5}net\.Server\.listen: a test of test\/unit\/ starts no process and opens no socket; move this test out of test\/unit\/\n# {3}test\/unit\/spawns\.test\.js:3 {2}asks git\n# {5}child_process\.execFileSync: a test of test\/unit\/ starts no process and opens no socket/);
+  assert.equal(stdout.match(/^# pass \d+$/gm).length, 3, 'all three parts ran');
+  assert.ok(stdout.indexOf('# pass 1\n') < stdout.indexOf('ok 1 - asks git'), 'test/unit/ first');
+});
+
+test('--unit runs test/unit/ alone', async () => {
+  const root = suite('unit-alone', {
+    'test/unit/a.test.js': PASSING,
+    'test/b.test.js': FAILING,
+    'test/serial/c.test.js': FAILING,
+  });
+  const { code, stdout } = await npmTest(root, ['--unit']);
+  assert.equal(code, 0, stdout);
+  assert.deepEqual(stdout.match(/^# pass \d+$/gm), ['# pass 1']);
 });

@@ -3,7 +3,7 @@
 // node:crypto's hkdfSync took 13 to 30 µs a call on Node 20 (2 loaded
 // cores), a quarter to a third of a relay's busy time; the derivation is
 // ten SHA-1 blocks, 5 to 7 µs here on the same machine.
-// Equal to hkdfSync for every input it takes (test/crypto-hkdf-sha1.test.js).
+// Equal to hkdfSync for every input it takes (test/unit/crypto-hkdf-sha1.test.js).
 const BLOCK = 64;
 const DIGEST = 20;
 const IPAD = 0x36;

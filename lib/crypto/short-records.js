@@ -6,7 +6,7 @@
 // cipher object, update, final, getAuthTag), which is as much as the fixed
 // cost of the 16 KB payload next to it. Here a length record costs a fraction
 // of that, and the bytes on the wire are the standard construction's:
-// test/crypto-short-records.test.js checks every record against node:crypto's
+// test/unit/crypto-short-records.test.js checks every record against node:crypto's
 // own AES-GCM and ChaCha20-Poly1305, and the interop tests against
 // shadowsocks-libev.
 //

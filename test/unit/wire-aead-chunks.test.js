@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import { test } from 'node:test';
 import { AEAD_METHODS, TAG_LENGTH } from '../../lib/crypto/aead-methods.js';
 import { addLittleEndian } from '../../lib/crypto/nonce.js';
+import { SMALL_PAYLOAD } from '../../lib/crypto/short-records.js';
 import { createChunkOpener, createChunkSealer, LENGTH_RECORD } from '../../lib/wire/aead-chunks.js';
 import { createByteQueue } from '../../lib/wire/byte-queue.js';
 import { assertEverySplit } from '../support/splits.js';
@@ -154,9 +155,14 @@ test('a flipped bit in a length record or a payload record is refused as a tag m
   assert.throws(() => openAll(method, { firstNonce: 2 }, [wire]), /tag mismatch in a length chunk/);
 });
 
-test('a payload of n bytes costs a length record and n + 16 bytes', () => {
-  const pushed = [];
+test('a payload of n bytes costs a length record and n + 16 bytes: one buffer when small, three pieces when large', () => {
   const { subkey, key } = keysOf(method);
-  createChunkSealer(method, subkey, key, SIP004)(Buffer.alloc(100), (piece) => pushed.push(piece.length));
-  assert.deepEqual(pushed, [LENGTH_RECORD, 100, TAG_LENGTH]);
+  const pieces = (n) => {
+    const pushed = [];
+    createChunkSealer(method, subkey, key, SIP004)(Buffer.alloc(n), (piece) => pushed.push(piece.length));
+    return pushed;
+  };
+  assert.deepEqual(pieces(100), [LENGTH_RECORD + 100 + TAG_LENGTH]);
+  assert.deepEqual(pieces(SMALL_PAYLOAD), [LENGTH_RECORD + SMALL_PAYLOAD + TAG_LENGTH]);
+  assert.deepEqual(pieces(SMALL_PAYLOAD + 1), [LENGTH_RECORD, SMALL_PAYLOAD + 1, TAG_LENGTH]);
 });

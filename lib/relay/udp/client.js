@@ -2,7 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { prepareUdpChain } from '../../chain/udp.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
-import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendDatagram } from './socket.js';
+import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendConnected, sendDatagram } from './socket.js';
 
 // The UDP relay client, a port forward (as ss-tunnel -U): each local sender
 // gets an association, a socket to the relay server and a session of the
@@ -30,10 +30,17 @@ export async function startUdpRelayClient({
     log.debug(`udp: ${error.message}`);
   };
 
+  // Each upstream socket is connect()ed to the server once it can be: a
+  // send then takes no address, so Node does no lookup (and no tick) per
+  // datagram, and the kernel delivers only the server's datagrams to it.
+  // Until then a datagram is sent addressed.
   const open = (key, sender) => {
     const session = chain.client();
     const upstream = createUdpSocket(serverAddress, log);
     upstream.once('listening', () => enlargeBuffers(upstream));
+    upstream.connect(server.port, serverAddress, () => {
+      association.connected = true;
+    });
     upstream.on('message', (packet, from) => {
       let opened;
       if (from.port !== server.port || from.address !== serverAddress) {
@@ -52,7 +59,8 @@ export async function startUdpRelayClient({
       counts.replies += 1;
       sendDatagram(socket, opened.payload, sender.port, sender.address, failed);
     });
-    return associations.add(key, { session, upstream });
+    const association = associations.add(key, { session, upstream, connected: false });
+    return association;
   };
 
   let warnedFull = false;
@@ -71,7 +79,9 @@ export async function startUdpRelayClient({
       }
       association = open(key, { address: sender.address, port: sender.port });
     }
-    sendDatagram(association.upstream, association.session.encode(forward, datagram), server.port, serverAddress, failed);
+    const packet = association.session.encode(forward, datagram);
+    if (association.connected) sendConnected(association.upstream, packet, failed);
+    else sendDatagram(association.upstream, packet, server.port, serverAddress, failed);
   });
 
   const address = await bindUdp(socket, listen);

@@ -34,6 +34,15 @@ export function sendDatagram(socket, datagram, port, host, failed) {
   }
 }
 
+// The same on a connect()ed socket, which takes no address.
+export function sendConnected(socket, datagram, failed) {
+  try {
+    socket.send(datagram);
+  } catch (error) {
+    failed(error);
+  }
+}
+
 // Resolves with the bound { host, port }, or rejects with the bind error.
 export function bindUdp(socket, { host, port }) {
   return new Promise((resolve, reject) => {

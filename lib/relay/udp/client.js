@@ -10,6 +10,8 @@ import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendConnected, send
 // server's answers that open come back to the sender. Anything else
 // arriving on that socket (from elsewhere, or not opening) is counted and
 // dropped. The server's name is looked up once, at start.
+const PENDING_LIMIT = 64;
+
 export async function startUdpRelayClient({
   listen,
   server,
@@ -30,16 +32,20 @@ export async function startUdpRelayClient({
     log.debug(`udp: ${error.message}`);
   };
 
-  // Each upstream socket is connect()ed to the server once it can be: a
-  // send then takes no address, so Node does no lookup (and no tick) per
-  // datagram, and the kernel delivers only the server's datagrams to it.
-  // Until then a datagram is sent addressed.
+  // Each upstream socket is connect()ed to the server: a send then takes no
+  // address, so Node does no lookup (and no tick) per datagram, and the
+  // kernel delivers only the server's datagrams to it. The datagrams that
+  // come before the connect completes wait for it (a few at most: an
+  // addressed send on a socket that has just connected fails), and past
+  // PENDING_LIMIT are dropped as a full buffer would drop them.
   const open = (key, sender) => {
     const session = chain.client();
     const upstream = createUdpSocket(serverAddress, log);
     upstream.once('listening', () => enlargeBuffers(upstream));
     upstream.connect(server.port, serverAddress, () => {
-      association.connected = true;
+      const waiting = association.pending;
+      association.pending = null;
+      for (const packet of waiting) sendConnected(upstream, packet, failed);
     });
     upstream.on('message', (packet, from) => {
       let opened;
@@ -59,7 +65,7 @@ export async function startUdpRelayClient({
       counts.replies += 1;
       sendDatagram(socket, opened.payload, sender.port, sender.address, failed);
     });
-    const association = associations.add(key, { session, upstream, connected: false });
+    const association = associations.add(key, { session, upstream, pending: [] });
     return association;
   };
 
@@ -80,8 +86,8 @@ export async function startUdpRelayClient({
       association = open(key, { address: sender.address, port: sender.port });
     }
     const packet = association.session.encode(forward, datagram);
-    if (association.connected) sendConnected(association.upstream, packet, failed);
-    else sendDatagram(association.upstream, packet, server.port, serverAddress, failed);
+    if (!association.pending) sendConnected(association.upstream, packet, failed);
+    else if (association.pending.length < PENDING_LIMIT) association.pending.push(packet);
   });
 
   const address = await bindUdp(socket, listen);

@@ -86,8 +86,8 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     assert.match(stdout, /\(ranking\):/);
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    test(`${signal} mid-run stops every child, archives the partial report and exits 130`, async (t) => {
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+    test(`${signal} mid-run stops every child, archives the partial report and exits ${code}`, async (t) => {
       if (!requirePrograms(t, 'iperf3')) return;
       const cwd = emptyFolder();
       writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify(THREE)};\n`);
@@ -104,7 +104,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
           process.kill(signal === 'SIGINT' ? -child.pid : child.pid, signal);
         },
       });
-      assert.equal(result.code, 130, result.stderr);
+      assert.equal(result.code, code, result.stderr);
       assert.match(result.stdout, /INCOMPLETE: interrupted by SIG/);
       const archived = archivedJson(cwd);
       assert.equal(archived.complete, false);

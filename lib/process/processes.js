@@ -1,15 +1,17 @@
-import { accessSync, constants, statSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa, execaSync } from 'execa';
 import { forgetChild, recordChild } from './child-ledger.js';
+import { dyingWithParent } from './death-signal.js';
 import { listeningInodes } from './socket-table.js';
 
 // The child-process contract: every program cipherbench starts (relays,
 // peers, iperf3, the built-in engine, the echo target, ip and tc, ssh, the
 // ceiling child, a probe such as getconf or ss) starts here, through execa,
-// and nowhere else in lib/. Three shapes:
+// and nowhere else in lib/ but run-again.js (a relay started by hand,
+// started again with its node flags, without execa on its heap). Three
+// shapes:
 //   startProcess(label, file, args, { onLine }) a long-running child the
 //     runner owns (a relay, a peer, iperf3 -s, the sink, the echo target,
 //     the ceiling child): ready(readiness) says when it serves, from a
@@ -25,12 +27,9 @@ import { listeningInodes } from './socket-table.js';
 // (stopEveryChild); execa's cleanup signals any child still running when
 // this process exits, but cannot wait for it: no child outlives a run.
 // A runner that is killed outright (SIGKILL, the OOM killer) runs no
-// cleanup at all: on Linux every child is started under util-linux's
-// `setpriv --pdeathsig KILL`, which asks the kernel to kill it when this
-// process dies and then execs the program itself, so the child keeps the
-// pid (and socket table) that readiness and cost checks read. The long-
-// running ones are also recorded (child-ledger.js), so that a later run
-// clears any the kernel could not.
+// cleanup at all: every child is started to die with it where the system
+// allows (death-signal.js), and the long-running ones are recorded
+// (child-ledger.js), so that a later run clears any the kernel could not.
 
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
 // (hung, or stopped with SIGSTOP) gets SIGKILL after this long.
@@ -56,33 +55,9 @@ function tracked(subprocess, { ledger = null } = {}) {
   return subprocess;
 }
 
-// An executable file at `file` or, for a bare name, on PATH.
-function findExecutable(file) {
-  const candidates = file.includes('/') ? [file] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((folder) => path.join(folder, file));
-  return candidates.find((candidate) => {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return statSync(candidate).isFile();
-    } catch {
-      return false;
-    }
-  }) ?? null;
-}
-
 // How a leftover is named when a later run clears it: enough to know it
 // (iperf3 -s -p 1083, a relay server), never a relay's --key.
 const commandName = (file, args) => [path.basename(file), ...args.slice(0, 4)].join(' ') + (args.length > 4 ? ' ...' : '');
-
-let setpriv;
-// [file, args] that start `file` so it dies with this process: under
-// setpriv where there is one (Linux), else as it is. A program that is not
-// there is started as it is, so it fails as before (ENOENT, "could not be
-// started") rather than as setpriv's exit 127.
-export function dyingWithParent(file, args) {
-  setpriv ??= process.platform === 'linux' ? findExecutable('setpriv') : null;
-  if (!setpriv || !findExecutable(file)) return [file, args];
-  return [setpriv, ['--pdeathsig', 'KILL', '--', file, ...args]];
-}
 
 // Sends every child still running SIGTERM (and, a child that ignores it,
 // SIGKILL a second later) and resolves once all have ended, or after

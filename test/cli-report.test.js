@@ -47,6 +47,6 @@ test('report: a missing or wrong file is one line and exit 2; an unwritable expo
     assert.match(stderr, message);
   }
   const unwritable = await runCli(['report', FIXTURE, '--html', 'no/such/dir/r.html'], { cwd });
-  assert.equal(unwritable.code, 2);
-  assert.equal(unwritable.stderr, 'cipherbench: --html no/such/dir/r.html: the folder no/such/dir does not exist\n');
+  assert.equal(unwritable.code, 1);
+  assert.match(unwritable.stderr, /^cipherbench: the HTML report was not written: cannot write no\/such\/dir\/r\.html: ENOENT/);
 });

@@ -17,7 +17,9 @@ const [sizeMb = 512, rounds = 4, flows = 1] = process.argv.slice(2).map(Number);
 const SIZE = sizeMb * 2 ** 20;
 const CLI = fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url));
 const PRESETS = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]);
-const VARIANTS = { 'node defaults': [], [RELAY_NODE_FLAGS.join(' ')]: RELAY_NODE_FLAGS };
+// 0 is V8's own default, given as a flag: a relay started with none gets
+// the relay's flags added (lib/cli/relay-node-flags.js).
+const VARIANTS = { 'node defaults': ['--max-semi-space-size=0'], [RELAY_NODE_FLAGS.join(' ')]: RELAY_NODE_FLAGS };
 const cpuSeconds = (pid) => {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) / 100;

@@ -7,8 +7,11 @@
 // turn, while a steady valid stream flows). Rounds alternate the servers.
 //   node benchmark/storm-rss.js [--rounds 5] [--connections 3000] [--servers ours,libev] [--cli PATH]
 // A server is `ours` (started with the relay's node flags, as the runner
-// starts it), `ours-node-defaults` (without them; the relay still sets
-// what it sets for itself) or `libev`. --cli runs another checkout's
+// starts it), `ours-by-hand` (as a person starts it, `node
+// bin/cipherbench.js relay server ...` with no flags: the bin adds them and
+// the relay runs in its child, whose RSS is measured), `ours-node-defaults`
+// (V8's default young generation, --max-semi-space-size=0; the relay still
+// sets what it sets for itself) or `libev`. --cli runs another checkout's
 // bin/cipherbench.js as ours. Loopback only; everything it starts is
 // stopped before it exits.
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -17,6 +20,7 @@ import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
 import { startEchoServer } from '../test/support/echo-server.js';
 import { sendHostile, stormKinds } from '../test/support/hostile.js';
 import { rssBytes } from '../test/support/proc-stats.js';
+import { descendants } from '../test/support/process-tree.js';
 import { startProcess, startRelayClient, stopAll } from '../test/support/processes.js';
 import { steadyStream } from '../test/support/steady-stream.js';
 import { echoTransfer } from '../test/support/transfer.js';
@@ -28,7 +32,7 @@ const rounds = Number(option('--rounds', 5));
 const connections = Number(option('--connections', 3000));
 const servers = option('--servers', 'ours,libev').split(',');
 for (const server of servers) {
-  if (!['ours', 'ours-node-defaults', 'libev'].includes(server)) throw new Error(`--servers: unknown server ${server}; valid: ours, ours-node-defaults, libev`);
+  if (!['ours', 'ours-by-hand', 'ours-node-defaults', 'libev'].includes(server)) throw new Error(`--servers: unknown server ${server}; valid: ours, ours-by-hand, ours-node-defaults, libev`);
 }
 const cli = option('--cli', fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url)));
 const STALLS = Math.round(connections / 10);
@@ -47,24 +51,27 @@ async function startServer(server) {
   if (server === 'libev') {
     const port = await freePort();
     const child = await startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', METHOD, '-t', String(HANDSHAKE_TIMEOUT_S)], { ready: /listening at/, listening: port });
-    return { child, port };
+    return { child, relay: child.pid, port };
   }
-  const flags = server === 'ours' ? RELAY_NODE_FLAGS : [];
+  const flags = { ours: RELAY_NODE_FLAGS, 'ours-by-hand': [], 'ours-node-defaults': ['--max-semi-space-size=0'] }[server];
   const argv = [...flags, cli, 'relay', 'server', '--listen', '127.0.0.1:0', '--key', KEY, '--presets', JSON.stringify(PRESETS), '--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)];
-  const child = await startProcess(process.execPath, argv, { ready: /listening on / });
-  return { child, port: Number(/listening on \S+:(\d+)/.exec(child.output)[1]) };
+  const { NODE_OPTIONS, ...env } = process.env;
+  const child = await startProcess(process.execPath, argv, { ready: /listening on /, env });
+  // Started by hand, the relay may run in a child of the bin with its flags.
+  const [relay = child.pid] = descendants(child.pid);
+  return { child, relay, port: Number(/listening on \S+:(\d+)/.exec(child.output)[1]) };
 }
 
 async function storm(server) {
   const echo = await startEchoServer();
   try {
-    const { child, port: serverPort } = await startServer(server);
+    const { child, relay, port: serverPort } = await startServer(server);
     const client = await startRelayClient({ serverPort, forwardPort: echo.port, key: KEY, presets: PRESETS });
-    const idle = rssBytes(child.pid);
+    const idle = rssBytes(relay);
     const warm = await echoTransfer({ port: client.port, size: 16 * 2 ** 20, timeoutMs: 120_000 });
     if (warm.returned !== warm.sent) throw new Error(`${server}: the warm-up came back changed`);
     await sleep(200);
-    const warmed = rssBytes(child.pid);
+    const warmed = rssBytes(relay);
     const steady = steadyStream(client.port);
     await sleep(300);
 
@@ -82,7 +89,7 @@ async function storm(server) {
     const seconds = (Date.now() - started) / 1000;
     const stream = await steady.finish();
     await sleep(1000);
-    const after = rssBytes(child.pid);
+    const after = rssBytes(relay);
     const alive = child.exitCode === null;
     await stopAll();
     return { server, idle: mb(idle), warmed: mb(warmed), after: mb(after), growth: mb(after - warmed), seconds, heldOpen, alive, streamIntact: stream.back === stream.sent && stream.sentBytes > 0 };

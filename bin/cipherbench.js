@@ -3,17 +3,24 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { holdSignals } from '../lib/cli/early-signals.js';
+import { missingRelayFlags, runRelayWithFlags } from '../lib/cli/relay-node-flags.js';
 
 // Before the rest loads: a Ctrl-C during start-up is held, not fatal.
 holdSignals();
-let main;
-try {
-  ({ main } = await import('../lib/cli/main.js'));
-} catch (error) {
-  exitIfNotInstalled(error);
-  throw error;
+// A relay started by hand runs in a node with the relay's own flags.
+const flags = missingRelayFlags();
+if (flags.length > 0) {
+  runRelayWithFlags(flags);
+} else {
+  let main;
+  try {
+    ({ main } = await import('../lib/cli/main.js'));
+  } catch (error) {
+    exitIfNotInstalled(error);
+    throw error;
+  }
+  await main();
 }
-await main();
 
 // A clone run before `npm ci` lacks the packages cipherbench depends on:
 // one line that says so, exit 1 (the setup, not the command line, is what

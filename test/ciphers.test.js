@@ -1,5 +1,8 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { once } from 'node:events';
+import os from 'node:os';
+import { setTimeout as delay } from 'node:timers/promises';
 import { test } from 'node:test';
 import { AEAD_2022_METHODS } from '../lib/crypto/aead-2022-methods.js';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
@@ -144,19 +147,19 @@ test('--chain measures any chain, the legacy ones in a child; a bad chain exits 
 
 const AES = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
 
-test('rounds: every chain once a round, in an order drawn from the seed, the figure the median of the rounds', () => {
+test('rounds: every chain once a round, in an order drawn from the seed, the figure the median of the rounds', async () => {
   const chains = ['aes-128-gcm', 'aes-192-gcm', 'aes-256-gcm', 'chacha20-ietf-poly1305'].map(AES);
-  const orders = (seed) => {
+  const orders = async (seed) => {
     const steps = [];
-    const rows = measureCeilingRounds(chains, { sizes: [1024], seconds: 0.02, rounds: 6, seed, onStep: (round, position, at) => steps.push([round, position, at]) });
+    const rows = await measureCeilingRounds(chains, { sizes: [1024], seconds: 0.02, rounds: 6, seed, onStep: (round, position, at) => steps.push([round, position, at]) });
     const byRound = Array.from({ length: 6 }, (_, round) => steps.filter(([r]) => r === round).map(([, , at]) => at));
     return { byRound, rows };
   };
-  const { byRound, rows } = orders(42);
+  const { byRound, rows } = await orders(42);
   for (const order of byRound) assert.deepEqual([...order].sort(), [0, 1, 2, 3], 'each chain once a round');
   assert.ok(new Set(byRound.map(String)).size > 1, `the order changes between rounds: ${byRound.join(' | ')}`);
   assert.ok(byRound.some((order) => order[0] !== 0), 'the first listed is not always measured first');
-  assert.deepEqual(orders(42).byRound, byRound, 'the same seed, the same order');
+  assert.deepEqual((await orders(42)).byRound, byRound, 'the same seed, the same order');
   for (const { sizes: [{ encrypt, decrypt }] } of rows) {
     for (const direction of [encrypt, decrypt]) {
       assert.equal(direction.rounds.length, 6);
@@ -180,3 +183,41 @@ test('the table shows each median with the spread of its rounds and the seed tha
     assert.match(bad.stderr, message);
   }
 });
+
+// Minutes of measurement stopped by Ctrl-C, kill or a closing terminal:
+// what was measured by then is printed, marked incomplete, and the exit
+// code is the signal's (128 + its number).
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  test(`ciphers stopped by ${signal}: prints the rounds measured so far, exit ${128 + os.constants.signals[signal]}`, { timeout: 60_000 }, async () => {
+    const json = signal !== 'SIGHUP';
+    // 100 rounds of 20 ms a method: far longer than the wait below.
+    const child = spawn(process.execPath, [CLI, 'ciphers', '--size', '1k', '--time', '2', '--rounds', '100', '--seed', '1', '--methods', 'aes-128-gcm,chacha20-ietf-poly1305', ...(json ? ['--json'] : [])], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (data) => {
+      stdout += data;
+    });
+    child.stderr.setEncoding('utf8').on('data', (data) => {
+      stderr += data;
+    });
+    await delay(4000);
+    child.kill(signal);
+    const [code] = await once(child, 'close');
+    assert.equal(code, 128 + os.constants.signals[signal], stderr);
+    if (json) {
+      const result = JSON.parse(stdout);
+      assert.equal(result.complete, false);
+      assert.equal(result.interrupted, signal);
+      assert.ok(result.ceilings.length >= 1, `a method measured by then: ${stdout}`);
+      for (const { method, sizes: [{ encrypt, decrypt }] } of result.ceilings) {
+        assert.ok(encrypt.rounds.length >= 1 && encrypt.rounds.length < 100, `${method}: ${encrypt.rounds.length} rounds`);
+        assert.equal(encrypt.bits_per_second, median(encrypt.rounds));
+        assert.equal(decrypt.rounds.length, encrypt.rounds.length);
+      }
+      assert.deepEqual([...result.ceilings.map((row) => row.method), ...result.notMeasured].sort(), ['aes-128-gcm', 'chacha20-ietf-poly1305']);
+    } else {
+      assert.match(stdout, /^(aes-128-gcm|chacha20-ietf-poly1305) +1k +[\d.]+ [GMk]bits\/sec/m);
+      assert.match(stdout, new RegExp(`\\nINCOMPLETE: interrupted by ${signal}; each figure is the median of the rounds its method had by then`));
+    }
+  });
+}

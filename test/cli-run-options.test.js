@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, test } from 'node:test';
-import { emptyFolder, runCli as runCliIn } from './support/cli.js';
+import { emptyFolder, runCli as runCliIn, waitFor } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 
@@ -86,11 +86,20 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     assert.deepEqual(readdirSync(cwd).sort(), [path.basename(baseline), 'out.html', 'out.md']);
   });
 
-  test('an export that cannot be written: one line naming it, exit 1, the archive still written; --smoke', async (t) => {
+  test('an export that cannot be written at the end: one line naming it, exit 1, the archive still written; --smoke', async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
-    const { code, stderr, cwd } = await runCli(['--smoke', '--markdown', 'no/such/folder/out.md', ...QUICK]);
+    const cwd = emptyFolder();
+    mkdirSync(path.join(cwd, 'folder'));
+    // Writable when checked before the run, gone by its end.
+    const { code, stderr } = await runCli(['--smoke', '--markdown', 'folder/out.md', ...QUICK], {
+      cwd,
+      during: async (child, output) => {
+        await waitFor(() => output().stderr, /\[run 1\/1\]/);
+        rmSync(path.join(cwd, 'folder'), { recursive: true });
+      },
+    });
     assert.equal(code, 1, stderr);
-    assert.match(stderr, /\ncipherbench: the Markdown report was not written: cannot write no\/such\/folder\/out\.md: ENOENT[^\n]*\n$/);
+    assert.match(stderr, /\ncipherbench: the Markdown report was not written: cannot write folder\/out\.md: ENOENT[^\n]*\n$/);
     const [json] = readdirSync(path.join(cwd, 'reports')).filter((name) => name.endsWith('.json'));
     const archived = JSON.parse(readFileSync(path.join(cwd, 'reports', json), 'utf8'));
     assert.deepEqual([archived.options.mode, archived.options.duration, archived.options.repeat], ['smoke', 1, 1]);

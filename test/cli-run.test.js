@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -73,21 +73,63 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     assertAllGone(pids);
   });
 
-  test('an archive the disk refuses: the message names the folder, the JSON goes to stdout, exit 1', async (t) => {
-    if (!requirePrograms(t, 'iperf3')) return;
+  test('an archive folder that cannot be made: one line before anything runs, exit 2', async () => {
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'not-a-folder'), '');
     const out = path.join(cwd, 'not-a-folder', 'reports');
-    const { code, stdout, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--out', out, '--no-ceiling', ...(await freePortsFlag())], { cwd });
+    const { code, stdout, stderr, descendants: pids } = await runCli(['run', '--out', out, '--json', 'missing/r.json', '--no-ceiling', ...(await freePortsFlag())], { cwd });
+    assert.equal(code, 2, stderr);
+    assert.equal(stdout, '');
+    assert.equal(stderr, `cipherbench: --json missing/r.json: the folder missing does not exist; --out ${out}: ${path.join(cwd, 'not-a-folder')} is not a folder (or --no-archive)\n`);
+    assert.deepEqual(pids, [], 'no process started');
+  });
+
+  test('an archive the disk refuses at the end: the message names the folder, the JSON goes to stdout and a temporary file, exit 1', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    const out = path.join(cwd, 'reports');
+    mkdirSync(out);
+    // Writable when checked; a file by the time the run ends.
+    const { code, stdout, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--out', path.join(out, 'inner'), '--no-ceiling', ...(await freePortsFlag())], {
+      cwd,
+      during: async (child, output) => {
+        await waitFor(() => output().stderr, /\[run 1\/1\]/);
+        rmSync(out, { recursive: true });
+        writeFileSync(out, '');
+      },
+    });
     assert.equal(code, 1, stderr);
-    assert.match(stderr, new RegExp(`\\ncipherbench: cannot archive the report in ${out}: .*ENOTDIR.*; the JSON report follows on stdout\\n$`));
+    const said = new RegExp(`\\ncipherbench: cannot archive the report in ${escapeRegExp(path.join(out, 'inner'))}: .*ENOTDIR.*; the JSON report follows on stdout\\ncipherbench: the JSON report is kept in (\\S+)\\n$`).exec(stderr);
+    assert.ok(said, stderr);
     const json = JSON.parse(stdout.slice(stdout.indexOf('\n{\n') + 1));
     assert.deepEqual(json.cases.map((c) => [c.index, c.status]), [[12, 'ok']]);
     assert.match(stdout, /\(ranking\):/);
+    t.after(() => rmSync(said[1], { force: true }));
+    assert.deepEqual(JSON.parse(readFileSync(said[1], 'utf8')), json, 'the temporary file holds the same report');
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM']) {
-    test(`${signal} mid-run stops every child, archives the partial report and exits 130`, async (t) => {
+  test('--json FILE --no-archive whose folder goes away during the run: the result is kept in a temporary file it names, exit 1', async (t) => {
+    if (!requirePrograms(t, 'iperf3')) return;
+    const cwd = emptyFolder();
+    const folder = path.join(cwd, 'results');
+    mkdirSync(folder);
+    const { code, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--json', path.join(folder, 'r.json'), '--no-archive', '--no-ceiling', ...(await freePortsFlag())], {
+      cwd,
+      during: async (child, output) => {
+        await waitFor(() => output().stderr, /\[run 1\/1\]/);
+        rmSync(folder, { recursive: true });
+      },
+    });
+    assert.equal(code, 1, stderr);
+    assert.match(stderr, /\ncipherbench: the JSON report was not written: cannot write .*r\.json: ENOENT/);
+    const kept = /\ncipherbench: the JSON report is kept in (\S+)\n$/.exec(stderr);
+    assert.ok(kept, stderr);
+    t.after(() => rmSync(kept[1], { force: true }));
+    assert.deepEqual(JSON.parse(readFileSync(kept[1], 'utf8')).cases.map((c) => [c.index, c.status]), [[12, 'ok']]);
+  });
+
+  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+    test(`${signal} mid-run stops every child, archives the partial report and exits ${code}`, async (t) => {
       if (!requirePrograms(t, 'iperf3')) return;
       const cwd = emptyFolder();
       writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify(THREE)};\n`);
@@ -104,7 +146,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
           process.kill(signal === 'SIGINT' ? -child.pid : child.pid, signal);
         },
       });
-      assert.equal(result.code, 130, result.stderr);
+      assert.equal(result.code, code, result.stderr);
       assert.match(result.stdout, /INCOMPLETE: interrupted by SIG/);
       const archived = archivedJson(cwd);
       assert.equal(archived.complete, false);

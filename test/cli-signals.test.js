@@ -3,19 +3,28 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import os from 'node:os';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { CLI } from './support/processes.js';
-import { assertAllGone, isAlive } from './support/process-tree.js';
+import { assertAllGone, descendants, isAlive } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 
-// Ctrl-C and SIGTERM at random moments of a run (environment, relay start,
-// measurement, teardown, between cases): each time every child is gone, the
-// run exits 130 with a whole text and JSON report marked incomplete, and an
-// earlier report in the same folder, from the same day, is untouched.
+// Ctrl-C, SIGTERM and a closing terminal's SIGHUP at random moments of a
+// run (environment, relay start, measurement, teardown, between cases):
+// each time every child is gone, the run exits 128 + the signal's number
+// with a whole text and JSON report marked incomplete, and an earlier
+// report in the same folder, from the same day, is untouched.
 const TRIES = 6;
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const exitCode = (signal) => 128 + os.constants.signals[signal];
+// SIGINT and SIGHUP reach the whole group, as a terminal sends them; SIGTERM
+// the CLI alone, as kill does.
+const toGroup = (signal) => signal !== 'SIGTERM';
 const LOADING_HOOK = fileURLToPath(new URL('./support/loading-hook.js', import.meta.url));
 const STUBBORN = fileURLToPath(new URL('./support/stubborn-listener.js', import.meta.url));
 const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
@@ -23,7 +32,7 @@ const sha256 = (file) => createHash('sha256').update(readFileSync(file)).digest(
 const localDay = (date = new Date()) =>
   `${date.getFullYear()}-${String(date.getMonth() + 1).padStart(2, '0')}-${String(date.getDate()).padStart(2, '0')}`;
 
-test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no process`, { timeout: 180_000 }, async (t) => {
+test(`SIGINT, SIGTERM and SIGHUP at ${TRIES} random moments leave whole reports and no process`, { timeout: 180_000 }, async (t) => {
   if (!requirePrograms(t, 'iperf3')) return;
   const cwd = emptyFolder();
   writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm'), chain('aes-256-gcm'), chain('chacha20-ietf-poly1305')])};\n`);
@@ -35,7 +44,7 @@ test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no p
   const earlierHashes = earlier.map(sha256);
 
   for (let i = 0; i < TRIES; i++) {
-    const signal = i % 2 === 0 ? 'SIGINT' : 'SIGTERM';
+    const signal = SIGNALS[i % SIGNALS.length];
     // Counted from the moment the CLI can catch a signal (loading-hook.js):
     // before then Node is still bootstrapping, when no Node program can.
     // The first two land in start-up (module loading, the environment, the
@@ -50,9 +59,8 @@ test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no p
       during: async (child) => {
         while (!existsSync(loading) && child.exitCode === null) await delay(5);
         await delay(afterMs);
-        // SIGINT to the whole group, as a terminal's Ctrl-C; SIGTERM to the CLI.
         try {
-          process.kill(signal === 'SIGINT' ? -child.pid : child.pid, signal);
+          process.kill(toGroup(signal) ? -child.pid : child.pid, signal);
         } catch {
           // The run ended first.
         }
@@ -72,7 +80,7 @@ test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no p
     if (result.code === 0) {
       assert.equal(archived.complete, true, `${what}: finished before the signal`);
     } else {
-      assert.equal(result.code, 130, `${what}: exit code\n${result.stderr}`);
+      assert.equal(result.code, exitCode(signal), `${what}: exit code\n${result.stderr}`);
       assert.equal(archived.complete, false, what);
       assert.equal(archived.interrupted, signal, what);
       assert.match(text, /INCOMPLETE/, what);
@@ -85,8 +93,8 @@ test(`SIGINT and SIGTERM at ${TRIES} random moments leave whole reports and no p
 // The moment the random tries above can only hit by luck: the CLI has held
 // the signals and is still loading its modules (held here for 1.5 s by the
 // hook). The run must start already stopped and still write its report.
-for (const [signal, toGroup] of [['SIGINT', true], ['SIGTERM', false]]) {
-  test(`${signal} while the CLI is still loading: a whole report of skipped cases, exit 130`, { timeout: 60_000 }, async (t) => {
+for (const signal of SIGNALS) {
+  test(`${signal} while the CLI is still loading: a whole report of skipped cases, exit ${exitCode(signal)}`, { timeout: 60_000 }, async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm'), chain('aes-256-gcm')])};\n`);
@@ -97,10 +105,10 @@ for (const [signal, toGroup] of [['SIGINT', true], ['SIGTERM', false]]) {
       env: { CIPHERBENCH_TEST_LOADING: loading, CIPHERBENCH_TEST_HOLD_MS: '1500' },
       during: async (child) => {
         while (!existsSync(loading) && child.exitCode === null) await delay(5);
-        process.kill(toGroup ? -child.pid : child.pid, signal);
+        process.kill(toGroup(signal) ? -child.pid : child.pid, signal);
       },
     });
-    assert.equal(result.code, 130, `${result.signal ?? ''}\n${result.stderr}`);
+    assert.equal(result.code, exitCode(signal), `${result.signal ?? ''}\n${result.stderr}`);
     const reports = path.join(cwd, 'reports');
     const json = readdirSync(reports).find((name) => name.endsWith('.json'));
     const archived = JSON.parse(readFileSync(path.join(reports, json), 'utf8'));
@@ -221,4 +229,103 @@ function assertArchivedAndNamed(reports, before, result, what) {
   const measured = archived.cases.filter((entry) => entry.status === 'ok').length;
   assert.deepEqual([Number(named[4]), Number(named[5])], [measured, archived.cases.length], `${what}: says how many cases it holds`);
   assert.match(text, new RegExp(`INCOMPLETE: interrupted by SIGINT; ${measured} of ${archived.cases.length} cases measured`), what);
+}
+
+// A runner killed outright runs no cleanup of its own: its children must
+// die with it (setpriv --pdeathsig on Linux), at any moment of the run.
+const KILL_TRIES = 3;
+test(`SIGKILL of the runner at ${KILL_TRIES} random moments: no child outlives it`, { timeout: 120_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3', 'setpriv')) return;
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm'), chain('aes-256-gcm')])};\n`);
+  for (let i = 0; i < KILL_TRIES; i++) {
+    let killedWith = [];
+    const result = await runCli(['--duration', '2', '--no-ceiling', '--no-archive', ...(await freePortsFlag())], {
+      cwd,
+      during: async (child) => {
+        // Once the first case's relays have started (after the noise
+        // floor's direct runs), at a random moment of that case or of what
+        // follows it.
+        while (!descendants(child.pid).some((pid) => commandOf(pid).includes('relay server')) && child.exitCode === null) await delay(10);
+        await delay(Math.floor(Math.random() * 2500));
+        killedWith = descendants(child.pid).map((pid) => `${pid} ${commandOf(pid)}`);
+        // The CLI alone: its group is not signalled, as the OOM killer does.
+        process.kill(child.pid, 'SIGKILL');
+      },
+    });
+    const what = `try ${i}: SIGKILL with children ${killedWith.join('; ')}`;
+    t.diagnostic(what);
+    assert.equal(result.signal, 'SIGKILL', what);
+    assert.ok(killedWith.length > 0, `${what}: children were running when it was killed`);
+    // The kernel delivers the death signal as the runner exits; the
+    // orphans are reaped a moment later.
+    const deadline = Date.now() + 3000;
+    while (result.descendants.some(isAlive) && Date.now() < deadline) await delay(50);
+    assertAllGone(result.descendants, `${what}: child`);
+  }
+});
+
+// A child that outlived a runner nobody stopped (here: started without the
+// death signal, as on a machine without setpriv) holds the target port.
+// The next run clears it because the dead runner's ledger names it, pid and
+// start time, and says so; a stranger on a port is never touched.
+test('a run clears the iperf3 -s a killed run left on its port, and says so', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const ports = await freePortsFlag();
+  const targetPort = Number(ports[1].split(',')[2]);
+  const stranded = path.join(emptyFolder(), 'stranded.mjs');
+  const ledger = new URL('../lib/process/child-ledger.js', import.meta.url).href;
+  // A stand-in for a runner: records its iperf3 -s as processes.js does,
+  // says its pid, and waits to be killed.
+  writeFileSync(stranded, `
+    import { spawn } from 'node:child_process';
+    import { recordChild } from ${JSON.stringify(ledger)};
+    const iperf3 = spawn('iperf3', ['-s', '-p', '${targetPort}'], { stdio: 'ignore', detached: true });
+    recordChild(iperf3.pid, 'iperf3 -s -p ${targetPort}');
+    console.log(iperf3.pid);
+    setInterval(() => {}, 1000);
+  `);
+  const runner = spawn(process.execPath, [stranded], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const leftover = Number(await new Promise((resolve) => runner.stdout.once('data', resolve)));
+  t.after(() => isAlive(leftover) && process.kill(leftover, 'SIGKILL'));
+  while (!(await portBusy(targetPort))) await delay(20);
+  runner.kill('SIGKILL');
+  await new Promise((resolve) => runner.once('exit', resolve));
+  assert.ok(isRunning(leftover), 'the leftover outlived its runner');
+
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm')])};\n`);
+  const result = await runCli(['--duration', '1', '--no-ceiling', '--no-archive', ...ports], { cwd });
+  assert.equal(result.code, 0, result.stderr);
+  assert.match(result.stdout, new RegExp(`warning: ended pid ${leftover} \\(iperf3 -s -p ${targetPort}\\), left running by an earlier cipherbench run that was killed`));
+  // Dead; its reaper (init here) may not have collected it yet.
+  assert.ok(!isRunning(leftover), 'the leftover is gone');
+});
+
+function isRunning(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+function commandOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
+  } catch {
+    return '';
+  }
+}
+
+function portBusy(port) {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
 }

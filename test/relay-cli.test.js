@@ -1,7 +1,12 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { setTimeout as delay } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { PRESETS } from '../lib/presets/index.js';
+import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
+import { descendants, isAlive } from './support/process-tree.js';
+import { which } from './support/programs.js';
 import { CLI, startProcess, startRelayServer, stopAll } from './support/processes.js';
 
 const relay = (...args) => spawnSync(process.execPath, [CLI, 'relay', ...args], { encoding: 'utf8', timeout: 10_000 });
@@ -161,7 +166,7 @@ describe('relay command: lifecycle', () => {
     await stopAll();
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM']) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     test(`${signal} closes the relay with exit 0`, async () => {
       const child = await startRelayServer({ key: 'k', presets: JSON.parse(AES) });
       assert.match(child.output, new RegExp(`listening on 127\\.0\\.0\\.1:${child.port}\n`));
@@ -171,3 +176,55 @@ describe('relay command: lifecycle', () => {
     });
   }
 });
+
+// A relay started by hand, as the README shows it (no Node flags), runs
+// with the memory flags the runner gives its relays: the bin starts it
+// again in a node that has them, and is transparent about it.
+describe('relay command: started by hand, with the relay\'s node flags', () => {
+  after(stopAll);
+  const byHand = (env = {}) => {
+    const { NODE_OPTIONS, ...rest } = process.env;
+    return startProcess(process.execPath, [CLI, 'relay', 'server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', AES], { ready: /listening on/, env: { ...rest, ...env }, detached: true });
+  };
+  const commandLine = (pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+
+  for (const [signal, how] of [['SIGTERM', 'to it'], ['SIGINT', 'to its group, as Ctrl-C'], ['SIGHUP', 'to its group, as a closing terminal']]) {
+    test(`the relay runs with ${RELAY_NODE_FLAGS.join(' ')}; ${signal} ${how} ends both with exit 0`, async () => {
+      const wrapper = await byHand();
+      const [relayPid, ...others] = descendants(wrapper.pid);
+      assert.deepEqual(others, [], 'one relay process');
+      assert.ok(RELAY_NODE_FLAGS.every((flag) => commandLine(relayPid).includes(flag)), `flags: ${commandLine(relayPid).join(' ')}`);
+      process.kill(how === 'to it' ? wrapper.pid : -wrapper.pid, signal);
+      assert.deepEqual(await wrapper.exited, { code: 0, signal: null });
+      assert.ok(!isAlive(relayPid), 'the relay is gone');
+    });
+  }
+
+  test('flags the person gave are kept, and no second process is started', async () => {
+    const relay = await byHand({ NODE_OPTIONS: '--max-semi-space-size=8' });
+    assert.deepEqual(descendants(relay.pid), []);
+    relay.kill('SIGTERM');
+    assert.deepEqual(await relay.exited, { code: 0, signal: null });
+  });
+
+  test('the wrapper killed outright takes the relay with it', async (t) => {
+    if (!which('setpriv')) return t.skip('needs setpriv (util-linux)');
+    const wrapper = await byHand();
+    const [relayPid] = descendants(wrapper.pid);
+    assert.ok(relayPid, 'the relay runs in a child');
+    wrapper.kill('SIGKILL');
+    await wrapper.exited;
+    const deadline = Date.now() + 3000;
+    while (isRunning(relayPid) && Date.now() < deadline) await delay(20);
+    assert.ok(!isRunning(relayPid), 'the relay died with it');
+  });
+});
+
+function isRunning(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}

@@ -7,7 +7,11 @@ import { validateChain } from '../chain/validate.js';
 import { formatCipherTable } from '../report/cipher-table.js';
 import { DEFAULT_SIZES } from '../runner/cipher-ceiling.js';
 import { measureCeilingRounds, newSeed } from '../runner/cipher-rounds.js';
+import { createStepProgress } from '../report/progress.js';
+import { useColor } from '../report/terminal.js';
 import { inputError } from '../errors.js';
+import { STOP_SIGNALS } from './early-signals.js';
+import { exitCodeForSignal } from './exit-codes.js';
 
 // Every Shadowsocks method, with the shortest chain that carries it, read
 // from the preset catalogue: each ss- cipher preset's methods behind the ss
@@ -41,16 +45,36 @@ export function registerCiphersCommand(program) {
       const rounds = wholeNumber('--rounds', options.rounds, 1, 100);
       const seed = options.seed === undefined ? newSeed() : wholeNumber('--seed', options.seed, 0, 2 ** 32 - 1);
       if (options.chain.length > 0 && options.methods) throw inputError('--chain and --methods: give one or the other');
-      const plan = { sizes, seconds, rounds, seed };
-      const ceilings = options.chain.length > 0
+      // Minutes of measurement: a signal stops it between two steps, and
+      // what was measured by then is printed, marked incomplete.
+      const controller = new AbortController();
+      const onSignal = (name) => controller.signal.aborted || controller.abort(name);
+      for (const name of STOP_SIGNALS) process.on(name, onSignal);
+      const plan = { sizes, seconds, rounds, seed, signal: controller.signal };
+      const measured = options.chain.length > 0
         ? await measureChains(options.chain.map(parseChain), plan)
         : await measureMethods(parseMethods(options.methods), plan);
+      const interrupted = controller.signal.aborted ? controller.signal.reason : null;
+      const ceilings = measured.filter((row) => row.sizes !== null);
       if (options.json) {
-        process.stdout.write(`${JSON.stringify({ rounds, seed, ceilings }, null, 2)}\n`);
-        return;
+        const incomplete = interrupted ? { complete: false, interrupted, notMeasured: notMeasured(measured) } : {};
+        process.stdout.write(`${JSON.stringify({ rounds, seed, ...incomplete, ceilings }, null, 2)}\n`);
+      } else {
+        const table = ceilings.length > 0 ? `${formatCipherTable(ceilings)}\n\n` : '';
+        process.stdout.write(`${table}${roundsNote(plan)}\n${interrupted ? `${incompleteNote(interrupted, measured)}\n` : ''}`);
       }
-      process.stdout.write(`${formatCipherTable(ceilings)}\n\n${roundsNote(plan)}\n`);
+      if (interrupted) process.exitCode = exitCodeForSignal(interrupted);
     });
+}
+
+const rowName = (row) => row.method ?? row.label;
+const notMeasured = (rows) => rows.filter((row) => row.sizes === null).map(rowName);
+
+// An interrupted run's figures are the rounds each method had by then.
+function incompleteNote(signal, rows) {
+  const missing = notMeasured(rows);
+  return `INCOMPLETE: interrupted by ${signal}; each figure is the median of the rounds its method had by then`
+    + (missing.length > 0 ? `; not measured: ${missing.join(', ')}` : '');
 }
 
 function roundsNote({ rounds, seed }) {
@@ -93,33 +117,46 @@ function parseSizes(text) {
 }
 
 async function measureMethods(methods, plan) {
-  const rows = await measureChains(methods.map((method) => CHAINS.get(method)), plan);
+  const rows = await measureChains(methods.map((method) => CHAINS.get(method)), plan, methods);
   return rows.map(({ sizes: measured }, i) => ({ method: methods[i], sizes: measured }));
 }
 
 // A chain carrying rc4-md5 or bf-cfb needs OpenSSL's legacy provider, which
 // is chosen when node starts: those are measured in a child started with the
 // flag, interleaved among themselves; the rest here, among themselves.
-async function measureChains(chains, plan) {
+// Rows of chains not reached before `signal` aborted have sizes null.
+// `names` are what the progress line calls the chains.
+async function measureChains(chains, plan, names = chains.map(chainLabel)) {
   const legacy = legacyProviderStatus() === 'loaded' ? [] : chains.filter(chainNeedsLegacyProvider);
   const here = chains.filter((presets) => !legacy.includes(presets));
-  const progress = process.stderr.isTTY ? (text) => process.stderr.write(`\r\x1b[2K${text}`) : () => {};
-  const onStep = (group) => (round, position, at) => progress(`round ${round + 1}/${plan.rounds}: ${chainLabel(group[at])} (${position + 1}/${group.length})`);
-  const fromChild = legacy.length > 0 ? await measureInLegacyChild(legacy, plan) : [];
-  const measured = here.length > 0 ? measureCeilingRounds(here, { ...plan, onStep: onStep(here) }) : [];
-  progress('');
+  const nameOf = (presets) => names[chains.indexOf(presets)];
+  // Each chain here is warmed up, then measured once a round; the child
+  // says only its rounds.
+  const progress = createStepProgress({ total: here.length * (plan.rounds + 1) + legacy.length * plan.rounds, color: useColor(process.stderr, {}) });
+  const roundStep = (round, position, at) => progress.step(`round ${round + 1}/${plan.rounds}: ${nameOf(here[at])} (${position + 1}/${here.length})`);
+  // The child says where in a round it is, not which chain.
+  const childStep = (position, round) => progress.step(`round ${round + 1}/${plan.rounds}: ${legacy.map(nameOf).join(', ')} in a child (${position + 1}/${legacy.length})`);
+  const measured = here.length > 0 && !plan.signal.aborted
+    ? await measureCeilingRounds(here, { ...plan, onStep: roundStep, onWarmUp: (at) => progress.step(`warm-up: ${nameOf(here[at])} (${at + 1}/${here.length})`) })
+    : here.map(() => ({ sizes: null }));
+  // After the methods here, most of them: a stop while the child measures
+  // keeps theirs (the child says its rows only once all its rounds are done).
+  const fromChild = legacy.length > 0 && !plan.signal.aborted ? await measureInLegacyChild(legacy, { ...plan, onChain: childStep }) : legacy.map(() => ({ sizes: null }));
+  progress.stop();
   return chains.map((presets) => {
     const row = legacy.includes(presets) ? fromChild[legacy.indexOf(presets)] : measured[here.indexOf(presets)];
-    return { presets, label: chainLabel(presets), sizes: row.sizes };
+    return { presets, label: chainLabel(presets), sizes: row?.sizes ?? null };
   });
 }
 
-async function measureInLegacyChild(chains, { sizes, seconds, rounds, seed }) {
+async function measureInLegacyChild(chains, { sizes, seconds, rounds, seed, signal, onChain }) {
   try {
     // Loaded only here: the process contract (execa) is not for every
     // command this CLI runs, least of all the relays.
     const { measureChainsInChild } = await import('../runner/ceilings-in-child.js');
-    return await measureChainsInChild(chains, { sizes, seconds, rounds, seed, legacy: true });
+    const rows = await measureChainsInChild(chains, { sizes, seconds, rounds, seed, legacy: true, signal, onChain });
+    // In rounds the child says its rows only at the end: stopped, it has none.
+    return chains.map((presets) => rows.find((row) => row.presets === presets) ?? { presets, sizes: null });
   } catch (error) {
     const labels = chains.map(chainLabel).join('; ');
     throw inputError(`${labels}: need OpenSSL's legacy provider, which this Node (OpenSSL ${process.versions.openssl}) could not load: ${error.message}`);

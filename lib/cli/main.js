@@ -13,13 +13,13 @@ import { registerReportCommand } from './report-command.js';
 import { registerRequestsCommand, registerRunCommand } from './run-command.js';
 import { registerHttpTargetCommand } from './http-target-command.js';
 import { registerBareRelayCommand } from './bare-relay-command.js';
-import { EXIT_INTERRUPTED } from './exit-codes.js';
+import { exitCodeForSignal } from './exit-codes.js';
 import { registerTrafficCommands } from './traffic-command.js';
 import { EXIT_INPUT } from '../errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
-// Commands that turn SIGINT/SIGTERM into an orderly stop of their own.
+// Commands that turn SIGINT/SIGTERM/SIGHUP into an orderly stop of their own.
 const HANDLES_SIGNALS = new Set(['run', 'requests', 'server', 'client', 'echo', 'udp-echo', 'sink', 'http-target', 'bare-relay']);
 
 export async function main(argv = process.argv) {
@@ -32,7 +32,7 @@ export async function main(argv = process.argv) {
       releaseSignals();
       // run stops its children and archives what it has; a relay closes and
       // exits 0. Any other command has not started yet: stop as interrupted.
-      if (earlySignal() && !HANDLES_SIGNALS.has(action.name())) process.exit(EXIT_INTERRUPTED);
+      if (earlySignal() && !HANDLES_SIGNALS.has(action.name())) process.exit(exitCodeForSignal(earlySignal()));
     });
   registerRunCommand(program);
   registerRequestsCommand(program);

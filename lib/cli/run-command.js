@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { REPORT_OPTIONS } from '../report/options.js';
 import { RUN_OPTIONS } from '../runner/options.js';
 import { inputError } from '../errors.js';
-import { earlySignal } from './early-signals.js';
+import { earlySignal, STOP_SIGNALS } from './early-signals.js';
 import { nearestName } from '../nearest-name.js';
 import { addOptions, valuesFor } from './option-table.js';
-import { EXIT_FAILED, EXIT_INTERRUPTED, EXIT_OK, withExitCode } from './exit-codes.js';
+import { EXIT_FAILED, EXIT_OK, exitCodeForSignal, withExitCode } from './exit-codes.js';
 
 export function registerRunCommand(program) {
   const command = program
@@ -39,8 +39,9 @@ export function registerRequestsCommand(program) {
 async function runCommand(file, options) {
   // Installed first: a Ctrl-C during start-up (the imports below take a
   // fifth of a second) must also end in a whole, incomplete report, not in
-  // Node's default death by signal. The first Ctrl-C (or SIGTERM) stops the
-  // run in progress and keeps what was measured. A second one means "now":
+  // Node's default death by signal. The first Ctrl-C (or SIGTERM, or the
+  // SIGHUP of a terminal closing) stops the run in progress and keeps what
+  // was measured. A second one means "now":
   // the report of what was measured so far is written at once while every
   // child is stopped (SIGKILL for one that ignores SIGTERM), and the CLI
   // exits once both are done. Two at once are common
@@ -63,9 +64,12 @@ async function runCommand(file, options) {
     // Loaded already: the run that made `live` started its children there.
     const { stopEveryChild } = await import('../process/processes.js');
     await Promise.all([written, stopEveryChild()]);
-    process.exit(EXIT_INTERRUPTED);
+    process.exit(exitCodeForSignal(controller.signal.reason));
   };
   const onSignal = (name) => () => {
+    // A closed terminal fails every later write to it (EIO): the archive,
+    // not the screen, is what must survive.
+    if (name === 'SIGHUP') ignoreWriteErrors();
     if (!controller.signal.aborted) {
       controller.abort(name);
       return;
@@ -74,11 +78,14 @@ async function runCommand(file, options) {
     // and ends in the same report.
     if (!hurried && live) hurry();
   };
-  const handlers = { SIGINT: onSignal('SIGINT'), SIGTERM: onSignal('SIGTERM') };
+  const handlers = Object.fromEntries(STOP_SIGNALS.map((name) => [name, onSignal(name)]));
   for (const [name, handler] of Object.entries(handlers)) process.on(name, handler);
   // A signal held while the CLI loaded: the run starts already stopped, so
   // it still ends in a whole report, marked incomplete.
-  if (earlySignal()) controller.abort(earlySignal());
+  if (earlySignal()) {
+    if (earlySignal() === 'SIGHUP') ignoreWriteErrors();
+    controller.abort(earlySignal());
+  }
 
   let result;
   try {
@@ -104,6 +111,10 @@ async function runCommand(file, options) {
   // must not kill the CLI between claiming the archive's names and filling
   // them, nor turn exit 130 into death by signal as the CLI exits.
   const { ok } = await finishOnce(result);
-  if (result.interrupted) return EXIT_INTERRUPTED;
+  if (result.interrupted) return exitCodeForSignal(result.interrupted);
   return ok ? EXIT_OK : EXIT_FAILED;
+}
+
+function ignoreWriteErrors() {
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => {});
 }

@@ -1,11 +1,12 @@
 import { readyLine } from '../process/ready-line.js';
 import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
-import { earlySignal } from './early-signals.js';
+import { earlySignal, STOP_SIGNALS } from './early-signals.js';
 import { inputError } from '../errors.js';
 
 // What the long-running commands (relay server and client, echo, sink) share:
 // a HOST:PORT flag read as a usage error, and the contract the runner
-// relies on: `listening on HOST:PORT` once ready, exit 0 on SIGINT/SIGTERM.
+// relies on: `listening on HOST:PORT` once ready, exit 0 on SIGINT, SIGTERM
+// or SIGHUP.
 export function endpointOption(flag, text, { anyPort = false } = {}) {
   const endpoint = parseEndpoint(text, { anyPort });
   if (!endpoint) throw inputError(`${flag} must be HOST:PORT, [IPv6]:PORT or PORT, got ${JSON.stringify(text)}`);
@@ -37,14 +38,17 @@ export async function serve(start) {
     if (error.syscall) throw inputError(`cannot listen: ${error.message}`);
     throw error;
   }
-  const stop = async () => {
-    await server.close();
-    process.exit(0);
+  // Once: a second signal while it closes (a terminal's Ctrl-C reaches the
+  // whole group, and a wrapper may forward the same one) must neither
+  // close twice nor kill it the default way.
+  let stopping = null;
+  const stop = () => {
+    stopping ??= Promise.resolve(server.close()).then(() => process.exit(0));
+    return stopping;
   };
   // Before the line that says we are ready: whoever reads it may signal at
   // once, and a listener added after it can lose that race.
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
   // A signal held while the CLI loaded: asked to stop before it started.
   if (earlySignal()) return stop();
   process.stdout.write(`${readyLine(formatEndpoint(server.address))}\n`);

@@ -1,12 +1,17 @@
 import net from 'node:net';
+import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { execa, execaSync } from 'execa';
+import { forgetChild, recordChild } from './child-ledger.js';
+import { dyingWithParent } from './death-signal.js';
 import { listeningInodes } from './socket-table.js';
 
 // The child-process contract: every program cipherbench starts (relays,
 // peers, iperf3, the built-in engine, the echo target, ip and tc, ssh, the
 // ceiling child, a probe such as getconf or ss) starts here, through execa,
-// and nowhere else in lib/. Three shapes:
+// and nowhere else in lib/ but run-again.js (a relay started by hand,
+// started again with its node flags, without execa on its heap). Three
+// shapes:
 //   startProcess(label, file, args, { onLine }) a long-running child the
 //     runner owns (a relay, a peer, iperf3 -s, the sink, the echo target,
 //     the ceiling child): ready(readiness) says when it serves, from a
@@ -21,6 +26,10 @@ import { listeningInodes } from './socket-table.js';
 // must exit now (a second Ctrl-C) can end them all and wait for them first
 // (stopEveryChild); execa's cleanup signals any child still running when
 // this process exits, but cannot wait for it: no child outlives a run.
+// A runner that is killed outright (SIGKILL, the OOM killer) runs no
+// cleanup at all: every child is started to die with it where the system
+// allows (death-signal.js), and the long-running ones are recorded
+// (child-ledger.js), so that a later run clears any the kernel could not.
 
 // A relay or iperf3 exits within milliseconds of SIGTERM; one that does not
 // (hung, or stopped with SIGSTOP) gets SIGKILL after this long.
@@ -34,12 +43,21 @@ const HISTORY_LINES = 100;
 const LISTEN_POLL_MS = 25;
 
 const running = new Set();
-function tracked(subprocess) {
+// `ledger`, the command as a person reads it, records a long-running child.
+function tracked(subprocess, { ledger = null } = {}) {
   running.add(subprocess);
-  const forget = () => running.delete(subprocess);
+  if (ledger) recordChild(subprocess.pid, ledger);
+  const forget = () => {
+    running.delete(subprocess);
+    if (ledger) forgetChild(subprocess.pid);
+  };
   subprocess.then(forget, forget);
   return subprocess;
 }
+
+// How a leftover is named when a later run clears it: enough to know it
+// (iperf3 -s -p 1083, a relay server), never a relay's --key.
+const commandName = (file, args) => [path.basename(file), ...args.slice(0, 4)].join(' ') + (args.length > 4 ? ' ...' : '');
 
 // Sends every child still running SIGTERM (and, a child that ignores it,
 // SIGKILL a second later) and resolves once all have ended, or after
@@ -66,12 +84,12 @@ export function describeExit({ code, signal }) {
 // and the last lines of its stderr are kept for a failure's reason;
 // onLine(stream, line) hears each line too.
 export function startProcess(label, file, args, { onLine = () => {} } = {}) {
-  const subprocess = tracked(execa(file, args, {
+  const subprocess = tracked(execa(...dyingWithParent(file, args), {
     stdin: 'ignore',
     buffer: false,
     reject: false,
     forceKillAfterDelay: STOP_GRACE_MS,
-  }));
+  }), { ledger: commandName(file, args) });
   // Every line is kept, so a ready line that came before the wait started
   // is still seen; the children the runner starts say little.
   const lines = { stdout: [], stderr: [] };
@@ -217,13 +235,13 @@ function readLines(stream, onLine) {
 // exitCode, signal, timedOut }) once it ends, killed when `signal` aborts
 // or after `timeoutMs`.
 export function startCommand(file, args, { timeoutMs, signal }) {
-  const subprocess = tracked(execa(file, args, {
+  const subprocess = tracked(execa(...dyingWithParent(file, args), {
     stdin: 'ignore',
     reject: false,
     timeout: timeoutMs,
     cancelSignal: signal,
     forceKillAfterDelay: STOP_GRACE_MS,
-  }));
+  }), { ledger: commandName(file, args) });
   return { pid: subprocess.pid, result: subprocess, kill: () => subprocess.kill('SIGTERM') };
 }
 
@@ -233,7 +251,7 @@ export function startCommand(file, args, { timeoutMs, signal }) {
 // written to its stdin.
 export async function runCommand(file, args, { timeoutMs = 10_000, input } = {}) {
   const stdin = input === undefined ? { stdin: 'ignore' } : { input };
-  const result = await tracked(execa(file, args, { ...stdin, reject: false, timeout: timeoutMs, forceKillAfterDelay: STOP_GRACE_MS }));
+  const result = await tracked(execa(...dyingWithParent(file, args), { ...stdin, reject: false, timeout: timeoutMs, forceKillAfterDelay: STOP_GRACE_MS }));
   if (result.exitCode === 0) return result.stdout;
   throw commandError(file, args, result);
 }

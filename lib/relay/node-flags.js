@@ -15,8 +15,8 @@ import v8 from 'node:v8';
 //
 // It is a flag of the node process: once running, a relay cannot cap its
 // own young generation (v8.setFlagsFromString does not resize a heap that
-// is already set up), so whoever starts one passes it; by hand,
-// NODE_OPTIONS=--max-semi-space-size=4 cipherbench relay ...
+// is already set up), so whoever starts one passes it; a relay started by
+// hand without it is started again with it (lib/cli/relay-node-flags.js).
 export const RELAY_NODE_FLAGS = ['--max-semi-space-size=4'];
 
 // What is left of a storm's growth is old space: objects of the connections

@@ -111,6 +111,34 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
   };
 }
 
+// The same live line for work that is a known number of like steps (the
+// `ciphers` command's warm-ups and rounds): which step of how many, what it
+// measures, how long so far and how long to go, from the steps done. On a
+// terminal only: a log gets the table at the end.
+export function createStepProgress({ stream = process.stderr, total, isTTY = stream.isTTY, color = false }) {
+  const paint = new Chalk({ level: color ? 1 : 0 });
+  const startedAt = Date.now();
+  let done = 0;
+  let lineShown = false;
+  return {
+    step(label) {
+      done += 1;
+      if (!isTTY) return;
+      const elapsed = (Date.now() - startedAt) / 1000;
+      const eta = done > 1 ? (elapsed / (done - 1)) * (total - done + 1) : null;
+      const counter = `step ${done}/${total}`;
+      const times = `${clock(elapsed)} elapsed  ETA ${eta === null ? '--' : clock(eta)}`;
+      const room = (stream.columns || 80) - 1 - counter.length - times.length - 4;
+      stream.write(`${CLEAR_LINE}${[paint.bold(counter), truncate(label, room), paint.dim(times)].join('  ')}`);
+      lineShown = true;
+    },
+    stop() {
+      if (lineShown) stream.write(CLEAR_LINE);
+      lineShown = false;
+    },
+  };
+}
+
 // A person knows a chain by its cipher method; a chain without one is shown
 // as its JSON, as in the report. A reference row goes by its label.
 function chainLabel(presets) {

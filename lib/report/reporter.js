@@ -3,6 +3,7 @@ import { compareResults, formatComparison } from './comparison.js';
 import { writeExports } from './exporters.js';
 import { formatJsonReport } from './json-report.js';
 import { readReportOptions } from './options.js';
+import { checkOutputPaths, keepResult } from './output-paths.js';
 import { createProgress } from './progress.js';
 import { readResultFile } from './result-file.js';
 import { useColor } from './terminal.js';
@@ -16,11 +17,13 @@ import { formatCaseBlock, formatHeader, formatRanking, noiseFloorText } from './
 //   const result = await run({ onEvent: reporter.onEvent });
 //   const { ok } = await reporter.finish(result);
 // Options: those of REPORT_OPTIONS (options.js), with the CLI's defaults,
-// plus stdout and stderr (process's). Bad options and an unreadable
-// baseline reject here, with exitCode 2, before anything is measured.
+// plus stdout and stderr (process's). Bad options, an unreadable baseline
+// and an output path that cannot be written reject here, with exitCode 2,
+// before anything is measured.
 export async function createReporter(options = {}) {
   const { stdout = process.stdout, stderr = process.stderr } = options;
   const settings = readReportOptions(options);
+  checkOutputPaths(settings);
   const baseline = settings.baseline ? await readResultFile(settings.baseline) : null;
   // With --json on stdout, stdout carries only JSON; the person reads stderr.
   const jsonToStdout = settings.json === true || settings.json === '-';
@@ -108,6 +111,12 @@ export async function createReporter(options = {}) {
     }
     const files = { ...settings, json: jsonToStdout ? null : settings.json };
     const written = await writeExports(result, files, { stdout, stderr });
+    // Checked writable before the run, a path can still fail now (a full
+    // disk, a folder removed meanwhile): no figure is lost for it.
+    if (!archived && (archiveFailed || !written)) {
+      const kept = keepResult(formatJsonReport(result), result.startedAt);
+      stderr.write(kept ? `cipherbench: the JSON report is kept in ${kept}\n` : 'cipherbench: the JSON report could not be kept in a temporary file either\n');
+    }
     const failed = result.cases.some((caseResult) => caseResult.status === 'failed');
     return { archived, written, regressed, ok: !archiveFailed && written && !regressed && !failed };
   }

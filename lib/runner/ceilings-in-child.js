@@ -6,7 +6,7 @@ import { describeExit, startProcess } from '../process/processes.js';
 // also what the child runs and what `cipherbench ciphers` loads, and neither
 // should carry the process contract (execa) on its heap while it measures.
 const CEILING_CHILD = fileURLToPath(new URL('./ceiling-child.js', import.meta.url));
-const STOPPED_BY = ['SIGINT', 'SIGTERM'];
+const STOPPED_BY = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
 // Measures chains one after another in a child of their own
 // (ceiling-child.js), so this process's event loop stays free while the

@@ -10,29 +10,43 @@ import { measureCipherCeiling } from './cipher-ceiling.js';
 // from `seed`, `seconds` of CPU per chain, size and direction split across
 // them; each direction's figure is the median of the rounds, with their
 // spread. onStep(round, position, at) is told as a round's chain (the
-// chain at index `at`) starts, at `position` in the round's order.
+// chain at index `at`) starts, at `position` in the round's order, and
+// onWarmUp(at) as a chain's warm-up starts.
+// Between steps it lets the event loop run, so a signal's handler can
+// abort `signal`: the rounds stop there, and each chain's figures are the
+// rounds it had (none: sizes null).
 // Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }] where
 // encrypt and decrypt are { bits_per_second (median), min, max, cv,
 // rounds: [bits_per_second, ...] in round order }.
-export function measureCeilingRounds(chains, { sizes, seconds, rounds = 5, seed, onStep = () => {} }) {
+export async function measureCeilingRounds(chains, { sizes, seconds, rounds = 5, seed, onStep = () => {}, onWarmUp = () => {}, signal }) {
   const perRound = seconds / rounds;
-  // As long as a round's slice, and no shorter than 50 ms: a shorter
-  // warm-up left the first round of each chain visibly low.
-  for (const presets of chains) measureCipherCeiling({ presets, sizes, minSeconds: Math.max(0.05, perRound) });
   const measured = chains.map(() => sizes.map(() => ({ encrypt: [], decrypt: [] })));
   const random = seededRandom(seed);
-  for (let round = 0; round < rounds; round++) {
-    for (const [position, at] of shuffled(chains.length, random).entries()) {
+  // As long as a round's slice, and no shorter than 50 ms: a shorter
+  // warm-up left the first round of each chain visibly low.
+  const steps = [
+    ...chains.map((presets, at) => () => {
+      onWarmUp(at);
+      measureCipherCeiling({ presets, sizes, minSeconds: Math.max(0.05, perRound) });
+    }),
+    ...Array.from({ length: rounds }, (_, round) => shuffled(chains.length, random).map((at, position) => () => {
       onStep(round, position, at);
       for (const [i, { encrypt, decrypt }] of measureCipherCeiling({ presets: chains[at], sizes, minSeconds: perRound }).entries()) {
         measured[at][i].encrypt.push(encrypt.bits_per_second);
         measured[at][i].decrypt.push(decrypt.bits_per_second);
       }
-    }
+    })).flat(),
+  ];
+  for (const step of steps) {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal?.aborted) break;
+    step();
   }
   return chains.map((presets, at) => ({
     presets,
-    sizes: sizes.map((size, i) => ({ size, encrypt: spread(measured[at][i].encrypt), decrypt: spread(measured[at][i].decrypt) })),
+    sizes: measured[at][0].encrypt.length === 0
+      ? null
+      : sizes.map((size, i) => ({ size, encrypt: spread(measured[at][i].encrypt), decrypt: spread(measured[at][i].decrypt) })),
   }));
 }
 

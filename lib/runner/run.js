@@ -14,6 +14,7 @@ import { MIN_ROUNDS, normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
 import { bisectRate, checkUdpCases, summariseUdp } from './udp-mode.js';
 import { assertPortsFree } from '../process/ports.js';
+import { clearLeftovers } from '../process/child-ledger.js';
 import { measureNoiseFloor } from './noise-floor.js';
 import { runCase } from './run-case.js';
 import { summariseRequests } from './requests-summary.js';
@@ -36,7 +37,7 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 //   iperf3Path   the iperf3 to run (default: the one on PATH); implies
 //                engine 'iperf3'
 //   signal       an AbortSignal: stops the run in progress, skips the rest
-//                and records signal.reason ('SIGINT', 'SIGTERM') as interrupted
+//                and records signal.reason ('SIGINT', 'SIGTERM', 'SIGHUP') as interrupted
 //   onEvent      called with { type: 'run-started', result, total, cases },
 //                whose result.cases holds every case as measured so far
 //                from then on (see interimResult below),
@@ -91,6 +92,9 @@ export async function run(options = {}) {
   // On a link every process runs in namespaces made for this run, where
   // the machine's own ports are no one's; with --remote only the relay
   // client listens here, the relay server and the target listen there.
+  // What an earlier run that was killed outright left running (its iperf3
+  // -s on our port) is ended first, and the report says so.
+  const leftovers = await clearLeftovers();
   if (!settings.link) await assertPortsFree(settings.remote ? { client: settings.ports.client } : settings.ports);
   // The iperf3 here is described even when the built-in engine measures,
   // as a reader comparing two reports will want to know.
@@ -119,6 +123,7 @@ export async function run(options = {}) {
     // The engine that measured, after 'auto' chose.
     options: { casesFile, casesSource: source, ...recordedOptions(settings), engine: engine.name },
     warnings: [
+      ...leftovers.map(({ pid, command }) => `ended pid ${pid} (${command}), left running by an earlier cipherbench run that was killed`),
       ...duplicateWarnings(selected),
       ...(settings.requests && engine.reason ? [`the built-in Node client loads every case, not wrk: ${engine.reason}; its own CPU may squeeze the rows (docs/requests.md)`] : []),
     ],
@@ -400,7 +405,7 @@ function withEfficiency(ceiling, receiver) {
 
 // The CLI aborts with the signal's name; an API caller's own reason (an
 // Error, say) is recorded as 'aborted' rather than guessed at.
-const interruptName = (reason) => (reason === 'SIGINT' || reason === 'SIGTERM' ? reason : 'aborted');
+const interruptName = (reason) => (['SIGINT', 'SIGTERM', 'SIGHUP'].includes(reason) ? reason : 'aborted');
 
 async function loadCases({ casesFile, cases }) {
   if (cases !== undefined && casesFile !== undefined) throw inputError('give either cases or casesFile, not both');

@@ -18,8 +18,10 @@ const children = new Set();
 // The readiness bound is for a program that never becomes ready; on a
 // loaded machine a healthy one has taken over 10 s (blinksocks, starting
 // beside the whole suite), so it is generous.
-export function startProcess(command, args, { ready, listening, timeoutMs = 30_000 } = {}) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+// `env` replaces the environment; `detached` puts the child in a group of
+// its own, which a test may signal whole.
+export function startProcess(command, args, { ready, listening, timeoutMs = 30_000, env = process.env, detached = false } = {}) {
+  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env, detached });
   children.add(child);
   child.output = '';
   const append = (data) => {

@@ -238,7 +238,7 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
       [['--duration', '0'], /^cipherbench: duration must be a whole number of seconds, 1 or more; got "0"\n$/],
       [['--ports', '1,2'], /^cipherbench: --ports must be three port numbers/],
       [['--filter', 'no-such-cipher'], /^cipherbench: --filter "no-such-cipher" matches no case/],
-      [['--engine', 'netperf'], /^cipherbench: engine must be one of auto, iperf3, node, got "netperf"\n$/],
+      [['--engine', 'netperf'], /^cipherbench: engine must be one of auto, iperf3, node, wrk, got "netperf"\n$/],
       [['--relative-to', 'no-such-case'], /^cipherbench: --relative-to "no-such-case" matches no case in this run/],
       // The bundled set has a shadowsocks-libev row for three methods.
       [['--relative-to', 'libev'], /^cipherbench: --relative-to "libev" matches 3 cases and must match one: 19 \(shadowsocks-libev aes-256-gcm\), 20 \(shadowsocks-libev chacha20-ietf-poly1305\), 21 \(shadowsocks-libev aes-256-ctr\)\n$/],

@@ -7,11 +7,16 @@ import { inputError } from '../errors.js';
 // which hashes the bytes as given. On Linux the bytes as given are still in
 // /proc/self/cmdline: this returns the value of `flag` from there (a
 // Buffer) when the decoded text shows a replacement, and the text otherwise.
+// A relay started by hand runs again in a node with its own flags
+// (relay-node-flags.js), and Node can pass a child only UTF-8: the first
+// process then hands its command line's bytes on in RAW_COMMAND_LINE.
+export const RAW_COMMAND_LINE = 'CIPHERBENCH_RAW_COMMAND_LINE';
+
 export function rawOptionValue(flag, decoded) {
   if (!decoded.includes('\uFFFD')) return decoded;
   let commandLine;
   try {
-    commandLine = readFileSync('/proc/self/cmdline');
+    commandLine = process.env[RAW_COMMAND_LINE] ? Buffer.from(process.env[RAW_COMMAND_LINE], 'base64') : readFileSync('/proc/self/cmdline');
   } catch {
     throw inputError(`${flag} is not valid UTF-8, and this system does not show a process its command line as bytes: give ${flag} as UTF-8`);
   }

@@ -1,4 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { runAgainWith } from '../process/run-again.js';
+import { RAW_COMMAND_LINE } from './raw-argument.js';
 import { RELAY_NODE_FLAGS } from '../relay/node-flags.js';
 import { earlySignal, releaseSignals, STOP_SIGNALS } from './early-signals.js';
 
@@ -26,5 +28,16 @@ export function runRelayWithFlags(flags) {
   // Passed on from here: a terminal's signal reaches the relay too (the
   // same process group), and a relay stops once however often it is told.
   releaseSignals();
-  runAgainWith(flags, { signals: STOP_SIGNALS });
+  runAgainWith(flags, { signals: STOP_SIGNALS, env: rawCommandLine() });
+}
+
+// An argument that is not UTF-8 (a key typed in Latin-1) reaches the
+// relay as bytes only through the environment (raw-argument.js).
+function rawCommandLine() {
+  if (!process.argv.some((arg) => arg.includes('\uFFFD'))) return process.env;
+  try {
+    return { ...process.env, [RAW_COMMAND_LINE]: readFileSync('/proc/self/cmdline').toString('base64') };
+  } catch {
+    return process.env;
+  }
 }

@@ -7,9 +7,9 @@ import { dyingWithParent } from './death-signal.js';
 // child dies with this process where the system allows (death-signal.js),
 // so a wrapper killed outright leaves nothing behind. Without execa: the
 // relays start through this, and execa would sit on a relay's heap.
-export function runAgainWith(nodeFlags, { signals }) {
+export function runAgainWith(nodeFlags, { signals, env = process.env }) {
   const [file, args] = dyingWithParent(process.execPath, [...nodeFlags, ...process.execArgv, ...process.argv.slice(1)]);
-  const child = spawn(file, args, { stdio: 'inherit' });
+  const child = spawn(file, args, { stdio: 'inherit', env });
   const pass = (signal) => child.kill(signal);
   for (const signal of signals) process.on(signal, pass);
   child.on('error', (error) => {

@@ -12,14 +12,16 @@ const flags = missingRelayFlags();
 if (flags.length > 0) {
   runRelayWithFlags(flags);
 } else {
-  let main;
+  // A relay loads only the relay (lib/cli/relay-main.js).
+  const relay = ['relay', 'bare-relay'].includes(process.argv[2]);
+  let run;
   try {
-    ({ main } = await import('../lib/cli/main.js'));
+    run = relay ? (await import('../lib/cli/relay-main.js')).relayMain : (await import('../lib/cli/main.js')).main;
   } catch (error) {
     exitIfNotInstalled(error);
     throw error;
   }
-  await main();
+  await run();
 }
 
 // A clone run before `npm ci` lacks the packages cipherbench depends on:

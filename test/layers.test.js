@@ -57,7 +57,7 @@ test('every room of lib/ is listed, and imports only the rooms below it', () => 
   assert.deepEqual(upward, []);
 });
 
-// Every relay is `cipherbench relay ...`, started through lib/cli/main.js,
+// Every relay is `cipherbench relay ...`, started through lib/cli/relay-main.js,
 // and the ceiling child measures ciphers: whatever they load at start sits
 // on their heap for the whole run, and a few MB more there cost the relay
 // pair a measurable share of its CPU in garbage collection
@@ -79,10 +79,10 @@ function staticallyLoaded(entry) {
       else packages.add(specifier);
     }
   }
-  return { files: seen.size, packages: [...packages] };
+  return { files: seen.size, packages: [...packages], seen };
 }
 
-for (const entry of ['cli/main.js', 'runner/ceiling-child.js']) {
+for (const entry of ['cli/main.js', 'cli/relay-main.js', 'runner/ceiling-child.js']) {
   test(`lib/${entry} loads neither ${HEAVY.join(' nor ')} at start`, () => {
     const { files, packages } = staticallyLoaded(entry);
     assert.ok(files > 3, `only ${files} files reached: the pattern no longer matches lib/'s imports`);
@@ -90,3 +90,13 @@ for (const entry of ['cli/main.js', 'runner/ceiling-child.js']) {
     assert.deepEqual(packages.filter((name) => HEAVY.includes(name)), []);
   });
 }
+
+// A relay process loads the relay and its presets, nothing of the runner,
+// the reports, the peers or the traffic engines: with all of the command
+// line loaded, the same relay code carried about a third less on Node 24.
+test('lib/cli/relay-main.js loads no runner, report, peer or traffic module', () => {
+  const { seen } = staticallyLoaded('cli/relay-main.js');
+  const rooms = [...seen].map((file) => path.relative(LIB, file).split(path.sep)[0]);
+  assert.ok(rooms.includes('relay') && rooms.includes('presets'), 'the relay itself is reached');
+  assert.deepEqual([...new Set(rooms.filter((room) => ['runner', 'report', 'peers', 'traffic'].includes(room)))], []);
+});

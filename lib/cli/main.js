@@ -1,8 +1,5 @@
-import { Command, CommanderError } from 'commander';
-import { readFileSync } from 'node:fs';
 import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
-import { earlySignal, releaseSignals } from './early-signals.js';
 import { registerEnvironmentCommand } from './environment-command.js';
 import { registerHistoryCommand } from './history-command.js';
 import { registerKeyCommand } from './key-command.js';
@@ -13,60 +10,28 @@ import { registerReportCommand } from './report-command.js';
 import { registerRequestsCommand, registerRunCommand } from './run-command.js';
 import { registerHttpTargetCommand } from './http-target-command.js';
 import { registerBareRelayCommand } from './bare-relay-command.js';
-import { exitCodeForSignal } from './exit-codes.js';
+import { runProgram } from './program.js';
 import { registerTrafficCommands } from './traffic-command.js';
-import { EXIT_INPUT } from '../errors.js';
 
-const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
+export { usageLine } from './program.js';
 
-// Commands that turn SIGINT/SIGTERM/SIGHUP into an orderly stop of their own.
-const HANDLES_SIGNALS = new Set(['run', 'requests', 'server', 'client', 'echo', 'udp-echo', 'sink', 'http-target', 'bare-relay']);
-
-export async function main(argv = process.argv) {
-  const program = new Command('cipherbench')
-    .description('How fast does a Shadowsocks preset chain carry a TCP stream on this machine? iperf3 through a real relay pair, ranked and archived.')
-    .version(version)
-    .exitOverride()
-    .configureOutput({ outputError: (message, write) => write(usageLine(message)) })
-    .hook('preAction', (_, action) => {
-      releaseSignals();
-      // run stops its children and archives what it has; a relay closes and
-      // exits 0. Any other command has not started yet: stop as interrupted.
-      if (earlySignal() && !HANDLES_SIGNALS.has(action.name())) process.exit(exitCodeForSignal(earlySignal()));
-    });
-  registerRunCommand(program);
-  registerRequestsCommand(program);
-  registerPresetsCommand(program);
-  registerCiphersCommand(program);
-  registerRelayCommands(program);
-  registerKeyCommand(program);
-  registerCompareCommand(program);
-  registerReportCommand(program);
-  registerHistoryCommand(program);
-  registerLatencyCommands(program);
-  registerTrafficCommands(program);
-  registerHttpTargetCommand(program);
-  registerBareRelayCommand(program);
-  registerEnvironmentCommand(program);
-  try {
-    await program.parseAsync(argv);
-  } catch (error) {
-    if (error instanceof CommanderError) {
-      // --help and --version "fail" with exit code 0; real usage errors are 2.
-      process.exitCode = error.exitCode === 0 ? 0 : EXIT_INPUT;
-      return;
-    }
-    if (error.exitCode === undefined) throw error;
-    process.stderr.write(`cipherbench: ${error.message}\n`);
-    process.exitCode = error.exitCode;
-  }
-}
-
-// Commander's own usage errors in the tool's one-line form: 'error: unknown
-// option '--durations'\n(Did you mean --duration?)' becomes
-// "cipherbench: unknown option '--durations': did you mean --duration? (see --help)".
-export function usageLine(message) {
-  const [first, ...rest] = message.trim().replace(/^error: /, '').split('\n');
-  const hints = rest.map((line) => line.replace(/^\((.*)\)$/, '$1').replace(/^Did you/, 'did you')).filter(Boolean);
-  return `cipherbench: ${[first.replace(/\.$/, ''), ...hints].join(': ')} (see --help)\n`;
+// Every command. A relay process is started through relay-main.js instead,
+// which loads only what a relay runs.
+export function main(argv = process.argv) {
+  return runProgram((program) => {
+    registerRunCommand(program);
+    registerRequestsCommand(program);
+    registerPresetsCommand(program);
+    registerCiphersCommand(program);
+    registerRelayCommands(program);
+    registerKeyCommand(program);
+    registerCompareCommand(program);
+    registerReportCommand(program);
+    registerHistoryCommand(program);
+    registerLatencyCommands(program);
+    registerTrafficCommands(program);
+    registerHttpTargetCommand(program);
+    registerBareRelayCommand(program);
+    registerEnvironmentCommand(program);
+  }, argv);
 }

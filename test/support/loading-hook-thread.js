@@ -10,7 +10,7 @@ export function initialize(data) {
 }
 
 export async function load(url, context, nextLoad) {
-  if (marker && url.endsWith('/lib/cli/main.js')) {
+  if (marker && (url.endsWith('/lib/cli/main.js') || url.endsWith('/lib/cli/relay-main.js'))) {
     writeFileSync(marker, `${Date.now()}\n`);
     if (holdMs > 0) await sleep(holdMs);
   }

@@ -1,0 +1,17 @@
+import { registerBareRelayCommand } from './bare-relay-command.js';
+import { runProgram } from './program.js';
+import { registerRelayCommands } from './relay-command.js';
+
+// The command line of a relay process (`relay server|client`,
+// `bare-relay`), which loads only the relay and its presets: with every
+// command's modules loaded as well (the runner, the reports, execa,
+// systeminformation), the same relay code carried about a third less on
+// Node 24 (docs/performance.md, "What a relay loads").
+export const RELAY_COMMANDS = Object.freeze(['relay', 'bare-relay']);
+
+export function relayMain(argv = process.argv) {
+  return runProgram((program) => {
+    registerRelayCommands(program);
+    registerBareRelayCommand(program);
+  }, argv);
+}

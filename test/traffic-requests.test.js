@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, describe, test } from 'node:test';
-import { startHttpTarget } from '../lib/traffic/http-target.js';
+import { describe, test } from 'node:test';
 import { measureRequests } from '../lib/traffic/requests.js';
 import { freePort } from './support/ports.js';
-import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { httpTargets } from './support/http-targets.js';
+import { startRelayClient, startRelayServer } from './support/processes.js';
 
 // The request workload's client against targets that misbehave in known
 // ways, with every request accounted for: what the target counted is what
@@ -12,17 +12,7 @@ import { startRelayClient, startRelayServer, stopAll } from './support/processes
 // only lower bounds that a slow machine cannot break (a request held back
 // 50 ms takes at least 50 ms).
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }];
-const closers = [];
-after(async () => {
-  await Promise.all(closers.map((close) => close()));
-  await stopAll();
-});
-
-async function target(options) {
-  const started = await startHttpTarget(options);
-  closers.push(started.close);
-  return started;
-}
+const { target, closers } = httpTargets();
 
 const noErrors = { refused: 0, reset: 0, timeout: 0, badResponse: 0 };
 

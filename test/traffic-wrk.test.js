@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, describe, test } from 'node:test';
-import { startHttpTarget } from '../lib/traffic/http-target.js';
+import { describe, test } from 'node:test';
 import { findWrk, measureWithWrk, parseWrkReport, wrkArgs } from '../lib/traffic/wrk.js';
 import { bindServer } from '../lib/relay/listener.js';
 import { requirePrograms } from './support/programs.js';
-import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { httpTargets } from './support/http-targets.js';
+import { startRelayClient, startRelayServer } from './support/processes.js';
 
 // wrk as the request workload's engine, for real: its script's report
 // parsed into the built-in client's figures, every request it counted
@@ -13,17 +13,7 @@ import { startRelayClient, startRelayServer, stopAll } from './support/processes
 // through our relay pair.
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }];
 const noErrors = { refused: 0, reset: 0, timeout: 0, badResponse: 0 };
-const closers = [];
-after(async () => {
-  await Promise.all(closers.map((close) => close()));
-  await stopAll();
-});
-
-async function target(options) {
-  const started = await startHttpTarget(options);
-  closers.push(started.close);
-  return started;
-}
+const { target, closers } = httpTargets();
 
 // A plain TCP server that answers each connection's first bytes with
 // `answer`, then closes, counting connections.

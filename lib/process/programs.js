@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { inputError } from '../errors.js';
 
 // A directory is "executable" to access(2) too; only a file runs.
 async function isExecutable(file) {
@@ -38,4 +39,18 @@ export async function findPrograms(names, options) {
     return { missing: `${missing.join(', ')} not found${where}` };
   }
   return { found: Object.fromEntries(names.map((name, at) => [name, paths[at]])) };
+}
+
+// The engine program a run insists on (iperf3, wrk): the path given, else
+// the first `name` on PATH; missing, an input error that says how to
+// install it (`hint`) or how to do without it (`otherwise`).
+export async function requireProgram(name, { givenPath, env = process.env, hint, otherwise }) {
+  if (givenPath) {
+    const found = await findProgram(path.resolve(givenPath), { env });
+    if (found) return found;
+    throw inputError(`${name} not found at ${givenPath}: give the path of an installed ${name}, or ${hint}`);
+  }
+  const found = await findProgram(name, { env });
+  if (found) return found;
+  throw inputError(`${name} is not installed (not found on PATH): ${hint}, or ${otherwise}`);
 }

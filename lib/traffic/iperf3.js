@@ -1,21 +1,11 @@
-import path from 'node:path';
-import { inputError } from '../errors.js';
-import { findProgram } from '../process/programs.js';
+import { requireProgram } from '../process/programs.js';
 import { UDP_RECEIVE_BUFFER } from './udp-datagrams.js';
 
 const INSTALL_HINT = 'install it with `sudo apt-get install iperf3` (Debian/Ubuntu) or `brew install iperf3` (macOS)';
 
 // The iperf3 to run: the path given, else the first on PATH.
-export async function findIperf3({ iperf3Path, env = process.env } = {}) {
-  if (iperf3Path) {
-    const found = await findProgram(path.resolve(iperf3Path), { env });
-    if (found) return found;
-    throw inputError(`iperf3 not found at ${iperf3Path}: give the path of an installed iperf3, or ${INSTALL_HINT}`);
-  }
-  const found = await findProgram('iperf3', { env });
-  if (found) return found;
-  throw inputError(`iperf3 is not installed (not found on PATH): ${INSTALL_HINT}, or run with --engine node`);
-}
+export const findIperf3 = ({ iperf3Path, env = process.env } = {}) =>
+  requireProgram('iperf3', { givenPath: iperf3Path, env, hint: INSTALL_HINT, otherwise: 'run with --engine node' });
 
 // --forceflush makes 'Server listening' arrive when it is printed, not when
 // a pipe buffer fills; -B keeps the target on loopback (on a link, on every

@@ -1,8 +1,6 @@
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { inputError } from '../errors.js';
 import { clockTicksPerSecond } from '../process/process-cost.js';
-import { findProgram } from '../process/programs.js';
+import { requireProgram } from '../process/programs.js';
 import { formatEndpoint } from '../relay/endpoint.js';
 import { startCommand } from '../process/processes.js';
 
@@ -25,16 +23,8 @@ const THREADS = 1;
 // wrk's own deadline for a request, as the built-in client's.
 const TIMEOUT_SECONDS = 10;
 
-export async function findWrk({ wrkPath, env = process.env } = {}) {
-  if (wrkPath) {
-    const found = await findProgram(path.resolve(wrkPath), { env });
-    if (found) return found;
-    throw inputError(`wrk not found at ${wrkPath}: give the path of an installed wrk, or ${INSTALL_HINT}`);
-  }
-  const found = await findProgram('wrk', { env });
-  if (found) return found;
-  throw inputError(`wrk is not installed (not found on PATH): ${INSTALL_HINT}, or run with --engine node`);
-}
+export const findWrk = ({ wrkPath, env = process.env } = {}) =>
+  requireProgram('wrk', { givenPath: wrkPath, env, hint: INSTALL_HINT, otherwise: 'run with --engine node' });
 
 // wrk's command line: `concurrency` connections on one thread for a whole
 // number of seconds (wrk takes no fraction), to the entry at host:port;

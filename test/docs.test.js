@@ -1,10 +1,16 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { test } from 'node:test';
+import { IMPLS } from '../lib/peers/index.js';
+import { PRESETS } from '../lib/presets/index.js';
 
 const DOCS = fileURLToPath(new URL('../docs/', import.meta.url));
+const PROJECT = fileURLToPath(new URL('..', import.meta.url));
 
 // docs/ is reference: what is true and how it was measured (figure,
 // command, date, machine). How it got there is git's history, so no page
@@ -39,4 +45,136 @@ test('the diary check catches the diary and leaves the protocols\' words alone',
   for (const line of ['a TLS 1.2 session-ticket handshake', 'echoes the client\'s session id', 'as V2Ray\'s session history does', 'carries the first bytes as its session ticket', 'a replay window per session (SIP022)', 'resumes no TLS session']) {
     assert.deepEqual(diaryLines(line), [], line);
   }
+});
+
+// ---- No commit hashes in the manual ----
+
+// A commit names how a figure got where it is, which is the notebook's
+// (docs/notes/) and git's; the manual gives the figure, the command and
+// the date. A hash is a word of 7 to 40 hex digits with a letter and a
+// digit in it; a UUID's groups (joined by hyphens) and a quoted value (a
+// key, a cookie) are not one. docs/figures/ is the archive of published
+// runs: its files are named for the code they measured.
+const HASH = /(?<![\w'"-])(?=[0-9a-f]*[a-f])(?=[0-9a-f]*\d)[0-9a-f]{7,40}(?![\w'"-])/;
+
+function hashLines(text) {
+  return text.split('\n').flatMap((line, at) => (HASH.test(line) ? [`${at + 1}: ${line.trim()}`] : []));
+}
+
+test('docs/ pages name no commit: the story and its hashes are in docs/notes/', () => {
+  const manual = readdirSync(DOCS).filter((name) => name.endsWith('.md'));
+  const found = manual.flatMap((page) => hashLines(readFileSync(path.join(DOCS, page), 'utf8')).map((hit) => `docs/${page}:${hit}`));
+  assert.deepEqual(found, [], 'give the figure, the command and the date; move the commit-by-commit story to docs/notes/');
+});
+
+test('the hash check finds a commit and leaves UUIDs, keys and figures alone', () => {
+  for (const line of ['code at commit 862308d, load average 3', '| 8084f4c | 1 busy loop |', 'the tree at 19756b1 (checked out)', 'b831381d8cda48b30811b831381d8cda48b30811']) {
+    assert.equal(hashLines(line).length, 1, line);
+  }
+  for (const line of ['`id` a3482e88-686a-4a58-8126-99c9df64b7bf', "cookie: '3ead74ba6d4d405df861db6e973b2703',", '1,242 connections and 200 MB', 'deadbeef', 'the 2022-blake3-aes-256-gcm method', '0x3FFF bytes']) {
+    assert.deepEqual(hashLines(line), [], line);
+  }
+});
+
+// ---- The README fits hyperfine's size ----
+
+test('README.md is under 2,000 words (wc -w)', () => {
+  const README = readFileSync(path.join(PROJECT, 'README.md'), 'utf8');
+  const words = README.split(/\s+/).filter(Boolean).length;
+  assert.ok(words < 2000, `README.md has ${words} words: move reference to docs/, development to CONTRIBUTING.md`);
+});
+
+// ---- Every link leads somewhere ----
+
+// GitHub's anchor for a heading: lower case, no punctuation but hyphens
+// and underscores, a hyphen for each space; a repeated heading gets -1, -2.
+function anchors(markdown) {
+  const seen = new Map();
+  const found = new Set();
+  let fenced = false;
+  for (const line of markdown.split('\n')) {
+    if (/^\s*```/.test(line)) fenced = !fenced;
+    const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*$/.exec(line);
+    if (!heading) continue;
+    const slug = heading[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const count = seen.get(slug) ?? 0;
+    seen.set(slug, count + 1);
+    found.add(count === 0 ? slug : `${slug}-${count}`);
+  }
+  return found;
+}
+
+// A page's links, outside code: [text](target), targets on this disk only.
+function localLinks(markdown) {
+  const prose = markdown.replace(/^\s*```[\s\S]*?^\s*```/gm, '').replace(/`[^`\n]*`/g, '');
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map(([, target]) => target).filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
+}
+
+function brokenLinks(file) {
+  const text = readFileSync(file, 'utf8');
+  return localLinks(text).flatMap((target) => {
+    const [where, anchor] = target.split('#');
+    const resolved = where ? path.resolve(path.dirname(file), decodeURIComponent(where)) : file;
+    if (!existsSync(resolved)) return [`${target}: no such file`];
+    if (anchor && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(anchor)) return [`${target}: no heading for #${anchor}`];
+    return [];
+  }).map((broken) => `${path.relative(PROJECT, file)}: ${broken}`);
+}
+
+const markdownFiles = () => [
+  path.join(PROJECT, 'README.md'),
+  path.join(PROJECT, 'CONTRIBUTING.md'),
+  ...readdirSync(DOCS, { recursive: true }).filter((name) => name.endsWith('.md')).map((name) => path.join(DOCS, name)),
+];
+
+test('every link of the README, CONTRIBUTING.md and docs/ leads to a file and heading that exist', () => {
+  assert.deepEqual(markdownFiles().flatMap(brokenLinks), []);
+});
+
+test('the link check finds a missing file and a missing heading', () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'cipherbench-links-'));
+  try {
+    writeFileSync(path.join(dir, 'a.md'), '# A page\n\n## Read the report\n\n[ok](#read-the-report) [ok](b.md#b-c) [gone](c.md) [no heading](b.md#nowhere) `[code](d.md)`\n');
+    writeFileSync(path.join(dir, 'b.md'), '# B: `c`\n');
+    assert.deepEqual(brokenLinks(path.join(dir, 'a.md')).map((broken) => broken.split(': ').slice(1).join(': ')), ['c.md: no such file', 'b.md#nowhere: no heading for #nowhere']);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// ---- The reference lists are the program's ----
+
+// A table's rows in a page, from its header line to the first line that is
+// not a row.
+function tableRows(markdown, header) {
+  const lines = markdown.split('\n');
+  const start = lines.findIndex((text) => text.startsWith(header));
+  assert.ok(start >= 0, `the table headed ${header}`);
+  const rows = [];
+  for (const text of lines.slice(start + 2)) {
+    if (!text.startsWith('|')) break;
+    rows.push(text.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+  }
+  return rows;
+}
+const codeSpans = (text) => [...text.matchAll(/`([^`]+)`/g)].map(([, span]) => span);
+const page = (name) => readFileSync(path.join(DOCS, name), 'utf8');
+
+test('docs/cases.md: the presets table names every preset once, and only presets', () => {
+  const named = tableRows(page('cases.md'), '| preset |').flatMap(([cell]) => codeSpans(cell));
+  assert.deepEqual([...named].sort(), Object.keys(PRESETS).sort());
+});
+
+test('docs/cases.md: the reference rows table names every implementation once, and only those', () => {
+  const named = tableRows(page('cases.md'), '| row |').map(([cell]) => /impl: '([^']+)'/.exec(cell)?.[1]);
+  assert.deepEqual([...new Set(named)].sort(), [...IMPLS].sort());
+  // shadowsocks-libev has two rows: without and with the simple-obfs plugin.
+  assert.equal(named.length, IMPLS.length + 1);
+});
+
+test('docs/commands.md: the commands table lists every command of cipherbench --help', async () => {
+  const { stdout } = await promisify(execFile)(process.execPath, [path.join(PROJECT, 'bin', 'cipherbench.js'), '--help'], { env: { ...process.env, NO_COLOR: '1' } });
+  const commands = [...stdout.split('Commands:')[1].matchAll(/^ {2}([\w-]+)/gm)].map(([, name]) => name).filter((name) => name !== 'help');
+  const listed = tableRows(page('commands.md'), '| command |').flatMap(([cell]) => codeSpans(cell).map((span) => span.split(' ')[0]));
+  assert.deepEqual([...new Set(listed)].sort(), commands.sort(), 'the Commands table lists every command of --help');
 });

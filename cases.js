@@ -4,7 +4,7 @@
 // ones), or a reference row naming another implementation to measure the
 // same way, on the same machine, in the same run. Edit freely: drop what
 // you do not care about, add chains of your own (`cipherbench presets`
-// lists every preset and method) or rows for other relays (README.md).
+// lists every preset and method) or rows for other relays (docs/cases.md).
 // `cipherbench run FILE` takes another file written like this one, as
 // export default [...] or module.exports = [...].
 //

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-// The rooms of lib/ and what each may import besides itself (README, "How
-// it is built"). The wire (crypto, wire, presets, chain) knows no socket;
+// The rooms of lib/ and what each may import besides itself (CONTRIBUTING.md,
+// "How lib/ is built"). The wire (crypto, wire, presets, chain) knows no socket;
 // the relay no process; nothing below the runner knows the runner, the
 // reports or the CLI; the reports only read results. A new arrow here is a
 // design choice to make on purpose, not an import that slipped in.

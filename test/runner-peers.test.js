@@ -55,7 +55,7 @@ test('direct, plain, shadowsocks-libev and blinksocks rows run like our own rela
     { impl: 'blinksocks', presets: GCM },
     { impl: 'shadowsocks-rust', method: 'aes-256-gcm' },
     { impl: 'command', server: 'no-such-relay --listen {listen}', client: 'no-such-relay --listen {listen} --server {server} --forward {forward}' },
-    // Any relay pair from two command lines: here our own, as README.md shows.
+    // Any relay pair from two command lines: here our own, as docs/cases.md shows.
     {
       impl: 'command',
       label: 'our relays by command',

@@ -130,13 +130,15 @@ export function formatRanking(given, { color = false } = {}) {
       caseLabel(caseResult),
     ].join(', '));
   }
-  lines.push(...rankingNotes(result, ranked, reference, paint));
+  // A request run ranks in its table, under the heading; the notes on how
+  // the machine was and what the marks mean follow it.
   const requests = rankRequests(result);
   if (requests.length > 0) {
     const columns = requestColumns(requests);
     const rows = [columns.map((column) => column.title), ...requests.map((caseResult, position) => columns.map((column) => column.cell(caseResult, position + 1)))];
     lines.push(...alignColumns(rows, columns), '', requestsNote(requests));
   }
+  lines.push(...rankingNotes(result, ranked, reference, paint));
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
   if (unstable > 0) {
     // As hyperfine warns about outliers: the number is printed, but a

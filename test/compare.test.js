@@ -367,3 +367,100 @@ test('both runs measured against the same reference in rounds: cases judged on t
   assert.match(text, /\n +1 +forward +\S.+ +0\.80 x \(0\.79\.\.0\.81\) +0\.80 x \(0\.79\.\.0\.81\) +/);
   assert.match(text, /Cannot tell apart from the old run: .*case 1[,.]/);
 });
+
+// Two real identical smoke runs made back to back on the shared 2-core
+// machine (`run --smoke --repeat 3 --noise-floor 3 --no-ceiling`, the same
+// code): between them the direct runs of the noise floor went from 16.6
+// Gbit/s (cv 52 %) to 24.4 Gbit/s (cv 4 %).
+const SMOKE_OLD = JSON.parse(await readFile(new URL('./fixtures/compare/smoke-1.json', import.meta.url), 'utf8'));
+const SMOKE_NEW = JSON.parse(await readFile(new URL('./fixtures/compare/smoke-2.json', import.meta.url), 'utf8'));
+const REQUESTS = new URL('./fixtures/compare/requests-smoke.json', import.meta.url).pathname;
+
+test('two real identical runs while the machine moved: the machine changed, never faster, and the threshold is its noise', () => {
+  const comparison = compareResults(SMOKE_OLD, SMOKE_NEW);
+  assert.deepEqual(comparison.rows.map((row) => row.verdict), ['within-noise', 'machine-changed', 'within-noise']);
+  assert.equal(comparison.regressed, false);
+  assert.equal(comparison.machine.sources.length, 1);
+  assert.ok(Math.abs(comparison.machine.deltaPercent - (SMOKE_NEW.noiseFloor.bits_per_second / SMOKE_OLD.noiseFloor.bits_per_second - 1) * 100) < 1e-9);
+  assert.ok(Math.abs(comparison.effectiveThreshold - SMOKE_OLD.noiseFloor.cv * 100) < 1e-9);
+  const text = formatComparison(comparison);
+  assert.match(text, /^The machine, as the noise floor saw it: 16\.6 Gbits\/sec \(cv 52\.1%\) in the old run, 24\.4 Gbits\/sec \(cv 3\.7%\) in the new: \+47\.3% \[/m);
+  assert.match(text, /^The threshold is 52\.1%, not 5%/m);
+  assert.match(text, /aes-192-ctr\).* \+141\.8% \[\+27\.9%, \+399\.8%\] +0\.050 +the machine changed by \+47\.3%$/m);
+  assert.match(text.split('\n').at(-2), /^The machine changed by \+47\.3% between the runs: 1 of 3 cases moved with it, none beyond it\./);
+  assert.doesNotMatch(text, /(faster|slower)$/m);
+  // Without the direct runs the same two files read "faster": the noise
+  // floor is what tells the machine from the code.
+  const blind = compareResults({ ...SMOKE_OLD, noiseFloor: null }, { ...SMOKE_NEW, noiseFloor: null });
+  assert.equal(blind.rows[1].verdict, 'faster');
+});
+
+test('a real run against its own copy scaled: the whole machine slower is the machine; one case slower beyond it is a regression', () => {
+  const scaled = (result, factor, { cases = () => true, noiseFloor = true } = {}) => {
+    const copyOf = structuredClone(result);
+    if (noiseFloor) copyOf.noiseFloor.values = copyOf.noiseFloor.values.map((value) => value * factor);
+    copyOf.noiseFloor.bits_per_second *= noiseFloor ? factor : 1;
+    for (const caseResult of copyOf.cases.filter(cases)) {
+      for (const run of caseResult.runs) run.receiver.bits_per_second *= factor;
+      for (const key of ['bits_per_second', 'min', 'max', 'low', 'high']) caseResult.receiver[key] *= factor;
+    }
+    return copyOf;
+  };
+  const self = compareResults(SMOKE_NEW, SMOKE_NEW);
+  assert.deepEqual(self.rows.map((row) => row.verdict), ['within-noise', 'within-noise', 'within-noise']);
+  // Its noise floor's cv, 3.7 %, is below the threshold: 5 % holds.
+  assert.deepEqual([self.machine.deltaPercent, self.effectiveThreshold], [0, 5]);
+
+  // Everything, the direct runs too, 30 % slower: the machine's doing
+  // (aes-256-ctr's runs spread too far for the rank test to see it).
+  const machine = compareResults(SMOKE_NEW, scaled(SMOKE_NEW, 0.7));
+  assert.deepEqual(machine.rows.map((row) => row.verdict), ['machine-changed', 'machine-changed', 'within-noise']);
+  assert.equal(machine.regressed, false);
+  assert.match(formatComparison(machine), /the machine changed by -30\.0%$/m);
+
+  // One case at half its speed while the direct runs stayed: a regression.
+  const aes256 = (caseResult) => caseResult.presets.at(-1).params.method === 'aes-256-ctr';
+  const regression = compareResults(SMOKE_NEW, scaled(SMOKE_NEW, 0.5, { cases: aes256, noiseFloor: false }));
+  assert.deepEqual(regression.rows.map((row) => row.verdict), ['within-noise', 'within-noise', 'slower']);
+  assert.equal(regression.regressed, true);
+
+  // The same half speed, but the direct runs fell by 40 % too: the case's
+  // interval reaches the machine's, so it is not called slower.
+  const both = compareResults(SMOKE_NEW, scaled(scaled(SMOKE_NEW, 0.5, { cases: aes256, noiseFloor: false }), 0.6, { cases: () => false }));
+  assert.equal(both.rows[2].verdict, 'machine-changed');
+  assert.equal(both.regressed, false);
+});
+
+test('compare refuses runs of different workloads, durations or directions with one line and exit 2', async () => {
+  const compare = (...args) => execa('node', [BIN, 'compare', ...args], { reject: false, env: { NO_COLOR: '1' } });
+  const smoke = new URL('./fixtures/compare/smoke-1.json', import.meta.url).pathname;
+  const tls = new URL('../docs/figures/tls.json', import.meta.url).pathname;
+  const udp = new URL('../docs/figures/udp-50M-v2ray.json', import.meta.url).pathname;
+  const dir = await mkdtemp(join(tmpdir(), 'cipherbench-compare-'));
+  const reverse = join(dir, 'reverse.json');
+  const reversed = structuredClone(SMOKE_NEW);
+  reversed.options.reverse = true;
+  for (const caseResult of reversed.cases) caseResult.direction = 'reverse';
+  await writeFile(reverse, JSON.stringify(reversed));
+  try {
+    for (const [args, message] of [
+      [[smoke, REQUESTS], /^cipherbench: cannot compare: the old run measured TCP bulk at full speed, 1 stream, 1 s a run, the new one requests, 20 clients, 2-byte responses, kept-alive connections, 1 s a run; compare two runs of one workload$/],
+      [[udp, tls], /^cipherbench: cannot compare: the old run measured UDP at 50\.0 Mbits\/sec offered, 1200-byte datagrams, 3 s a run, the new one TCP bulk at full speed, 1 stream, 3 s a run;/],
+      [[smoke, tls], /^cipherbench: cannot compare: the old run measured TCP bulk at full speed, 1 stream, 1 s a run, the new one TCP bulk at full speed, 1 stream, 3 s a run;/],
+      [[smoke, reverse], /^cipherbench: cannot compare: the old run measured the forward direction, the new one reverse; compare two runs of one direction/],
+    ]) {
+      const refused = await compare(...args);
+      assert.equal(refused.exitCode, 2, refused.stdout);
+      assert.equal(refused.stdout, '');
+      assert.match(refused.stderr, message);
+      assert.equal(refused.stderr.trimEnd().split('\n').length, 1);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  // Two request runs compare on requests per second.
+  const requests = await compare(REQUESTS, REQUESTS);
+  assert.equal(requests.exitCode, 0, requests.stderr);
+  assert.match(requests.stdout, /^Median requests per second, old run .*: requests, 20 clients/);
+  assert.match(requests.stdout, /aes-128-ctr\) +21410 req\/s \(20547\.\.26659\) +21410 req\/s \(20547\.\.26659\) +0\.0% \[.*within noise$/m);
+});

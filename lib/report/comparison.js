@@ -2,7 +2,7 @@ import { Chalk } from 'chalk';
 import { inputError } from '../errors.js';
 import { upgradeResult } from '../result.js';
 import { caseDefinition, caseLabel } from './case-label.js';
-import { machineChange, machineNoiseCv } from './machine-change.js';
+import { busyMachine, machineChange, machineNoiseCv, relayCpuChange } from './machine-change.js';
 import { ALPHA, bootstrapRatioInterval, mannWhitneyP, MIN_RUNS } from './significance.js';
 import { formatFixed } from './units.js';
 import { directionsOf, figureFor, workloadOf } from './workload.js';
@@ -70,7 +70,8 @@ export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHO
   const noiseCv = machineNoiseCv([oldResult, newResult], { figure: workload.figure });
   const effectiveThreshold = Math.max(threshold, noiseCv * 100);
   const oldByKey = groupByKey(oldResult.cases.filter(inShared));
-  const rule = { threshold: effectiveThreshold, strict, intervals, machine, figure: workload.figure, pairing: sharedReference(oldResult, newResult) };
+  const busy = { old: busyMachine(oldResult), new: busyMachine(newResult) };
+  const rule = { threshold: effectiveThreshold, strict, intervals, machine, busy, figure: workload.figure, pairing: sharedReference(oldResult, newResult) };
   const rows = newResult.cases.filter(inShared).map((newCase) => {
     const oldCase = oldByKey.get(caseKey(newCase))?.shift() ?? null;
     return compareCase(oldCase, newCase, rule);
@@ -240,15 +241,21 @@ function verdictText(comparison, paint) {
     return paint.yellow(`Cannot tell: ${unknown} of ${rows.length} cases have fewer than ${minRuns} runs on a side, too few to tell a change from noise. `
       + `Run both with --repeat ${minRuns} or more (--full repeats 3), or pass --strict to gate on the ${threshold}% threshold alone.`);
   }
-  const withMachine = rows.filter((row) => row.verdict === 'machine-changed').length;
-  if (withMachine > 0) {
-    return paint.yellow(`The machine changed by ${signedPercent(machine.deltaPercent)} between the runs: ${withMachine} of ${rows.length} cases moved with it, none beyond it. `
+  const withMachine = rows.filter((row) => row.verdict === 'machine-changed');
+  if (withMachine.length > 0) {
+    const starved = withMachine.filter((row) => row.relayCpu).length;
+    const withDirect = withMachine.length - starved;
+    const parts = [
+      ...(withDirect > 0 ? [`${withDirect} of ${rows.length} cases moved with the direct runs (${signedPercent(machine.deltaPercent)})`] : []),
+      ...(starved > 0 ? [`${starved} of ${rows.length} cases moved with the CPU their relays got from a busy machine`] : []),
+    ];
+    return paint.yellow(`The machine changed between the runs: ${parts.join('; ')}; no case moved beyond that. `
       + 'No change of the code shows; compare runs made back to back on a quiet machine.');
   }
   return paint.green(`No regression: no case got slower by more than ${threshold}% beyond the runs' noise${machine ? ' and the machine\'s' : ''}.`);
 }
 
-function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, machine, figure }) {
+function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, machine, busy, figure }) {
   const known = newCase ?? oldCase;
   // On the paired ratios when both sides have enough of them; the
   // reference itself, and a case with too few, on its bitrates.
@@ -270,6 +277,7 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, 
     p: null,
     verdict: null,
     regressed: false,
+    relayCpu: null,
   };
   if (!oldCase) return { ...row, verdict: 'only-new' };
   if (!newCase) return { ...row, verdict: 'only-old' };
@@ -292,7 +300,22 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, 
       : ranged;
     return { ...row, deltaPercent, verdict, regressed: verdict === 'slower' };
   }
-  return { ...row, ...judge(row.old, row.new, { threshold, intervals, machine }) };
+  return starved({ ...row, ...judge(row.old, row.new, { threshold, intervals, machine }) }, oldCase, newCase, threshold, busy);
+}
+
+// A change the direct runs did not show can still be the machine's: on a
+// machine with no idle CPU, other work takes CPU from the relays, and a
+// relay carries fewer bytes with the same code. When the relays' share of
+// a core moved the same way, beyond the threshold, in the run whose
+// machine was busy, the change is the machine's; a slower relay of the
+// same CPU share, or one that left CPU idle, stays slower.
+function starved(row, oldCase, newCase, threshold, busy) {
+  if (row.verdict !== 'slower' && row.verdict !== 'faster') return row;
+  const lower = row.verdict === 'slower';
+  if (!(lower ? busy.new : busy.old)) return row;
+  const cpu = relayCpuChange(oldCase, newCase);
+  if (!cpu || !(lower ? cpu.intervalPercent.high < -threshold : cpu.intervalPercent.low > threshold)) return row;
+  return { ...row, verdict: 'machine-changed', regressed: false, relayCpu: cpu };
 }
 
 // The rule on two sets of values (bitrates, or paired ratios), each
@@ -439,6 +462,7 @@ function formatP(p) {
 
 function verdictCell(row, machine) {
   if (row.paired) return `${VERDICT_TEXT[row.verdict]} *`;
+  if (row.verdict === 'machine-changed' && row.relayCpu) return `the machine changed: relays got ${signedPercent(row.relayCpu.deltaPercent)} CPU`;
   if (row.verdict === 'machine-changed') return `the machine changed by ${signedPercent(machine.deltaPercent)}`;
   if (row.verdict !== 'cannot-tell') return VERDICT_TEXT[row.verdict];
   return `cannot tell (${row.old.runs} vs ${row.new.runs} ${row.new.runs === 1 && row.old.runs === 1 ? 'run' : 'runs'})`;

@@ -81,3 +81,31 @@ function caseValues(caseResult, figure) {
   if (!caseResult) return [];
   return caseResult.runs.filter((run) => run.status === 'ok').map(figure.ofRun).filter((value) => value !== null);
 }
+
+// A run's CPU was busy when its runs left under this share of it idle
+// (median over the ok runs' `disturbance.idle`): what its relays did not
+// get went to other work, not to idleness of their own.
+const BUSY_IDLE = 0.05;
+
+export function busyMachine(result) {
+  const idle = result.cases.flatMap((caseResult) => caseResult.runs)
+    .map((run) => (run.status === 'ok' ? run.disturbance?.idle : null))
+    .filter((value) => typeof value === 'number');
+  return idle.length > 0 && median(idle) < BUSY_IDLE;
+}
+
+// The change of the share of a core a case's two relays got while they
+// carried its bytes (their CPU seconds over the receiver's seconds, per ok
+// run), new over old: { deltaPercent, intervalPercent }, or null without
+// MIN_DIRECT_RUNS runs with a cost a side (direct, no /proc, requests).
+// Bitrate is that share over the CPU a byte costs: on a busy machine a
+// relay that got less CPU carries fewer bytes with the same code.
+export function relayCpuChange(oldCase, newCase) {
+  const shares = (caseResult) => caseResult.runs
+    .filter((run) => run.status === 'ok' && run.cost && run.receiver?.seconds > 0)
+    .map((run) => (run.cost.client.cpuSeconds + run.cost.server.cpuSeconds) / run.receiver.seconds);
+  const [before, after] = [shares(oldCase), shares(newCase)];
+  if (before.length < MIN_DIRECT_RUNS || after.length < MIN_DIRECT_RUNS) return null;
+  const { low, high } = bootstrapRatioInterval(before, after);
+  return { deltaPercent: (median(after) / median(before) - 1) * 100, intervalPercent: { low: (low - 1) * 100, high: (high - 1) * 100 } };
+}

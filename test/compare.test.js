@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { compareResults, formatComparison } from '../lib/report/comparison.js';
+import { createReporter } from '../lib/report/reporter.js';
 
 const FIXTURE = new URL('./fixtures/result-v2.json', import.meta.url);
 const BIN = new URL('../bin/cipherbench.js', import.meta.url).pathname;
@@ -487,4 +488,15 @@ test('a real run during a busy loop: a case whose relays got less CPU from a bus
   const notBusy = compareResults(before, idle);
   assert.equal(notBusy.rows[1].verdict, 'slower');
   assert.equal(notBusy.regressed, true);
+});
+
+test('run --baseline of another workload: one line on stderr, the run still reported, and it does not pass', async () => {
+  const written = { stdout: '', stderr: '' };
+  const stream = (name) => ({ isTTY: false, write: (text) => { written[name] += text; return true; } });
+  const reporter = await createReporter({ baseline: REQUESTS, archive: false, color: false, stdout: stream('stdout'), stderr: stream('stderr') });
+  const { ok, regressed } = await reporter.finish(SMOKE_NEW);
+  assert.deepEqual({ ok, regressed }, { ok: false, regressed: false });
+  assert.match(written.stdout, /\(ranking\):/);
+  assert.doesNotMatch(written.stdout, /Against the baseline/);
+  assert.equal(written.stderr, `cipherbench: --baseline ${REQUESTS}: cannot compare: the old run measured requests, 20 clients, 2-byte responses, kept-alive connections, 1 s a run, the new one TCP bulk at full speed, 1 stream, 1 s a run; compare two runs of one workload\n`);
 });

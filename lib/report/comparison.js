@@ -307,14 +307,17 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, 
 // machine with no idle CPU, other work takes CPU from the relays, and a
 // relay carries fewer bytes with the same code. When the relays' share of
 // a core moved the same way, beyond the threshold, in the run whose
-// machine was busy, the change is the machine's; a slower relay of the
-// same CPU share, or one that left CPU idle, stays slower.
+// machine was busy, and the case's interval reaches that change of its
+// CPU (the CPU it lost can explain the bytes it lost), the change is the
+// machine's; a slower relay of the same CPU share, one that left CPU idle,
+// or one that lost far more bytes than CPU, stays slower.
 function starved(row, oldCase, newCase, threshold, busy) {
   if (row.verdict !== 'slower' && row.verdict !== 'faster') return row;
   const lower = row.verdict === 'slower';
   if (!(lower ? busy.new : busy.old)) return row;
   const cpu = relayCpuChange(oldCase, newCase);
   if (!cpu || !(lower ? cpu.intervalPercent.high < -threshold : cpu.intervalPercent.low > threshold)) return row;
+  if (beyondMachine(row.intervalPercent, cpu, lower)) return row;
   return { ...row, verdict: 'machine-changed', regressed: false, relayCpu: cpu };
 }
 

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -64,4 +64,41 @@ test('cipherbench compare exits 0, 1 on a regression, 0 when it cannot tell, and
     assert.match(bad.stderr.trimEnd(), message);
     assert.equal(bad.stderr.trimEnd().split('\n').length, 1);
   }
+});
+
+const SMOKE_NEW = JSON.parse(await readFile(new URL('./fixtures/compare/smoke-2.json', import.meta.url), 'utf8'));
+const REQUESTS = new URL('./fixtures/compare/requests-smoke.json', import.meta.url).pathname;
+
+test('compare refuses runs of different workloads, durations or directions with one line and exit 2', async () => {
+  const compare = (...args) => execa('node', [BIN, 'compare', ...args], { reject: false, env: { NO_COLOR: '1' } });
+  const smoke = new URL('./fixtures/compare/smoke-1.json', import.meta.url).pathname;
+  const tls = new URL('../docs/figures/tls.json', import.meta.url).pathname;
+  const udp = new URL('../docs/figures/udp-50M-v2ray.json', import.meta.url).pathname;
+  const dir = await mkdtemp(join(tmpdir(), 'cipherbench-compare-'));
+  const reverse = join(dir, 'reverse.json');
+  const reversed = structuredClone(SMOKE_NEW);
+  reversed.options.reverse = true;
+  for (const caseResult of reversed.cases) caseResult.direction = 'reverse';
+  await writeFile(reverse, JSON.stringify(reversed));
+  try {
+    for (const [args, message] of [
+      [[smoke, REQUESTS], /^cipherbench: cannot compare: the old run measured TCP bulk at full speed, 1 stream, 1 s a run, the new one requests, 20 clients, 2-byte responses, kept-alive connections, 1 s a run; compare two runs of one workload$/],
+      [[udp, tls], /^cipherbench: cannot compare: the old run measured UDP at 50\.0 Mbits\/sec offered, 1200-byte datagrams, 3 s a run, the new one TCP bulk at full speed, 1 stream, 3 s a run;/],
+      [[smoke, tls], /^cipherbench: cannot compare: the old run measured TCP bulk at full speed, 1 stream, 1 s a run, the new one TCP bulk at full speed, 1 stream, 3 s a run;/],
+      [[smoke, reverse], /^cipherbench: cannot compare: the old run measured the forward direction, the new one reverse; compare two runs of one direction/],
+    ]) {
+      const refused = await compare(...args);
+      assert.equal(refused.exitCode, 2, refused.stdout);
+      assert.equal(refused.stdout, '');
+      assert.match(refused.stderr, message);
+      assert.equal(refused.stderr.trimEnd().split('\n').length, 1);
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+  // Two request runs compare on requests per second.
+  const requests = await compare(REQUESTS, REQUESTS);
+  assert.equal(requests.exitCode, 0, requests.stderr);
+  assert.match(requests.stdout, /^Median requests per second, old run .*: requests, 20 clients/);
+  assert.match(requests.stdout, /aes-128-ctr\) +21410 req\/s \(20547\.\.26659\) +21410 req\/s \(20547\.\.26659\) +0\.0% \[.*within noise$/m);
 });

@@ -59,9 +59,9 @@ test('history: per case over time, the change judged as compare does, other mach
   assert.match(stderr, /^cipherbench: .*reports\/newer\.json: result version 99 is newer than this cipherbench reads/m);
   assert.match(stderr, /^cipherbench: cannot read .*reports\/a-folder\.json: /m);
 
-  assert.match(stdout, /^2 machines or engines: each has its own history below/);
-  assert.match(stdout, /\nAMD EPYC, 2 cores, engine iperf3: 3 runs, 2026-11-\d\d to 2026-12-\d\d\n/);
-  assert.match(stdout, /\nAnother CPU, 2 cores, engine iperf3: 1 run, 2026-12-\d\d\n/);
+  assert.match(stdout, /^2 machines, engines or workloads: each has its own history below/);
+  assert.match(stdout, /\nAMD EPYC, 2 cores, engine iperf3; TCP bulk at full speed, 1 stream, 3 s a run: 3 runs, 2026-11-\d\d to 2026-12-\d\d\n/);
+  assert.match(stdout, /\nAnother CPU, 2 cores, engine iperf3; TCP bulk at full speed, 1 stream, 3 s a run: 1 run, 2026-12-\d\d\n/);
   const aes = stdout.slice(stdout.indexOf(`\n${AES_128}\n`) + 1).split('\n\n')[0].split('\n');
   assert.match(aes[2], /^ {2}\d{4}-\d\d-\d\d \d\d:\d\d +[\d.]+ Gbits\/sec +[\d.]+\.\.[\d.]+ +3$/, 'the first run has no change');
   // Every case 1% faster, the reference too: compared round by round
@@ -167,4 +167,46 @@ test('history --html: runs within one day are ticked by time, runs over days by 
   const weeks = ticks(dayOf([0, 21]));
   assert.equal(new Set(weeks).size, 4, weeks.join(', '));
   for (const text of weeks) assert.match(text, /^\d{4}-\d\d-\d\d$/);
+});
+
+// Real runs of four workloads in one folder (two identical TCP smoke runs,
+// a requests smoke run, a UDP run at 50 Mbit/s, the 3 s TCP run above), and
+// one TCP smoke run cut short by Ctrl-C: a history each, the cut one apart.
+test('history keeps one series per workload and lists runs cut short apart, in no trend', async () => {
+  const cwd = emptyFolder();
+  const reports = path.join(cwd, 'reports');
+  mkdirSync(reports);
+  const fixture = (name) => JSON.parse(readFileSync(new URL(name, import.meta.url), 'utf8'));
+  const smokeNew = fixture('./fixtures/compare/smoke-2.json');
+  archive(reports, 'smoke-1.json', fixture('./fixtures/compare/smoke-1.json'));
+  archive(reports, 'smoke-2.json', smokeNew);
+  archive(reports, 'requests.json', fixture('./fixtures/compare/requests-smoke.json'));
+  archive(reports, 'udp.json', fixture('../docs/figures/udp-50M-v2ray.json'));
+  archive(reports, 'tcp-3s.json', REAL);
+  const cut = structuredClone(smokeNew);
+  Object.assign(cut, { startedAt: '2026-11-29T08:00:00.000Z', complete: false, interrupted: 'SIGINT' });
+  // Half its speed: were it a point, the trend would read slower.
+  for (const caseResult of cut.cases) caseResult.runs.forEach((run) => { run.receiver.bits_per_second /= 2; });
+  archive(reports, 'smoke-cut.json', cut);
+
+  const { code, stdout, stderr } = await runCli(['history'], { cwd, env: { NO_COLOR: '1' } });
+  assert.equal(code, 0, stderr);
+  const headers = stdout.split('\n').filter((line) => /: \d+ runs?, 20\d\d-/.test(line));
+  assert.deepEqual(headers.map((line) => line.replace(/^.*?; /, '').replace(/: (\d+ runs?).*$/, ' | $1')).sort(), [
+    'TCP bulk at full speed, 1 stream, 1 s a run | 2 runs',
+    'TCP bulk at full speed, 1 stream, 3 s a run | 1 run',
+    'UDP at 50.0 Mbits/sec offered, 1200-byte datagrams, 3 s a run | 1 run',
+    'requests, 20 clients, 2-byte responses, kept-alive connections, 1 s a run | 1 run',
+  ]);
+  assert.match(stdout, /^4 machines, engines or workloads: each has its own history below/);
+  // The requests series in requests per second.
+  assert.match(stdout, /\n {2}\d{4}-\d\d-\d\d \d\d:\d\d +28476 req\/s +\[23069, 29552\] +3\n/);
+  // The two smoke runs: the machine changed between them, not the code.
+  assert.match(stdout, /\+141\.8% \[\+27\.9%, \+399\.8%\] +the machine changed$/m);
+  assert.doesNotMatch(stdout, /(slower|faster)$/m);
+  assert.match(stdout, /\nLeft out of the trends, cut short \(1\):\n {2}2026-11-29 08:00 {2}reports\/smoke-cut\.json \(SIGINT; .*; TCP bulk at full speed, 1 stream, 1 s a run\)\n/);
+
+  const json = JSON.parse((await runCli(['history', '--json'], { cwd })).stdout);
+  assert.deepEqual(json.interrupted.map((run) => [run.file, run.reason]), [['reports/smoke-cut.json', 'SIGINT']]);
+  assert.ok(json.machines.every((machine) => machine.runs.every((run) => !run.file.endsWith('smoke-cut.json'))));
 });

@@ -54,6 +54,10 @@ test('cipherbench requests: direct and our pair through SOCKS5 and HTTP, the req
   assert.equal(json.options.engine, 'node');
   assert.deepEqual(json.warnings, ['the built-in Node client loads every case, not wrk: case 1 has the socks5 inbound, which wrk does not speak; its own CPU may squeeze the rows (docs/requests.md)']);
   assert.match(result.stderr, /^engine +node \(built in: its own HTTP client\)$/m);
+  // The machine's own spread, as for a bulk run: the direct runs' noise
+  // floor, which marks ranks closer than it and lets compare see the machine.
+  assert.equal(json.noiseFloor?.runs, 3, JSON.stringify(json.noiseFloor));
+  assert.match(result.stderr, /\nnoise floor: direct \(no relay\) varied by cv \d+\.\d% over 3 runs of 1 s/);
   assert.deepEqual(json.cases.map((c) => [c.status, c.requests?.kind]), [['ok', 'tunnel'], ['ok', 'socks5'], ['ok', 'http-proxy']]);
   for (const caseResult of json.cases) {
     assert.ok(caseResult.requests.ok > 0);

@@ -16,7 +16,8 @@ const AES_128_GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { me
 const runCli = async (args, options) => runCliIn(['run', ...args, ...(await freePortsFlag())], options);
 
 // A result file as an earlier run would have archived it, with case 12
-// measured at `bitsPerSecond` in each of three runs.
+// measured at `bitsPerSecond` in each of three runs of 1 s, forward (a
+// baseline of another duration or direction is refused).
 function baselineFile(cwd, bitsPerSecond) {
   const fixture = JSON.parse(readFileSync(new URL('./fixtures/result-v2.json', import.meta.url), 'utf8'));
   const [template] = fixture.cases;
@@ -30,7 +31,7 @@ function baselineFile(cwd, bitsPerSecond) {
     receiver: { ...side, min: bitsPerSecond, max: bitsPerSecond, cv: 0 },
   };
   const file = path.join(cwd, `baseline-${bitsPerSecond}.json`);
-  writeFileSync(file, JSON.stringify({ ...fixture, cases: [caseResult] }));
+  writeFileSync(file, JSON.stringify({ ...fixture, options: { ...fixture.options, duration: 1, both: false }, cases: [caseResult] }));
   return file;
 }
 

@@ -7,7 +7,7 @@ import { EXIT_FAILED, EXIT_OK, withExitCode } from './exit-codes.js';
 export function registerHistoryCommand(program) {
   program
     .command('history [dir]')
-    .description('every archived run in DIR (default ./reports), case by case over time: date, median, spread and the change from the run before, judged as compare judges it; each machine and engine apart')
+    .description('every archived run in DIR (default ./reports), case by case over time: date, median, spread and the change from the run before, judged as compare judges it; each machine, engine and workload apart, runs cut short listed apart')
     .option('--html <file>', 'also write the history as one self-contained HTML page to FILE, a chart per case')
     .option('--json', 'print the history as JSON instead of the table')
     .option('--threshold <percent>', 'smallest change of the median, in percent, that counts as slower or faster', String(DEFAULT_THRESHOLD))

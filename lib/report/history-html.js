@@ -1,11 +1,13 @@
 import { axisUnit, escape, niceTicks, round } from './chart.js';
 import { PAGE_STYLE } from './html-report.js';
-import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
+import { formatFixed } from './units.js';
+import { figureFor } from './workload.js';
 
 // `cipherbench history --html`: one self-contained page (no script, nothing
 // fetched), as the run's HTML report is, drawn with the same chart code. Per
-// machine, one small chart per case, as asv draws a benchmark's history:
-// time across, the median receiver bitrate as a line from 0 up, the
+// machine and workload, one small chart per case, as asv draws a
+// benchmark's history: time across, the median figure (receiver bitrate,
+// or requests per second) as a line from 0 up, the
 // spread of each run as a band, each run a point whose tooltip gives its
 // figures, its verdict against the run before, and the run's environment.
 
@@ -17,8 +19,11 @@ export function formatHistoryHtml(history) {
   const runCount = history.machines.reduce((sum, machine) => sum + machine.runs.length, 0);
   const title = `cipherbench history: ${runCount} ${runCount === 1 ? 'run' : 'runs'}`;
   const apart = history.machines.length > 1
-    ? `<p class="warning">${history.machines.length} machines or engines: each has its own history below, since their figures measure the machine as much as the code.</p>\n`
+    ? `<p class="warning">${history.machines.length} machines, engines or workloads: each has its own history below, since their figures measure the machine or the workload as much as the code.</p>\n`
     : '';
+  const interrupted = (history.interrupted ?? []).length === 0 ? '' : `<h2>Left out of the trends, cut short</h2>
+<ul class="note">${history.interrupted.map((run) => `<li>${escape(`${run.startedAt.slice(0, 16).replace('T', ' ')} ${run.file} (${run.reason}; ${run.machine}; ${run.workload})`)}</li>`).join('')}</ul>
+`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -29,7 +34,7 @@ export function formatHistoryHtml(history) {
 </head>
 <body>
 <h1>${escape(title)}</h1>
-${apart}${history.machines.map(machineSection).join('')}<p class="note">Each point is one archived run: the median receiver bitrate, and as a band the min..max over its runs (or its interval). Hover a point for its figures, its change from the run before as <code>cipherbench compare</code> judges it, and the environment it ran in. A red point got slower beyond the runs' noise; a green one faster.</p>
+${apart}${history.machines.map(machineSection).join('')}${interrupted}<p class="note">Each point is one archived run: the median figure, and as a band the min..max over its runs (or its interval). Hover a point for its figures, its change from the run before as <code>cipherbench compare</code> judges it, and the environment it ran in. A red point got slower beyond the runs' noise; a green one faster.</p>
 </body>
 </html>
 `;
@@ -38,13 +43,13 @@ ${apart}${history.machines.map(machineSection).join('')}<p class="note">Each poi
 function machineSection(machine, at) {
   const environments = new Map(machine.runs.map((run) => [run.file, run.environment]));
   return `<section class="machine" id="machine-${at}">
-<h2>${escape(machine.machine)}</h2>
+<h2>${escape(`${machine.machine}; ${machine.workload}`)}</h2>
 <p class="note">${machine.runs.length} ${machine.runs.length === 1 ? 'run' : 'runs'}, ${escape(machine.runs[0].startedAt.slice(0, 10))} to ${escape(machine.runs.at(-1).startedAt.slice(0, 10))}.</p>
-${machine.cases.map((series) => caseChart(series, machine.runs, environments)).join('')}</section>
+${machine.cases.map((series) => caseChart(series, machine.runs, environments, figureFor(machine.kind))).join('')}</section>
 `;
 }
 
-function caseChart(series, runs, environments) {
+function caseChart(series, runs, environments, figure) {
   const measured = series.points.filter((point) => point.median !== null);
   const name = `${series.label}${series.direction === 'reverse' ? ' (reverse)' : ''}`;
   if (measured.length === 0) return `<h3>${escape(name)}</h3>\n<p class="note">Never measured on this machine.</p>\n`;
@@ -59,7 +64,7 @@ function caseChart(series, runs, environments) {
   const ticks = niceTicks(Math.max(...measured.map(high)));
   const scaleMax = ticks.at(-1);
   const y = (bps) => plotBottom - (bps / scaleMax) * (plotBottom - plotTop);
-  const axis = axisUnit(scaleMax, ticks[1] - ticks[0]);
+  const axis = figure.kind === 'requests' ? { unit: 'req/s', format: String } : axisUnit(scaleMax, ticks[1] - ticks[0]);
 
   const grid = ticks.map((tick) => `<line class="grid" x1="${plotLeft}" y1="${round(y(tick))}" x2="${plotRight}" y2="${round(y(tick))}"/>`
     + `<text class="tick" x="${plotLeft - 8}" y="${round(y(tick) + 5)}" text-anchor="end">${axis.format(tick)}</text>`);
@@ -80,11 +85,11 @@ function caseChart(series, runs, environments) {
     const verdict = point.change?.verdict;
     const kind = verdict === 'slower' ? ' slower' : verdict === 'faster' ? ' faster' : '';
     return `<circle class="run${kind}" data-file="${escape(point.file)}" data-bps="${point.median}" cx="${round(x(Date.parse(point.startedAt)))}" cy="${round(y(point.median))}" r="${CHART.point}">`
-      + `<title>${escape(tooltip(point, environments.get(point.file)))}</title></circle>`;
+      + `<title>${escape(tooltip(point, environments.get(point.file), figure))}</title></circle>`;
   });
   return `<h3>${escape(name)}</h3>
 <div class="scroll">
-<svg class="history" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escape(`median receiver bitrate of ${name} per run`)}">
+<svg class="history" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escape(`${figure.title.toLowerCase()} of ${name}, per run`)}">
 ${grid.join('\n')}
 ${dates.join('\n')}
 <text class="axis" x="16" y="${round((plotTop + plotBottom) / 2)}" text-anchor="middle" transform="rotate(-90 16 ${round((plotTop + plotBottom) / 2)})">${axis.unit}</text>
@@ -96,11 +101,11 @@ ${points.join('\n')}
 `;
 }
 
-function tooltip(point, environment = []) {
+function tooltip(point, environment, figure) {
   const spread = point.interval
-    ? `, interval ${formatBitrateIn(point.interval.low, point.median)}..${formatBitrateIn(point.interval.high, point.median)}`
-    : point.runs > 1 ? `, ${formatBitrateIn(point.min, point.median)}..${formatBitrateIn(point.max, point.median)}` : '';
-  const lines = [`${point.startedAt.slice(0, 16).replace('T', ' ')}  ${formatBitrate(point.median)} (${point.runs} ${point.runs === 1 ? 'run' : 'runs'}${spread})`];
+    ? `, interval ${figure.formatIn(point.interval.low, point.median)}..${figure.formatIn(point.interval.high, point.median)}`
+    : point.runs > 1 ? `, ${figure.formatIn(point.min, point.median)}..${figure.formatIn(point.max, point.median)}` : '';
+  const lines = [`${point.startedAt.slice(0, 16).replace('T', ' ')}  ${figure.format(point.median)} (${point.runs} ${point.runs === 1 ? 'run' : 'runs'}${spread})`];
   if (point.change) {
     const delta = point.change.deltaPercent === null ? '' : `${point.change.deltaPercent > 0 ? '+' : ''}${formatFixed(point.change.deltaPercent, 1)}%: `;
     lines.push(`change from the run before: ${delta}${point.change.verdict.replaceAll('-', ' ')}`);

@@ -4,12 +4,17 @@ import { caseLabel } from './case-label.js';
 import { caseKey, compareResults } from './comparison.js';
 import { environmentRows } from './environment-summary.js';
 import { readResultFile } from './result-file.js';
+import { workloadOf } from './workload.js';
 
 // Every archived run in a folder (reports/YYYY-MM-DD[-N].json), case by
 // case over time, as asv and criterion show a benchmark's history. Runs of
-// another machine or engine measure that as much as the code, so each
-// machine and engine is a history of its own. Each point's change from the
-// run before it on the same machine is judged as `compare` judges two runs.
+// another machine or engine measure that as much as the code, and runs of
+// another workload (TCP, UDP, requests; another rate, duration or number
+// of streams: workload.js) measure another quantity, so each machine,
+// engine and workload is a history of its own. A run cut short measured
+// part of its cases under conditions it did not finish: it is listed apart,
+// never a point of a trend. Each point's change from the run before it in
+// its history is judged as `compare` judges two runs.
 
 // Resolves with { runs: [{ file, result }] oldest first, problems: [{ file,
 // message }] } where a problem is a file that could not be read (not JSON,
@@ -37,21 +42,33 @@ export async function readArchivedRuns(dir) {
   return { runs, problems };
 }
 
-// The history of `runs` (readArchivedRuns'): { machines: [{ machine, runs:
-// [{ file, startedAt, complete, environment: [[name, value]] }], cases:
-// [{ key, label, direction, points }] }] }, where a point is one run of the
-// case: { file, startedAt, status, median, min, max, runs, interval, change }
-// (median null when the run did not measure it; change null for the first
-// point, else { deltaPercent, intervalPercent, p, verdict, regressed } from
-// compareResults against the last run on the machine that measured it).
+// The history of `runs` (readArchivedRuns'): { machines: [{ machine,
+// workload, kind, runs: [{ file, startedAt, complete, environment: [[name,
+// value]] }], cases: [{ key, label, direction, points }] }], interrupted:
+// [{ file, startedAt, machine, workload, reason }] }, where a point is one
+// run of the case: { file, startedAt, status, median, min, max, runs,
+// interval, change } in the workload's figure (median null when the run did
+// not measure it; change null for the first point, else { deltaPercent,
+// intervalPercent, p, verdict, regressed } from compareResults against the
+// last run in the history that measured it).
 export function buildHistory(runs, { threshold, strict = false } = {}) {
-  const byMachine = new Map();
+  const bySeries = new Map();
+  const interrupted = [];
   for (const run of runs) {
     const machine = machineOf(run.result);
-    if (!byMachine.has(machine)) byMachine.set(machine, []);
-    byMachine.get(machine).push(run);
+    const workload = workloadOf(run.result);
+    if (run.result.complete === false) {
+      interrupted.push({ file: run.file, startedAt: run.result.startedAt, machine, workload: workload.description, reason: run.result.interrupted ?? 'cut short' });
+      continue;
+    }
+    const key = `${machine}\n${workload.description}`;
+    if (!bySeries.has(key)) bySeries.set(key, { machine, workload, runs: [] });
+    bySeries.get(key).runs.push(run);
   }
-  return { machines: [...byMachine].map(([machine, machineRuns]) => machineHistory(machine, machineRuns, { threshold, strict })) };
+  return {
+    machines: [...bySeries.values()].map((series) => machineHistory(series, { threshold, strict })),
+    interrupted,
+  };
 }
 
 // What makes two runs' figures comparable at all: the CPU, its cores, the
@@ -64,7 +81,7 @@ function machineOf(result) {
   return `${env.cpu.model}, ${env.cpu.cores} cores, engine ${options.engine ?? 'iperf3'}${options.link ? `, link ${options.link.name ?? 'shaped'}` : ''}${remote}`;
 }
 
-function machineHistory(machine, runs, rule) {
+function machineHistory({ machine, workload, runs }, rule) {
   const cases = new Map();
   // Each case's change is from the last run that measured it, which need
   // not be the run before (a --filter, a case added later); the comparison
@@ -86,12 +103,14 @@ function machineHistory(machine, runs, rule) {
       if (!cases.has(key)) cases.set(key, { key, label: caseLabel(caseResult), direction: caseResult.direction, points: [] });
       const before = lastMeasured.get(key);
       const change = before && caseResult.status !== 'skipped' ? judged(before, run, key) : null;
-      cases.get(key).points.push(point(run, caseResult, change));
+      cases.get(key).points.push(point(run, caseResult, change, workload.figure));
       if (caseResult.status === 'ok') lastMeasured.set(key, run);
     }
   }
   return {
     machine,
+    workload: workload.description,
+    kind: workload.kind,
     runs: runs.map(({ file, result }) => ({ file, startedAt: result.startedAt, complete: result.complete, environment: environmentRows(result) })),
     cases: [...cases.values()],
   };
@@ -108,19 +127,18 @@ function judgements(oldResult, newResult, rule) {
   }]));
 }
 
-function point({ file, result }, caseResult, change) {
-  const measured = caseResult.status === 'ok' && caseResult.receiver;
-  const side = measured ? caseResult.receiver : null;
+function point({ file, result }, caseResult, change, figure) {
+  const side = caseResult.status === 'ok' ? figure.summary(caseResult) : null;
   return {
     file,
     startedAt: result.startedAt,
     status: caseResult.status,
-    median: side?.bits_per_second ?? null,
+    median: side?.median ?? null,
     min: side?.min ?? null,
     max: side?.max ?? null,
     runs: caseResult.runs.filter((run) => run.status === 'ok').length,
     // A result that carries an interval for its median gives it here.
-    interval: side?.interval ?? null,
+    interval: side && side.low !== null && side.high !== null ? { low: side.low, high: side.high } : null,
     change,
   };
 }

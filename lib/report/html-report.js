@@ -1,6 +1,7 @@
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
+import { machineLoadText } from './machine-load.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
 import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
 import { requestColumns, requestsNote } from './requests-table.js';
@@ -61,10 +62,16 @@ ${incomplete(result)}<section id="environment">
 ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(name)}</th><td>${escape(value)}</td></tr>`).join('\n')}
 </table>
 </div>
-</section>
-${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests)}${notMeasuredSection(unranked)}</body>
+${machineLoadNote(result)}</section>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor)}${notMeasuredSection(unranked)}</body>
 </html>
 `;
+}
+
+// How busy the machine was while it measured, under the environment.
+function machineLoadNote(result) {
+  const load = machineLoadText(result);
+  return load ? `<p class="note">${escape(load)}</p>\n` : '';
 }
 
 function incomplete(result) {
@@ -220,9 +227,9 @@ function whiskerLegend(cases) {
   return `bar: median; error bar: its ${Math.round(withInterval.receiver.level * 1000) / 10}% interval (min..max with 2 runs or fewer)`;
 }
 
-function requestsSection(requests) {
+function requestsSection(requests, noiseFloor) {
   if (requests.length === 0) return '';
-  const columns = requestColumns(requests);
+  const columns = requestColumns(requests, { noiseFloor });
   const rows = requests.map((caseResult, position) => columns.map((column) => {
     const text = escape(column.cell(caseResult, position + 1));
     return column.align === 'right' ? `<td class="number">${text}</td>` : `<td>${text}</td>`;
@@ -237,7 +244,7 @@ ${rows.map((cells) => `<tr>${cells}</tr>`).join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">${escape(requestsNote(requests))}</p>
+<p class="note">${escape(requestsNote(requests, { noiseFloor }))}</p>
 </section>
 `;
 }

@@ -1,6 +1,7 @@
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
+import { machineLoadText } from './machine-load.js';
 import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
@@ -19,6 +20,8 @@ export function formatMarkdownReport(given) {
     ...environmentRows(result).map(([name, value]) => row([escape(name), escape(value)])),
     '',
   ];
+  const load = machineLoadText(result);
+  if (load) lines.push(escape(load), '');
   if (!result.complete) {
     const cause = result.interrupted?.startsWith('SIG') ? `interrupted by ${result.interrupted}` : 'the run was cut short';
     lines.push(`**Incomplete:** ${cause}.`, '');
@@ -38,13 +41,13 @@ export function formatMarkdownReport(given) {
   }
   const requests = rankRequests(result);
   if (requests.length > 0) {
-    const columns = requestColumns(requests);
+    const columns = requestColumns(requests, { noiseFloor: result.noiseFloor });
     lines.push(
       row(columns.map((column) => column.title)),
       row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
       ...requests.map((caseResult, position) => row(columns.map((column) => escape(column.cell(caseResult, position + 1))))),
       '',
-      `${requestsNote(requests)}`,
+      `${requestsNote(requests, { noiseFloor: result.noiseFloor })}`,
       '',
     );
   }

@@ -94,7 +94,10 @@ export function bracketedInterval({ low, high, coverage, level }, format) {
 export function overlapsAbove(ranked, position, byCost = false) {
   if (position === 0) return false;
   const figure = (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver);
-  const [above, below] = [figure(ranked[position - 1]), figure(ranked[position])];
+  return intervalsOverlap(figure(ranked[position - 1]), figure(ranked[position]));
+}
+
+function intervalsOverlap(above, below) {
   if (!above || !below) return false;
   if (above.low === null || above.low === undefined || below.low === null || below.low === undefined) return false;
   return below.high >= above.low && above.high >= below.low;
@@ -107,8 +110,24 @@ export function overlapsAbove(ranked, position, byCost = false) {
 export function withinNoiseAbove(ranked, position, noiseFloor) {
   if (position === 0 || !noiseFloor) return false;
   const [above, below] = [ranked[position - 1].receiver, ranked[position].receiver];
+  return closerThanNoise(above, below, above.bits_per_second, below.bits_per_second, noiseFloor);
+}
+
+// Only where there is no interval to judge by.
+function closerThanNoise(above, below, aboveValue, belowValue, noiseFloor) {
   if (above.low !== null && above.low !== undefined) return false;
-  return Math.abs(above.bits_per_second - below.bits_per_second) < noiseFloor.cv * above.bits_per_second;
+  return Math.abs(aboveValue - belowValue) < noiseFloor.cv * aboveValue;
+}
+
+// The request workload's rank note, by the same two rules on requests per
+// second: 'overlaps #2', 'within noise of #2' (one round, closer than the
+// noise floor's cv), or ''.
+export function requestsRankNote(ranked, position, noiseFloor) {
+  if (position === 0) return '';
+  const [above, below] = [ranked[position - 1].requests, ranked[position].requests];
+  if (intervalsOverlap(above, below)) return `overlaps #${position}`;
+  if (noiseFloor && closerThanNoise(above, below, above.requestsPerSecond, below.requestsPerSecond, noiseFloor)) return `within noise of #${position}`;
+  return '';
 }
 
 // What the ranking says of ranked[position] against the case above it:

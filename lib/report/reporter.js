@@ -88,10 +88,19 @@ export async function createReporter(options = {}) {
     out.write(`${formatRanking(result, { color })}\n`);
 
     let regressed = false;
+    let baselineRefused = false;
     if (baseline) {
-      const comparison = compareResults(baseline, result, { threshold: settings.threshold, strict: settings.strict });
-      out.write(`\nAgainst the baseline ${settings.baseline}:\n${formatComparison(comparison, { color })}`);
-      regressed = comparison.regressed;
+      try {
+        const comparison = compareResults(baseline, result, { threshold: settings.threshold, strict: settings.strict });
+        out.write(`\nAgainst the baseline ${settings.baseline}:\n${formatComparison(comparison, { color })}`);
+        regressed = comparison.regressed;
+      } catch (error) {
+        // A baseline of another workload: what was measured is still
+        // reported and archived, and the run does not pass.
+        if (error.exitCode === undefined) throw error;
+        baselineRefused = true;
+        stderr.write(`cipherbench: --baseline ${settings.baseline}: ${error.message}\n`);
+      }
     }
     if (jsonToStdout) stdout.write(formatJsonReport(result));
 
@@ -118,7 +127,7 @@ export async function createReporter(options = {}) {
       stderr.write(kept ? `cipherbench: the JSON report is kept in ${kept}\n` : 'cipherbench: the JSON report could not be kept in a temporary file either\n');
     }
     const failed = result.cases.some((caseResult) => caseResult.status === 'failed');
-    return { archived, written, regressed, ok: !archiveFailed && written && !regressed && !failed };
+    return { archived, written, regressed, ok: !archiveFailed && written && !regressed && !failed && !baselineRefused };
   }
 
   return { onEvent, stop, finish };

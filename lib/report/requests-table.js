@@ -1,5 +1,5 @@
 import { caseLabel } from './case-label.js';
-import { bracketedInterval, relativeCell } from './ranking.js';
+import { bracketedInterval, relativeCell, requestsRankNote } from './ranking.js';
 import { formatFixed } from './units.js';
 import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
 
@@ -30,18 +30,27 @@ const COLUMNS = Object.freeze([
 ]);
 const RELATIVE_COLUMN = Object.freeze({ title: 'x ref', align: 'right', cell: (caseResult) => relativeCell(caseResult) });
 
-// The columns for these ranked cases: the ratio's only when a case has one.
-export function requestColumns(ranked) {
-  return ranked.some((caseResult) => caseResult.relative) ? [...COLUMNS, RELATIVE_COLUMN] : COLUMNS;
+// The columns for these ranked cases: the ratio's only when a case has
+// one. Requests per second carry the rank note against the case ranked
+// above, as the bitrate ranking marks its ranks. `noiseFloor`: the run's.
+export function requestColumns(ranked, { noiseFloor = null } = {}) {
+  const noted = (caseResult) => {
+    const note = requestsRankNote(ranked, ranked.indexOf(caseResult), noiseFloor);
+    return note ? `${rateCell(caseResult)}, ${note}` : rateCell(caseResult);
+  };
+  const columns = COLUMNS.map((column) => (column.title === 'req/s' ? { ...column, cell: noted } : column));
+  return ranked.some((caseResult) => caseResult.relative) ? [...columns, RELATIVE_COLUMN] : columns;
 }
 
 // What the table's numbers are, for the line under it.
-export function requestsNote(ranked) {
+export function requestsNote(ranked, { noiseFloor = null } = {}) {
   const first = ranked[0]?.requests;
   if (!first) return '';
   const mode = first.newConnections ? 'a new connection for every request (its handshake included)' : 'kept-alive connections';
+  const repeated = ranked.some((caseResult) => caseResult.runs.length > 1);
   return `${first.concurrency} clients, ${mode}; latency in ms; ranked by requests per second`
-    + `${ranked.some((caseResult) => caseResult.runs.length > 1) ? ", the median over runs with its 95% interval ('at N%' where too few runs reach 95%)" : ''}; CPU: relay client + server`
+    + `${repeated ? ", the median over runs with its 95% interval ('at N%' where too few runs reach 95%); overlaps #N: its interval overlaps that of rank N, so their order may be the noise's" : ''}`
+    + `${noiseFloor ? `; within noise of #N: closer to rank N than direct's own spread (cv ${formatFixed(noiseFloor.cv * 100, 1)}%)` : ''}; CPU: relay client + server`
     + `${generatorNote(ranked)}.`;
 }
 

@@ -7,6 +7,7 @@ import {
   cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, rankRequests, relativeCell,
   relativeReference, withinNoiseAbove,
 } from './ranking.js';
+import { machineLoadText } from './machine-load.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
@@ -134,9 +135,9 @@ export function formatRanking(given, { color = false } = {}) {
   // the machine was and what the marks mean follow it.
   const requests = rankRequests(result);
   if (requests.length > 0) {
-    const columns = requestColumns(requests);
+    const columns = requestColumns(requests, { noiseFloor: result.noiseFloor });
     const rows = [columns.map((column) => column.title), ...requests.map((caseResult, position) => columns.map((column) => column.cell(caseResult, position + 1)))];
-    lines.push(...alignColumns(rows, columns), '', requestsNote(requests));
+    lines.push(...alignColumns(rows, columns), '', requestsNote(requests, { noiseFloor: result.noiseFloor }));
   }
   lines.push(...rankingNotes(result, ranked, reference, paint));
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
@@ -228,7 +229,7 @@ function rankingNotes(result, ranked, reference, paint) {
     const close = ranked.filter((_, position) => withinNoiseAbove(ranked, position, result.noiseFloor)).length;
     if (close > 0) notes.push(paint.yellow(`within noise of #N: ${close} ${close === 1 ? 'case is' : 'cases are'} closer to the case ranked just above than that spread: run with --repeat 3 or more for intervals.`));
   }
-  const machine = machineLine(result);
+  const machine = machineLoadText(result);
   if (machine) notes.push(machine);
   if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {
     notes.push(`${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`);
@@ -415,20 +416,6 @@ function isReverse(caseResult) {
 // between two ranks is to be read.
 export function noiseFloorText(noiseFloor) {
   return `noise floor: direct (no relay) varied by cv ${percent(noiseFloor.cv)} over ${noiseFloor.runs} runs of ${noiseFloor.seconds} s (median ${formatBitrate(noiseFloor.bits_per_second)}); ranks closer than that may be the machine's.`;
-}
-
-// What else the machine did while it measured, over every run: the load
-// average before the runs and the share of its CPU left idle (and stolen,
-// when any was), as ranges. '' for results without it.
-function machineLine(result) {
-  const disturbances = result.cases.flatMap((caseResult) => caseResult.runs.map((run) => run.disturbance)).filter(Boolean);
-  const range = (values, format) => (values.length === 0 ? null : `${format(Math.min(...values))}-${format(Math.max(...values))}`);
-  const pick = (name) => disturbances.map((d) => d[name]).filter((value) => typeof value === 'number');
-  const load = range(pick('loadAverage'), (value) => formatFixed(value, 1));
-  const idle = range(pick('idle'), (value) => percent(value));
-  const steal = pick('steal').some((value) => value > 0) ? range(pick('steal'), (value) => percent(value)) : null;
-  if (!load && !idle) return '';
-  return `The machine while it measured: load average ${load ?? 'unknown'} before the runs, ${idle ?? 'unknown'} of its CPU idle during them${steal ? `, ${steal} stolen` : ''}.`;
 }
 
 // A level or width as a person typed it: '95%', '99.9%', '2.5%'.

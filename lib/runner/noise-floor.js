@@ -14,7 +14,9 @@ export async function measureNoiseFloor(count, { settings, engine, key, link, re
   const values = [];
   for (let run = 0; run < count && !signal?.aborted; run += 1) {
     const outcome = await runCase({ impl: 'direct' }, {
-      ...settings, index: -1, direction: 'forward', duration: NOISE_FLOOR_SECONDS, rate: null, latency: false, engine, key, link, remote, signal, emit,
+      // Bulk TCP at full speed whatever the run's workload: the machine's
+      // spread, not the workload's.
+      ...settings, index: -1, direction: 'forward', duration: NOISE_FLOOR_SECONDS, rate: null, latency: false, requests: false, udp: false, engine, key, link, remote, signal, emit,
     });
     if (outcome.status === 'ok') values.push(outcome.receiver.bits_per_second);
   }

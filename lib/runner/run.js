@@ -177,9 +177,10 @@ export async function run(options = {}) {
     // as base64url may start with '-', which another relay's command line
     // (ssserver -k -x...) would take for an option.
     const key = randomBytes(16).toString('hex');
-    // Only where there is a TCP bitrate ranking to judge against it: two
-    // cases or more, not the request workload or UDP.
-    if (settings.noiseFloor > 0 && perRound >= 2 && !settings.requests && !settings.udp && !signal?.aborted) {
+    // Wherever there is a ranking to judge against it: two cases or more.
+    // The direct runs move bulk TCP whatever the workload: their spread is
+    // the machine's, which a request rate or a UDP bitrate shares.
+    if (settings.noiseFloor > 0 && perRound >= 2 && !signal?.aborted) {
       emit({ type: 'noise-floor-started', runs: settings.noiseFloor });
       result.noiseFloor = await measureNoiseFloor(settings.noiseFloor, { settings, engine, key, link, remote, signal, emit });
       emit({ type: 'noise-floor-finished', noiseFloor: result.noiseFloor });

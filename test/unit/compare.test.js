@@ -1,6 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { compareResults, formatComparison } from '../../lib/report/comparison.js';
+import { createReporter } from '../../lib/report/reporter.js';
 import { copy, fixture, setRuns } from '../support/result-runs.js';
 
 const ANSI = /\x1b\[/;
@@ -12,7 +14,11 @@ test('the same file against itself: nothing moved, nothing regressed', () => {
   const comparison = compareResults(fixture, fixture);
   assert.equal(comparison.regressed, false);
   assert.equal(comparison.threshold, 5);
-  assert.deepEqual(comparison.warnings, []);
+  // The fixture has no noise floor and no direct row: the machine is unknown.
+  assert.equal(comparison.machine, null);
+  assert.deepEqual(comparison.warnings, [
+    'neither a noise floor nor a direct row with 2 or more runs on both sides: a change of the machine between the runs cannot be told from a change of the code (run both with the noise floor, the default)',
+  ]);
   assert.deepEqual(comparison.rows.map((row) => [row.index, row.direction, row.verdict, row.deltaPercent]), [
     [0, 'forward', 'within-noise', 0],
     [0, 'reverse', 'within-noise', 0],
@@ -166,13 +172,15 @@ test('cases match by chain and direction; the unmatched are listed last and neve
   newResult.cases.reverse();
   newResult.cases.forEach((caseResult, position) => { caseResult.index = position; });
   const comparison = compareResults(oldResult, newResult);
+  // The new run measured forward only: the old run's reverse cases are
+  // left out, and one line says so.
   assert.deepEqual(comparison.rows.map((row) => [chainMethod(row), row.direction, row.verdict]), [
     ['rc4-md5', 'forward', 'not-measured'],
     ['chacha20-ietf-poly1305', 'forward', 'only-new'],
     ['aes-256-gcm', 'forward', 'within-noise'],
-    ['aes-256-gcm', 'reverse', 'only-old'],
-    ['rc4-md5', 'reverse', 'only-old'],
   ]);
+  assert.equal(comparison.directions, 'Compared forward only: the old run also measured reverse.');
+  assert.match(formatComparison(comparison).split('\n')[1], /^Compared forward only: the old run also measured reverse\.$/);
   assert.equal(comparison.regressed, false);
 });
 
@@ -203,18 +211,16 @@ test('a result from before repeats is one run: its bitrate is its min and max', 
   assert.equal(rowFor(compareResults(oldResult, fixture, { strict: true }), 0).verdict, 'slower');
 });
 
-test('warnings when engine, machine, Node.js or run length differ, or a run was cut short', () => {
+test('warnings when engine, machine or Node.js differ, or a run was cut short', () => {
   const oldResult = copy();
   const newResult = copy();
   oldResult.options.engine = 'iperf3';
   newResult.options.engine = 'node';
   oldResult.environment.cpu.model = 'Intel(R) Core(TM) i3-4160 CPU @ 3.60GHz';
-  oldResult.options.duration = 10;
   oldResult.complete = false;
-  assert.deepEqual(compareResults(oldResult, newResult).warnings, [
+  assert.deepEqual(compareResults(oldResult, newResult).warnings.slice(0, 3), [
     'engine differs: iperf3 in old, node in new',
     'CPU differs: Intel(R) Core(TM) i3-4160 CPU @ 3.60GHz in old, AMD EPYC 7B13 in new',
-    'duration differs: 10 in old, 3 in new',
     'the old run was cut short; its missing cases are not measured',
   ]);
 });
@@ -223,7 +229,9 @@ test('the table: one aligned row per case with its change, interval and p, the r
   const oldResult = copy();
   setRuns(oldResult.cases[0], [3.0e9, 2.9e9, 3.1e9]);
   const lines = formatComparison(compareResults(oldResult, fixture), { color: false }).split('\n');
-  assert.equal(lines[0], 'Receiver median bitrates, old run 2026-11-23T01:02:03.456Z (3 rounds) against new run 2026-11-23T01:02:03.456Z (3 rounds).');
+  assert.equal(lines[0], 'Receiver median bitrates, old run 2026-11-23T01:02:03.456Z (3 rounds) against new run 2026-11-23T01:02:03.456Z (3 rounds): TCP bulk at full speed, 1 stream, 3 s a run.');
+  assert.match(lines[1], /^warning: neither a noise floor nor a direct row/);
+  lines.splice(1, 1);
   assert.match(lines[2], /^Case {2}Direction {2}Chain {3,}Old {3,}New {3,}Change \[95% CI\] {3,}p {3,}Verdict$/);
   assert.match(lines[3], /^ {3}0 {2}forward {4}ss-base \+ ss-aead-cipher\(aes-256-gcm\) +3\.00 Gbits\/sec \(2\.90\.\.3\.10\) {2}2\.45 Gbits\/sec \(2\.41\.\.2\.52\) {2}-18\.3% \[-22\.3%, -13\.1%\] {2}0\.050 +slower$/);
   assert.match(lines[6], /1  reverse .* cannot tell \(2 vs 2 runs\)$/);
@@ -282,4 +290,107 @@ test('both runs measured against the same reference in rounds: cases judged on t
   // Old and New of a paired row are its ratios: 0.80 x in both runs.
   assert.match(text, /\n +1 +forward +\S.+ +0\.80 x \(0\.79\.\.0\.81\) +0\.80 x \(0\.79\.\.0\.81\) +/);
   assert.match(text, /Cannot tell apart from the old run: .*case 1[,.]/);
+});
+
+// Two real identical smoke runs made back to back on the shared 2-core
+// machine (`run --smoke --repeat 3 --noise-floor 3 --no-ceiling`, the same
+// code): between them the direct runs of the noise floor went from 16.6
+// Gbit/s (cv 52 %) to 24.4 Gbit/s (cv 4 %).
+const SMOKE_OLD = JSON.parse(await readFile(new URL('../fixtures/compare/smoke-1.json', import.meta.url), 'utf8'));
+const SMOKE_NEW = JSON.parse(await readFile(new URL('../fixtures/compare/smoke-2.json', import.meta.url), 'utf8'));
+const REQUESTS = new URL('../fixtures/compare/requests-smoke.json', import.meta.url).pathname;
+
+test('two real identical runs while the machine moved: the machine changed, never faster, and the threshold is its noise', () => {
+  const comparison = compareResults(SMOKE_OLD, SMOKE_NEW);
+  assert.deepEqual(comparison.rows.map((row) => row.verdict), ['within-noise', 'machine-changed', 'within-noise']);
+  assert.equal(comparison.regressed, false);
+  assert.equal(comparison.machine.sources.length, 1);
+  assert.ok(Math.abs(comparison.machine.deltaPercent - (SMOKE_NEW.noiseFloor.bits_per_second / SMOKE_OLD.noiseFloor.bits_per_second - 1) * 100) < 1e-9);
+  assert.ok(Math.abs(comparison.effectiveThreshold - SMOKE_OLD.noiseFloor.cv * 100) < 1e-9);
+  const text = formatComparison(comparison);
+  assert.match(text, /^The machine, as the noise floor saw it: 16\.6 Gbits\/sec \(cv 52\.1%\) in the old run, 24\.4 Gbits\/sec \(cv 3\.7%\) in the new: \+47\.3% \[/m);
+  assert.match(text, /^The threshold is 52\.1%, not 5%/m);
+  assert.match(text, /aes-192-ctr\).* \+141\.8% \[\+27\.9%, \+399\.8%\] +0\.050 +the machine changed by \+47\.3%$/m);
+  assert.match(text.split('\n').at(-2), /^The machine changed between the runs: 1 of 3 cases moved with the direct runs \(\+47\.3%\); no case moved beyond that\./);
+  assert.doesNotMatch(text, /(faster|slower)$/m);
+  // Without the direct runs the same two files read "faster": the noise
+  // floor is what tells the machine from the code.
+  const blind = compareResults({ ...SMOKE_OLD, noiseFloor: null }, { ...SMOKE_NEW, noiseFloor: null });
+  assert.equal(blind.rows[1].verdict, 'faster');
+});
+
+test('a real run against its own copy scaled: the whole machine slower is the machine; one case slower beyond it is a regression', () => {
+  const scaled = (result, factor, { cases = () => true, noiseFloor = true } = {}) => {
+    const copyOf = structuredClone(result);
+    if (noiseFloor) copyOf.noiseFloor.values = copyOf.noiseFloor.values.map((value) => value * factor);
+    copyOf.noiseFloor.bits_per_second *= noiseFloor ? factor : 1;
+    for (const caseResult of copyOf.cases.filter(cases)) {
+      for (const run of caseResult.runs) run.receiver.bits_per_second *= factor;
+      for (const key of ['bits_per_second', 'min', 'max', 'low', 'high']) caseResult.receiver[key] *= factor;
+    }
+    return copyOf;
+  };
+  const self = compareResults(SMOKE_NEW, SMOKE_NEW);
+  assert.deepEqual(self.rows.map((row) => row.verdict), ['within-noise', 'within-noise', 'within-noise']);
+  // Its noise floor's cv, 3.7 %, is below the threshold: 5 % holds.
+  assert.deepEqual([self.machine.deltaPercent, self.effectiveThreshold], [0, 5]);
+
+  // Everything, the direct runs too, 30 % slower: the machine's doing
+  // (aes-256-ctr's runs spread too far for the rank test to see it).
+  const machine = compareResults(SMOKE_NEW, scaled(SMOKE_NEW, 0.7));
+  assert.deepEqual(machine.rows.map((row) => row.verdict), ['machine-changed', 'machine-changed', 'within-noise']);
+  assert.equal(machine.regressed, false);
+  assert.match(formatComparison(machine), /the machine changed by -30\.0%$/m);
+
+  // One case at half its speed while the direct runs stayed: a regression.
+  const aes256 = (caseResult) => caseResult.presets.at(-1).params.method === 'aes-256-ctr';
+  const regression = compareResults(SMOKE_NEW, scaled(SMOKE_NEW, 0.5, { cases: aes256, noiseFloor: false }));
+  assert.deepEqual(regression.rows.map((row) => row.verdict), ['within-noise', 'within-noise', 'slower']);
+  assert.equal(regression.regressed, true);
+
+  // The same half speed, but the direct runs fell by 40 % too: the case's
+  // interval reaches the machine's, so it is not called slower.
+  const both = compareResults(SMOKE_NEW, scaled(scaled(SMOKE_NEW, 0.5, { cases: aes256, noiseFloor: false }), 0.6, { cases: () => false }));
+  assert.equal(both.rows[2].verdict, 'machine-changed');
+  assert.equal(both.regressed, false);
+});
+
+// Two real identical smoke runs, the second with `while :; do :; done`
+// running through it on the shared 2-core machine (no idle CPU in either).
+// The noise floor, measured first, barely moved (-3 %); the relays of
+// aes-192-ctr got 36 % less CPU and carried 43 % fewer bytes.
+test('a real run during a busy loop: a case whose relays got less CPU from a busy machine is the machine, not slower', async () => {
+  const before = JSON.parse(await readFile(new URL('../fixtures/compare/busy-before.json', import.meta.url), 'utf8'));
+  const during = JSON.parse(await readFile(new URL('../fixtures/compare/busy-during.json', import.meta.url), 'utf8'));
+  const comparison = compareResults(before, during);
+  assert.deepEqual(comparison.rows.map((row) => row.verdict), ['within-noise', 'machine-changed', 'machine-noise']);
+  assert.equal(comparison.regressed, false);
+  const starved = comparison.rows[1];
+  assert.ok(starved.relayCpu.intervalPercent.high < -comparison.effectiveThreshold, JSON.stringify(starved.relayCpu));
+  const text = formatComparison(comparison);
+  assert.match(text, /aes-192-ctr\).* -43\.0% \[-71\.9%, -28\.9%\] +0\.050 +the machine changed: relays got -36\.3% CPU$/m);
+  assert.match(text, /^The machine changed between the runs: 1 of 3 cases moved with the CPU their relays got from a busy machine; no case moved beyond that\./m);
+  // Had the machine left CPU idle, the relays' lower share would be their
+  // own doing (a stall in the code): slower.
+  const idle = structuredClone(during);
+  for (const run of idle.cases.flatMap((caseResult) => caseResult.runs)) run.disturbance.idle = 0.5;
+  const notBusy = compareResults(before, idle);
+  assert.equal(notBusy.rows[1].verdict, 'slower');
+  assert.equal(notBusy.regressed, true);
+  // Nor does 36 % less CPU explain 80 % fewer bytes: slower.
+  const worse = structuredClone(during);
+  for (const run of worse.cases[1].runs) run.receiver.bits_per_second *= 0.35;
+  for (const key of ['bits_per_second', 'min', 'max']) worse.cases[1].receiver[key] *= 0.35;
+  assert.equal(compareResults(before, worse).rows[1].verdict, 'slower');
+});
+
+test('run --baseline of another workload: one line on stderr, the run still reported, and it does not pass', async () => {
+  const written = { stdout: '', stderr: '' };
+  const stream = (name) => ({ isTTY: false, write: (text) => { written[name] += text; return true; } });
+  const reporter = await createReporter({ baseline: REQUESTS, archive: false, color: false, stdout: stream('stdout'), stderr: stream('stderr') });
+  const { ok, regressed } = await reporter.finish(SMOKE_NEW);
+  assert.deepEqual({ ok, regressed }, { ok: false, regressed: false });
+  assert.match(written.stdout, /\(ranking\):/);
+  assert.doesNotMatch(written.stdout, /Against the baseline/);
+  assert.equal(written.stderr, `cipherbench: --baseline ${REQUESTS}: cannot compare: the old run measured requests, 20 clients, 2-byte responses, kept-alive connections, 1 s a run, the new one TCP bulk at full speed, 1 stream, 1 s a run; compare two runs of one workload\n`);
 });

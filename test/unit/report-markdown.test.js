@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { formatHtmlReport } from '../../lib/report/html-report.js';
+import { formatJsonReport } from '../../lib/report/json-report.js';
 import { formatMarkdownReport } from '../../lib/report/markdown-report.js';
+import { formatTextReport } from '../../lib/report/text-report.js';
 
 const fixture = () => JSON.parse(readFileSync(new URL('../fixtures/result-v2.json', import.meta.url), 'utf8'));
 
@@ -95,4 +98,42 @@ test('an interrupted run says so above the ranking', () => {
   const result = fixture();
   Object.assign(result, { complete: false, interrupted: 'SIGINT' });
   assert.match(formatMarkdownReport(result), /\n\*\*Incomplete:\*\* interrupted by SIGINT\.\n\n\| # \|/);
+});
+
+// Real smoke runs on the shared machine (test/fixtures/compare): a TCP one
+// whose runs recorded how busy the machine was, and a requests one.
+const realRun = (name) => JSON.parse(readFileSync(new URL(`../fixtures/compare/${name}`, import.meta.url), 'utf8'));
+
+test('every format says how busy the machine was while it measured', () => {
+  const result = realRun('smoke-1.json');
+  const sentence = 'The machine while it measured: load average 9.0-9.1 before the runs, 0.0%-0.4% of its CPU idle during them.';
+  assert.ok(formatTextReport(result).split('\n').includes(sentence));
+  // Markdown: under the environment table, before the ranking.
+  assert.ok(formatMarkdownReport(result).includes(`| Started | ${result.startedAt} |\n\n${sentence}\n\n| # |`));
+  assert.ok(formatHtmlReport(result).includes(`</table>\n</div>\n<p class="note">${sentence}</p>\n</section>`));
+  // JSON: the result as is, every ok run with its disturbance.
+  const runs = JSON.parse(formatJsonReport(result)).cases.flatMap((caseResult) => caseResult.runs);
+  assert.ok(runs.length > 0 && runs.every((run) => typeof run.disturbance.loadAverage === 'number' && typeof run.disturbance.idle === 'number'));
+  // A result without it (before the field) says nothing rather than "unknown".
+  assert.doesNotMatch(formatMarkdownReport(fixture()), /The machine while it measured/);
+});
+
+test('the requests table marks ranks as the bitrate ranking does: overlapping intervals, and within the noise floor', () => {
+  const result = realRun('requests-smoke.json');
+  const notes = (markdown) => tables(markdown).find((table) => table[0].includes('req/s')).slice(2).map((row) => row[5]);
+  // 3 runs a case: 28476 [23069-29552], 23115 [20054-27338], 21410 [20547-26659] overlap.
+  assert.deepEqual(notes(formatMarkdownReport(result)), [
+    '28476 [23069-29552 at 75%]',
+    '23115 [20054-27338 at 75%], overlaps #1',
+    '21410 [20547-26659 at 75%], overlaps #2',
+  ]);
+  assert.match(formatTextReport(result), / 21410 \[20547-26659 at 75%\], overlaps #2 /);
+  assert.match(formatMarkdownReport(result), /overlaps #N: its interval overlaps that of rank N/);
+  // One round (no intervals) against a noise floor of cv 10 %: 21410 is
+  // within 10 % of 23115, 23115 is not within 10 % of 28476.
+  for (const caseResult of result.cases) Object.assign(caseResult.requests, { low: null, high: null });
+  result.noiseFloor = { runs: 3, seconds: 1, cv: 0.1, bits_per_second: 2e10, values: [1.9e10, 2e10, 2.3e10] };
+  assert.deepEqual(notes(formatMarkdownReport(result)), ['28476', '23115', '21410, within noise of #2']);
+  assert.match(formatMarkdownReport(result), /within noise of #N: closer to rank N than direct's own spread \(cv 10\.0%\)/);
+  assert.match(formatHtmlReport(result), /<td class="number">21410, within noise of #2<\/td>/);
 });

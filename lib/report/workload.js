@@ -1,0 +1,72 @@
+import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
+
+// What a run measured, read from its recorded options (docs/result.md): a
+// TCP bulk stream (at full speed or at a fixed rate), UDP at an offered
+// rate, or the request workload; for how long a run, over how many
+// streams or clients, across which link. Two runs whose workloads differ
+// measured different quantities: their figures are not a change of the
+// code, so `compare` refuses them and `history` keeps them apart.
+
+// { kind: 'tcp' | 'udp' | 'requests', description, figure } of an
+// upgraded result; `description` is one phrase, equal for two runs
+// exactly when their figures can be compared.
+export function workloadOf(result) {
+  const { options } = result;
+  const seconds = `${options.duration} s a run`;
+  const link = options.link ? `, across link ${options.link.name ?? 'shaped'}` : '';
+  if (options.requests) {
+    const connections = options.newConnections ? 'a new connection a request' : 'kept-alive connections';
+    return {
+      kind: 'requests',
+      description: `requests, ${options.concurrency} clients, ${options.responseSize}-byte responses, ${connections}, ${seconds}${link}`,
+      figure: figureFor('requests'),
+    };
+  }
+  if (options.udp) {
+    const offered = options.maxLoss === null || options.maxLoss === undefined
+      ? `at ${formatBitrate(options.rate)} offered`
+      : `the highest rate up to ${formatBitrate(options.rate)} losing at most ${options.maxLoss}%`;
+    return { kind: 'udp', description: `UDP ${offered}, ${options.length}-byte datagrams, ${seconds}${link}`, figure: figureFor('udp') };
+  }
+  const speed = options.rate ? `at ${formatBitrate(options.rate)} offered` : 'at full speed';
+  const streams = `${options.parallel} ${options.parallel === 1 ? 'stream' : 'streams'}`;
+  return { kind: 'tcp', description: `TCP bulk ${speed}, ${streams}, ${seconds}${link}`, figure: figureFor('tcp') };
+}
+
+// The figure a workload's cases are compared and charted by: its title,
+// its value in one ok run, its summary over the runs (median, min, max),
+// and how to print a value, alone or in another value's unit.
+const BITRATE_FIGURE = Object.freeze({
+  kind: 'bitrate',
+  title: 'Receiver median bitrates',
+  ofRun: (run) => run.receiver?.bits_per_second ?? null,
+  summary: (caseResult) => caseResult.receiver && {
+    median: caseResult.receiver.bits_per_second, min: caseResult.receiver.min, max: caseResult.receiver.max, cv: caseResult.receiver.cv,
+    low: caseResult.receiver.low ?? null, high: caseResult.receiver.high ?? null,
+  },
+  format: formatBitrate,
+  formatIn: formatBitrateIn,
+});
+
+const REQUESTS_FIGURE = Object.freeze({
+  kind: 'requests',
+  title: 'Median requests per second',
+  ofRun: (run) => run.requests?.requestsPerSecond ?? null,
+  summary: (caseResult) => caseResult.requests && {
+    median: caseResult.requests.requestsPerSecond, min: caseResult.requests.min, max: caseResult.requests.max, cv: null,
+    low: caseResult.requests.low ?? null, high: caseResult.requests.high ?? null,
+  },
+  format: (value) => `${formatFixed(value, 0)} req/s`,
+  formatIn: (value) => formatFixed(value, 0),
+});
+
+// The figure of a workload kind ('tcp', 'udp', 'requests').
+// ('bitrate' and 'requests' name the figures themselves.)
+export function figureFor(kind) {
+  return kind === 'requests' ? REQUESTS_FIGURE : BITRATE_FIGURE;
+}
+
+// The directions a run measured, 'forward' and/or 'reverse'.
+export function directionsOf(result) {
+  return [...new Set(result.cases.map((caseResult) => caseResult.direction))];
+}

@@ -182,7 +182,10 @@ export async function run(options = {}) {
     // the machine's, which a request rate or a UDP bitrate shares.
     if (settings.noiseFloor > 0 && perRound >= 2 && !signal?.aborted) {
       emit({ type: 'noise-floor-started', runs: settings.noiseFloor });
-      result.noiseFloor = await measureNoiseFloor(settings.noiseFloor, { settings, engine, key, link, remote, signal, emit });
+      // A request run's engine loads requests: the floor's bulk TCP runs
+      // take the bulk engine (iperf3 when installed, else the built-in one).
+      const bulkEngine = settings.requests ? await chooseEngine({ engine: 'auto', iperf3Path: options.iperf3Path }) : engine;
+      result.noiseFloor = await measureNoiseFloor(settings.noiseFloor, { settings, engine: bulkEngine, key, link, remote, signal, emit });
       emit({ type: 'noise-floor-finished', noiseFloor: result.noiseFloor });
     }
     const random = seededRandom(settings.seed);

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { CLI } from './support/processes.js';
-import { assertAllGone, descendants, isAlive } from './support/process-tree.js';
+import { assertAllGone, descendants, isAlive, isRunning } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 
 // Ctrl-C, SIGTERM and a closing terminal's SIGHUP at random moments of a
@@ -301,15 +301,6 @@ test('a run clears the iperf3 -s a killed run left on its port, and says so', { 
   // Dead; its reaper (init here) may not have collected it yet.
   assert.ok(!isRunning(leftover), 'the leftover is gone');
 });
-
-function isRunning(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
-}
 
 function commandOf(pid) {
   try {

@@ -5,7 +5,7 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { PRESETS } from '../lib/presets/index.js';
 import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
-import { descendants, isAlive } from './support/process-tree.js';
+import { descendants, isAlive, isRunning } from './support/process-tree.js';
 import { which } from './support/programs.js';
 import { CLI, startProcess, startRelayServer, stopAll } from './support/processes.js';
 
@@ -219,12 +219,3 @@ describe('relay command: started by hand, with the relay\'s node flags', () => {
     assert.ok(!isRunning(relayPid), 'the relay died with it');
   });
 });
-
-function isRunning(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
-}

@@ -1,11 +1,10 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { after, test } from 'node:test';
+import { writeFileSync } from 'node:fs';
+import { test } from 'node:test';
 import { casesSource, loadCasesFile } from '../lib/runner/cases-file.js';
 import { requirePrograms } from './support/programs.js';
+import { casesFolders } from './support/cases-folders.js';
 
 // What the cases file learns from another program: the line of a syntax
 // error from `node --check`, and whether the shipped file was edited from
@@ -13,22 +12,7 @@ import { requirePrograms } from './support/programs.js';
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const CHACHA = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }];
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-cases-programs-')));
-after(() => rmSync(root, { recursive: true, force: true }));
-
-// A folder with its own package.json decides how Node reads a .js file in it.
-function folder(name, type) {
-  const dir = path.join(root, name);
-  mkdirSync(dir, { recursive: true });
-  if (type) writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type }));
-  return dir;
-}
-
-function file(dir, name, text) {
-  const at = path.join(dir, name);
-  writeFileSync(at, text);
-  return at;
-}
+const { folder, file } = casesFolders('cipherbench-cases-programs-');
 
 test('a syntax error names the file and line', async () => {
   const at = file(folder('module', 'module'), 'broken.js', 'export default [\n  [{ name: "ss-base" }\n');

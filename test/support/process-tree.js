@@ -14,6 +14,17 @@ export function isAlive(pid) {
   }
 }
 
+// Running, not merely present: a zombie (dead, not yet reaped by its
+// parent, init for an orphan) counts as gone.
+export function isRunning(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
 export function assertAllGone(pids, what = 'process') {
   const alive = [...pids].filter(isAlive);
   assert.deepEqual(alive, [], `${what} left alive: ${alive.join(', ')}`);

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { after, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { AEAD_METHODS } from '../../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../../lib/crypto/stream-methods.js';
 import { chainLabel } from '../../lib/chain/label.js';
@@ -12,26 +10,12 @@ import {
   BUNDLED_CASES_FILE, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases,
 } from '../../lib/runner/cases-file.js';
 import { splitCommand } from '../../lib/process/split-command.js';
+import { casesFolders } from '../support/cases-folders.js';
 
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const CHACHA = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }];
 
-const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-cases-')));
-after(() => rmSync(root, { recursive: true, force: true }));
-
-// A folder with its own package.json decides how Node reads a .js file in it.
-function folder(name, type) {
-  const dir = path.join(root, name);
-  mkdirSync(dir, { recursive: true });
-  if (type) writeFileSync(path.join(dir, 'package.json'), JSON.stringify({ type }));
-  return dir;
-}
-
-function file(dir, name, text) {
-  const at = path.join(dir, name);
-  writeFileSync(at, text);
-  return at;
-}
+const { root, folder, file } = casesFolders('cipherbench-cases-');
 
 describe('loading a cases file', () => {
   const moduleDir = folder('module', 'module');

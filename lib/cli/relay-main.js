@@ -6,9 +6,8 @@ import { registerRelayCommands } from './relay-command.js';
 // `bare-relay`), which loads only the relay and its presets: with every
 // command's modules loaded as well (the runner, the reports, execa,
 // systeminformation), the same relay code carried about a third less on
-// Node 24 (docs/performance.md, "What a relay loads").
-export const RELAY_COMMANDS = Object.freeze(['relay', 'bare-relay']);
-
+// Node 24 (docs/performance.md, "What a relay loads"). bin/cipherbench.js
+// sends these commands here before anything else is loaded.
 export function relayMain(argv = process.argv) {
   return runProgram((program) => {
     registerRelayCommands(program);

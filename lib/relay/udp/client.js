@@ -4,14 +4,15 @@ import { isProtocolError } from '../../wire/protocol-error.js';
 import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
 import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendConnected, sendDatagram } from './socket.js';
 
+// Datagrams of one sender held while its upstream socket connects.
+const PENDING_LIMIT = 64;
+
 // The UDP relay client, a port forward (as ss-tunnel -U): each local sender
 // gets an association, a socket to the relay server and a session of the
 // chain; its datagrams go to the server addressed to `forward`, and the
 // server's answers that open come back to the sender. Anything else
 // arriving on that socket (from elsewhere, or not opening) is counted and
 // dropped. The server's name is looked up once, at start.
-const PENDING_LIMIT = 64;
-
 export async function startUdpRelayClient({
   listen,
   server,

@@ -3,13 +3,13 @@ import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { parseIperf3Json } from '../lib/traffic/iperf3.js';
-import { startTrafficSink } from '../lib/traffic/sink.js';
-import { createUdpTally } from '../lib/traffic/udp-datagrams.js';
-import { runUdpSender } from '../lib/traffic/udp-sender.js';
-import { emptyFolder, runCli } from './support/cli.js';
-import { freePortsFlag } from './support/ports.js';
-import { requirePrograms } from './support/programs.js';
+import { parseIperf3Json } from '../../lib/traffic/iperf3.js';
+import { startTrafficSink } from '../../lib/traffic/sink.js';
+import { createUdpTally } from '../../lib/traffic/udp-datagrams.js';
+import { runUdpSender } from '../../lib/traffic/udp-sender.js';
+import { emptyFolder, runCli } from '../support/cli.js';
+import { freePortsFlag } from '../support/ports.js';
+import { requirePrograms } from '../support/programs.js';
 
 // The built-in engine's UDP mode: `cipherbench send --udp` to `cipherbench
 // sink`, directly and through the relays, read by the same parser as

@@ -167,10 +167,14 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     }
     assert.ok(result.cases[0].latency.rtt.count > 0);
     assert.match(outcome.stderr, new RegExp(`Server host \\(test-server, ${THERE.replaceAll('.', '\\.')}\\):`));
-    // Only sshd itself is left in the remote namespace.
-    // An ssh session's own sshd may still be ending as the list is read.
-    const left = pidsIn(NS).filter((pid) => pid !== sshd.pid && ![null, 'sshd'].includes(commandName(pid)));
-    assert.deepEqual(left, [], 'no relay, iperf3 or echo target outlives the run there');
+    // Only sshd itself is left in the remote namespace. An ssh session's
+    // own sshd may still be ending as the list is read, and our commands
+    // there stop in order on the SIGHUP the session's end sends them: they
+    // get a few seconds to finish, and must be gone then.
+    const others = () => pidsIn(NS).filter((pid) => pid !== sshd.pid && ![null, 'sshd'].includes(commandName(pid)));
+    const deadline = Date.now() + 5000;
+    while (others().length > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(others(), [], 'no relay, iperf3 or echo target outlives the run there');
   });
 
   test('another cipherbench version on the remote host: one line, exit 2', async (t) => {

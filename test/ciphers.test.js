@@ -7,9 +7,9 @@ import { test } from 'node:test';
 import { AEAD_2022_METHODS } from '../lib/crypto/aead-2022-methods.js';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
-import { measureCipherCeiling, measurePipelineCeiling } from '../lib/runner/cipher-ceiling.js';
-import { measureCeilingRounds } from '../lib/runner/cipher-rounds.js';
-import { median } from '../lib/statistics.js';
+import { measureCipherCeiling, measurePipelineCeiling } from '../lib/ceiling/cipher-ceiling.js';
+import { measureCeilingRounds } from '../lib/ceiling/cipher-rounds.js';
+import { median } from '../lib/statistics/summaries.js';
 import { CLI } from './support/processes.js';
 
 // The bound is for a hang: every method warms up before its rounds, which

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { legacyProviderStatus } from '../lib/crypto/legacy-provider.js';
-import { ceilingFor, measureChainCeilings } from '../lib/runner/chain-ceilings.js';
+import { ceilingFor, measureChainCeilings } from '../lib/ceiling/chain-ceilings.js';
 
 const chain = (name, method) => [{ name: 'ss-base' }, { name, params: { method } }];
 const GCM = chain('ss-aead-cipher', 'aes-128-gcm');

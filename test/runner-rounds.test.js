@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { caseEntries, roundOrder } from '../lib/runner/schedule.js';
-import { seededRandom } from '../lib/statistics.js';
+import { seededRandom } from '../lib/statistics/summaries.js';
 import { formatTextReport } from '../lib/report/text-report.js';
 import { iperf3ClientArgs, parseIperf3Json } from '../lib/traffic/iperf3.js';
 import { freeRunPorts } from './support/ports.js';

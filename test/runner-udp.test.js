@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BISECTION_PROBES, bisectRate } from '../lib/runner/udp-mode.js';
+import { BISECTION_PROBES, bisectRate } from '../lib/workload/udp.js';
 import { startUdpEchoTarget } from '../lib/traffic/udp-echo-target.js';
 import { measureUdpRoundTrips } from '../lib/traffic/udp-latency.js';
 import { emptyFolder, runCli } from './support/cli.js';

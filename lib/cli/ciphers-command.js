@@ -5,8 +5,8 @@ import { chainNeedsLegacyProvider } from '../chain/requirements.js';
 import { PRESETS } from '../presets/index.js';
 import { validateChain } from '../chain/validate.js';
 import { formatCipherTable } from '../report/cipher-table.js';
-import { DEFAULT_SIZES } from '../runner/cipher-ceiling.js';
-import { measureCeilingRounds, newSeed } from '../runner/cipher-rounds.js';
+import { DEFAULT_SIZES } from '../ceiling/cipher-ceiling.js';
+import { measureCeilingRounds, newSeed } from '../ceiling/cipher-rounds.js';
 import { createStepProgress } from '../report/progress.js';
 import { useColor } from '../report/terminal.js';
 import { inputError } from '../errors.js';
@@ -153,7 +153,7 @@ async function measureInLegacyChild(chains, { sizes, seconds, rounds, seed, sign
   try {
     // Loaded only here: the process contract (execa) is not for every
     // command this CLI runs, least of all the relays.
-    const { measureChainsInChild } = await import('../runner/ceilings-in-child.js');
+    const { measureChainsInChild } = await import('../ceiling/ceilings-in-child.js');
     const rows = await measureChainsInChild(chains, { sizes, seconds, rounds, seed, legacy: true, signal, onChain });
     // In rounds the child says its rows only at the end: stopped, it has none.
     return chains.map((presets) => rows.find((row) => row.presets === presets) ?? { presets, sizes: null });

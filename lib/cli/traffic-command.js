@@ -3,7 +3,7 @@ import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../traffic/protocol.js';
 import { runTrafficSender } from '../traffic/sender.js';
 import { UDP_HEADER_LENGTH } from '../traffic/udp-datagrams.js';
 import { runUdpSender } from '../traffic/udp-sender.js';
-import { parseRate } from '../runner/rate.js';
+import { parseRate } from '../traffic/rate.js';
 import { startTrafficSink } from '../traffic/sink.js';
 import { endpointOption, registerServer } from './serve.js';
 import { inputError } from '../errors.js';

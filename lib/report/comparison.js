@@ -3,10 +3,10 @@ import { inputError } from '../errors.js';
 import { upgradeResult } from '../result.js';
 import { caseDefinition, caseLabel } from './case-label.js';
 import { busyMachine, machineChange, machineNoiseCv, relayCpuChange } from './machine-change.js';
-import { ALPHA, bootstrapRatioInterval, mannWhitneyP, MIN_RUNS } from './significance.js';
+import { ALPHA, bootstrapRatioInterval, mannWhitneyP, MIN_RUNS } from '../statistics/significance.js';
 import { formatFixed } from './units.js';
 import { directionsOf, figureFor, workloadOf } from './workload.js';
-import { coefficientOfVariation, pairedRatios } from '../statistics.js';
+import { coefficientOfVariation, pairedRatios } from '../statistics/summaries.js';
 
 // Two result objects (docs/result.md), case by case: did the new run get
 // slower than the old one? Both `cipherbench compare` and `run --baseline`

@@ -1,5 +1,5 @@
-import { bootstrapRatioInterval } from './significance.js';
-import { coefficientOfVariation, median } from '../statistics.js';
+import { bootstrapRatioInterval } from '../statistics/significance.js';
+import { coefficientOfVariation, median } from '../statistics/summaries.js';
 
 // How much the machine itself changed between two runs, as their `direct`
 // runs saw it: direct moves bytes with no relay at all, so a change of its

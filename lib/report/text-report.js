@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk';
 import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
-import { roundsForLevel } from '../statistics.js';
+import { roundsForLevel } from '../statistics/summaries.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import {

@@ -1,5 +1,5 @@
 import { runCase } from './run-case.js';
-import { coefficientOfVariation, median } from '../statistics.js';
+import { coefficientOfVariation, median } from '../statistics/summaries.js';
 
 // The machine's own spread, measured before the rounds: a few short runs of
 // `direct` (the engine's client straight to its server, no relay), whose

@@ -2,7 +2,8 @@ import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { inputError } from '../errors.js';
 import { parseLinkProfile, PROFILES } from './link/profiles.js';
-import { parseRate } from './rate.js';
+import { parseRate } from '../traffic/rate.js';
+import { UDP_LENGTH } from '../workload/udp.js';
 
 const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
 const DEFAULT_DURATION = 3;
@@ -25,11 +26,8 @@ const MAX_PARALLEL = 128;
 // UDP mode (docs/udp.md): iperf3 -u at an offered rate, in datagrams of a
 // fixed size every Shadowsocks implementation's buffer takes (iperf3 would
 // size them from the control connection's MSS, some 64 KB on loopback).
-// A datagram holds at most 65,507 bytes over IPv4; iperf3's own header
-// takes 16 of them.
 const DEFAULT_UDP_RATE = '1G';
 const DEFAULT_UDP_LENGTH = 1200;
-export const UDP_LENGTH = Object.freeze({ min: 16, max: 65_507 });
 // Enough for any spread a person would wait for; a typo of 1000 would run
 // for hours.
 const MAX_REPEAT = 100;

@@ -11,9 +11,9 @@ import { cpuSharesBetween, readCpuTimes, readLoadAverage } from '../process/mach
 import { describeExit, runCommand, startProcess, tellingLines } from '../process/processes.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
-import { profiledRelays, readProfiles } from './cpu-profile.js';
-import { countSyscalls, straceUnavailable } from './syscall-count.js';
-import { readPerf, startPerf } from './perf-record.js';
+import { profiledRelays, readProfiles } from '../profile/cpu-profile.js';
+import { countSyscalls, straceUnavailable } from '../profile/syscall-count.js';
+import { readPerf, startPerf } from '../profile/perf-record.js';
 // After a relay dies mid-test the engine's client usually reports the
 // broken connection at once; past this it is stopped so a stuck one cannot
 // hold up the run.

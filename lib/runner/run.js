@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { ceilingFor, measureChainCeilings } from './chain-ceilings.js';
+import { ceilingFor, measureChainCeilings } from '../ceiling/chain-ceilings.js';
 import { collectEnvironment } from './environment.js';
 import { casesSource, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
 import { chooseEngine } from '../traffic/engine.js';
@@ -12,17 +12,17 @@ import { inputError } from '../errors.js';
 import { RESULT_VERSION } from '../result.js';
 import { MIN_ROUNDS, normalizeOptions, recordedOptions } from './options.js';
 import { locatePeer } from '../peers/index.js';
-import { bisectRate, checkUdpCases, summariseUdp } from './udp-mode.js';
+import { bisectRate, checkUdpCases, summariseUdp } from '../workload/udp.js';
 import { assertPortsFree } from '../process/ports.js';
 import { clearLeftovers } from '../process/child-ledger.js';
 import { measureNoiseFloor } from './noise-floor.js';
 import { runCase } from './run-case.js';
-import { summariseRequests } from './requests-summary.js';
+import { summariseRequests } from '../workload/requests.js';
 import { caseEntries, directionsFor, roundOrder } from './schedule.js';
 import { findProgram } from '../process/programs.js';
 import {
   bootstrapMedianInterval, DEFAULT_LEVEL, median, pairedRatios, runCostPerGB, seededRandom, summarise, summariseCost,
-} from '../statistics.js';
+} from '../statistics/summaries.js';
 
 const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -148,7 +148,7 @@ export async function run(options = {}) {
   const summary = (entry) => summariseCase(entries[entry], states[entry], { parallel: settings.parallel, ceilings, level });
   // The figure ratios and the stopping rule judge: a fixed rate over TCP
   // makes it cost (over UDP the rate is the offered load, and loss at it the
-  // figure: udp-mode.js); the request workload's is requests per second.
+  // figure: workload/udp.js); the request workload's is requests per second.
   const costMode = settings.rate !== null && !settings.udp;
   const figure = costMode ? 'cost' : settings.requests ? 'requests' : 'bitrate';
   const summaries = () => withConvergence(withRelative(entries.map((_, entry) => summary(entry)), referenceIndex, level, figure), confidence, figure);

@@ -1,4 +1,4 @@
-import { max, mean, percentile } from '../statistics.js';
+import { max, mean, percentile } from '../statistics/summaries.js';
 
 // One shape for every latency figure, TCP round trips, new connections and
 // UDP echoes alike, so the reports read them with one function

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { socks5AnswerLength, socks5ConnectRequest } from '../relay/inbounds/socks5.js';
 import { formatEndpoint } from '../relay/endpoint.js';
-import { distribution } from '../statistics.js';
+import { distribution } from '../statistics/summaries.js';
 
 // The request workload (docs/requests.md): `concurrency` clients, each
 // sending one HTTP/1.1 GET at a time to the HTTP target through whatever

@@ -5,11 +5,11 @@ import { formatHtmlReport } from '../../lib/report/html-report.js';
 import { formatMarkdownReport } from '../../lib/report/markdown-report.js';
 import { formatRanking, formatTextReport } from '../../lib/report/text-report.js';
 import { RESULT_VERSION, upgradeResult } from '../../lib/result.js';
-import { medianInterval, summarise } from '../../lib/statistics.js';
+import { medianInterval, summarise } from '../../lib/statistics/summaries.js';
 
 // Intervals, paired ratios, overlapping ranks and the stopping rule as
 // every report prints them, on a result made here the way the runner makes
-// it: six rounds of three cases, the summaries from lib/statistics.js.
+// it: six rounds of three cases, the summaries from lib/statistics/summaries.js.
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/result-v2.json', import.meta.url), 'utf8'));
 const side = (bps) => ({ bytes: bps / 8, seconds: 1, bits_per_second: bps });
 const run = (repeat, bps) => ({ repeat, status: 'ok', reason: null, sender: side(bps), receiver: side(bps), wallSeconds: 1.5, cost: null });

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { bootstrapRatioInterval, mannWhitneyP } from '../../lib/report/significance.js';
+import { bootstrapRatioInterval, mannWhitneyP } from '../../lib/statistics/significance.js';
 
 test('Mann-Whitney U: exact one-sided p-values from the published table', () => {
   // Every new run below every old one: 1 / C(m + n, m).

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import {
   UNSTABLE_CV, bootstrapMedianInterval, coefficientOfVariation, distribution, max, mean, median, medianInterval, min, pairedRatios, percentile,
   roundsForLevel, sampleStdDev, seededRandom, summarise, summariseCost,
-} from '../../lib/statistics.js';
+} from '../../lib/statistics/summaries.js';
 
 const close = (actual, expected, digits = 12) =>
   assert.ok(Math.abs(actual - expected) < 10 ** -digits, `${actual} is not ${expected}`);

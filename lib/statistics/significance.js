@@ -3,7 +3,7 @@
 // interval for the size of the change. Pure functions on arrays of numbers;
 // docs/statistics.md explains the choice for a reader.
 
-import { BOOTSTRAP_SEED, seededRandom, sortedMedian } from '../statistics.js';
+import { BOOTSTRAP_SEED, seededRandom, sortedMedian } from './summaries.js';
 
 // Fewer runs a side than this and no test can tell a change from noise: the
 // smallest one-sided p-value of a rank test with 2 runs a side is 1/6.

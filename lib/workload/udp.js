@@ -2,11 +2,14 @@ import { newChainPassword } from '../chain/requirements.js';
 import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
 import { inputError } from '../errors.js';
 import { carriesUdp, withoutUdpReason } from '../peers/index.js';
-import { median } from '../statistics.js';
-import { UDP_LENGTH } from './options.js';
+import { median } from '../statistics/summaries.js';
 
 // run --udp: what must hold before anything starts, and what a case's UDP
 // runs add up to.
+
+// A datagram holds at most 65,507 bytes over IPv4; iperf3's own header
+// takes 16 of them.
+export const UDP_LENGTH = Object.freeze({ min: 16, max: 65_507 });
 
 const caseName = (selection) => selection.label ?? (selection.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
 

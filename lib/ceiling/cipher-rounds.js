@@ -1,4 +1,4 @@
-import { coefficientOfVariation, max, median, min, seededRandom } from '../statistics.js';
+import { coefficientOfVariation, max, median, min, seededRandom } from '../statistics/summaries.js';
 import { measureCipherCeiling } from './cipher-ceiling.js';
 
 // The ceilings of several chains, fair to each whatever order they are

@@ -2,7 +2,7 @@
 // numbers, so the runner and every report agree on one definition of each
 // figure (docs/result.md, "A case").
 
-import { UNSTABLE_CV } from './result.js';
+import { UNSTABLE_CV } from '../result.js';
 
 // What `unstable` means belongs to the result's definition (lib/result.js);
 // it is given here too, beside the figures it is judged on.

@@ -1,5 +1,5 @@
 import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
-import { DEFAULT_LEVEL, median, medianInterval } from '../statistics.js';
+import { DEFAULT_LEVEL, median, medianInterval } from '../statistics/summaries.js';
 
 // A case's request figures (docs/result.md, "requests") from its runs:
 // those of the median run by requests per second (the slower of the two

@@ -39,3 +39,17 @@ export function cpuSharesBetween(before, after) {
   const total = after.total - before.total;
   return { idle: (after.idle - before.idle) / total, steal: (after.steal - before.steal) / total };
 }
+
+// What else the machine did while something was measured: call before,
+// then call what it resolves with after. The result is the one-minute load
+// average just before, the shares of all cores' time left idle and stolen
+// by the hypervisor over it (null without /proc), and the traffic engine's
+// own CPU share as iperf3 -J reports it for each end (null for an engine
+// that does not measure itself).
+export async function watchMachine() {
+  const [loadAverage, before] = await Promise.all([readLoadAverage(), readCpuTimes()]);
+  return async (engineCpu) => {
+    const shares = cpuSharesBetween(before, await readCpuTimes());
+    return { loadAverage, idle: shares?.idle ?? null, steal: shares?.steal ?? null, engineCpu: engineCpu ?? null };
+  };
+}

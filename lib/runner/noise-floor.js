@@ -10,13 +10,14 @@ export const NOISE_FLOOR_SECONDS = 1;
 
 // Resolves with { runs, seconds, cv, bits_per_second (the median), values }
 // over the ok runs, or null when fewer than 2 measured (a spread needs two).
-export async function measureNoiseFloor(count, { settings, engine, key, link, remote, signal, emit }) {
+// `context` is runCase()'s, with the bulk workload and its engine.
+export async function measureNoiseFloor(count, { settings, context }) {
   const values = [];
-  for (let run = 0; run < count && !signal?.aborted; run += 1) {
-    const outcome = await runCase({ impl: 'direct' }, {
-      // Bulk TCP at full speed whatever the run's workload: the machine's
-      // spread, not the workload's.
-      ...settings, index: -1, direction: 'forward', duration: NOISE_FLOOR_SECONDS, rate: null, latency: false, requests: false, udp: false, engine, key, link, remote, signal, emit,
+  for (let run = 0; run < count && !context.signal?.aborted; run += 1) {
+    // Bulk TCP at full speed whatever the run's workload: the machine's
+    // spread, not the workload's.
+    const outcome = await runCase({ impl: 'direct' }, { ...settings, duration: NOISE_FLOOR_SECONDS, rate: null, latency: false, requests: false, udp: false }, {
+      ...context, index: -1, direction: 'forward', profile: null,
     });
     if (outcome.status === 'ok') values.push(outcome.receiver.bits_per_second);
   }

@@ -1,5 +1,68 @@
+import { availableParallelism } from 'node:os';
+import { CLI } from '../process/cli-path.js';
+import { READY_LINE } from '../process/ready-line.js';
+import { inputError } from '../errors.js';
+import { chooseRequestEngine, inboundOf } from '../traffic/request-engine.js';
 import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
 import { DEFAULT_LEVEL, median, medianInterval } from '../statistics/summaries.js';
+
+// The request workload (docs/requests.md): the run's request engine (wrk
+// or the built-in client, traffic/request-engine.js) sends HTTP requests
+// through the case's entry to a built-in HTTP target, kept alive or each on
+// a new connection, for `duration` seconds after `warmup` ones. Its run
+// adds { requests } (docs/result.md).
+export const requestWorkload = {
+  name: 'requests',
+  chooseEngine: ({ engine, wrkPath, cases }) => chooseRequestEngine({ engine, cases, wrkPath }),
+  // A request run measures this machine's relays only.
+  check: (selected, settings) => {
+    if (settings.link || settings.remote) throw inputError('--requests runs on this machine only: drop --link or --remote');
+  },
+  figure: () => 'requests',
+  target: ({ port, host, settings }) => httpTargetSpec(port, host, settings.responseSize),
+  measure: ({ engine, identity, entry, target, settings, signal, track, onMeasuring }) => measureRequestLoad({
+    engine, identity, ...entry, target, duration: settings.duration, warmup: settings.warmup, concurrency: settings.concurrency, newConnections: settings.newConnections, signal, onMeasuring, track,
+  }),
+  result: ({ requests }) => ({ requests }),
+  summarise: (runs, { level }) => ({ requests: summariseRequests(runs, { level }) }),
+};
+
+// The HTTP target of the request workload, on the port the engine's server
+// takes otherwise.
+const httpTargetSpec = (port, host, responseSize) => ({
+  role: 'http-target',
+  label: 'cipherbench http-target',
+  file: process.execPath,
+  args: [CLI, 'http-target', '--listen', `${host}:${port}`, '--response-size', String(responseSize)],
+  readiness: { stdout: READY_LINE },
+});
+
+// The requests through the case's entry: its clients reach the target the
+// way the case's inbound says (direct and rows without one: a tunnel). A
+// run with no request answered failed, saying how they failed. The figures
+// gain what the load generator cost over the counted seconds, as CPU
+// seconds and as a share of the machine's cores, which it took from the
+// relays it measured (docs/requests.md, "What the load generator took").
+// `onMeasuring` is called as the warm-up ends.
+async function measureRequestLoad({ engine, identity, host = '127.0.0.1', port, target, duration, warmup, concurrency, newConnections, signal, onMeasuring, track }) {
+  const { generatorCpuSeconds, ...figures } = await engine.measure({
+    host, port, kind: inboundOf(identity), target, concurrency, durationSeconds: duration, warmupSeconds: warmup, newConnections, signal, onMeasuring, track,
+  });
+  if (signal?.aborted) return { reason: 'run interrupted' };
+  if (figures.reason) return { reason: figures.reason };
+  if (figures.ok === 0) {
+    const failures = Object.entries(figures.errors).filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`);
+    return { reason: `no request was answered (${failures.join(', ') || 'none sent'})` };
+  }
+  return { requests: { ...figures, generator: generatorCost(engine.name, generatorCpuSeconds, figures.seconds) } };
+}
+
+// What the load generator spent while it counted: CPU seconds, and their
+// share of every core's time over those seconds; null when not read.
+function generatorCost(name, cpuSeconds, seconds) {
+  if (cpuSeconds === null || cpuSeconds === undefined) return { engine: name, cpuSeconds: null, share: null };
+  return { engine: name, cpuSeconds, share: cpuSeconds / (seconds * availableParallelism()) };
+}
 
 // A case's request figures (docs/result.md, "requests") from its runs:
 // those of the median run by requests per second (the slower of the two

@@ -2,10 +2,33 @@ import { newChainPassword } from '../chain/requirements.js';
 import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
 import { inputError } from '../errors.js';
 import { carriesUdp, withoutUdpReason } from '../peers/index.js';
-import { median } from '../statistics/summaries.js';
+import { median, summarise } from '../statistics/summaries.js';
+import { bulkWorkload, measureTransfer } from './bulk.js';
 
 // run --udp: what must hold before anything starts, and what a case's UDP
 // runs add up to.
+
+// The UDP workload (docs/udp.md): the engine's UDP client (iperf3 -u, or
+// the built-in sender) offers `rate` bits/s in datagrams of `length` bytes
+// through the case's UDP entry, one stream forward
+// (with iperf3 also reversed or parallel). Its run adds { sender,
+// receiver, udp } (datagrams sent, lost, jitter: docs/result.md).
+export const udpWorkload = {
+  name: 'udp',
+  chooseEngine: bulkWorkload.chooseEngine,
+  check: (selected, settings, engine) => {
+    bulkWorkload.check(selected, { ...settings, rate: null }, engine);
+    checkUdpCases(selected, settings, engine);
+  },
+  // Over UDP the rate is the offered load, and loss at it the figure.
+  figure: () => 'bitrate',
+  target: bulkWorkload.target,
+  measure: ({ engine, entry, settings, direction, signal, track, listeners, place }) => measureTransfer({
+    engine, ...entry, duration: settings.duration, parallel: settings.parallel, rate: null, reverse: direction === 'reverse', udp: { rate: settings.rate, length: settings.length }, signal, track, listeners, place,
+  }),
+  result: ({ sender, receiver, udp }) => ({ sender, receiver, ...(udp ? { udp } : {}) }),
+  summarise: (runs, { level }) => ({ ...summarise(runs, { level }), udp: summariseUdp(runs) }),
+};
 
 // A datagram holds at most 65,507 bytes over IPv4; iperf3's own header
 // takes 16 of them.

@@ -1,0 +1,176 @@
+import { ceilingFor } from '../ceiling/chain-ceilings.js';
+import { bootstrapMedianInterval, median, pairedRatios, runCostPerGB, summariseCost } from '../statistics/summaries.js';
+
+// The cases of a run as measured so far: each entry's (a case in one
+// direction, schedule.js) runs and latency, summarised into the result's
+// cases[] (docs/result.md) whenever asked, with the ratios of --relative-to
+// and the stopping rule's verdict. `found` holds what locatePeer() found for
+// each case index (a reason when its implementation is missing); `figure`
+// is the workload's ('bitrate', 'cost' or 'requests').
+export function caseLedger({ entries, found, workload, parallel, level, referenceIndex, figure, confidence }) {
+  const states = entries.map(({ index }) => ({ runs: [], latency: null, latencyReason: null, unavailable: found.get(index).reason ?? null }));
+  let ceilings = null;
+  const one = (entry) => summariseCase(entries[entry], states[entry], { workload, parallel, ceilings, level });
+  const all = () => withConvergence(withRelative(entries.map((_, entry) => one(entry)), referenceIndex, level, figure), confidence, figure);
+  return {
+    // The run's cipher ceilings, once measured (ceiling/chain-ceilings.js).
+    setCeilings: (measured) => {
+      ceilings = measured;
+    },
+    // One run of an entry, as runCase() resolved it less the latency and
+    // the reason it is missing, which are the case's, not the run's.
+    record: (entry, run, { latency, latencyReason }) => {
+      const state = states[entry];
+      state.runs.push(run);
+      if (latency) state.latency = latency;
+      if (latencyReason) state.latencyReason = latencyReason;
+    },
+    // Has this entry a latency figure yet? (The probe runs until one does.)
+    hasLatency: (entry) => states[entry].latency !== null,
+    one,
+    all,
+  };
+}
+
+// A run during which the hypervisor took more than this share of the
+// machine's CPU time for other guests is flagged: its figures measure the
+// neighbours.
+const STEAL_WARNING = 0.05;
+
+// A case from its runs so far: ok when any run was, failed when none was
+// and one failed (with the last failure's reason), else skipped (its
+// implementation is not installed, or the run was interrupted before it
+// measured anything).
+function summariseCase({ index, direction, ...identity }, { runs, latency, latencyReason, unavailable }, { workload, parallel, ceilings, level }) {
+  const ok = runs.some((run) => run.status === 'ok');
+  const lastFailure = runs.findLast((run) => run.status === 'failed');
+  const status = ok ? 'ok' : lastFailure ? 'failed' : 'skipped';
+  const figures = { sender: null, receiver: null, unstable: false, udp: null, requests: null, ...workload.summarise(runs, { level }) };
+  const { sender, receiver, unstable } = figures;
+  // A reference row's cipher is not ours: no ceiling to hold it against.
+  const chainCeiling = ceilings && !identity.impl ? ceilingFor(ceilings, identity.presets) : null;
+  const warnings = [];
+  if (chainCeiling?.reason) warnings.push(`no cipher ceiling: ${chainCeiling.reason}`);
+  if (ok && !latency && latencyReason) warnings.push(`no latency: ${latencyReason}`);
+  const stolen = runs.filter((run) => run.disturbance?.steal > STEAL_WARNING).length;
+  if (stolen > 0) warnings.push(`steal above ${STEAL_WARNING * 100}% in ${stolen} of ${runs.length} runs: the hypervisor gave this machine's CPU to other guests while it measured`);
+  return {
+    index,
+    ...identity,
+    status,
+    reason: ok ? null : lastFailure?.reason ?? unavailable ?? 'run interrupted',
+    direction,
+    parallel,
+    // A copy: the case an event carries must not grow with later runs.
+    runs: [...runs],
+    sender,
+    receiver,
+    unstable,
+    wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
+    cost: summariseCost(runs, { level }),
+    wire: summariseWire(runs),
+    transport: summariseTransport(runs),
+    udp: figures.udp,
+    latency,
+    requests: figures.requests,
+    ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
+    warnings,
+  };
+}
+
+// On a link, the median share of the payload that the wire carried on top
+// of it, over the ok runs; null without a link.
+function summariseWire(runs) {
+  const overheads = runs.map((run) => run.wire?.overhead).filter((value) => typeof value === 'number');
+  return overheads.length === 0 ? null : { overhead: median(overheads) };
+}
+
+// What the relay client's transport negotiated (TLS: version and suite),
+// each different one once, over the ok runs; null when none said.
+function summariseTransport(runs) {
+  const said = [...new Set(runs.map((run) => run.transport).filter(Boolean))];
+  return said.length === 0 ? null : said.join('; ');
+}
+
+// With --relative-to, each case against the named case in the same
+// direction, as hyperfine puts one command against another, but paired:
+// for each round both measured, this case's receiver bitrate over the
+// reference's, and the median of those ratios with its bootstrap
+// interval: { to: index, ratio, low, high, level, rounds }. ratio is null
+// for the named case itself and when no round measured both; low and high
+// are null with fewer than 3 such rounds. null for every case without it.
+// At a fixed rate (figure 'cost') the ratios are of the pair's CPU seconds
+// per GB, over the rounds where neither run was saturated; in the request
+// workload (figure 'requests'), of requests per second.
+const RUN_FIGURES = {
+  bitrate: undefined,
+  cost: (run) => (run.saturated ? null : runCostPerGB(run)),
+  requests: (run) => run.requests?.requestsPerSecond ?? null,
+};
+
+function withRelative(cases, referenceIndex, level, figureName) {
+  const figure = RUN_FIGURES[figureName];
+  return cases.map((caseResult) => {
+    if (referenceIndex === null) return { ...caseResult, relative: null };
+    const reference = cases.find((other) => other.index === referenceIndex && other.direction === caseResult.direction);
+    const ratios = reference && caseResult !== reference ? pairedRatios(caseResult.runs, reference.runs, figure) : [];
+    const none = { to: referenceIndex, ratio: null, low: null, high: null, level, rounds: ratios.length };
+    if (ratios.length === 0) return { ...caseResult, relative: none };
+    const { low, high } = bootstrapMedianInterval(ratios, { level });
+    return { ...caseResult, relative: { ...none, ratio: median(ratios), low, high } };
+  });
+}
+
+// Each case's width, the widest of the intervals the stopping rule judges
+// (its median receiver bitrate's, or at a fixed rate its pair's CPU
+// seconds per GB, and with --relative-to its ratio's),
+// low to high as a share of the median; null when it has no interval yet.
+// With --confidence, converged says whether every one of them is as narrow
+// as asked at the level asked (fewer rounds than the level needs never
+// converge); null without --confidence, and for a case not measured.
+function withConvergence(cases, confidence, figureName) {
+  return cases.map((caseResult) => {
+    const widths = [];
+    let reachesLevel = true;
+    // At a fixed rate a case with relays is judged on its cost; direct,
+    // which has none, on its bitrate.
+    const figure = caseFigure(caseResult, figureName);
+    if (figure) {
+      const { summary: { low, high, coverage, level }, middle } = figure;
+      widths.push(low === null ? null : (high - low) / middle);
+      reachesLevel = coverage >= level;
+    }
+    if (caseResult.relative && caseResult.relative.ratio !== null) {
+      const { low, high, ratio } = caseResult.relative;
+      widths.push(low === null ? null : (high - low) / ratio);
+    }
+    const width = widths.length === 0 || widths.includes(null) ? null : Math.max(...widths);
+    const converged = confidence && caseResult.status === 'ok' ? width !== null && reachesLevel && width <= confidence.width : null;
+    return { ...caseResult, width, converged };
+  });
+}
+
+// The summary the stopping rule judges a case on, with its interval, and
+// that summary's median (each summary names it for what it measures):
+// { summary, middle }, or null for a case with nothing measured.
+function caseFigure(caseResult, figureName) {
+  if (figureName === 'cost' && caseResult.cost) return { summary: caseResult.cost.pair, middle: caseResult.cost.pair.cpuSecondsPerGB };
+  if (figureName === 'requests') return caseResult.requests && { summary: caseResult.requests, middle: caseResult.requests.requestsPerSecond };
+  return caseResult.receiver && { summary: caseResult.receiver, middle: caseResult.receiver.bits_per_second };
+}
+
+// The case whose interval is widest so far, for the progress line:
+// { index, direction, width }, or null while no case has an interval.
+export function widestInterval(cases) {
+  const widest = cases.filter((caseResult) => caseResult.width !== null).sort((a, b) => b.width - a.width)[0];
+  return widest ? { index: widest.index, direction: widest.direction, width: widest.width } : null;
+}
+
+// How much of what the cipher alone could carry on one core the relay pair
+// delivered: the slower direction bounds it, as a relay pair runs both.
+// null when nothing was measured to set against it.
+function withEfficiency(ceiling, receiver) {
+  const bound = Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps);
+  return { ...ceiling, efficiency: receiver ? receiver.bits_per_second / bound : null };
+}
+

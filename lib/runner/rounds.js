@@ -1,0 +1,76 @@
+import { seededRandom } from '../statistics/summaries.js';
+import { bisectRate } from '../workload/udp.js';
+import { widestInterval } from './case-summary.js';
+import { runCase } from './run-case.js';
+import { roundOrder } from './schedule.js';
+
+// The rounds of a run (schedule.js says why rounds): every measurable
+// entry once per round, in a fresh order drawn from --seed. Without the
+// stopping rule a run is --repeat rounds; with it (--confidence) at least
+// `minRounds` and at most `maxRounds`, a round started only while some case
+// has not converged and, at the pace of the rounds so far, it ends within
+// --max-time. Each run goes to `ledger`; `onRun({ rounds })` is told after
+// each, with the rounds finished so far. Emits
+// case-started, case-finished and round-finished (docs/result.md, "Events").
+// Resolves with { rounds, stopped }: the rounds that ran, and with the
+// stopping rule why they stopped ('converged', 'max-time', 'max-rounds').
+export async function measureRounds({ entries, measurable, ledger, settings, context, minRounds, maxRounds, started, onRun }) {
+  const { signal, emit } = context;
+  const confidence = settings.confidence;
+  const perRound = measurable.filter(Boolean).length;
+  const converged = () => ledger.all().every((caseResult) => caseResult.converged !== false);
+  const random = seededRandom(settings.seed);
+  const roundsStarted = performance.now();
+  let total = minRounds * perRound;
+  let position = 0;
+  let rounds = 0;
+  let stopped = null;
+  for (let round = 0; round < maxRounds && !signal?.aborted; round += 1) {
+    if (round >= minRounds) {
+      if (converged()) {
+        stopped = 'converged';
+        break;
+      }
+      const elapsed = (performance.now() - started) / 1000;
+      const perRoundSeconds = (performance.now() - roundsStarted) / 1000 / round;
+      if (settings.maxTime !== null && elapsed + perRoundSeconds > settings.maxTime) {
+        stopped = 'max-time';
+        break;
+      }
+      total += perRound;
+    }
+    // The order is drawn for every entry, measurable or not, so a seed
+    // replays the same order whatever is installed.
+    for (const entry of roundOrder(entries, random).filter((at) => measurable[at])) {
+      if (signal?.aborted) break;
+      position += 1;
+      const where = { position, total, repeat: round, repeats: confidence ? null : settings.repeat };
+      const run = await measureEntry(entries[entry], { entry, round, where, ledger, settings, context });
+      onRun({ rounds });
+      if (run.status !== 'skipped') {
+        // With the stopping rule no round is known to be the last before it ends.
+        emit({ type: 'case-finished', case: ledger.one(entry), run, ...where, last: !confidence && round === settings.repeat - 1 });
+      }
+    }
+    if (signal?.aborted) break;
+    rounds += 1;
+    emit({ type: 'round-finished', round, rounds: maxRounds, widest: widestInterval(ledger.all()) });
+  }
+  if (confidence && stopped === null && !signal?.aborted) stopped = converged() ? 'converged' : 'max-rounds';
+  return { rounds, stopped };
+}
+
+// One run of one entry, recorded in the ledger. The latency probe runs
+// until the case has a figure; with --max-loss a run is the bisection's
+// probes, its figure the highest rate that passed.
+async function measureEntry({ index, direction, ...identity }, { entry, round, where, ledger, settings, context }) {
+  context.emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
+  const runSettings = { ...settings, latency: settings.latency && !settings.requests && !ledger.hasLatency(entry) };
+  const runContext = { ...context, index, direction, found: context.located.get(index).found, profileRun: round };
+  const outcome = settings.maxLoss === null
+    ? await runCase(identity, runSettings, runContext)
+    : await bisectRate((rate) => runCase(identity, { ...runSettings, rate }, runContext), settings);
+  const { latency, latencyReason, ...run } = { repeat: round, ...outcome };
+  ledger.record(entry, run, { latency, latencyReason });
+  return run;
+}

@@ -1,0 +1,110 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import { inputError } from '../errors.js';
+import { chooseEngine, startTrafficClient } from '../traffic/engine.js';
+import { parseIperf3Json } from '../traffic/iperf3.js';
+import { describeExit, tellingLines } from '../process/processes.js';
+import { summarise } from '../statistics/summaries.js';
+
+// The bulk workload: the traffic engine (iperf3, or the built-in sender and
+// sink) moves one TCP stream, or --parallel ones, through the case's entry
+// for `duration` seconds, reversed for direction 'reverse'; with `rate`
+// (bits/s) the sender offers that rate and the run says whether the relays
+// kept up. Its run adds { sender, receiver } as iperf3 -J reports them.
+//
+// Every workload (this one, workload/udp.js, workload/requests.js) has the
+// same parts, used in this order:
+//   chooseEngine({ engine, iperf3Path, wrkPath, cases }) what measures
+//   check(selected, settings, engine)   throws an input error before anything starts
+//   figure(settings)                    what ratios and the stopping rule judge:
+//                                       'bitrate', 'cost' or 'requests' (run.js)
+//   target({ engine, port, host, settings })  the spec of what listens on the target port
+//   measure({ engine, identity, entry, target, settings, direction, signal,
+//            track, listeners, place, onMeasuring })  one measurement: figures or { reason }
+//   result(measured, settings)          the fields it adds to its run
+//   summarise(runs, { level })          the fields it adds to its case
+
+// After a relay dies mid-test the engine's client usually reports the
+// broken connection at once; past this it is stopped so a stuck one cannot
+// hold up the run.
+const CLIENT_GRACE_MS = 2000;
+// A traffic client that failed may have failed because a relay died under
+// it: the kernel resets the client's connection at once, but the relay's
+// exit can reach this process's event loop after the client's (seen at
+// load 8 on 2 cores), so a failure waits this long for one to be told of.
+const EXIT_NEWS_MS = 1000;
+
+export const bulkWorkload = {
+  name: 'bulk',
+  chooseEngine: ({ engine, iperf3Path }) => chooseEngine({ engine, iperf3Path }),
+  check: checkBulk,
+  // At a fixed rate over TCP the figure is what carrying it cost.
+  figure: (settings) => (settings.rate === null ? 'bitrate' : 'cost'),
+  target: ({ engine, port, host }) => engine.server(port, host),
+  measure: ({ engine, entry, settings, direction, signal, track, listeners, place }) => measureTransfer({
+    engine, ...entry, duration: settings.duration, parallel: settings.parallel, rate: settings.rate, reverse: direction === 'reverse', signal, track, listeners, place,
+  }),
+  result: ({ sender, receiver }, settings) => ({ sender, receiver, ...saturation(settings.rate, { sender, receiver }) }),
+  summarise: (runs, { level }) => summarise(runs, { level }),
+};
+
+// iperf3 and the built-in sender reach a case through a port forward; the
+// other inbounds are for the request workload's own clients. The built-in
+// engine paces only what its sender sends.
+function checkBulk(selected, settings, engine) {
+  const proxied = selected.filter((selection) => selection.inbound && selection.inbound !== 'tunnel');
+  if (proxied.length > 0) {
+    throw inputError(`case ${proxied[0].index} has inbound ${proxied[0].inbound}, which only the request workload uses: run with --requests, or give the case no inbound`);
+  }
+  if (settings.rate !== null && !engine.pacesReverse && (settings.reverse || settings.both)) {
+    throw inputError('--rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends');
+  }
+}
+
+// At a fixed offered rate, a run whose receiver got less than
+// SATURATED_SHARE of it did not keep up: its cost is that of a relay at
+// its limit, not at the rate asked, so the cost figures leave it out. What
+// it got is the bytes received over the sender's seconds: the receiver's
+// own seconds also count the last bytes' way through the relays (2-3 %
+// of a 2 s run here), which would call a run that kept up saturated.
+const SATURATED_SHARE = 0.97;
+function saturation(rate, { sender, receiver }) {
+  return rate === null ? {} : { saturated: (receiver.bytes * 8) / sender.seconds < SATURATED_SHARE * rate };
+}
+
+// One transfer by the engine's client from `host`:`port`, placed where the
+// run puts its client (`place`), watched against the `listeners`: when one
+// of them dies the client gets a grace period, then is stopped, and the
+// failure names who died. Resolves with iperf3 -J's figures, or { reason }.
+// UDP runs pass `udp` ({ rate, length }) and no TCP `rate`.
+export async function measureTransfer({ engine, host = '127.0.0.1', port, duration, parallel, rate, reverse, udp = null, signal, track, listeners, place }) {
+  // Generous: the receiver drains the relays' buffers after the duration.
+  const timeoutMs = (duration * 2 + 10) * 1000;
+  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse, rate, udp }, { signal, timeoutMs, place });
+  track(measuring.role, measuring.pid, measuring.command);
+  const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
+  let dead = null;
+  let result = await Promise.race([measuring.result, died.then((child) => {
+    dead = child;
+    return null;
+  })]);
+  if (!result) {
+    result = await Promise.race([measuring.result, delay(CLIENT_GRACE_MS).then(() => null)]);
+    if (!result) {
+      measuring.kill();
+      result = await measuring.result;
+    }
+  }
+  // Both engines print iperf3 -J's shape, errors included.
+  const report = result.timedOut ? null : parseIperf3Json(result.stdout);
+  if (!dead && (result.timedOut || report.error)) dead = await Promise.race([died, delay(EXIT_NEWS_MS).then(() => null)]);
+  const deathNote = dead ? `${dead.label} ${describeExit(dead.exit)} during the test` : null;
+  if (result.timedOut) return { reason: `${measuring.label} did not finish within ${timeoutMs / 1000} s${deathNote ? `; ${deathNote}` : ''}` };
+  if (report.error) {
+    const stderr = String(result.stderr ?? '').trim().split('\n');
+    const detail = result.stdout ? report.error : stderr[0] || describeExit({ code: result.exitCode, signal: result.signal });
+    // The client's own last words under the one line, as the listeners' are.
+    const tail = tellingLines(result.stdout ? stderr : stderr.slice(1)).map((line) => `${measuring.label}: ${line}`);
+    return { reason: [[`${engine.errorPrefix}${detail}`, deathNote].filter(Boolean).join('; '), ...tail].join('\n') };
+  }
+  return report;
+}

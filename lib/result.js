@@ -8,7 +8,7 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 3;
+export const RESULT_VERSION = 4;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
@@ -19,6 +19,11 @@ export const UNSTABLE_CV = 0.10;
 // less than IDLE_LIMIT was left idle: the relays had nowhere else to run.
 export const GENERATOR_SHARE_LIMIT = 0.1;
 export const IDLE_LIMIT = 0.1;
+// A run is disturbed (a case's `disturbed`, docs/statistics.md) when other
+// processes took more than DISTURBED_OTHERS of all cores' time while it
+// measured, or the hypervisor more than DISTURBED_STEAL.
+export const DISTURBED_OTHERS = 0.1;
+export const DISTURBED_STEAL = 0.05;
 
 // Enough of the shape to tell a result from some other JSON: cases[] of
 // preset chains or reference rows, each with a status.
@@ -84,7 +89,9 @@ function fromVersion0(result) {
 // interval on file), and its relative ratio was a ratio of medians over
 // unpaired runs, kept as it was. Version 3 added what the request
 // workload's load generator cost (a case's requests.generator, null
-// before); a version 2 result takes the same step, which fills only that.
+// before); version 4 a case's disturbed runs (null before: an older run
+// did not look). A version 2 or 3 result takes the same step, which fills
+// only what it lacks.
 function fromVersion1(result) {
   return {
     ...result,
@@ -94,6 +101,8 @@ function fromVersion1(result) {
     noiseFloor: result.noiseFloor ?? null,
     options: withDefaults(result.options, {
       seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
+      // Version 4: a disturbed run was not measured again before.
+      remeasure: 0,
       // The request workload: an older run measured a bulk stream.
       requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false,
     }),
@@ -136,7 +145,7 @@ function upgradeCaseFrom1(caseResult) {
     receiver: sideWithInterval(caseResult.receiver),
     relative,
     requests: caseResult.requests && withDefaults(caseResult.requests, { generator: null }),
-  }, { width: null, converged: null, transport: null, requests: null });
+  }, { width: null, converged: null, transport: null, requests: null, disturbed: null });
 }
 
 function sideWithInterval(side) {

@@ -7,7 +7,6 @@ import { test } from 'node:test';
 import { createReporter, EXPORTERS, readResultFile, report, RESULT_VERSION, run } from 'cipherbench';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freeRunPorts, portsFlag } from './support/ports.js';
-import { machineWarnings } from './support/run-recording.js';
 
 // One chain and one reference row, with the built-in engine.
 const CASES = [[{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }], { impl: 'direct' }];
@@ -29,8 +28,11 @@ function shape(file) {
   if (file.endsWith('.json')) {
     const result = JSON.parse(text);
     for (const caseResult of result.cases) {
-      const machine = machineWarnings(caseResult);
-      caseResult.warnings = caseResult.warnings.filter((warning) => !machine.includes(warning));
+      caseResult.disturbed = null;
+      for (const run of caseResult.runs) {
+        delete run.remeasured;
+        delete run.disturbed;
+      }
     }
     return keys(result);
   }
@@ -38,14 +40,17 @@ function shape(file) {
     .replace(/\d{4}-\d\d-\d\dT[\d:.]+Z/g, 'TIME')
     .replace(/-?\d+(\.\d+)?(e[+-]?\d+)?/g, 'N')
     .replace(/\b[KMGT]?(Bytes|bits\/sec)\b/g, 'UNIT')
-    // Stolen time is named only in the runs that had some.
+    // Stolen time is named only in the runs that had some, disturbed
+    // cases only when there were some.
     .replace(/, N%N% stolen\./g, '.')
+    .replace(/ N of N cases were disturbed: [^.]*\./g, '')
+    .replace(/(, | \*\*| <span class="marker">)disturbed( in N of N runs)?(\*\*|<\/span>)?/g, '')
     // Whether a case ranks within noise of the one above is measured too:
     // it follows from two bitrates and the noise floor's spread.
     .replace(/(, | \*\*| <span class="marker">)within noise of #N(\*\*|<\/span>)?/g, '')
     .replace(/ +/g, ' ')
     .split('\n')
-    .filter((line) => !/^within noise of #N: /.test(line) && !/^warning: steal above /.test(line))
+    .filter((line) => !/^within noise of #N: /.test(line))
     .filter((line) => !/^<(path|line|rect|text|g)\b/.test(line.trim()))
     // The ranking's order is measured as well (a relay pair outran direct
     // in one run of two on a loaded machine): the same lines, in any order.

@@ -5,7 +5,7 @@ import { run } from '../lib/index.js';
 import { freeRunPorts } from './support/ports.js';
 import { assertAllGone, occupyIperf3Server } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
-import { runRecording } from './support/run-recording.js';
+import { machineFields, runRecording } from './support/run-recording.js';
 
 // Real relays and a real iperf3 on loopback, on ports of their own so a
 // person's benchmark on 1081-1083 is not disturbed. One second per case.
@@ -33,7 +33,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.ok(Number.isInteger(seed), 'the order\'s seed is recorded');
   assert.deepEqual(options, {
     casesFile: null, casesSource: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
-    engine: 'iperf3', relativeTo: null, link: null, remote: null, confidence: null, maxRounds: 30, maxTime: null, rate: null, noiseFloor: 0, profile: null,
+    engine: 'iperf3', relativeTo: null, link: null, remote: null, confidence: null, maxRounds: 30, maxTime: null, rate: null, noiseFloor: 0, remeasure: 0, profile: null,
     requests: false, concurrency: 20, responseSize: 2, warmup: 1, newConnections: false, udp: false, length: null, maxLoss: null,
   });
   assert.equal(result.noiseFloor, null);
@@ -42,16 +42,16 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.deepEqual(result.cases.map((c) => c.index), [0, 2]);
   for (const caseResult of result.cases) {
     assert.deepEqual(Object.keys(caseResult), [
-      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'udp', 'latency', 'requests', 'ceiling', 'warnings', 'relative', 'width', 'converged',
+      'index', 'presets', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'udp', 'latency', 'requests', 'ceiling', 'disturbed', 'warnings', 'relative', 'width', 'converged',
     ]);
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.equal(caseResult.reason, null);
     assert.equal(caseResult.runs.length, 1);
     const [only] = caseResult.runs;
-    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost', 'transport', 'disturbance']);
+    assert.deepEqual(Object.keys(only), ['repeat', 'status', 'reason', 'sender', 'receiver', 'wallSeconds', 'cost', 'transport', 'disturbance', ...machineFields(only)]);
     // What else the machine did: shares of its CPU, the load before, iperf3's own CPU.
-    const { loadAverage, idle, steal, engineCpu } = only.disturbance;
-    assert.ok(loadAverage >= 0 && idle >= 0 && idle <= 1 && steal >= 0 && steal <= 1, JSON.stringify(only.disturbance));
+    const { loadAverage, idle, steal, others, engineCpu } = only.disturbance;
+    assert.ok(loadAverage >= 0 && idle >= 0 && idle <= 1 && steal >= 0 && steal <= 1 && others >= 0 && others <= 1, JSON.stringify(only.disturbance));
     assert.ok(engineCpu.client > 0 && engineCpu.server > 0, JSON.stringify(engineCpu));
     measured(only.sender);
     measured(only.receiver);

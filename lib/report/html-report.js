@@ -100,7 +100,7 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}.</p>
+<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.</p>
 </section>
 `;
 }

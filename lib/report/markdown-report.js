@@ -35,7 +35,8 @@ export function formatMarkdownReport(given) {
       (isCostRanked(result) ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by')
         + ' the bitrate the receiving end got'
         + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}`
-        + `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}.`,
+        + `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}`
+        + '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.',
       '',
     );
   }

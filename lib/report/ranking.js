@@ -119,25 +119,70 @@ function closerThanNoise(above, below, aboveValue, belowValue, noiseFloor) {
   return Math.abs(aboveValue - belowValue) < noiseFloor.cv * aboveValue;
 }
 
-// The request workload's rank note, by the same two rules on requests per
-// second: 'overlaps #2', 'within noise of #2' (one round, closer than the
-// noise floor's cv), or ''.
+// The request workload's rank note, by the same rules on requests per
+// second: 'disturbed', 'overlaps #2', 'within noise of #2' (one round,
+// closer than the noise floor's cv), or ''.
 export function requestsRankNote(ranked, position, noiseFloor) {
-  if (position === 0) return '';
+  const disturbed = disturbedNote(ranked[position]);
+  if (position === 0) return disturbed;
   const [above, below] = [ranked[position - 1].requests, ranked[position].requests];
-  if (intervalsOverlap(above, below)) return `overlaps #${position}`;
-  if (noiseFloor && closerThanNoise(above, below, above.requestsPerSecond, below.requestsPerSecond, noiseFloor)) return `within noise of #${position}`;
-  return '';
+  if (intervalsOverlap(above, below)) return joinNotes(disturbed, `overlaps #${position}`);
+  if (noiseFloor && closerThanNoise(above, below, above.requestsPerSecond, below.requestsPerSecond, noiseFloor)) return joinNotes(disturbed, `within noise of #${position}`);
+  return disturbed;
 }
 
-// What the ranking says of ranked[position] against the case above it:
-// 'overlaps #2' (their intervals overlap), 'within noise of #2' (one round,
-// closer than the noise floor), or ''. `byCost`: ranked by cost.
+// What the ranking says of ranked[position]: 'disturbed' (other work took
+// the CPU it needed, docs/statistics.md), 'overlaps #2' (its interval
+// overlaps that of the case just above), 'within noise of #2' (one round,
+// closer than the noise floor), 'cipher faster than #2' (a case of the
+// same chain ranked above it although its own cipher is the faster, by
+// more than the noise), or '' for a rank the figures stand behind.
+// `byCost`: ranked by cost.
 export function rankNote(ranked, position, { byCost = false, noiseFloor = null } = {}) {
-  if (overlapsAbove(ranked, position, byCost)) return `overlaps #${position}`;
-  if (!byCost && withinNoiseAbove(ranked, position, noiseFloor)) return `within noise of #${position}`;
-  return '';
+  const notes = [disturbedNote(ranked[position])];
+  if (overlapsAbove(ranked, position, byCost)) notes.push(`overlaps #${position}`);
+  else if (!byCost && withinNoiseAbove(ranked, position, noiseFloor)) notes.push(`within noise of #${position}`);
+  if (!byCost) notes.push(againstCeilingNote(ranked, position, noiseFloor));
+  return joinNotes(...notes);
 }
+
+const joinNotes = (...notes) => notes.filter(Boolean).join(', ');
+
+// 'disturbed' for a case whose only run stayed disturbed after being
+// measured again, 'disturbed in 1 of 3 runs' for one with more runs, ''
+// for a case measured on the machine it needed.
+export function disturbedNote(caseResult) {
+  const { disturbed } = caseResult;
+  if (!disturbed) return '';
+  return disturbed.of > 1 ? `disturbed in ${disturbed.runs} of ${disturbed.of} runs` : 'disturbed';
+}
+
+// Two cases of the same chain but for the cipher (an AES key size, say)
+// must rank as their ciphers do: the relays' other work per byte is the
+// same. 'cipher faster than #N' when a case is ranked below such a case
+// N although its cipher alone (its ceiling, the slower direction) is the
+// faster, both apart by more than the noise (the noise floor's cv, at
+// least 5 %): one of the two figures is not what the code does. '' when
+// none, or without ceilings.
+const CEILING_MARGIN = 0.05;
+
+export function againstCeilingNote(ranked, position, noiseFloor) {
+  const below = ranked[position];
+  if (!below.ceiling || !below.presets) return '';
+  const margin = 1 + Math.max(noiseFloor?.cv ?? 0, CEILING_MARGIN);
+  const shape = chainShape(below.presets);
+  const above = ranked.slice(0, position).findIndex((other) => other.ceiling && other.presets && !other.impl && chainShape(other.presets) === shape
+    && ceilingBound(below) > ceilingBound(other) * margin && other.receiver.bits_per_second > below.receiver.bits_per_second * margin);
+  return above === -1 ? '' : `cipher faster than #${above + 1}`;
+}
+
+const ceilingBound = ({ ceiling }) => Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps);
+// A chain with every preset's method left out: what two cases that differ
+// only in their ciphers share.
+const chainShape = (presets) => JSON.stringify(presets.map(({ name, params = {} }) => {
+  const { method, ...rest } = params;
+  return { name, params: rest };
+}));
 
 // 'not converged: ±6.1%' for a case the stopping rule gave up on (half its
 // widest interval, as a share of the median), '' otherwise.

@@ -4,7 +4,7 @@ import { roundsForLevel } from '../statistics/summaries.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import {
-  cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, rankRequests, relativeCell,
+  againstCeilingNote, cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, rankRequests, relativeCell,
   relativeReference, withinNoiseAbove,
 } from './ranking.js';
 import { machineLoadText } from './machine-load.js';
@@ -229,12 +229,22 @@ function rankingNotes(result, ranked, reference, paint) {
     const close = ranked.filter((_, position) => withinNoiseAbove(ranked, position, result.noiseFloor)).length;
     if (close > 0) notes.push(paint.yellow(`within noise of #N: ${close} ${close === 1 ? 'case is' : 'cases are'} closer to the case ranked just above than that spread: run with --repeat 3 or more for intervals.`));
   }
+  notes.push(...ceilingNotes(result, ranked, paint));
   const machine = machineLoadText(result);
   if (machine) notes.push(machine);
   if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {
     notes.push(`${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`);
   }
   return notes.length > 0 ? ['', ...notes] : [];
+}
+
+// Under the ranking: the ranks their own ceilings contradict (the
+// disturbed cases are counted in the machine's sentence, machine-load.js).
+function ceilingNotes(result, ranked, paint) {
+  const notes = [];
+  const against = ranked.filter((_, position) => againstCeilingNote(ranked, position, result.noiseFloor)).length;
+  if (against > 0) notes.push(paint.yellow(`cipher faster than #N: ${against} ${against === 1 ? 'case ranks' : 'cases rank'} below a case of the same chain whose cipher alone is the slower, by more than the noise: one of the two figures is not what the code does.`));
+  return notes;
 }
 
 // With --remote, the server's half ran on another machine: the header

@@ -32,11 +32,6 @@ export function caseLedger({ entries, found, workload, parallel, level, referenc
   };
 }
 
-// A run during which the hypervisor took more than this share of the
-// machine's CPU time for other guests is flagged: its figures measure the
-// neighbours.
-const STEAL_WARNING = 0.05;
-
 // A case from its runs so far: ok when any run was, failed when none was
 // and one failed (with the last failure's reason), else skipped (its
 // implementation is not installed, or the run was interrupted before it
@@ -52,8 +47,6 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
   const warnings = [];
   if (chainCeiling?.reason) warnings.push(`no cipher ceiling: ${chainCeiling.reason}`);
   if (ok && !latency && latencyReason) warnings.push(`no latency: ${latencyReason}`);
-  const stolen = runs.filter((run) => run.disturbance?.steal > STEAL_WARNING).length;
-  if (stolen > 0) warnings.push(`steal above ${STEAL_WARNING * 100}% in ${stolen} of ${runs.length} runs: the hypervisor gave this machine's CPU to other guests while it measured`);
   return {
     index,
     ...identity,
@@ -74,8 +67,18 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     latency,
     requests: figures.requests,
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
+    disturbed: summariseDisturbed(runs),
     warnings,
   };
+}
+
+// The case's ok runs that stayed disturbed after being measured again
+// (rounds.js): { runs, of, reason } with the last one's reason, or null
+// when none did. Such a figure is not an order (report/ranking.js).
+function summariseDisturbed(runs) {
+  const ok = runs.filter((run) => run.status === 'ok');
+  const disturbed = ok.filter((run) => run.disturbed);
+  return disturbed.length === 0 ? null : { runs: disturbed.length, of: ok.length, reason: disturbed.at(-1).disturbed };
 }
 
 // On a link, the median share of the payload that the wire carried on top

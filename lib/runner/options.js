@@ -4,6 +4,8 @@ import { inputError } from '../errors.js';
 import { parseLinkProfile, PROFILES } from './link/profiles.js';
 import { parseRate } from '../traffic/rate.js';
 import { UDP_LENGTH } from '../workload/udp.js';
+import { DISTURBED_OTHERS, DISTURBED_STEAL } from '../result.js';
+import { RETRIES_PER_RUN } from './disturbed-runs.js';
 
 const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
 const DEFAULT_DURATION = 3;
@@ -41,13 +43,14 @@ export const MIN_ROUNDS = 3;
 const MAX_SEED = 2 ** 32 - 1;
 
 // What each mode sets unless an option says otherwise. smoke: does every
-// piece still work, in seconds (the first 3 cases, once each); full: figures
+// piece still work, in seconds (the first 3 cases, once each, never
+// measured again); full: figures
 // to publish or gate on (3 repeats give the comparison its spread, plus
 // latency). `cases` caps how many of the selected cases run.
 const MODES = Object.freeze({
-  smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3, confidence: null, maxTime: null, noiseFloor: 0 }),
-  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null, confidence: null, maxTime: null, noiseFloor: 3 }),
-  full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null, confidence: Object.freeze({ level: 0.95, width: 0.05 }), maxTime: 900, noiseFloor: 3 }),
+  smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3, confidence: null, maxTime: null, noiseFloor: 0, remeasure: 0 }),
+  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null, confidence: null, maxTime: null, noiseFloor: 3, remeasure: RETRIES_PER_RUN }),
+  full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null, confidence: Object.freeze({ level: 0.95, width: 0.05 }), maxTime: 900, noiseFloor: 3, remeasure: RETRIES_PER_RUN }),
 });
 
 const isPort = (value) => Number.isInteger(value) && value >= 1 && value <= 65535;
@@ -183,6 +186,14 @@ export const RUN_OPTIONS = Object.freeze([
       { flags: '--no-noise-floor', description: 'no noise floor' },
     ],
     read: (value, { preset }) => (value === false ? 0 : wholeNumber('--noise-floor', value ?? preset.noiseFloor, { unit: 'runs', min: 0, max: 10 })),
+  },
+  {
+    name: 'remeasure',
+    cli: [
+      { flags: '--remeasure <times>', description: `measure a disturbed run again (other processes took over ${DISTURBED_OTHERS * 100}% of the CPU, or the hypervisor over ${DISTURBED_STEAL * 100}%) up to this many times, within a quarter of the run's planned runs; a run still disturbed is marked (default: ${standard.remeasure}, ${smoke.remeasure} with --smoke)` },
+      { flags: '--no-remeasure', description: 'mark disturbed runs, never measure them again' },
+    ],
+    read: (value, { preset }) => (value === false ? 0 : wholeNumber('--remeasure', value ?? preset.remeasure, { unit: 'times', min: 0, max: 10 })),
   },
   {
     name: 'parallel',

@@ -1,6 +1,7 @@
 import { seededRandom } from '../statistics/summaries.js';
 import { bisectRate } from '../workload/udp.js';
 import { widestInterval } from './case-summary.js';
+import { disturbedReason, retryBudget } from './disturbed-runs.js';
 import { runCase } from './run-case.js';
 import { roundOrder } from './schedule.js';
 
@@ -22,6 +23,7 @@ export async function measureRounds({ entries, measurable, ledger, settings, con
   const random = seededRandom(settings.seed);
   const roundsStarted = performance.now();
   let total = minRounds * perRound;
+  const retries = { left: retryBudget(total, settings.remeasure) };
   let position = 0;
   let rounds = 0;
   let stopped = null;
@@ -45,7 +47,7 @@ export async function measureRounds({ entries, measurable, ledger, settings, con
       if (signal?.aborted) break;
       position += 1;
       const where = { position, total, repeat: round, repeats: confidence ? null : settings.repeat };
-      const run = await measureEntry(entries[entry], { entry, round, where, ledger, settings, context });
+      const run = await measureEntry(entries[entry], { entry, round, where, ledger, settings, context, retries });
       onRun({ rounds });
       if (run.status !== 'skipped') {
         // With the stopping rule no round is known to be the last before it ends.
@@ -62,15 +64,32 @@ export async function measureRounds({ entries, measurable, ledger, settings, con
 
 // One run of one entry, recorded in the ledger. The latency probe runs
 // until the case has a figure; with --max-loss a run is the bisection's
-// probes, its figure the highest rate that passed.
-async function measureEntry({ index, direction, ...identity }, { entry, round, where, ledger, settings, context }) {
+// probes, its figure the highest rate that passed. A disturbed run
+// (disturbed-runs.js) is measured again while the run's retries last; the
+// run kept says how many were set aside (`remeasured`), and, when it was
+// disturbed too, why (`disturbed`).
+async function measureEntry({ index, direction, ...identity }, { entry, round, where, ledger, settings, context, retries }) {
   context.emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
   const runSettings = { ...settings, latency: settings.latency && !settings.requests && !ledger.hasLatency(entry) };
   const runContext = { ...context, index, direction, found: context.located.get(index).found, profileRun: round };
-  const outcome = settings.maxLoss === null
-    ? await runCase(identity, runSettings, runContext)
-    : await bisectRate((rate) => runCase(identity, { ...runSettings, rate }, runContext), settings);
-  const { latency, latencyReason, ...run } = { repeat: round, ...outcome };
+  const measure = () => (settings.maxLoss === null
+    ? runCase(identity, runSettings, runContext)
+    : bisectRate((rate) => runCase(identity, { ...runSettings, rate }, runContext), settings));
+  let outcome = await measure();
+  const setAside = [];
+  // A rate search is many runs: it is marked, not searched again.
+  while (settings.maxLoss === null && disturbedReason(outcome) && setAside.length < settings.remeasure && retries.left > 0 && !context.signal?.aborted) {
+    retries.left -= 1;
+    setAside.push({ reason: disturbedReason(outcome), wallSeconds: outcome.wallSeconds });
+    const again = await measure();
+    // An interrupted retry leaves the disturbed run it replaced.
+    if (again.status === 'skipped') break;
+    outcome = again;
+  }
+  const reason = disturbedReason(outcome);
+  const { latency, latencyReason, ...run } = {
+    repeat: round, ...outcome, ...(setAside.length > 0 ? { remeasured: setAside } : {}), ...(reason ? { disturbed: reason } : {}),
+  };
   ledger.record(entry, run, { latency, latencyReason });
   return run;
 }

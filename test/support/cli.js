@@ -12,6 +12,13 @@ import { CLI } from './processes.js';
 const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-cli-')));
 process.once('exit', () => rmSync(root, { recursive: true, force: true }));
 let folders = 0;
+// `cipherbench [run] [cases] [options]`, not another command nor --help.
+const COMMANDS = /^(ciphers|compare|history|report|relay|presets|environment|key|latency|send|sink|echo|udp-echo|http-target|bare-relay|traffic|help)$/;
+// Right after the command's name (or first, for the default command), so
+// a test's last flag still lacks its value when it means to.
+const withoutRemeasure = (args) => (/^(run|requests)$/.test(args[0]) ? [args[0], '--remeasure', '0', ...args.slice(1)] : ['--remeasure', '0', ...args]);
+const isRun = (args) => !args.includes('--help') && !args.includes('-h') && !args.includes('--version') && !COMMANDS.test(args[0] ?? '');
+
 export const emptyFolder = () => {
   const dir = path.join(root, `f${folders++}`);
   mkdirSync(dir);
@@ -20,10 +27,15 @@ export const emptyFolder = () => {
 
 // Runs the CLI to its end; `during(child)` may act on it while it runs.
 // Every process below it is recorded all along, to check none outlives it.
+// A run measures a disturbed run again only when the test asks: test files
+// run side by side, so most runs here are disturbed, and measuring each
+// again would only lengthen the suite (test/serial/runner-disturbed.test.js
+// tests that part).
 export function runCli(args, { cwd = emptyFolder(), env = {}, during, command = process.execPath, commandArgs = [CLI] } = {}) {
+  const asked = isRun(args) && !args.some((arg) => /^--(no-)?remeasure\b/.test(arg)) ? withoutRemeasure(args) : args;
   // Detached: a group of its own, which a test may signal whole, as a
   // terminal's Ctrl-C does.
-  const child = spawn(command, [...commandArgs, ...args], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, [...commandArgs, ...asked], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (data) => {

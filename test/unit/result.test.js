@@ -58,10 +58,10 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
     duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
-    seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
+    seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null, remeasure: 0,
     requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false, udp: false, length: null, maxLoss: null,
   });
-  assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged], [1, null, null, null]);
+  assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged, ok.disturbed], [1, null, null, null, null]);
   assert.deepEqual(result.warnings, []);
   assert.equal(old.resultVersion, undefined, 'the given object is left alone');
   assert.deepEqual(upgradeCase(ok), ok);

@@ -16,6 +16,7 @@ test('defaults', () => {
     maxTime: null,
     rate: null,
     noiseFloor: 3,
+    remeasure: 2,
     filter: null,
     relativeTo: null,
     engine: 'auto',

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { clientHello } from '../lib/presets/simple-obfs/tls-hello.js';
-import { sendHostile } from './support/hostile.js';
+import { sendHostile } from '../benchmark/programs/support/hostile.js';
 import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
 import { stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';

@@ -11,7 +11,7 @@ import { sharedEchoTarget } from './support/interop.js';
 import { freePorts } from './support/ports.js';
 import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { SSR_PROTOCOLS, ssrChain } from './support/ssr.js';
-import { echoTransfer } from './support/transfer.js';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 
 // Our SSR presets against blinksocks 3.3.0's, both ways, for blinksocks'
 // own SSR cases (aes-256-ctr under auth_aes128, none under auth_chain).

@@ -4,12 +4,12 @@ import { readdirSync } from 'node:fs';
 import { describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepareChain } from '../lib/chain/pipeline.js';
-import { sendHostile } from './support/hostile.js';
+import { sendHostile } from '../benchmark/programs/support/hostile.js';
 import { sharedEchoTarget } from './support/interop.js';
 import { withLegacyProvider } from './support/legacy.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
-import { echoTransfer } from './support/transfer.js';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 
 // 2000 hostile connections against a relay server of each SSR chain while
 // an 8 MB transfer goes through it: random bytes, a valid handshake then

@@ -11,7 +11,7 @@ import { assertCarried, sharedEchoTarget } from './support/interop.js';
 import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { freePort, freePorts } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
-import { echoTransfer } from './support/transfer.js';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 
 // Wire compatibility of v2ray-vmess, through to an echo target, 2 MB each
 // way, hashes compared at the far end and on return:

@@ -117,7 +117,7 @@ describe('which cases file a run uses', () => {
     ]);
     const methods = (name) => cases.filter((chain) => chain[1]?.name === name).map((chain) => chain[1].params.method);
     // blinksocks' own methods, which no other Shadowsocks implementation
-    // here speaks, are in benchmark/blinksocks.cases.js and `cipherbench ciphers`.
+    // here speaks, are in benchmark/cases/blinksocks.cases.js and `cipherbench ciphers`.
     const shadowsocksMethods = (table) => Object.keys(table).filter((method) => !['rc4-md5-6', 'none', 'chacha20-poly1305'].includes(method)).sort();
     assert.deepEqual(methods('ss-stream-cipher').sort(), shadowsocksMethods(STREAM_METHODS));
     assert.deepEqual(methods('ss-aead-cipher').sort(), shadowsocksMethods(AEAD_METHODS));
@@ -279,8 +279,8 @@ describe('--filter', () => {
 // The cases files behind docs/performance.md must stay runnable as the
 // presets and peers evolve; each one loads and validates, and names the
 // reference row its documented --relative-to picks.
-test('every cases file in benchmark/ loads and validates', async () => {
-  const dir = path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark');
+test('every cases file in benchmark/cases/ loads and validates', async () => {
+  const dir = path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark', 'cases');
   const files = [
     ['peers.cases.js', 'shadowsocks-libev'],
     ['aead-gap.cases.js', 'shadowsocks-libev'],
@@ -334,8 +334,8 @@ const BLINKSOCKS_CASES = [
 // The same chain whatever order its params were written in.
 const canonical = (presets) => JSON.stringify(presets.map(({ name, params }) => [name, Object.entries(params ?? {}).sort()]));
 
-describe('benchmark/blinksocks.cases.js', async () => {
-  const cases = await loadCasesFile(path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark', 'blinksocks.cases.js'));
+describe('benchmark/cases/blinksocks.cases.js', async () => {
+  const cases = await loadCasesFile(path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark', 'cases', 'blinksocks.cases.js'));
   const chains = cases.filter((entry) => Array.isArray(entry));
   const missingPresets = (presets) => presets.map((p) => p.name).filter((name) => !presetNamed(name));
 

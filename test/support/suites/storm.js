@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEchoServer } from '../echo-server.js';
-import { sendHostile, stormKinds } from '../hostile.js';
-import { fdCount, rssBytes } from '../proc-stats.js';
+import { sendHostile, stormKinds } from '../../../benchmark/programs/support/hostile.js';
+import { fdCount, rssBytes } from '../../../benchmark/programs/support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
-import { steadyStream } from '../steady-stream.js';
-import { echoTransfer } from '../transfer.js';
+import { steadyStream } from '../../../benchmark/programs/support/steady-stream.js';
+import { echoTransfer } from '../../../benchmark/programs/support/transfer.js';
 
 // 500 hostile connections against one relay server per chain it is given
 // (from preset-chains.js), while a valid stream keeps flowing through it.

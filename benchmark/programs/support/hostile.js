@@ -1,13 +1,13 @@
 import { createCipheriv, createSecretKey, randomBytes } from 'node:crypto';
 import net from 'node:net';
-import { AEAD_2022_METHODS, deriveSessionSubkey, parsePsk } from '../../lib/crypto/aead-2022-methods.js';
-import { AEAD_METHODS } from '../../lib/crypto/aead-methods.js';
-import { evpBytesToKey } from '../../lib/crypto/evp-bytes-to-key.js';
-import { deriveSubkey } from '../../lib/crypto/hkdf-subkey.js';
-import { PRESETS } from '../../lib/presets/index.js';
-import { prepareChain } from '../../lib/chain/pipeline.js';
-import { sealRecord } from '../../lib/presets/ss-2022/chunks.js';
-import { isProtocolError } from '../../lib/wire/protocol-error.js';
+import { AEAD_2022_METHODS, deriveSessionSubkey, parsePsk } from '../../../lib/crypto/aead-2022-methods.js';
+import { AEAD_METHODS } from '../../../lib/crypto/aead-methods.js';
+import { evpBytesToKey } from '../../../lib/crypto/evp-bytes-to-key.js';
+import { deriveSubkey } from '../../../lib/crypto/hkdf-subkey.js';
+import { PRESETS } from '../../../lib/presets/index.js';
+import { prepareChain } from '../../../lib/chain/pipeline.js';
+import { sealRecord } from '../../../lib/presets/ss-2022/chunks.js';
+import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 
 // Builders of hostile streams for any chain (test/support/preset-chains.js),
 // made with the preset code itself so that each is wrong in exactly one way.
@@ -222,7 +222,7 @@ function sealWith(spec, key, counter, plaintext) {
 
 // The storm's hostile connections for any chain, by name: each makes the
 // bytes of one connection ({ bytes, end | cutAfterMs }, for sendHostile).
-// test/support/suites/storm.js sends them, and benchmark/storm-rss.js the
+// test/support/suites/storm.js sends them, and benchmark/programs/storm-rss.js the
 // same against shadowsocks-libev.
 export function stormKinds(presets, target, password, wrongPassword) {
   const good = () => clientBytes({ presets, password, target, payload: randomBytes(2048) });

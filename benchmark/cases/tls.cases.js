@@ -1,6 +1,6 @@
 // Trojan, VLESS and TLS beside Shadowsocks, ours and the references, in one
 // run so every pair meets the same machine (docs/tls.md). Run with
-//   node bin/cipherbench.js run benchmark/tls.cases.js --repeat 5 --no-ceiling \
+//   node bin/cipherbench.js run benchmark/cases/tls.cases.js --repeat 5 --no-ceiling \
 //     --relative-to 'v2ray trojan + tls'
 // Our TLS chains get a certificate made for each run, which their client
 // verifies, as the v2ray and trojan-gfw rows do.

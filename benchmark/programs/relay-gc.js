@@ -4,40 +4,21 @@
 // each line gives the pair's scavenges and mark-compacts (counted from
 // --trace-gc) and its CPU seconds per GB (/proc). A cap that bound would
 // show as more scavenges; the CPU figure moves with the machine's load.
-//   node benchmark/relay-gc.js [SIZE_MB=512] [ROUNDS=4] [FLOWS=1]
+//   node benchmark/programs/relay-gc.js [SIZE_MB=512] [ROUNDS=4] [FLOWS=1]
 // Loopback only; everything it starts is stopped before the next round.
-import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
+import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
+import { cpuSeconds } from './support/proc-stats.js';
+import { startOurRelay, stopAll } from './support/processes.js';
 
 const [sizeMb = 512, rounds = 4, flows = 1] = process.argv.slice(2).map(Number);
 const SIZE = sizeMb * 2 ** 20;
-const CLI = fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url));
 const PRESETS = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]);
 // 0 is V8's own default, given as a flag: a relay started with none gets
 // the relay's flags added (lib/cli/relay-node-flags.js).
 const VARIANTS = { 'node defaults': ['--max-semi-space-size=0'], [RELAY_NODE_FLAGS.join(' ')]: RELAY_NODE_FLAGS };
-const cpuSeconds = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
-
-function startRelay(flags, args) {
-  const child = spawn(process.execPath, [...flags, '--trace-gc', CLI, 'relay', ...args, '--key', 'relay-gc', '--presets', PRESETS], { stdio: ['ignore', 'pipe', 'inherit'] });
-  child.output = '';
-  child.stdout.setEncoding('utf8').on('data', (data) => (child.output += data));
-  return new Promise((resolve, reject) => {
-    const check = () => {
-      const port = /listening on \S+:(\d+)/.exec(child.output)?.[1];
-      if (port) resolve({ child, port: Number(port) });
-    };
-    child.stdout.on('data', check);
-    child.once('exit', (code) => reject(new Error(`relay ${args[0]} exited with ${code}`)));
-  });
-}
+const startRelay = (flags, side, args = []) => startOurRelay(side, { key: 'relay-gc', presets: PRESETS, nodeFlags: [...flags, '--trace-gc'], args });
 
 async function carry(flags) {
   let received = 0;
@@ -51,9 +32,9 @@ async function carry(flags) {
   const relays = [];
   const sockets = [];
   try {
-    const server = await startRelay(flags, ['server', '--listen', '127.0.0.1:0']);
+    const server = await startRelay(flags, 'server');
     relays.push(server.child);
-    const client = await startRelay(flags, ['client', '--listen', '127.0.0.1:0', '--server', `127.0.0.1:${server.port}`, '--forward', `127.0.0.1:${sink.address().port}`]);
+    const client = await startRelay(flags, 'client', ['--server', `127.0.0.1:${server.port}`, '--forward', `127.0.0.1:${sink.address().port}`]);
     relays.push(client.child);
     const cpuBefore = relays.reduce((sum, child) => sum + cpuSeconds(child.pid), 0);
     const started = Date.now();
@@ -77,7 +58,7 @@ async function carry(flags) {
     return { seconds, cpuPerGb: cpu / (SIZE / 1e9), scavenges: count('Scavenge'), markCompacts: count('Mark-Compact') };
   } finally {
     for (const socket of sockets) socket.destroy();
-    for (const child of relays) child.kill();
+    await stopAll();
     sink.close();
     await sleep(300);
   }

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-// What a process holds, from /proc: open file descriptors and resident memory.
+// What a process holds and has used, from /proc: open file descriptors,
+// resident memory, CPU time and the processes below it.
 export const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
 
 // Resident memory by kind, in bytes: anonymous (heaps, buffers: what a leak
@@ -32,4 +33,37 @@ export function largestAnonymousMappings(pid, count = 6) {
   }
   const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
   return mappings.sort((a, b) => b.rss - a.rss).slice(0, count).map((m) => `${m.name} ${mb(m.size)}/${mb(m.rss)} MB`).join(', ');
+}
+
+// CPU seconds (user and system) a process has used so far, in USER_HZ
+// ticks of 1/100 s, Linux's on every architecture the programs run on
+// (lib/process/process-cost.js asks getconf for the runner's figures).
+export function cpuSeconds(pid) {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
+// Every process below `root`: how a program or test sees the children of
+// a CLI it started, which it cannot get from an observer.
+export function descendants(root) {
+  const parents = new Map();
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      // The command name may hold spaces and parentheses; ppid follows the last ')'.
+      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
+      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      parents.set(Number(name), ppid);
+    } catch {
+      // The process ended while the table was read.
+    }
+  }
+  const found = [];
+  let frontier = [root];
+  while (frontier.length > 0) {
+    const next = [...parents].filter(([, ppid]) => frontier.includes(ppid)).map(([pid]) => pid);
+    found.push(...next);
+    frontier = next;
+  }
+  return found;
 }

@@ -2,7 +2,7 @@
 // 2022 and the two SIP004 AEAD methods every client still speaks, ours and
 // shadowsocks-rust's, beside the machine's and the Node data path's
 // ceilings. Run with
-//   node bin/cipherbench.js run benchmark/modern.cases.js --repeat 5 \
+//   node bin/cipherbench.js run benchmark/cases/modern.cases.js --repeat 5 \
 //     --relative-to 'shadowsocks-rust aes-256-gcm'
 // Each ss-2022 chain sits next to the ss-aead-cipher chain with the same
 // AEAD, so the cost of SIP022 (headers per connection, the same data path)

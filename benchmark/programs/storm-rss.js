@@ -5,7 +5,7 @@
 // of valid traffic (the baseline), and after the storm (CONCURRENCY at a
 // time, STALLS of them one byte then nothing, the rest the storm's kinds in
 // turn, while a steady valid stream flows). Rounds alternate the servers.
-//   node benchmark/storm-rss.js [--rounds 5] [--connections 3000] [--servers ours,libev] [--cli PATH]
+//   node benchmark/programs/storm-rss.js [--rounds 5] [--connections 3000] [--servers ours,libev] [--cli PATH]
 // A server is `ours` (started with the relay's node flags, as the runner
 // starts it), `ours-by-hand` (as a person starts it, `node
 // bin/cipherbench.js relay server ...` with no flags: the bin adds them and
@@ -15,16 +15,13 @@
 // bin/cipherbench.js as ours. Loopback only; everything it starts is
 // stopped before it exits.
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
-import { startEchoServer } from '../test/support/echo-server.js';
-import { sendHostile, stormKinds } from '../test/support/hostile.js';
-import { rssBytes } from '../test/support/proc-stats.js';
-import { descendants } from '../test/support/process-tree.js';
-import { startProcess, startRelayClient, stopAll } from '../test/support/processes.js';
-import { steadyStream } from '../test/support/steady-stream.js';
-import { echoTransfer } from '../test/support/transfer.js';
-import { freePort } from '../test/support/ports.js';
+import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
+import { startEchoTarget } from '../../lib/traffic/echo-target.js';
+import { sendHostile, stormKinds } from './support/hostile.js';
+import { descendants, rssBytes } from './support/proc-stats.js';
+import { CLI, freePort, startOurRelay, startProcess, stopAll } from './support/processes.js';
+import { steadyStream } from './support/steady-stream.js';
+import { echoTransfer } from './support/transfer.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -34,7 +31,7 @@ const servers = option('--servers', 'ours,libev').split(',');
 for (const server of servers) {
   if (!['ours', 'ours-by-hand', 'ours-node-defaults', 'libev'].includes(server)) throw new Error(`--servers: unknown server ${server}; valid: ours, ours-by-hand, ours-node-defaults, libev`);
 }
-const cli = option('--cli', fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url)));
+const cli = option('--cli', CLI);
 const STALLS = Math.round(connections / 10);
 const CONCURRENCY = 100;
 const HANDSHAKE_TIMEOUT_S = 2;
@@ -54,19 +51,19 @@ async function startServer(server) {
     return { child, relay: child.pid, port };
   }
   const flags = { ours: RELAY_NODE_FLAGS, 'ours-by-hand': [], 'ours-node-defaults': ['--max-semi-space-size=0'] }[server];
-  const argv = [...flags, cli, 'relay', 'server', '--listen', '127.0.0.1:0', '--key', KEY, '--presets', JSON.stringify(PRESETS), '--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)];
   const { NODE_OPTIONS, ...env } = process.env;
-  const child = await startProcess(process.execPath, argv, { ready: /listening on /, env });
+  const { child, port } = await startOurRelay('server', { key: KEY, presets: PRESETS, nodeFlags: flags, cli, args: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)], env });
   // Started by hand, the relay may run in a child of the bin with its flags.
   const [relay = child.pid] = descendants(child.pid);
-  return { child, relay, port: Number(/listening on \S+:(\d+)/.exec(child.output)[1]) };
+  return { child, relay, port };
 }
 
 async function storm(server) {
-  const echo = await startEchoServer();
+  const echo = await startEchoTarget();
+  const target = { host: '127.0.0.1', port: echo.address.port };
   try {
     const { child, relay, port: serverPort } = await startServer(server);
-    const client = await startRelayClient({ serverPort, forwardPort: echo.port, key: KEY, presets: PRESETS });
+    const client = await startOurRelay('client', { key: KEY, presets: PRESETS, args: ['--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${target.port}`] });
     const idle = rssBytes(relay);
     const warm = await echoTransfer({ port: client.port, size: 16 * 2 ** 20, timeoutMs: 120_000 });
     if (warm.returned !== warm.sent) throw new Error(`${server}: the warm-up came back changed`);
@@ -75,7 +72,7 @@ async function storm(server) {
     const steady = steadyStream(client.port);
     await sleep(300);
 
-    const kinds = stormKinds(PRESETS, { host: '127.0.0.1', port: echo.port }, KEY, `not-${KEY}`);
+    const kinds = stormKinds(PRESETS, target, KEY, `not-${KEY}`);
     const names = Object.keys(kinds);
     let heldOpen = 0;
     const send = (connection) => sendHostile({ port: serverPort, timeoutMs: 10_000, ...connection }).catch(() => (heldOpen += 1));

@@ -1,4 +1,4 @@
-import { prepareChain } from '../../lib/chain/pipeline.js';
+import { prepareChain } from '../../../lib/chain/pipeline.js';
 
 // A client and a server pipeline of one chain joined in memory, without
 // sockets: what each encoder writes waits on its wire until the test

@@ -2,7 +2,7 @@
 // (Go, both ends) and blinksocks 3.3.0 (both ends) for each security. Run
 // with
 //   CIPHERBENCH_BLINKSOCKS=.ci/peers node bin/cipherbench.js run \
-//     benchmark/vmess.cases.js --repeat 3
+//     benchmark/cases/vmess.cases.js --repeat 3
 // Our chain and V2Ray use alterId 0 (the AEAD header, and GlobalPadding with
 // the AEAD securities); blinksocks has only the legacy header and no padding.
 // The header costs once a connection; padding at most 63 bytes a chunk.

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { prepareChain } from '../../lib/chain/pipeline.js';
+import { prepareChain } from '../../../lib/chain/pipeline.js';
 
 // Quiet this long and a socket counts as stalled.
 const STALLED_AFTER_MS = 2000;
@@ -11,7 +11,7 @@ const CHUNK = Buffer.alloc(256 * 1024);
 // sends sealed bytes until its socket has not drained for 2 s, when the
 // server's queue, its read-ahead and the kernel's buffers are all full.
 // Resolves with { socket, sent } and leaves the socket open; the stalled
-// memory test (relay-lifetime) and benchmark/security-attacks.js both
+// memory test (relay-lifetime) and benchmark/programs/security-attacks.js both
 // measure the server with many of these held.
 export async function stallFlow({ port, presets, password, target }) {
   const socket = net.connect({ port, host: '127.0.0.1' });

@@ -4,11 +4,11 @@
 // tests start our relays with (lib/relay/node-flags.js), both as command
 // rows so neither follows the runner's choice; shadowsocks-libev's row is
 // the control for the machine's load (docs/reliability.md). Run with
-//   node bin/cipherbench.js run benchmark/young-generation.cases.js --repeat 5 --no-ceiling \
+//   node bin/cipherbench.js run benchmark/cases/young-generation.cases.js --repeat 5 --no-ceiling \
 //     --relative-to 'node defaults'
 import { fileURLToPath } from 'node:url';
 
-const CLI = fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url));
+const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
 const PRESETS = `'${JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }])}'`;
 const pair = (label, flags) => ({
   impl: 'command',

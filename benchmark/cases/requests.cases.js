@@ -3,7 +3,7 @@
 // relay client's tunnel and its SOCKS5 inbound; shadowsocks-libev (ss-tunnel,
 // ss-local), shadowsocks-rust (sslocal tunnel, socks) and V2Ray (dokodemo-door,
 // socks) run beside them with the same ciphers. Run with
-//   node bin/cipherbench.js requests benchmark/requests.cases.js --repeat 3
+//   node bin/cipherbench.js requests benchmark/cases/requests.cases.js --repeat 3
 // and again with --new-connections: a handshake a request, which is where
 // the VMess AEAD header's KDF, Shadowsocks 2022's salt and timestamp and
 // the obfs handshakes show. shadowsocks-rust rows need ssserver and sslocal

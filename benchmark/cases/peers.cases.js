@@ -1,7 +1,7 @@
 // The cases behind docs/performance.md (issue 6): our relay pair beside
 // shadowsocks-libev and blinksocks 3.3.0 for the methods the targets name,
 // with the machine's and the Node data path's ceilings. Run with
-//   node bin/cipherbench.js run benchmark/peers.cases.js --repeat 3 \
+//   node bin/cipherbench.js run benchmark/cases/peers.cases.js --repeat 3 \
 //     --relative-to 'shadowsocks-libev aes-256-gcm'
 // and again with --parallel 8 (and 20). A peer that is not installed is
 // SKIPPED with its install hint: shadowsocks-rust rows need ssserver and

@@ -1,7 +1,7 @@
 // UDP through the relays (docs/udp.md): our pair beside shadowsocks-libev's
 // and shadowsocks-rust's with the same method, and `direct` (iperf3 -u to
 // iperf3 -s, no relay) as the machine's ceiling. Run with
-//   node bin/cipherbench.js run benchmark/udp.cases.js --udp --rate 200M \
+//   node bin/cipherbench.js run benchmark/cases/udp.cases.js --udp --rate 200M \
 //     --repeat 3 --no-ceiling --relative-to 'shadowsocks-libev aes-256-gcm'
 // Rows whose implementation is missing are skipped, saying how to install
 // it; shadowsocks-libev has no 2022 methods, shadowsocks-rust no stream

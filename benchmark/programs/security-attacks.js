@@ -2,7 +2,7 @@
 // them. Each row starts a fresh server on loopback, attacks it as someone
 // without the key would (unless the row says "with key"), prints one line
 // of figures and stops everything it started.
-//   node --openssl-legacy-provider benchmark/security-attacks.js [--server ours|libev] [--cli PATH] [ROW...]
+//   node --openssl-legacy-provider benchmark/programs/security-attacks.js [--server ours|libev] [--cli PATH] [ROW...]
 // --cli runs another checkout's relay (e.g. main's) with the same attacks
 // (our relays start with this checkout's node flags, as the runner's do);
 // --server libev runs shadowsocks-libev's ss-server (and ss-tunnel where a
@@ -11,81 +11,50 @@
 // and stream ciphers), poison cut empty-chunks lockout sni (every family
 // where the attack applies, our relay only), cap-flood (our relay), and
 // ssr-idle-replay (11 minutes: not in the default list). Run it inside `unshare -n`.
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
-import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
-import { evpBytesToKey } from '../lib/crypto/evp-bytes-to-key.js';
-import { deriveSubkey } from '../lib/crypto/hkdf-subkey.js';
-import { addLittleEndian } from '../lib/crypto/nonce.js';
-import { encodeAddressHeader } from '../lib/wire/address-header.js';
-import { prepareChain } from '../lib/chain/pipeline.js';
-import { clientHello } from '../lib/presets/obfs/tls-handshake.js';
-import { emptyChunkFlood } from '../test/support/hostile.js';
-import { pipelinePair } from '../test/support/pipeline-pair.js';
-import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
-import { stallFlow } from '../test/support/stalled-flow.js';
+import { AEAD_METHODS } from '../../lib/crypto/aead-methods.js';
+import { evpBytesToKey } from '../../lib/crypto/evp-bytes-to-key.js';
+import { deriveSubkey } from '../../lib/crypto/hkdf-subkey.js';
+import { addLittleEndian } from '../../lib/crypto/nonce.js';
+import { encodeAddressHeader } from '../../lib/wire/address-header.js';
+import { prepareChain } from '../../lib/chain/pipeline.js';
+import { clientHello } from '../../lib/presets/obfs/tls-handshake.js';
+import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
+import { emptyChunkFlood } from './support/hostile.js';
+import { pipelinePair } from './support/pipeline-pair.js';
+import { cpuSeconds, fdCount, rssBytes } from './support/proc-stats.js';
+import { CLI, freePort, startOurRelay, startProcess, stopAll } from './support/processes.js';
+import { stallFlow } from './support/stalled-flow.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args.splice(args.indexOf(name), 2)[1] : fallback);
 const kind = flag('--server', 'ours');
-const cli = flag('--cli', fileURLToPath(new URL('../bin/cipherbench.js', import.meta.url)));
+const cli = flag('--cli', CLI);
 const rows = args.length > 0 ? args : ['replay', 'reflect', 'probes', 'bitflip', 'replay-flood', 'half-closed', 'stalled', 'zero-chunks', 'killed', 'poison', 'cut', 'empty-chunks', 'lockout', 'sni', 'cap-flood'];
 const KEY = 'attack-key';
 
 const chain = (method) => [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
-const rssMB = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
-const fds = (pid) => readdirSync(`/proc/${pid}/fd`).length;
-const cpuSeconds = (pid) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) / 100;
-};
-
-const children = [];
-function startChild(command, argv, ready) {
-  const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'pipe'] });
-  children.push(child);
-  child.output = '';
-  return new Promise((resolve, reject) => {
-    const check = (data) => {
-      child.output += data;
-      if (ready.test(child.output)) resolve(child);
-    };
-    child.stdout.on('data', check);
-    child.stderr.on('data', check);
-    child.once('exit', (code) => reject(new Error(`${command} exited with ${code}: ${child.output}`)));
-  });
-}
-const stopChildren = async () => {
-  await Promise.all(children.splice(0).map((child) => (child.exitCode === null && child.signalCode === null ? new Promise((resolve) => child.once('exit', resolve).kill('SIGKILL')) : null)));
-};
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
+const rssMB = (pid) => rssBytes(pid) / 2 ** 20;
+// Our relays start with this checkout's node flags, as the runner's do.
+const ours = { key: KEY, cli, nodeFlags: [...RELAY_NODE_FLAGS, '--openssl-legacy-provider'] };
 
 async function startServer(method) {
   const port = await freePort();
   const child =
     kind === 'libev'
-      ? await startChild('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', method], /listening at/)
-      : await startChild(process.execPath, [...RELAY_NODE_FLAGS, '--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', KEY, '--presets', JSON.stringify(chain(method))], /listening on/);
+      ? await startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', method], { ready: /listening at/, listening: port })
+      : (await startOurRelay('server', { ...ours, listen: `127.0.0.1:${port}`, presets: chain(method) })).child;
   return { port, pid: child.pid, child };
 }
 
 async function startClient(method, serverPort, targetPort) {
   const port = await freePort();
   if (kind === 'libev') {
-    await startChild('ss-tunnel', ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${targetPort}`, '-k', KEY, '-m', method], /listening at/);
+    await startProcess('ss-tunnel', ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${targetPort}`, '-k', KEY, '-m', method], { ready: /listening at/, listening: port });
   } else {
-    await startChild(process.execPath, [...RELAY_NODE_FLAGS, '--openssl-legacy-provider', cli, 'relay', 'client', '--listen', `127.0.0.1:${port}`, '--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${targetPort}`, '--key', KEY, '--presets', JSON.stringify(chain(method))], /listening on/);
+    await startOurRelay('client', { ...ours, listen: `127.0.0.1:${port}`, presets: chain(method), args: ['--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${targetPort}`] });
   }
   return port;
 }
@@ -164,7 +133,7 @@ const familyKey = (family) => family.key ?? KEY;
 async function startFamilyServer(family) {
   const port = await freePort();
   const argv = ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', familyKey(family), '--presets', JSON.stringify(family.presets)];
-  const child = await startChild(process.execPath, argv, /listening on/);
+  const child = await startProcess(process.execPath, argv, { ready: /listening on/ });
   return { port, pid: child.pid, child };
 }
 
@@ -194,7 +163,7 @@ const ROWS = {
       await Promise.all([1, 2, 3].map(() => probe(server.port, bytes, { holdMs: 1000 })));
       console.log(`replay ${method}: original reached the target: ${before === 1}; replays 2 s later reaching the target: ${target.connections - before}/3`);
       target.close();
-      await stopChildren();
+      await stopAll();
     }
   },
 
@@ -208,7 +177,7 @@ const ROWS = {
       const result = await probe(server.port, back, { holdMs: 1000 });
       console.log(`reflect ${method}: the server's own ${back.length} downstream bytes sent back as a client stream: ${target.connections - before} target connection(s), server ${result.how} after ${result.ms} ms`);
       target.close();
-      await stopChildren();
+      await stopAll();
     }
   },
 
@@ -218,7 +187,7 @@ const ROWS = {
       const server = await startServer(method);
       const results = await Promise.all(lengths.map((length) => probe(server.port, Buffer.alloc(length, 0x5a).map(() => Math.floor(Math.random() * 256)))));
       console.log(`probes ${method}: ${results.map((r, i) => `${lengths[i]} B ${r.how}${r.how === 'open' ? '' : ` ${(r.ms / 1000).toFixed(2)} s`}`).join(', ')}`);
-      await stopChildren();
+      await stopAll();
     }
   },
 
@@ -240,7 +209,7 @@ const ROWS = {
       console.log(`bitflip ${method}: the attacker's port got ${attacker.connections} connection(s) and ${attacker.bytes}/${request.length} bytes of the victim's request`);
       victim.close();
       attacker.close();
-      await stopChildren();
+      await stopAll();
     }
   },
 
@@ -260,17 +229,17 @@ const ROWS = {
       if (i % 100 === 99) await sleep(20);
     }
     await sleep(12_000);
-    console.log(`replay-flood: 2,000 replays of one captured connection held open, 12 s later: server fds ${fds(server.pid)}, target connections open ${target.sockets.size}, server RSS ${rss.toFixed(1)} -> ${rssMB(server.pid).toFixed(1)} MB`);
+    console.log(`replay-flood: 2,000 replays of one captured connection held open, 12 s later: server fds ${fdCount(server.pid)}, target connections open ${target.sockets.size}, server RSS ${rss.toFixed(1)} -> ${rssMB(server.pid).toFixed(1)} MB`);
     for (const socket of held) socket.destroy();
     target.close();
-    await stopChildren();
+    await stopAll();
   },
 
   async 'half-closed'() {
     const method = 'aes-256-gcm';
     const target = await startTarget({ read: false });
     const server = await startServer(method);
-    const idle = fds(server.pid);
+    const idle = fdCount(server.pid);
     const clients = [];
     for (let i = 0; i < 200; i++) {
       const bytes = clientBytes(method, { host: '127.0.0.1', port: target.port });
@@ -279,14 +248,14 @@ const ROWS = {
       clients.push(socket);
     }
     await sleep(2000);
-    const during = fds(server.pid) - idle;
+    const during = fdCount(server.pid) - idle;
     for (const socket of clients) socket.resetAndDestroy();
     await sleep(2000);
-    const after2 = fds(server.pid) - idle;
+    const after2 = fdCount(server.pid) - idle;
     await sleep(3000);
-    console.log(`half-closed: 200 connections (with key) send a header then FIN to a silent target, then reset: server sockets held ${during} before the resets, ${after2} 2 s after, ${fds(server.pid) - idle} 5 s after`);
+    console.log(`half-closed: 200 connections (with key) send a header then FIN to a silent target, then reset: server sockets held ${during} before the resets, ${after2} 2 s after, ${fdCount(server.pid) - idle} 5 s after`);
     target.close();
-    await stopChildren();
+    await stopAll();
   },
 
   async stalled() {
@@ -312,7 +281,7 @@ const ROWS = {
     );
     for (const { socket } of flows) socket.destroy();
     target.close();
-    await stopChildren();
+    await stopAll();
   },
 
   async 'zero-chunks'() {
@@ -339,7 +308,7 @@ const ROWS = {
     await sleep(200);
     console.log(`zero-chunks: a request then 300,000 zero-length chunks: server ${result.how} after ${result.ms} ms, ${(cpuSeconds(server.pid) - cpu).toFixed(2)} s CPU`);
     target.close();
-    await stopChildren();
+    await stopAll();
   },
 
   async killed() {
@@ -357,7 +326,7 @@ const ROWS = {
       await probe(server.port, bytes, { holdMs: 1000 });
       console.log(`poison ${label}: after a probe with its first 32 bytes, the genuine connection reached the target: ${target.connections === 1}`);
       target.close();
-      await stopChildren();
+      await stopAll();
     }
   },
 
@@ -379,7 +348,7 @@ const ROWS = {
         await probe(server.port, bytes.subarray(0, bytes.length - 5), { holdMs: 3000, end: true });
         const how = await Promise.race([seen, sleep(3000).then(() => 'none')]);
         if (how in ends) ends[how] += 1;
-        await stopChildren();
+        await stopAll();
       }
       console.log(`cut ${label}: a stream cut inside a record, 7 runs: the target saw a clean FIN ${ends.FIN} times, a reset ${ends.RST} times`);
       target.close();
@@ -398,7 +367,7 @@ const ROWS = {
       await sleep(200);
       console.log(`empty-chunks ${label}: a request then ${count.toLocaleString('en')} sealed empty chunks: server ${result.how} after ${result.ms} ms, ${(cpuSeconds(server.pid) - cpu).toFixed(2)} s CPU`);
       target.close();
-      await stopChildren();
+      await stopAll();
     }
   },
 
@@ -415,7 +384,7 @@ const ROWS = {
       await probe(server.port, genuineBytes(family, address), { holdMs: 1000 });
       console.log(`lockout ${label}: after 64 connections from fresh client ids (${before} reached the target), a new client reached the target: ${target.connections > before}`);
       target.close();
-      await stopChildren();
+      await stopAll();
     }
   },
 
@@ -427,7 +396,7 @@ const ROWS = {
       const result = await probe(server.port, clientHello(name), { holdMs: 14_000 });
       console.log(`sni obfs-tls1.2-ticket: a ClientHello for ${name}: ${result.back.length} bytes back, then ${result.how} after ${(result.ms / 1000).toFixed(2)} s`);
     }
-    await stopChildren();
+    await stopAll();
   },
 
   // A keyless flood holds every slot of --max-connections 100 (200 stalled
@@ -438,7 +407,7 @@ const ROWS = {
     const target = await startTarget();
     const port = await freePort();
     const argv = ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', KEY, '--presets', JSON.stringify(chain(method)), '--max-connections', '100'];
-    await startChild(process.execPath, argv, /listening on/);
+    await startProcess(process.execPath, argv, { ready: /listening on/ });
     const flood = [];
     for (let i = 0; i < 200; i++) flood.push(probe(port, Buffer.from([1]), { holdMs: 12_000 }));
     await sleep(1000);
@@ -449,7 +418,7 @@ const ROWS = {
     const early = closed.filter(({ how, ms }) => how !== 'open' && ms < 9000).length;
     console.log(`cap-flood: 200 keyless stalls against --max-connections 100, then 10 genuine connections at once: ${reached} of 10 reached the target within 3 s; ${early} of the stalls closed before 9 s (${[...new Set(closed.map(({ how }) => how))].join('/')})`);
     target.close();
-    await stopChildren();
+    await stopAll();
   },
 
   // With the clock as it is: a captured auth_chain_a connection replayed
@@ -465,7 +434,7 @@ const ROWS = {
     await probe(server.port, bytes, { holdMs: 1000 });
     console.log(`ssr-idle-replay auth_chain_a none: original reached the target: ${before === 1}; the replay 618 s later reached it: ${target.connections > before}`);
     target.close();
-    await stopChildren();
+    await stopAll();
   },
 };
 
@@ -496,7 +465,7 @@ async function stopMidDownload(signal) {
     if (how === 'FIN') ended += 1;
     if (how === 'RST') reset += 1;
     source.close();
-    await stopChildren();
+    await stopAll();
   }
   console.log(`killed: relay server stopped by ${signal} mid-download, 5 runs: the application saw a clean FIN ${ended} times, a reset ${reset} times`);
 }
@@ -504,5 +473,5 @@ async function stopMidDownload(signal) {
 try {
   for (const row of rows) await ROWS[row]();
 } finally {
-  await stopChildren();
+  await stopAll();
 }

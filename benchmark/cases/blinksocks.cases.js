@@ -2,7 +2,7 @@
 // in its order, each chain followed by the same chain run through blinksocks
 // 3.3.0 itself, so every row has its reference beside it. blinksocks ran
 // them with iperf3 -P 20 -t 3 through its tunnel client and server; run
-//   node bin/cipherbench.js run benchmark/blinksocks.cases.js --parallel 20
+//   node bin/cipherbench.js run benchmark/cases/blinksocks.cases.js --parallel 20
 // (docs/blinksocks.md). blinksocks rows need blinksocks@3.3.0 resolvable
 // (CIPHERBENCH_BLINKSOCKS=folder) and are skipped with that hint otherwise.
 //

@@ -1,9 +1,10 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { newPsk } from '../lib/crypto/aead-2022-methods.js';
 import { freePorts } from './support/ports.js';
 import { explainWith, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
-import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
+import { assertUdpCarried } from './support/udp-echo.js';
+import { UDP, udpChain, udpEchoForSuite } from './support/udp-suite.js';
 
 // UDP wire compatibility with shadowsocks-rust (1.25), both ways, AEAD and
 // every 2022 method:
@@ -15,28 +16,16 @@ import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 // fails. (-U is TCP and UDP in shadowsocks-rust, -u UDP alone.)
 const RUST_READY = /listening on /;
 const METHODS = ['aes-256-gcm', '2022-blake3-aes-128-gcm', '2022-blake3-aes-256-gcm', '2022-blake3-chacha20-poly1305'];
-const UDP = ['--udp'];
-
-const chainFor = (method) => (method.startsWith('2022-')
-  ? [{ name: 'ss-2022', params: { method } }]
-  : [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }]);
 
 describe('UDP wire compatibility with shadowsocks-rust', () => {
-  let echo;
-  before(async () => {
-    echo = await startUdpEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    await echo.close();
-  });
+  const echo = udpEchoForSuite();
 
   for (const method of METHODS) {
     test(method, { timeout: 300_000 }, async (t) => {
       if (!requirePrograms(t, 'ssserver', 'sslocal')) return;
       t.after(stopAll);
       const key = method.startsWith('2022-') ? newPsk(method) : 'udp-interop-password';
-      const presets = chainFor(method);
+      const presets = udpChain(method);
       const [theirServerPort, theirClientPort] = await freePorts(2);
       const [ourServer, pairServer, theirServer] = await Promise.all([
         startRelayServer({ key, presets, extra: UDP }),

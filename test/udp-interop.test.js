@@ -1,8 +1,9 @@
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { freePorts } from './support/ports.js';
 import { explainWith, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
-import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
+import { assertUdpCarried } from './support/udp-echo.js';
+import { UDP, udpChain, udpEchoForSuite } from './support/udp-suite.js';
 
 // UDP wire compatibility with shadowsocks-libev, both ways, and ours to ours:
 //   ours -> ss-server -u -> UDP echo      (our datagrams open in libev, its replies in ours)
@@ -12,25 +13,14 @@ import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 // return and at the echo target; a lost one is sent again (loopback UDP
 // drops under load), a changed one fails.
 const KEY = 'udp-interop-password';
-const CHAINS = [
-  { method: 'aes-256-gcm', presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }] },
-  { method: 'chacha20-ietf-poly1305', presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }] },
-  { method: 'aes-256-ctr', presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }] },
-];
-const UDP = ['--udp'];
+const METHODS = ['aes-256-gcm', 'chacha20-ietf-poly1305', 'aes-256-ctr'];
 
 describe('UDP wire compatibility with shadowsocks-libev', () => {
-  let echo;
-  before(async () => {
-    echo = await startUdpEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    await echo.close();
-  });
+  const echo = udpEchoForSuite();
 
-  for (const { method, presets } of CHAINS) {
+  for (const method of METHODS) {
     test(method, { timeout: 300_000 }, async (t) => {
+      const presets = udpChain(method);
       if (!requirePrograms(t, 'ss-server', 'ss-tunnel')) return;
       t.after(stopAll);
       const [theirServerPort, theirClientPort] = await freePorts(2);

@@ -17,7 +17,7 @@ import { SPLIT_POINTS } from './support/suites/soak.js';
 //
 // The one exception is SIP022's (3.1.3): its salt and fixed-length header
 // come in one write and must come in one read, so a server that meets a
-// shorter first read refuses it as a probe (test/ss-2022.test.js). Each
+// shorter first read refuses it as a probe (test/presets-ss-2022.test.js). Each
 // side's first flight is cut no earlier than that.
 const TARGET = { host: '127.0.0.1', port: 5201 };
 

@@ -23,7 +23,7 @@ const RSS_GROWTH_MB = 50;
 
 // `kinds(presets, target, password, wrongPassword)` makes the hostile
 // connections (stormKinds of ../hostile.js unless a file brings its own, as
-// vmess-storm.test.js does); `connections` and `stalls` count them;
+// relay-storm-vmess.test.js does); `connections` and `stalls` count them;
 // `rssGrowthMb` bounds what the server's RSS may grow by over the storm.
 export function stormSuite(chains, { kinds = stormKinds, connections = CONNECTIONS, stalls = STALLS, rssGrowthMb = RSS_GROWTH_MB } = {}) {
   for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of chains) {

@@ -17,7 +17,7 @@ import { presetNamed } from '../../lib/presets/index.js';
 // of each format the packet is also built here from node:crypto and BLAKE3
 // alone, as the spec reads, so a pinned hash cannot pin a wrong format.
 // (shadowsocks-libev and shadowsocks-rust read and write the same packets:
-// udp-interop.test.js, udp-interop-rust.test.js.)
+// relay-udp-interop.test.js, relay-udp-interop-rust.test.js.)
 const TARGET = { host: '127.0.0.1', port: 5201 };
 const PAYLOAD = Buffer.from('cipherbench udp');
 const FRAME = encodeAddressFrame(TARGET, PAYLOAD);

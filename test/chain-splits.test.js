@@ -5,7 +5,7 @@ import { AEAD_2022_METHODS } from '../lib/crypto/aead-2022-methods.js';
 import { REQUEST_FIXED_LENGTH, responseFixedLength } from '../lib/presets/ss-2022/headers.js';
 import { TAG_LENGTH } from '../lib/presets/ss-2022/chunks.js';
 import { chainsForThisProcess } from './support/legacy.js';
-import { pipelinePair } from './support/pipeline-pair.js';
+import { pipelinePair } from '../benchmark/programs/support/pipeline-pair.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
 import { SPLIT_POINTS } from './support/suites/soak.js';
 
@@ -13,11 +13,11 @@ import { SPLIT_POINTS } from './support/suites/soak.js';
 // the kernel splits them: each flight both ways (a handshake, its answer,
 // the first records) cut in two at every one of its first SPLIT_POINTS
 // bytes, and delivered one byte at a time. In memory, through the same
-// pipelines the relays run (support/pipeline-pair.js).
+// pipelines the relays run (benchmark/programs/support/pipeline-pair.js).
 //
 // The one exception is SIP022's (3.1.3): its salt and fixed-length header
 // come in one write and must come in one read, so a server that meets a
-// shorter first read refuses it as a probe (test/ss-2022.test.js). Each
+// shorter first read refuses it as a probe (test/presets-ss-2022.test.js). Each
 // side's first flight is cut no earlier than that.
 const TARGET = { host: '127.0.0.1', port: 5201 };
 

@@ -7,7 +7,7 @@ import { execa } from 'execa';
 import { copy, FIXTURE, setRuns } from './support/result-runs.js';
 
 // The compare command itself: its exit codes and its one-line refusals.
-// The comparison it prints is test/unit/compare.test.js's.
+// The comparison it prints is test/unit/report-compare.test.js's.
 const BIN = new URL('../bin/cipherbench.js', import.meta.url).pathname;
 
 test('cipherbench compare exits 0, 1 on a regression, 0 when it cannot tell, and 2 on a bad file', async (t) => {

@@ -11,7 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { CLI } from './support/processes.js';
-import { assertAllGone, descendants, isAlive, isRunning } from './support/process-tree.js';
+import { descendants } from '../benchmark/programs/support/proc-stats.js';
+import { assertAllGone, isAlive, isRunning } from './support/process-tree.js';
 import { requirePrograms } from './support/programs.js';
 
 // Ctrl-C, SIGTERM and a closing terminal's SIGHUP at random moments of a

@@ -153,11 +153,11 @@ const codeSpans = (text) => [...text.matchAll(/`([^`]+)`/g)].map(([, span]) => s
 const COMMANDS = {
   'npm ci && npm run benchmark': { not: 'installs the dependencies (this checkout has them), then the full run, minutes long; the sample report\'s test runs its --smoke form' },
   'bash .ci/run': { not: 'installs system packages as root; test/ci-run.test.js runs its checks of what it needs' },
-  'npm run benchmark -- benchmark/aead-gap.cases.js': {
+  'npm run benchmark -- benchmark/cases/aead-gap.cases.js': {
     async run(line) {
       const { code, stdout, stderr } = await exec('npm', ['run', ...words(line).slice(2), '--smoke', '--no-ceiling', '--no-archive', '--no-color', ...(await freePortsFlag())]);
       assert.equal(code, 0, `${stderr}\n${stdout}`);
-      assert.match(stdout, /^cases +\S*benchmark\/aead-gap\.cases\.js$/m, 'the file given after -- ran');
+      assert.match(stdout, /^cases +\S*benchmark\/cases\/aead-gap\.cases\.js$/m, 'the file given after -- ran');
       assert.match(stdout, /Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(aes-256-gcm\)/);
     },
   },

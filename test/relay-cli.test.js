@@ -5,7 +5,8 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
 import { PRESETS } from '../lib/presets/index.js';
 import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
-import { descendants, isAlive, isRunning } from './support/process-tree.js';
+import { descendants } from '../benchmark/programs/support/proc-stats.js';
+import { isAlive, isRunning } from './support/process-tree.js';
 import { which } from './support/programs.js';
 import { CLI, startProcess, startRelayServer, stopAll } from './support/processes.js';
 

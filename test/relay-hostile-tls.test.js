@@ -8,7 +8,7 @@ import { after, before, describe, test } from 'node:test';
 import tls from 'node:tls';
 import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
 import { startEchoServer } from './support/echo-server.js';
-import { clientBytes, sendHostile } from './support/hostile.js';
+import { clientBytes, sendHostile } from '../benchmark/programs/support/hostile.js';
 import { startRelayServer, stopAll } from './support/processes.js';
 
 // A relay server whose chain ends in tls, met by what is not a TLS client

@@ -11,7 +11,7 @@ import { startRelayServer } from '../lib/relay/server.js';
 import { freePort } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 import { startProcess, startSsServer, stopAll } from './support/processes.js';
-import { sha256 } from './support/transfer.js';
+import { sha256 } from '../benchmark/programs/support/transfer.js';
 
 // The relay client's SOCKS5 and HTTP inbounds, with curl as the
 // application: a 1 MiB body from a loopback HTTP server arrives whole

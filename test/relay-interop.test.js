@@ -20,7 +20,7 @@ const KEY = 'interop-test-password';
 
 // Every method libev has; blinksocks' own (chacha20-poly1305 with its 8-byte
 // nonce, rc4-md5-6, none) are proven against blinksocks in
-// interop-blinksocks-catalogue.test.js.
+// relay-interop-blinksocks-catalogue.test.js.
 const libevHas = (method) => shadowsocksLibev.validate({ impl: 'shadowsocks-libev', method }).length === 0;
 const chains = [
   ...Object.keys(STREAM_METHODS).map((method) => ({ method, presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method } }] })),

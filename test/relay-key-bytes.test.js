@@ -4,7 +4,7 @@ import { startEchoServer } from './support/echo-server.js';
 import { freePort } from './support/ports.js';
 import { CLI, startProcess, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
-import { echoTransfer } from './support/transfer.js';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 
 // A key given as bytes that are not UTF-8 (here the single byte 0xFF, as a
 // Latin-1 terminal types ÿ) derives the master key shadowsocks-libev

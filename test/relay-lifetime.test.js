@@ -3,11 +3,11 @@ import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepareChain } from '../lib/chain/pipeline.js';
-import { clientBytes, sendHostile } from './support/hostile.js';
-import { fdCount, rssBytes } from './support/proc-stats.js';
+import { clientBytes, sendHostile } from '../benchmark/programs/support/hostile.js';
+import { fdCount, rssBytes } from '../benchmark/programs/support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { startSilentTarget } from './support/silent-target.js';
-import { stallFlow } from './support/stalled-flow.js';
+import { stallFlow } from '../benchmark/programs/support/stalled-flow.js';
 
 // How long a relayed connection lives and what it may hold: released when
 // its client goes away, cut when idle, capped in number and in the bytes
@@ -165,7 +165,7 @@ describe('relayed connection lifetime', () => {
   // move with the collector's timing, by a third from run to run beside
   // other test files (98-222 KB a flow seen), so the bounds here catch a
   // queue that is no longer bounded (2.3 MB a flow) or one slot per flow
-  // (1 MB), not the last few MB: benchmark/security-attacks.js measures
+  // (1 MB), not the last few MB: benchmark/programs/security-attacks.js measures
   // those, against shadowsocks-libev.
   test('200 flows into a target that never reads: under 512 KB a further flow, under 160 MB in all', { timeout: 120_000 }, async (t) => {
     const FLOWS = 200;

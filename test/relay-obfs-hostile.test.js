@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, test } from 'node:test';
 import { clientHello } from '../lib/presets/obfs/tls-handshake.js';
-import { sendHostile } from './support/hostile.js';
+import { sendHostile } from '../benchmark/programs/support/hostile.js';
 import { startRelayServer, stopAll } from './support/processes.js';
 
 // Our relay server behind each obfs disguise, under input no client of ours

@@ -5,10 +5,10 @@ import tls from 'node:tls';
 import { after, before, describe, test } from 'node:test';
 import { clientHello } from '../lib/presets/obfs/tls-handshake.js';
 import { startEchoServer } from './support/echo-server.js';
-import { sendHostile } from './support/hostile.js';
+import { sendHostile } from '../benchmark/programs/support/hostile.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
-import { echoTransfer } from './support/transfer.js';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 
 // obfs-tls1.2-ticket's server answers only a ClientHello that names one of
 // the chain's sni values. Any other hello gets what any probe gets (no

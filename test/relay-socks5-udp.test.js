@@ -1,14 +1,15 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { newPsk } from '../lib/crypto/aead-2022-methods.js';
 import { freePorts } from './support/ports.js';
 import { explainWith, startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { socks5UdpAssociate, socks5UdpFrame } from './support/socks5-udp.js';
-import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
+import { assertUdpCarried } from './support/udp-echo.js';
+import { UDP, udpChain, udpEchoForSuite } from './support/udp-suite.js';
 
 // SOCKS5 UDP ASSOCIATE through `relay client --inbound socks5 --udp`, with
 // the test's own SOCKS5 UDP client (support/socks5-udp.js), proven first
@@ -31,24 +32,14 @@ import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 // first datagram (another port of 127.0.0.1 is refused: replies have one
 // place to go), and hostile headers are dropped with no stack trace.
 const KEY = 'socks5-udp-password';
-const CHAINS = [
-  { method: 'aes-256-gcm', presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }] },
-  { method: 'aes-256-ctr', presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }] },
-];
-const UDP = ['--udp'];
+const METHODS = ['aes-256-gcm', 'aes-256-ctr'];
 
 describe('SOCKS5 UDP ASSOCIATE, byte for byte, with shadowsocks-libev both ways', () => {
-  let echo;
-  before(async () => {
-    echo = await startUdpEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    await echo.close();
-  });
+  const echo = udpEchoForSuite();
 
-  for (const { method, presets } of CHAINS) {
+  for (const method of METHODS) {
     test(method, { timeout: 400_000 }, async (t) => {
+      const presets = udpChain(method);
       if (!requirePrograms(t, 'ss-server', 'ss-local')) return;
       t.after(stopAll);
       const [theirServerPort, theirClientPort, theirOtherClientPort] = await freePorts(3);
@@ -100,21 +91,14 @@ async function carryThrough(t, echo, paths, explain) {
 // shadowsocks-libev has no 2022 methods, so the reference is
 // shadowsocks-rust (sslocal --protocol socks -U serves UDP ASSOCIATE).
 describe('SOCKS5 UDP ASSOCIATE with a 2022 method, with shadowsocks-rust both ways', () => {
-  let echo;
-  before(async () => {
-    echo = await startUdpEchoServer();
-  });
-  after(async () => {
-    await stopAll();
-    await echo.close();
-  });
+  const echo = udpEchoForSuite();
 
   test('2022-blake3-aes-256-gcm', { timeout: 400_000 }, async (t) => {
     if (!requirePrograms(t, 'ssserver', 'sslocal')) return;
     t.after(stopAll);
     const method = '2022-blake3-aes-256-gcm';
     const key = newPsk(method);
-    const presets = [{ name: 'ss-2022', params: { method } }];
+    const presets = udpChain(method);
     const [theirServerPort, theirClientPort] = await freePorts(2);
     const rust = (command, args) => startProcess(command, [...args, '-k', key, '-m', method], { ready: /listening on / });
     const [ourServer, theirServer] = await Promise.all([
@@ -180,18 +164,13 @@ const openCount = (output) => {
 };
 
 describe('SOCKS5 UDP ASSOCIATE: lifetime, limits, strangers and hostile datagrams', () => {
-  const { presets } = CHAINS[0];
-  let echo;
+  const presets = udpChain(METHODS[0]);
+  const echo = udpEchoForSuite();
   let server;
   let frame;
   before(async () => {
-    echo = await startUdpEchoServer();
     server = await startRelayServer({ key: KEY, presets, extra: UDP });
     frame = socks5UdpFrame({ host: '127.0.0.1', port: echo.port });
-  });
-  after(async () => {
-    await stopAll();
-    await echo.close();
   });
   const client = (extra) => startRelayClient({ serverPort: server.port, key: KEY, presets, inbound: 'socks5', extra: ['--log-level', 'debug', ...extra] });
 

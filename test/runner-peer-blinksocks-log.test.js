@@ -11,7 +11,6 @@ const GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'a
 // Where .ci/run installs blinksocks; a person may point elsewhere.
 const BLINKSOCKS = process.env.CIPHERBENCH_BLINKSOCKS ?? fileURLToPath(new URL('../.ci/peers', import.meta.url));
 
-
 // blinksocks writes its log beside the path it is given, and into the folder
 // it runs in when given none: a row run from a person's checkout must leave
 // nothing there. A real row, run as a person runs it, in an empty folder.

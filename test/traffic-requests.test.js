@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { measureRequests } from '../lib/traffic/requests.js';
 import { freePort } from './support/ports.js';
 import { httpTargets } from './support/http-targets.js';
@@ -103,10 +103,11 @@ describe('request workload: errors counted by kind', () => {
   });
 });
 
-// The relays as the runner starts them, each a process of its own.
+// The relays as the runner starts them, each a process of its own: one
+// server for the describe, a client of each inbound per test.
 describe('request workload: every kind through our relay pair', () => {
   let relayServer;
-  test('the relays start', async () => {
+  before(async () => {
     relayServer = await startRelayServer({ key: 'k', presets: AES });
   });
   for (const [kind, inbound] of [['tunnel', 'tunnel'], ['socks5', 'socks5'], ['http-connect', 'http'], ['http-proxy', 'http']]) {

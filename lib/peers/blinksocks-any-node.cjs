@@ -1,7 +1,7 @@
 // Preloaded (node --require) into blinksocks 3.3.0, whose ss-stream-cipher
 // refuses to start with chacha20-ietf unless Node.js is 10.x: a version
 // check only, since node:crypto's chacha20 has worked the same way since
-// (its bytes match shadowsocks-libev's, test/interop-blinksocks-catalogue).
+// (its bytes match shadowsocks-libev's, test/relay-interop-blinksocks-catalogue.test.js).
 // The check is lifted for that one method; every other check stays.
 const path = require('node:path');
 

@@ -11,7 +11,7 @@ import v8 from 'node:v8';
 // 3,000 hostile connections grew them to 16, 24 MB of the +25 to +37 MB it
 // added to a server's RSS. Capped at 4 MB, what a transfer reaches anyway,
 // the storm added +15 to +23 MB, and a transfer takes as many collections
-// as before (docs/reliability.md, benchmark/storm-rss.js and relay-gc.js).
+// as before (docs/reliability.md, benchmark/programs/storm-rss.js and relay-gc.js).
 //
 // It is a flag of the node process: once running, a relay cannot cap its
 // own young generation (v8.setFlagsFromString does not resize a heap that

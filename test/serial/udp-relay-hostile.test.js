@@ -5,7 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { prepareUdpChain } from '../../lib/chain/udp.js';
 import { newPsk } from '../../lib/crypto/aead-2022-methods.js';
-import { fdCount, largestAnonymousMappings, rssParts } from '../support/proc-stats.js';
+import { fdCount, largestAnonymousMappings, rssParts } from '../../benchmark/programs/support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from '../support/processes.js';
 import { startUdpEchoServer, udpEchoTransfer, udpSender } from '../support/udp-echo.js';
 

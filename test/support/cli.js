@@ -4,7 +4,7 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { descendants } from './process-tree.js';
+import { descendants } from '../../benchmark/programs/support/proc-stats.js';
 import { CLI } from './processes.js';
 
 // The CLI as a person runs it, for tests: a child process in a folder of

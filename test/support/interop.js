@@ -3,7 +3,7 @@ import { after, before } from 'node:test';
 import { startEchoServer } from './echo-server.js';
 import { freePorts } from './ports.js';
 import { startRelayClient, startRelayServer, stopAll } from './processes.js';
-import { echoTransfer } from './transfer.js';
+import { echoTransfer } from '../../benchmark/programs/support/transfer.js';
 
 // The skeleton every wire-compatibility test shares: one echo target for a
 // describe block, and paths (our client to the reference server, the

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 
@@ -28,31 +28,6 @@ export function isRunning(pid) {
 export function assertAllGone(pids, what = 'process') {
   const alive = [...pids].filter(isAlive);
   assert.deepEqual(alive, [], `${what} left alive: ${alive.join(', ')}`);
-}
-
-// Every process below `root`, read from /proc (Linux): how a test sees the
-// children of a CLI it started, which it cannot get from an observer.
-export function descendants(root) {
-  const parents = new Map();
-  for (const name of readdirSync('/proc')) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      // The command name may hold spaces and parentheses; ppid follows the last ')'.
-      const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      parents.set(Number(name), ppid);
-    } catch {
-      // The process ended while the table was read.
-    }
-  }
-  const found = [];
-  let frontier = [root];
-  while (frontier.length > 0) {
-    const next = [...parents].filter(([, ppid]) => frontier.includes(ppid)).map(([pid]) => pid);
-    found.push(...next);
-    frontier = next;
-  }
-  return found;
 }
 
 // Occupies an iperf3 -s as another client would: connects straight to it,

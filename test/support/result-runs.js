@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 
 // The result fixture, and a case's runs set to chosen bitrates: the
-// comparison's tests (test/unit/compare.test.js) and the compare command's
+// comparison's tests (test/unit/report-compare.test.js) and the compare command's
 // (test/cli-compare.test.js) build their old and new runs from these.
 export const FIXTURE = new URL('../fixtures/result-v2.json', import.meta.url);
 export const fixture = JSON.parse(await readFile(FIXTURE, 'utf8'));

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomInt } from 'node:crypto';
 import { test } from 'node:test';
-import { pipelinePair } from '../support/pipeline-pair.js';
+import { pipelinePair } from '../../benchmark/programs/support/pipeline-pair.js';
 import { PRESET_CHAINS } from '../support/preset-chains.js';
 
 // Every obfs chain, ours against ours in memory: the stages compose at any

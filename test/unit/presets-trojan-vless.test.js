@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prepareChain } from '../../lib/chain/pipeline.js';
 import { validateChain } from '../../lib/chain/validate.js';
-import { pipelinePair } from '../support/pipeline-pair.js';
+import { pipelinePair } from '../../benchmark/programs/support/pipeline-pair.js';
 import { assertEverySplit } from '../support/splits.js';
 
 // Known-answer vectors for trojan and vless, the request bytes written out

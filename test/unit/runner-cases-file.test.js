@@ -4,7 +4,6 @@ import { describe, test } from 'node:test';
 import { AEAD_METHODS } from '../../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../../lib/crypto/stream-methods.js';
 import { chainLabel } from '../../lib/chain/label.js';
-import { presetNamed } from '../../lib/presets/index.js';
 import { IMPLS } from '../../lib/peers/index.js';
 import {
   BUNDLED_CASES_FILE, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases,
@@ -117,7 +116,7 @@ describe('which cases file a run uses', () => {
     ]);
     const methods = (name) => cases.filter((chain) => chain[1]?.name === name).map((chain) => chain[1].params.method);
     // blinksocks' own methods, which no other Shadowsocks implementation
-    // here speaks, are in benchmark/blinksocks.cases.js and `cipherbench ciphers`.
+    // here speaks, are in benchmark/cases/blinksocks.cases.js and `cipherbench ciphers`.
     const shadowsocksMethods = (table) => Object.keys(table).filter((method) => !['rc4-md5-6', 'none', 'chacha20-poly1305'].includes(method)).sort();
     assert.deepEqual(methods('ss-stream-cipher').sort(), shadowsocksMethods(STREAM_METHODS));
     assert.deepEqual(methods('ss-aead-cipher').sort(), shadowsocksMethods(AEAD_METHODS));
@@ -279,8 +278,8 @@ describe('--filter', () => {
 // The cases files behind docs/performance.md must stay runnable as the
 // presets and peers evolve; each one loads and validates, and names the
 // reference row its documented --relative-to picks.
-test('every cases file in benchmark/ loads and validates', async () => {
-  const dir = path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark');
+test('every cases file in benchmark/cases/ loads and validates', async () => {
+  const dir = path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark', 'cases');
   const files = [
     ['peers.cases.js', 'shadowsocks-libev'],
     ['aead-gap.cases.js', 'shadowsocks-libev'],
@@ -334,30 +333,18 @@ const BLINKSOCKS_CASES = [
 // The same chain whatever order its params were written in.
 const canonical = (presets) => JSON.stringify(presets.map(({ name, params }) => [name, Object.entries(params ?? {}).sort()]));
 
-describe('benchmark/blinksocks.cases.js', async () => {
-  const cases = await loadCasesFile(path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark', 'blinksocks.cases.js'));
+describe('benchmark/cases/blinksocks.cases.js', async () => {
+  const cases = await loadCasesFile(path.join(path.dirname(BUNDLED_CASES_FILE), 'benchmark', 'cases', 'blinksocks.cases.js'));
   const chains = cases.filter((entry) => Array.isArray(entry));
-  const missingPresets = (presets) => presets.map((p) => p.name).filter((name) => !presetNamed(name));
 
-  test('blinksocks\' cases in its order, each followed by the same chain through blinksocks', () => {
+  test('blinksocks\' cases, all of them in its order, each followed by the same chain through blinksocks', () => {
     assert.equal(cases.length, 2 * chains.length);
     chains.forEach((presets, i) => assert.deepEqual(cases[2 * i + 1], { impl: 'blinksocks', presets }, `row after ${chainLabel(presets)}`));
-    const wanted = BLINKSOCKS_CASES.map(canonical);
-    const positions = chains.map((presets) => wanted.indexOf(canonical(presets)));
-    assert.ok(positions.every((at) => at >= 0), `not a blinksocks case: ${chains.filter((_, i) => positions[i] < 0).map(chainLabel)}`);
-    assert.deepEqual(positions, [...positions].sort((a, b) => a - b), 'in blinksocks\' order');
-    // A case may be left out only while a preset it needs is not here yet;
-    // the rows come with the presets (VMess, SSR).
-    BLINKSOCKS_CASES.forEach((presets, at) => {
-      if (positions.includes(at)) return;
-      assert.ok(missingPresets(presets).length > 0, `blinksocks case ${at} (${chainLabel(presets)}) is missing though its presets are all here`);
-    });
+    assert.deepEqual(chains.map(canonical), BLINKSOCKS_CASES.map(canonical));
   });
 
   for (const [i, presets] of chains.entries()) {
-    test(`${chainLabel(presets)} and its blinksocks row validate`, (t) => {
-      const missing = missingPresets(presets);
-      if (missing.length > 0) return t.skip(`needs preset ${missing.join(', ')}, from another branch not merged here`);
+    test(`${chainLabel(presets)} and its blinksocks row validate`, () => {
       assert.deepEqual(validateCases([presets, cases[2 * i + 1]]), []);
     });
   }

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 import blinksocks from '../../lib/peers/blinksocks.js';
 
@@ -20,6 +21,25 @@ test('any chain of blinksocks presets goes into its config as given, labelled as
   const { args, config } = await plan(presets);
   assert.deepEqual(config.presets, presets);
   assert.deepEqual(args.slice(0, 2), ['/opt/blinksocks/bin/start.js', '-c'], 'no flags a chain without RC4 or chacha20-ietf does not need');
+});
+
+// blinksocks logs to blinksocks.log in the folder it runs in unless told a
+// log_path (test/runner-peer-blinksocks-log.test.js runs a real row): each
+// half's log goes beside its config, in the run's own folder, which the
+// run's cleanup removes.
+test('both halves log into the run\'s config folder, which cleanup removes', async () => {
+  const planned = await blinksocks.plan({ presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }] }, { ports, key: 'k', found: { blinksocks: '/opt/blinksocks/bin/start.js' } });
+  const folders = new Set();
+  for (const relay of planned.relays) {
+    const configFile = relay.args.at(-1);
+    const { log_path: logPath } = JSON.parse(readFileSync(configFile, 'utf8'));
+    assert.ok(typeof logPath === 'string' && path.isAbsolute(logPath), `${relay.role}: an absolute log_path, not blinksocks.log in the current folder`);
+    assert.equal(path.dirname(logPath), path.dirname(configFile), `${relay.role}: the log beside its config`);
+    folders.add(path.dirname(configFile));
+  }
+  assert.equal(folders.size, 1, 'one folder for the run');
+  await planned.cleanup();
+  assert.equal(existsSync([...folders][0]), false, 'the folder is gone after cleanup');
 });
 
 test('RC4 anywhere starts it with the legacy provider; stream chacha20-ietf with its Node 10 check lifted', async () => {

@@ -6,10 +6,10 @@ import { prepareChain } from '../../../lib/chain/pipeline.js';
 import { chainIsAuthenticated } from '../../../lib/chain/requirements.js';
 import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
-import { aeadMethod, clientBytes, emptyChunkFlood, isDisguised, keyIsTheSecret, sealedLength, sendHostile } from '../hostile.js';
-import { pipelinePair } from '../pipeline-pair.js';
+import { aeadMethod, clientBytes, emptyChunkFlood, isDisguised, keyIsTheSecret, sealedLength, sendHostile } from '../../../benchmark/programs/support/hostile.js';
+import { pipelinePair } from '../../../benchmark/programs/support/pipeline-pair.js';
 import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
-import { echoTransfer } from '../transfer.js';
+import { echoTransfer } from '../../../benchmark/programs/support/transfer.js';
 
 // A relay server under hostile input, for each chain it is given (from
 // preset-chains.js): each bad connection is refused for the right reason

@@ -5,7 +5,7 @@ import { clientHello } from '../../../lib/presets/obfs/tls-handshake.js';
 import { isLoopbackHost } from '../../../lib/relay/loopback.js';
 import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
-import { answersHandshake, clientBytes, keyIsTheSecret, namedTarget, sealedPlaintext, sendHostile } from '../hostile.js';
+import { answersHandshake, clientBytes, keyIsTheSecret, namedTarget, sealedPlaintext, sendHostile } from '../../../benchmark/programs/support/hostile.js';
 import { startRelayServer, stopAll } from '../processes.js';
 
 // Probing resistance, for each chain it is given (from preset-chains.js):

@@ -8,8 +8,8 @@ import { encodeAddressHeader } from '../../../lib/wire/address-header.js';
 import { createLog } from '../../../lib/relay/log.js';
 import { startRelayServer as startRelayServerInProcess } from '../../../lib/relay/server.js';
 import { startEchoServer } from '../echo-server.js';
-import { answersHandshake, clientBytes, clientExchange, sendHostile, targetNamedBy } from '../hostile.js';
-import { pipelinePair } from '../pipeline-pair.js';
+import { answersHandshake, clientBytes, clientExchange, sendHostile, targetNamedBy } from '../../../benchmark/programs/support/hostile.js';
+import { pipelinePair } from '../../../benchmark/programs/support/pipeline-pair.js';
 import { startRelayServer, stopAll } from '../processes.js';
 
 // A captured connection sent again, and a server's own answer fed back to it

@@ -2,11 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startEchoServer } from '../echo-server.js';
-import { sendHostile, stormKinds } from '../hostile.js';
-import { fdCount, rssBytes } from '../proc-stats.js';
+import { sendHostile, stormKinds } from '../../../benchmark/programs/support/hostile.js';
+import { fdCount, rssBytes } from '../../../benchmark/programs/support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
-import { steadyStream } from '../steady-stream.js';
-import { echoTransfer } from '../transfer.js';
+import { steadyStream } from '../../../benchmark/programs/support/steady-stream.js';
+import { echoTransfer } from '../../../benchmark/programs/support/transfer.js';
 
 // 500 hostile connections against one relay server per chain it is given
 // (from preset-chains.js), while a valid stream keeps flowing through it.
@@ -23,7 +23,7 @@ const RSS_GROWTH_MB = 50;
 
 // `kinds(presets, target, password, wrongPassword)` makes the hostile
 // connections (stormKinds of ../hostile.js unless a file brings its own, as
-// vmess-storm.test.js does); `connections` and `stalls` count them;
+// relay-storm-vmess.test.js does); `connections` and `stalls` count them;
 // `rssGrowthMb` bounds what the server's RSS may grow by over the storm.
 export function stormSuite(chains, { kinds = stormKinds, connections = CONNECTIONS, stalls = STALLS, rssGrowthMb = RSS_GROWTH_MB } = {}) {
   for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of chains) {

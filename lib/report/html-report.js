@@ -3,7 +3,7 @@ import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
-import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference, smokeNote } from './ranking.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 import { axisUnit, CHART_STYLE, escape, niceTicks, round } from './chart.js';
@@ -63,7 +63,7 @@ ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(n
 </table>
 </div>
 ${machineLoadNote(result)}</section>
-${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor)}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor, smoke: smokeNote(result) }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor)}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -100,7 +100,7 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.</p>
+<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.${context.smoke ? ` ${escape(context.smoke)}` : ''}</p>
 </section>
 `;
 }

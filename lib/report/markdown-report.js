@@ -2,7 +2,7 @@ import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
-import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference } from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference, smokeNote } from './ranking.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 
@@ -36,7 +36,8 @@ export function formatMarkdownReport(given) {
         + ' the bitrate the receiving end got'
         + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}`
         + `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}`
-        + '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.',
+        + '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.'
+        + `${smokeNote(result) ? ` ${smokeNote(result)}` : ''}`,
       '',
     );
   }

@@ -20,6 +20,13 @@ export function rankCases(result) {
   return { ranked, unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok') };
 }
 
+// A --smoke run checks that every piece works, one short run a case on
+// whatever the machine is doing: every format says its order is not a
+// ranking. '' for any other run.
+export function smokeNote(result) {
+  return result.options?.mode === 'smoke' ? 'A --smoke run checks that every piece works (one short run a case, nothing measured again): its order is not a ranking; run without --smoke to rank.' : '';
+}
+
 export function isCostRanked(result) {
   return result.options.rate !== null && result.options.rate !== undefined && !result.options.udp;
 }

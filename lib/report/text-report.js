@@ -5,7 +5,7 @@ import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import {
   againstCeilingNote, cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, rankRequests, relativeCell,
-  relativeReference, withinNoiseAbove,
+  relativeReference, smokeNote, withinNoiseAbove,
 } from './ranking.js';
 import { machineLoadText } from './machine-load.js';
 import { requestColumns, requestsNote } from './requests-table.js';
@@ -200,6 +200,8 @@ function relativeLines(caseResult, reference, paint, byCost) {
 // rounds and seed, so the order can be replayed.
 function rankingNotes(result, ranked, reference, paint) {
   const notes = [];
+  const smoke = smokeNote(result);
+  if (smoke) notes.push(paint.yellow(smoke));
   const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
   if (isCostRanked(result)) {
     notes.push(`Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { inputError } from '../errors.js';
 import { parseLinkProfile, PROFILES } from './link/profiles.js';
 import { parseRate } from '../traffic/rate.js';
-import { UDP_LENGTH } from '../workload/udp.js';
+import { UDP_LENGTH } from '../traffic/udp-datagrams.js';
 import { DISTURBED_OTHERS, DISTURBED_STEAL } from '../result.js';
 import { RETRIES_PER_RUN } from './disturbed-runs.js';
 

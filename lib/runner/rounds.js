@@ -75,18 +75,21 @@ async function measureEntry({ index, direction, ...identity }, { entry, round, w
   const measure = () => (settings.maxLoss === null
     ? runCase(identity, runSettings, runContext)
     : bisectRate((rate) => runCase(identity, { ...runSettings, rate }, runContext), settings));
+  // A smoke run checks that every piece works, and ranks nothing: it
+  // neither measures again nor marks.
+  const judge = (measured) => (settings.mode === 'smoke' ? null : disturbedReason(measured));
   let outcome = await measure();
   const setAside = [];
   // A rate search is many runs: it is marked, not searched again.
-  while (settings.maxLoss === null && disturbedReason(outcome) && setAside.length < settings.remeasure && retries.left > 0 && !context.signal?.aborted) {
+  while (settings.maxLoss === null && judge(outcome) && setAside.length < settings.remeasure && retries.left > 0 && !context.signal?.aborted) {
     retries.left -= 1;
-    setAside.push({ reason: disturbedReason(outcome), wallSeconds: outcome.wallSeconds });
+    setAside.push({ reason: judge(outcome), wallSeconds: outcome.wallSeconds });
     const again = await measure();
     // An interrupted retry leaves the disturbed run it replaced.
     if (again.status === 'skipped') break;
     outcome = again;
   }
-  const reason = disturbedReason(outcome);
+  const reason = judge(outcome);
   const { latency, latencyReason, ...run } = {
     repeat: round, ...outcome, ...(setAside.length > 0 ? { remeasured: setAside } : {}), ...(reason ? { disturbed: reason } : {}),
   };

@@ -6,6 +6,9 @@
 // machine, and where they do not, its offset cancels out of the jitter,
 // which compares transit times only with each other.
 export const UDP_HEADER_LENGTH = 16;
+// The payload a UDP test's datagram may carry (--length): at least that
+// header, at most what an IPv4 datagram holds.
+export const UDP_LENGTH = Object.freeze({ min: UDP_HEADER_LENGTH, max: 65_507 });
 const NS_PER_S = 1_000_000_000n;
 
 // The receive buffer of whatever receives a UDP test, the built-in sink or

@@ -3,6 +3,7 @@ import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
 import { inputError } from '../errors.js';
 import { carriesUdp, withoutUdpReason } from '../peers/index.js';
 import { median, summarise } from '../statistics/summaries.js';
+import { UDP_LENGTH } from '../traffic/udp-datagrams.js';
 import { bulkWorkload, measureTransfer } from './bulk.js';
 
 // run --udp: what must hold before anything starts, and what a case's UDP
@@ -30,9 +31,6 @@ export const udpWorkload = {
   summarise: (runs, { level }) => ({ ...summarise(runs, { level }), udp: summariseUdp(runs) }),
 };
 
-// A datagram holds at most 65,507 bytes over IPv4; iperf3's own header
-// takes 16 of them.
-export const UDP_LENGTH = Object.freeze({ min: 16, max: 65_507 });
 
 const caseName = (selection) => selection.label ?? (selection.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
 

@@ -26,29 +26,51 @@ const MAX_DATAGRAM = 65_507;
 // test that ran, with the bytes each stream received (or, reverse, sent).
 export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd = () => {} } = {}) {
   keepFreedHeapMapped();
-  const tests = new Map();
-  // UDP tests by the number their datagrams carry: a random one, so a
-  // stray datagram does not count towards a test.
-  const udpTests = new Map();
-  const newUdpTestNumber = () => {
-    const number = randomBytes(4).readUInt32BE(0);
-    return udpTests.has(number) ? newUdpTestNumber() : number;
+  const sink = new TrafficSink(onTestEnd);
+  const server = net.createServer((socket) => sink.accept(socket));
+  const { address, udp } = await bindTcpAndUdp(server, { host, port }, (datagram) => sink.onDatagram(datagram));
+  return {
+    address,
+    close: () =>
+      new Promise((resolve) => {
+        sink.closeAll();
+        udp.close();
+        server.close(() => resolve());
+      }),
   };
-  const sockets = new Set();
-  const server = net.createServer((socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
+}
+
+// The sink's tests: TCP tests by their cookie, UDP tests by the number
+// their datagrams carry (a random one, so a stray datagram does not count
+// towards a test), and every connection, to close them all at the end.
+class TrafficSink {
+  constructor(onTestEnd) {
+    this.onTestEnd = onTestEnd;
+    this.tests = new Map();
+    this.udpTests = new Map();
+    this.sockets = new Set();
+  }
+
+  accept(socket) {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
     socket.on('error', () => {});
     const timer = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
     readHello(socket, (hello, rest) => {
       clearTimeout(timer);
-      if (hello?.kind === CONTROL) openTest(socket, hello.cookie, rest);
-      else if (hello?.kind === DATA) joinTest(socket, hello, rest);
+      if (hello?.kind === CONTROL) this.openTest(socket, hello.cookie, rest);
+      else if (hello?.kind === DATA) this.joinTest(socket, hello, rest);
       else socket.destroy();
     });
-  });
+  }
 
-  function openTest(socket, cookie, rest) {
+  newUdpTestNumber() {
+    const number = randomBytes(4).readUInt32BE(0);
+    return this.udpTests.has(number) ? this.newUdpTestNumber() : number;
+  }
+
+  openTest(socket, cookie, rest) {
+    const { tests } = this;
     socket.setNoDelay(true);
     if (tests.has(cookie) || tests.size >= MAX_TESTS) {
       sendMessage(socket, { type: 'error', message: tests.has(cookie) ? 'a test with this cookie is running' : `the sink is running ${MAX_TESTS} tests already` });
@@ -57,66 +79,66 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
     }
     const test = { cookie, control: socket, params: null, streams: [], receiver: null, stop: new AbortController() };
     tests.set(cookie, test);
-    test.setupTimer = setTimeout(() => failTest(test, `not every data stream arrived within ${SETUP_TIMEOUT_MS} ms`), SETUP_TIMEOUT_MS);
-    socket.once('close', () => closeTest(test));
-    const read = messageReader((message) => onMessage(test, message));
+    test.setupTimer = setTimeout(() => this.failTest(test, `not every data stream arrived within ${SETUP_TIMEOUT_MS} ms`), SETUP_TIMEOUT_MS);
+    socket.once('close', () => this.closeTest(test));
+    const read = messageReader((message) => this.onMessage(test, message));
     const onData = (data) => {
       try {
         read(data);
       } catch (error) {
         // A malformed message ends this test; anything else is a bug.
         if (error.exitCode === undefined) throw error;
-        failTest(test, error.message);
+        this.failTest(test, error.message);
       }
     };
     socket.on('data', onData);
     onData(rest);
   }
 
-  function onMessage(test, message) {
+  onMessage(test, message) {
     // Lines read in the same chunk after a failure find the test closed.
-    if (tests.get(test.cookie) !== test) return;
+    if (this.tests.get(test.cookie) !== test) return;
     if (message.type === 'params' && !test.params && message.udp !== undefined) {
       const problem = paramsProblem(message) ?? udpParamsProblem(message);
-      if (problem) return failTest(test, problem);
-      return openUdpTest(test, message);
+      if (problem) return this.failTest(test, problem);
+      return this.openUdpTest(test, message);
     }
     if (message.type === 'sent' && test.params?.udp && !test.sent) {
-      if (!Number.isSafeInteger(message.packets) || message.packets < 0) return failTest(test, 'sent: packets must be a count of datagrams');
+      if (!Number.isSafeInteger(message.packets) || message.packets < 0) return this.failTest(test, 'sent: packets must be a count of datagrams');
       test.sent = message.packets;
-      return reportUdpReceived(test);
+      return this.reportUdpReceived(test);
     }
     if (message.type === 'params' && !test.params) {
       const problem = paramsProblem(message);
-      if (problem) return failTest(test, problem);
+      if (problem) return this.failTest(test, problem);
       test.params = { streams: message.streams, duration: message.duration, reverse: message.reverse };
       test.streams = new Array(message.streams).fill(null);
       test.receiver = createReceiver(message.streams);
       return sendMessage(test.control, { type: 'accepted' });
     }
     if (message.type === 'sent' && test.params && !test.params.reverse && test.running && !test.sent) {
-      if (!isByteList(message.bytes, test.params.streams)) return failTest(test, 'sent: bytes must list one count per stream');
+      if (!isByteList(message.bytes, test.params.streams)) return this.failTest(test, 'sent: bytes must list one count per stream');
       test.sent = message.bytes;
-      return reportReceived(test);
+      return this.reportReceived(test);
     }
-    return failTest(test, `unexpected control message ${JSON.stringify(message.type)}`);
+    return this.failTest(test, `unexpected control message ${JSON.stringify(message.type)}`);
   }
 
   // A UDP test has no data connections: its datagrams come to the UDP
   // socket on the same port, and count from when it is accepted.
-  function openUdpTest(test, message) {
+  openUdpTest(test, message) {
     clearTimeout(test.setupTimer);
     test.params = { streams: 1, duration: message.duration, reverse: false, udp: { length: message.udp.length } };
-    test.udpTest = newUdpTestNumber();
+    test.udpTest = this.newUdpTestNumber();
     test.receiver = createReceiver(1);
     test.receiver.start();
     test.tally = createUdpTally();
     test.running = true;
-    udpTests.set(test.udpTest, test);
+    this.udpTests.set(test.udpTest, test);
     sendMessage(test.control, { type: 'accepted', udp: { test: test.udpTest } });
   }
 
-  async function reportUdpReceived(test) {
+  async reportUdpReceived(test) {
     try {
       await test.receiver.drained([test.sent * test.params.udp.length], { idleMs: UDP_DRAIN_IDLE_MS, limitMs: DRAIN_LIMIT_MS, signal: test.stop.signal });
     } catch {
@@ -126,17 +148,17 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
     sendMessage(test.control, { type: 'received', ...test.tally.figures() });
   }
 
-  function onDatagram(datagram) {
+  onDatagram(datagram) {
     const arrivedAt = process.hrtime.bigint();
     const header = readUdpHeader(datagram);
-    const test = header && udpTests.get(header.test);
+    const test = header && this.udpTests.get(header.test);
     if (!test) return;
     test.tally.add(header, arrivedAt);
     test.receiver.add(0, datagram.length);
   }
 
-  function joinTest(socket, { cookie, stream: index }, rest) {
-    const test = tests.get(cookie);
+  joinTest(socket, { cookie, stream: index }, rest) {
+    const test = this.tests.get(cookie);
     if (!test?.params || index >= test.params.streams || test.streams[index]) {
       socket.destroy();
       return;
@@ -144,18 +166,18 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
     test.streams[index] = socket;
     socket.once('close', () => {
       // A stream that ends before the test has reported ends the test.
-      if (tests.get(cookie) === test && !test.reported) failTest(test, `data stream ${index} closed during the test`);
+      if (this.tests.get(cookie) === test && !test.reported) this.failTest(test, `data stream ${index} closed during the test`);
     });
     if (!test.params.reverse) {
       socket.on('data', (data) => test.receiver.add(index, data.length));
       if (rest.length > 0) test.receiver.add(index, rest.length);
     }
-    if (test.streams.every(Boolean)) startTest(test);
+    if (test.streams.every(Boolean)) this.startTest(test);
   }
 
   // Every stream is there: the receiver's clock starts now, as iperf3's
   // does at TEST_RUNNING, before the first byte is written.
-  function startTest(test) {
+  startTest(test) {
     clearTimeout(test.setupTimer);
     test.running = true;
     sendMessage(test.control, { type: 'running' });
@@ -174,7 +196,7 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
     );
   }
 
-  async function reportReceived(test) {
+  async reportReceived(test) {
     try {
       await test.receiver.drained(test.sent, { idleMs: DRAIN_IDLE_MS, limitMs: DRAIN_LIMIT_MS, signal: test.stop.signal });
     } catch {
@@ -184,18 +206,18 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
     sendMessage(test.control, { type: 'received', streams: test.receiver.figures() });
   }
 
-  function failTest(test, message) {
+  failTest(test, message) {
     if (!test.control.destroyed) {
       sendMessage(test.control, { type: 'error', message });
       test.control.end();
     }
-    closeTest(test);
+    this.closeTest(test);
   }
 
-  function closeTest(test) {
-    if (tests.get(test.cookie) !== test) return;
-    tests.delete(test.cookie);
-    udpTests.delete(test.udpTest);
+  closeTest(test) {
+    if (this.tests.get(test.cookie) !== test) return;
+    this.tests.delete(test.cookie);
+    this.udpTests.delete(test.udpTest);
     clearTimeout(test.setupTimer);
     test.stop.abort();
     for (const socket of test.streams) socket?.destroy();
@@ -203,20 +225,13 @@ export async function startTrafficSink({ host = '127.0.0.1', port = 0, onTestEnd
     const streams = test.params.reverse
       ? test.sentBytes.map((bytes) => ({ bytes }))
       : test.receiver.figures().map(({ bytes }) => ({ bytes }));
-    onTestEnd({ cookie: test.cookie, reverse: test.params.reverse, streams });
+    this.onTestEnd({ cookie: test.cookie, reverse: test.params.reverse, streams });
   }
 
-  const { address, udp } = await bindTcpAndUdp(server, { host, port }, onDatagram);
-  return {
-    address,
-    close: () =>
-      new Promise((resolve) => {
-        for (const test of [...tests.values()]) closeTest(test);
-        for (const socket of sockets) socket.destroy();
-        udp.close();
-        server.close(() => resolve());
-      }),
-  };
+  closeAll() {
+    for (const test of [...this.tests.values()]) this.closeTest(test);
+    for (const socket of this.sockets) socket.destroy();
+  }
 }
 
 // The TCP listener and, on the same port number, the socket UDP tests'

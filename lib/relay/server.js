@@ -38,136 +38,23 @@ export async function startRelayServer({
   log,
 }) {
   const salts = createSaltFilter(SERVER_FILTER);
-  const createPipeline = prepareChain(presets, { password, salts });
-  const transport = prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) });
-  const sockets = createSocketSet();
-  const queues = createWriteQueues();
   const counts = { accepted: 0, relayed: 0, diverted: 0, refused: 0, replays: 0, displaced: 0, dropped: 0 };
-
-  // Client connections open, and those of them that have not named a
-  // target yet, oldest first.
-  let clientsOpen = 0;
-  const handshaking = new Set();
-
+  const served = {
+    createPipeline: prepareChain(presets, { password, salts }),
+    transport: prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) }),
+    salts,
+    sockets: createSocketSet(),
+    queues: createWriteQueues(),
+    cap: connectionCap({ maxConnections, counts, log }),
+    counts,
+    allowRemote,
+    handshakeTimeoutMs,
+    idleTimeoutMs,
+    log,
+  };
+  const { sockets } = served;
   const server = net.createServer(SERVER_SOCKET_OPTIONS, (socket) => {
-    // At the cap, a new connection takes the place of the oldest one still
-    // in its handshake: a keyless flood then cannot hold every slot until
-    // its handshake timeouts run out while genuine clients are turned
-    // away. Only when every connection has named a target is the new one
-    // refused, with a reset as any refusal (not a FIN, which would tell a
-    // prober the cap was reached). The cap counts TCP connections, under
-    // any transport.
-    if (clientsOpen >= maxConnections) {
-      const [oldest] = handshaking;
-      if (!oldest) {
-        counts.dropped += 1;
-        log.debug(`refused a connection over --max-connections ${maxConnections}: every connection has named its target`);
-        resetSocket(socket);
-        return;
-      }
-      counts.displaced += 1;
-      log.debug(`${oldest.remoteAddress}:${oldest.remotePort}: reset to make room under --max-connections ${maxConnections}`);
-      handshaking.delete(oldest);
-      resetSocket(oldest);
-    }
-    clientsOpen += 1;
-    handshaking.add(socket);
-    socket.once('close', () => {
-      clientsOpen -= 1;
-      handshaking.delete(socket);
-    });
-    sockets.add(socket);
-    counts.accepted += 1;
-    const peer = `${socket.remoteAddress}:${socket.remotePort}`;
-    // A transport's handshake (TLS) is part of the connection's: the same
-    // timeout bounds both, and its failures are handled as any other
-    // error before a target is named.
-    const client = transport.accept(socket);
-    let target = null;
-    let refused = false;
-
-    const handshakeTimer = setTimeout(() => {
-      if (!refused) log.debug(`${peer}: no target named within ${handshakeTimeoutMs} ms`);
-      resetSocket(client);
-    }, handshakeTimeoutMs);
-    client.once('close', () => clearTimeout(handshakeTimer));
-
-    const refuse = (error, replayed) => {
-      refused = true;
-      counts.refused += 1;
-      if (replayed) {
-        counts.replays += 1;
-        log.warn(`${peer}: refused a replayed or reflected connection (${error.message}); ${counts.replays} so far`);
-      } else {
-        log.debug(`${peer}: ${error.message}; discarding its bytes until the handshake timeout`);
-      }
-    };
-
-    // Until the header names a target, the client has a handler of its own
-    // and no target socket exists: hostile connections, most of which never
-    // get that far, cost one socket, not two.
-    let bridged = null;
-    const pipeline = createPipeline('server', {
-      onTarget({ host, port }) {
-        if (target) throw protocolError('second address header');
-        if (!allowRemote && !isLoopbackHost(host)) {
-          throw protocolError(`refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`);
-        }
-        clearTimeout(handshakeTimer);
-        handshaking.delete(socket);
-        counts.relayed += 1;
-        target = sockets.add(net.connect(connectOptions({ host, port })));
-        client.off('data', onHandshakeData);
-        client.off('end', onEarlyEnd);
-        client.off('error', onEarlyError);
-        bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, bEnded: pipeline.encodeEnded, log, label: peer, queues, idleTimeoutMs });
-      },
-      // A disguise that meets a handshake not meant for it (a TLS hello
-      // for another server name) hands the connection, with the bytes it
-      // read, to the real server its chain names, which answers as it
-      // would anyone: the relay carries both ways as they are.
-      divert({ host, port }, received) {
-        if (target) throw protocolError('a diverted connection after its target');
-        clearTimeout(handshakeTimer);
-        handshaking.delete(socket);
-        counts.diverted += 1;
-        log.debug(`${peer}: diverted to ${formatEndpoint({ host, port })}`);
-        target = sockets.add(net.connect(connectOptions({ host, port })));
-        target.write(received);
-        client.off('data', onHandshakeData);
-        client.off('end', onEarlyEnd);
-        client.off('error', onEarlyError);
-        bridged = bridge(client, target, { aToB: (data) => target.write(data), bToA: (data) => client.write(data), log, label: peer, queues, idleTimeoutMs });
-      },
-    });
-    const decode = pipeline.decoder((data) => target.write(data));
-    const encode = pipeline.encoder((data) => client.write(data));
-    const onHandshakeData = (data) => {
-      if (refused) return;
-      // The filter counts every repeat it refuses; a count that moved
-      // during this call was this connection's salt.
-      const repeatsBefore = salts.refused;
-      try {
-        decode(data);
-      } catch (error) {
-        if (!isProtocolError(error)) throw error;
-        // The header came in this same read and a later stage broke:
-        // the target exists, and the bridge resets both.
-        if (bridged) return bridged.tearDown(error);
-        refuse(error, salts.refused > repeatsBefore);
-      }
-    };
-    const onEarlyEnd = () => {
-      log.debug(`${peer}: ended before naming a target`);
-      resetSocket(client);
-    };
-    const onEarlyError = (error) => {
-      log.debug(`${peer}: ${error.message}`);
-      client.destroy();
-    };
-    client.on('data', onHandshakeData);
-    client.once('end', onEarlyEnd);
-    client.on('error', onEarlyError);
+    if (served.cap.admit(socket)) serve(socket, served);
   });
 
   const listening = await listenOn(server, listen, sockets, log);
@@ -181,4 +68,143 @@ export async function startRelayServer({
       return listening.close();
     },
   };
+}
+
+// --max-connections: client connections open, and those of them that have
+// not named a target yet, oldest first. At the cap, a new connection takes
+// the place of the oldest one still in its handshake: a keyless flood then
+// cannot hold every slot until its handshake timeouts run out while
+// genuine clients are turned away. Only when every connection has named a
+// target is the new one refused, with a reset as any refusal (not a FIN,
+// which would tell a prober the cap was reached). The cap counts TCP
+// connections, under any transport.
+function connectionCap({ maxConnections, counts, log }) {
+  let clientsOpen = 0;
+  const handshaking = new Set();
+  return {
+    // Whether `socket` may be served; it is reset when not.
+    admit(socket) {
+      if (clientsOpen >= maxConnections) {
+        const [oldest] = handshaking;
+        if (!oldest) {
+          counts.dropped += 1;
+          log.debug(`refused a connection over --max-connections ${maxConnections}: every connection has named its target`);
+          resetSocket(socket);
+          return false;
+        }
+        counts.displaced += 1;
+        log.debug(`${oldest.remoteAddress}:${oldest.remotePort}: reset to make room under --max-connections ${maxConnections}`);
+        handshaking.delete(oldest);
+        resetSocket(oldest);
+      }
+      clientsOpen += 1;
+      handshaking.add(socket);
+      socket.once('close', () => {
+        clientsOpen -= 1;
+        handshaking.delete(socket);
+      });
+      return true;
+    },
+    // The connection named its target (or was diverted): no longer one to
+    // make room with.
+    named(socket) {
+      handshaking.delete(socket);
+    },
+  };
+}
+
+// One client connection, from accept to its bridge: until the header names
+// a target, the client has a handler of its own and no target socket
+// exists, so hostile connections, most of which never get that far, cost
+// one socket, not two. `served` is what the server's connections share.
+function serve(socket, { createPipeline, transport, salts, sockets, queues, cap, counts, allowRemote, handshakeTimeoutMs, idleTimeoutMs, log }) {
+  sockets.add(socket);
+  counts.accepted += 1;
+  const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+  // A transport's handshake (TLS) is part of the connection's: the same
+  // timeout bounds both, and its failures are handled as any other
+  // error before a target is named.
+  const client = transport.accept(socket);
+  let target = null;
+  let refused = false;
+  let bridged = null;
+
+  const handshakeTimer = setTimeout(() => {
+    if (!refused) log.debug(`${peer}: no target named within ${handshakeTimeoutMs} ms`);
+    resetSocket(client);
+  }, handshakeTimeoutMs);
+  client.once('close', () => clearTimeout(handshakeTimer));
+
+  const refuse = (error, replayed) => {
+    refused = true;
+    counts.refused += 1;
+    if (replayed) {
+      counts.replays += 1;
+      log.warn(`${peer}: refused a replayed or reflected connection (${error.message}); ${counts.replays} so far`);
+    } else {
+      log.debug(`${peer}: ${error.message}; discarding its bytes until the handshake timeout`);
+    }
+  };
+  // The handshake is over: the target is connected, and a bridge carries
+  // both ways from here.
+  const connectTarget = ({ host, port }) => {
+    clearTimeout(handshakeTimer);
+    cap.named(socket);
+    target = sockets.add(net.connect(connectOptions({ host, port })));
+    client.off('data', onHandshakeData);
+    client.off('end', onEarlyEnd);
+    client.off('error', onEarlyError);
+  };
+
+  const pipeline = createPipeline('server', {
+    onTarget({ host, port }) {
+      if (target) throw protocolError('second address header');
+      if (!allowRemote && !isLoopbackHost(host)) {
+        throw protocolError(`refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`);
+      }
+      counts.relayed += 1;
+      connectTarget({ host, port });
+      bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, bEnded: pipeline.encodeEnded, log, label: peer, queues, idleTimeoutMs });
+    },
+    // A disguise that meets a handshake not meant for it (a TLS hello
+    // for another server name) hands the connection, with the bytes it
+    // read, to the real server its chain names, which answers as it
+    // would anyone: the relay carries both ways as they are.
+    divert({ host, port }, received) {
+      if (target) throw protocolError('a diverted connection after its target');
+      counts.diverted += 1;
+      log.debug(`${peer}: diverted to ${formatEndpoint({ host, port })}`);
+      connectTarget({ host, port });
+      target.write(received);
+      bridged = bridge(client, target, { aToB: (data) => target.write(data), bToA: (data) => client.write(data), log, label: peer, queues, idleTimeoutMs });
+    },
+  });
+  const decode = pipeline.decoder((data) => target.write(data));
+  const encode = pipeline.encoder((data) => client.write(data));
+  const onHandshakeData = (data) => {
+    if (refused) return;
+    // The filter counts every repeat it refuses; a count that moved
+    // during this call was this connection's salt.
+    const repeatsBefore = salts.refused;
+    try {
+      decode(data);
+    } catch (error) {
+      if (!isProtocolError(error)) throw error;
+      // The header came in this same read and a later stage broke:
+      // the target exists, and the bridge resets both.
+      if (bridged) return bridged.tearDown(error);
+      refuse(error, salts.refused > repeatsBefore);
+    }
+  };
+  const onEarlyEnd = () => {
+    log.debug(`${peer}: ended before naming a target`);
+    resetSocket(client);
+  };
+  const onEarlyError = (error) => {
+    log.debug(`${peer}: ${error.message}`);
+    client.destroy();
+  };
+  client.on('data', onHandshakeData);
+  client.once('end', onEarlyEnd);
+  client.on('error', onEarlyError);
 }

@@ -83,33 +83,74 @@ export function httpInbound({ auth, dial, open, splice, queues, log }) {
 
 // Plain proxying of one client connection: request heads read and
 // rewritten, bodies counted through, responses passed back as they come.
-function startPlain(local, { head, rest, peer, refuse, check, dial, open, queues, log }) {
-  let leg = null;
-  let held = Buffer.alloc(0);
-  let bodyLeft = 0;
+function startPlain(local, { head, rest, ...context }) {
+  const plain = new PlainConnection(local, context);
+  local.on('data', plain.onData);
+  local.on('end', () => plain.ended());
+  local.on('error', (error) => plain.tearDown(error.message));
+  local.on('close', () => {
+    context.queues.release(local);
+    if (plain.leg) resetSocket(plain.leg.upstream);
+  });
+  local.setTimeout(IDLE_TIMEOUT_MS, () => plain.tearDown(`idle for ${IDLE_TIMEOUT_MS} ms`));
+  try {
+    plain.bodyLeft = bodyLength(head);
+  } catch (error) {
+    if (!isHttpRefusal(error)) throw error;
+    return context.refuse(refusalResponse(error.status, error.message), `${error.status} ${error.message}`);
+  }
+  if (plain.forward(head) !== true) return plain.stop();
+  plain.onData(rest);
+  local.resume();
+}
 
-  const tearDown = (why) => {
-    log.debug(`${peer}: http: ${why}`);
-    if (leg) resetSocket(leg.upstream);
-    resetSocket(local);
-  };
+// One plain-proxy connection's state: what it holds of a request head not
+// yet whole, how much of a body is still to pass, and its leg: the
+// upstream connection (through the relay) to the target of its latest
+// request, { target, upstream, stream }. A request to another target
+// closes the leg and opens another.
+class PlainConnection {
+  constructor(local, { peer, refuse, check, dial, open, queues, log }) {
+    Object.assign(this, { local, peer, refuse, check, dial, open, queues, log });
+    this.leg = null;
+    this.held = Buffer.alloc(0);
+    this.bodyLeft = 0;
+    this.onData = this.onData.bind(this);
+  }
 
-  const legTo = (target) => {
+  tearDown(why) {
+    this.log.debug(`${this.peer}: http: ${why}`);
+    if (this.leg) resetSocket(this.leg.upstream);
+    resetSocket(this.local);
+  }
+
+  legTo(target) {
+    const { leg } = this;
     if (leg && leg.target.host === target.host && leg.target.port === target.port) return leg;
     if (leg) closeLeg(leg);
-    const upstream = dial();
-    let answered = false;
+    const upstream = this.dial();
     const current = { target, upstream };
-    current.stream = open(upstream, target, (data) => local.write(data));
+    current.stream = this.open(upstream, target, (data) => this.local.write(data));
+    this.watch(current);
+    this.leg = current;
+    return current;
+  }
+
+  // A leg's answers go back to the client; once the connection has moved
+  // to another leg, this one's events are no longer its business.
+  watch(current) {
+    const { local, queues, log, peer } = this;
+    const { upstream, target } = current;
+    let answered = false;
     upstream.on('data', (data) => {
-      if (leg !== current) return;
+      if (this.leg !== current) return;
       answered = true;
       local.cork();
       try {
         current.stream.decode(data);
       } catch (error) {
         if (!isProtocolError(error)) throw error;
-        return tearDown(error.message);
+        return this.tearDown(error.message);
       } finally {
         local.uncork();
       }
@@ -119,112 +160,100 @@ function startPlain(local, { head, rest, peer, refuse, check, dial, open, queues
       }
     });
     upstream.on('end', () => {
-      if (leg !== current) return;
+      if (this.leg !== current) return;
       try {
         current.stream.decodeEnded();
       } catch (error) {
         if (!isProtocolError(error)) throw error;
-        return tearDown(error.message);
+        return this.tearDown(error.message);
       }
       // The target closed (Connection: close, say): so does this connection.
       local.end();
     });
     upstream.on('error', (error) => {
-      if (leg !== current) return;
+      if (this.leg !== current) return;
       if (!answered && local.writable) {
         log.warn(`${peer}: http: 502 ${target.host}:${target.port}: ${error.message}; refused`);
         return local.end(refusalResponse(502, 'the relay server is unreachable'));
       }
-      tearDown(error.message);
+      this.tearDown(error.message);
     });
     upstream.on('close', () => queues.release(upstream));
-    leg = current;
-    return current;
-  };
+  }
 
-  // A leg the connection moved away from had its answer: it ends cleanly.
-  const closeLeg = (old) => {
-    old.upstream.on('error', () => {});
-    try {
-      old.stream.encodeEnded();
-    } catch (error) {
-      if (!isProtocolError(error)) throw error;
-    }
-    old.upstream.end();
-  };
-
-  const send = (data) => {
+  send(data) {
+    const { leg, local } = this;
     leg.stream.encode(data);
-    if (queues.full(leg.upstream)) {
+    if (this.queues.full(leg.upstream)) {
       local.pause();
       leg.upstream.once('drain', () => local.resume());
     }
-  };
+  }
 
-  const forward = (request) => {
-    const denied = check(request);
-    if (denied) return refuse(refusalResponse(denied.status, denied.reason, denied.headers), `${denied.status} ${denied.reason}`);
+  forward(request) {
+    const denied = this.check(request);
+    if (denied) return this.refuse(refusalResponse(denied.status, denied.reason, denied.headers), `${denied.status} ${denied.reason}`);
     const rewritten = originForm(request);
-    if (rewritten.refusal) return refuse(refusalResponse(400, rewritten.refusal), `400 ${rewritten.refusal}`);
-    legTo(rewritten.target);
-    send(rewritten.head);
+    if (rewritten.refusal) return this.refuse(refusalResponse(400, rewritten.refusal), `400 ${rewritten.refusal}`);
+    this.legTo(rewritten.target);
+    this.send(rewritten.head);
     return true;
-  };
+  }
 
-  const onData = (data) => {
-    held = held.length === 0 ? data : Buffer.concat([held, data]);
-    while (held.length > 0) {
-      if (bodyLeft > 0) {
-        const part = held.subarray(0, bodyLeft);
-        held = held.subarray(part.length);
-        bodyLeft -= part.length;
-        send(part);
+  onData(data) {
+    this.held = this.held.length === 0 ? data : Buffer.concat([this.held, data]);
+    while (this.held.length > 0) {
+      if (this.bodyLeft > 0) {
+        const part = this.held.subarray(0, this.bodyLeft);
+        this.held = this.held.subarray(part.length);
+        this.bodyLeft -= part.length;
+        this.send(part);
         continue;
       }
       let request;
       try {
-        request = parseRequestHead(held);
+        request = parseRequestHead(this.held);
         if (request === null) return;
-        bodyLeft = bodyLength(request);
+        this.bodyLeft = bodyLength(request);
       } catch (error) {
         if (!isHttpRefusal(error)) throw error;
-        return stop(refuse(refusalResponse(error.status, error.message), `${error.status} ${error.message}`));
+        this.refuse(refusalResponse(error.status, error.message), `${error.status} ${error.message}`);
+        return this.stop();
       }
-      held = held.subarray(request.length);
-      if (forward(request) !== true) return stop();
+      this.held = this.held.subarray(request.length);
+      if (this.forward(request) !== true) return this.stop();
     }
-  };
-  const stop = () => {
-    local.off('data', onData);
-    if (leg) closeLeg(leg);
-    leg = null;
-  };
+  }
 
-  local.on('data', onData);
-  local.on('end', () => {
-    if (!leg) return local.end();
+  // The client sent its last byte: the leg's target is told, as a
+  // connection with no leg is closed.
+  ended() {
+    const { leg } = this;
+    if (!leg) return this.local.end();
     try {
       leg.stream.encodeEnded();
     } catch (error) {
       if (!isProtocolError(error)) throw error;
     }
     leg.upstream.end();
-  });
-  local.on('error', (error) => tearDown(error.message));
-  local.on('close', () => {
-    queues.release(local);
-    if (leg) resetSocket(leg.upstream);
-  });
-  local.setTimeout(IDLE_TIMEOUT_MS, () => tearDown(`idle for ${IDLE_TIMEOUT_MS} ms`));
-  try {
-    bodyLeft = bodyLength(head);
-  } catch (error) {
-    if (!isHttpRefusal(error)) throw error;
-    return refuse(refusalResponse(error.status, error.message), `${error.status} ${error.message}`);
   }
-  if (forward(head) !== true) return stop();
-  onData(rest);
-  local.resume();
+
+  stop() {
+    this.local.off('data', this.onData);
+    if (this.leg) closeLeg(this.leg);
+    this.leg = null;
+  }
+}
+
+// A leg the connection moved away from had its answer: it ends cleanly.
+function closeLeg(old) {
+  old.upstream.on('error', () => {});
+  try {
+    old.stream.encodeEnded();
+  } catch (error) {
+    if (!isProtocolError(error)) throw error;
+  }
+  old.upstream.end();
 }
 
 // The request as its host should see it: the path in the request line, the

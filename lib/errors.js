@@ -1,6 +1,16 @@
-// The two errors a person can meet, as opposed to a bug: each carries the
-// exit code the CLI ends with, and the CLI prints its message as one line,
-// without a stack. Anything else reaching the top is a bug and keeps its stack.
+import os from 'node:os';
+
+// Every exit code cipherbench ends with, and the two errors a person can
+// meet, as opposed to a bug: each carries the exit code the CLI ends with,
+// and the CLI prints its message as one line, without a stack. Anything
+// else reaching the top is a bug and keeps its stack.
+
+// All went as asked.
+export const EXIT_OK = 0;
+
+// What was asked for did not hold: a case failed or got slower, a report
+// was not written.
+export const EXIT_FAILED = 1;
 
 // Bad input: an option, a cases file, a result file, a missing program, a
 // busy port. The message says what to do next. 2, as iperf3 and hyperfine
@@ -13,10 +23,17 @@ export const EXIT_INPUT = 2;
 // a test fails.
 export const EXIT_MEASUREMENT = 1;
 
-export const inputError = (message) => withExitCode(message, EXIT_INPUT);
-export const measurementError = (message) => withExitCode(message, EXIT_MEASUREMENT);
+// A signal stopped the run: 128 + the signal's number (130 SIGINT, 143
+// SIGTERM, 129 SIGHUP), what a shell reports for a program the signal
+// killed, so a script's `$? -gt 128` and `timeout`'s conventions read a
+// stopped run as stopped, though it stopped in order and kept what it
+// measured.
+export const exitCodeForSignal = (signal) => 128 + (os.constants.signals[signal] ?? os.constants.signals.SIGINT);
 
-function withExitCode(message, exitCode) {
+export const inputError = (message) => errorWithExitCode(message, EXIT_INPUT);
+export const measurementError = (message) => errorWithExitCode(message, EXIT_MEASUREMENT);
+
+function errorWithExitCode(message, exitCode) {
   return Object.assign(new Error(message), { exitCode });
 }
 

@@ -9,9 +9,8 @@ import { DEFAULT_SIZES } from '../ceiling/cipher-ceiling.js';
 import { measureCeilingRounds, newSeed } from '../ceiling/cipher-rounds.js';
 import { createStepProgress } from '../report/progress.js';
 import { useColor } from '../report/terminal.js';
-import { inputError } from '../errors.js';
+import { exitCodeForSignal, inputError } from '../errors.js';
 import { STOP_SIGNALS } from './early-signals.js';
-import { exitCodeForSignal } from './exit-codes.js';
 
 // Every Shadowsocks method, with the shortest chain that carries it, read
 // from the preset catalogue: each ss- cipher preset's methods behind the ss

@@ -2,7 +2,8 @@ import { compareResults, DEFAULT_THRESHOLD, formatComparison } from '../report/c
 import { readResultFile } from '../report/result-file.js';
 import { parseThreshold } from '../report/options.js';
 import { useColor } from '../report/terminal.js';
-import { EXIT_FAILED, EXIT_OK, withExitCode } from './exit-codes.js';
+import { EXIT_FAILED, EXIT_OK } from '../errors.js';
+import { actionWithExitCode } from './program.js';
 
 export function registerCompareCommand(program) {
   program
@@ -12,7 +13,7 @@ export function registerCompareCommand(program) {
     .option('--strict', 'also gate cases with fewer than 3 runs a side, on the threshold and disjoint min..max ranges alone')
     .option('--json', 'print the comparison as JSON instead of the table')
     .option('--no-color', 'never colour the table (as NO_COLOR does); colour is only used on a terminal')
-    .action(withExitCode(compareCommand));
+    .action(actionWithExitCode(compareCommand));
 }
 
 async function compareCommand(oldPath, newPath, options) {

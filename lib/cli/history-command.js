@@ -1,8 +1,8 @@
 import { DEFAULT_THRESHOLD } from '../report/comparison.js';
 import { parseThreshold } from '../report/options.js';
 import { useColor } from '../report/terminal.js';
-import { EXIT_INPUT } from '../errors.js';
-import { EXIT_FAILED, EXIT_OK, withExitCode } from './exit-codes.js';
+import { EXIT_FAILED, EXIT_INPUT, EXIT_OK } from '../errors.js';
+import { actionWithExitCode } from './program.js';
 
 export function registerHistoryCommand(program) {
   program
@@ -12,7 +12,7 @@ export function registerHistoryCommand(program) {
     .option('--json', 'print the history as JSON instead of the table')
     .option('--threshold <percent>', 'smallest change of the median, in percent, that counts as slower or faster', String(DEFAULT_THRESHOLD))
     .option('--no-color', 'never colour the table (as NO_COLOR does); colour is only used on a terminal')
-    .action(withExitCode(historyCommand));
+    .action(actionWithExitCode(historyCommand));
 }
 
 async function historyCommand(dir = './reports', options) {

@@ -1,8 +1,7 @@
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { earlySignal, releaseSignals } from './early-signals.js';
-import { exitCodeForSignal } from './exit-codes.js';
-import { EXIT_INPUT } from '../errors.js';
+import { EXIT_INPUT, exitCodeForSignal } from '../errors.js';
 
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -47,3 +46,9 @@ export function usageLine(message) {
   const hints = rest.map((line) => line.replace(/^\((.*)\)$/, '$1').replace(/^Did you/, 'did you')).filter(Boolean);
   return `cipherbench: ${[first.replace(/\.$/, ''), ...hints].join(': ')} (see --help)\n`;
 }
+
+// A command's action for commander, from a function that resolves with
+// the command's exit code (lib/errors.js has them all).
+export const actionWithExitCode = (action) => async (...args) => {
+  process.exitCode = await action(...args);
+};

@@ -1,6 +1,7 @@
 import { readResultFile } from '../report/result-file.js';
 import { useColor } from '../report/terminal.js';
-import { EXIT_FAILED, EXIT_OK, withExitCode } from './exit-codes.js';
+import { EXIT_FAILED, EXIT_OK } from '../errors.js';
+import { actionWithExitCode } from './program.js';
 
 // A report made again from an archived result (reports/*.json), long after
 // the run: the same printers the run uses, reading the same object.
@@ -12,7 +13,7 @@ export function registerReportCommand(program) {
     .option('--markdown <file>', 'write the report as Markdown to FILE (- for stdout)')
     .option('--html <file>', 'write the report as one self-contained HTML file to FILE (- for stdout)')
     .option('--no-color', 'never colour the text (as NO_COLOR does); colour is only used on a terminal')
-    .action(withExitCode(reportCommand));
+    .action(actionWithExitCode(reportCommand));
 }
 
 async function reportCommand(file, options) {

@@ -1,18 +1,18 @@
 import { existsSync } from 'node:fs';
 import { REPORT_OPTIONS } from '../report/options.js';
 import { RUN_OPTIONS } from '../runner/options.js';
-import { inputError } from '../errors.js';
+import { EXIT_FAILED, EXIT_OK, exitCodeForSignal, inputError } from '../errors.js';
 import { earlySignal, STOP_SIGNALS } from './early-signals.js';
 import { nearestName } from '../nearest-name.js';
 import { addOptions, valuesFor } from './option-table.js';
-import { EXIT_FAILED, EXIT_OK, exitCodeForSignal, withExitCode } from './exit-codes.js';
+import { actionWithExitCode } from './program.js';
 
 export function registerRunCommand(program) {
   const command = program
     .command('run [file]', { isDefault: true })
     .description('measure every case in FILE (default: ./cases.js here, else the bundled set): a preset chain through our relay pair, or a reference row (direct, plain, another implementation), with iperf3 or the built-in engine; then rank and archive them');
   addOptions(addOptions(command, RUN_OPTIONS), REPORT_OPTIONS)
-    .action(withExitCode((file, options) => {
+    .action(actionWithExitCode((file, options) => {
       checkCommandName(file, program.commands.map((other) => other.name()));
       return runCommand(file, options);
     }));
@@ -33,7 +33,7 @@ export function registerRequestsCommand(program) {
     .command('requests [file]')
     .description('the request workload (run --requests): concurrent HTTP/1.1 clients through every case in FILE to a built-in target; requests per second and latency percentiles, ranked and archived (docs/requests.md)');
   addOptions(addOptions(command, RUN_OPTIONS.filter((option) => option.name !== 'requests')), REPORT_OPTIONS)
-    .action(withExitCode((file, options) => runCommand(file, { ...options, requests: true })));
+    .action(actionWithExitCode((file, options) => runCommand(file, { ...options, requests: true })));
 }
 
 async function runCommand(file, options) {

@@ -32,7 +32,8 @@ export const emptyFolder = () => {
 // again would only lengthen the suite (test/serial/runner-disturbed.test.js
 // tests that part).
 export function runCli(args, { cwd = emptyFolder(), env = {}, during, command = process.execPath, commandArgs = [CLI] } = {}) {
-  const asked = isRun(args) && !args.some((arg) => /^--(no-)?remeasure\b/.test(arg)) ? withoutRemeasure(args) : args;
+  const ours = command === process.execPath && commandArgs.at(-1) === CLI;
+  const asked = ours && isRun(args) && !args.some((arg) => /^--(no-)?remeasure\b/.test(arg)) ? withoutRemeasure(args) : args;
   // Detached: a group of its own, which a test may signal whole, as a
   // terminal's Ctrl-C does.
   const child = spawn(command, [...commandArgs, ...asked], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

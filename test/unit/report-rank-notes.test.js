@@ -1,0 +1,58 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { againstCeilingNote, disturbedNote, rankNote } from '../../lib/report/ranking.js';
+import { disturbedReason, retryBudget } from '../../lib/runner/disturbed-runs.js';
+
+// What the ranking says of a rank beyond its distance to the one above:
+// that other work disturbed it, or that its own cipher ceiling and that of
+// a case of the same chain say the order is the other way.
+const chain = (name, method) => [{ name: 'ss-base' }, { name, params: { method } }];
+const ranked = (...rows) => rows.map(([presets, bps, ceilingBps, disturbed = null], index) => ({
+  index,
+  presets,
+  receiver: { bits_per_second: bps, low: null },
+  ceiling: ceilingBps === null ? null : { encrypt_bps: ceilingBps, decrypt_bps: ceilingBps * 1.1 },
+  disturbed,
+}));
+
+test('a case of the same chain ranked above one with the faster cipher, both by more than the noise', () => {
+  // The issue's inversion: aes-256-cfb over aes-128-cfb, whose cipher is faster.
+  const rows = ranked(
+    [chain('ss-stream-cipher', 'aes-256-cfb'), 2.21e9, 3.0e9],
+    [chain('ss-aead-cipher', 'aes-128-gcm'), 2.0e9, 13e9],
+    [chain('ss-stream-cipher', 'aes-128-cfb'), 0.95e9, 4.0e9],
+  );
+  assert.equal(againstCeilingNote(rows, 2, null), 'cipher faster than #1');
+  assert.equal(rankNote(rows, 2), 'cipher faster than #1');
+  // Another chain is not held to it: aes-128-gcm's frames differ.
+  assert.equal(againstCeilingNote(rows, 1, null), '');
+  // Within the noise floor's cv (here 60 %) either way, nothing is said.
+  assert.equal(againstCeilingNote(rows, 2, { cv: 0.6 }), '');
+  // Bitrates apart by less than 5 %: no claim to contradict.
+  const close = ranked([chain('ss-stream-cipher', 'aes-256-cfb'), 1.0e9, 3.0e9], [chain('ss-stream-cipher', 'aes-128-cfb'), 0.97e9, 4.0e9]);
+  assert.equal(againstCeilingNote(close, 1, null), '');
+  // Without ceilings (--no-ceiling), nothing to judge by.
+  assert.equal(againstCeilingNote(ranked([chain('ss-stream-cipher', 'aes-256-cfb'), 2e9, null], [chain('ss-stream-cipher', 'aes-128-cfb'), 1e9, null]), 1, null), '');
+});
+
+test('a disturbed case is marked first, with its runs when it has several', () => {
+  const rows = ranked(
+    [chain('ss-aead-cipher', 'aes-128-gcm'), 2e9, null],
+    [chain('ss-aead-cipher', 'aes-256-gcm'), 1e9, null, { runs: 1, of: 1, reason: 'x' }],
+    [chain('ss-aead-cipher', 'chacha20-ietf-poly1305'), 0.5e9, null, { runs: 2, of: 3, reason: 'x' }],
+  );
+  assert.equal(disturbedNote(rows[0]), '');
+  assert.equal(rankNote(rows, 1), 'disturbed');
+  assert.equal(rankNote(rows, 2), 'disturbed in 2 of 3 runs');
+});
+
+test('a run is disturbed past 10 % of the CPU to other processes or 5 % stolen; the retries are bounded', () => {
+  assert.equal(disturbedReason({ disturbance: { others: 0.1, steal: 0.05 } }), null);
+  assert.equal(disturbedReason({ disturbance: { others: 0.34, steal: 0 } }), 'other processes took 34% of the machine\'s CPU (limit 10%)');
+  assert.equal(disturbedReason({ disturbance: { others: 0, steal: 0.07 } }), 'the hypervisor took 7% of the machine\'s CPU for other guests (limit 5%)');
+  // Without /proc, or a run that measured nothing: nothing to judge.
+  assert.equal(disturbedReason({ disturbance: { others: null, steal: null } }), null);
+  assert.equal(disturbedReason({ status: 'failed' }), null);
+  // A quarter of the planned runs, at least the retries of one run; none when asked for none.
+  assert.deepEqual([retryBudget(3, 2), retryBudget(22, 2), retryBudget(66, 2), retryBudget(22, 0)], [2, 6, 17, 0]);
+});

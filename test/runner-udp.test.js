@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BISECTION_PROBES, bisectRate } from '../lib/workload/udp.js';
+import { BISECTION_PROBES, bisectRate, summariseUdp } from '../lib/workload/udp.js';
 import { startUdpEchoTarget } from '../lib/traffic/udp-echo-target.js';
 import { measureUdpRoundTrips } from '../lib/traffic/udp-latency.js';
 import { emptyFolder, runCli } from './support/cli.js';
@@ -87,6 +87,14 @@ test('--max-loss bisects the offered rate: the highest probe whose loss is at mo
   assert.equal(never.udp.max_loss.probes.length, BISECTION_PROBES);
   const failed = await bisectRate(async () => ({ status: 'failed', reason: 'relay died' }), { rate: 1e9, maxLoss: 1 });
   assert.equal(failed.reason, 'relay died');
+});
+
+test('a case whose runs lost more than their bound says how many and the worst; one within it says nothing', () => {
+  const figures = (lost, extra = {}) => ({ status: 'ok', udp: { offered_bps: 1e9, length: 1200, packets: 100, lost_packets: lost, lost_percent: lost, jitter_ms: 0, out_of_order: 0, loss_bound: 1, ...extra } });
+  assert.equal(summariseUdp([figures(0.5), figures(1)]).over_bound, null, 'at the bound is within it');
+  assert.deepEqual(summariseUdp([figures(0.5), figures(85.2), figures(40)]).over_bound, { percent: 1, runs: 2, of: 3, lost_percent: 85.2, offered_bps: 1e9, searched: false });
+  const none = figures(3, { offered_bps: 31.25e6, max_loss: { percent: 1, rate_bps: null, probes: [] } });
+  assert.deepEqual(summariseUdp([none]).over_bound, { percent: 1, runs: 1, of: 1, lost_percent: 3, offered_bps: 31.25e6, searched: true });
 });
 
 test('run --udp --max-loss: the case\'s max rate in the result and the report', { timeout: 120_000 }, async (t) => {

@@ -8,7 +8,7 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 4;
+export const RESULT_VERSION = 5;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
@@ -90,8 +90,11 @@ function fromVersion0(result) {
 // unpaired runs, kept as it was. Version 3 added what the request
 // workload's load generator cost (a case's requests.generator, null
 // before); version 4 a case's disturbed runs (null before: an older run
-// did not look). A version 2 or 3 result takes the same step, which fills
-// only what it lacks.
+// did not look); version 5 the UDP loss bound: a searched rate apart from
+// an offered one (rateSearch: before, --max-loss alone asked for the
+// search) and a case's udp.over_bound (null before: a run without
+// --max-loss had no bound). A version 2, 3 or 4 result takes the same
+// step, which fills only what it lacks.
 function fromVersion1(result) {
   return {
     ...result,
@@ -103,6 +106,8 @@ function fromVersion1(result) {
       seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
       // Version 4: a disturbed run was not measured again before.
       remeasure: 0,
+      // Version 5: before, only --max-loss searched the UDP rate.
+      rateSearch: Boolean(result.options.udp) && result.options.maxLoss !== null && result.options.maxLoss !== undefined,
       // The request workload: an older run measured a bulk stream.
       requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false,
     }),
@@ -145,6 +150,10 @@ function upgradeCaseFrom1(caseResult) {
     receiver: sideWithInterval(caseResult.receiver),
     relative,
     requests: caseResult.requests && withDefaults(caseResult.requests, { generator: null }),
+    udp: caseResult.udp && withDefaults(caseResult.udp, { over_bound: null }),
+    // The cipher ceiling bounds a TCP stream: beside a UDP row it is no
+    // figure of what the row could carry (docs/udp.md).
+    ceiling: caseResult.udp ? null : caseResult.ceiling,
   }, { width: null, converged: null, transport: null, requests: null, disturbed: null });
 }
 

@@ -34,7 +34,7 @@ test('measures each case kept by --filter, at its own index, and leaves no proce
   assert.deepEqual(options, {
     casesFile: null, casesSource: null, duration: 1, parallel: 1, filter: 'aead', ports, repeat: 1, mode: 'default', latency: false, reverse: false, both: false, ceiling: false,
     engine: 'iperf3', relativeTo: null, link: null, remote: null, confidence: null, maxRounds: 30, maxTime: null, rate: null, noiseFloor: 0, remeasure: 0, profile: null,
-    requests: false, concurrency: 20, responseSize: 2, warmup: 1, newConnections: false, udp: false, length: null, maxLoss: null,
+    requests: false, concurrency: 20, responseSize: 2, warmup: 1, newConnections: false, udp: false, length: null, maxLoss: null, rateSearch: false,
   });
   assert.equal(result.noiseFloor, null);
   assert.deepEqual(result.warnings, []);

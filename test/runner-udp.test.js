@@ -3,7 +3,7 @@ import dgram from 'node:dgram';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { BISECTION_PROBES, bisectRate } from '../lib/workload/udp.js';
+import { BISECTION_PROBES, bisectRate, summariseUdp } from '../lib/workload/udp.js';
 import { startUdpEchoTarget } from '../lib/traffic/udp-echo-target.js';
 import { measureUdpRoundTrips } from '../lib/traffic/udp-latency.js';
 import { emptyFolder, runCli } from './support/cli.js';
@@ -89,6 +89,14 @@ test('--max-loss bisects the offered rate: the highest probe whose loss is at mo
   assert.equal(failed.reason, 'relay died');
 });
 
+test('a case whose runs lost more than their bound says how many and the worst; one within it says nothing', () => {
+  const figures = (lost, extra = {}) => ({ status: 'ok', udp: { offered_bps: 1e9, length: 1200, packets: 100, lost_packets: lost, lost_percent: lost, jitter_ms: 0, out_of_order: 0, loss_bound: 1, ...extra } });
+  assert.equal(summariseUdp([figures(0.5), figures(1)]).over_bound, null, 'at the bound is within it');
+  assert.deepEqual(summariseUdp([figures(0.5), figures(85.2), figures(40)]).over_bound, { percent: 1, runs: 2, of: 3, lost_percent: 85.2, offered_bps: 1e9, searched: false });
+  const none = figures(3, { offered_bps: 31.25e6, max_loss: { percent: 1, rate_bps: null, probes: [] } });
+  assert.deepEqual(summariseUdp([none]).over_bound, { percent: 1, runs: 1, of: 1, lost_percent: 3, offered_bps: 31.25e6, searched: true });
+});
+
 test('run --udp --max-loss: the case\'s max rate in the result and the report', { timeout: 120_000 }, async (t) => {
   if (!requirePrograms(t, 'iperf3')) return;
   const { code, stdout, stderr } = await runCli([...UDP_RUN, '--max-loss', '100', ...(await freePortsFlag())], { cwd: casesFolder([AES]), env: { NO_COLOR: '1' } });
@@ -97,6 +105,44 @@ test('run --udp --max-loss: the case\'s max rate in the result and the report', 
   assert.deepEqual(caseResult.udp.max_loss, { percent: 100, rate_bps: 20e6 });
   assert.equal(caseResult.runs[0].udp.max_loss.probes.length, 1);
   assert.match(stderr, /max rate +20(\.0)? Mbits\/sec offered with at most 100% lost/);
+});
+
+test('run --udp without --rate searches from 1G down under a 1% bound, and a UDP row has no cipher ceiling', { timeout: 180_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  const run = ['run', 'cases.json', '--udp', '--duration', '1', '--json', '--no-archive'];
+  const { code, stdout, stderr } = await runCli([...run, ...(await freePortsFlag())], { cwd: casesFolder([AES]), env: { NO_COLOR: '1' } });
+  assert.equal(code, 0, stderr);
+  const { options, cases: [caseResult] } = JSON.parse(stdout);
+  assert.deepEqual([options.rate, options.maxLoss, options.rateSearch, options.ceiling], [1e9, 1, true, false]);
+  const { probes } = caseResult.runs[0].udp.max_loss;
+  assert.equal(probes[0].rate_bps, 1e9, 'the first probe at the top');
+  assert.ok(probes.length >= 1 && probes.length <= BISECTION_PROBES);
+  // Whether a rate passed is the machine's; what the row then says is not.
+  const found = caseResult.udp.max_loss.rate_bps;
+  assert.equal(caseResult.udp.over_bound === null, found !== null, JSON.stringify(caseResult.udp));
+  assert.match(stderr, found === null ? /above the 1% bound: not ranked/ : /max rate +[\d.]+ [MG]bits\/sec offered with at most 1% lost/);
+  assert.equal(caseResult.ceiling, null);
+  assert.doesNotMatch(stderr, /efficiency|ceiling/i);
+});
+
+test('run --udp --rate far past what a relay pair carries: the row says it lost more than the bound and is not ranked', { timeout: 120_000 }, async (t) => {
+  if (!requirePrograms(t, 'iperf3')) return;
+  // At 10 Tbit/s iperf3 sends as fast as it can, some microseconds a
+  // datagram, while each of our relays spends tens of microseconds on
+  // one: most are dropped at the relay client's socket, and more so on a
+  // loaded machine, never fewer.
+  const run = ['run', 'cases.json', '--udp', '--rate', '10T', '--duration', '1', '--json', '--no-archive'];
+  const { code, stdout, stderr } = await runCli([...run, ...(await freePortsFlag())], { cwd: casesFolder([AES]), env: { NO_COLOR: '1' } });
+  assert.equal(code, 0, stderr);
+  const { options, cases: [caseResult] } = JSON.parse(stdout);
+  assert.deepEqual([options.rate, options.maxLoss, options.rateSearch], [10e12, 1, false]);
+  assert.equal(caseResult.runs.length, 1, 'one run at the rate, no search');
+  assert.equal(caseResult.udp.max_loss, null);
+  const over = caseResult.udp.over_bound;
+  assert.ok(over && over.lost_percent > 1, JSON.stringify(caseResult.udp));
+  assert.deepEqual([over.percent, over.runs, over.of, over.offered_bps, over.searched], [1, 1, 1, 10e12, false]);
+  assert.match(stderr, /\(not ranked\):\n\n +Test Case 0, lost [\d.]+% at 10\.0 Tbits\/sec, above the 1% bound: not ranked, /);
+  assert.doesNotMatch(stderr, /^ +1: Test Case 0/m, 'not in the ranking');
 });
 
 test('UDP round trips: each datagram timed to its echo, a changed echo fails, a path that answers nothing fails', async () => {

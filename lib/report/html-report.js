@@ -4,6 +4,7 @@ import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
 import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference, smokeNote } from './ranking.js';
+import { overBoundText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 import { axisUnit, CHART_STYLE, escape, niceTicks, round } from './chart.js';
@@ -42,9 +43,9 @@ const CEILING_ROWS = new Set(['direct', 'plain']);
 
 export function formatHtmlReport(given) {
   const result = upgradeResult(given);
-  const { ranked, unranked } = rankCases(result);
+  const { ranked, unranked, overBound } = rankCases(result);
   const requests = rankRequests(result);
-  const title = `cipherbench: ${ranked.length + requests.length} of ${result.cases.length} cases measured`;
+  const title = `cipherbench: ${ranked.length + overBound.length + requests.length} of ${result.cases.length} cases measured`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -63,7 +64,7 @@ ${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(n
 </table>
 </div>
 ${machineLoadNote(result)}</section>
-${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor, smoke: smokeNote(result) }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor)}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor, smoke: smokeNote(result) }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor)}${notRankedSection(overBound)}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -272,6 +273,19 @@ ${rows.map((cells) => `<tr>${cells}</tr>`).join('\n')}
 </table>
 </div>
 <p class="note">rtt: 1 KB request and response round trips, one after another; connect: a fresh connection to its first echoed byte. Percentiles are nearest-rank.</p>
+</section>
+`;
+}
+
+// UDP rows that lost more than their bound: measured, not ranked.
+function notRankedSection(overBound) {
+  if (overBound.length === 0) return '';
+  const items = overBound.map((caseResult) => `<li>Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} <code>${escape(caseLabel(caseResult))}</code>: ${escape(overBoundText(caseResult))}</li>`);
+  return `<section id="not-ranked">
+<h2>Not ranked</h2>
+<ul>
+${items.join('\n')}
+</ul>
 </section>
 `;
 }

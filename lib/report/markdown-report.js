@@ -4,16 +4,17 @@ import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
 import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference, smokeNote } from './ranking.js';
 import { requestColumns, requestsNote } from './requests-table.js';
+import { overBoundText } from './udp-bound.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 
 // The ranking as Markdown, to paste into an issue: the machine in a small
 // table, then one row per measured case, then what was not measured.
 export function formatMarkdownReport(given) {
   const result = upgradeResult(given);
-  const { ranked, unranked } = rankCases(result);
+  const { ranked, unranked, overBound } = rankCases(result);
   const columns = rankingColumns(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor });
   const lines = [
-    `### cipherbench: ${ranked.length + rankRequests(result).length} of ${result.cases.length} cases measured`,
+    `### cipherbench: ${ranked.length + overBound.length + rankRequests(result).length} of ${result.cases.length} cases measured`,
     '',
     row(['Environment', '']),
     row(['---', '---']),
@@ -52,6 +53,9 @@ export function formatMarkdownReport(given) {
       `${requestsNote(requests, { noiseFloor: result.noiseFloor })}`,
       '',
     );
+  }
+  if (overBound.length > 0) {
+    lines.push('Not ranked:', '', ...overBound.map((caseResult) => `- Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} \`${escape(caseLabel(caseResult))}\`: ${escape(overBoundText(caseResult))}`), '');
   }
   if (unranked.length > 0) {
     lines.push('Not measured:', '');

@@ -1,4 +1,5 @@
 import { caseLabel } from './case-label.js';
+import { isOverBound } from './udp-bound.js';
 import { formatBitrateIn, formatFixed } from './units.js';
 
 // The one ranking every report prints: measured cases by their (median)
@@ -7,9 +8,12 @@ import { formatBitrateIn, formatFixed } from './units.js';
 // At a fixed rate (--rate) cost is the figure: cases with a cost by their
 // pair's CPU seconds per GB, lowest first, then those without one (direct,
 // or every run saturated) by bitrate. A case the request workload measured
-// has no bitrate: rankRequests() ranks it.
+// has no bitrate: rankRequests() ranks it. A UDP row that lost more than
+// its bound is not ranked by what got through (udp-bound.js): overBound
+// lists those.
 export function rankCases(result) {
-  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok' && caseResult.receiver);
+  const overBound = result.cases.filter((caseResult) => caseResult.status === 'ok' && isOverBound(caseResult));
+  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok' && caseResult.receiver && !isOverBound(caseResult));
   const byBitrate = (a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second;
   const ranked = isCostRanked(result)
     ? [
@@ -17,7 +21,7 @@ export function rankCases(result) {
       ...measured.filter((caseResult) => !caseResult.cost).sort(byBitrate),
     ]
     : measured.sort(byBitrate);
-  return { ranked, unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok') };
+  return { ranked, unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok'), overBound };
 }
 
 // A --smoke run checks that every piece works, one short run a case on

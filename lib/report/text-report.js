@@ -8,6 +8,7 @@ import {
   relativeReference, smokeNote, withinNoiseAbove,
 } from './ranking.js';
 import { machineLoadText } from './machine-load.js';
+import { isOverBound, overBoundText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
@@ -81,7 +82,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
       measurementRow(caseResult.sender, 'sender', paint),
       measurementRow(caseResult.receiver, 'receiver', paint),
       ...spreadLines(caseResult, paint),
-      ...udpLines(caseResult.udp),
+      ...udpLines(caseResult, paint),
       ...costLines(caseResult.cost),
       ...wireLines(caseResult.wire),
       ...transportLines(caseResult.transport),
@@ -104,7 +105,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
 export function formatRanking(given, { color = false } = {}) {
   const result = upgradeResult(given);
   const paint = painter(color);
-  const { ranked, unranked } = rankCases(result);
+  const { ranked, unranked, overBound } = rankCases(result);
   const lines = ['(ranking):', ''];
   if (!result.complete) {
     // run() records SIGINT or SIGTERM, or 'aborted' when an API caller stopped it.
@@ -146,8 +147,9 @@ export function formatRanking(given, { color = false } = {}) {
     // reader should not trust its rank.
     lines.push('', paint.yellow(`UNSTABLE: the receiver bitrate of ${unstable} ${unstable === 1 ? 'case' : 'cases'} varied by more than ${percent(UNSTABLE_CV)} between runs (cv), so ${unstable === 1 ? 'its rank' : 'their ranks'} may be luck; run with a higher --repeat on a quieter machine.`));
   }
-  if (unranked.length > 0) {
+  if (unranked.length + overBound.length > 0) {
     lines.push('', '(not ranked):', '');
+    for (const caseResult of overBound) lines.push(`${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${paint.yellow(overBoundText(caseResult))}, ${caseLabel(caseResult)}`);
     for (const caseResult of unranked) {
       // Only the reason's first line: the full text is in the case block.
       const reason = caseResult.reason.split('\n')[0];
@@ -320,17 +322,20 @@ function spreadLines(caseResult, paint) {
   ];
 }
 
-// With --udp: what iperf3 -u's receiver counted (medians over the runs).
-function udpLines(udp) {
+// With --udp: what iperf3 -u's receiver counted (medians over the runs),
+// and whether a run lost more than the bound.
+function udpLines(caseResult, paint) {
+  const { udp } = caseResult;
   if (!udp) return [];
   const lost = `${formatFixed(udp.lost_percent, 2)}% (${udp.lost_packets} of ${udp.packets})`;
   const bisected = udp.max_loss
-    ? [`${'max rate'.padEnd(LABEL_WIDTH)}  ${udp.max_loss.rate_bps === null ? 'none' : formatBitrate(udp.max_loss.rate_bps)} offered with at most ${udp.max_loss.percent}% lost (--max-loss; the figures above are that run's)`]
+    ? [`${'max rate'.padEnd(LABEL_WIDTH)}  ${udp.max_loss.rate_bps === null ? 'none' : formatBitrate(udp.max_loss.rate_bps)} offered with at most ${udp.max_loss.percent}% lost (the search; the figures above are that run's)`]
     : [];
+  const bound = isOverBound(caseResult) ? [paint.yellow.bold(`${'loss bound'.padEnd(LABEL_WIDTH)}  ${overBoundText(caseResult)}`)] : [];
   return [...alignTable([
     ['udp', 'offered', 'datagram', 'lost', 'jitter', 'out of order'],
     ['', formatBitrate(udp.offered_bps), `${udp.length} B`, lost, `${formatFixed(udp.jitter_ms, 3)} ms`, String(udp.out_of_order)],
-  ], { labelWidth: LABEL_WIDTH }), ...bisected];
+  ], { labelWidth: LABEL_WIDTH }), ...bisected, ...bound];
 }
 
 function costLines(cost) {

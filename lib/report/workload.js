@@ -23,9 +23,11 @@ export function workloadOf(result) {
     };
   }
   if (options.udp) {
-    const offered = options.maxLoss === null || options.maxLoss === undefined
-      ? `at ${formatBitrate(options.rate)} offered`
-      : `the highest rate up to ${formatBitrate(options.rate)} losing at most ${options.maxLoss}%`;
+    // The bound of a fixed rate only decides which rows are ranked: the
+    // figures are those of the same runs with or without it.
+    const offered = options.rateSearch
+      ? `the highest rate up to ${formatBitrate(options.rate)} losing at most ${options.maxLoss}%`
+      : `at ${formatBitrate(options.rate)} offered`;
     return { kind: 'udp', description: `UDP ${offered}, ${options.length}-byte datagrams, ${seconds}${link}`, figure: figureFor('udp') };
   }
   const speed = options.rate ? `at ${formatBitrate(options.rate)} offered` : 'at full speed';

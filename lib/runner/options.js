@@ -28,8 +28,13 @@ const MAX_PARALLEL = 128;
 // UDP mode (docs/udp.md): iperf3 -u at an offered rate, in datagrams of a
 // fixed size every Shadowsocks implementation's buffer takes (iperf3 would
 // size them from the control connection's MSS, some 64 KB on loopback).
+// Without --rate, each case's rate is searched from that top down, and
+// a row that loses more than DEFAULT_MAX_LOSS percent is not ranked by
+// what got through: what arrives past the loss a relay can sustain is
+// whatever the kernel's buffers let by, not the relay's rate.
 const DEFAULT_UDP_RATE = '1G';
 const DEFAULT_UDP_LENGTH = 1200;
+const DEFAULT_MAX_LOSS = 1;
 // Enough for any spread a person would wait for; a typo of 1000 would run
 // for hours.
 const MAX_REPEAT = 100;
@@ -253,12 +258,12 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'udp',
-    cli: [{ flags: '--udp', description: 'measure UDP: iperf3 -u (or the built-in engine\'s UDP mode) through each case\'s relays at --rate, in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md)' }],
+    cli: [{ flags: '--udp', description: `measure UDP: iperf3 -u (or the built-in engine's UDP mode) through each case's relays in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md); without --rate each case's highest rate losing at most --max-loss (${DEFAULT_MAX_LOSS}%), searched from ${DEFAULT_UDP_RATE} down` }],
     read: (value) => flag('udp', value, false),
   },
   {
     name: 'rate',
-    cli: [{ flags: '--rate <bits/s>', description: `offer every run this many bits per second (iperf3 -b; the built-in engine paces too), e.g. 500M or 1G: over TCP each relay's CPU seconds per GB becomes the figure, ranked lowest first; with --udp the offered UDP rate (default: ${DEFAULT_UDP_RATE})` }],
+    cli: [{ flags: '--rate <bits/s>', description: `offer every run this many bits per second (iperf3 -b; the built-in engine paces too), e.g. 500M or 1G: over TCP each relay's CPU seconds per GB becomes the figure, ranked lowest first; with --udp one run a case at this rate, a row losing more than --max-loss not ranked (default with --udp: a search from ${DEFAULT_UDP_RATE} down)` }],
     read: (value, { options }) => {
       if (value === undefined || value === null) return flag('udp', options.udp, false) ? parseRate('--rate', DEFAULT_UDP_RATE) : null;
       return parseRate('--rate', value);
@@ -275,19 +280,36 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'maxLoss',
-    cli: [{ flags: '--max-loss <percent>', description: 'with --udp: find each case\'s highest offered rate, up to --rate, whose loss is at most this percentage, by bisection (that rate is the case\'s figure)' }],
+    cli: [{ flags: '--max-loss <percent>', description: `with --udp: the loss a ranked row may have; with --rate too, find each case's highest offered rate up to --rate whose loss is at most this, by bisection (as --udp alone does up to ${DEFAULT_UDP_RATE}) (default: ${DEFAULT_MAX_LOSS})` }],
     read: (value, { options }) => {
-      if (value === undefined || value === null) return null;
-      if (!flag('udp', options.udp, false)) throw inputError('--max-loss goes with --udp (the loss a rate may cost)');
+      const udp = flag('udp', options.udp, false);
+      if (value === undefined || value === null) return udp ? DEFAULT_MAX_LOSS : null;
+      if (!udp) throw inputError('--max-loss goes with --udp (the loss a rate may cost)');
       const percent = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
       if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100)) throw inputError(`--max-loss must be a percentage from 0 to 100, got ${JSON.stringify(value)}`);
       return percent;
     },
   },
   {
+    // API-only: the CLI says it by giving --rate without --max-loss
+    // (one run at that rate) or not. Recorded, so compare and history
+    // tell a searched rate from an offered one.
+    name: 'rateSearch',
+    read: (value, { options }) => {
+      const udp = flag('udp', options.udp, false);
+      const given = (name) => options[name] !== undefined && options[name] !== null;
+      if (value === undefined || value === null) return udp && (!given('rate') || given('maxLoss'));
+      const search = flag('rateSearch', value, false);
+      if (search && !udp) throw inputError('rateSearch goes with --udp (it searches the offered UDP rate)');
+      return search;
+    },
+  },
+  {
     name: 'ceiling',
-    cli: [{ flags: '--no-ceiling', description: 'do not measure each chain\'s cipher ceiling (in-process encrypt and decrypt) before the runs' }],
-    read: (value) => flag('ceiling', value, true),
+    cli: [{ flags: '--no-ceiling', description: 'do not measure each chain\'s cipher ceiling (in-process encrypt and decrypt) before the runs (never with --udp: a TCP stream\'s ceiling is not a UDP figure)' }],
+    // A cipher's speed over one long stream bounds a TCP relay, not one
+    // that seals every datagram apart (docs/udp.md).
+    read: (value, { options }) => flag('ceiling', value, true) && !flag('udp', options.udp, false),
   },
   {
     name: 'filter',

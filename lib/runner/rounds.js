@@ -63,8 +63,9 @@ export async function measureRounds({ entries, measurable, ledger, settings, con
 }
 
 // One run of one entry, recorded in the ledger. The latency probe runs
-// until the case has a figure; with --max-loss a run is the bisection's
-// probes, its figure the highest rate that passed. A disturbed run
+// until the case has a figure; with a rate search (rateSearch: --udp
+// without --rate, or with --max-loss) a run is the bisection's probes, its
+// figure the highest rate that passed. A disturbed run
 // (disturbed-runs.js) is measured again while the run's retries last; the
 // run kept says how many were set aside (`remeasured`), and, when it was
 // disturbed too, why (`disturbed`).
@@ -72,7 +73,7 @@ async function measureEntry({ index, direction, ...identity }, { entry, round, w
   context.emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
   const runSettings = { ...settings, latency: settings.latency && !settings.requests && !ledger.hasLatency(entry) };
   const runContext = { ...context, index, direction, found: context.located.get(index).found, profileRun: round };
-  const measure = () => (settings.maxLoss === null
+  const measure = () => (!settings.rateSearch
     ? runCase(identity, runSettings, runContext)
     : bisectRate((rate) => runCase(identity, { ...runSettings, rate }, runContext), settings));
   // A smoke run checks that every piece works, and ranks nothing: it
@@ -81,7 +82,7 @@ async function measureEntry({ index, direction, ...identity }, { entry, round, w
   let outcome = await measure();
   const setAside = [];
   // A rate search is many runs: it is marked, not searched again.
-  while (settings.maxLoss === null && judge(outcome) && setAside.length < settings.remeasure && retries.left > 0 && !context.signal?.aborted) {
+  while (!settings.rateSearch && judge(outcome) && setAside.length < settings.remeasure && retries.left > 0 && !context.signal?.aborted) {
     retries.left -= 1;
     setAside.push({ reason: judge(outcome), wallSeconds: outcome.wallSeconds });
     const again = await measure();

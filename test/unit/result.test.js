@@ -60,6 +60,7 @@ test('a result from before repeats: its case is its one run, a skipped case has 
     duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
     seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null, remeasure: 0,
     requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false, udp: false, length: null, maxLoss: null,
+    rateSearch: false,
   });
   assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged, ok.disturbed], [1, null, null, null, null]);
   assert.deepEqual(result.warnings, []);
@@ -83,4 +84,21 @@ test('a version 1 result keeps its figures and its unpaired ratio; what it did n
   assert.deepEqual(caseResult.relative, { to: 0, ratio: 0.8, low: null, high: null, level: null, rounds: null });
   assert.deepEqual(caseResult.receiver, { ...side, low: null, high: null, level: null, coverage: null });
   assert.equal(upgradeResult(v1).rounds, 2);
+});
+
+test('a version 4 UDP result: only --max-loss searched, no row was judged by a bound, and a UDP row keeps no TCP ceiling', () => {
+  const side = { bytes: 1, seconds: 1, bits_per_second: 150e6, min: 150e6, max: 150e6, cv: 0 };
+  const udp = { offered_bps: 1e9, length: 1200, packets: 100, lost_packets: 85, lost_percent: 85, jitter_ms: 0.1, out_of_order: 0, max_loss: null };
+  const ceiling = { encrypt_bps: 3.5e9, decrypt_bps: 3.6e9, size: 16384, efficiency: 0.04 };
+  const v4 = (maxLoss) => ({
+    resultVersion: 4,
+    options: { udp: true, rate: 1e9, length: 1200, maxLoss },
+    cases: [{ index: 0, presets: [], status: 'ok', runs: [], sender: side, receiver: side, udp, ceiling }],
+  });
+  const fixed = upgradeResult(v4(null));
+  assert.equal(fixed.options.rateSearch, false);
+  assert.equal(fixed.cases[0].udp.over_bound, null);
+  assert.equal(fixed.cases[0].ceiling, null);
+  assert.equal(upgradeResult(v4(1)).options.rateSearch, true);
+  assert.deepEqual(upgradeCase(fixed.cases[0]).udp, fixed.cases[0].udp);
 });

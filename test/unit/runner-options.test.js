@@ -34,6 +34,7 @@ test('defaults', () => {
     udp: false,
     length: null,
     maxLoss: null,
+    rateSearch: false,
     link: null,
     remote: null,
     caseLimit: null,
@@ -80,6 +81,18 @@ test('--udp: the offered rate and datagram length, with defaults, and refused wi
   ]) {
     assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
   }
+});
+
+test('--udp alone searches the rate up to 1G under a 1% bound; --rate alone is one run there, still judged by the bound; --rate with --max-loss searches up to it', () => {
+  const pick = ({ rate, maxLoss, rateSearch, ceiling }) => ({ rate, maxLoss, rateSearch, ceiling });
+  assert.deepEqual(pick(normalizeOptions({ udp: true })), { rate: 1e9, maxLoss: 1, rateSearch: true, ceiling: false });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, maxLoss: '5' })), { rate: 1e9, maxLoss: 5, rateSearch: true, ceiling: false });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '200M' })), { rate: 200e6, maxLoss: 1, rateSearch: false, ceiling: false });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '200M', maxLoss: 2 })), { rate: 200e6, maxLoss: 2, rateSearch: true, ceiling: false });
+  // The API may say which it wants; over TCP there is nothing to search.
+  assert.equal(normalizeOptions({ udp: true, rateSearch: false }).rateSearch, false);
+  assert.deepEqual(pick(normalizeOptions({ rate: '1G' })), { rate: 1e9, maxLoss: null, rateSearch: false, ceiling: true });
+  assert.throws(() => normalizeOptions({ rateSearch: true }), (error) => error.exitCode === 2 && /^rateSearch goes with --udp/.test(error.message));
 });
 
 test('a mode sets duration, repeat, latency and how many cases; explicit options win', () => {

@@ -26,7 +26,7 @@ function withExitCode(message, exitCode) {
 // the line a person reads; the quote gives the position instead.
 export function jsonProblem(text, error) {
   const quoted = /^(Unexpected token '([\s\S])'), (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(error.message);
-  let position = null;
+  let position;
   let message = error.message;
   if (quoted) {
     const [, said, token, cut, context] = quoted;

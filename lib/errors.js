@@ -11,7 +11,7 @@ export const EXIT_INPUT = 2;
 // nothing listening, a relay that closed the connection, an echo that came
 // back changed, a peer that stopped answering. 1, the code iperf3 uses when
 // a test fails.
-export const EXIT_MEASUREMENT = 1;
+const EXIT_MEASUREMENT = 1;
 
 export const inputError = (message) => withExitCode(message, EXIT_INPUT);
 export const measurementError = (message) => withExitCode(message, EXIT_MEASUREMENT);

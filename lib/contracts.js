@@ -79,6 +79,7 @@
  * @property {number | null} responseSize
  * @property {number | null} warmup
  * @property {boolean} newConnections
+ * @property {number} remeasure
  * @property {string | null} profile
  */
 
@@ -110,6 +111,7 @@
  * @property {{ rtt?: LatencyFigures, connect?: LatencyFigures, udp_rtt?: LatencyFigures } | null} latency
  * @property {RequestsSummary | null} requests
  * @property {{ encrypt_bps: number, decrypt_bps: number, size: number, efficiency: number | null } | null} ceiling
+ * @property {{ runs: number, of: number, reason: string } | null} disturbed
  * @property {Relative | null} relative
  * @property {string[]} warnings
  */
@@ -200,7 +202,9 @@
  * @property {number} wallSeconds
  * @property {{ client: ProcessCost | null, server: ProcessCost | null } | null} cost
  * @property {{ bytes: number, payload_bytes: number, overhead: number }} [wire]
- * @property {{ loadAverage: number | null, idle: number | null, steal: number | null, engineCpu: { client: number, server: number } | null }} [disturbance]
+ * @property {{ loadAverage: number | null, idle: number | null, steal: number | null, others: number | null, engineCpu: { client: number, server: number } | null }} [disturbance]
+ * @property {{ reason: string, wallSeconds: number }[]} [remeasured]
+ * @property {string} [disturbed]
  * @property {boolean} [saturated]
  * @property {string | null} [transport]
  * @property {object} [udp]

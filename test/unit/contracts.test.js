@@ -25,7 +25,7 @@ function balanced(text, from, open = '{', close = '}') {
 function topKeys(literal) {
   let body = literal
     .replace(/\s\/\/.*$/gm, '')
-    .replace(/'[^'\n]*'/g, "''")
+    .replace(/'(?:[^'\\\n]|\\.)*'/g, "''")
     .trim()
     .slice(1, -1);
   for (let nested = /\{[^{}]*\}|\[[^[\]]*\]/g; nested.test(body); ) body = body.replace(nested, '0');

@@ -5,12 +5,7 @@
 // when any of them failed, and the last line names those.
 import { spawnSync } from 'node:child_process';
 
-const CHECKS = [
-  ['eslint', '.'],
-  ['knip'],
-  ['tsc', '--noEmit'],
-  ['prettier', '--check', '.'],
-];
+const CHECKS = [['eslint', '.'], ['knip'], ['tsc', '--noEmit'], ['prettier', '--check', '.']];
 
 const failed = [];
 for (const [program, ...args] of CHECKS) {

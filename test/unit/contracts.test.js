@@ -28,7 +28,8 @@ function topKeys(literal) {
     .replace(/'(?:[^'\\\n]|\\.)*'/g, "''")
     .trim()
     .slice(1, -1);
-  for (let nested = /\{[^{}]*\}|\[[^[\]]*\]/g; nested.test(body); ) body = body.replace(nested, '0');
+  // Innermost first, until no nested object or array is left.
+  while (/[{[]/.test(body)) body = body.replace(/\{[^{}]*\}|\[[^[\]]*\]/g, '0');
   return body
     .split(',')
     .map((part) => /^\s*\[?(\w+)\]?\??\s*(?::|$)/.exec(part)?.[1])
@@ -64,7 +65,10 @@ function typed(name) {
 const sorted = (set) => [...set].sort();
 
 test('docs/result.md and lib/result.js name the same version', () => {
-  assert.match(DOC, new RegExp(`This is version \\*\\*${RESULT_VERSION}\\*\\* of the shape \\(\`resultVersion: ${RESULT_VERSION}\`\\)`));
+  assert.match(
+    DOC,
+    new RegExp(`This is version \\*\\*${RESULT_VERSION}\\*\\* of the shape \\(\`resultVersion: ${RESULT_VERSION}\`\\)`),
+  );
   assert.match(DOC, new RegExp(`^  resultVersion: ${RESULT_VERSION},`, 'm'));
 });
 
@@ -95,10 +99,16 @@ test('a run of a case, and the request figures: the typedefs have the fields doc
 test('events: every event docs/result.md lists is a typedef with the same fields, and no other', () => {
   const section = DOC.slice(DOC.indexOf('\n## Events\n'));
   const block = section.slice(section.indexOf('```js'), section.indexOf('```', section.indexOf('```js') + 5));
-  const events = [...block.matchAll(/^\{ type: '([\w-]+)'.*\}/gm)].map(([line, type]) => ({ type, fields: topKeys(line) }));
+  const events = [...block.matchAll(/^\{ type: '([\w-]+)'.*\}/gm)].map(([line, type]) => ({
+    type,
+    fields: topKeys(line),
+  }));
   assert.ok(events.length >= 8, `only ${events.length} events read from docs/result.md`);
   const typeName = (type) => type.replace(/(^|-)(\w)/g, (_, dash, letter) => letter.toUpperCase());
   for (const { type, fields } of events) assert.deepEqual(sorted(typed(typeName(type))), sorted(fields), type);
-  const union = /@typedef \{([^}]*)\} RunEvent/.exec(CONTRACTS)[1].split('|').map((name) => name.trim());
+  const union = /@typedef \{([^}]*)\} RunEvent/
+    .exec(CONTRACTS)[1]
+    .split('|')
+    .map((name) => name.trim());
   assert.deepEqual(sorted(union), sorted(events.map(({ type }) => typeName(type))));
 });

@@ -21,7 +21,7 @@ export const EXIT_INPUT = 2;
 // nothing listening, a relay that closed the connection, an echo that came
 // back changed, a peer that stopped answering. 1, the code iperf3 uses when
 // a test fails.
-export const EXIT_MEASUREMENT = 1;
+const EXIT_MEASUREMENT = 1;
 
 // A signal stopped the run: 128 + the signal's number (130 SIGINT, 143
 // SIGTERM, 129 SIGHUP), what a shell reports for a program the signal
@@ -43,7 +43,7 @@ function errorWithExitCode(message, exitCode) {
 // the line a person reads; the quote gives the position instead.
 export function jsonProblem(text, error) {
   const quoted = /^(Unexpected token '([\s\S])'), (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(error.message);
-  let position = null;
+  let position;
   let message = error.message;
   if (quoted) {
     const [, said, token, cut, context] = quoted;

@@ -1,3 +1,4 @@
+// @ts-check
 import { inputError } from './errors.js';
 
 // The result object in one place (docs/result.md): its version, what a
@@ -40,6 +41,10 @@ export function isResult(value) {
 // a case, forward, nothing else measured (no cost, latency, ceiling, wire,
 // relative, transport), no warnings, and null for what the file cannot
 // tell (the mode, the engine).
+/**
+ * @param {any} result a result as archived by any version
+ * @returns {import('./contracts.js').Result}
+ */
 export function upgradeResult(result) {
   if (result.resultVersion === RESULT_VERSION) return result;
   if (result.resultVersion > RESULT_VERSION) {
@@ -118,6 +123,11 @@ function fromVersion1(result) {
 // One case, as upgradeResult upgrades it (the live text report prints a
 // case before its result is whole); a current case comes back equal.
 // Each step only fills what is missing, so a newer case passes through both.
+/**
+ * @param {any} caseResult
+ * @param {{ parallel?: number | null }} [options]
+ * @returns {import('./contracts.js').CaseResult}
+ */
 export function upgradeCase(caseResult, options = {}) {
   return upgradeCaseFrom1(upgradeCaseFrom0(caseResult, options));
 }

@@ -8,6 +8,11 @@
 // serial part's output. Exit status: 1 if any part failed.
 // `--unit` (npm run test:unit) runs the test/unit/ part alone.
 //
+// Before the tests, `npm run lint` (ESLint, knip, tsc, the format check:
+// seconds) when the project has one: its findings fail the run and it is
+// named again at the very end, but the tests still run, so one run shows
+// both.
+//
 // test/unit/'s files run with test/support/pure.js loaded: there, starting
 // a process or opening a socket throws, so that tier stays fast and needs
 // no program of this machine.
@@ -45,6 +50,14 @@ const parts = unit ? [UNIT] : [
 const scratch = mkdtempSync(join(tmpdir(), 'cipherbench-test-'));
 let failed = false;
 const failures = [];
+let lintFailed = false;
+if (!unit && hasScript(root, 'lint')) {
+  const { status, signal, error } = spawnSync('npm', ['run', 'lint'], { cwd: root, stdio: 'inherit' });
+  if (error) throw error;
+  if (signal) process.kill(process.pid, signal);
+  lintFailed = status !== 0;
+  failed ||= lintFailed;
+}
 try {
   for (const [index, { folder, concurrency, pure = false, forceExit }] of parts.entries()) {
     const files = listed(join(root, folder)).map((name) => join(folder, name));
@@ -90,10 +103,20 @@ if (failures.length > 0) {
     for (const errorLine of error.split('\n')) console.log(`#     ${errorLine}`);
   }
   if (failures.length > SHOWN) console.log(`#   and ${failures.length - SHOWN} more, above`);
-} else if (failed) {
+} else if (failed && !lintFailed) {
   console.log('# a part failed with no failing test reported: read the output above');
 }
+if (lintFailed) console.log('# npm run lint failed: its findings are at the top, before the tests');
 process.exit(failed ? 1 : 0);
+
+function hasScript(folder, name) {
+  try {
+    return typeof JSON.parse(readFileSync(join(folder, 'package.json'), 'utf8')).scripts?.[name] === 'string';
+  } catch (error) {
+    if (error.code === 'ENOENT') return false;
+    throw error;
+  }
+}
 
 function listed(folder) {
   try {

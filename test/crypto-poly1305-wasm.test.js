@@ -120,7 +120,7 @@ test('random messages of every length to 300 and around 16 KiB: wasm equals Pyth
     }).trim().split('\n');
   } catch (error) {
     const message = `needs Python's cryptography (Debian: apt-get install -y python3-cryptography): ${error.stderr?.trim().split('\n').at(-1)}`;
-    if (process.env.CI === 'true') throw new Error(message);
+    if (process.env.CI === 'true') throw new Error(message, { cause: error });
     t.skip(message);
     return;
   }

@@ -11,7 +11,9 @@ import { fileURLToPath } from 'node:url';
 // design choice to make on purpose, not an import that slipped in.
 const MAY_IMPORT = {
   'errors.js': [],
-  'result.js': ['errors.js'],
+  // The result, event and peer shapes as types (JSDoc imports only): beside them all.
+  'contracts.js': [],
+  'result.js': ['errors.js', 'contracts.js'],
   statistics: ['result.js'],
   crypto: ['errors.js'],
   'plain-object.js': [],
@@ -23,7 +25,7 @@ const MAY_IMPORT = {
   relay: ['chain', 'wire', 'crypto'],
   process: ['errors.js'],
   traffic: ['process', 'relay', 'errors.js', 'statistics'],
-  peers: ['process', 'relay', 'chain', 'crypto', 'errors.js', 'plain-object.js', 'nearest-name.js'],
+  peers: ['process', 'relay', 'chain', 'crypto', 'errors.js', 'plain-object.js', 'nearest-name.js', 'contracts.js'],
   // What a cipher alone can carry, with no socket: used by a run and by `ciphers`.
   ceiling: ['chain', 'crypto', 'process', 'errors.js', 'statistics'],
   // CPU profiles, perf samples and system call counts of a run's relays.
@@ -31,7 +33,7 @@ const MAY_IMPORT = {
   // What a run measures (bulk, UDP, requests, latency): plan, measure, summarise.
   workload: ['traffic', 'peers', 'process', 'chain', 'errors.js', 'result.js', 'statistics'],
   runner: ['workload', 'ceiling', 'profile', 'peers', 'traffic', 'process', 'chain', 'crypto', 'errors.js', 'result.js', 'statistics'],
-  report: ['chain', 'errors.js', 'result.js', 'statistics'],
+  report: ['chain', 'errors.js', 'result.js', 'statistics', 'contracts.js'],
   cli: ['report', 'runner', 'ceiling', 'profile', 'workload', 'statistics', 'peers', 'traffic', 'process', 'relay', 'chain', 'presets', 'crypto', 'errors.js', 'result.js', 'nearest-name.js'],
   'index.js': ['runner', 'report', 'result.js'],
 };

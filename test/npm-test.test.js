@@ -141,3 +141,34 @@ test('--unit runs test/unit/ alone', async () => {
   assert.equal(code, 0, stdout);
   assert.deepEqual(stdout.match(/^# pass \d+$/gm), ['# pass 1']);
 });
+
+// npm run lint runs first when the project has one: a finding fails the
+// run and is named at the very end, after the tests, which still run.
+const LINT_FAILS = `${JSON.stringify({ type: 'module', scripts: { lint: 'node -e "console.log(\'lint: 1 problem\'); process.exit(1)"' } })}\n`;
+
+test('npm run lint runs before the tests; its failure fails the run and is named last, and the tests still run', async () => {
+  const root = suite('lint-fails', {
+    'package.json': LINT_FAILS,
+    'test/unit/a.test.js': PASSING,
+    'test/b.test.js': PASSING,
+    'test/serial/c.test.js': PASSING,
+  });
+  const { code, stdout } = await npmTest(root);
+  assert.equal(code, 1);
+  assert.ok(stdout.indexOf('lint: 1 problem') < stdout.indexOf('TAP version 13'), 'the lint first');
+  assert.equal(stdout.match(/^# pass 1$/gm).length, 3, 'every part ran');
+  assert.match(stdout, /\n# npm run lint failed: its findings are at the top, before the tests\n$/);
+});
+
+test('a passing lint passes; --unit runs no lint', async () => {
+  const passes = suite('lint-passes', {
+    'package.json': `${JSON.stringify({ type: 'module', scripts: { lint: 'node -e "console.log(\'lint: clean\')"' } })}\n`,
+    'test/a.test.js': PASSING,
+  });
+  const clean = await npmTest(passes);
+  assert.equal(clean.code, 0, clean.stdout);
+  assert.match(clean.stdout, /lint: clean/);
+  const unitOnly = await npmTest(suite('lint-unit', { 'package.json': LINT_FAILS, 'test/unit/a.test.js': PASSING }), ['--unit']);
+  assert.equal(unitOnly.code, 0, unitOnly.stdout);
+  assert.doesNotMatch(unitOnly.stdout, /lint: 1 problem|npm run lint/);
+});

@@ -16,7 +16,7 @@ export function registerPresetsCommand(program) {
 // Each preset with its summary and, per parameter, every value it takes;
 // values that need OpenSSL's legacy provider are marked, since only a Node
 // whose OpenSSL ships that module can run them.
-export function formatPresets(presets) {
+function formatPresets(presets) {
   const blocks = Object.values(presets).map((preset) => {
     // A preset with no role (SSR's protocols) shows none; one that needs
     // the legacy provider whatever its parameters says so by its name.

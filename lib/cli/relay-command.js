@@ -129,7 +129,7 @@ function secondsOption(flag, text) {
   return seconds;
 }
 
-export function parsePresets(text) {
+function parsePresets(text) {
   let presets;
   try {
     presets = JSON.parse(text);

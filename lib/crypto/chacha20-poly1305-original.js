@@ -14,8 +14,8 @@ import { poly1305Parts } from './poly1305-wasm.js';
 // is computed here, in WebAssembly (poly1305-wasm.js): this MAC covers the
 // whole payload, where JavaScript's Poly1305 was the relay's bottleneck.
 // Shadowsocks uses no AD.
-export const NONCE_LENGTH = 8;
-export const TAG_LENGTH = 16;
+const NONCE_LENGTH = 8;
+const TAG_LENGTH = 16;
 const BLOCK = 64;
 const ZERO_BLOCK = Buffer.alloc(BLOCK);
 const NO_AD_LENGTH = Buffer.alloc(8);

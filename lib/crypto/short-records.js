@@ -27,7 +27,7 @@ import { hchacha20 } from './hchacha20.js';
 import { addLittleEndian } from './nonce.js';
 import { poly1305 } from './poly1305.js';
 
-export const MAX_SHORT_PLAINTEXT = 16;
+const MAX_SHORT_PLAINTEXT = 16;
 const TAG = 16;
 const BATCH = 16;
 

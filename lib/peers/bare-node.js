@@ -1,3 +1,4 @@
+// @ts-check
 import { RELAY_NODE_FLAGS } from '../relay/node-flags.js';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
@@ -15,6 +16,7 @@ const half = (role, listen, forward, udp) => ({
   readiness: { stdout: READY_LINE },
 });
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   ...BUILT_IN,
   impl: 'bare-node',

@@ -1,3 +1,4 @@
+// @ts-check
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -123,6 +124,7 @@ async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }
   return { relays, entryPort: ports.client, cleanup };
 }
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'blinksocks',
   fields: ['presets'],

@@ -1,3 +1,4 @@
+// @ts-check
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { selfSignedCertificate } from '../crypto/self-signed-certificate.js';

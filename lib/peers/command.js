@@ -1,3 +1,4 @@
+// @ts-check
 import path from 'node:path';
 import { findPrograms } from '../process/programs.js';
 import { splitCommand } from '../process/split-command.js';
@@ -63,6 +64,7 @@ function argv(line, values) {
   return splitCommand(line).words.map((word) => word.replace(PLACEHOLDER, (_, name) => values[name]));
 }
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'command',
   fields: ['client', 'server'],

@@ -1,3 +1,4 @@
+// @ts-check
 // How the request workload's clients reach a case's relay client (a case's
 // `inbound`, docs/requests.md): a port forward to the target (tunnel, the
 // bulk stream's), SOCKS5, HTTP CONNECT or plain HTTP proxying. A peer that

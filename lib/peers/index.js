@@ -1,3 +1,4 @@
+// @ts-check
 import bareNode from './bare-node.js';
 import blinksocks from './blinksocks.js';
 import command from './command.js';
@@ -15,37 +16,11 @@ import v2ray from './v2ray.js';
 
 // A case is a preset chain, run by our relays, or a reference row naming
 // another implementation: { impl: 'shadowsocks-libev', method }. Every
-// implementation is a module here with the same shape:
-//   impl      the name a case gives
-//   fields    the fields a case may give besides impl (and label)
-//   validate(reference) -> [{ field, message }], [] when valid
-//   label(reference) -> 'shadowsocks-libev aes-256-gcm', the row's name
-//   hint      how to install it, for a case it must skip: a string, or
-//             hint(reference) when it depends on the row
-//   locate(reference, { env, cwd }) -> { found } | { missing }: whether
-//             it is installed, and where
-//   plan(reference, { ports, key, found, serverHost }) -> { relays,
-//             entryPort, entryHost?, cleanup? }: relays are [{ role:
-//             'server' | 'client', label, file, args, readiness }] to start
-//             on the run's ports (none for direct), readiness as
-//             processes.js takes it; the server listens on serverBind
-//             (default serverHost) and the client reaches it at
-//             serverHost: 127.0.0.1, the server's side of a --link, or a
-//             --remote host; entryHost:entryPort is where the traffic
-//             engine's client connects (entryHost 127.0.0.1 unless said)
-//   remote    false for an implementation whose server cannot be started
-//             on a --remote host (it runs from files on this one)
-//   carriesUdp?(reference) -> true when the row relays UDP too (run --udp;
-//             the plan then gets udp: true and starts both halves with it);
-//             absent: TCP only
-//   withoutUdp?(reference) -> why a row carriesUdp says no to has no UDP
-//             form, a phrase the refusal gives in brackets
-//   key?(reference) -> a fresh key when the implementation takes one of
-//             its own format for this row (Shadowsocks 2022), else undefined
-// A chain case (an array of presets) runs on ours.js, which has the same
-// shape but no impl, label or hint: a case names it by being a chain, the
-// reports label it by its presets, and it is always installed.
-// The runner starts, waits for, measures, costs and stops every one alike.
+// implementation is a module here of one shape, the Peer type of
+// lib/contracts.js (what it can carry, how to start its two halves); a
+// chain case runs on ours.js. The runner starts, waits for, measures,
+// costs and stops every one alike.
+/** @type {Record<string, import('../contracts.js').Peer>} */
 const PEERS = Object.fromEntries([direct, plain, bareNode, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, trojanGfw, ssr, command].map((peer) => [peer.impl, peer]));
 export const IMPLS = Object.keys(PEERS);
 // Own names only: a case's impl of "toString" names no peer.
@@ -56,6 +31,7 @@ export const isReference = (entry) => isPlainObject(entry);
 
 export { CASE_INBOUNDS };
 
+/** @param {readonly string[]} [supported] the inbounds the case's implementation has */
 export function validateInbound(inbound, supported = ['tunnel'], who = 'this case') {
   if (inbound === undefined) return [];
   if (!CASE_INBOUNDS.includes(inbound)) return [{ field: 'inbound', message: `unknown inbound ${JSON.stringify(inbound)}${nearestHint(inbound, CASE_INBOUNDS)}; valid: ${CASE_INBOUNDS.join(', ')}` }];

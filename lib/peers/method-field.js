@@ -1,3 +1,4 @@
+// @ts-check
 import { AEAD_2022_METHODS } from '../crypto/aead-2022-methods.js';
 import { AEAD_METHODS } from '../crypto/aead-methods.js';
 import { STREAM_METHODS } from '../crypto/stream-methods.js';

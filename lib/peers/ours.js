@@ -1,3 +1,4 @@
+// @ts-check
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -51,6 +52,7 @@ const inboundArgs = (inbound = 'tunnel', ports) => (inbound === 'tunnel'
 // row: a case names it by being an array, so it has no impl. It runs on a
 // --remote host as the remote cipherbench, and takes the key its chain's
 // format asks for, if any.
+/** @type {import('../contracts.js').Peer} */
 export default {
   ...BUILT_IN,
   key: ({ presets }) => newChainPassword(presets),

@@ -1,3 +1,4 @@
+// @ts-check
 import { BUILT_IN } from './built-in.js';
 import ours from './ours.js';
 
@@ -5,6 +6,7 @@ import ours from './ours.js';
 // chain has (ss-base, the target address) and no cipher.
 const CHAIN = [{ name: 'ss-base' }];
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   ...BUILT_IN,
   impl: 'plain',

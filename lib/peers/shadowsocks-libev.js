@@ -1,3 +1,4 @@
+// @ts-check
 import { nearestHint } from '../nearest-name.js';
 import { findPrograms } from '../process/programs.js';
 import { validateMethod } from './method-field.js';
@@ -29,6 +30,7 @@ const PROGRAMS = ['ss-server', 'ss-tunnel'];
 const INBOUNDS = ['tunnel', 'socks5'];
 const PLUGIN_PROGRAMS = ['obfs-server', 'obfs-local'];
 
+/** @param {import('../contracts.js').Reference} reference */
 function validateObfs({ obfs }) {
   if (obfs === undefined || OBFS_MODES.includes(obfs)) return [];
   return [{ field: 'obfs', message: `unknown simple-obfs mode ${JSON.stringify(obfs)}${nearestHint(obfs, OBFS_MODES)}; valid: ${OBFS_MODES.join(', ')}` }];
@@ -36,6 +38,7 @@ function validateObfs({ obfs }) {
 
 const plugin = (obfs, program) => (obfs ? ['--plugin', program, '--plugin-opts', `obfs=${obfs}`] : []);
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'shadowsocks-libev',
   fields: ['method', 'obfs'],

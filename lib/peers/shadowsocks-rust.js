@@ -1,3 +1,4 @@
+// @ts-check
 import { AEAD_2022_METHODS, newPsk } from '../crypto/aead-2022-methods.js';
 import { findPrograms } from '../process/programs.js';
 import { CASE_INBOUNDS } from './inbounds.js';
@@ -18,6 +19,7 @@ function localProtocol(inbound, ports) {
   return ['--protocol', inbound === 'socks5' ? 'socks' : 'http'];
 }
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'shadowsocks-rust',
   fields: ['method'],

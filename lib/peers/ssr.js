@@ -1,3 +1,4 @@
+// @ts-check
 import { existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { nearestHint } from '../nearest-name.js';
@@ -63,6 +64,7 @@ async function plan({ method, protocol }, { ports, key, found, serverHost = '127
   };
 }
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'ssr',
   fields: ['method', 'protocol'],

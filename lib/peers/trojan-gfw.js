@@ -1,3 +1,4 @@
+// @ts-check
 import { findPrograms } from '../process/programs.js';
 import { writeCertificateFiles } from './certificate-files.js';
 import { writeConfigFiles } from './config-files.js';
@@ -83,6 +84,7 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
   return { relays, entryPort: ports.client, cleanup };
 }
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'trojan-gfw',
   fields: [],

@@ -1,3 +1,4 @@
+// @ts-check
 import { randomUUID } from 'node:crypto';
 import { nearestHint } from '../nearest-name.js';
 import { findPrograms } from '../process/programs.js';
@@ -99,6 +100,7 @@ async function plan({ protocol = 'vmess', security, alterId = 0, tls = false, in
   return { relays, entryPort: ports.client, cleanup };
 }
 
+/** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'v2ray',
   fields: ['protocol', 'security', 'alterId', 'tls'],

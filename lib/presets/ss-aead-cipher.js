@@ -10,7 +10,7 @@ import { aeadPacket } from './udp/aead-packet.js';
 
 // SIP004: [salt] then chunks of [sealed 2-byte length][sealed payload]
 // (aead-chunks.js), chunk i's length under nonce 2i and its payload 2i + 1.
-export const MAX_PAYLOAD = 0x3fff;
+const MAX_PAYLOAD = 0x3fff;
 
 const checkInfo = (value) => (typeof value === 'string' && value.length > 0 && value.length <= 255 ? undefined : 'must be a string of 1 to 255 characters');
 

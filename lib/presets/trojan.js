@@ -16,15 +16,15 @@ const COMMAND_CONNECT = 1;
 // Hash, CRLF, command, the longest address (a 255-byte name) and CRLF.
 const MAX_REQUEST_LENGTH = HASH_LENGTH + 2 + 1 + 259 + 2;
 
-export const passwordHash = (password) => Buffer.from(createHash('sha224').update(password).digest('hex'), 'ascii');
+const passwordHash = (password) => Buffer.from(createHash('sha224').update(password).digest('hex'), 'ascii');
 
-export function encodeRequest(hash, target) {
+function encodeRequest(hash, target) {
   return Buffer.concat([hash, CRLF, Buffer.from([COMMAND_CONNECT]), encodeAddressHeader(target), CRLF]);
 }
 
 // The request's length once `held` holds all of it, 0 while it may still
 // be arriving; throws protocolError as soon as it cannot be one for `hash`.
-export function requestLength(held, hash) {
+function requestLength(held, hash) {
   const prefix = HASH_LENGTH + 2;
   for (let i = 0; i < Math.min(held.length, prefix); i++) {
     const expected = i < HASH_LENGTH ? hash[i] : CRLF[i - HASH_LENGTH];
@@ -40,7 +40,7 @@ export function requestLength(held, hash) {
   return length;
 }
 
-export const decodeTarget = (request) => decodeAddressHeader(request.subarray(HASH_LENGTH + 3, request.length - 2));
+const decodeTarget = (request) => decodeAddressHeader(request.subarray(HASH_LENGTH + 3, request.length - 2));
 
 const fallbackCheck = (value) => (parseHostPort(value) ? undefined : `must be host:port, e.g. "127.0.0.1:80" (the server that gets connections whose request is not a trojan one), not ${JSON.stringify(value)}`);
 

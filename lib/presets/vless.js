@@ -15,7 +15,7 @@ const TO_VLESS_TYPE = { 1: 1, 3: 2, 4: 3 };
 const TO_SS_TYPE = { 1: 1, 2: 3, 3: 4 };
 const RESPONSE = Buffer.from([VERSION, 0]);
 
-export function encodeRequest(uuid, target) {
+function encodeRequest(uuid, target) {
   // The Shadowsocks address header's fields, port first and renumbered.
   const ss = encodeAddressHeader(target);
   return Buffer.concat([Buffer.from([VERSION]), uuid, Buffer.from([0, COMMAND_TCP]), ss.subarray(ss.length - 2), Buffer.from([TO_VLESS_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
@@ -23,7 +23,7 @@ export function encodeRequest(uuid, target) {
 
 // The request's length once `held` holds all of it, 0 while more may come;
 // throws protocolError as soon as it cannot be one of this user's.
-export function requestLength(held, uuid) {
+function requestLength(held, uuid) {
   if (held.length < 1) return 0;
   if (held[0] !== VERSION) throw protocolError(`unknown VLESS version ${held[0]}`);
   if (held.length < FIXED) return 0;
@@ -44,7 +44,7 @@ export function requestLength(held, uuid) {
   return held.length >= length ? length : 0;
 }
 
-export function decodeTarget(request) {
+function decodeTarget(request) {
   const port = request.subarray(FIXED + 1, FIXED + 3);
   return decodeAddressHeader(Buffer.concat([Buffer.from([TO_SS_TYPE[request[FIXED + 3]]]), request.subarray(FIXED + 4), port]));
 }

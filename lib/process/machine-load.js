@@ -12,7 +12,7 @@ import { clockTicksPerSecond, readProcessCost } from './process-cost.js';
 // relay. busy is time processes ran (user, nice, system): interrupts are
 // left out, as a kernel that accounts their time apart also leaves it out
 // of every process's own.
-export async function readCpuTimes() {
+async function readCpuTimes() {
   let text;
   try {
     text = await readFile('/proc/stat', 'utf8');
@@ -27,7 +27,7 @@ export async function readCpuTimes() {
 }
 
 // The one-minute load average, or null without /proc.
-export async function readLoadAverage() {
+async function readLoadAverage() {
   try {
     return Number((await readFile('/proc/loadavg', 'utf8')).split(' ')[0]);
   } catch {
@@ -38,7 +38,7 @@ export async function readLoadAverage() {
 // { idle, steal }: the shares of the machine's CPU time between two reads
 // of readCpuTimes that no process used and that the hypervisor gave to
 // other guests. null when either read is missing or no time passed.
-export function cpuSharesBetween(before, after) {
+function cpuSharesBetween(before, after) {
   if (!before || !after || after.total <= before.total) return null;
   const total = after.total - before.total;
   return { idle: (after.idle - before.idle) / total, steal: (after.steal - before.steal) / total };

@@ -8,7 +8,7 @@ const NOTHING = Buffer.alloc(0);
 // How much a transform may hold back (a client waiting for the server's
 // handshake) before its reading side is paused until it lets go: as much
 // as one write queue may hold (write-queues.js).
-export const HOLD_MARK_BYTES = 1 << 20;
+const HOLD_MARK_BYTES = 1 << 20;
 const HOLDS_NOTHING = { held: () => 0, whenReleased: (callback) => callback() };
 
 // Ends a socket with a TCP reset, so its peer sees an error, not an end.

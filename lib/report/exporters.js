@@ -1,3 +1,4 @@
+// @ts-check
 import { writeExportFile } from './export-file.js';
 import { formatHtmlReport } from './html-report.js';
 import { formatJsonReport } from './json-report.js';
@@ -16,6 +17,11 @@ export const EXPORTERS = Object.freeze([
 // markdown, html }; '-' is stdout), each whole, saying so on stderr; true
 // when every one asked for was written. One that fails is reported and the
 // others are still written.
+/**
+ * @param {import('../contracts.js').Result} result
+ * @param {{ json?: string | null, markdown?: string | null, html?: string | null }} targets
+ * @param {{ stdout?: NodeJS.WritableStream, stderr?: NodeJS.WritableStream }} [streams]
+ */
 export async function writeExports(result, targets, { stdout = process.stdout, stderr = process.stderr } = {}) {
   let written = true;
   for (const { option, kind, format } of EXPORTERS) {

@@ -8,7 +8,7 @@ import { overBoundText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 import { axisUnit, CHART_STYLE, escape, niceTicks, round } from './chart.js';
-import { formatBitrate, formatBitrateIn } from './units.js';
+import { formatBitrate } from './units.js';
 
 // One self-contained HTML file: inline CSS and an inline SVG chart drawn
 // here, no script and nothing fetched, so it opens offline, as a CI artifact

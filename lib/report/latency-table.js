@@ -3,7 +3,7 @@ import { formatFixed } from './units.js';
 // The latency figures of docs/result.md ({ rtt, connect }, each with a
 // count and milliseconds), as every table shows them: the text report,
 // the HTML report and `cipherbench latency`.
-export const LATENCY_FIGURES = Object.freeze(['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max']);
+const LATENCY_FIGURES = Object.freeze(['count', 'mean', 'p50', 'p90', 'p99', 'p999', 'max']);
 
 export const latencyTitles = () => LATENCY_FIGURES.map((name) => (name === 'p999' ? 'p99.9' : name));
 

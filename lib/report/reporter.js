@@ -1,3 +1,4 @@
+// @ts-check
 import { archiveReport } from './archive.js';
 import { compareResults, formatComparison } from './comparison.js';
 import { writeExports } from './exporters.js';
@@ -44,6 +45,7 @@ export async function createReporter(options = {}) {
   let headerPrinted = false;
   let progress = null;
 
+  /** @param {import('../contracts.js').RunEvent} event */
   function onEvent(event) {
     if (event.type === 'run-started') {
       headerPrinted = true;
@@ -77,6 +79,7 @@ export async function createReporter(options = {}) {
   // Resolves with { archived: { textPath, jsonPath } or null, written,
   // regressed, ok }: ok when everything asked for was written, no case got
   // slower than the baseline and none failed.
+  /** @param {import('../contracts.js').Result} result */
   async function finish(result) {
     stop();
     if (!headerPrinted) write(formatHeader(result, { color }));

@@ -6,7 +6,7 @@ import { coefficientOfVariation, median } from '../statistics/summaries.js';
 // receiver bitrates vary only because the machine does. A difference
 // between two cases smaller than this cv is one the machine could make on
 // its own, which is what a reader of the ranking needs to know.
-export const NOISE_FLOOR_SECONDS = 1;
+const NOISE_FLOOR_SECONDS = 1;
 
 // Resolves with { runs, seconds, cv, bits_per_second (the median), values }
 // over the ok runs, or null when fewer than 2 measured (a spread needs two).

@@ -386,7 +386,7 @@ export const RUN_OPTIONS = Object.freeze([
 // widest it may be, low to high, as a share of the median, both given in
 // percent. A level under 50 % is no confidence at all; 100 % needs
 // infinitely many rounds.
-export function parseConfidence(value) {
+function parseConfidence(value) {
   const text = String(value);
   const match = /^\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
   const [level, width] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];

@@ -55,7 +55,7 @@ export function encodeHello({ kind, stream = 0, cookie }) {
 }
 
 // null when `bytes` (exactly HELLO_LENGTH of them) is not a hello.
-export function decodeHello(bytes) {
+function decodeHello(bytes) {
   if (!bytes.subarray(0, MAGIC.length).equals(MAGIC)) return null;
   const kind = Object.keys(KIND_BYTES).find((name) => KIND_BYTES[name] === bytes[MAGIC.length]);
   if (!kind) return null;

@@ -51,8 +51,8 @@ export function decodeAddressHeader(header) {
 function ipv6Bytes(host) {
   const [head, tail = ''] = host.split('::');
   const groups = (part) => (part ? part.split(':') : []);
-  let left = groups(head);
-  let right = groups(tail);
+  const left = groups(head);
+  const right = groups(tail);
   const embeddedV4 = (list) => {
     const last = list[list.length - 1];
     if (last && last.includes('.')) {

@@ -13,7 +13,7 @@ export const SERVER_HELLO = 0x02;
 export const NEW_SESSION_TICKET = 0x04;
 // blinksocks' server skips the client's ChangeCipherSpec and Finished as a
 // fixed 43 bytes (6 + 5 + 32), so the client's Finished is 32 bytes long.
-export const CLIENT_FINISHED_LENGTH = 32;
+const CLIENT_FINISHED_LENGTH = 32;
 
 const hex = (text) => Buffer.from(text, 'hex');
 const u16 = (n) => {

@@ -46,7 +46,7 @@ export const websocketAccept = (key) => createHash('sha1').update(key + WEBSOCKE
 // key. obfs-server checks the method, Upgrade and (when given obfs-host)
 // Host, and takes a failed check for a plain Shadowsocks stream; here it is
 // a protocol violation.
-export function checkRequest(head, host) {
+function checkRequest(head, host) {
   const { startLine, fields } = parseHead('HTTP request', head);
   if (!/^GET \S+ HTTP\/1\.1$/.test(startLine)) {
     throw protocolError(`not a simple-obfs HTTP request: ${JSON.stringify(startLine.slice(0, 64))}`);
@@ -61,7 +61,7 @@ export function checkRequest(head, host) {
   return key;
 }
 
-export function checkResponse(head) {
+function checkResponse(head) {
   const { startLine } = parseHead('HTTP response', head);
   if (!/^HTTP\/1\.1 101 /.test(startLine)) throw protocolError(`not a simple-obfs HTTP answer: ${JSON.stringify(startLine.slice(0, 64))}`);
 }

@@ -41,7 +41,7 @@ export const createBodySealer = (aead, subkey, key) => createChunkSealer(aead, s
 // them, but none of its clients sends one after another: a run of them
 // carries nothing and costs the server two AEAD opens each (300,000 in a
 // row, 2.3 s of CPU), so a longer run is refused.
-export const MAX_EMPTY_RUN = 16;
+const MAX_EMPTY_RUN = 16;
 
 // (queue, push), and open.awaitingPayload(): see createChunkOpener.
 export function createBodyOpener(aead, subkey, key) {

@@ -3,7 +3,7 @@
 // the spec forbids for its false positives). Every entry lives equally long,
 // so insertion order is expiry order and expired entries leave from the
 // front; the pool holds at most one entry per connection of the last minute.
-export const SALT_LIFETIME_MS = 60_000;
+const SALT_LIFETIME_MS = 60_000;
 
 export function createSaltPool({ lifetimeMs = SALT_LIFETIME_MS, now = () => performance.now() } = {}) {
   const expiries = new Map();

@@ -4,7 +4,7 @@
 const MASK64 = (1n << 64n) - 1n;
 const MASK41 = (1n << 41n) - 1n; // keeps x << 23 inside 64 bits
 
-export function createXorshift128plus(v0, v1) {
+function createXorshift128plus(v0, v1) {
   return {
     next() {
       let x = v0;

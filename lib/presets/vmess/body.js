@@ -13,12 +13,12 @@ import { OPTION, SECURITY } from './request.js';
 // takes 2 more bytes, mod 64, as the count of random bytes after the
 // sealed payload, counted in the size. A chunk holding nothing (sealed or
 // plain) ends the stream. Without chunk-stream, none is the raw bytes.
-export const MAX_PAYLOAD = 0x3fff;
+const MAX_PAYLOAD = 0x3fff;
 const TAG = 16;
 const PADDING_MODULUS = 64;
 
 // ChaCha20-Poly1305 takes 32 bytes: MD5(key) | MD5(MD5(key)).
-export function chachaKey(key) {
+function chachaKey(key) {
   const first = createHash('md5').update(key).digest();
   return Buffer.concat([first, createHash('md5').update(first).digest()]);
 }

@@ -7,8 +7,8 @@ import { protocolError } from '../../wire/protocol-error.js';
 //   | padding length << 4 | security | reserved 0 | command
 //   | port (2, big-endian) | address type | address | padding | FNV-1a 32
 // Address types: 1 IPv4, 2 domain (length byte first), 3 IPv6.
-export const VERSION = 1;
-export const COMMAND_TCP = 1;
+const VERSION = 1;
+const COMMAND_TCP = 1;
 export const OPTION = { chunkStream: 0x01, chunkMasking: 0x04, globalPadding: 0x08 };
 export const SECURITY = { 'aes-128-gcm': 3, 'chacha20-poly1305': 4, none: 5 };
 const FIXED = 38;

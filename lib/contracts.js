@@ -1,0 +1,298 @@
+// @ts-check
+// The shapes that pass between cipherbench's parts, as types that
+// `tsc --noEmit` checks (npm run typecheck) in every file marked
+// // @ts-check: the result run() resolves with and every report reads,
+// the events run() emits as it goes, and the module each implementation a
+// reference row names is. What a field of the result or an event means is
+// said once, in docs/result.md (each typedef names its section);
+// test/unit/contracts.test.js keeps the field lists here and there the
+// same. Types only: nothing here runs, and nothing imports it but JSDoc.
+
+/**
+ * docs/result.md, "The run".
+ * @typedef {object} Result
+ * @property {number} resultVersion
+ * @property {{ name: string, version: string }} tool
+ * @property {string} startedAt
+ * @property {string} finishedAt
+ * @property {number} wallSeconds
+ * @property {boolean} complete
+ * @property {string | null} interrupted
+ * @property {number} rounds
+ * @property {'converged' | 'max-rounds' | 'max-time' | null} stopped
+ * @property {NoiseFloor | null} noiseFloor
+ * @property {Environment} environment
+ * @property {RecordedOptions} options
+ * @property {string[]} warnings
+ * @property {CaseResult[]} cases
+ */
+
+/**
+ * @typedef {object} NoiseFloor
+ * @property {number} runs
+ * @property {number} seconds
+ * @property {number} cv
+ * @property {number} bits_per_second
+ * @property {number[]} values
+ */
+
+/**
+ * @typedef {object} Environment
+ * @property {{ model: string, cores: number, physicalCores: number, aes: boolean | null }} cpu
+ * @property {number} memory
+ * @property {{ type: string, platform: string, arch: string, release: string, distro: string }} os
+ * @property {Record<string, string | undefined>} node
+ * @property {{ path: string | null, version: string | null }} iperf3
+ * @property {object} [remote]
+ */
+
+/**
+ * docs/result.md, "options": what the run was asked for.
+ * @typedef {object} RecordedOptions
+ * @property {string | null} casesFile
+ * @property {'bundled' | 'file' | null} casesSource
+ * @property {'smoke' | 'default' | 'full' | null} mode
+ * @property {number} duration
+ * @property {number} repeat
+ * @property {number | null} seed
+ * @property {{ level: number, width: number } | null} confidence
+ * @property {number | null} maxRounds
+ * @property {number | null} maxTime
+ * @property {number} parallel
+ * @property {number | null} rate
+ * @property {number | null} noiseFloor
+ * @property {boolean} reverse
+ * @property {boolean} both
+ * @property {boolean} latency
+ * @property {boolean} ceiling
+ * @property {string | null} filter
+ * @property {string | null} relativeTo
+ * @property {'iperf3' | 'node' | null} engine
+ * @property {object | null} link
+ * @property {{ destination: string } | null} remote
+ * @property {boolean} udp
+ * @property {number | null} length
+ * @property {number | null} maxLoss
+ * @property {{ client: number, server: number, target: number }} ports
+ * @property {boolean} requests
+ * @property {number | null} concurrency
+ * @property {number | null} responseSize
+ * @property {number | null} warmup
+ * @property {boolean} newConnections
+ * @property {number} remeasure
+ * @property {string | null} profile
+ */
+
+/**
+ * docs/result.md, "A case" and "Reference rows": a preset chain's case
+ * carries presets; a reference row's, impl, label and the fields its row
+ * gave (method, obfs, protocol, ...).
+ * @typedef {object} CaseResult
+ * @property {number} index
+ * @property {object[]} [presets]
+ * @property {string} [impl]
+ * @property {string} [label]
+ * @property {string} [inbound]
+ * @property {'ok' | 'failed' | 'skipped'} status
+ * @property {string | null} reason
+ * @property {'forward' | 'reverse'} direction
+ * @property {number | null} parallel
+ * @property {CaseRun[]} runs
+ * @property {SideSummary | null} sender
+ * @property {SideSummary | null} receiver
+ * @property {boolean} unstable
+ * @property {number | null} width
+ * @property {boolean | null} converged
+ * @property {number} wallSeconds
+ * @property {CaseCost | null} cost
+ * @property {{ overhead: number } | null} wire
+ * @property {string | null} transport
+ * @property {object | null} udp
+ * @property {{ rtt?: LatencyFigures, connect?: LatencyFigures, udp_rtt?: LatencyFigures } | null} latency
+ * @property {RequestsSummary | null} requests
+ * @property {{ encrypt_bps: number, decrypt_bps: number, size: number, efficiency: number | null } | null} ceiling
+ * @property {{ runs: number, of: number, reason: string } | null} disturbed
+ * @property {Relative | null} relative
+ * @property {string[]} warnings
+ */
+
+/**
+ * A case's sender or receiver: the median run's figures with the spread.
+ * @typedef {Side & Interval & { min: number, max: number, cv: number }} SideSummary
+ */
+
+/**
+ * @typedef {object} Side
+ * @property {number} bytes
+ * @property {number} seconds
+ * @property {number} bits_per_second
+ */
+
+/**
+ * The median's interval (docs/statistics.md); null low and high for one run.
+ * @typedef {object} Interval
+ * @property {number | null} low
+ * @property {number | null} high
+ * @property {number | null} level
+ * @property {number | null} coverage
+ */
+
+/**
+ * @typedef {object} CaseCost
+ * @property {{ cpuSeconds: number, peakRssBytes: number, cpuSecondsPerGB: number | null } & Interval} client
+ * @property {{ cpuSeconds: number, peakRssBytes: number, cpuSecondsPerGB: number | null } & Interval} server
+ * @property {{ cpuSecondsPerGB: number | null } & Interval} pair
+ * @property {number} saturatedRuns
+ */
+
+/**
+ * @typedef {object} LatencyFigures
+ * @property {number} count
+ * @property {'ms'} unit
+ * @property {number} mean
+ * @property {number} p50
+ * @property {number} p90
+ * @property {number} p99
+ * @property {number} p999
+ * @property {number} max
+ */
+
+/**
+ * docs/result.md, "requests".
+ * @typedef {object} RequestsSummary
+ * @property {string} kind
+ * @property {number} concurrency
+ * @property {boolean} newConnections
+ * @property {number} seconds
+ * @property {number} warmupSeconds
+ * @property {number} ok
+ * @property {{ refused: number, reset: number, timeout: number, badResponse: number }} errors
+ * @property {number} connections
+ * @property {number} requestsPerSecond
+ * @property {number} min
+ * @property {number} max
+ * @property {number | null} low
+ * @property {number | null} high
+ * @property {number} level
+ * @property {number | null} coverage
+ * @property {LatencyFigures & { stdev: number }} latency
+ * @property {{ client: number, server: number } | null} cpuSecondsPerThousand
+ * @property {{ engine: 'wrk' | 'node', cpuSecondsPerThousand: number | null, share: number | null, squeezedRuns: number } | null} generator
+ */
+
+/**
+ * docs/result.md, "relative".
+ * @typedef {object} Relative
+ * @property {number} to
+ * @property {number | null} ratio
+ * @property {number | null} low
+ * @property {number | null} high
+ * @property {number | null} level
+ * @property {number | null} rounds
+ */
+
+/**
+ * docs/result.md, "A run of a case".
+ * @typedef {object} CaseRun
+ * @property {number} repeat
+ * @property {'ok' | 'failed' | 'skipped'} status
+ * @property {string | null} reason
+ * @property {Side | null} [sender]
+ * @property {Side | null} [receiver]
+ * @property {number} wallSeconds
+ * @property {{ client: ProcessCost | null, server: ProcessCost | null } | null} cost
+ * @property {{ bytes: number, payload_bytes: number, overhead: number }} [wire]
+ * @property {{ loadAverage: number | null, idle: number | null, steal: number | null, others: number | null, engineCpu: { client: number, server: number } | null }} [disturbance]
+ * @property {{ reason: string, wallSeconds: number }[]} [remeasured]
+ * @property {string} [disturbed]
+ * @property {boolean} [saturated]
+ * @property {string | null} [transport]
+ * @property {object} [udp]
+ * @property {object} [requests]
+ * @property {{ files: object | null, top: object | null, reason?: string | null, syscalls: object | null }} [profile]
+ */
+
+/**
+ * @typedef {object} ProcessCost
+ * @property {number} cpuSeconds
+ * @property {number} userSeconds
+ * @property {number} systemSeconds
+ * @property {number} peakRssBytes
+ */
+
+/**
+ * docs/result.md, "Events": what run({ onEvent }) is called with.
+ * @typedef {RunStarted | CeilingStarted | CaseStarted | ProcessStarted | CaseFinished | RoundFinished | NoiseFloorStarted | NoiseFloorFinished} RunEvent
+ */
+/** @typedef {{ type: 'run-started', result: Result, total: number, cases: number }} RunStarted */
+/** @typedef {{ type: 'ceiling-started', presets: object[], position: number, total: number }} CeilingStarted */
+/** @typedef {{ type: 'case-started', case: CaseResult, position: number, total: number, repeat: number, repeats: number | null }} CaseStarted */
+/** @typedef {{ type: 'process-started', index: number, role: string, pid: number, command: string[] }} ProcessStarted */
+/** @typedef {{ type: 'case-finished', case: CaseResult, run: CaseRun, position: number, total: number, repeat: number, repeats: number | null, last: boolean }} CaseFinished */
+/** @typedef {{ type: 'round-finished', round: number, rounds: number | null, widest: { index: number, direction: string, width: number } | null }} RoundFinished */
+/** @typedef {{ type: 'noise-floor-started', runs: number }} NoiseFloorStarted */
+/** @typedef {{ type: 'noise-floor-finished', noiseFloor: NoiseFloor | null }} NoiseFloorFinished */
+
+/**
+ * A reference row: { impl, label?, ...the fields its implementation takes }.
+ * @typedef {{ impl?: string, label?: string, inbound?: string, [field: string]: any }} Reference
+ */
+
+/**
+ * One relay process a peer starts for a case.
+ * @typedef {object} RelayPlan
+ * @property {string} role 'server' or 'client'
+ * @property {string} label
+ * @property {string} file
+ * @property {string[]} args
+ * @property {object} [readiness] as lib/process/processes.js takes it
+ * @property {Record<string, string>} [env]
+ * @property {string} [cwd]
+ */
+
+/**
+ * What plan() resolves with: relays to start on the run's ports (none for
+ * direct), and where the traffic engine's client connects
+ * (entryHost:entryPort, entryHost 127.0.0.1 unless said).
+ * @typedef {object} PeerPlan
+ * @property {RelayPlan[]} relays
+ * @property {number} entryPort
+ * @property {string} [entryHost]
+ * @property {() => void | Promise<void>} [cleanup]
+ */
+
+/**
+ * What plan() is given: the server listens on serverBind (default
+ * serverHost) and the client reaches it at serverHost: 127.0.0.1, the
+ * server's side of a --link, or a --remote host.
+ * @typedef {object} PlanContext
+ * @property {{ client: number, server: number, target: number }} ports
+ * @property {string} key
+ * @property {Record<string, string>} found what locate() found
+ * @property {string} [serverHost]
+ * @property {string} [serverBind]
+ * @property {boolean} [udp] true with run --udp, for a row that carriesUdp
+ */
+
+/**
+ * An implementation a case can run: one module of lib/peers, which the
+ * runner starts, waits for, measures, costs and stops like every other.
+ * A chain case runs on ours.js, which has no impl, label or hint: a case
+ * names it by being a chain, the reports label it by its presets, and it
+ * is always installed.
+ * @typedef {object} Peer
+ * @property {string} [impl] the name a case gives
+ * @property {string[]} fields the fields a case may give besides impl (and label)
+ * @property {readonly string[]} [inbounds] the inbounds it has (lib/peers/inbounds.js); absent: tunnel only
+ * @property {(reference: Reference) => { field: string, message: string }[]} validate every problem, [] when valid
+ * @property {(reference: Reference) => string} [label] the row's name in every report
+ * @property {string | ((reference: Reference) => string)} [hint] how to install it, for a case it must skip
+ * @property {(reference: Reference, options: { env?: NodeJS.ProcessEnv, cwd?: string }) => Promise<{ found: Record<string, string>, missing?: undefined } | { missing: string, found?: undefined }>} locate whether it is installed, and where
+ * @property {(reference: Reference, context: PlanContext) => PeerPlan | Promise<PeerPlan>} plan
+ * @property {false} [remote] false when its server cannot be started on a --remote host
+ * @property {(reference: Reference) => boolean} [carriesUdp] true when the row relays UDP too; absent: TCP only
+ * @property {(reference: Reference) => string | undefined} [withoutUdp] why a row carriesUdp refuses has no UDP form
+ * @property {(reference: Reference) => string | undefined} [key] a fresh key of its own format (Shadowsocks 2022)
+ */
+
+export {};

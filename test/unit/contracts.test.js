@@ -1,0 +1,114 @@
+// docs/result.md says what each field of the result and of an event
+// means; lib/contracts.js holds the same shapes as types that tsc checks.
+// Here the two name the same fields, so neither drifts alone.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { test } from 'node:test';
+import { RESULT_VERSION } from '../../lib/result.js';
+import { RUN_OPTIONS } from '../../lib/runner/options.js';
+
+const DOC = readFileSync(new URL('../../docs/result.md', import.meta.url), 'utf8');
+const CONTRACTS = readFileSync(new URL('../../lib/contracts.js', import.meta.url), 'utf8');
+
+// The text from `open` (at `from`) to its matching close.
+function balanced(text, from, open = '{', close = '}') {
+  let depth = 0;
+  for (let at = from; at < text.length; at += 1) {
+    if (text[at] === open) depth += 1;
+    else if (text[at] === close && (depth -= 1) === 0) return text.slice(from, at + 1);
+  }
+  throw new Error(`no ${close} closes the ${open} at ${from}`);
+}
+
+// The keys of an object literal's outermost level, whether written
+// `key: value` or shorthand `key`, with comments and strings dropped.
+function topKeys(literal) {
+  let body = literal
+    .replace(/\s\/\/.*$/gm, '')
+    .replace(/'(?:[^'\\\n]|\\.)*'/g, "''")
+    .trim()
+    .slice(1, -1);
+  // Innermost first, until no nested object or array is left.
+  while (/[{[]/.test(body)) body = body.replace(/\{[^{}]*\}|\[[^[\]]*\]/g, '0');
+  return body
+    .split(',')
+    .map((part) => /^\s*\[?(\w+)\]?\??\s*(?::|$)/.exec(part)?.[1])
+    .filter(Boolean);
+}
+
+// The first ```js block after a heading of docs/result.md, from `start`
+// (a line that opens the object) to its close.
+function documented(heading, start) {
+  const section = DOC.slice(DOC.indexOf(`\n${heading}\n`));
+  const block = section.slice(section.indexOf('```js'));
+  const at = block.indexOf(start);
+  assert.ok(at >= 0 && at < block.indexOf('```', 5), `${start} opens the first block under ${heading}`);
+  return new Set(topKeys(balanced(block, at + start.length - 1)));
+}
+
+// The fields of a typedef of lib/contracts.js: an object type's
+// @property lines, or an object literal type's keys.
+function typed(name) {
+  const match = new RegExp(`@typedef \\{(\\{?)[^\\n]*?\\}?\\} ${name}\\b`).exec(CONTRACTS);
+  assert.ok(match, `lib/contracts.js has a typedef ${name}`);
+  const type = balanced(CONTRACTS, match.index + '@typedef '.length);
+  if (type.startsWith('{{')) return new Set(topKeys(type.slice(1, -1)));
+  const comment = CONTRACTS.slice(match.index, CONTRACTS.indexOf('*/', match.index));
+  return new Set(
+    [...comment.matchAll(/@property /g)].map(({ index }) => {
+      const propertyType = balanced(comment, index + '@property '.length);
+      return /^\s*\[?(\w+)/.exec(comment.slice(index + '@property '.length + propertyType.length))[1];
+    }),
+  );
+}
+
+const sorted = (set) => [...set].sort();
+
+test('docs/result.md and lib/result.js name the same version', () => {
+  assert.match(
+    DOC,
+    new RegExp(`This is version \\*\\*${RESULT_VERSION}\\*\\* of the shape \\(\`resultVersion: ${RESULT_VERSION}\`\\)`),
+  );
+  assert.match(DOC, new RegExp(`^  resultVersion: ${RESULT_VERSION},`, 'm'));
+});
+
+test('the run: the typedef has the fields docs/result.md documents', () => {
+  assert.deepEqual(sorted(typed('Result')), sorted(documented('## The run', '{')));
+});
+
+test("options: docs/result.md's, the typedef's and the run options table's recorded ones are the same", () => {
+  const recorded = RUN_OPTIONS.filter((option) => option.read && option.record !== false).map(({ name }) => name);
+  assert.deepEqual(sorted(typed('RecordedOptions')), sorted(documented('## options', 'options: {')));
+  // run() records where the cases came from beside the table's entries.
+  assert.deepEqual(sorted(typed('RecordedOptions')), sorted([...recorded, 'casesFile', 'casesSource']));
+});
+
+test("a case: the typedef has docs/result.md's fields, and a reference row's or an inbound's identity", () => {
+  // "Reference rows" and "requests" say these in prose: impl and label in
+  // place of presets; inbound beside either.
+  const identity = ['impl', 'label', 'inbound'];
+  assert.deepEqual(sorted(typed('CaseResult')), sorted([...documented('## A case', '{'), ...identity]));
+});
+
+test('a run of a case, and the request figures: the typedefs have the fields docs/result.md documents', () => {
+  // A request run has `requests` in place of sender and receiver (prose, "requests").
+  assert.deepEqual(sorted(typed('CaseRun')), sorted([...documented('## A run of a case', '  {'), 'requests']));
+  assert.deepEqual(sorted(typed('RequestsSummary')), sorted(documented('### requests', 'requests: {')));
+});
+
+test('events: every event docs/result.md lists is a typedef with the same fields, and no other', () => {
+  const section = DOC.slice(DOC.indexOf('\n## Events\n'));
+  const block = section.slice(section.indexOf('```js'), section.indexOf('```', section.indexOf('```js') + 5));
+  const events = [...block.matchAll(/^\{ type: '([\w-]+)'.*\}/gm)].map(([line, type]) => ({
+    type,
+    fields: topKeys(line),
+  }));
+  assert.ok(events.length >= 8, `only ${events.length} events read from docs/result.md`);
+  const typeName = (type) => type.replace(/(^|-)(\w)/g, (_, dash, letter) => letter.toUpperCase());
+  for (const { type, fields } of events) assert.deepEqual(sorted(typed(typeName(type))), sorted(fields), type);
+  const union = /@typedef \{([^}]*)\} RunEvent/
+    .exec(CONTRACTS)[1]
+    .split('|')
+    .map((name) => name.trim());
+  assert.deepEqual(sorted(union), sorted(events.map(({ type }) => typeName(type))));
+});

@@ -73,6 +73,7 @@
  * @property {boolean} udp
  * @property {number | null} length
  * @property {number | null} maxLoss
+ * @property {boolean} rateSearch
  * @property {{ client: number, server: number, target: number }} ports
  * @property {boolean} requests
  * @property {number | null} concurrency

@@ -162,7 +162,7 @@ const joinNotes = (...notes) => notes.filter(Boolean).join(', ');
 // 'disturbed' for a case whose only run stayed disturbed after being
 // measured again, 'disturbed in 1 of 3 runs' for one with more runs, ''
 // for a case measured on the machine it needed.
-function disturbedNote(caseResult) {
+export function disturbedNote(caseResult) {
   const { disturbed } = caseResult;
   if (!disturbed) return '';
   return disturbed.of > 1 ? `disturbed in ${disturbed.runs} of ${disturbed.of} runs` : 'disturbed';

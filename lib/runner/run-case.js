@@ -32,7 +32,7 @@ export async function runCase(identity, settings, context) {
   const profiler = context.profile ? caseProfiler({ dir: context.profile, name: `case-${index}-${context.direction}-run-${context.profileRun + 1}`, link, remote }) : null;
   let plan = null;
   let outcome;
-  let tails = [];
+  let tails;
   let probe = {};
   try {
     if (remote && !runsRemotely(identity)) {

@@ -71,7 +71,7 @@ function generatorCost(name, cpuSeconds, seconds) {
 // high, level, coverage, as a bitrate's: docs/statistics.md), and each
 // relay's CPU seconds per 1,000 requests answered, the median of each run's
 // own. null when no run measured requests.
-export function summariseRequests(runs, { level = DEFAULT_LEVEL } = {}) {
+function summariseRequests(runs, { level = DEFAULT_LEVEL } = {}) {
   const measured = runs.filter((run) => run.status === 'ok' && run.requests);
   if (measured.length === 0) return null;
   const rates = measured.map((run) => run.requests.requestsPerSecond);

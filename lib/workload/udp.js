@@ -39,7 +39,7 @@ const caseName = (selection) => selection.label ?? (selection.presets ?? []).map
 // datagram once each chain has wrapped it, and the built-in engine is
 // asked for what it sends: one stream, forward (iperf3 -u does -P and -R
 // too). Throws the first problem as one line.
-export function checkUdpCases(selected, { length, parallel, reverse, both }, engine) {
+function checkUdpCases(selected, { length, parallel, reverse, both }, engine) {
   if (engine.name === 'node' && (parallel > 1 || reverse || both)) {
     throw inputError(`--udp with the built-in engine sends one stream forward: give it without ${parallel > 1 ? '--parallel' : (reverse ? '--reverse' : '--both')}, or measure with iperf3 (--engine iperf3)`);
   }

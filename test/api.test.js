@@ -93,7 +93,7 @@ test('the package API writes the same files as the CLI for the same run', { time
     stdout: stream('stdout'),
     stderr: stream('stderr'),
   });
-  const result = await run({ casesFile: inFolder('cases.js'), engine: 'node', duration: 1, ceiling: false, ports, onEvent: reporter.onEvent });
+  const result = await run({ casesFile: inFolder('cases.js'), engine: 'node', duration: 1, repeat: 1, remeasure: 0, ceiling: false, ports, onEvent: reporter.onEvent });
   const outcome = await reporter.finish(result);
   assert.equal(outcome.ok, true, lines.stderr);
   assert.equal(result.resultVersion, RESULT_VERSION);

@@ -51,7 +51,7 @@ test('--profile: our relays under the CPU profiler, the .cpuprofile files beside
 test('--profile where the profiler cannot write: the case still runs, and says why it has no profile', { timeout: 60_000 }, async () => {
   const blocked = path.join(emptyFolder(), 'a-file');
   writeFileSync(blocked, 'not a folder\n');
-  const result = await run({ cases: [AES], engine: 'node', duration: 1, ceiling: false, ports: await freeRunPorts(), profile: blocked });
+  const result = await run({ cases: [AES], engine: 'node', duration: 1, repeat: 1, remeasure: 0, ceiling: false, ports: await freeRunPorts(), profile: blocked });
   const [caseResult] = result.cases;
   assert.equal(caseResult.status, 'ok');
   assert.match(caseResult.runs[0].profile.reason, /^cannot write the CPU profiles to .*a-file\/.*: /);

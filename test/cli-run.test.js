@@ -160,7 +160,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     if (!requirePrograms(t, 'iperf3', 'script')) return;
     // script(1) gives the CLI a pseudo-terminal, as a person's shell would.
     const onTerminal = async (extra, env) => {
-      const command = [process.execPath, CLI, 'run', '--duration', '1', '--filter', 'aes-128-gcm', '--no-archive', '--no-ceiling', ...(await freePortsFlag()), ...extra]
+      const command = [process.execPath, CLI, 'run', '--duration', '1', '--repeat', '1', '--filter', 'aes-128-gcm', '--no-archive', '--no-ceiling', ...(await freePortsFlag()), ...extra]
         .map((word) => `'${word}'`).join(' ');
       return runCli([], { command: 'script', commandArgs: ['-qec', command, '/dev/null'], env });
     };

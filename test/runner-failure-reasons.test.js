@@ -45,6 +45,8 @@ test('a peer that dies before it is ready, and a relay that refuses the other si
       { impl: 'command', label: 'wrong chain', server: relay('server', GCM, '--log-level debug '), client: relay('client', CHACHA) },
     ],
     duration: 1,
+    repeat: 1,
+    remeasure: 0,
     ceiling: false,
     engine: 'iperf3',
     ports,
@@ -75,7 +77,7 @@ test('a blinksocks row that fails carries blinksocks\' own error', { timeout: 60
     t.skip(message);
     return;
   }
-  const result = await run({ cases: [{ impl: 'blinksocks', presets }], duration: 1, ceiling: false, engine: 'iperf3', ports });
+  const result = await run({ cases: [{ impl: 'blinksocks', presets }], duration: 1, repeat: 1, remeasure: 0, ceiling: false, engine: 'iperf3', ports });
   const [row] = result.cases;
   assert.equal(row.status, 'failed');
   const lines = row.reason.split('\n');

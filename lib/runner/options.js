@@ -8,7 +8,7 @@ import { DISTURBED_OTHERS, DISTURBED_STEAL } from '../result.js';
 import { RETRIES_PER_RUN } from './disturbed-runs.js';
 
 const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
-const DEFAULT_DURATION = 3;
+const DEFAULT_DURATION = 1;
 const DEFAULT_PARALLEL = 1;
 const DEFAULT_READY_TIMEOUT = 10;
 // What moves the bytes (engine.js): iperf3, the built-in Node sender and
@@ -49,12 +49,15 @@ const MAX_SEED = 2 ** 32 - 1;
 
 // What each mode sets unless an option says otherwise. smoke: does every
 // piece still work, in seconds (the first 3 cases, once each, never
-// measured again); full: figures
-// to publish or gate on (3 repeats give the comparison its spread, plus
-// latency). `cases` caps how many of the selected cases run.
+// measured again); default: three interleaved rounds of 1 s, so that a
+// burst of other work hits one round of a case rather than all of it, and
+// each figure has an interval, in about the time one run of 3 s took
+// (docs/statistics.md); full: figures to publish or gate on (longer runs
+// until the intervals are narrow, plus latency). `cases` caps how many of
+// the selected cases run.
 const MODES = Object.freeze({
   smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3, confidence: null, maxTime: null, noiseFloor: 0, remeasure: 0 }),
-  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 1, latency: false, cases: null, confidence: null, maxTime: null, noiseFloor: 3, remeasure: RETRIES_PER_RUN }),
+  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 3, latency: false, cases: null, confidence: null, maxTime: null, noiseFloor: 3, remeasure: RETRIES_PER_RUN }),
   full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null, confidence: Object.freeze({ level: 0.95, width: 0.05 }), maxTime: 900, noiseFloor: 3, remeasure: RETRIES_PER_RUN }),
 });
 

@@ -83,7 +83,7 @@ describe('link profiles', () => {
 describe('a run across a shaped link', { timeout: 120_000 }, () => {
   test('a rate limit caps the bitrate, the wire cost is measured, and nothing is left behind', async (t) => {
     if (!requireRoot(t)) return;
-    const result = await run({ cases: [AEAD, { impl: 'direct' }], link: 'rate=40mbit', duration: 2, ceiling: false, latency: true, engine: 'node' });
+    const result = await run({ cases: [AEAD, { impl: 'direct' }], link: 'rate=40mbit', duration: 2, repeat: 1, remeasure: 0, ceiling: false, latency: true, engine: 'node' });
     assert.deepEqual(ourNamespaces(), []);
     assert.equal(result.options.link.rate_bps, 40e6);
     for (const caseResult of result.cases) {
@@ -102,7 +102,7 @@ describe('a run across a shaped link', { timeout: 120_000 }, () => {
       t.skip('this kernel has no netem (CONFIG_NET_SCH_NETEM): delay and loss cannot be shaped here');
       return;
     }
-    const result = await run({ cases: [AEAD], link: 'delay=40ms,loss=1%,rate=50mbit', duration: 2, ceiling: false, latency: true, engine: 'node' });
+    const result = await run({ cases: [AEAD], link: 'delay=40ms,loss=1%,rate=50mbit', duration: 2, repeat: 1, remeasure: 0, ceiling: false, latency: true, engine: 'node' });
     const [caseResult] = result.cases;
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.ok(caseResult.latency.rtt.p50 >= 40, `rtt p50 ${caseResult.latency.rtt.p50} ms over a 40 ms link`);
@@ -136,7 +136,7 @@ describe('a run across a shaped link', { timeout: 120_000 }, () => {
     const stale = 'cipherbench-4999999-server';
     ip('netns', 'add', stale);
     t.after(() => ip('netns', 'list').includes(stale) && ip('netns', 'del', stale));
-    const result = await run({ cases: [{ impl: 'direct' }], link: 'rate=100mbit', duration: 1, ceiling: false, engine: 'node' });
+    const result = await run({ cases: [{ impl: 'direct' }], link: 'rate=100mbit', duration: 1, repeat: 1, remeasure: 0, ceiling: false, engine: 'node' });
     assert.equal(result.cases[0].status, 'ok', result.cases[0].reason);
     assert.deepEqual(ourNamespaces(), []);
   });

@@ -16,7 +16,14 @@ let folders = 0;
 const COMMANDS = /^(ciphers|compare|history|report|relay|presets|environment|key|latency|send|sink|echo|udp-echo|http-target|bare-relay|traffic|help)$/;
 // Right after the command's name (or first, for the default command), so
 // a test's last flag still lacks its value when it means to.
-const withoutRemeasure = (args) => (/^(run|requests)$/.test(args[0]) ? [args[0], '--remeasure', '0', ...args.slice(1)] : ['--remeasure', '0', ...args]);
+function testDefaults(args) {
+  const given = (pattern) => args.some((arg) => pattern.test(arg));
+  const added = [
+    ...(given(/^--(no-)?remeasure\b/) ? [] : ['--remeasure', '0']),
+    ...(given(/^--(repeat|full|confidence|smoke)\b/) ? [] : ['--repeat', '1']),
+  ];
+  return /^(run|requests)$/.test(args[0]) ? [args[0], ...added, ...args.slice(1)] : [...added, ...args];
+}
 const isRun = (args) => !args.includes('--help') && !args.includes('-h') && !args.includes('--version') && !COMMANDS.test(args[0] ?? '');
 
 export const emptyFolder = () => {
@@ -27,13 +34,14 @@ export const emptyFolder = () => {
 
 // Runs the CLI to its end; `during(child)` may act on it while it runs.
 // Every process below it is recorded all along, to check none outlives it.
-// A run measures a disturbed run again only when the test asks: test files
-// run side by side, so most runs here are disturbed, and measuring each
-// again would only lengthen the suite (test/serial/runner-disturbed.test.js
-// tests that part).
+// A run is one round and measures a disturbed run again only when the
+// test asks: test files run side by side, so most runs here are disturbed,
+// and measuring each again, or in three rounds, would only lengthen the
+// suite (test/serial/runner-disturbed.test.js tests re-measuring; tests
+// that give --repeat, --full or --confidence get what they ask).
 export function runCli(args, { cwd = emptyFolder(), env = {}, during, command = process.execPath, commandArgs = [CLI] } = {}) {
   const ours = command === process.execPath && commandArgs.at(-1) === CLI;
-  const asked = ours && isRun(args) && !args.some((arg) => /^--(no-)?remeasure\b/.test(arg)) ? withoutRemeasure(args) : args;
+  const asked = ours && isRun(args) ? testDefaults(args) : args;
   // Detached: a group of its own, which a test may signal whole, as a
   // terminal's Ctrl-C does.
   const child = spawn(command, [...commandArgs, ...asked], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });

@@ -8,9 +8,9 @@ test('defaults', () => {
   assert.ok(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32, String(seed));
   assert.deepEqual(settings, {
     mode: 'default',
-    duration: 3,
+    duration: 1,
     parallel: 1,
-    repeat: 1,
+    repeat: 3,
     confidence: null,
     maxRounds: 30,
     maxTime: null,
@@ -98,7 +98,7 @@ test('--udp alone searches the rate up to 1G under a 1% bound; --rate alone is o
 test('a mode sets duration, repeat, latency and how many cases; explicit options win', () => {
   const pick = ({ mode, duration, repeat, latency, caseLimit }) => ({ mode, duration, repeat, latency, caseLimit });
   assert.deepEqual(pick(normalizeOptions({ mode: 'smoke' })), { mode: 'smoke', duration: 1, repeat: 1, latency: false, caseLimit: 3 });
-  assert.deepEqual(pick(normalizeOptions({ mode: 'default' })), { mode: 'default', duration: 3, repeat: 1, latency: false, caseLimit: null });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'default' })), { mode: 'default', duration: 1, repeat: 3, latency: false, caseLimit: null });
   assert.deepEqual(pick(normalizeOptions({ mode: 'full' })), { mode: 'full', duration: 5, repeat: 3, latency: true, caseLimit: null });
   assert.deepEqual(
     pick(normalizeOptions({ mode: 'full', duration: '2', repeat: '5', latency: false })),

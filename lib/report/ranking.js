@@ -98,14 +98,20 @@ export function bracketedInterval({ low, high, coverage, level }, format) {
   return coverage < level ? `[${range} at ${formatFixed(coverage * 100, 0)}%]` : `[${range}]`;
 }
 
-// Whether the receiver interval of ranked[position] overlaps that of the
-// case ranked just above it: their order may then be the noise's, not the
-// code's.
-// Ranked by cost (byCost), the pair's cost intervals are set side by side.
+// Whether the receiver interval of ranked[position] overlaps that of a
+// case ranked above it: their order may then be the noise's, not the
+// code's. Ranked by cost (byCost), the pair's cost intervals are set side
+// by side.
 export function overlapsAbove(ranked, position, byCost = false) {
-  if (position === 0) return false;
-  const figure = (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver);
-  return intervalsOverlap(figure(ranked[position - 1]), figure(ranked[position]));
+  return highestOverlap(ranked, position, (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver)) !== -1;
+}
+
+// The highest rank above ranked[position] whose interval overlaps its own,
+// by `figure`, as a position; -1 for none. However far up it is, the
+// figures cannot put the case below it: 'overlaps #3' on rank 5 says so
+// where the neighbour alone would say 'overlaps #4'.
+function highestOverlap(ranked, position, figure) {
+  return ranked.slice(0, position).findIndex((above) => intervalsOverlap(figure(above), figure(ranked[position])));
 }
 
 function intervalsOverlap(above, below) {
@@ -137,21 +143,23 @@ export function requestsRankNote(ranked, position, noiseFloor) {
   const disturbed = disturbedNote(ranked[position]);
   if (position === 0) return disturbed;
   const [above, below] = [ranked[position - 1].requests, ranked[position].requests];
-  if (intervalsOverlap(above, below)) return joinNotes(disturbed, `overlaps #${position}`);
+  const overlapped = highestOverlap(ranked, position, (caseResult) => caseResult.requests);
+  if (overlapped !== -1) return joinNotes(disturbed, `overlaps #${overlapped + 1}`);
   if (noiseFloor && closerThanNoise(above, below, above.requestsPerSecond, below.requestsPerSecond, noiseFloor)) return joinNotes(disturbed, `within noise of #${position}`);
   return disturbed;
 }
 
 // What the ranking says of ranked[position]: 'disturbed' (other work took
 // the CPU it needed, docs/statistics.md), 'overlaps #2' (its interval
-// overlaps that of the case just above), 'within noise of #2' (one round,
+// overlaps that of rank 2, the highest it overlaps), 'within noise of #2' (one round,
 // closer than the noise floor), 'cipher faster than #2' (a case of the
 // same chain ranked above it although its own cipher is the faster, by
 // more than the noise), or '' for a rank the figures stand behind.
 // `byCost`: ranked by cost.
 export function rankNote(ranked, position, { byCost = false, noiseFloor = null } = {}) {
   const notes = [disturbedNote(ranked[position])];
-  if (overlapsAbove(ranked, position, byCost)) notes.push(`overlaps #${position}`);
+  const overlapped = highestOverlap(ranked, position, (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver));
+  if (overlapped !== -1) notes.push(`overlaps #${overlapped + 1}`);
   else if (!byCost && withinNoiseAbove(ranked, position, noiseFloor)) notes.push(`within noise of #${position}`);
   if (!byCost) notes.push(againstCeilingNote(ranked, position, noiseFloor));
   return joinNotes(...notes);

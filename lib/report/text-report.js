@@ -213,7 +213,7 @@ function rankingNotes(result, ranked, reference, paint) {
     notes.push(`[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)} needs ${roundsForLevel(level)}).`);
   }
   const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position, isCostRanked(result))).length;
-  if (overlapping > 0) notes.push(paint.yellow(`overlaps #N: ${overlapping} ${overlapping === 1 ? 'case\'s interval overlaps' : 'cases\' intervals overlap'} that of the case ranked just above, so their order may be the noise's.`));
+  if (overlapping > 0) notes.push(paint.yellow(`overlaps #N: ${overlapping} ${overlapping === 1 ? 'case\'s interval overlaps' : 'cases\' intervals overlap'} that of rank N (the highest they overlap), so their order against it and the ranks between may be the noise's.`));
   if (reference) {
     // Which case the ratios are to, by the number the ranking prints, so a
     // reader who typed a number or some text sees what it picked.

@@ -31,6 +31,8 @@ function exitIfNotInstalled(error) {
   const missing = error?.code === 'ERR_MODULE_NOT_FOUND' && /^Cannot find package '([^']+)'/.exec(error.message)?.[1];
   const manifest = fileURLToPath(new URL('../package.json', import.meta.url));
   if (!missing || !Object.hasOwn(JSON.parse(readFileSync(manifest, 'utf8')).dependencies ?? {}, missing)) return;
-  process.stderr.write(`cipherbench: the package ${missing} it needs is not installed: run \`npm ci\` in ${path.dirname(manifest)}\n`);
+  process.stderr.write(
+    `cipherbench: the package ${missing} it needs is not installed: run \`npm ci\` in ${path.dirname(manifest)}\n`,
+  );
   process.exit(1);
 }

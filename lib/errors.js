@@ -42,7 +42,9 @@ function errorWithExitCode(message, exitCode) {
 // (`Unexpected token ']', ..."e"}],\n]\n" is not valid JSON`), which breaks
 // the line a person reads; the quote gives the position instead.
 export function jsonProblem(text, error) {
-  const quoted = /^(Unexpected token '([\s\S])'), (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(error.message);
+  const quoted = /^(Unexpected token '([\s\S])'), (\.\.\.)?"([\s\S]*?)"(\.\.\.)? is not valid JSON$/.exec(
+    error.message,
+  );
   let position;
   let message = error.message;
   if (quoted) {

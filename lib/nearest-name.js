@@ -10,7 +10,9 @@ export function nearestName(word, names) {
     // wins over the shorter name it starts with ('chacha20-ietf').
     const edits = editDistance(word, name);
     // Only a start that is at least half the name: 'x' means nothing.
-    const starts = (name.startsWith(word) || word.startsWith(name)) && Math.min(word.length, name.length) * 2 >= Math.max(word.length, name.length);
+    const starts =
+      (name.startsWith(word) || word.startsWith(name)) &&
+      Math.min(word.length, name.length) * 2 >= Math.max(word.length, name.length);
     const distance = starts ? Math.min(edits, 1.5) : edits;
     if (distance < bestDistance) {
       best = name;

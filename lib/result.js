@@ -13,7 +13,7 @@ export const RESULT_VERSION = 5;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
-export const UNSTABLE_CV = 0.10;
+export const UNSTABLE_CV = 0.1;
 
 // A request run's load generator "may have squeezed" the row it measured
 // when it took more than GENERATOR_SHARE_LIMIT of the machine's cores while
@@ -29,9 +29,16 @@ export const DISTURBED_STEAL = 0.05;
 // Enough of the shape to tell a result from some other JSON: cases[] of
 // preset chains or reference rows, each with a status.
 export function isResult(value) {
-  return value !== null && typeof value === 'object' && Array.isArray(value.cases)
-    && value.cases.every((caseResult) => (Array.isArray(caseResult?.presets) || typeof caseResult?.impl === 'string')
-      && typeof caseResult.status === 'string');
+  return (
+    value !== null &&
+    typeof value === 'object' &&
+    Array.isArray(value.cases) &&
+    value.cases.every(
+      (caseResult) =>
+        (Array.isArray(caseResult?.presets) || typeof caseResult?.impl === 'string') &&
+        typeof caseResult.status === 'string',
+    )
+  );
 }
 
 // Any result, archived by any version, in the current shape; a current one
@@ -48,7 +55,9 @@ export function isResult(value) {
 export function upgradeResult(result) {
   if (result.resultVersion === RESULT_VERSION) return result;
   if (result.resultVersion > RESULT_VERSION) {
-    throw inputError(`result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`);
+    throw inputError(
+      `result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`,
+    );
   }
   return fromVersion1(result.resultVersion >= 1 ? result : fromVersion0(result));
 }
@@ -108,13 +117,23 @@ function fromVersion1(result) {
     stopped: result.stopped ?? null,
     noiseFloor: result.noiseFloor ?? null,
     options: withDefaults(result.options, {
-      seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null,
+      seed: null,
+      confidence: null,
+      maxRounds: null,
+      maxTime: null,
+      rate: null,
+      noiseFloor: null,
       // Version 4: a disturbed run was not measured again before.
       remeasure: 0,
       // Version 5: before, only --max-loss searched the UDP rate.
-      rateSearch: Boolean(result.options.udp) && result.options.maxLoss !== null && result.options.maxLoss !== undefined,
+      rateSearch:
+        Boolean(result.options.udp) && result.options.maxLoss !== null && result.options.maxLoss !== undefined,
       // The request workload: an older run measured a bulk stream.
-      requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false,
+      requests: false,
+      concurrency: null,
+      responseSize: null,
+      warmup: null,
+      newConnections: false,
     }),
     cases: result.cases.map(upgradeCaseFrom1),
   };
@@ -134,37 +153,44 @@ export function upgradeCase(caseResult, options = {}) {
 
 function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
   const { status, reason, sender, receiver, wallSeconds } = caseResult;
-  return withDefaults({ ...caseResult, sender: oneRunSide(sender), receiver: oneRunSide(receiver) }, {
-    direction: 'forward',
-    parallel,
-    // Before repeats a case was its one run; a skipped one had none.
-    runs: status === 'skipped' ? [] : [{ repeat: 0, status, reason, sender, receiver, wallSeconds, cost: null }],
-    unstable: false,
-    cost: null,
-    wire: null,
-    transport: null,
-    udp: null,
-    latency: null,
-    requests: null,
-    ceiling: null,
-    warnings: [],
-    relative: null,
-  });
+  return withDefaults(
+    { ...caseResult, sender: oneRunSide(sender), receiver: oneRunSide(receiver) },
+    {
+      direction: 'forward',
+      parallel,
+      // Before repeats a case was its one run; a skipped one had none.
+      runs: status === 'skipped' ? [] : [{ repeat: 0, status, reason, sender, receiver, wallSeconds, cost: null }],
+      unstable: false,
+      cost: null,
+      wire: null,
+      transport: null,
+      udp: null,
+      latency: null,
+      requests: null,
+      ceiling: null,
+      warnings: [],
+      relative: null,
+    },
+  );
 }
 
 function upgradeCaseFrom1(caseResult) {
-  const relative = caseResult.relative && withDefaults(caseResult.relative, { low: null, high: null, level: null, rounds: null });
-  return withDefaults({
-    ...caseResult,
-    sender: sideWithInterval(caseResult.sender),
-    receiver: sideWithInterval(caseResult.receiver),
-    relative,
-    requests: caseResult.requests && withDefaults(caseResult.requests, { generator: null }),
-    udp: caseResult.udp && withDefaults(caseResult.udp, { over_bound: null }),
-    // The cipher ceiling bounds a TCP stream: beside a UDP row it is no
-    // figure of what the row could carry (docs/udp.md).
-    ceiling: caseResult.udp ? null : caseResult.ceiling,
-  }, { width: null, converged: null, transport: null, requests: null, disturbed: null });
+  const relative =
+    caseResult.relative && withDefaults(caseResult.relative, { low: null, high: null, level: null, rounds: null });
+  return withDefaults(
+    {
+      ...caseResult,
+      sender: sideWithInterval(caseResult.sender),
+      receiver: sideWithInterval(caseResult.receiver),
+      relative,
+      requests: caseResult.requests && withDefaults(caseResult.requests, { generator: null }),
+      udp: caseResult.udp && withDefaults(caseResult.udp, { over_bound: null }),
+      // The cipher ceiling bounds a TCP stream: beside a UDP row it is no
+      // figure of what the row could carry (docs/udp.md).
+      ceiling: caseResult.udp ? null : caseResult.ceiling,
+    },
+    { width: null, converged: null, transport: null, requests: null, disturbed: null },
+  );
 }
 
 function sideWithInterval(side) {

@@ -11,7 +11,14 @@ import { legacyProviderStatus } from '../lib/crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../lib/chain/requirements.js';
 import { PRESET_CHAINS } from '../test/support/preset-chains.js';
 import { stopAll } from '../test/support/processes.js';
-import { lateServerConnection, roundPlans, runPlans, startCpuBurner, startSoakPair, tally } from '../test/support/suites/soak.js';
+import {
+  lateServerConnection,
+  roundPlans,
+  runPlans,
+  startCpuBurner,
+  startSoakPair,
+  tally,
+} from '../test/support/suites/soak.js';
 
 const LEAST_CONNECTIONS = 200;
 const LEAST_BYTES = 200 * 2 ** 20;
@@ -19,12 +26,15 @@ const LEAST_BYTES = 200 * 2 ** 20;
 const usage = 'usage: npm run soak -- [--minutes N] (default 0: each chain once, to its 200 connections and 200 MB)';
 let minutes;
 try {
-  const { values } = parseArgs({ options: { minutes: { type: 'string', default: '0' }, help: { type: 'boolean', short: 'h' } } });
+  const { values } = parseArgs({
+    options: { minutes: { type: 'string', default: '0' }, help: { type: 'boolean', short: 'h' } },
+  });
   if (values.help) {
     console.log(usage);
     process.exit(0);
   }
-  if (!/^\d+(\.\d+)?$/.test(values.minutes)) throw new Error(`--minutes takes a number of minutes, not '${values.minutes}'`);
+  if (!/^\d+(\.\d+)?$/.test(values.minutes))
+    throw new Error(`--minutes takes a number of minutes, not '${values.minutes}'`);
   minutes = Number(values.minutes);
 } catch (error) {
   console.error(`soak: ${error.message}\n${usage}`);
@@ -44,13 +54,22 @@ async function soakOnce({ label, presets, password = 'soak-password' }) {
   try {
     pair = await startSoakPair({ presets, password });
   } catch (error) {
-    total.failed.push({ plan: 'start', error: 'the relay pair did not start', received: 0, bytes: 0, logs: error.message });
+    total.failed.push({
+      plan: 'start',
+      error: 'the relay pair did not start',
+      received: 0,
+      bytes: 0,
+      logs: error.message,
+    });
     console.log(`${label.padEnd(58)} the relay pair did not start`);
     return;
   }
   try {
     const startedAt = { connections: total.connections, bytes: total.bytes };
-    while (total.connections - startedAt.connections < LEAST_CONNECTIONS || total.bytes - startedAt.bytes < LEAST_BYTES) {
+    while (
+      total.connections - startedAt.connections < LEAST_CONNECTIONS ||
+      total.bytes - startedAt.bytes < LEAST_BYTES
+    ) {
       const results = await runPlans(pair.port, roundPlans({ repeat: 16 }));
       results.push(await lateServerConnection(pair.port, pair.server));
       const round = tally(results);
@@ -62,7 +81,9 @@ async function soakOnce({ label, presets, password = 'soak-password' }) {
   } finally {
     await pair.stop();
   }
-  console.log(`${label.padEnd(58)} ${String(total.connections).padStart(6)} connections ${(total.bytes / 2 ** 20).toFixed(0).padStart(6)} MB each way  ${total.resets} resets  ${total.failed.length} failed`);
+  console.log(
+    `${label.padEnd(58)} ${String(total.connections).padStart(6)} connections ${(total.bytes / 2 ** 20).toFixed(0).padStart(6)} MB each way  ${total.resets} resets  ${total.failed.length} failed`,
+  );
 }
 
 const burner = startCpuBurner();
@@ -72,7 +93,10 @@ const stop = () => Promise.all([burner.stop(), stopAll()]).then(() => process.ex
 process.once('SIGINT', stop);
 process.once('SIGTERM', stop);
 try {
-  if (skipped > 0) console.log(`(${skipped} chains skipped: they need OpenSSL's legacy provider, node --openssl-legacy-provider scripts/soak.js)`);
+  if (skipped > 0)
+    console.log(
+      `(${skipped} chains skipped: they need OpenSSL's legacy provider, node --openssl-legacy-provider scripts/soak.js)`,
+    );
   do {
     for (const chain of chains) await soakOnce(chain);
   } while (Date.now() - started < minutes * 60_000);
@@ -80,7 +104,15 @@ try {
   await burner.stop();
 }
 const failed = [...totals.values()].flatMap((total) => total.failed);
-const all = [...totals.values()].reduce((sum, total) => ({ connections: sum.connections + total.connections, bytes: sum.bytes + total.bytes }), { connections: 0, bytes: 0 });
-console.log(`\n${chains.length} chains, ${all.connections} connections, ${(all.bytes / 2 ** 30).toFixed(2)} GB each way in ${((Date.now() - started) / 60_000).toFixed(1)} min: ${failed.length} failed`);
-for (const result of failed.slice(0, 5)) console.log(`${result.plan}: ${result.error ?? 'changed bytes'} (${result.received} of ${result.bytes} back)\n${result.logs}`);
+const all = [...totals.values()].reduce(
+  (sum, total) => ({ connections: sum.connections + total.connections, bytes: sum.bytes + total.bytes }),
+  { connections: 0, bytes: 0 },
+);
+console.log(
+  `\n${chains.length} chains, ${all.connections} connections, ${(all.bytes / 2 ** 30).toFixed(2)} GB each way in ${((Date.now() - started) / 60_000).toFixed(1)} min: ${failed.length} failed`,
+);
+for (const result of failed.slice(0, 5))
+  console.log(
+    `${result.plan}: ${result.error ?? 'changed bytes'} (${result.received} of ${result.bytes} back)\n${result.logs}`,
+  );
 process.exit(failed.length > 0 ? 1 : 0);

@@ -30,7 +30,9 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 
-const { values: { root, unit } } = parseArgs({
+const {
+  values: { root, unit },
+} = parseArgs({
   options: {
     root: { type: 'string', default: fileURLToPath(new URL('..', import.meta.url)) },
     unit: { type: 'boolean', default: false },
@@ -41,11 +43,13 @@ const pureGuard = fileURLToPath(new URL('../test/support/pure.js', import.meta.u
 const SHOWN = 40;
 
 const UNIT = { folder: 'test/unit', concurrency: 4, pure: true, forceExit: false };
-const parts = unit ? [UNIT] : [
-  UNIT,
-  { folder: 'test', concurrency: 4, forceExit: true },
-  { folder: 'test/serial', concurrency: 1, forceExit: true },
-];
+const parts = unit
+  ? [UNIT]
+  : [
+      UNIT,
+      { folder: 'test', concurrency: 4, forceExit: true },
+      { folder: 'test/serial', concurrency: 1, forceExit: true },
+    ];
 
 const scratch = mkdtempSync(join(tmpdir(), 'cipherbench-test-'));
 let failed = false;
@@ -71,13 +75,21 @@ try {
     // destination is a file, as Node 22 and later fsync it at the end, which
     // /dev/null refuses (EINVAL).
     const silent = join(scratch, `reporter-${index}.out`);
-    const { status, signal, error } = spawnSync(process.execPath, [
-      ...(pure ? ['--import', pureGuard] : []),
-      '--test', ...(forceExit ? ['--test-force-exit'] : []), `--test-concurrency=${concurrency}`,
-      '--test-reporter=tap', '--test-reporter-destination=stdout',
-      `--test-reporter=${reporter}`, `--test-reporter-destination=${silent}`,
-      ...files,
-    ], { cwd: root, stdio: 'inherit', env: { ...process.env, CIPHERBENCH_FAILURES_FILE: found } });
+    const { status, signal, error } = spawnSync(
+      process.execPath,
+      [
+        ...(pure ? ['--import', pureGuard] : []),
+        '--test',
+        ...(forceExit ? ['--test-force-exit'] : []),
+        `--test-concurrency=${concurrency}`,
+        '--test-reporter=tap',
+        '--test-reporter-destination=stdout',
+        `--test-reporter=${reporter}`,
+        `--test-reporter-destination=${silent}`,
+        ...files,
+      ],
+      { cwd: root, stdio: 'inherit', env: { ...process.env, CIPHERBENCH_FAILURES_FILE: found } },
+    );
     if (error) throw error;
     if (signal) {
       // Interrupted (Ctrl-C, or a CI limit): say so and stop, as npm would.
@@ -120,7 +132,9 @@ function hasScript(folder, name) {
 
 function listed(folder) {
   try {
-    return readdirSync(folder).filter((name) => name.endsWith('.test.js')).sort();
+    return readdirSync(folder)
+      .filter((name) => name.endsWith('.test.js'))
+      .sort();
   } catch (error) {
     if (error.code === 'ENOENT') return [];
     throw error;

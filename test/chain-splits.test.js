@@ -56,11 +56,22 @@ function assertCarried({ pair, up, down }, how) {
   assert.ok(pair.receivedByClient().equals(down), `${how}: the server's bytes reached the client intact`);
 }
 
-for (const { label, presets, password = 'splits-test-password' } of chainsForThisProcess(import.meta.url, PRESET_CHAINS)) {
+for (const { label, presets, password = 'splits-test-password' } of chainsForThisProcess(
+  import.meta.url,
+  PRESET_CHAINS,
+)) {
   test(`${label}: every flight cut at each of its first ${SPLIT_POINTS} bytes, and a byte at a time, decodes the same`, () => {
     for (let k = 1; k <= SPLIT_POINTS; k++) {
-      assertCarried(roundTrip(presets, password, (bytes) => (k < bytes.length ? [bytes.subarray(0, k), bytes.subarray(k)] : [bytes])), `cut at ${k}`);
+      assertCarried(
+        roundTrip(presets, password, (bytes) =>
+          k < bytes.length ? [bytes.subarray(0, k), bytes.subarray(k)] : [bytes],
+        ),
+        `cut at ${k}`,
+      );
     }
-    assertCarried(roundTrip(presets, password, (bytes) => Array.from(bytes, (byte) => Buffer.from([byte]))), 'one byte at a time');
+    assertCarried(
+      roundTrip(presets, password, (bytes) => Array.from(bytes, (byte) => Buffer.from([byte]))),
+      'one byte at a time',
+    );
   });
 }

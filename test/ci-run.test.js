@@ -21,11 +21,17 @@ function ciRun(name, programs, env = {}) {
   const home = path.join(root, name, 'home');
   mkdirSync(bin, { recursive: true });
   mkdirSync(home);
-  for (const program of ['dirname', ...programs]) symlinkSync(program === 'node' ? process.execPath : which(program), path.join(bin, program));
+  for (const program of ['dirname', ...programs])
+    symlinkSync(program === 'node' ? process.execPath : which(program), path.join(bin, program));
   return new Promise((resolve) => {
-    execFile(which('bash'), [SCRIPT], { env: { PATH: bin, HOME: home, ...env }, timeout: 30_000 }, (error, stdout, stderr) => {
-      resolve({ code: error ? error.code : 0, stdout, stderr });
-    });
+    execFile(
+      which('bash'),
+      [SCRIPT],
+      { env: { PATH: bin, HOME: home, ...env }, timeout: 30_000 },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? error.code : 0, stdout, stderr });
+      },
+    );
   });
 }
 
@@ -33,7 +39,10 @@ test('.ci/run without Node.js stops at once, in one line naming it', async () =>
   const { code, stdout, stderr } = await ciRun('no-node', []);
   assert.equal(code, 1);
   assert.equal(stdout, '');
-  assert.match(stderr, /^cipherbench CI needs Node\.js 20\.14 or later with npm: install it from https:\/\/nodejs\.org[^\n]*\n$/);
+  assert.match(
+    stderr,
+    /^cipherbench CI needs Node\.js 20\.14 or later with npm: install it from https:\/\/nodejs\.org[^\n]*\n$/,
+  );
 });
 
 test('.ci/run without npm stops at once, in one line naming it', async () => {
@@ -43,9 +52,14 @@ test('.ci/run without npm stops at once, in one line naming it', async () => {
 });
 
 test('.ci/run without cargo, when shadowsocks-rust is not built, stops at once naming Rust and rustup', async () => {
-  const { code, stderr } = await ciRun('no-cargo', ['node', 'npm'], { CIPHERBENCH_SHADOWSOCKS_RUST: path.join(root, 'no-cargo', 'shadowsocks-rust') });
+  const { code, stderr } = await ciRun('no-cargo', ['node', 'npm'], {
+    CIPHERBENCH_SHADOWSOCKS_RUST: path.join(root, 'no-cargo', 'shadowsocks-rust'),
+  });
   assert.equal(code, 1);
-  assert.match(stderr, /^cipherbench CI needs Rust's cargo to build shadowsocks-rust: install it with rustup \(curl [^\n]*sh\.rustup\.rs[^\n]*\) and run \.ci\/run again\n$/);
+  assert.match(
+    stderr,
+    /^cipherbench CI needs Rust's cargo to build shadowsocks-rust: install it with rustup \(curl [^\n]*sh\.rustup\.rs[^\n]*\) and run \.ci\/run again\n$/,
+  );
 });
 
 // The tests read CI=true as "a missing program fails"; .ci/run is exactly

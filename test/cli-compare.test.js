@@ -82,10 +82,22 @@ test('compare refuses runs of different workloads, durations or directions with 
   await writeFile(reverse, JSON.stringify(reversed));
   try {
     for (const [args, message] of [
-      [[smoke, REQUESTS], /^cipherbench: cannot compare: the old run measured TCP bulk at full speed, 1 stream, 1 s a run, the new one requests, 20 clients, 2-byte responses, kept-alive connections, 1 s a run; compare two runs of one workload$/],
-      [[udp, tls], /^cipherbench: cannot compare: the old run measured UDP at 50\.0 Mbits\/sec offered, 1200-byte datagrams, 3 s a run, the new one TCP bulk at full speed, 1 stream, 3 s a run;/],
-      [[smoke, tls], /^cipherbench: cannot compare: the old run measured TCP bulk at full speed, 1 stream, 1 s a run, the new one TCP bulk at full speed, 1 stream, 3 s a run;/],
-      [[smoke, reverse], /^cipherbench: cannot compare: the old run measured the forward direction, the new one reverse; compare two runs of one direction/],
+      [
+        [smoke, REQUESTS],
+        /^cipherbench: cannot compare: the old run measured TCP bulk at full speed, 1 stream, 1 s a run, the new one requests, 20 clients, 2-byte responses, kept-alive connections, 1 s a run; compare two runs of one workload$/,
+      ],
+      [
+        [udp, tls],
+        /^cipherbench: cannot compare: the old run measured UDP at 50\.0 Mbits\/sec offered, 1200-byte datagrams, 3 s a run, the new one TCP bulk at full speed, 1 stream, 3 s a run;/,
+      ],
+      [
+        [smoke, tls],
+        /^cipherbench: cannot compare: the old run measured TCP bulk at full speed, 1 stream, 1 s a run, the new one TCP bulk at full speed, 1 stream, 3 s a run;/,
+      ],
+      [
+        [smoke, reverse],
+        /^cipherbench: cannot compare: the old run measured the forward direction, the new one reverse; compare two runs of one direction/,
+      ],
     ]) {
       const refused = await compare(...args);
       assert.equal(refused.exitCode, 2, refused.stdout);
@@ -100,5 +112,8 @@ test('compare refuses runs of different workloads, durations or directions with 
   const requests = await compare(REQUESTS, REQUESTS);
   assert.equal(requests.exitCode, 0, requests.stderr);
   assert.match(requests.stdout, /^Median requests per second, old run .*: requests, 20 clients/);
-  assert.match(requests.stdout, /aes-128-ctr\) +21410 req\/s \(20547\.\.26659\) +21410 req\/s \(20547\.\.26659\) +0\.0% \[.*within noise$/m);
+  assert.match(
+    requests.stdout,
+    /aes-128-ctr\) +21410 req\/s \(20547\.\.26659\) +21410 req\/s \(20547\.\.26659\) +0\.0% \[.*within noise$/m,
+  );
 });

@@ -10,10 +10,22 @@ import { freePortsFlag } from './support/ports.js';
 
 test('a mistyped command is not taken for a cases file: the nearest command is suggested, exit 2', async () => {
   for (const [args, message] of [
-    [['cipher'], "cipherbench: 'cipher' is neither a command nor a cases file here: did you mean 'cipherbench ciphers'?\n"],
-    [['presset'], "cipherbench: 'presset' is neither a command nor a cases file here: did you mean 'cipherbench presets'?\n"],
-    [['run', 'comapre'], "cipherbench: 'comapre' is neither a command nor a cases file here: did you mean 'cipherbench compare'?\n"],
-    [['xyzzy'], /^cipherbench: 'xyzzy' is neither a command nor a cases file here: the commands are run, .*presets, ciphers, .*report/],
+    [
+      ['cipher'],
+      "cipherbench: 'cipher' is neither a command nor a cases file here: did you mean 'cipherbench ciphers'?\n",
+    ],
+    [
+      ['presset'],
+      "cipherbench: 'presset' is neither a command nor a cases file here: did you mean 'cipherbench presets'?\n",
+    ],
+    [
+      ['run', 'comapre'],
+      "cipherbench: 'comapre' is neither a command nor a cases file here: did you mean 'cipherbench compare'?\n",
+    ],
+    [
+      ['xyzzy'],
+      /^cipherbench: 'xyzzy' is neither a command nor a cases file here: the commands are run, .*presets, ciphers, .*report/,
+    ],
   ]) {
     const { code, stdout, stderr } = await runCli(args);
     assert.equal(code, 2, `${args.join(' ')}: ${stderr}`);
@@ -36,11 +48,24 @@ test('a chain listed twice runs twice, with a warning in the header', async () =
   const chain = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }]);
   writeFileSync(path.join(cwd, 'cases.json'), `[${chain}, ${chain}]`);
   const { code, stdout, stderr } = await runCli(
-    ['run', 'cases.json', '--engine', 'node', '--duration', '1', '--no-ceiling', '--no-archive', ...(await freePortsFlag())],
+    [
+      'run',
+      'cases.json',
+      '--engine',
+      'node',
+      '--duration',
+      '1',
+      '--no-ceiling',
+      '--no-archive',
+      ...(await freePortsFlag()),
+    ],
     { cwd, env: { NO_COLOR: '1' } },
   );
   assert.equal(code, 0, stderr);
-  assert.match(stdout, /\niperf3:\n(.+\n)+\nwarning: cases 0 and 1 are the same chain, so it runs twice; remove one, or use --repeat to measure a case more than once\n\nrunning 2 tests\.\.\./);
+  assert.match(
+    stdout,
+    /\niperf3:\n(.+\n)+\nwarning: cases 0 and 1 are the same chain, so it runs twice; remove one, or use --repeat to measure a case more than once\n\nrunning 2 tests\.\.\./,
+  );
   assert.match(stdout, /^cases +.*\/cases\.json$/m);
 });
 
@@ -48,7 +73,10 @@ test("commander's own usage errors come in the tool's one-line form, exit 2", as
   for (const [args, message] of [
     [['--durations', '1'], "cipherbench: unknown option '--durations': did you mean --duration? (see --help)\n"],
     [['run', '--ports'], "cipherbench: option '--ports <client,server,target>' argument missing (see --help)\n"],
-    [['presets', 'ss-base'], "cipherbench: too many arguments for 'presets'. Expected 0 arguments but got 1 (see --help)\n"],
+    [
+      ['presets', 'ss-base'],
+      "cipherbench: too many arguments for 'presets'. Expected 0 arguments but got 1 (see --help)\n",
+    ],
     [['compare'], "cipherbench: missing required argument 'old' (see --help)\n"],
   ]) {
     const { code, stdout, stderr } = await runCli(args);
@@ -60,15 +88,27 @@ test("commander's own usage errors come in the tool's one-line form, exit 2", as
 
 test('a mistyped preset or method names the nearest valid one', async () => {
   const cwd = emptyFolder();
-  const cases = [[{ name: 'ss-bse' }], [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gmc' } }]];
+  const cases = [
+    [{ name: 'ss-bse' }],
+    [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gmc' } }],
+  ];
   writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(cases));
   const run = await runCli(['run', 'cases.json', '--no-archive', ...(await freePortsFlag())], { cwd });
   assert.equal(run.code, 2, run.stderr);
-  assert.match(run.stderr, /\n {2}case 0: presets\[0\]\.name: unknown preset "ss-bse" \(did you mean "ss-base"\?\); valid: ss-base, /);
-  assert.match(run.stderr, /\n {2}case 1: presets\[1\]\.params\.method: unknown method "aes-256-gmc" \(did you mean "aes-256-gcm"\?\); valid: /);
+  assert.match(
+    run.stderr,
+    /\n {2}case 0: presets\[0\]\.name: unknown preset "ss-bse" \(did you mean "ss-base"\?\); valid: ss-base, /,
+  );
+  assert.match(
+    run.stderr,
+    /\n {2}case 1: presets\[1\]\.params\.method: unknown method "aes-256-gmc" \(did you mean "aes-256-gcm"\?\); valid: /,
+  );
   const ciphers = await runCli(['ciphers', '--methods', 'chacha20-ietf-poly13O5']);
   assert.equal(ciphers.code, 2, ciphers.stderr);
-  assert.match(ciphers.stderr, /^cipherbench: --methods: unknown chacha20-ietf-poly13O5 \(did you mean "chacha20-ietf-poly1305"\?\); valid: /);
+  assert.match(
+    ciphers.stderr,
+    /^cipherbench: --methods: unknown chacha20-ietf-poly13O5 \(did you mean "chacha20-ietf-poly1305"\?\); valid: /,
+  );
   assert.equal(ciphers.stderr.split('\n').length, 2, 'one line');
 });
 
@@ -83,14 +123,30 @@ test('a reference row gets the same "did you mean", and a misspelt key of a pres
     { impl: 'shadowsocks-rust', method: 'aes-256-ctr' },
   ];
   writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(cases));
-  const { code, stdout, stderr } = await runCli(['run', 'cases.json', '--no-archive', ...(await freePortsFlag())], { cwd });
+  const { code, stdout, stderr } = await runCli(['run', 'cases.json', '--no-archive', ...(await freePortsFlag())], {
+    cwd,
+  });
   assert.equal(code, 2, stderr);
   assert.equal(stdout, '');
   const lines = stderr.split('\n');
-  assert.match(stderr, /\n {2}case 0: impl: unknown implementation "shadowsocks-libv" \(did you mean "shadowsocks-libev"\?\); valid: direct, /);
-  assert.match(stderr, /\n {2}case 1: method: shadowsocks-libev does not support "aes-256-gmc" \(did you mean "aes-256-gcm"\?\); valid: /);
-  assert.match(stderr, /\n {2}case 2: methd: shadowsocks-rust takes no field "methd" \(did you mean "method"\?\); valid: /);
-  assert.ok(lines.includes('  case 3: presets[1].param: a preset takes no key "param" (did you mean "params"?); valid: name, params'), stderr);
+  assert.match(
+    stderr,
+    /\n {2}case 0: impl: unknown implementation "shadowsocks-libv" \(did you mean "shadowsocks-libev"\?\); valid: direct, /,
+  );
+  assert.match(
+    stderr,
+    /\n {2}case 1: method: shadowsocks-libev does not support "aes-256-gmc" \(did you mean "aes-256-gcm"\?\); valid: /,
+  );
+  assert.match(
+    stderr,
+    /\n {2}case 2: methd: shadowsocks-rust takes no field "methd" \(did you mean "method"\?\); valid: /,
+  );
+  assert.ok(
+    lines.includes(
+      '  case 3: presets[1].param: a preset takes no key "param" (did you mean "params"?); valid: name, params',
+    ),
+    stderr,
+  );
   assert.ok(!lines.some((line) => line.startsWith('  case 3: presets[1].params')), 'not reported as params it lacks');
   assert.match(stderr, /\n {2}case 4: method: shadowsocks-rust does not support "aes-256-ctr"; valid: /);
 });
@@ -99,8 +155,12 @@ test('run before `npm ci`: one line that says to run it, exit 1, no stack', asyn
   // The command line and its library as a fresh clone holds them: no
   // node_modules anywhere above.
   const clone = emptyFolder();
-  for (const part of ['bin', 'lib', 'package.json']) cpSync(fileURLToPath(new URL(`../${part}`, import.meta.url)), path.join(clone, part), { recursive: true });
-  const { code, stdout, stderr } = await runCli(['--help'], { cwd: clone, commandArgs: [path.join(clone, 'bin', 'cipherbench.js')] });
+  for (const part of ['bin', 'lib', 'package.json'])
+    cpSync(fileURLToPath(new URL(`../${part}`, import.meta.url)), path.join(clone, part), { recursive: true });
+  const { code, stdout, stderr } = await runCli(['--help'], {
+    cwd: clone,
+    commandArgs: [path.join(clone, 'bin', 'cipherbench.js')],
+  });
   assert.equal(code, 1, stderr);
   assert.equal(stdout, '');
   assert.equal(stderr, `cipherbench: the package commander it needs is not installed: run \`npm ci\` in ${clone}\n`);

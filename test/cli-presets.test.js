@@ -12,7 +12,10 @@ const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('lists every preset with its roles and summary', () => {
   for (const preset of Object.values(PRESETS)) {
-    const tags = [...preset.roles, ...(Object.keys(preset.params).length === 0 && preset.needsLegacyProvider?.({}) ? ['legacy provider'] : [])];
+    const tags = [
+      ...preset.roles,
+      ...(Object.keys(preset.params).length === 0 && preset.needsLegacyProvider?.({}) ? ['legacy provider'] : []),
+    ];
     const heading = tags.length > 0 ? `${preset.name}  (${tags.join(', ')})` : preset.name;
     assert.match(output, new RegExp(`(^|\\n)${escaped(heading)}\\n {2}${escaped(preset.summary)}\\n`));
   }

@@ -48,5 +48,8 @@ test('report: a missing or wrong file is one line and exit 2; an unwritable expo
   }
   const unwritable = await runCli(['report', FIXTURE, '--html', 'no/such/dir/r.html'], { cwd });
   assert.equal(unwritable.code, 1);
-  assert.match(unwritable.stderr, /^cipherbench: the HTML report was not written: cannot write no\/such\/dir\/r\.html: ENOENT/);
+  assert.match(
+    unwritable.stderr,
+    /^cipherbench: the HTML report was not written: cannot write no\/such\/dir\/r\.html: ENOENT/,
+  );
 });

@@ -31,7 +31,10 @@ function baselineFile(cwd, bitsPerSecond) {
     receiver: { ...side, min: bitsPerSecond, max: bitsPerSecond, cv: 0 },
   };
   const file = path.join(cwd, `baseline-${bitsPerSecond}.json`);
-  writeFileSync(file, JSON.stringify({ ...fixture, options: { ...fixture.options, duration: 1, both: false }, cases: [caseResult] }));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...fixture, options: { ...fixture.options, duration: 1, both: false }, cases: [caseResult] }),
+  );
   return file;
 }
 
@@ -41,7 +44,21 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     const cwd = emptyFolder();
     const baseline = baselineFile(cwd, 1e13);
     const { code, stdout, stderr } = await runCli(
-      ['--full', '--duration', '1', '--repeat', '3', '--max-rounds', '3', '--no-latency', '--json', '--no-archive', '--baseline', baseline, ...QUICK],
+      [
+        '--full',
+        '--duration',
+        '1',
+        '--repeat',
+        '3',
+        '--max-rounds',
+        '3',
+        '--no-latency',
+        '--json',
+        '--no-archive',
+        '--baseline',
+        baseline,
+        ...QUICK,
+      ],
       { cwd },
     );
     assert.equal(code, 1, stderr);
@@ -51,16 +68,31 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       [result.options.mode, result.options.duration, result.options.repeat, result.options.latency],
       ['full', 1, 3, false],
     );
-    assert.deepEqual(result.cases.map((c) => [c.index, c.status, c.runs.length]), [[12, 'ok', 3]]);
+    assert.deepEqual(
+      result.cases.map((c) => [c.index, c.status, c.runs.length]),
+      [[12, 'ok', 3]],
+    );
     // One test, run three times: one block for it, after its last run.
     assert.match(stderr, /\n\nrunning 1 tests, 3 runs each: 3 runs\.\.\.\n\n/);
     assert.equal(stderr.match(/------------ Test Case 12 -/g).length, 1);
     // --full's stopping rule, held to 3 rounds by --max-rounds: the rounds count up, the widest interval beside them.
-    assert.match(stderr, /\[run 1\/3\] Test Case 12  aes-128-gcm \(round 1\) \.\.\.\n\[run 2\/3\] Test Case 12  aes-128-gcm \(round 2\) \.\.\.\n\[run 3\/3\] Test Case 12  aes-128-gcm \(round 3, widest ±[\d.]+%\) \.\.\.\n/);
-    assert.deepEqual([result.options.confidence, result.options.maxRounds, result.rounds, result.stopped], [{ level: 0.95, width: 0.05 }, 3, 3, 'max-rounds']);
+    assert.match(
+      stderr,
+      /\[run 1\/3\] Test Case 12  aes-128-gcm \(round 1\) \.\.\.\n\[run 2\/3\] Test Case 12  aes-128-gcm \(round 2\) \.\.\.\n\[run 3\/3\] Test Case 12  aes-128-gcm \(round 3, widest ±[\d.]+%\) \.\.\.\n/,
+    );
+    assert.deepEqual(
+      [result.options.confidence, result.options.maxRounds, result.rounds, result.stopped],
+      [{ level: 0.95, width: 0.05 }, 3, 3, 'max-rounds'],
+    );
     assert.match(stderr, /receiver  median .+ \(3 runs\)/);
-    assert.match(stderr, new RegExp(`Done in [\\d.]+s\\.\\n\\nAgainst the baseline ${baseline}:\\nReceiver median bitrates, old run `));
-    assert.match(stderr, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +10\.0 Tbits\/sec +.+ +-\d+\.\d% \[-\d+\.\d%, -\d+\.\d%\] +0\.050 +slower\n/);
+    assert.match(
+      stderr,
+      new RegExp(`Done in [\\d.]+s\\.\\n\\nAgainst the baseline ${baseline}:\\nReceiver median bitrates, old run `),
+    );
+    assert.match(
+      stderr,
+      /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +10\.0 Tbits\/sec +.+ +-\d+\.\d% \[-\d+\.\d%, -\d+\.\d%\] +0\.050 +slower\n/,
+    );
     assert.match(stderr, /REGRESSED: 1 of 1 cases got slower than the old run\.\n$/);
   });
 
@@ -69,11 +101,28 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     const cwd = emptyFolder();
     const baseline = baselineFile(cwd, 1e3);
     const { code, stdout, stderr } = await runCli(
-      ['--duration', '1', '--no-archive', '--baseline', baseline, '--strict', '--threshold', '10', '--markdown', 'out.md', '--html', 'out.html', ...QUICK],
+      [
+        '--duration',
+        '1',
+        '--no-archive',
+        '--baseline',
+        baseline,
+        '--strict',
+        '--threshold',
+        '10',
+        '--markdown',
+        'out.md',
+        '--html',
+        'out.html',
+        ...QUICK,
+      ],
       { cwd },
     );
     assert.equal(code, 0, stderr);
-    assert.match(stdout, /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +1\.00 Kbits\/sec +.+ +\+\d+\.\d% +faster\n/);
+    assert.match(
+      stdout,
+      /\n +12 +forward +ss-base \+ ss-aead-cipher\(aes-128-gcm\) +1\.00 Kbits\/sec +.+ +\+\d+\.\d% +faster\n/,
+    );
     assert.match(stdout, /No regression: no case got slower by more than 10% beyond the runs' noise\.\n$/);
     assert.match(stderr, /\nMarkdown report written: out\.md\nHTML report written: out\.html\n$/);
     const markdown = readFileSync(path.join(cwd, 'out.md'), 'utf8');
@@ -100,7 +149,10 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       },
     });
     assert.equal(code, 1, stderr);
-    assert.match(stderr, /\ncipherbench: the Markdown report was not written: cannot write folder\/out\.md: ENOENT[^\n]*\n$/);
+    assert.match(
+      stderr,
+      /\ncipherbench: the Markdown report was not written: cannot write folder\/out\.md: ENOENT[^\n]*\n$/,
+    );
     const [json] = readdirSync(path.join(cwd, 'reports')).filter((name) => name.endsWith('.json'));
     const archived = JSON.parse(readFileSync(path.join(cwd, 'reports', json), 'utf8'));
     assert.deepEqual([archived.options.mode, archived.options.duration, archived.options.repeat], ['smoke', 1, 1]);
@@ -113,12 +165,21 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     writeFileSync(path.join(cwd, 'not-json.json.bak'), 'export default [];');
     for (const [args, message] of [
       [['--baseline', 'missing.json'], /^cipherbench: cannot read missing\.json: no such file\n$/],
-      [['--baseline', 'not-json.json'], /^cipherbench: not-json\.json:1 is not JSON \(Expected property name or '}'\); pass a report/],
-      [['--baseline', 'not-json.json', '--threshold', 'lots'], /^cipherbench: --threshold must be a percentage of 0 or more/],
+      [
+        ['--baseline', 'not-json.json'],
+        /^cipherbench: not-json\.json:1 is not JSON \(Expected property name or '}'\); pass a report/,
+      ],
+      [
+        ['--baseline', 'not-json.json', '--threshold', 'lots'],
+        /^cipherbench: --threshold must be a percentage of 0 or more/,
+      ],
       [['--smoke', '--full'], /^cipherbench: give --smoke or --full, not both\n$/],
       [['--reverse', '--both'], /^cipherbench: give --reverse .* or --both .*, not the two together\n$/],
       [['--repeat', '0'], /^cipherbench: repeat must be a whole number of runs, 1 to 100; got "0"\n$/],
-      [['--json', 'cases.js'], /^cipherbench: --json cases\.js: that looks like a cases file, not where to write the JSON report; give a \.json name/],
+      [
+        ['--json', 'cases.js'],
+        /^cipherbench: --json cases\.js: that looks like a cases file, not where to write the JSON report; give a \.json name/,
+      ],
       [['--json', 'not-json.json.bak'], /^cipherbench: --json not-json\.json\.bak: that looks like a cases file/],
     ]) {
       const { code, stdout, stderr } = await runCli([...args, ...QUICK], { cwd });
@@ -126,7 +187,11 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       assert.equal(stdout, '', args.join(' '));
       assert.match(stderr, message, args.join(' '));
     }
-    assert.deepEqual(readdirSync(cwd).sort(), ['not-json.json', 'not-json.json.bak'], 'nothing archived or overwritten');
+    assert.deepEqual(
+      readdirSync(cwd).sort(),
+      ['not-json.json', 'not-json.json.bak'],
+      'nothing archived or overwritten',
+    );
     assert.equal(readFileSync(path.join(cwd, 'not-json.json.bak'), 'utf8'), 'export default [];');
   });
 
@@ -139,7 +204,10 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     assert.match(toFile.stdout, /\(ranking\):\n\n 1: Test Case 12, Bitrate=\[/);
     assert.match(toFile.stderr, /\nJSON report written: r\.json\n$/);
     const written = JSON.parse(readFileSync(path.join(cwd, 'r.json'), 'utf8'));
-    assert.deepEqual(written.cases.map((c) => [c.index, c.status]), [[12, 'ok']]);
+    assert.deepEqual(
+      written.cases.map((c) => [c.index, c.status]),
+      [[12, 'ok']],
+    );
     assert.deepEqual(readdirSync(cwd), ['r.json']);
 
     const toStdout = await runCli(['--smoke', '--no-archive', '--json', '-', ...QUICK], { cwd });

@@ -13,14 +13,23 @@ const runCli = async (args, options) => runCliIn(['run', ...args, ...(await free
 describe('cipherbench run: --seed, --confidence, --max-rounds, --max-time, --rate', { timeout: 120_000 }, () => {
   test('bad values: one line naming the option, exit 2, nothing started', async () => {
     const bad = [
-      [['--confidence', '101,5'], /^cipherbench: --confidence takes LEVEL,WIDTH in percent: a level from 50 to 99\.9 and a width above 0, e\.g\. 95,5; got "101,5"\n$/],
+      [
+        ['--confidence', '101,5'],
+        /^cipherbench: --confidence takes LEVEL,WIDTH in percent: a level from 50 to 99\.9 and a width above 0, e\.g\. 95,5; got "101,5"\n$/,
+      ],
       [['--confidence', '95,0'], /^cipherbench: --confidence takes LEVEL,WIDTH/],
       [['--confidence', '49.9,5'], /^cipherbench: --confidence takes LEVEL,WIDTH/],
-      [['--rate', 'fast'], /^cipherbench: --rate must be a rate in bits per second such as 1G, 250M or 800k \(1K to 10T\), got "fast"\n$/],
+      [
+        ['--rate', 'fast'],
+        /^cipherbench: --rate must be a rate in bits per second such as 1G, 250M or 800k \(1K to 10T\), got "fast"\n$/,
+      ],
       [['--max-rounds', '0'], /^cipherbench: --max-rounds must be a whole number of rounds, 1 to 100; got "0"\n$/],
       [['--max-time', '-3'], /^cipherbench: --max-time must be a number of seconds above 0/],
       [['--seed', 'abc'], /^cipherbench: seed must be a whole number/],
-      [['--engine', 'node', '--rate', '1G', '--both', '--parallel', '2'], /^cipherbench: --rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends\n$/],
+      [
+        ['--engine', 'node', '--rate', '1G', '--both', '--parallel', '2'],
+        /^cipherbench: --rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends\n$/,
+      ],
     ];
     for (const [args, message] of bad) {
       const { code, stdout, stderr, descendants } = await runCli([...args, '--no-archive']);
@@ -35,7 +44,24 @@ describe('cipherbench run: --seed, --confidence, --max-rounds, --max-time, --rat
     const cwd = emptyFolder();
     const json = path.join(cwd, 'result.json');
     const { code, stdout, stderr } = await runCli(
-      ['--engine', 'node', '--filter', 'plain', '--duration', '1', '--repeat', '3', '--rate', '50M', '--seed', '99', '--no-ceiling', '--no-archive', '--json', json],
+      [
+        '--engine',
+        'node',
+        '--filter',
+        'plain',
+        '--duration',
+        '1',
+        '--repeat',
+        '3',
+        '--rate',
+        '50M',
+        '--seed',
+        '99',
+        '--no-ceiling',
+        '--no-archive',
+        '--json',
+        json,
+      ],
       { cwd },
     );
     assert.equal(code, 0, stderr);

@@ -24,19 +24,42 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     if (!requirePrograms(t, 'iperf3')) return;
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'cases.js'), `module.exports = ${JSON.stringify(THREE)};\n`);
-    const { code, stdout, stderr, descendants: pids, commands } = await runCli(['--duration', '1', '--filter', '2', ...(await freePortsFlag())], { cwd });
+    const {
+      code,
+      stdout,
+      stderr,
+      descendants: pids,
+      commands,
+    } = await runCli(['--duration', '1', '--filter', '2', ...(await freePortsFlag())], { cwd });
     assert.equal(code, 0, stderr);
-    assert.match(stdout, new RegExp(`^cipherbench:\\nversion +0\\.1\\.0\\nengine +iperf3\\ncases +${escapeRegExp(path.join(cwd, 'cases.js'))}\\n\\nOperating System:\\n`));
-    assert.match(stdout, /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\nss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n/);
+    assert.match(
+      stdout,
+      new RegExp(
+        `^cipherbench:\\nversion +0\\.1\\.0\\nengine +iperf3\\ncases +${escapeRegExp(path.join(cwd, 'cases.js'))}\\n\\nOperating System:\\n`,
+      ),
+    );
+    assert.match(
+      stdout,
+      /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\nss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n/,
+    );
     // Cost per relay and the chain's ceiling under the bitrates, and no warning.
     const archived = archivedJson(cwd);
-    assert.match(stdout, / receiver\ncost {13}cpu s  cpu s\/GB +peak RSS\nrelay client +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nrelay server +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nceiling {10}encrypt .+ efficiency \d+\.\d%\n-{41}\n\n\(ranking\):\n\n 1: Test Case 2, Bitrate=\[/);
+    assert.match(
+      stdout,
+      / receiver\ncost {13}cpu s  cpu s\/GB +peak RSS\nrelay client +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nrelay server +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nceiling {10}encrypt .+ efficiency \d+\.\d%\n-{41}\n\n\(ranking\):\n\n 1: Test Case 2, Bitrate=\[/,
+    );
     assert.match(stdout, /\n\nDone in \d+\.\d\ds\.\n$/);
     assert.doesNotMatch(stdout, ANSI, 'no colour off a terminal');
-    assert.match(stderr, /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Test Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d-\d{6}\.txt and .*reports\/\d{4}-\d\d-\d\d-\d{6}\.json\n$/);
+    assert.match(
+      stderr,
+      /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Test Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d-\d{6}\.txt and .*reports\/\d{4}-\d\d-\d\d-\d{6}\.json\n$/,
+    );
     assert.equal(archived.options.casesFile, path.join(cwd, 'cases.js'));
     assert.equal(archived.complete, true);
-    assert.deepEqual(archived.cases.map((c) => [c.index, c.status]), [[2, 'ok']]);
+    assert.deepEqual(
+      archived.cases.map((c) => [c.index, c.status]),
+      [[2, 'ok']],
+    );
     assert.equal(commands.filter((line) => / relay (server|client) /.test(line)).length, 2);
     assert.equal(commands.filter((line) => /^\S*iperf3 -(s|c) /.test(line)).length, 2);
     assertAllGone(pids);
@@ -44,11 +67,28 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
 
   test('--json: the JSON report on stdout, the text on stderr; --no-archive writes nothing', async (t) => {
     if (!requirePrograms(t, 'iperf3')) return;
-    const { code, stdout, stderr, cwd } = await runCli(['run', '--duration', '1', '--filter', '14', '--json', '--no-archive', '--no-ceiling', ...(await freePortsFlag())]);
+    const { code, stdout, stderr, cwd } = await runCli([
+      'run',
+      '--duration',
+      '1',
+      '--filter',
+      '14',
+      '--json',
+      '--no-archive',
+      '--no-ceiling',
+      ...(await freePortsFlag()),
+    ]);
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
-    assert.equal(result.options.casesFile, path.resolve(CLI, '../../cases.js'), 'the bundled cases.js, as the folder has none');
-    assert.deepEqual(result.cases.map((c) => [c.index, c.status]), [[14, 'ok']]);
+    assert.equal(
+      result.options.casesFile,
+      path.resolve(CLI, '../../cases.js'),
+      'the bundled cases.js, as the folder has none',
+    );
+    assert.deepEqual(
+      result.cases.map((c) => [c.index, c.status]),
+      [[14, 'ok']],
+    );
     assert.match(stderr, /^cipherbench:\n/);
     assert.match(stderr, /\(ranking\):\n\n 1: Test Case 14, /);
     assert.deepEqual(readdirSync(cwd), []);
@@ -58,13 +98,23 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     if (!requirePrograms(t, 'iperf3')) return;
     let occupying;
     const ports = await freeRunPorts();
-    const { code, stdout, stderr, cwd, descendants: pids } = await runCli(
-      ['run', '--duration', '1', '--filter', '14', '--no-ceiling', ...portsFlag(ports)],
-      { during: () => { occupying = occupyIperf3Server(ports.target, { timeoutMs: 20_000 }); } },
-    );
+    const {
+      code,
+      stdout,
+      stderr,
+      cwd,
+      descendants: pids,
+    } = await runCli(['run', '--duration', '1', '--filter', '14', '--no-ceiling', ...portsFlag(ports)], {
+      during: () => {
+        occupying = occupyIperf3Server(ports.target, { timeoutMs: 20_000 });
+      },
+    });
     (await occupying).destroy();
     assert.equal(code, 1, stderr);
-    assert.match(stdout, /------------ Test Case 14 ----------------\n.*\nFAILED: iperf3: the server is busy running a test\. try again later\n-{41}\n/);
+    assert.match(
+      stdout,
+      /------------ Test Case 14 ----------------\n.*\nFAILED: iperf3: the server is busy running a test\. try again later\n-{41}\n/,
+    );
     assert.match(stdout, /\(not ranked\):\n\n {4}Test Case 14, FAILED: iperf3: the server is busy/);
     assert.equal(archivedJson(cwd).cases[0].status, 'failed');
     assertAllGone(pids);
@@ -74,10 +124,20 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     const cwd = emptyFolder();
     writeFileSync(path.join(cwd, 'not-a-folder'), '');
     const out = path.join(cwd, 'not-a-folder', 'reports');
-    const { code, stdout, stderr, descendants: pids } = await runCli(['run', '--out', out, '--json', 'missing/r.json', '--no-ceiling', ...(await freePortsFlag())], { cwd });
+    const {
+      code,
+      stdout,
+      stderr,
+      descendants: pids,
+    } = await runCli(['run', '--out', out, '--json', 'missing/r.json', '--no-ceiling', ...(await freePortsFlag())], {
+      cwd,
+    });
     assert.equal(code, 2, stderr);
     assert.equal(stdout, '');
-    assert.equal(stderr, `cipherbench: --json missing/r.json: the folder missing does not exist; --out ${out}: ${path.join(cwd, 'not-a-folder')} is not a folder (or --no-archive)\n`);
+    assert.equal(
+      stderr,
+      `cipherbench: --json missing/r.json: the folder missing does not exist; --out ${out}: ${path.join(cwd, 'not-a-folder')} is not a folder (or --no-archive)\n`,
+    );
     assert.deepEqual(pids, [], 'no process started');
   });
 
@@ -87,19 +147,37 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     const out = path.join(cwd, 'reports');
     mkdirSync(out);
     // Writable when checked; a file by the time the run ends.
-    const { code, stdout, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--out', path.join(out, 'inner'), '--no-ceiling', ...(await freePortsFlag())], {
-      cwd,
-      during: async (child, output) => {
-        await waitFor(() => output().stderr, /\[run 1\/1\]/);
-        rmSync(out, { recursive: true });
-        writeFileSync(out, '');
+    const { code, stdout, stderr } = await runCli(
+      [
+        'run',
+        '--duration',
+        '1',
+        '--filter',
+        'aes-128-gcm',
+        '--out',
+        path.join(out, 'inner'),
+        '--no-ceiling',
+        ...(await freePortsFlag()),
+      ],
+      {
+        cwd,
+        during: async (child, output) => {
+          await waitFor(() => output().stderr, /\[run 1\/1\]/);
+          rmSync(out, { recursive: true });
+          writeFileSync(out, '');
+        },
       },
-    });
+    );
     assert.equal(code, 1, stderr);
-    const said = new RegExp(`\\ncipherbench: cannot archive the report in ${escapeRegExp(path.join(out, 'inner'))}: .*ENOTDIR.*; the JSON report follows on stdout\\ncipherbench: the JSON report is kept in (\\S+)\\n$`).exec(stderr);
+    const said = new RegExp(
+      `\\ncipherbench: cannot archive the report in ${escapeRegExp(path.join(out, 'inner'))}: .*ENOTDIR.*; the JSON report follows on stdout\\ncipherbench: the JSON report is kept in (\\S+)\\n$`,
+    ).exec(stderr);
     assert.ok(said, stderr);
     const json = JSON.parse(stdout.slice(stdout.indexOf('\n{\n') + 1));
-    assert.deepEqual(json.cases.map((c) => [c.index, c.status]), [[12, 'ok']]);
+    assert.deepEqual(
+      json.cases.map((c) => [c.index, c.status]),
+      [[12, 'ok']],
+    );
     assert.match(stdout, /\(ranking\):/);
     t.after(() => rmSync(said[1], { force: true }));
     assert.deepEqual(JSON.parse(readFileSync(said[1], 'utf8')), json, 'the temporary file holds the same report');
@@ -110,22 +188,42 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     const cwd = emptyFolder();
     const folder = path.join(cwd, 'results');
     mkdirSync(folder);
-    const { code, stderr } = await runCli(['run', '--duration', '1', '--filter', 'aes-128-gcm', '--json', path.join(folder, 'r.json'), '--no-archive', '--no-ceiling', ...(await freePortsFlag())], {
-      cwd,
-      during: async (child, output) => {
-        await waitFor(() => output().stderr, /\[run 1\/1\]/);
-        rmSync(folder, { recursive: true });
+    const { code, stderr } = await runCli(
+      [
+        'run',
+        '--duration',
+        '1',
+        '--filter',
+        'aes-128-gcm',
+        '--json',
+        path.join(folder, 'r.json'),
+        '--no-archive',
+        '--no-ceiling',
+        ...(await freePortsFlag()),
+      ],
+      {
+        cwd,
+        during: async (child, output) => {
+          await waitFor(() => output().stderr, /\[run 1\/1\]/);
+          rmSync(folder, { recursive: true });
+        },
       },
-    });
+    );
     assert.equal(code, 1, stderr);
     assert.match(stderr, /\ncipherbench: the JSON report was not written: cannot write .*r\.json: ENOENT/);
     const kept = /\ncipherbench: the JSON report is kept in (\S+)\n$/.exec(stderr);
     assert.ok(kept, stderr);
     t.after(() => rmSync(kept[1], { force: true }));
-    assert.deepEqual(JSON.parse(readFileSync(kept[1], 'utf8')).cases.map((c) => [c.index, c.status]), [[12, 'ok']]);
+    assert.deepEqual(
+      JSON.parse(readFileSync(kept[1], 'utf8')).cases.map((c) => [c.index, c.status]),
+      [[12, 'ok']],
+    );
   });
 
-  for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]]) {
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ]) {
     test(`${signal} mid-run stops every child, archives the partial report and exits ${code}`, async (t) => {
       if (!requirePrograms(t, 'iperf3')) return;
       const cwd = emptyFolder();
@@ -149,7 +247,10 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
       assert.equal(archived.complete, false);
       assert.equal(archived.interrupted, signal);
       const expected = signal === 'SIGINT' ? ['skipped', 'skipped', 'skipped'] : ['ok', 'skipped', 'skipped'];
-      assert.deepEqual(archived.cases.map((c) => c.status), expected);
+      assert.deepEqual(
+        archived.cases.map((c) => c.status),
+        expected,
+      );
       assert.ok(archived.cases.filter((c) => c.status === 'skipped').every((c) => c.reason === 'run interrupted'));
       assert.ok(result.descendants.length >= 4, `saw the children: ${result.descendants}`);
       assertAllGone(result.descendants);
@@ -160,14 +261,32 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     if (!requirePrograms(t, 'iperf3', 'script')) return;
     // script(1) gives the CLI a pseudo-terminal, as a person's shell would.
     const onTerminal = async (extra, env) => {
-      const command = [process.execPath, CLI, 'run', '--duration', '1', '--repeat', '1', '--filter', 'aes-128-gcm', '--no-archive', '--no-ceiling', ...(await freePortsFlag()), ...extra]
-        .map((word) => `'${word}'`).join(' ');
+      const command = [
+        process.execPath,
+        CLI,
+        'run',
+        '--duration',
+        '1',
+        '--repeat',
+        '1',
+        '--filter',
+        'aes-128-gcm',
+        '--no-archive',
+        '--no-ceiling',
+        ...(await freePortsFlag()),
+        ...extra,
+      ]
+        .map((word) => `'${word}'`)
+        .join(' ');
       return runCli([], { command: 'script', commandArgs: ['-qec', command, '/dev/null'], env });
     };
     const colored = await onTerminal([], { NO_COLOR: '' });
     assert.equal(colored.code, 0, colored.stdout);
     assert.match(colored.stdout, ANSI);
-    for (const [extra, env] of [[[], { NO_COLOR: '1' }], [['--no-color'], { NO_COLOR: '' }]]) {
+    for (const [extra, env] of [
+      [[], { NO_COLOR: '1' }],
+      [['--no-color'], { NO_COLOR: '' }],
+    ]) {
       const plain = await onTerminal(extra, env);
       assert.equal(plain.code, 0, plain.stdout);
       // The live progress line rewrites itself with \r and erase-line; the
@@ -181,7 +300,10 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
   test('--engine iperf3 without iperf3: says how to install it', async () => {
     const bin = emptyFolder();
     symlinkSync(process.execPath, path.join(bin, 'node'));
-    const { code, stdout, stderr, commands } = await runCli(['run', '--engine', 'iperf3', '--no-archive', ...(await freePortsFlag())], { env: { PATH: bin } });
+    const { code, stdout, stderr, commands } = await runCli(
+      ['run', '--engine', 'iperf3', '--no-archive', ...(await freePortsFlag())],
+      { env: { PATH: bin } },
+    );
     assert.equal(code, 2);
     assert.equal(stdout, '');
     assert.equal(
@@ -193,17 +315,21 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
 
   test('a cases file with problems: every one, by case index and field', async () => {
     const cwd = emptyFolder();
-    writeFileSync(path.join(cwd, 'mine.js'), `export default ${JSON.stringify([
-      chain('aes-256-gcm'),
-      chain('x'),
-      { name: 'ss-base' },
-    ])};\n`);
+    writeFileSync(
+      path.join(cwd, 'mine.js'),
+      `export default ${JSON.stringify([chain('aes-256-gcm'), chain('x'), { name: 'ss-base' }])};\n`,
+    );
     const { code, stdout, stderr } = await runCli(['run', 'mine.js', ...(await freePortsFlag())], { cwd });
     assert.equal(code, 2);
     assert.equal(stdout, '');
-    assert.match(stderr, new RegExp(`^cipherbench: cases file ${path.join(cwd, 'mine.js')} has 2 problems:\n`
-      + '  case 1: presets\\[1\\]\\.params\\.method: unknown method "x"; valid: aes-128-gcm, [^\\n]+\n'
-      + '  case 2: presets: must be an array of presets, [^\\n]+\n$'));
+    assert.match(
+      stderr,
+      new RegExp(
+        `^cipherbench: cases file ${path.join(cwd, 'mine.js')} has 2 problems:\n` +
+          '  case 1: presets\\[1\\]\\.params\\.method: unknown method "x"; valid: aes-128-gcm, [^\\n]+\n' +
+          '  case 2: presets: must be an array of presets, [^\\n]+\n$',
+      ),
+    );
   });
 
   test('a cases file that does not load: one line, no stack', async () => {
@@ -220,11 +346,24 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
     const taken = holder.address().port;
     try {
       const [client, target] = await freePorts(2);
-      const { code, stderr, commands } = await runCli(['run', '--filter', '0', ...portsFlag({ client, server: taken, target })]);
+      const { code, stderr, commands } = await runCli([
+        'run',
+        '--filter',
+        '0',
+        ...portsFlag({ client, server: taken, target }),
+      ]);
       assert.equal(code, 2);
-      assert.match(stderr, new RegExp(`^cipherbench: port ${taken} \\(relay server\\) is already in use by pid ${process.pid} \\(node\\): stop it, or pick free ports with --ports CLIENT,SERVER,TARGET\n$`));
+      assert.match(
+        stderr,
+        new RegExp(
+          `^cipherbench: port ${taken} \\(relay server\\) is already in use by pid ${process.pid} \\(node\\): stop it, or pick free ports with --ports CLIENT,SERVER,TARGET\n$`,
+        ),
+      );
       // ss may run to name the holder; no relay or iperf3 starts.
-      assert.deepEqual(commands.filter((line) => / relay (server|client) |iperf3/.test(line)), []);
+      assert.deepEqual(
+        commands.filter((line) => / relay (server|client) |iperf3/.test(line)),
+        [],
+      );
     } finally {
       holder.close();
     }
@@ -238,8 +377,14 @@ describe('cipherbench run refuses bad input before any process starts, exit 2', 
       [['--engine', 'netperf'], /^cipherbench: engine must be one of auto, iperf3, node, wrk, got "netperf"\n$/],
       [['--relative-to', 'no-such-case'], /^cipherbench: --relative-to "no-such-case" matches no case in this run/],
       // The bundled set has a shadowsocks-libev row for three methods.
-      [['--relative-to', 'libev'], /^cipherbench: --relative-to "libev" matches 3 cases and must match one: 19 \(shadowsocks-libev aes-256-gcm\), 20 \(shadowsocks-libev chacha20-ietf-poly1305\), 21 \(shadowsocks-libev aes-256-ctr\)\n$/],
-      [['--filter', 'gcm', '--relative-to', 'direct'], /^cipherbench: --relative-to "direct" matches no case in this run/],
+      [
+        ['--relative-to', 'libev'],
+        /^cipherbench: --relative-to "libev" matches 3 cases and must match one: 19 \(shadowsocks-libev aes-256-gcm\), 20 \(shadowsocks-libev chacha20-ietf-poly1305\), 21 \(shadowsocks-libev aes-256-ctr\)\n$/,
+      ],
+      [
+        ['--filter', 'gcm', '--relative-to', 'direct'],
+        /^cipherbench: --relative-to "direct" matches no case in this run/,
+      ],
     ]) {
       const { code, stderr } = await runCli(['run', ...args]);
       assert.equal(code, 2, args.join(' '));

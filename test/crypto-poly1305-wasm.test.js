@@ -34,11 +34,17 @@ test('the embedded wasm is exactly what poly1305.wat compiles to (npm run build:
 // RFC 8439 2.5.2 and appendix A.3 (#1, #4 to #11; #2 and #3 are the long
 // IETF-notice text), key || message || tag.
 const VECTORS = [
-  ['85d6be7857556d337f4452fe42d506a8 0103808afb0db2fd4abff6af4149f51b', Buffer.from('Cryptographic Forum Research Group').toString('hex'), 'a8061dc1305136c6c22b8baf0c0127a9'],
+  [
+    '85d6be7857556d337f4452fe42d506a8 0103808afb0db2fd4abff6af4149f51b',
+    Buffer.from('Cryptographic Forum Research Group').toString('hex'),
+    'a8061dc1305136c6c22b8baf0c0127a9',
+  ],
   ['00'.repeat(32), '00'.repeat(64), '00'.repeat(16)],
   [
     '1c9240a5eb55d38af333888604f6b5f0 473917c1402b80099dca5cbc207075c0',
-    Buffer.from("'Twas brillig, and the slithy toves\nDid gyre and gimble in the wabe:\nAll mimsy were the borogoves,\nAnd the mome raths outgrabe.").toString('hex'),
+    Buffer.from(
+      "'Twas brillig, and the slithy toves\nDid gyre and gimble in the wabe:\nAll mimsy were the borogoves,\nAnd the mome raths outgrabe.",
+    ).toString('hex'),
     '4541669a7eaaee61e708dc7cbcc5eb62',
   ],
   ['02' + '00'.repeat(31), 'ff'.repeat(16), '03' + '00'.repeat(15)],
@@ -58,7 +64,7 @@ const VECTORS = [
   ],
 ];
 
-test('RFC 8439 2.5.2 and A.3: the wasm and the JavaScript Poly1305 give the RFC\'s tags', () => {
+test("RFC 8439 2.5.2 and A.3: the wasm and the JavaScript Poly1305 give the RFC's tags", () => {
   for (const [key, message, tag] of VECTORS) {
     assert.deepEqual(wasmTag(hex(key), [hex(message)]), hex(tag), `wasm, key ${key}`);
     assert.deepEqual(wasmTag(hex(key), randomParts(hex(message))), hex(tag), `wasm in parts, key ${key}`);
@@ -71,7 +77,13 @@ test('RFC 8439 2.5.2 and A.3: the wasm and the JavaScript Poly1305 give the RFC\
 const LENGTHS = [
   ...Array.from({ length: 301 }, (_, n) => n),
   ...Array.from({ length: 41 }, (_, i) => 16364 + i),
-  0x3fff + 16, 0x3fff + 32, 32767, 32768, 32769, 65536 + 7, 100_000,
+  0x3fff + 16,
+  0x3fff + 32,
+  32767,
+  32768,
+  32769,
+  65536 + 7,
+  100_000,
 ];
 const cases = LENGTHS.map((length) => ({ key: randomBytes(32), message: randomBytes(length) }));
 
@@ -91,7 +103,11 @@ test('extreme keys and messages: wasm equals the JavaScript Poly1305', () => {
     for (const length of [1, 15, 16, 17, 31, 32, 33, 1000, 16400]) {
       for (const fill of [0xff, 0x00, 0xfe]) {
         const message = Buffer.alloc(length, fill);
-        assert.deepEqual(wasmTag(key, [message]), jsTag(key, message), `key ${key.toString('hex')} ${length} x ${fill}`);
+        assert.deepEqual(
+          wasmTag(key, [message]),
+          jsTag(key, message),
+          `key ${key.toString('hex')} ${length} x ${fill}`,
+        );
       }
     }
   }
@@ -109,7 +125,7 @@ for key, message in json.load(sys.stdin):
 // rather than whichever python3 comes first on PATH (pyenv's, on CI machines).
 const PYTHON = existsSync('/usr/bin/python3') ? '/usr/bin/python3' : 'python3';
 
-test('random messages of every length to 300 and around 16 KiB: wasm equals Python cryptography\'s Poly1305', (t) => {
+test("random messages of every length to 300 and around 16 KiB: wasm equals Python cryptography's Poly1305", (t) => {
   if (!requirePrograms(t, PYTHON)) return;
   let tags;
   try {
@@ -117,7 +133,9 @@ test('random messages of every length to 300 and around 16 KiB: wasm equals Pyth
       input: JSON.stringify(cases.map(({ key, message }) => [key.toString('hex'), message.toString('hex')])),
       encoding: 'utf8',
       maxBuffer: 1 << 24,
-    }).trim().split('\n');
+    })
+      .trim()
+      .split('\n');
   } catch (error) {
     const message = `needs Python's cryptography (Debian: apt-get install -y python3-cryptography): ${error.stderr?.trim().split('\n').at(-1)}`;
     if (process.env.CI === 'true') throw new Error(message, { cause: error });
@@ -125,5 +143,7 @@ test('random messages of every length to 300 and around 16 KiB: wasm equals Pyth
     return;
   }
   assert.equal(tags.length, cases.length);
-  cases.forEach(({ key, message }, i) => assert.equal(wasmTag(key, [message]).toString('hex'), tags[i], `length ${message.length}`));
+  cases.forEach(({ key, message }, i) =>
+    assert.equal(wasmTag(key, [message]).toString('hex'), tags[i], `length ${message.length}`),
+  );
 });

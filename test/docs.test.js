@@ -18,31 +18,54 @@ const PROJECT = fileURLToPath(new URL('..', import.meta.url));
 // change". A TLS session (its ticket, id, resumption), V2Ray's session history
 // and SIP022's sessions (per session, a session's subkey) are the protocols' own words.
 const DIARY = [
-  [/(?<!\b(?:TLS|per|new)\s)\bsessions?\b(?![-\s]+(?:tickets?|ids?|history|resumption|subkeys?|by its id)\b)/i, 'a working session'],
+  [
+    /(?<!\b(?:TLS|per|new)\s)\bsessions?\b(?![-\s]+(?:tickets?|ids?|history|resumption|subkeys?|by its id)\b)/i,
+    'a working session',
+  ],
   [/\bissues? #?\d+/i, 'an issue number'],
   [/(?:^|[\s(])#\d+\b/, 'an issue number'],
   [/\bthis change\b/i, '"this change"'],
 ];
 
-const pages = () => [
-  ...readdirSync(DOCS).filter((name) => name.endsWith('.md')),
-  path.join('figures', 'README.md'),
-];
+const pages = () => [...readdirSync(DOCS).filter((name) => name.endsWith('.md')), path.join('figures', 'README.md')];
 
 function diaryLines(text) {
-  return text.split('\n').flatMap((line, at) => DIARY.filter(([pattern]) => pattern.test(line)).map(([, what]) => `${at + 1}: ${what}: ${line.trim()}`));
+  return text
+    .split('\n')
+    .flatMap((line, at) =>
+      DIARY.filter(([pattern]) => pattern.test(line)).map(([, what]) => `${at + 1}: ${what}: ${line.trim()}`),
+    );
 }
 
 test('docs/ pages read as reference: no sessions, issue numbers or "this change"', () => {
-  const found = pages().flatMap((page) => diaryLines(readFileSync(path.join(DOCS, page), 'utf8')).map((hit) => `docs/${page}:${hit}`));
-  assert.deepEqual(found, [], 'say what is true and how it was measured (figure, command, date, machine); the story is in git log');
+  const found = pages().flatMap((page) =>
+    diaryLines(readFileSync(path.join(DOCS, page), 'utf8')).map((hit) => `docs/${page}:${hit}`),
+  );
+  assert.deepEqual(
+    found,
+    [],
+    'say what is true and how it was measured (figure, command, date, machine); the story is in git log',
+  );
 });
 
-test('the diary check catches the diary and leaves the protocols\' words alone', () => {
-  for (const line of ['## The quiet run (session 4)', 'Against the targets of issue 6', 'What this session changed', 'fixed in #14 and', 'after this change the relay']) {
+test("the diary check catches the diary and leaves the protocols' words alone", () => {
+  for (const line of [
+    '## The quiet run (session 4)',
+    'Against the targets of issue 6',
+    'What this session changed',
+    'fixed in #14 and',
+    'after this change the relay',
+  ]) {
     assert.equal(diaryLines(line).length, 1, line);
   }
-  for (const line of ['a TLS 1.2 session-ticket handshake', 'echoes the client\'s session id', 'as V2Ray\'s session history does', 'carries the first bytes as its session ticket', 'a replay window per session (SIP022)', 'resumes no TLS session']) {
+  for (const line of [
+    'a TLS 1.2 session-ticket handshake',
+    "echoes the client's session id",
+    "as V2Ray's session history does",
+    'carries the first bytes as its session ticket',
+    'a replay window per session (SIP022)',
+    'resumes no TLS session',
+  ]) {
     assert.deepEqual(diaryLines(line), [], line);
   }
 });
@@ -63,15 +86,33 @@ function hashLines(text) {
 
 test('docs/ pages name no commit: the story and its hashes are in docs/notes/', () => {
   const manual = readdirSync(DOCS).filter((name) => name.endsWith('.md'));
-  const found = manual.flatMap((page) => hashLines(readFileSync(path.join(DOCS, page), 'utf8')).map((hit) => `docs/${page}:${hit}`));
-  assert.deepEqual(found, [], 'give the figure, the command and the date; move the commit-by-commit story to docs/notes/');
+  const found = manual.flatMap((page) =>
+    hashLines(readFileSync(path.join(DOCS, page), 'utf8')).map((hit) => `docs/${page}:${hit}`),
+  );
+  assert.deepEqual(
+    found,
+    [],
+    'give the figure, the command and the date; move the commit-by-commit story to docs/notes/',
+  );
 });
 
 test('the hash check finds a commit and leaves UUIDs, keys and figures alone', () => {
-  for (const line of ['code at commit 862308d, load average 3', '| 8084f4c | 1 busy loop |', 'the tree at 19756b1 (checked out)', 'b831381d8cda48b30811b831381d8cda48b30811']) {
+  for (const line of [
+    'code at commit 862308d, load average 3',
+    '| 8084f4c | 1 busy loop |',
+    'the tree at 19756b1 (checked out)',
+    'b831381d8cda48b30811b831381d8cda48b30811',
+  ]) {
     assert.equal(hashLines(line).length, 1, line);
   }
-  for (const line of ['`id` a3482e88-686a-4a58-8126-99c9df64b7bf', "cookie: '3ead74ba6d4d405df861db6e973b2703',", '1,242 connections and 200 MB', 'deadbeef', 'the 2022-blake3-aes-256-gcm method', '0x3FFF bytes']) {
+  for (const line of [
+    '`id` a3482e88-686a-4a58-8126-99c9df64b7bf',
+    "cookie: '3ead74ba6d4d405df861db6e973b2703',",
+    '1,242 connections and 200 MB',
+    'deadbeef',
+    'the 2022-blake3-aes-256-gcm method',
+    '0x3FFF bytes',
+  ]) {
     assert.deepEqual(hashLines(line), [], line);
   }
 });
@@ -96,7 +137,11 @@ function anchors(markdown) {
     if (/^\s*```/.test(line)) fenced = !fenced;
     const heading = !fenced && /^#{1,6}\s+(.*?)\s*#*$/.exec(line);
     if (!heading) continue;
-    const slug = heading[1].trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+    const slug = heading[1]
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N} _-]/gu, '')
+      .replace(/ /g, '-');
     const count = seen.get(slug) ?? 0;
     seen.set(slug, count + 1);
     found.add(count === 0 ? slug : `${slug}-${count}`);
@@ -107,24 +152,31 @@ function anchors(markdown) {
 // A page's links, outside code: [text](target), targets on this disk only.
 function localLinks(markdown) {
   const prose = markdown.replace(/^\s*```[\s\S]*?^\s*```/gm, '').replace(/`[^`\n]*`/g, '');
-  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)].map(([, target]) => target).filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
+  return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
+    .map(([, target]) => target)
+    .filter((target) => !/^[a-z][a-z+.-]*:/i.test(target));
 }
 
 function brokenLinks(file) {
   const text = readFileSync(file, 'utf8');
-  return localLinks(text).flatMap((target) => {
-    const [where, anchor] = target.split('#');
-    const resolved = where ? path.resolve(path.dirname(file), decodeURIComponent(where)) : file;
-    if (!existsSync(resolved)) return [`${target}: no such file`];
-    if (anchor && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(anchor)) return [`${target}: no heading for #${anchor}`];
-    return [];
-  }).map((broken) => `${path.relative(PROJECT, file)}: ${broken}`);
+  return localLinks(text)
+    .flatMap((target) => {
+      const [where, anchor] = target.split('#');
+      const resolved = where ? path.resolve(path.dirname(file), decodeURIComponent(where)) : file;
+      if (!existsSync(resolved)) return [`${target}: no such file`];
+      if (anchor && resolved.endsWith('.md') && !anchors(readFileSync(resolved, 'utf8')).has(anchor))
+        return [`${target}: no heading for #${anchor}`];
+      return [];
+    })
+    .map((broken) => `${path.relative(PROJECT, file)}: ${broken}`);
 }
 
 const markdownFiles = () => [
   path.join(PROJECT, 'README.md'),
   path.join(PROJECT, 'CONTRIBUTING.md'),
-  ...readdirSync(DOCS, { recursive: true }).filter((name) => name.endsWith('.md')).map((name) => path.join(DOCS, name)),
+  ...readdirSync(DOCS, { recursive: true })
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => path.join(DOCS, name)),
 ];
 
 test('every link of the README, CONTRIBUTING.md and docs/ leads to a file and heading that exist', () => {
@@ -134,9 +186,15 @@ test('every link of the README, CONTRIBUTING.md and docs/ leads to a file and he
 test('the link check finds a missing file and a missing heading', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'cipherbench-links-'));
   try {
-    writeFileSync(path.join(dir, 'a.md'), '# A page\n\n## Read the report\n\n[ok](#read-the-report) [ok](b.md#b-c) [gone](c.md) [no heading](b.md#nowhere) `[code](d.md)`\n');
+    writeFileSync(
+      path.join(dir, 'a.md'),
+      '# A page\n\n## Read the report\n\n[ok](#read-the-report) [ok](b.md#b-c) [gone](c.md) [no heading](b.md#nowhere) `[code](d.md)`\n',
+    );
     writeFileSync(path.join(dir, 'b.md'), '# B: `c`\n');
-    assert.deepEqual(brokenLinks(path.join(dir, 'a.md')).map((broken) => broken.split(': ').slice(1).join(': ')), ['c.md: no such file', 'b.md#nowhere: no heading for #nowhere']);
+    assert.deepEqual(
+      brokenLinks(path.join(dir, 'a.md')).map((broken) => broken.split(': ').slice(1).join(': ')),
+      ['c.md: no such file', 'b.md#nowhere: no heading for #nowhere'],
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -153,7 +211,12 @@ function tableRows(markdown, header) {
   const rows = [];
   for (const text of lines.slice(start + 2)) {
     if (!text.startsWith('|')) break;
-    rows.push(text.split(/(?<!\\)\|/).slice(1, -1).map((cell) => cell.trim()));
+    rows.push(
+      text
+        .split(/(?<!\\)\|/)
+        .slice(1, -1)
+        .map((cell) => cell.trim()),
+    );
   }
   return rows;
 }
@@ -173,8 +236,16 @@ test('docs/cases.md: the reference rows table names every implementation once, a
 });
 
 test('docs/commands.md: the commands table lists every command of cipherbench --help', async () => {
-  const { stdout } = await promisify(execFile)(process.execPath, [path.join(PROJECT, 'bin', 'cipherbench.js'), '--help'], { env: { ...process.env, NO_COLOR: '1' } });
-  const commands = [...stdout.split('Commands:')[1].matchAll(/^ {2}([\w-]+)/gm)].map(([, name]) => name).filter((name) => name !== 'help');
-  const listed = tableRows(page('commands.md'), '| command |').flatMap(([cell]) => codeSpans(cell).map((span) => span.split(' ')[0]));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.join(PROJECT, 'bin', 'cipherbench.js'), '--help'],
+    { env: { ...process.env, NO_COLOR: '1' } },
+  );
+  const commands = [...stdout.split('Commands:')[1].matchAll(/^ {2}([\w-]+)/gm)]
+    .map(([, name]) => name)
+    .filter((name) => name !== 'help');
+  const listed = tableRows(page('commands.md'), '| command |').flatMap(([cell]) =>
+    codeSpans(cell).map((span) => span.split(' ')[0]),
+  );
   assert.deepEqual([...new Set(listed)].sort(), commands.sort(), 'the Commands table lists every command of --help');
 });

@@ -32,9 +32,38 @@ const MAY_IMPORT = {
   profile: ['process', 'errors.js'],
   // What a run measures (bulk, UDP, requests, latency): plan, measure, summarise.
   workload: ['traffic', 'peers', 'process', 'chain', 'errors.js', 'result.js', 'statistics'],
-  runner: ['workload', 'ceiling', 'profile', 'peers', 'traffic', 'process', 'chain', 'crypto', 'errors.js', 'result.js', 'statistics'],
+  runner: [
+    'workload',
+    'ceiling',
+    'profile',
+    'peers',
+    'traffic',
+    'process',
+    'chain',
+    'crypto',
+    'errors.js',
+    'result.js',
+    'statistics',
+  ],
   report: ['chain', 'errors.js', 'result.js', 'statistics', 'contracts.js'],
-  cli: ['report', 'runner', 'ceiling', 'profile', 'workload', 'statistics', 'peers', 'traffic', 'process', 'relay', 'chain', 'presets', 'crypto', 'errors.js', 'result.js', 'nearest-name.js'],
+  cli: [
+    'report',
+    'runner',
+    'ceiling',
+    'profile',
+    'workload',
+    'statistics',
+    'peers',
+    'traffic',
+    'process',
+    'relay',
+    'chain',
+    'presets',
+    'crypto',
+    'errors.js',
+    'result.js',
+    'nearest-name.js',
+  ],
   'index.js': ['runner', 'report', 'result.js'],
 };
 
@@ -56,7 +85,11 @@ function imports() {
 
 test('every room of lib/ is listed, and imports only the rooms below it', () => {
   const rooms = new Set(readdirSync(LIB).filter((name) => !name.startsWith('.')));
-  assert.deepEqual([...rooms].sort(), Object.keys(MAY_IMPORT).sort(), 'a new room of lib/ needs its place in MAY_IMPORT');
+  assert.deepEqual(
+    [...rooms].sort(),
+    Object.keys(MAY_IMPORT).sort(),
+    'a new room of lib/ needs its place in MAY_IMPORT',
+  );
   const found = imports();
   assert.ok(found.length > 100, `only ${found.length} imports read: the pattern no longer matches lib/'s imports`);
   const upward = found
@@ -94,8 +127,14 @@ for (const entry of ['cli/main.js', 'cli/relay-main.js', 'ceiling/ceiling-child.
   test(`lib/${entry} loads neither ${HEAVY.join(' nor ')} at start`, () => {
     const { files, packages } = staticallyLoaded(entry);
     assert.ok(files > 3, `only ${files} files reached: the pattern no longer matches lib/'s imports`);
-    assert.ok(packages.some((name) => name.startsWith('node:')), 'no node: import reached: the pattern no longer matches');
-    assert.deepEqual(packages.filter((name) => HEAVY.includes(name)), []);
+    assert.ok(
+      packages.some((name) => name.startsWith('node:')),
+      'no node: import reached: the pattern no longer matches',
+    );
+    assert.deepEqual(
+      packages.filter((name) => HEAVY.includes(name)),
+      [],
+    );
   });
 }
 

@@ -60,25 +60,32 @@ test('a failure in the first part is listed again after the serial part, with fi
   const { code, stdout } = await npmTest(root);
   assert.equal(code, 1);
   const digest = stdout.slice(stdout.lastIndexOf('# 3 failing tests, again:'));
-  assert.ok(stdout.lastIndexOf('# 3 failing tests, again:') > stdout.lastIndexOf('TAP version 13'), 'the list comes after both parts');
-  assert.equal(digest, [
-    '# 3 failing tests, again:',
-    '#   test/b.test.js:6  a relay pair > under load > never resets a genuine connection',
-    '#     ECONNRESET: read ECONNRESET',
-    '#   test/b.test.js:11  sums',
-    '#     ERR_ASSERTION: Expected values to be strictly equal:',
-    '#     ',
-    '#     2 !== 3',
-    '#   test/b.test.js:12  waits (testTimeoutFailure)',
-    '#     test timed out after 50ms',
-    '',
-  ].join('\n'));
+  assert.ok(
+    stdout.lastIndexOf('# 3 failing tests, again:') > stdout.lastIndexOf('TAP version 13'),
+    'the list comes after both parts',
+  );
+  assert.equal(
+    digest,
+    [
+      '# 3 failing tests, again:',
+      '#   test/b.test.js:6  a relay pair > under load > never resets a genuine connection',
+      '#     ECONNRESET: read ECONNRESET',
+      '#   test/b.test.js:11  sums',
+      '#     ERR_ASSERTION: Expected values to be strictly equal:',
+      '#     ',
+      '#     2 !== 3',
+      '#   test/b.test.js:12  waits (testTimeoutFailure)',
+      '#     test timed out after 50ms',
+      '',
+    ].join('\n'),
+  );
 });
 
 test('a failure in the serial part alone fails the run and is listed', async () => {
   const root = suite('serial-fails', {
     'test/a.test.js': PASSING,
-    'test/serial/c.test.js': "import { test } from 'node:test';\ntest('idle', () => { throw new Error('p50 of 80 ms'); });\n",
+    'test/serial/c.test.js':
+      "import { test } from 'node:test';\ntest('idle', () => { throw new Error('p50 of 80 ms'); });\n",
   });
   const { code, stdout } = await npmTest(root);
   assert.equal(code, 1);
@@ -87,12 +94,16 @@ test('a failure in the serial part alone fails the run and is listed', async () 
 
 test('a file that fails outside any test fails the run and is named', async () => {
   const root = suite('file-fails', {
-    'test/a.test.js': "import { test } from 'node:test';\ntest('fine', () => {});\nthrow new Error('broken as it loads');\n",
+    'test/a.test.js':
+      "import { test } from 'node:test';\ntest('fine', () => {});\nthrow new Error('broken as it loads');\n",
     'test/serial/c.test.js': PASSING,
   });
   const { code, stdout } = await npmTest(root);
   assert.equal(code, 1);
-  assert.match(stdout, /# 1 failing test, again:\n# {3}test\/a\.test\.js {2}\(the file itself, outside its tests\)\n# {5}its process exited with code \d+: its output is above\n$/);
+  assert.match(
+    stdout,
+    /# 1 failing test, again:\n# {3}test\/a\.test\.js {2}\(the file itself, outside its tests\)\n# {5}its process exited with code \d+: its output is above\n$/,
+  );
 });
 
 test('all passing: exit 0 and no list', async () => {
@@ -126,7 +137,10 @@ test('test/unit/ runs first, and a test there that starts a process or listens f
   const { code, stdout } = await npmTest(root);
   assert.equal(code, 1);
   const digest = stdout.slice(stdout.lastIndexOf('# 2 failing tests, again:'));
-  assert.match(digest, /^# 2 failing tests, again:\n# {3}test\/unit\/listens\.test\.js:3 {2}listens\n# {5}net\.Server\.listen: a test of test\/unit\/ starts no process and opens no socket; move this test out of test\/unit\/\n# {3}test\/unit\/spawns\.test\.js:3 {2}asks git\n# {5}child_process\.execFileSync: a test of test\/unit\/ starts no process and opens no socket/);
+  assert.match(
+    digest,
+    /^# 2 failing tests, again:\n# {3}test\/unit\/listens\.test\.js:3 {2}listens\n# {5}net\.Server\.listen: a test of test\/unit\/ starts no process and opens no socket; move this test out of test\/unit\/\n# {3}test\/unit\/spawns\.test\.js:3 {2}asks git\n# {5}child_process\.execFileSync: a test of test\/unit\/ starts no process and opens no socket/,
+  );
   assert.equal(stdout.match(/^# pass \d+$/gm).length, 3, 'all three parts ran');
   assert.ok(stdout.indexOf('# pass 1\n') < stdout.indexOf('ok 1 - asks git'), 'test/unit/ first');
 });
@@ -168,7 +182,9 @@ test('a passing lint passes; --unit runs no lint', async () => {
   const clean = await npmTest(passes);
   assert.equal(clean.code, 0, clean.stdout);
   assert.match(clean.stdout, /lint: clean/);
-  const unitOnly = await npmTest(suite('lint-unit', { 'package.json': LINT_FAILS, 'test/unit/a.test.js': PASSING }), ['--unit']);
+  const unitOnly = await npmTest(suite('lint-unit', { 'package.json': LINT_FAILS, 'test/unit/a.test.js': PASSING }), [
+    '--unit',
+  ]);
   assert.equal(unitOnly.code, 0, unitOnly.stdout);
   assert.doesNotMatch(unitOnly.stdout, /lint: 1 problem|npm run lint/);
 });

@@ -20,7 +20,8 @@ after(() => rmSync(root, { recursive: true, force: true }));
 // npm never asks the registry in these tests: --offline makes any request it
 // would make fail at once (ENOTCACHED) instead of waiting on a network that
 // CI's test namespace does not have.
-const npm = (args, options) => run('npm', [...args, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { timeout: 60_000, ...options });
+const npm = (args, options) =>
+  run('npm', [...args, '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { timeout: 60_000, ...options });
 
 let packed = null;
 async function pack() {
@@ -41,7 +42,8 @@ test('the package is ready to publish: bin, engines, license, a prepublishOnly c
   assert.match(readFileSync(path.join(PROJECT, 'LICENSE'), 'utf8'), /^MIT License\n/);
   // No public repository exists yet: a repository, homepage or bugs field
   // would send npm's page and `npm bugs` to an address that answers 404.
-  for (const field of ['repository', 'homepage', 'bugs']) assert.equal(manifest[field], undefined, `package.json names no ${field}`);
+  for (const field of ['repository', 'homepage', 'bugs'])
+    assert.equal(manifest[field], undefined, `package.json names no ${field}`);
   assert.match(manifest.scripts.prepublishOnly, /test\/pack\.test\.js/);
   assert.equal(manifest.private, undefined, 'a private package cannot be published');
 });
@@ -50,10 +52,21 @@ test('npm pack: the code, the bundled cases, the docs the README links, and noth
   if (!requirePrograms(t, 'npm')) return;
   const { filename, paths } = await pack();
   assert.equal(filename, `cipherbench-${manifest.version}.tgz`);
-  for (const needed of ['bin/cipherbench.js', 'lib/index.js', 'lib/cli/main.js', 'cases.js', 'README.md', 'LICENSE', 'package.json', 'docs/statistics.md']) {
+  for (const needed of [
+    'bin/cipherbench.js',
+    'lib/index.js',
+    'lib/cli/main.js',
+    'cases.js',
+    'README.md',
+    'LICENSE',
+    'package.json',
+    'docs/statistics.md',
+  ]) {
     assert.ok(paths.includes(needed), `${needed} in the package`);
   }
-  const stray = paths.filter((file) => !/^(bin|lib)\/|^docs\/[^/]+\.md$|^(cases\.js|package\.json|README\.md|LICENSE)$/.test(file));
+  const stray = paths.filter(
+    (file) => !/^(bin|lib)\/|^docs\/[^/]+\.md$|^(cases\.js|package\.json|README\.md|LICENSE)$/.test(file),
+  );
   assert.deepEqual(stray, [], 'no tests, reports, figures, CI or benchmark files in the package');
   // Every module the CLI can import ships: each lib/ file in git is packed.
   const { stdout } = await run('git', ['ls-files', 'lib', 'bin'], { cwd: PROJECT });
@@ -67,23 +80,52 @@ test('npm pack: the code, the bundled cases, the docs the README links, and noth
 // the network: the folder's lockfile names the same versions and integrity
 // hashes as this project's, so npm needs no registry metadata. Run it under
 // `unshare -n` to prove no request goes out.
-test('the packed tarball installs offline into an empty folder and npx cipherbench --smoke runs its cases.js', { timeout: 180_000 }, async (t) => {
-  if (!requirePrograms(t, 'npm', 'npx')) return;
-  const { tarball, filename } = await pack();
-  const folder = path.join(root, 'user');
-  mkdirSync(folder);
-  writeFileSync(path.join(folder, 'package.json'), `${JSON.stringify({ name: 'first-hour', private: true, dependencies: { cipherbench: `file:${filename}` } }, null, 2)}\n`);
-  writeFileSync(path.join(folder, 'package-lock.json'), `${JSON.stringify(userLockfile(tarball, filename), null, 2)}\n`);
-  writeFileSync(path.join(folder, filename), readFileSync(tarball));
-  writeFileSync(path.join(folder, 'cases.js'), "export default [[{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }]];\n");
+test(
+  'the packed tarball installs offline into an empty folder and npx cipherbench --smoke runs its cases.js',
+  { timeout: 180_000 },
+  async (t) => {
+    if (!requirePrograms(t, 'npm', 'npx')) return;
+    const { tarball, filename } = await pack();
+    const folder = path.join(root, 'user');
+    mkdirSync(folder);
+    writeFileSync(
+      path.join(folder, 'package.json'),
+      `${JSON.stringify({ name: 'first-hour', private: true, dependencies: { cipherbench: `file:${filename}` } }, null, 2)}\n`,
+    );
+    writeFileSync(
+      path.join(folder, 'package-lock.json'),
+      `${JSON.stringify(userLockfile(tarball, filename), null, 2)}\n`,
+    );
+    writeFileSync(path.join(folder, filename), readFileSync(tarball));
+    writeFileSync(
+      path.join(folder, 'cases.js'),
+      "export default [[{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-ietf-poly1305' } }]];\n",
+    );
 
-  await npm(['ci'], { cwd: folder });
-  const { stdout, stderr } = await run('npx', ['--offline', 'cipherbench', '--smoke', '--no-archive', '--no-ceiling', ...(await freePortsFlag())], { cwd: folder, timeout: 120_000 });
-  assert.match(stdout, new RegExp(`^cases +${escapeRegExp(path.join(folder, 'cases.js'))}$`, 'm'), 'the folder\'s own cases.js ran');
-  assert.match(stdout, /\(ranking\):\n\n 1: Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\n/, stderr);
-  assert.match(stdout, new RegExp(`^version +${escapeRegExp(manifest.version)}$`, 'm'));
-  assert.deepEqual(readdirSync(folder).sort(), ['cases.js', filename, 'node_modules', 'package-lock.json', 'package.json'].sort(), 'no report archived with --no-archive');
-});
+    await npm(['ci'], { cwd: folder });
+    const { stdout, stderr } = await run(
+      'npx',
+      ['--offline', 'cipherbench', '--smoke', '--no-archive', '--no-ceiling', ...(await freePortsFlag())],
+      { cwd: folder, timeout: 120_000 },
+    );
+    assert.match(
+      stdout,
+      new RegExp(`^cases +${escapeRegExp(path.join(folder, 'cases.js'))}$`, 'm'),
+      "the folder's own cases.js ran",
+    );
+    assert.match(
+      stdout,
+      /\(ranking\):\n\n 1: Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\n/,
+      stderr,
+    );
+    assert.match(stdout, new RegExp(`^version +${escapeRegExp(manifest.version)}$`, 'm'));
+    assert.deepEqual(
+      readdirSync(folder).sort(),
+      ['cases.js', filename, 'node_modules', 'package-lock.json', 'package.json'].sort(),
+      'no report archived with --no-archive',
+    );
+  },
+);
 
 // The user folder's lockfile: cipherbench from the tarball, and this
 // project's own production dependencies at the versions and hashes it was

@@ -10,28 +10,31 @@ import { blinksocksRequire, requireBlinksocks } from './support/blinksocks-peer.
 // factor, password "cipherbench") sent for "hello" then "cipherbench", run
 // in-process with crypto.randomBytes replaced by a fixed sequence: salt,
 // padding and chunk sizes are all in these bytes.
-const BLINKSOCKS_WIRE = Buffer.from([
-  '0b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f6489aed3f81d42678cb1d6fb20456a8fb4d9fe23486d92',
-  'b7dc01264b7095badf04294e7398bde2072c51769bc0e50a2f54799ec3e80d32577ca1c6eb10355a7fa4c9ee13385d82a7ccf1163b6085aacff4193e',
-  '6388add2f71c41668bb0d5fa1f44698eb3d8fd22476c91b6db00254a6f94b9de03284d7297bce1062b50759abfe4092e53789dc2e70c31567ba0c5ea',
-  '0f34597ea3c8ed12375c81a6cbf0153a5f84a9cef3183d6287acd1f61b40658aafd4f91e43688db2d7fc21466b90b5daff24496e93b8dd02274c7196',
-  'bbe0052a4f7499bee3082d52779cc1e60b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f6489aed3f81d42',
-  '678cb1d6fb20456a8fb4d9fe23486d92b7dc01264b7095badf04294e7398bde2072c51769bc0e50a2f54799ec3e80d32577ca1c6eb10355a7fa4c9ee',
-  '13385d82a7ccf1163b6085aacff4193e6388add2f71c41668bb0d5fa1f44698eb3d8fd22476c91b6db00254a6f94b9de03284d7297bce1062b50759a',
-  'bfe4092e53789dc2e70c31567ba0c5ea0f34597ea3c8ed12375c81a6cbf0153a5f84a9cef3183d6287ac137e77688bf8844d7084aeff9be8a34ea1ee',
-  '0cab48b196aa7dd5f88d7e37b0c95c5bcc48db5fc0d1f61b40658aafd4f91e43688db2d7fc21466b90b5daff24496e93b8dd02274c7196bbe0052a4f',
-  '7499bee3082d52779cc1e60b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f6489aed3f81d42678cb1d6fb',
-  '20456a8fb4d9fe23486d92b7dc01264b7095badf04294e7398bde2072c51769bc0e50a2f54799ec3e80d32577ca1c6eb10355a7fa4c9ee13385d82a7',
-  'ccf1163b6085aacff4193e6388add2f71c41668bb0d5fa1f44698eb3d8fd22476c91b6db00254a6f94b9de03284d7297bce1062b50759abfe4092e53',
-  '789dc2e70c31567ba0c5ea0f34597ea3c8ed12375c81a6cbf0153a5f84a9cef3183d6287acd1f61b40658aafd4f91e43688db2d7fc21466b90b5daff',
-  '24496e93b8dd02274c7196bbe0052a4f7499bee3082d52779cc1e60b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186ab',
-  'd0f51a3f6489aed3f81d42678cb1d6fb20456a8fb4d9fe23486d92b7dc01264b7095badf04294e7398bde2072c51769bc0e50a2f54799ec3e80d3257',
-  '7ca1c6087b1f6f981ebd8bf1c3ac8d7871cfc041ab09e3c40a4293deea7c430ba25d341b8ba7e30a0f0efe6fa071e420',
-].join(''), 'hex');
+const BLINKSOCKS_WIRE = Buffer.from(
+  [
+    '0b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f6489aed3f81d42678cb1d6fb20456a8fb4d9fe23486d92',
+    'b7dc01264b7095badf04294e7398bde2072c51769bc0e50a2f54799ec3e80d32577ca1c6eb10355a7fa4c9ee13385d82a7ccf1163b6085aacff4193e',
+    '6388add2f71c41668bb0d5fa1f44698eb3d8fd22476c91b6db00254a6f94b9de03284d7297bce1062b50759abfe4092e53789dc2e70c31567ba0c5ea',
+    '0f34597ea3c8ed12375c81a6cbf0153a5f84a9cef3183d6287acd1f61b40658aafd4f91e43688db2d7fc21466b90b5daff24496e93b8dd02274c7196',
+    'bbe0052a4f7499bee3082d52779cc1e60b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f6489aed3f81d42',
+    '678cb1d6fb20456a8fb4d9fe23486d92b7dc01264b7095badf04294e7398bde2072c51769bc0e50a2f54799ec3e80d32577ca1c6eb10355a7fa4c9ee',
+    '13385d82a7ccf1163b6085aacff4193e6388add2f71c41668bb0d5fa1f44698eb3d8fd22476c91b6db00254a6f94b9de03284d7297bce1062b50759a',
+    'bfe4092e53789dc2e70c31567ba0c5ea0f34597ea3c8ed12375c81a6cbf0153a5f84a9cef3183d6287ac137e77688bf8844d7084aeff9be8a34ea1ee',
+    '0cab48b196aa7dd5f88d7e37b0c95c5bcc48db5fc0d1f61b40658aafd4f91e43688db2d7fc21466b90b5daff24496e93b8dd02274c7196bbe0052a4f',
+    '7499bee3082d52779cc1e60b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186abd0f51a3f6489aed3f81d42678cb1d6fb',
+    '20456a8fb4d9fe23486d92b7dc01264b7095badf04294e7398bde2072c51769bc0e50a2f54799ec3e80d32577ca1c6eb10355a7fa4c9ee13385d82a7',
+    'ccf1163b6085aacff4193e6388add2f71c41668bb0d5fa1f44698eb3d8fd22476c91b6db00254a6f94b9de03284d7297bce1062b50759abfe4092e53',
+    '789dc2e70c31567ba0c5ea0f34597ea3c8ed12375c81a6cbf0153a5f84a9cef3183d6287acd1f61b40658aafd4f91e43688db2d7fc21466b90b5daff',
+    '24496e93b8dd02274c7196bbe0052a4f7499bee3082d52779cc1e60b30557a9fc4e90e33587da2c7ec11365b80a5caef14395e83a8cdf2173c6186ab',
+    'd0f51a3f6489aed3f81d42678cb1d6fb20456a8fb4d9fe23486d92b7dc01264b7095badf04294e7398bde2072c51769bc0e50a2f54799ec3e80d3257',
+    '7ca1c6087b1f6f981ebd8bf1c3ac8d7871cfc041ab09e3c40a4293deea7c430ba25d341b8ba7e30a0f0efe6fa071e420',
+  ].join(''),
+  'hex',
+);
 
 const chain = (params) => [{ name: 'aead-random-cipher', params: { method: 'aes-256-gcm', ...params } }];
 
-function pipeline(role, params, { password = 'cipherbench', salts = [] , accept = true } = {}) {
+function pipeline(role, params, { password = 'cipherbench', salts = [], accept = true } = {}) {
   const out = [];
   const filter = { add: (salt) => (salts.push(Buffer.from(salt)), accept) };
   const stages = prepareChain(chain(params), { password, salts: filter })(role, {});
@@ -42,7 +45,10 @@ function pipeline(role, params, { password = 'cipherbench', salts = [] , accept 
 // The format as blinksocks' source gives it, with node:crypto alone: one
 // cipher object per seal, nonce i for the i-th seal, the padding length
 // from the tag of sealing the nonce under the length's own nonce.
-function referenceOpen(wire, { password = 'cipherbench', method = 'aes-256-gcm', info = 'bs-subkey', factor = 2 } = {}) {
+function referenceOpen(
+  wire,
+  { password = 'cipherbench', method = 'aes-256-gcm', info = 'bs-subkey', factor = 2 } = {},
+) {
   const size = Number(method.slice(4, 7)) / 8;
   const key = Buffer.from(hkdfSync('sha1', Buffer.from(password), wire.subarray(0, size), info, size));
   const nonce = Buffer.alloc(12);
@@ -75,10 +81,13 @@ function referenceOpen(wire, { password = 'cipherbench', method = 'aes-256-gcm',
   return { chunks, paddings };
 }
 
-test('blinksocks\' stream, read by the reference and by ours (whole and a byte at a time)', () => {
+test("blinksocks' stream, read by the reference and by ours (whole and a byte at a time)", () => {
   const { chunks, paddings } = referenceOpen(BLINKSOCKS_WIRE);
   assert.deepEqual(chunks.map(String), ['hello', 'cipherbench']);
-  assert.ok(paddings.every((p) => p % 2 === 0 && p <= 510), String(paddings));
+  assert.ok(
+    paddings.every((p) => p % 2 === 0 && p <= 510),
+    String(paddings),
+  );
   for (const step of [BLINKSOCKS_WIRE.length, 1, 33]) {
     const server = pipeline('server', {});
     for (let i = 0; i < BLINKSOCKS_WIRE.length; i += step) server.decode(BLINKSOCKS_WIRE.subarray(i, i + step));
@@ -87,7 +96,7 @@ test('blinksocks\' stream, read by the reference and by ours (whole and a byte a
   }
 });
 
-test('our stream, read by the reference, for every method, info and factor; chunk sizes vary as blinksocks\'', () => {
+test("our stream, read by the reference, for every method, info and factor; chunk sizes vary as blinksocks'", () => {
   for (const method of ['aes-128-gcm', 'aes-192-gcm', 'aes-256-gcm']) {
     for (const params of [{}, { info: 'other', factor: 1 }, { factor: 10 }]) {
       const client = pipeline('client', { method, ...params });
@@ -104,7 +113,10 @@ test('our stream, read by the reference, for every method, info and factor; chun
       assert.ok(paddings.every((p) => p % factor === 0 && p <= 255 * factor));
       assert.ok(new Set(paddings).size > 3, 'padding lengths vary');
       const sizes = chunks.slice(1, -1).map((c) => c.length);
-      assert.ok(sizes.every((n) => n >= 0x800 && n <= 0x3fff), String(sizes));
+      assert.ok(
+        sizes.every((n) => n >= 0x800 && n <= 0x3fff),
+        String(sizes),
+      );
       assert.ok(new Set(sizes).size > 2, 'chunk sizes vary');
     }
   }
@@ -153,14 +165,16 @@ test('a length over 0x3FFF is refused before its payload is waited for', () => {
 });
 
 test('params: method required, info a non-empty string, factor a whole number 1 to 10', () => {
-  const problems = (params) => validateChain([{ name: 'ss-base' }, { name: 'aead-random-cipher', params }]).map((p) => p.message);
+  const problems = (params) =>
+    validateChain([{ name: 'ss-base' }, { name: 'aead-random-cipher', params }]).map((p) => p.message);
   assert.deepEqual(problems({ method: 'aes-128-gcm', info: 'x', factor: 10 }), []);
   assert.match(problems({})[0], /missing; valid: aes-128-gcm, aes-192-gcm, aes-256-gcm/);
-  for (const factor of [0, 11, 1.5, '2']) assert.match(problems({ method: 'aes-128-gcm', factor })[0], /whole number from 1 to 10/);
+  for (const factor of [0, 11, 1.5, '2'])
+    assert.match(problems({ method: 'aes-128-gcm', factor })[0], /whole number from 1 to 10/);
   assert.match(problems({ method: 'aes-128-gcm', info: '' })[0], /string of 1 to 255/);
 });
 
-test('blinksocks\' aead-random-cipher, in-process, reads our stream', (t) => {
+test("blinksocks' aead-random-cipher, in-process, reads our stream", (t) => {
   if (!requireBlinksocks(t)) return;
   const { default: Preset } = blinksocksRequire()('../lib/presets/aead-random-cipher.js');
   for (const params of [{ method: 'aes-256-gcm' }, { method: 'aes-128-gcm', info: 'x', factor: 7 }]) {
@@ -170,7 +184,11 @@ test('blinksocks\' aead-random-cipher, in-process, reads our stream', (t) => {
     const theirs = new Preset({ config: { key: 'cipherbench', is_client: false } });
     theirs.onInit(params);
     const got = [];
-    theirs.beforeIn({ buffer: Buffer.concat(client.out), next: (data) => got.push(data), fail: (message) => assert.fail(message) });
+    theirs.beforeIn({
+      buffer: Buffer.concat(client.out),
+      next: (data) => got.push(data),
+      fail: (message) => assert.fail(message),
+    });
     assert.deepEqual(Buffer.concat(got), payload);
   }
 });
@@ -179,8 +197,10 @@ test('blinksocks\' aead-random-cipher, in-process, reads our stream', (t) => {
 // padding length and the length record share a (key, nonce), so their
 // keystreams are equal. Shown on blinksocks' own bytes: the sealed nonce XOR
 // the sealed length equals the nonce XOR the length ("hello" is 5 bytes).
-test('blinksocks flaw: the padding seal reuses the length record\'s nonce', () => {
-  const key = Buffer.from(hkdfSync('sha1', Buffer.from('cipherbench'), BLINKSOCKS_WIRE.subarray(0, 32), 'bs-subkey', 32));
+test("blinksocks flaw: the padding seal reuses the length record's nonce", () => {
+  const key = Buffer.from(
+    hkdfSync('sha1', Buffer.from('cipherbench'), BLINKSOCKS_WIRE.subarray(0, 32), 'bs-subkey', 32),
+  );
   const nonce = Buffer.alloc(12);
   const padder = createCipheriv('aes-256-gcm', key, nonce);
   const sealedNonce = padder.update(nonce);

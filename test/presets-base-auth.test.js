@@ -9,27 +9,47 @@ import { blinksocksRequire, requireBlinksocks } from './support/blinksocks-peer.
 // Headers blinksocks 3.3.0's own base-auth wrote (encodeHeader(), run
 // in-process) for the password "cipherbench".
 const VECTORS = [
-  { method: 'sha1', target: { host: '127.0.0.1', port: 5201 }, header: 'af89db42cd11421e29c50dcb9de3f8d880dc5f0fe174c16c5d491d85570f2a65' },
-  { method: 'md5', target: { host: '127.0.0.1', port: 5201 }, header: 'af89db42cd11421e29c50dcbb4dbedd9d6635e3dca894a3004111225' },
-  { method: 'sha256', target: { host: '127.0.0.1', port: 5201 }, header: 'af89db42cd11421e29c50dcb20f92c22f01d9059e2337ed9729ceb89e891bbfe0f6d2ee151d984e2626b4aa1' },
-  { method: undefined, target: { host: 'example.com', port: 443 }, header: 'addd91148e51004b299776f7fc130baab9ad949d72385b2af71ab7dde4951d585bc9' },
+  {
+    method: 'sha1',
+    target: { host: '127.0.0.1', port: 5201 },
+    header: 'af89db42cd11421e29c50dcb9de3f8d880dc5f0fe174c16c5d491d85570f2a65',
+  },
+  {
+    method: 'md5',
+    target: { host: '127.0.0.1', port: 5201 },
+    header: 'af89db42cd11421e29c50dcbb4dbedd9d6635e3dca894a3004111225',
+  },
+  {
+    method: 'sha256',
+    target: { host: '127.0.0.1', port: 5201 },
+    header: 'af89db42cd11421e29c50dcb20f92c22f01d9059e2337ed9729ceb89e891bbfe0f6d2ee151d984e2626b4aa1',
+  },
+  {
+    method: undefined,
+    target: { host: 'example.com', port: 443 },
+    header: 'addd91148e51004b299776f7fc130baab9ad949d72385b2af71ab7dde4951d585bc9',
+  },
 ];
 const PASSWORD = 'cipherbench';
 const chainOf = (method) => [{ name: 'base-auth', ...(method ? { params: { method } } : {}) }];
 
 function client(method, target, password = PASSWORD) {
   const wire = [];
-  const encode = prepareChain(chainOf(method), { password })('client', { target }).encoder((data) => wire.push(Buffer.from(data)));
+  const encode = prepareChain(chainOf(method), { password })('client', { target }).encoder((data) =>
+    wire.push(Buffer.from(data)),
+  );
   return { encode, wire };
 }
 
 function server(method, password = PASSWORD) {
   const out = { target: null, data: [] };
-  const decode = prepareChain(chainOf(method), { password })('server', { onTarget: (t) => (out.target = t) }).decoder((data) => out.data.push(data));
+  const decode = prepareChain(chainOf(method), { password })('server', { onTarget: (t) => (out.target = t) }).decoder(
+    (data) => out.data.push(data),
+  );
   return { decode, out };
 }
 
-test('the header equals blinksocks\' for each HMAC and a domain, and leaves with the first bytes', () => {
+test("the header equals blinksocks' for each HMAC and a domain, and leaves with the first bytes", () => {
   for (const { method, target, header } of VECTORS) {
     const { encode, wire } = client(method, target);
     encode(Buffer.alloc(0));
@@ -40,7 +60,7 @@ test('the header equals blinksocks\' for each HMAC and a domain, and leaves with
   }
 });
 
-test('the server reads blinksocks\' headers, whole or a byte at a time', () => {
+test("the server reads blinksocks' headers, whole or a byte at a time", () => {
   for (const { method, target, header } of VECTORS) {
     for (const step of [1, 7, 1000]) {
       const { decode, out } = server(method);
@@ -54,12 +74,19 @@ test('the server reads blinksocks\' headers, whole or a byte at a time', () => {
 
 test('a wrong password, a flipped bit and an empty host are protocol errors', () => {
   const header = Buffer.from(VECTORS[0].header, 'hex');
-  assert.throws(() => server('sha1', 'other').decode(Buffer.concat([header, Buffer.alloc(300)])), (e) => isProtocolError(e) && /HMAC mismatch|empty host/.test(e.message));
+  assert.throws(
+    () => server('sha1', 'other').decode(Buffer.concat([header, Buffer.alloc(300)])),
+    (e) => isProtocolError(e) && /HMAC mismatch|empty host/.test(e.message),
+  );
   for (let bit = 0; bit < header.length * 8; bit += 5) {
     const flipped = Buffer.from(header);
     flipped[bit >> 3] ^= 1 << (bit & 7);
     // Enough bytes after it for any host length the flip may announce.
-    assert.throws(() => server('sha1').decode(Buffer.concat([flipped, Buffer.alloc(300)])), (e) => isProtocolError(e), `bit ${bit}`);
+    assert.throws(
+      () => server('sha1').decode(Buffer.concat([flipped, Buffer.alloc(300)])),
+      (e) => isProtocolError(e),
+      `bit ${bit}`,
+    );
   }
   // The host length byte is the first plaintext byte XOR a fixed mask.
   const zeroLength = Buffer.from(header);
@@ -73,7 +100,8 @@ test('hostile bytes: only protocol errors, decided within 290 bytes', () => {
     const garbage = randomBytes(290);
     let thrown = null;
     try {
-      for (let at = 0, step = 1; at < garbage.length; at += step, step = 1 + randomInt(40)) decode(garbage.subarray(at, at + step));
+      for (let at = 0, step = 1; at < garbage.length; at += step, step = 1 + randomInt(40))
+        decode(garbage.subarray(at, at + step));
     } catch (error) {
       thrown = error;
     }
@@ -85,10 +113,13 @@ test('hostile bytes: only protocol errors, decided within 290 bytes', () => {
 
 test('method takes md5, sha1 or sha256', () => {
   assert.deepEqual(validateChain([{ name: 'base-auth', params: { method: 'sha256' } }]), []);
-  assert.match(validateChain([{ name: 'base-auth', params: { method: 'sha512' } }])[0].message, /valid: md5, sha1, sha256/);
+  assert.match(
+    validateChain([{ name: 'base-auth', params: { method: 'sha512' } }])[0].message,
+    /valid: md5, sha1, sha256/,
+  );
 });
 
-test('blinksocks\' base-auth, in-process, reads our headers and we read its', (t) => {
+test("blinksocks' base-auth, in-process, reads our headers and we read its", (t) => {
   if (!requireBlinksocks(t)) return;
   const { default: BaseAuth } = blinksocksRequire()('../lib/presets/base-auth.js');
   for (const method of ['md5', 'sha1', 'sha256']) {
@@ -101,7 +132,10 @@ test('blinksocks\' base-auth, in-process, reads our headers and we read its', (t
       const theirs = new BaseAuth({ config: { key: password, is_client: false } });
       theirs.onInit({ method });
       const decoded = theirs.decodeHeader({ buffer: wire[0], fail: (message) => assert.fail(message) });
-      assert.deepEqual({ host: decoded.host, port: decoded.port, data: decoded.data.toString() }, { host, port, data: 'x'.repeat(31) });
+      assert.deepEqual(
+        { host: decoded.host, port: decoded.port, data: decoded.data.toString() },
+        { host, port, data: 'x'.repeat(31) },
+      );
 
       const mine = new BaseAuth({ config: { key: password, is_client: true } });
       mine.onInit({ method });

@@ -19,14 +19,22 @@ const templateFile = (name, text) => {
   return file;
 };
 const stages = (params = {}) => preset.prepare(params, {})({});
-const problems = (params) => validateChain([{ name: 'ss-base' }, { name: 'obfs-http', params }]).map(({ field, message }) => `${field}: ${message}`);
+const problems = (params) =>
+  validateChain([{ name: 'ss-base' }, { name: 'obfs-http', params }]).map(
+    ({ field, message }) => `${field}: ${message}`,
+  );
 
-test('known answer: a template\'s lines end in CRLF and each part in a blank line', () => {
-  const pairs = parseTemplate('GET / HTTP/1.1\nHost: a\n------\nHTTP/1.1 200 OK\n======\nPOST /b HTTP/1.1\r\n-----\r\nHTTP/1.1 204 No Content\r\n======\r\n');
-  assert.deepEqual(pairs.map(({ request, response }) => [request.toString(), response.toString()]), [
-    ['GET / HTTP/1.1\r\nHost: a\r\n\r\n', 'HTTP/1.1 200 OK\r\n\r\n'],
-    ['POST /b HTTP/1.1\r\n\r\n', 'HTTP/1.1 204 No Content\r\n\r\n'],
-  ]);
+test("known answer: a template's lines end in CRLF and each part in a blank line", () => {
+  const pairs = parseTemplate(
+    'GET / HTTP/1.1\nHost: a\n------\nHTTP/1.1 200 OK\n======\nPOST /b HTTP/1.1\r\n-----\r\nHTTP/1.1 204 No Content\r\n======\r\n',
+  );
+  assert.deepEqual(
+    pairs.map(({ request, response }) => [request.toString(), response.toString()]),
+    [
+      ['GET / HTTP/1.1\r\nHost: a\r\n\r\n', 'HTTP/1.1 200 OK\r\n\r\n'],
+      ['POST /b HTTP/1.1\r\n\r\n', 'HTTP/1.1 204 No Content\r\n\r\n'],
+    ],
+  );
 });
 
 test('the bytes of every pair equal those blinksocks reads from the same file', (t) => {
@@ -34,7 +42,10 @@ test('the bytes of every pair equal those blinksocks reads from the same file', 
   const files = [
     DEFAULT_TEMPLATE,
     // CR and CRLF line ends, a blank line inside a part, a '-' mark between pairs.
-    templateFile('mixed.txt', 'GET /x HTTP/1.1\r\nA: 1\r\n\r\n------\rHTTP/1.1 200 OK\r-\nGET /y HTTP/1.1\n======\nHTTP/1.1 404 Not Found\n======\n\n'),
+    templateFile(
+      'mixed.txt',
+      'GET /x HTTP/1.1\r\nA: 1\r\n\r\n------\rHTTP/1.1 200 OK\r-\nGET /y HTTP/1.1\n======\nHTTP/1.1 404 Not Found\n======\n\n',
+    ),
   ];
   for (const file of files) {
     const theirs = blinksocksPreset('obfs-http', { role: 'client', params: { file } }).getStore().pairs;
@@ -53,11 +64,21 @@ test('a bad template file is refused with a message that says what is wrong', ()
     [{ file: templateFile('big.txt', 'x'.repeat(64 * 1024 + 1)) }, /is larger than 65536 bytes: not a template$/],
     [{ file: templateFile('empty.txt', '') }, /no request\/response pair/],
     [{ file: templateFile('odd.txt', 'GET / HTTP/1.1\n------\n') }, /1 parts, but each request needs a response/],
-    [{ file: templateFile('unclosed.txt', 'GET / HTTP/1.1\n------\nHTTP/1.1 200 OK\n') }, /the last part has no '------' or '======' line after it/],
+    [
+      { file: templateFile('unclosed.txt', 'GET / HTTP/1.1\n------\nHTTP/1.1 200 OK\n') },
+      /the last part has no '------' or '======' line after it/,
+    ],
     // Every part ends in a blank line, so only a blank line inside a part
     // can make one request start another.
-    [{ file: templateFile('prefix.txt', 'GET / HTTP/1.1\n------\nHTTP/1.1 200 OK\n======\nGET / HTTP/1.1\n\nHost: a\n------\nHTTP/1.1 200 OK\n======\n') },
-      /request "GET \/ HTTP\/1.1" is the start of a longer one/],
+    [
+      {
+        file: templateFile(
+          'prefix.txt',
+          'GET / HTTP/1.1\n------\nHTTP/1.1 200 OK\n======\nGET / HTTP/1.1\n\nHost: a\n------\nHTTP/1.1 200 OK\n======\n',
+        ),
+      },
+      /request "GET \/ HTTP\/1.1" is the start of a longer one/,
+    ],
   ];
   for (const [params, message] of cases) {
     const [problem, ...more] = problems(params);
@@ -77,7 +98,7 @@ test('a template path is read relative to the current folder', () => {
   assert.equal(wire.toString(), 'GET /r HTTP/1.1\r\n\r\nx');
 });
 
-test('blinksocks\' opening request and response are read here at every split, and ours there', (t) => {
+test("blinksocks' opening request and response are read here at every split, and ours there", (t) => {
   if (!requireBlinksocks(t)) return;
   const data = randomBytes(40);
   // Their client's request (any pair of the bundled template) -> our
@@ -95,21 +116,33 @@ test('blinksocks\' opening request and response are read here at every split, an
   // Our client's request -> their server, whose response our client reads.
   // One pair, so that a fresh client of ours expects the response their
   // server sent to another one.
-  const file = templateFile('one-pair.txt', 'GET /one HTTP/1.1\nHost: example.com\n------\nHTTP/1.1 200 OK\nServer: nginx\n======\n');
+  const file = templateFile(
+    'one-pair.txt',
+    'GET /one HTTP/1.1\nHost: example.com\n------\nHTTP/1.1 200 OK\nServer: nginx\n======\n',
+  );
   const ourRequest = Buffer.concat(runStage(stages({ file }).clientEncode, [data]));
   assert.equal(ourRequest.subarray(0, -data.length).toString(), 'GET /one HTTP/1.1\r\nHost: example.com\r\n\r\n');
   const theirServer = blinksocksPreset('obfs-http', { role: 'server', params: { file } });
   assert.deepEqual(theirServer.serverIn({ buffer: ourRequest, fail: assert.fail }), data);
   const theirResponse = theirServer.serverOut({ buffer: data });
-  assertEverySplit(assert, theirResponse, (pieces) => {
-    const client = stages({ file });
-    runStage(client.clientEncode, [Buffer.alloc(0)]);
-    return runStage(client.clientDecode, pieces);
-  }, data);
+  assertEverySplit(
+    assert,
+    theirResponse,
+    (pieces) => {
+      const client = stages({ file });
+      runStage(client.clientEncode, [Buffer.alloc(0)]);
+      return runStage(client.clientDecode, pieces);
+    },
+    data,
+  );
 });
 
 test('the server refuses a stream that does not open with a template request, as soon as it cannot', () => {
-  const refused = (pieces) => assert.throws(() => runStage(stages().serverDecode, pieces), (error) => isProtocolError(error) && /does not open with an HTTP header/.test(error.message));
+  const refused = (pieces) =>
+    assert.throws(
+      () => runStage(stages().serverDecode, pieces),
+      (error) => isProtocolError(error) && /does not open with an HTTP header/.test(error.message),
+    );
   refused([Buffer.from('POST / HTTP/1.1\r\n')]);
   refused([Buffer.from('GET /static/js/app.min.js HTTP/1.0\r\n')]);
   refused([randomBytes(16 * 1024)]);
@@ -118,7 +151,10 @@ test('the server refuses a stream that does not open with a template request, as
   // The client refuses a response other than the one its request asks for.
   const client = stages();
   runStage(client.clientEncode, [Buffer.alloc(0)]);
-  assert.throws(() => runStage(client.clientDecode, [Buffer.from('HTTP/1.1 500 Internal Server Error\r\n\r\n')]), isProtocolError);
+  assert.throws(
+    () => runStage(client.clientDecode, [Buffer.from('HTTP/1.1 500 Internal Server Error\r\n\r\n')]),
+    isProtocolError,
+  );
 });
 
 // docs/blinksocks.md, "obfs presets".
@@ -129,7 +165,10 @@ test('blinksocks 3.3.0 defect: its server needs the whole request in its first r
   const theirs = blinksocksPreset('obfs-http', { role: 'server', params: { file: DEFAULT_TEMPLATE } });
   theirs.serverIn({ buffer: request.subarray(0, 20), fail: (message) => failures.push(message) });
   assert.deepEqual(failures, ['http header mismatch']);
-  assert.deepEqual(Buffer.concat(runStage(stages().serverDecode, [request.subarray(0, 20), request.subarray(20)])).toString(), 'data');
+  assert.deepEqual(
+    Buffer.concat(runStage(stages().serverDecode, [request.subarray(0, 20), request.subarray(20)])).toString(),
+    'data',
+  );
 });
 
 test('blinksocks 3.3.0 defect: a template whose last response has no mark line after it fails at start with a TypeError', (t) => {

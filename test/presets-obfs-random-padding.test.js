@@ -16,14 +16,20 @@ test('known answer: frames with and without padding, and an empty one, decode to
   assertEverySplit(assert, wire, decodeOurs, Buffer.from('abchi'));
 });
 
-test('known answer: the encoder\'s frames for a fixed random source', () => {
+test("known answer: the encoder's frames for a fixed random source", () => {
   // 0x0707 picks a frame of 0x3FFF + 0x0707 % 0xC001 = 18182 bytes; a
   // 5-byte tail gets 7 % 1021 = 7 bytes of padding, a long one none.
   const random = (n) => Buffer.alloc(n, 7);
   assert.deepEqual(Buffer.concat(encodeFrames(Buffer.from('hello'), random)), hex('07 07070707070707 0005 68656c6c6f'));
   const frames = encodeFrames(Buffer.alloc(40_000, 1), random);
-  assert.deepEqual(frames.filter((_, i) => i % 2 === 0).map((header) => header.toString('hex')), ['004706', '004706', '000e34']);
-  assert.deepEqual(frames.filter((_, i) => i % 2 === 1).map((payload) => payload.length), [18182, 18182, 3636]);
+  assert.deepEqual(
+    frames.filter((_, i) => i % 2 === 0).map((header) => header.toString('hex')),
+    ['004706', '004706', '000e34'],
+  );
+  assert.deepEqual(
+    frames.filter((_, i) => i % 2 === 1).map((payload) => payload.length),
+    [18182, 18182, 3636],
+  );
   assert.deepEqual(encodeFrames(Buffer.alloc(0), random), [], 'nothing to send, no frame');
 });
 
@@ -45,7 +51,7 @@ test('frames carry 0x3FFF to 0xFFFF bytes; only short ones are padded, by at mos
   assert.ok(Math.max(...lengths) > 200, 'short frames get up to 255 bytes of padding');
 });
 
-test('blinksocks\' frames decode here, at every split, and ours decode in blinksocks', (t) => {
+test("blinksocks' frames decode here, at every split, and ours decode in blinksocks", (t) => {
   if (!requireBlinksocks(t)) return;
   const theirs = blinksocksPreset('obfs-random-padding', { role: 'client' });
   for (const size of [1, 7, 500, 1500]) {
@@ -60,12 +66,15 @@ test('blinksocks\' frames decode here, at every split, and ours decode in blinks
     const data = randomBytes(size);
     const wire = Buffer.concat(runStage(ours.clientEncode, [data]));
     const decoded = [];
-    blinksocksPreset('obfs-random-padding', { role: 'server' }).beforeIn({ buffer: wire, next: (chunk) => decoded.push(chunk) });
+    blinksocksPreset('obfs-random-padding', { role: 'server' }).beforeIn({
+      buffer: wire,
+      next: (chunk) => decoded.push(chunk),
+    });
     assert.deepEqual(Buffer.concat(decoded), data, `${size} bytes`);
   }
 });
 
-test('a frame\'s data is passed on as it arrives; only a partial header is held between reads', () => {
+test("a frame's data is passed on as it arrives; only a partial header is held between reads", () => {
   const decode = stages().serverDecode;
   const out = [];
   const feed = (bytes) => decode(bytes, (data) => out.push(data.length));
@@ -77,7 +86,7 @@ test('a frame\'s data is passed on as it arrives; only a partial header is held 
   feed(Buffer.alloc(0xfffe, 1));
   assert.deepEqual(out, [0xfffe], 'data before its frame is complete');
   feed(hex('01 00 0001 02'));
-  assert.deepEqual(out, [0xfffe, 1, 1], 'the frame\'s last byte, then a whole frame, from one read');
+  assert.deepEqual(out, [0xfffe, 1, 1], "the frame's last byte, then a whole frame, from one read");
 });
 
 // docs/blinksocks.md, "obfs presets": blinksocks' frame reader recurses once

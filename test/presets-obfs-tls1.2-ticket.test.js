@@ -17,12 +17,15 @@ const hex = (text) => Buffer.from(text.replace(/\s/g, ''), 'hex');
 function side(sni = SNI) {
   const replies = [];
   const holdings = [];
-  const stages = preset.prepare({ sni }, {})({ reply: (data) => replies.push(Buffer.from(data)), holding: (bytes) => holdings.push(bytes) });
+  const stages = preset.prepare(
+    { sni },
+    {},
+  )({ reply: (data) => replies.push(Buffer.from(data)), holding: (bytes) => holdings.push(bytes) });
   return { ...stages, replies, holdings };
 }
 const refused = (fn, message) => assert.throws(fn, (error) => isProtocolError(error) && message.test(error.message));
 
-test('known answer: the ClientHello\'s framing, with the SNI in its server_name extension', () => {
+test("known answer: the ClientHello's framing, with the SNI in its server_name extension", () => {
   const hello = clientHello(SNI);
   // Record: handshake, TLS 1.0 on the record layer, then ClientHello (1)
   // whose 3-byte length is the rest, offering TLS 1.2.
@@ -38,11 +41,15 @@ test('known answer: the ClientHello\'s framing, with the SNI in its server_name 
   assert.ok(Math.abs(hello.readUInt32BE(11) - Date.now() / 1000) < 5);
 });
 
-test('known answer: the server\'s flight and the client\'s Finished', () => {
+test("known answer: the server's flight and the client's Finished", () => {
   const flight = serverHandshake();
   const records = [];
-  for (let at = 0; at < flight.length; at += 5 + flight.readUInt16BE(at + 3)) records.push(flight.subarray(at, at + 5 + flight.readUInt16BE(at + 3)));
-  assert.deepEqual(records.map((record) => record.subarray(0, 3).toString('hex')), ['160303', '160303', '140303', '160303']);
+  for (let at = 0; at < flight.length; at += 5 + flight.readUInt16BE(at + 3))
+    records.push(flight.subarray(at, at + 5 + flight.readUInt16BE(at + 3)));
+  assert.deepEqual(
+    records.map((record) => record.subarray(0, 3).toString('hex')),
+    ['160303', '160303', '140303', '160303'],
+  );
   assert.deepEqual([records[0][5], records[1][5]], [0x02, 0x04], 'ServerHello, NewSessionTicket');
   assert.deepEqual(records[2], hex('14 0303 0001 01'));
   const finish = clientFinish();
@@ -52,11 +59,13 @@ test('known answer: the server\'s flight and the client\'s Finished', () => {
   assert.deepEqual(finish.subarray(0, 11), hex('14 0303 0001 01  16 0303 0020'));
 });
 
-test('the client holds the stream until the server\'s hello, then sends Finished with the held bytes', () => {
+test("the client holds the stream until the server's hello, then sends Finished with the held bytes", () => {
   const client = side();
   const server = side();
   const data = randomBytes(50_000);
-  const hello = Buffer.concat(runStage(client.clientEncode, [Buffer.alloc(0), data.subarray(0, 10), data.subarray(10)]));
+  const hello = Buffer.concat(
+    runStage(client.clientEncode, [Buffer.alloc(0), data.subarray(0, 10), data.subarray(10)]),
+  );
   assert.equal(hello[0], 0x16);
   assert.equal(hello.length, 5 + hello.readUInt16BE(3), 'only the ClientHello goes out');
   assert.deepEqual(runStage(server.serverDecode, [hello]), []);
@@ -72,40 +81,65 @@ test('the client holds the stream until the server\'s hello, then sends Finished
   const records = Buffer.concat(runStage(client.clientEncode, [more]));
   assert.deepEqual(records.subarray(0, 5), hex('17 0303 3fff'), 'full records of 0x3FFF bytes');
   assert.deepEqual(Buffer.concat(runStage(server.serverDecode, [records])), more);
-  assert.deepEqual(Buffer.concat(runStage(client.clientDecode, [Buffer.concat(runStage(server.serverEncode, [more]))])), more);
+  assert.deepEqual(
+    Buffer.concat(runStage(client.clientDecode, [Buffer.concat(runStage(server.serverEncode, [more]))])),
+    more,
+  );
 });
 
-test('blinksocks\' client handshake and records are read here at every split', (t) => {
+test("blinksocks' client handshake and records are read here at every split", (t) => {
   if (!requireBlinksocks(t)) return;
   const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'client', params: { sni: [SNI] } });
   const data = randomBytes(3000);
   let hello;
-  theirs.clientOut({ buffer: data, next: (bytes) => { hello = bytes; } });
+  theirs.clientOut({
+    buffer: data,
+    next: (bytes) => {
+      hello = bytes;
+    },
+  });
   assertEverySplit(assert, hello, (pieces) => runStage(side().serverDecode, pieces), Buffer.alloc(0));
   const server = side();
   runStage(server.serverDecode, [hello]);
   let finish;
-  theirs.clientIn({ buffer: server.replies[0], next: (bytes) => { finish = bytes; }, fail: assert.fail });
+  theirs.clientIn({
+    buffer: server.replies[0],
+    next: (bytes) => {
+      finish = bytes;
+    },
+    fail: assert.fail,
+  });
   // Their Finished with the held 3000 bytes, cut anywhere, after the hello.
-  assertEverySplit(assert, finish, (pieces) => {
-    const fresh = side();
-    runStage(fresh.serverDecode, [hello]);
-    return runStage(fresh.serverDecode, pieces);
-  }, data);
+  assertEverySplit(
+    assert,
+    finish,
+    (pieces) => {
+      const fresh = side();
+      runStage(fresh.serverDecode, [hello]);
+      return runStage(fresh.serverDecode, pieces);
+    },
+    data,
+  );
   const more = randomBytes(100_000);
   const records = Buffer.from(theirs.clientOut({ buffer: more }));
   runStage(server.serverDecode, [finish]);
   assert.deepEqual(Buffer.concat(runStage(server.serverDecode, [records])), more);
 });
 
-test('blinksocks\' server handshake and records are read here at every split, and ours there', (t) => {
+test("blinksocks' server handshake and records are read here at every split, and ours there", (t) => {
   if (!requireBlinksocks(t)) return;
   const client = side();
   const data = randomBytes(3000);
   const hello = Buffer.concat(runStage(client.clientEncode, [data]));
   const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'server', params: { sni: SNI } });
   let flight;
-  theirs.serverIn({ buffer: hello, next: (bytes) => { flight = bytes; }, fail: assert.fail });
+  theirs.serverIn({
+    buffer: hello,
+    next: (bytes) => {
+      flight = bytes;
+    },
+    fail: assert.fail,
+  });
   assert.ok(flight, 'blinksocks answers our ClientHello');
   assertEverySplit(assert, flight, (pieces) => runStage(side().clientDecode, pieces), Buffer.alloc(0));
   runStage(client.clientDecode, [flight]);
@@ -114,17 +148,28 @@ test('blinksocks\' server handshake and records are read here at every split, an
   assert.deepEqual(Buffer.concat(got), data, 'blinksocks reads our Finished and the held bytes');
   const small = randomBytes(700);
   const records = Buffer.from(theirs.serverOut({ buffer: small }));
-  assertEverySplit(assert, records, (pieces) => {
-    const fresh = side();
-    runStage(fresh.clientEncode, [Buffer.alloc(0)]);
-    runStage(fresh.clientDecode, [flight]);
-    return runStage(fresh.clientDecode, pieces);
-  }, small);
+  assertEverySplit(
+    assert,
+    records,
+    (pieces) => {
+      const fresh = side();
+      runStage(fresh.clientEncode, [Buffer.alloc(0)]);
+      runStage(fresh.clientDecode, [flight]);
+      return runStage(fresh.clientDecode, pieces);
+    },
+    small,
+  );
 });
 
 test('hostile input is refused at the first record that breaks the handshake, and lengths are bounded', () => {
-  const atServer = (...pieces) => () => runStage(side().serverDecode, pieces);
-  refused(atServer(Buffer.from('GET / HTTP/1.1\r\n')), /expected a TLS Handshake record \(version 0x0301\), got type 0x47/);
+  const atServer =
+    (...pieces) =>
+    () =>
+      runStage(side().serverDecode, pieces);
+  refused(
+    atServer(Buffer.from('GET / HTTP/1.1\r\n')),
+    /expected a TLS Handshake record \(version 0x0301\), got type 0x47/,
+  );
   refused(atServer(hex('17 0303 0001 00')), /expected a TLS Handshake record .* got ApplicationData/);
   refused(atServer(hex('16 0301 4801')), /TLS record of 18433 bytes exceeds 2\^14 \+ 2048/);
   refused(atServer(hex('16 0301 0004 02 000000')), /expected a TLS ClientHello/);
@@ -138,7 +183,10 @@ test('hostile input is refused at the first record that breaks the handshake, an
 
   const client = side();
   runStage(client.clientEncode, [Buffer.alloc(0)]);
-  refused(() => runStage(client.clientDecode, [clientHello(SNI)]), /expected a TLS Handshake record \(version 0x0303\)/);
+  refused(
+    () => runStage(client.clientDecode, [clientHello(SNI)]),
+    /expected a TLS Handshake record \(version 0x0303\)/,
+  );
   // A server that never answers cannot make the client hold without end.
   const stalled = side();
   runStage(stalled.clientEncode, [Buffer.alloc(0)]);
@@ -147,12 +195,19 @@ test('hostile input is refused at the first record that breaks the handshake, an
 });
 
 test('sni is required: a host name or a non-empty array of them', () => {
-  const problems = (params) => validateChain([{ name: 'ss-base' }, { name: 'obfs-tls1.2-ticket', params }]).map(({ field, message }) => `${field}: ${message}`);
+  const problems = (params) =>
+    validateChain([{ name: 'ss-base' }, { name: 'obfs-tls1.2-ticket', params }]).map(
+      ({ field, message }) => `${field}: ${message}`,
+    );
   assert.deepEqual(problems({ sni: 'www.example.com' }), []);
   assert.deepEqual(problems({ sni: ['a.example', 'b.example'] }), []);
   assert.match(problems({})[0], /^presets\[1\]\.params\.sni: missing; the server name \(SNI\)/);
   for (const sni of ['', [], [''], ['a', 3], 42, 'x'.repeat(256)]) {
-    assert.match(problems({ sni })[0], /^presets\[1\]\.params\.sni: must be a host name or a non-empty array of host names/, JSON.stringify(sni));
+    assert.match(
+      problems({ sni })[0],
+      /^presets\[1\]\.params\.sni: must be a host name or a non-empty array of host names/,
+      JSON.stringify(sni),
+    );
   }
   // Each connection shows one of the names, picked at random.
   const shown = new Set();
@@ -177,14 +232,18 @@ test('blinksocks 3.3.0 defect: its server refuses a ClientHello split across rea
   assert.equal(ours.replies.length, 1, 'ours answers the hello once it is all in');
 });
 
-test('blinksocks 3.3.0 defect: its server skips a fixed 43 bytes after the hello, so a 40-byte Finished (AES-GCM\'s) corrupts the stream', (t) => {
+test("blinksocks 3.3.0 defect: its server skips a fixed 43 bytes after the hello, so a 40-byte Finished (AES-GCM's) corrupts the stream", (t) => {
   if (!requireBlinksocks(t)) return;
   const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'server', params: { sni: SNI } });
   theirs.serverIn({ buffer: clientHello(SNI), next: () => {}, fail: assert.fail });
   const finish40 = hex(`14 0303 0001 01  16 0303 0028 ${'00'.repeat(40)}  17 0303 0003 616263`);
   const got = [];
   theirs.serverIn({ buffer: finish40, next: (data) => got.push(data), fail: assert.fail });
-  assert.notEqual(Buffer.concat(got).toString(), 'abc', 'blinksocks reads the Finished\'s last 8 bytes as a record header');
+  assert.notEqual(
+    Buffer.concat(got).toString(),
+    'abc',
+    "blinksocks reads the Finished's last 8 bytes as a record header",
+  );
   const ours = side();
   assert.equal(Buffer.concat(runStage(ours.serverDecode, [clientHello(SNI), finish40])).toString(), 'abc');
 });
@@ -210,9 +269,16 @@ test('blinksocks 3.3.0 defect: any 5-byte header is a record to it, so a Handsha
   theirs.serverIn({ buffer: clientHello(SNI), next: () => {}, fail: assert.fail });
   const alert = hex('15 0303 0002 0228');
   const got = [];
-  theirs.serverIn({ buffer: Buffer.concat([clientFinish(), alert]), next: (data) => got.push(data), fail: assert.fail });
+  theirs.serverIn({
+    buffer: Buffer.concat([clientFinish(), alert]),
+    next: (data) => got.push(data),
+    fail: assert.fail,
+  });
   assert.deepEqual(Buffer.concat(got), hex('0228'));
-  refused(() => runStage(side().serverDecode, [clientHello(SNI), clientFinish(), alert]), /expected a TLS ApplicationData record .* got type 0x15/);
+  refused(
+    () => runStage(side().serverDecode, [clientHello(SNI), clientFinish(), alert]),
+    /expected a TLS ApplicationData record .* got type 0x15/,
+  );
 });
 
 // Its config checks a preset's params only when there is a params object,
@@ -244,24 +310,42 @@ test('a ClientHello is read for its session id, suites, extensions and server na
   assert.deepEqual(hello.serverNames, ['www.example.com']);
   assert.equal(hello.sessionId.length, 32);
   assert.ok(hello.cipherSuites.includes(0xc02f));
-  assert.deepEqual([0xff01, 0x0000, 0x0017, 0x0023].map((type) => hello.extensions.has(type)), [true, true, true, true]);
+  assert.deepEqual(
+    [0xff01, 0x0000, 0x0017, 0x0023].map((type) => hello.extensions.has(type)),
+    [true, true, true, true],
+  );
   for (const cut of [10, 40, 80, bytes.length - 6]) {
     const message = Buffer.from(bytes.subarray(5, cut));
     message.writeUIntBE(message.length - 4, 1, 3);
-    assert.throws(() => readClientHello(message), (error) => isProtocolError(error) && /runs past its end/.test(error.message), `cut at ${cut}`);
+    assert.throws(
+      () => readClientHello(message),
+      (error) => isProtocolError(error) && /runs past its end/.test(error.message),
+      `cut at ${cut}`,
+    );
   }
 });
 
-test('the server\'s flight carries only the extensions the hello offered, and echoes its session id', () => {
+test("the server's flight carries only the extensions the hello offered, and echoes its session id", () => {
   const ours = readClientHello(clientHello(SNI).subarray(5));
   const full = serverHandshake(ours);
   assert.deepEqual(serverHelloExtensions(full), [0xff01, 0x0017, 0x0023]);
   assert.ok(full.subarray(5 + 4 + 2 + 32 + 1, 5 + 4 + 2 + 32 + 33).equals(ours.sessionId), 'session id echoed');
   // A hello that offers extended_master_secret alone, and no ticket: no
   // renegotiation_info, no session_ticket, no NewSessionTicket.
-  const spare = serverHandshake({ sessionId: Buffer.alloc(0), cipherSuites: [0x1301, 0xc02b], extensions: new Set([0x0017]) });
+  const spare = serverHandshake({
+    sessionId: Buffer.alloc(0),
+    cipherSuites: [0x1301, 0xc02b],
+    extensions: new Set([0x0017]),
+  });
   assert.deepEqual(serverHelloExtensions(spare), [0x0017]);
   assert.equal(spare.readUInt16BE(5 + 4 + 2 + 32 + 33), 0xc02b, 'the first TLS 1.2 suite offered');
-  assert.equal(spare[5 + spare.readUInt16BE(3)], 0x14, 'ChangeCipherSpec right after the ServerHello: no NewSessionTicket');
-  assert.throws(() => serverHandshake({ sessionId: Buffer.alloc(0), cipherSuites: [0x1301, 0x00ff], extensions: new Set() }), /no TLS 1\.2 cipher suite/);
+  assert.equal(
+    spare[5 + spare.readUInt16BE(3)],
+    0x14,
+    'ChangeCipherSpec right after the ServerHello: no NewSessionTicket',
+  );
+  assert.throws(
+    () => serverHandshake({ sessionId: Buffer.alloc(0), cipherSuites: [0x1301, 0x00ff], extensions: new Set() }),
+    /no TLS 1\.2 cipher suite/,
+  );
 });

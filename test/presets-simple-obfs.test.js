@@ -8,7 +8,14 @@ import { validateChain } from '../lib/chain/validate.js';
 import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { MAX_HEAD } from '../lib/presets/simple-obfs/http-head.js';
 import { requestHead, responseHead, websocketAccept } from '../lib/presets/simple-obfs/http.js';
-import { clientHello, MAX_CLIENT_HELLO, MAX_RECORD, maxTicket, parseClientHello, serverFlight } from '../lib/presets/simple-obfs/tls-hello.js';
+import {
+  clientHello,
+  MAX_CLIENT_HELLO,
+  MAX_RECORD,
+  maxTicket,
+  parseClientHello,
+  serverFlight,
+} from '../lib/presets/simple-obfs/tls-hello.js';
 import { freePort } from './support/ports.js';
 import { stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
@@ -48,11 +55,14 @@ function decodesAtEverySplit(fresh, bytes, expected) {
 }
 
 function assertRefused(decode, pieces, pattern) {
-  assert.throws(() => run(decode, pieces), (error) => {
-    assert.ok(isProtocolError(error), `a protocolError, not ${error.stack}`);
-    assert.match(error.message, pattern);
-    return true;
-  });
+  assert.throws(
+    () => run(decode, pieces),
+    (error) => {
+      assert.ok(isProtocolError(error), `a protocolError, not ${error.stack}`);
+      assert.match(error.message, pattern);
+      return true;
+    },
+  );
 }
 
 // A client stage that has sent its hello for CLIENT_WRITES, and the hello's
@@ -75,15 +85,26 @@ function clientAwaiting(mode, answer) {
 
 describe('simple-obfs params', () => {
   test('mode is required, host is a host name', () => {
-    const chain = (params) => validateChain([{ name: 'ss-base' }, { name: 'simple-obfs', params }]).map((p) => `${p.field}: ${p.message}`);
+    const chain = (params) =>
+      validateChain([{ name: 'ss-base' }, { name: 'simple-obfs', params }]).map((p) => `${p.field}: ${p.message}`);
     assert.deepEqual(chain({ mode: 'tls' }), []);
     assert.deepEqual(chain({ mode: 'http', host: 'cdn.example-1.org' }), []);
     assert.deepEqual(chain({}), ['presets[1].params.mode: missing; valid: http, tls']);
     for (const host of ['', 'a b', 'x\r\nInjected: 1', 'a..b', '-a.com', 'a'.repeat(254), 42]) {
-      assert.match(chain({ mode: 'http', host })[0], /^presets\[1\]\.params\.host: must be a host name/, JSON.stringify(host));
+      assert.match(
+        chain({ mode: 'http', host })[0],
+        /^presets\[1\]\.params\.host: must be a host name/,
+        JSON.stringify(host),
+      );
     }
-    assert.match(validateChain([{ name: 'ss-base' }, { name: 'simple-obfs', params: { mode: 'tls' } }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }])[0].message,
-      /simple-obfs disguises the wire and must be the last preset/);
+    assert.match(
+      validateChain([
+        { name: 'ss-base' },
+        { name: 'simple-obfs', params: { mode: 'tls' } },
+        { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } },
+      ])[0].message,
+      /simple-obfs disguises the wire and must be the last preset/,
+    );
   });
 });
 
@@ -101,7 +122,8 @@ describe('simple-obfs http: known answers', () => {
 
   test("our request is obfs-local's, given its key and curl version; Host without its port", () => {
     const head = fromLocal.toString('latin1', 0, fromLocal.indexOf('\r\n\r\n') + 4);
-    const [, hostPort, major, minor, key] = /Host: (.*)\r\nUser-Agent: curl\/7\.(\d+)\.(\d+)\r\n.*Sec-WebSocket-Key: (\S+)\r\n/s.exec(head);
+    const [, hostPort, major, minor, key] =
+      /Host: (.*)\r\nUser-Agent: curl\/7\.(\d+)\.(\d+)\r\n.*Sec-WebSocket-Key: (\S+)\r\n/s.exec(head);
     assert.match(hostPort, /^www\.example\.com:\d+$/, 'obfs-local names the server port when it is not 80');
     const ours = requestHead({ host: hostPort, key, contentLength: CLIENT_WRITES[0].length, curl: { major, minor } });
     assert.equal(ours, head);
@@ -147,7 +169,10 @@ describe('simple-obfs tls: known answers', () => {
     const ours = Buffer.concat(clientHello({ host: HOST, ticket, sessionId, random: hello.subarray(11, 43) }));
     assert.equal(ours.toString('hex'), hello.toString('hex'));
     // The second write follows as one application data record.
-    assert.equal(fromLocal.subarray(hello.length, hello.length + 5).toString('hex'), `170303${(1000).toString(16).padStart(4, '0')}`);
+    assert.equal(
+      fromLocal.subarray(hello.length, hello.length + 5).toString('hex'),
+      `170303${(1000).toString(16).padStart(4, '0')}`,
+    );
   });
 
   test("obfs-server's flight, decoded by our client at every split point", () => {
@@ -204,10 +229,16 @@ describe('simple-obfs: our frames', () => {
 });
 
 describe('simple-obfs in a chain', () => {
-  const chain = (mode) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }, { name: 'simple-obfs', params: { mode } }];
+  const chain = (mode) => [
+    { name: 'ss-base' },
+    { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } },
+    { name: 'simple-obfs', params: { mode } },
+  ];
   const clientWire = (mode, writes) => {
     const out = [];
-    const encode = prepareChain(chain(mode), { password: 'p' })('client', { target: { host: '127.0.0.1', port: 80 } }).encoder((data) => out.push(data));
+    const encode = prepareChain(chain(mode), { password: 'p' })('client', {
+      target: { host: '127.0.0.1', port: 80 },
+    }).encoder((data) => out.push(data));
     for (const write of writes) encode(write);
     return Buffer.concat(out);
   };
@@ -220,7 +251,10 @@ describe('simple-obfs in a chain', () => {
     assert.equal(hello.ticket.length, 32 + 18 + 7 + 16);
     // 100 bytes in one chunk: 18 + 100 + 16 in one record; 40,000 bytes in
     // three chunks of up to 16383: 40,102 bytes in records of 16384 at most.
-    assert.deepEqual(records.slice(1).map((r) => r.length), [134, 16384, 16384, 40_000 + 3 * 34 - 2 * 16384]);
+    assert.deepEqual(
+      records.slice(1).map((r) => r.length),
+      [134, 16384, 16384, 40_000 + 3 * 34 - 2 * 16384],
+    );
   });
 
   test('http: the request head carries the first piece; nothing after it is joined or copied', () => {
@@ -232,13 +266,20 @@ describe('simple-obfs in a chain', () => {
 // [{ type, length }] of the TLS records in `wire`.
 function recordLengths(wire) {
   const records = [];
-  for (let at = 0; at < wire.length; at += 5 + wire.readUInt16BE(at + 3)) records.push({ type: wire[at], length: wire.readUInt16BE(at + 3) });
+  for (let at = 0; at < wire.length; at += 5 + wire.readUInt16BE(at + 3))
+    records.push({ type: wire[at], length: wire.readUInt16BE(at + 3) });
   return records;
 }
 
 describe('simple-obfs: hostile input', () => {
   const request = (lines) => Buffer.from(`${lines.join('\r\n')}\r\n\r\n`, 'latin1');
-  const good = ['GET / HTTP/1.1', `Host: ${HOST}:8080`, 'Upgrade: websocket', 'Connection: Upgrade', 'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=='];
+  const good = [
+    'GET / HTTP/1.1',
+    `Host: ${HOST}:8080`,
+    'Upgrade: websocket',
+    'Connection: Upgrade',
+    'Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==',
+  ];
 
   test('http server: only a simple-obfs upgrade request for our host', () => {
     const decode = () => stages('http').serverDecode;
@@ -255,7 +296,11 @@ describe('simple-obfs: hostile input', () => {
       [[...good, `Host: ${HOST}`], /header host given twice/],
     ];
     for (const [lines, message] of cases) assertRefused(decode(), [request(lines)], message);
-    assertRefused(decode(), [Buffer.from('\x16\x03\x01\x00\x10'), Buffer.alloc(MAX_HEAD)], /HTTP request head longer than 8192 bytes/);
+    assertRefused(
+      decode(),
+      [Buffer.from('\x16\x03\x01\x00\x10'), Buffer.alloc(MAX_HEAD)],
+      /HTTP request head longer than 8192 bytes/,
+    );
   });
 
   test('http: a head without an end is refused once past the limit, not buffered', () => {
@@ -264,18 +309,37 @@ describe('simple-obfs: hostile input', () => {
     for (let i = 0; i < MAX_HEAD / piece.length; i++) run(decode, [piece]);
     assertRefused(decode, [piece], /head longer than 8192 bytes/);
     // An end that comes too late is refused too.
-    assertRefused(stages('http').serverDecode, [Buffer.concat([Buffer.alloc(MAX_HEAD + 1, 'a'), Buffer.from('\r\n\r\n')])], /head longer/);
+    assertRefused(
+      stages('http').serverDecode,
+      [Buffer.concat([Buffer.alloc(MAX_HEAD + 1, 'a'), Buffer.from('\r\n\r\n')])],
+      /head longer/,
+    );
   });
 
   test('http client: only a 101 answer', () => {
-    assertRefused(stages('http').clientDecode, [Buffer.from('HTTP/1.1 200 OK\r\nServer: x\r\n\r\n')], /not a simple-obfs HTTP answer/);
-    assertRefused(stages('http').clientDecode, [Buffer.from('SSH-2.0-OpenSSH\r\n\r\n')], /not a simple-obfs HTTP answer/);
+    assertRefused(
+      stages('http').clientDecode,
+      [Buffer.from('HTTP/1.1 200 OK\r\nServer: x\r\n\r\n')],
+      /not a simple-obfs HTTP answer/,
+    );
+    assertRefused(
+      stages('http').clientDecode,
+      [Buffer.from('SSH-2.0-OpenSSH\r\n\r\n')],
+      /not a simple-obfs HTTP answer/,
+    );
   });
 
   test('tls server: only a ClientHello with a session ticket for our host, then data records', () => {
-    const hello = (options = {}) => Buffer.concat(clientHello({
-      host: HOST, ticket: Buffer.from('ticket'), sessionId: randomBytes(32), random: randomBytes(32), ...options,
-    }));
+    const hello = (options = {}) =>
+      Buffer.concat(
+        clientHello({
+          host: HOST,
+          ticket: Buffer.from('ticket'),
+          sessionId: randomBytes(32),
+          random: randomBytes(32),
+          ...options,
+        }),
+      );
     const decode = () => stages('tls').serverDecode;
     assert.deepEqual(run(decode(), [hello(), Buffer.from('170303000161', 'hex')]), Buffer.from('ticketa'));
     const mutate = (offset, value, bytes = hello()) => {
@@ -290,7 +354,11 @@ describe('simple-obfs: hostile input', () => {
     assertRefused(decode(), [mutate(43, 33)], /session id of 33 bytes/);
     assertRefused(decode(), [mutate(77, 0x37)], /cipher suites of 55 bytes/);
     assertRefused(decode(), [mutate(139, 0x24)], /without a session ticket: not simple-obfs/);
-    assertRefused(decode(), [hello({ host: 'www.example.org' })], /for server name "www.example.org", not www.example.com/);
+    assertRefused(
+      decode(),
+      [hello({ host: 'www.example.org' })],
+      /for server name "www.example.org", not www.example.com/,
+    );
     assertRefused(decode(), [hello(), Buffer.from('1503030001ff', 'hex')], /expected a TLS record of type 23/);
     assertRefused(decode(), [hello(), Buffer.from('1703010001ff', 'hex')], /expected a TLS record of type 23/);
     assertRefused(decode(), [hello(), Buffer.from('1703034001', 'hex')], /TLS record of 16385 bytes, over 16384/);
@@ -311,10 +379,18 @@ describe('simple-obfs: hostile input', () => {
       assertRefused(fresh.client.clientDecode, [bytes], message);
     };
     refusedFlight((bytes) => bytes.fill(0, 44, 76), /does not echo our session id/);
-    refusedFlight((bytes) => { bytes[5] = 1; }, /not a ServerHello/);
-    refusedFlight((bytes) => { bytes[96 + 5] = 0; }, /expected TLS ChangeCipherSpec/);
-    refusedFlight((bytes) => { bytes[102] = 0x17; }, /expected a TLS record of type 22/);
-    refusedFlight((bytes) => { bytes.writeUInt16BE(0x4001, 105); }, /over 16384/);
+    refusedFlight((bytes) => {
+      bytes[5] = 1;
+    }, /not a ServerHello/);
+    refusedFlight((bytes) => {
+      bytes[96 + 5] = 0;
+    }, /expected TLS ChangeCipherSpec/);
+    refusedFlight((bytes) => {
+      bytes[102] = 0x17;
+    }, /expected a TLS record of type 22/);
+    refusedFlight((bytes) => {
+      bytes.writeUInt16BE(0x4001, 105);
+    }, /over 16384/);
     // A ServerHello before we said hello is no answer.
     assertRefused(stages('tls').clientDecode, [flight], /does not echo our session id/);
   });
@@ -327,7 +403,9 @@ describe('simple-obfs: hostile input', () => {
     for (const mode of MODES) {
       for (let i = 0; i < 2000; i++) {
         const input = i % 2 ? randomBytes(1 + (i % 600)) : Buffer.from(valid[mode]);
-        if (i % 2 === 0) for (let flips = 0; flips < 1 + (i % 4); flips++) input[(i * 131 + flips * 17) % input.length] ^= 1 + (i % 255);
+        if (i % 2 === 0)
+          for (let flips = 0; flips < 1 + (i % 4); flips++)
+            input[(i * 131 + flips * 17) % input.length] ^= 1 + (i % 255);
         for (const side of ['serverDecode', 'clientDecode']) {
           try {
             run(stages(mode)[side], [input]);

@@ -9,9 +9,21 @@ import { createByteQueue } from '../lib/wire/byte-queue.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import ss2022 from '../lib/presets/ss-2022/ss-2022.js';
 import { isProtocolError } from '../lib/wire/protocol-error.js';
-import { createBodyOpener, createBodySealer, openRecord, sealRecord, TAG_LENGTH } from '../lib/presets/ss-2022/chunks.js';
 import {
-  decodeRequestFixed, decodeRequestVariable, decodeResponseFixed, MAX_CLOCK_SKEW_S, REQUEST_FIXED_LENGTH, responseFixedLength, unixSeconds,
+  createBodyOpener,
+  createBodySealer,
+  openRecord,
+  sealRecord,
+  TAG_LENGTH,
+} from '../lib/presets/ss-2022/chunks.js';
+import {
+  decodeRequestFixed,
+  decodeRequestVariable,
+  decodeResponseFixed,
+  MAX_CLOCK_SKEW_S,
+  REQUEST_FIXED_LENGTH,
+  responseFixedLength,
+  unixSeconds,
 } from '../lib/presets/ss-2022/headers.js';
 import { createSaltPool } from '../lib/presets/ss-2022/salt-pool.js';
 import { CLI } from './support/processes.js';
@@ -23,7 +35,9 @@ import { CLI } from './support/processes.js';
 // test/support/record-ss-rust-transcript.js) decoded byte for byte.
 const METHODS = Object.keys(AEAD_2022_METHODS);
 const TARGET = { host: '127.0.0.1', port: 8080 };
-const { recorded, transcripts } = JSON.parse(readFileSync(new URL('./fixtures/ss-2022-transcripts.json', import.meta.url), 'utf8'));
+const { recorded, transcripts } = JSON.parse(
+  readFileSync(new URL('./fixtures/ss-2022-transcripts.json', import.meta.url), 'utf8'),
+);
 
 // From test_vectors/test_vectors.json of the BLAKE3 reference repository:
 // input bytes i % 251, context "BLAKE3 2019-12-27 16:29:52 test vectors context".
@@ -38,20 +52,33 @@ test('BLAKE3 derive_key (@noble/hashes) matches the BLAKE3 reference vectors, at
   for (const [length, expected] of Object.entries(BLAKE3_DERIVE_KEY)) {
     const input = Uint8Array.from({ length: Number(length) }, (_, i) => i % 251);
     for (const dkLen of [16, 32, 64]) {
-      assert.equal(Buffer.from(blake3(input, { context: BLAKE3_CONTEXT, dkLen })).toString('hex'), expected.slice(0, 2 * dkLen), `input ${length}, ${dkLen} bytes`);
+      assert.equal(
+        Buffer.from(blake3(input, { context: BLAKE3_CONTEXT, dkLen })).toString('hex'),
+        expected.slice(0, 2 * dkLen),
+        `input ${length}, ${dkLen} bytes`,
+      );
     }
   }
 });
 
-test('a PSK is base64 of exactly the method\'s key length; anything else is refused with how to make one', () => {
+test("a PSK is base64 of exactly the method's key length; anything else is refused with how to make one", () => {
   for (const method of METHODS) {
     const { keyLength } = AEAD_2022_METHODS[method];
     const key = newPsk(method);
     assert.equal(parsePsk(method, key).psk.length, keyLength);
     const short = Buffer.alloc(keyLength - 1).toString('base64');
-    assert.match(parsePsk(method, short).problem, new RegExp(`^${method} takes a base64 key of ${keyLength} bytes, got ${keyLength - 1}; make one with \`cipherbench key --method ${method}\``));
+    assert.match(
+      parsePsk(method, short).problem,
+      new RegExp(
+        `^${method} takes a base64 key of ${keyLength} bytes, got ${keyLength - 1}; make one with \`cipherbench key --method ${method}\``,
+      ),
+    );
     for (const wrong of ['a-password', '', `${key} `, key.replace(/=+$/, ''), `!${key.slice(1)}`]) {
-      assert.match(parsePsk(method, wrong).problem, /takes a base64 pre-shared key of \d+ bytes, not a password/, JSON.stringify(wrong));
+      assert.match(
+        parsePsk(method, wrong).problem,
+        /takes a base64 pre-shared key of \d+ bytes, not a password/,
+        JSON.stringify(wrong),
+      );
     }
   }
 });
@@ -62,21 +89,38 @@ test('`cipherbench key --method M` prints a fresh key the method takes; a non-20
     assert.match(printed, /^[A-Za-z0-9+/]+=*\n$/);
     assert.ok(parsePsk(method, printed.trim()).psk);
   }
-  assert.throws(() => execFileSync(process.execPath, [CLI, 'key', '--method', 'aes-256-gcm'], { stdio: 'pipe' }), (error) => {
-    assert.equal(error.status, 2);
-    assert.match(error.stderr.toString(), /^cipherbench: --method: "aes-256-gcm" is not a Shadowsocks 2022 method .*\n$/);
-    return true;
-  });
+  assert.throws(
+    () => execFileSync(process.execPath, [CLI, 'key', '--method', 'aes-256-gcm'], { stdio: 'pipe' }),
+    (error) => {
+      assert.equal(error.status, 2);
+      assert.match(
+        error.stderr.toString(),
+        /^cipherbench: --method: "aes-256-gcm" is not a Shadowsocks 2022 method .*\n$/,
+      );
+      return true;
+    },
+  );
 });
 
 test('the relay refuses a password where a 2022 PSK is due, in one line, exit 2', () => {
   const presets = JSON.stringify([{ name: 'ss-2022', params: { method: '2022-blake3-aes-256-gcm' } }]);
-  assert.throws(() => execFileSync(process.execPath, [CLI, 'relay', 'server', '--listen', '0', '--key', 'hunter2', '--presets', presets], { stdio: 'pipe' }), (error) => {
-    assert.equal(error.status, 2);
-    assert.equal(error.stderr.toString(), 'cipherbench: --key: 2022-blake3-aes-256-gcm takes a base64 pre-shared key of 32 bytes, not a password; '
-      + 'make one with `cipherbench key --method 2022-blake3-aes-256-gcm` or `openssl rand -base64 32`\n');
-    return true;
-  });
+  assert.throws(
+    () =>
+      execFileSync(
+        process.execPath,
+        [CLI, 'relay', 'server', '--listen', '0', '--key', 'hunter2', '--presets', presets],
+        { stdio: 'pipe' },
+      ),
+    (error) => {
+      assert.equal(error.status, 2);
+      assert.equal(
+        error.stderr.toString(),
+        'cipherbench: --key: 2022-blake3-aes-256-gcm takes a base64 pre-shared key of 32 bytes, not a password; ' +
+          'make one with `cipherbench key --method 2022-blake3-aes-256-gcm` or `openssl rand -base64 32`\n',
+      );
+      return true;
+    },
+  );
 });
 
 // Decodes one recorded stream with the codec alone, at the recording's time;
@@ -93,7 +137,9 @@ function decodeStream(method, psk, wire, { request, now }) {
   const fixed = openRecord(aead, key, 0, take(fixedLength + TAG_LENGTH), 'fixed header');
   const out = { salt, payloads: [] };
   if (request) {
-    const variable = decodeRequestVariable(openRecord(aead, key, 1, take(decodeRequestFixed(fixed, now) + TAG_LENGTH), 'variable header'));
+    const variable = decodeRequestVariable(
+      openRecord(aead, key, 1, take(decodeRequestFixed(fixed, now) + TAG_LENGTH), 'variable header'),
+    );
     out.target = variable.target;
     out.payloads.push(variable.payload);
   } else {
@@ -114,20 +160,31 @@ for (const transcript of transcripts) {
     const { psk } = parsePsk(transcript.method, transcript.key);
     const now = Math.floor(Date.parse(recorded) / 1000);
     const payload = Buffer.from(transcript.payload, 'hex');
-    const request = decodeStream(transcript.method, psk, Buffer.from(transcript.request, 'hex'), { request: true, now });
+    const request = decodeStream(transcript.method, psk, Buffer.from(transcript.request, 'hex'), {
+      request: true,
+      now,
+    });
     assert.deepEqual(request.target, transcript.target);
     assert.deepEqual(request.payload, payload);
-    const response = decodeStream(transcript.method, psk, Buffer.from(transcript.response, 'hex'), { request: false, now });
-    assert.deepEqual(response.requestSalt, request.salt, 'the response names the request\'s salt');
-    assert.deepEqual(response.payload, payload, 'the echo target\'s reply');
+    const response = decodeStream(transcript.method, psk, Buffer.from(transcript.response, 'hex'), {
+      request: false,
+      now,
+    });
+    assert.deepEqual(response.requestSalt, request.salt, "the response names the request's salt");
+    assert.deepEqual(response.payload, payload, "the echo target's reply");
   });
 }
 
 test('the preset refuses the recorded request today: its timestamp is over 30 s old (a replay)', () => {
   const transcript = transcripts[0];
   const chain = [{ name: 'ss-2022', params: { method: transcript.method } }];
-  const decode = prepareChain(chain, { password: transcript.key })('server', { onTarget: () => assert.fail('no target for a replay') }).decoder(() => {});
-  assert.throws(() => decode(Buffer.from(transcript.request, 'hex')), (error) => isProtocolError(error) && /timestamp .* a replay/.test(error.message));
+  const decode = prepareChain(chain, { password: transcript.key })('server', {
+    onTarget: () => assert.fail('no target for a replay'),
+  }).decoder(() => {});
+  assert.throws(
+    () => decode(Buffer.from(transcript.request, 'hex')),
+    (error) => isProtocolError(error) && /timestamp .* a replay/.test(error.message),
+  );
 });
 
 // A client and a server of one chain, wired in memory; `reads` splits what
@@ -136,7 +193,9 @@ function pair(method, { password = newPsk(method), serverChain } = {}) {
   const chain = [{ name: 'ss-2022', params: { method } }];
   const targets = [];
   const client = prepareChain(chain, { password })('client', { target: TARGET });
-  const server = (serverChain ?? prepareChain(chain, { password }))('server', { onTarget: (target) => targets.push(target) });
+  const server = (serverChain ?? prepareChain(chain, { password }))('server', {
+    onTarget: (target) => targets.push(target),
+  });
   const toServer = [];
   const atServer = [];
   const toClient = [];
@@ -198,7 +257,7 @@ test('a 64 KiB read is sealed as two equal chunks, not a full one and a 1-byte o
   assert.deepEqual(pushed, [18, 32768, 16, 18, 32768, 16]);
 });
 
-test('replay: a request seen before is refused by the same server, and a server\'s salts are kept 60 s', () => {
+test("replay: a request seen before is refused by the same server, and a server's salts are kept 60 s", () => {
   const method = '2022-blake3-chacha20-poly1305';
   const password = newPsk(method);
   const chain = [{ name: 'ss-2022', params: { method } }];
@@ -208,11 +267,16 @@ test('replay: a request seen before is refused by the same server, and a server\
   const recorded = Buffer.concat(first.toServer);
   first.decode(recorded);
   assert.deepEqual(Buffer.concat(first.atServer).toString(), 'hello');
-  const replayed = serverChain('server', { onTarget: () => assert.fail('a replay must not reach the target') }).decoder(() => {});
-  assert.throws(() => replayed(recorded), (error) => isProtocolError(error) && error.message === 'salt seen before: a replay');
+  const replayed = serverChain('server', { onTarget: () => assert.fail('a replay must not reach the target') }).decoder(
+    () => {},
+  );
+  assert.throws(
+    () => replayed(recorded),
+    (error) => isProtocolError(error) && error.message === 'salt seen before: a replay',
+  );
 });
 
-test('replay: the relay\'s server-wide salt filter is asked too, for incoming salts and the stream\'s own', () => {
+test("replay: the relay's server-wide salt filter is asked too, for incoming salts and the stream's own", () => {
   const method = '2022-blake3-aes-128-gcm';
   const password = newPsk(method);
   const chain = [{ name: 'ss-2022', params: { method } }];
@@ -221,12 +285,14 @@ test('replay: the relay\'s server-wide salt filter is asked too, for incoming sa
   const client = prepareChain(chain, { password })('client', { target: TARGET });
   const wire = [];
   client.encoder((data) => wire.push(data))(Buffer.from('x'));
-  const decode = prepareChain(chain, { password, salts: refuseAll })('server', { onTarget: () => assert.fail('refused salt') }).decoder(() => {});
+  const decode = prepareChain(chain, { password, salts: refuseAll })('server', {
+    onTarget: () => assert.fail('refused salt'),
+  }).decoder(() => {});
   assert.throws(() => decode(Buffer.concat(wire)), /salt seen before/);
   assert.deepEqual(seen, [wire[0].subarray(0, 16)]);
 });
 
-test('the salt pool forgets a salt after 60 s and holds only the last minute\'s', () => {
+test("the salt pool forgets a salt after 60 s and holds only the last minute's", () => {
   let now = 0;
   const pool = createSaltPool({ now: () => now });
   const a = randomBytes(32);
@@ -253,13 +319,19 @@ test('timestamps: within 30 s accepted, beyond refused, both ways', () => {
   assert.equal(decodeRequestFixed(request(MAX_CLOCK_SKEW_S), now), 42);
   assert.equal(decodeRequestFixed(request(-MAX_CLOCK_SKEW_S), now), 42);
   for (const offset of [MAX_CLOCK_SKEW_S + 1, -MAX_CLOCK_SKEW_S - 1, 2 ** 40]) {
-    assert.throws(() => decodeRequestFixed(request(offset), now), (error) => isProtocolError(error) && /a replay/.test(error.message));
+    assert.throws(
+      () => decodeRequestFixed(request(offset), now),
+      (error) => isProtocolError(error) && /a replay/.test(error.message),
+    );
   }
   const response = Buffer.alloc(responseFixedLength(16));
   response[0] = 1;
   response.writeBigUInt64BE(BigInt(now - 31), 1);
   assert.throws(() => decodeResponseFixed(response, 16, now), /a replay/);
-  assert.throws(() => decodeResponseFixed(request(0), 16, now), (error) => isProtocolError(error) && /header type 0, expected 1/.test(error.message));
+  assert.throws(
+    () => decodeResponseFixed(request(0), 16, now),
+    (error) => isProtocolError(error) && /header type 0, expected 1/.test(error.message),
+  );
 });
 
 // A request sealed by hand, to say what a hostile or broken client could send.
@@ -284,20 +356,48 @@ test('hostile requests are protocol errors before any target: short first read, 
   const chain = [{ name: 'ss-2022', params: { method } }];
   const serverChain = prepareChain(chain, { password });
   const refused = (reads, pattern) => {
-    const decode = serverChain('server', { onTarget: () => assert.fail('no target for a hostile request') }).decoder(() => {});
-    assert.throws(() => reads.forEach((read) => decode(read)), (error) => isProtocolError(error) && pattern.test(error.message), String(pattern));
+    const decode = serverChain('server', { onTarget: () => assert.fail('no target for a hostile request') }).decoder(
+      () => {},
+    );
+    assert.throws(
+      () => reads.forEach((read) => decode(read)),
+      (error) => isProtocolError(error) && pattern.test(error.message),
+      String(pattern),
+    );
   };
   const good = craftRequest(method, password, { variable: Buffer.concat([address, u16(3), Buffer.alloc(3)]) });
-  refused([good.subarray(0, 16 + 27 - 1), good.subarray(16 + 27 - 1)], /first read of 42 bytes is shorter than the salt and fixed-length request header \(43\)/);
+  refused(
+    [good.subarray(0, 16 + 27 - 1), good.subarray(16 + 27 - 1)],
+    /first read of 42 bytes is shorter than the salt and fixed-length request header \(43\)/,
+  );
   refused([Buffer.from([1])], /first read of 1 bytes/);
   refused([randomBytes(200)], /AEAD tag mismatch in the request header/);
   refused([craftRequest(method, newPsk(method), { variable: address })], /AEAD tag mismatch/);
-  refused([craftRequest(method, password, { type: 1, variable: Buffer.concat([address, u16(1), Buffer.alloc(1)]) })], /header type 1, expected 0/);
-  refused([craftRequest(method, password, { variable: Buffer.concat([address, u16(0)]) })], /neither initial payload nor padding/);
-  refused([craftRequest(method, password, { variable: Buffer.concat([address, u16(901), Buffer.alloc(901)]) })], /padding length 901 exceeds 900/);
-  refused([craftRequest(method, password, { variable: Buffer.concat([address, u16(10), Buffer.alloc(9)]) })], /padding extends beyond the header chunk/);
+  refused(
+    [craftRequest(method, password, { type: 1, variable: Buffer.concat([address, u16(1), Buffer.alloc(1)]) })],
+    /header type 1, expected 0/,
+  );
+  refused(
+    [craftRequest(method, password, { variable: Buffer.concat([address, u16(0)]) })],
+    /neither initial payload nor padding/,
+  );
+  refused(
+    [craftRequest(method, password, { variable: Buffer.concat([address, u16(901), Buffer.alloc(901)]) })],
+    /padding length 901 exceeds 900/,
+  );
+  refused(
+    [craftRequest(method, password, { variable: Buffer.concat([address, u16(10), Buffer.alloc(9)]) })],
+    /padding extends beyond the header chunk/,
+  );
   refused([craftRequest(method, password, { variable: address.subarray(0, 5) })], /ends inside the address/);
-  refused([craftRequest(method, password, { variable: Buffer.concat([Buffer.from([9]), address.subarray(1), u16(1), Buffer.alloc(1)]) })], /unknown address type 9/);
+  refused(
+    [
+      craftRequest(method, password, {
+        variable: Buffer.concat([Buffer.from([9]), address.subarray(1), u16(1), Buffer.alloc(1)]),
+      }),
+    ],
+    /unknown address type 9/,
+  );
   // The same request, whole: accepted, with its payload after the padding.
   const targets = [];
   const payloads = [];
@@ -317,14 +417,20 @@ test('a client refuses a response to another request, a response before its requ
     p.decode(Buffer.concat(p.toServer));
   }
   b.reply(Buffer.from('answer to b'));
-  assert.throws(() => a.receive(Buffer.concat(b.toClient)), (error) => isProtocolError(error) && /another request's salt/.test(error.message));
+  assert.throws(
+    () => a.receive(Buffer.concat(b.toClient)),
+    (error) => isProtocolError(error) && /another request's salt/.test(error.message),
+  );
   const early = prepareChain(a.chain, { password: a.password })('client', { target: TARGET }).decoder(() => {});
   assert.throws(() => early(Buffer.concat(b.toClient)), /a response before any request/);
   const c = pair(method, { password: a.password });
   c.encode(Buffer.from('q'));
   c.decode(Buffer.concat(c.toServer));
   c.reply(Buffer.from('r'));
-  assert.throws(() => c.receive(Buffer.concat(c.toClient).subarray(0, 90)), /first read of 90 bytes is shorter than the salt and fixed-length response header \(91\)/);
+  assert.throws(
+    () => c.receive(Buffer.concat(c.toClient).subarray(0, 90)),
+    /first read of 90 bytes is shorter than the salt and fixed-length response header \(91\)/,
+  );
 });
 
 test('the server answers only with data: an empty read sends no response header', () => {
@@ -352,7 +458,11 @@ test('a stream that ends inside a header or a chunk is a cut stream (decodeEnded
     feed.forEach((read) => stages.serverDecode(read, () => {}));
     return stages;
   };
-  const cut = (stages) => assert.throws(() => stages.decodeEnded(), (error) => isProtocolError(error) && /stream ended inside a record: truncated/.test(error.message));
+  const cut = (stages) =>
+    assert.throws(
+      () => stages.decodeEnded(),
+      (error) => isProtocolError(error) && /stream ended inside a record: truncated/.test(error.message),
+    );
   assert.doesNotThrow(() => server([]).decodeEnded(), 'nothing read');
   assert.doesNotThrow(() => server(reads).decodeEnded(), 'the header whole');
   assert.doesNotThrow(() => server([...reads, wholeBody]).decodeEnded(), 'a whole chunk');

@@ -16,12 +16,15 @@ import { blinksocksRequire, requireBlinksocks } from './support/blinksocks-peer.
 // calls), key 80..9f, nonce 07000000 40414243, no AD.
 const KEY = Buffer.from('808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9f', 'hex');
 const NONCE = Buffer.from('0700000040414243', 'hex');
-const SUNSCREEN = Buffer.from("Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.");
+const SUNSCREEN = Buffer.from(
+  "Ladies and Gentlemen of the class of '99: If I could offer you only one tip for the future, sunscreen would be it.",
+);
 const LIBSODIUM = [
   { plaintext: Buffer.alloc(0), ciphertext: '', tag: '3402b54e24089a6e015afdb1b55ccf1a' },
   {
     plaintext: SUNSCREEN,
-    ciphertext: '541976e65b6e7c9806889f0d144a878117c7774c189db0fc1e36e583080f0bfe56084af8be3816823eee6d55da5d148f8b813697322f287c2e945e514954f9a152d1b24221e5ebd415b0adbbc93f8a7e9cbfec479830eb3e63a76946b7667cd40ea5f54995a228c325898af44983a0a4cb3e',
+    ciphertext:
+      '541976e65b6e7c9806889f0d144a878117c7774c189db0fc1e36e583080f0bfe56084af8be3816823eee6d55da5d148f8b813697322f287c2e945e514954f9a152d1b24221e5ebd415b0adbbc93f8a7e9cbfec479830eb3e63a76946b7667cd40ea5f54995a228c325898af44983a0a4cb3e',
     tag: '0d11ae867f7002f06495a95c3add6491',
   },
 ];
@@ -33,7 +36,7 @@ const seal = (key, nonce, plaintext) => {
   return { ciphertext, tag: cipher.getAuthTag() };
 };
 
-test('chacha20-poly1305 (8-byte nonce) equals libsodium\'s, and opens only with its tag', () => {
+test("chacha20-poly1305 (8-byte nonce) equals libsodium's, and opens only with its tag", () => {
   for (const { plaintext, ciphertext, tag } of LIBSODIUM) {
     const sealed = seal(KEY, NONCE, plaintext);
     assert.equal(sealed.ciphertext.toString('hex'), ciphertext);
@@ -62,7 +65,7 @@ test('the IETF construction with 4 zero bytes before the nonce gives the same ci
   assert.notEqual(ietf.getAuthTag().toString('hex'), LIBSODIUM[1].tag);
 });
 
-test('blinksocks\' libsodium agrees for random keys, nonces and lengths', async (t) => {
+test("blinksocks' libsodium agrees for random keys, nonces and lengths", async (t) => {
   if (!requireBlinksocks(t)) return;
   const sodium = blinksocksRequire()('libsodium-wrappers');
   await sodium.ready;
@@ -88,10 +91,14 @@ const BLINKSOCKS_CHACHA = Buffer.from(
 const pipeline = (role, params) => {
   const out = [];
   const stages = prepareChain([{ name: 'ss-aead-cipher', params }], { password: 'cipherbench' })(role, {});
-  return { encode: stages.encoder((d) => out.push(Buffer.from(d))), decode: stages.decoder((d) => out.push(Buffer.from(d))), out };
+  return {
+    encode: stages.encoder((d) => out.push(Buffer.from(d))),
+    decode: stages.decoder((d) => out.push(Buffer.from(d))),
+    out,
+  };
 };
 
-test('ss-aead-cipher chacha20-poly1305 reads blinksocks\' chunk, and its own, a byte at a time', () => {
+test("ss-aead-cipher chacha20-poly1305 reads blinksocks' chunk, and its own, a byte at a time", () => {
   const server = pipeline('server', { method: 'chacha20-poly1305' });
   for (const byte of BLINKSOCKS_CHACHA) server.decode(Buffer.from([byte]));
   assert.equal(Buffer.concat(server.out).toString(), 'hello');
@@ -130,7 +137,11 @@ test('info: "ss-subkey" unless given; another info is another key', () => {
   const subkey = deriveSubkey(evpBytesToKey('cipherbench', 16), wire.subarray(0, 16), 16, 'bs');
   const decipher = createCipheriv('aes-128-gcm', subkey, Buffer.alloc(12));
   assert.deepEqual(decipher.update(wire.subarray(16, 18)), Buffer.from([0, payload.length]));
-  assert.match(validateChain([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm', info: '' } }])[0].message, /string of 1 to 255/);
+  assert.match(
+    validateChain([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm', info: '' } }])[0]
+      .message,
+    /string of 1 to 255/,
+  );
 });
 
 // blinksocks dropped ss-aead-cipher's `info` in 2.6.1: 3.3.0 takes the param

@@ -13,8 +13,15 @@ import { prepareChain } from '../lib/chain/pipeline.js';
 
 const pipeline = (role, method) => {
   const out = [];
-  const stages = prepareChain([{ name: 'ss-stream-cipher', params: { method } }], { password: 'cipherbench' })(role, {});
-  return { encode: stages.encoder((d) => out.push(Buffer.from(d))), decode: stages.decoder((d) => out.push(Buffer.from(d))), out };
+  const stages = prepareChain([{ name: 'ss-stream-cipher', params: { method } }], { password: 'cipherbench' })(
+    role,
+    {},
+  );
+  return {
+    encode: stages.encoder((d) => out.push(Buffer.from(d))),
+    decode: stages.decoder((d) => out.push(Buffer.from(d))),
+    out,
+  };
 };
 
 // blinksocks 3.3.0's ss-stream-cipher rc4-md5-6 sending "hello, cipherbench"
@@ -23,18 +30,24 @@ const BLINKSOCKS_RC4_MD5_6 = Buffer.from('0b30557a9fc4168edeb99c6863a4ddb63373b0
 
 // RC4 lives in OpenSSL's legacy provider, loaded only when node starts with
 // the flag: without it, this file runs itself again in a child that has it.
-test('rc4-md5-6: blinksocks\' bytes read, ours are RC4 under MD5(key || 6-byte IV)', () => {
+test("rc4-md5-6: blinksocks' bytes read, ours are RC4 under MD5(key || 6-byte IV)", () => {
   const status = legacyProviderStatus();
   assert.notEqual(status, 'unavailable', 'this Node has no legacy provider to load');
   if (status === 'not-requested') {
     // Without the runner's NODE_TEST_CONTEXT, so the child prints its own TAP.
     const { NODE_TEST_CONTEXT, ...env } = process.env;
-    const child = spawnSync(process.execPath, [LEGACY_FLAG, '--test', fileURLToPath(import.meta.url)], { encoding: 'utf8', env });
+    const child = spawnSync(process.execPath, [LEGACY_FLAG, '--test', fileURLToPath(import.meta.url)], {
+      encoding: 'utf8',
+      env,
+    });
     assert.equal(child.status, 0, child.stdout + child.stderr);
     assert.match(child.stdout, /# pass 3\n/);
     return;
   }
-  assert.equal(chainNeedsLegacyProvider([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }]), true);
+  assert.equal(
+    chainNeedsLegacyProvider([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }]),
+    true,
+  );
   const server = pipeline('server', 'rc4-md5-6');
   for (const byte of BLINKSOCKS_RC4_MD5_6) server.decode(Buffer.from([byte]));
   assert.equal(Buffer.concat(server.out).toString(), 'hello, cipherbench');
@@ -50,7 +63,10 @@ test('rc4-md5-6: blinksocks\' bytes read, ours are RC4 under MD5(key || 6-byte I
 });
 
 test('none: the wire is the plaintext, nothing before it, and it needs no legacy provider', () => {
-  assert.equal(chainNeedsLegacyProvider([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'none' } }]), false);
+  assert.equal(
+    chainNeedsLegacyProvider([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'none' } }]),
+    false,
+  );
   const client = pipeline('client', 'none');
   client.encode(Buffer.alloc(0));
   client.encode(Buffer.from('hello'));
@@ -78,7 +94,11 @@ test('blinksocks defect: the IV must arrive whole in the first read, with bytes 
   const failures = [];
   theirs().beforeIn({ buffer: randomBytes(10), fail: (message) => failures.push(message) });
   assert.match(failures[0], /buffer is too short to get iv/);
-  assert.equal(theirs().beforeIn({ buffer: randomBytes(16), fail: assert.fail }).length, 0, 'an IV alone goes on as empty data');
+  assert.equal(
+    theirs().beforeIn({ buffer: randomBytes(16), fail: assert.fail }).length,
+    0,
+    'an IV alone goes on as empty data',
+  );
 
   const client = pipeline('client', 'aes-256-ctr');
   client.encode(Buffer.from([1, 127, 0, 0, 1, 0x14, 0x51]));

@@ -47,7 +47,7 @@ const expectProtocolError = (fn, pattern) =>
 if (withLegacyProvider(import.meta.url)) defineTests();
 
 function defineTests() {
-  describe('ShadowsocksR presets: the Python client\'s bytes', () => {
+  describe("ShadowsocksR presets: the Python client's bytes", () => {
     for (const vector of VECTORS.streams) {
       const name = PRESET_OF[vector.protocol];
       test(`${name} over ${vector.method}`, () => {
@@ -67,7 +67,10 @@ function defineTests() {
     test('the key derivation of the stream cipher underneath is the one Python uses', () => {
       for (const vector of VECTORS.streams) {
         const layers = {};
-        presetNamed('ss-stream-cipher').prepare({ method: vector.method }, { password: VECTORS.password })({ layers, salts: { add: () => true } });
+        presetNamed('ss-stream-cipher').prepare(
+          { method: vector.method },
+          { password: VECTORS.password },
+        )({ layers, salts: { add: () => true } });
         assert.equal(layers.streamCipher.key.toString('hex'), vector.key, vector.method);
       }
     });
@@ -76,7 +79,10 @@ function defineTests() {
       const vector = VECTORS.streams.find((v) => v.protocol === 'auth_chain_a');
       const wire = hex(vector.wire);
       setClock(vector.now + 86_400 + 5);
-      expectProtocolError(() => decodeAll(serverDecoder(presetNamed('ssr-auth-chain-a').prepare({}, {}), vector), wire), /clock/);
+      expectProtocolError(
+        () => decodeAll(serverDecoder(presetNamed('ssr-auth-chain-a').prepare({}, {}), vector), wire),
+        /clock/,
+      );
       setClock(vector.now - 86_000);
       assert.ok(decodeAll(serverDecoder(presetNamed('ssr-auth-chain-a').prepare({}, {}), vector), wire).length > 0);
     });
@@ -101,7 +107,9 @@ function defineTests() {
     for (const preset of Object.keys(SSR_PROTOCOLS)) {
       test(preset, () => {
         const factory = presetNamed(preset).prepare({}, {});
-        const layers = { streamCipher: { key: Buffer.alloc(16, 1), sentIv: Buffer.alloc(16), receivedIv: Buffer.alloc(16, 2) } };
+        const layers = {
+          streamCipher: { key: Buffer.alloc(16, 1), sentIv: Buffer.alloc(16), receivedIv: Buffer.alloc(16, 2) },
+        };
         let refused = 0;
         for (let i = 0; i < 2000; i++) {
           const decode = factory({ layers, salts: { add: () => true } }).serverDecode;
@@ -117,17 +125,26 @@ function defineTests() {
     }
   });
 
-  describe('auth_chain\'s generator and padding sizes, against Python\'s', () => {
+  describe("auth_chain's generator and padding sizes, against Python's", () => {
     test('xorshift128+', () => {
       const seed = hex(VECTORS.xorshift.seed);
       const plain = fromBytes(seed);
-      assert.deepEqual(VECTORS.xorshift.fromBytes.map(() => plain.next().toString()), VECTORS.xorshift.fromBytes);
+      assert.deepEqual(
+        VECTORS.xorshift.fromBytes.map(() => plain.next().toString()),
+        VECTORS.xorshift.fromBytes,
+      );
       const withLength = fromHashAndLength(seed, 1234);
-      assert.deepEqual(VECTORS.xorshift.fromHashAndLength1234.map(() => withLength.next().toString()), VECTORS.xorshift.fromHashAndLength1234);
+      assert.deepEqual(
+        VECTORS.xorshift.fromHashAndLength1234.map(() => withLength.next().toString()),
+        VECTORS.xorshift.fromHashAndLength1234,
+      );
     });
 
-    test('auth_chain_b\'s two size lists, drawn from the key', () => {
-      assert.deepEqual(chainBSizes(hex(VECTORS.chainBSizes.key)), [VECTORS.chainBSizes.first, VECTORS.chainBSizes.second]);
+    test("auth_chain_b's two size lists, drawn from the key", () => {
+      assert.deepEqual(chainBSizes(hex(VECTORS.chainBSizes.key)), [
+        VECTORS.chainBSizes.first,
+        VECTORS.chainBSizes.second,
+      ]);
     });
   });
 
@@ -161,13 +178,27 @@ function defineTests() {
   });
 
   describe('ShadowsocksR presets: placement', () => {
-    const messageOf = (chain) => validateChain(chain).map((problem) => problem.message).join('\n');
+    const messageOf = (chain) =>
+      validateChain(chain)
+        .map((problem) => problem.message)
+        .join('\n');
     test('right after the address preset, and right before ss-stream-cipher', () => {
       assert.deepEqual(validateChain(ssrChain('ssr-auth-chain-a', 'none')), []);
-      assert.match(messageOf([{ name: 'ss-base' }, { name: 'ssr-auth-aes128-md5' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]), /followed by ss-stream-cipher/);
+      assert.match(
+        messageOf([
+          { name: 'ss-base' },
+          { name: 'ssr-auth-aes128-md5' },
+          { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } },
+        ]),
+        /followed by ss-stream-cipher/,
+      );
       assert.match(messageOf([{ name: 'ss-base' }, { name: 'ssr-auth-chain-b' }]), /followed by ss-stream-cipher/);
       assert.match(
-        messageOf([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'none' } }, { name: 'ssr-auth-chain-a' }]),
+        messageOf([
+          { name: 'ss-base' },
+          { name: 'ss-stream-cipher', params: { method: 'none' } },
+          { name: 'ssr-auth-chain-a' },
+        ]),
         /right after the address preset/,
       );
     });

@@ -32,10 +32,19 @@ test('the self-signed certificate is one OpenSSL verifies for localhost and 127.
   writeFileSync(certFile, cert);
   // An independent reader: the openssl command verifies it against itself
   // as the trust anchor, for the host name and the address.
-  for (const check of [['-verify_hostname', 'localhost'], ['-verify_ip', '127.0.0.1']]) {
-    assert.match(execFileSync('openssl', ['verify', ...check, '-CAfile', certFile, certFile], { encoding: 'utf8' }), /: OK/);
+  for (const check of [
+    ['-verify_hostname', 'localhost'],
+    ['-verify_ip', '127.0.0.1'],
+  ]) {
+    assert.match(
+      execFileSync('openssl', ['verify', ...check, '-CAfile', certFile, certFile], { encoding: 'utf8' }),
+      /: OK/,
+    );
   }
-  assert.match(execFileSync('openssl', ['pkey', '-noout', '-text'], { input: key, encoding: 'utf8' }), /ASN1 OID: prime256v1/);
+  assert.match(
+    execFileSync('openssl', ['pkey', '-noout', '-text'], { input: key, encoding: 'utf8' }),
+    /ASN1 OID: prime256v1/,
+  );
 });
 
 // Each run draws a fresh serial, so each certificate is new DER: 1,000 in a
@@ -55,7 +64,13 @@ test('a run gives a tls chain with no certificate of its own one made for the ru
     return { cert: '/run/cert.pem', key: '/run/key.pem' };
   };
   const chain = [{ name: 'trojan' }, { name: 'tls', params: { ciphers: 'TLS_AES_128_GCM_SHA256' } }];
-  assert.deepEqual(chainForRun(chain, files), [{ name: 'trojan' }, { name: 'tls', params: { ciphers: 'TLS_AES_128_GCM_SHA256', cert: '/run/cert.pem', key: '/run/key.pem', ca: '/run/cert.pem' } }]);
+  assert.deepEqual(chainForRun(chain, files), [
+    { name: 'trojan' },
+    {
+      name: 'tls',
+      params: { ciphers: 'TLS_AES_128_GCM_SHA256', cert: '/run/cert.pem', key: '/run/key.pem', ca: '/run/cert.pem' },
+    },
+  ]);
   assert.equal(made, 1);
   for (const params of [{ insecure: true }, { ca: '/mine.pem' }, { cert: '/c.pem', key: '/k.pem' }]) {
     assert.deepEqual(chainForRun([{ name: 'trojan' }, { name: 'tls', params }], files)[1].params, params);
@@ -69,7 +84,12 @@ test('a cert with another key, or half a pair, is refused naming the field', () 
   const two = writeCertificateFiles(mkdtempSync(path.join(folder, 'two-')));
   const problems = (params) => validateChain([{ name: 'trojan' }, { name: 'tls', params }]);
   assert.deepEqual(problems({ cert: one.cert, key: one.key, ca: one.cert }), []);
-  assert.deepEqual(problems({ cert: one.cert, key: two.key }), [{ field: 'presets[1].params.key', message: `${JSON.stringify(two.key)} is not the private key of ${JSON.stringify(one.cert)}` }]);
+  assert.deepEqual(problems({ cert: one.cert, key: two.key }), [
+    {
+      field: 'presets[1].params.key',
+      message: `${JSON.stringify(two.key)} is not the private key of ${JSON.stringify(one.cert)}`,
+    },
+  ]);
   assert.match(problems({ cert: one.cert })[0].field, /params\.key$/);
   assert.match(problems({ cert: one.cert })[0].message, /cert and key go together/);
   assert.match(problems({ insecure: 'yes' })[0].message, /must be true or false/);
@@ -77,15 +97,27 @@ test('a cert with another key, or half a pair, is refused naming the field', () 
 
 test('relay and run: a tls chain it cannot run is one line naming the preset and field, exit 2, nothing started', async () => {
   const cwd = emptyFolder();
-  const bad = JSON.stringify([{ name: 'trojan' }, { name: 'tls', params: { cert: '/nonexistent.pem', key: '/nonexistent.key' } }]);
+  const bad = JSON.stringify([
+    { name: 'trojan' },
+    { name: 'tls', params: { cert: '/nonexistent.pem', key: '/nonexistent.key' } },
+  ]);
   const relay = await runCli(['relay', 'server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', bad]);
   assert.equal(relay.code, 2);
-  assert.equal(relay.stderr, 'cipherbench: --presets is not a valid chain: presets[1].params.cert: cannot read certificate file "/nonexistent.pem" (ENOENT); '
-    + 'and presets[1].params.key: cannot read private key file "/nonexistent.key" (ENOENT)\n');
-  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify([
-    [{ name: 'vless', params: { id: '1234' } }, { name: 'tls' }],
-    [{ name: 'trojan', params: { fallback: 'nowhere' } }, { name: 'tls', params: { version: '1.0' } }],
-  ]));
+  assert.equal(
+    relay.stderr,
+    'cipherbench: --presets is not a valid chain: presets[1].params.cert: cannot read certificate file "/nonexistent.pem" (ENOENT); ' +
+      'and presets[1].params.key: cannot read private key file "/nonexistent.key" (ENOENT)\n',
+  );
+  writeFileSync(
+    path.join(cwd, 'cases.json'),
+    JSON.stringify([
+      [{ name: 'vless', params: { id: '1234' } }, { name: 'tls' }],
+      [
+        { name: 'trojan', params: { fallback: 'nowhere' } },
+        { name: 'tls', params: { version: '1.0' } },
+      ],
+    ]),
+  );
   const run = await runCli(['run', 'cases.json', '--no-archive', ...(await freePortsFlag())], { cwd });
   assert.equal(run.code, 2, run.stderr);
   assert.equal(run.stdout, '');
@@ -95,13 +127,23 @@ test('relay and run: a tls chain it cannot run is one line naming the preset and
   assert.doesNotMatch(run.stderr, /\n\s+at /, 'no stack trace');
 });
 
-test('a certificate the client does not trust: the connection is reset and the client says why, naming TLS', { timeout: 30_000 }, async (t) => {
-  t.after(stopAll);
-  const other = writeCertificateFiles(mkdtempSync(path.join(folder, 'other-')));
-  // The server makes its own certificate; the client trusts another.
-  const server = await startRelayServer({ key: 'k', presets: [{ name: 'trojan' }, { name: 'tls' }] });
-  const client = await startRelayClient({ serverPort: server.port, forwardPort: 9, key: 'k', presets: [{ name: 'trojan' }, { name: 'tls', params: { ca: other.cert } }], extra: ['--log-level', 'debug'] });
-  await assert.rejects(echoTransfer({ port: client.port, size: 1000, timeoutMs: 10_000 }));
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  assert.match(client.output, /TLS handshake with localhost failed: self-signed certificate/);
-});
+test(
+  'a certificate the client does not trust: the connection is reset and the client says why, naming TLS',
+  { timeout: 30_000 },
+  async (t) => {
+    t.after(stopAll);
+    const other = writeCertificateFiles(mkdtempSync(path.join(folder, 'other-')));
+    // The server makes its own certificate; the client trusts another.
+    const server = await startRelayServer({ key: 'k', presets: [{ name: 'trojan' }, { name: 'tls' }] });
+    const client = await startRelayClient({
+      serverPort: server.port,
+      forwardPort: 9,
+      key: 'k',
+      presets: [{ name: 'trojan' }, { name: 'tls', params: { ca: other.cert } }],
+      extra: ['--log-level', 'debug'],
+    });
+    await assert.rejects(echoTransfer({ port: client.port, size: 1000, timeoutMs: 10_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    assert.match(client.output, /TLS handshake with localhost failed: self-signed certificate/);
+  },
+);

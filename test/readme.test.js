@@ -58,11 +58,14 @@ test('no two prose lines of README.md open alike (a line kept twice, or two vers
 // What the check must catch: two versions of one line, a table row kept
 // twice with another text, a stray line left from a paragraph moved away.
 test('the opening check finds a line kept twice, two versions of one, a row listed twice', () => {
-  const twoVersions = 'Every chain starts with an address preset, which carries the target\nEvery chain starts with an address preset: `ss-base`, which carries the\n';
+  const twoVersions =
+    'Every chain starts with an address preset, which carries the target\nEvery chain starts with an address preset: `ss-base`, which carries the\n';
   assert.equal(linesOpeningAlike(twoVersions).length, 1);
-  const rowTwice = "| row | what |\n|---|---|\n| `{ impl: 'shadowsocks-rust', method }` | `ssserver` and `sslocal`; method aes-128-gcm |\n| `{ impl: 'shadowsocks-rust', method }` | `ssserver` and `sslocal --protocol tunnel` |\n";
+  const rowTwice =
+    "| row | what |\n|---|---|\n| `{ impl: 'shadowsocks-rust', method }` | `ssserver` and `sslocal`; method aes-128-gcm |\n| `{ impl: 'shadowsocks-rust', method }` | `ssserver` and `sslocal --protocol tunnel` |\n";
   assert.equal(linesOpeningAlike(rowTwice).length, 1);
-  const stray = '- `ciphers`: each method, with no\n  sockets: the ceiling a relay can reach. `--chain JSON`\n- `report`: an archived run.\n  sockets: the ceiling a relay can reach.\n';
+  const stray =
+    '- `ciphers`: each method, with no\n  sockets: the ceiling a relay can reach. `--chain JSON`\n- `report`: an archived run.\n  sockets: the ceiling a relay can reach.\n';
   assert.equal(linesOpeningAlike(stray).length, 1);
   const code = '```sh\nnpx cipherbench presets\n```\n\n    npx cipherbench presets\n\n|---|---|\n|---|---|\n';
   assert.deepEqual(linesOpeningAlike(code), [], 'code and table separators are not prose');
@@ -87,28 +90,53 @@ test('the sample report names no folder of the machine it ran on', () => {
 // Each line of the README's ```sh blocks (comments dropped), and what this
 // file does with it: `run` runs it here, `not` says why it cannot. A line
 // the README gains must be added here; one it loses, removed.
-const shellLines = () => [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
-  .flatMap(([, block]) => block.split('\n'))
-  .map((text) => text.replace(/\s+#.*$/, '').trim())
-  .filter(Boolean);
+const shellLines = () =>
+  [...README.matchAll(/```sh\n([\s\S]*?)```/g)]
+    .flatMap(([, block]) => block.split('\n'))
+    .map((text) => text.replace(/\s+#.*$/, '').trim())
+    .filter(Boolean);
 
 // The CLI as the README runs it, in this checkout: npm and npx resolve
 // `cipherbench` to this package's own bin.
-const exec = (file, args, options = {}) => new Promise((resolve) => {
-  execFile(file, args, { cwd: PROJECT, timeout: 180_000, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, NO_COLOR: '1' }, ...options }, (error, stdout, stderr) => {
-    resolve({ code: error ? error.code ?? 1 : 0, stdout, stderr });
+const exec = (file, args, options = {}) =>
+  new Promise((resolve) => {
+    execFile(
+      file,
+      args,
+      {
+        cwd: PROJECT,
+        timeout: 180_000,
+        maxBuffer: 64 * 1024 * 1024,
+        env: { ...process.env, NO_COLOR: '1' },
+        ...options,
+      },
+      (error, stdout, stderr) => {
+        resolve({ code: error ? (error.code ?? 1) : 0, stdout, stderr });
+      },
+    );
   });
-});
 const npx = (args) => exec('npx', ['--offline', 'cipherbench', ...args]);
 const words = (line) => line.split(' ');
-const archives = (dir) => readdirSync(dir).filter((name) => name.endsWith('.json')).map((name) => path.join(dir, name));
+const archives = (dir) =>
+  readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => path.join(dir, name));
 
 // The archive of the README's first-look run, for `report` and `compare`.
 let firstLook = null;
 async function smokeRun() {
   if (firstLook) return firstLook;
   const out = mkdtempSync(path.join(root, 'first-look-'));
-  const result = await exec('npm', ['run', 'benchmark', '--', '--smoke', '--no-color', '--out', out, ...(await freePortsFlag())]);
+  const result = await exec('npm', [
+    'run',
+    'benchmark',
+    '--',
+    '--smoke',
+    '--no-color',
+    '--out',
+    out,
+    ...(await freePortsFlag()),
+  ]);
   firstLook = { ...result, json: archives(out)[0] };
   return firstLook;
 }
@@ -128,7 +156,7 @@ function shape(text) {
 // `npm run benchmark -- --smoke`, shortened where it says "...": each of
 // its lines must still appear in a real run, or the README shows a report
 // the tool no longer prints.
-test('the README\'s sample report is what npm run benchmark -- --smoke prints', { timeout: 240_000 }, async (t) => {
+test("the README's sample report is what npm run benchmark -- --smoke prints", { timeout: 240_000 }, async (t) => {
   if (!requirePrograms(t, 'npm', 'iperf3')) return;
   assert.match(README, /That is `npm run benchmark -- --smoke`/, 'the README says which command printed its sample');
   const { code, stdout, stderr } = await smokeRun();
@@ -137,7 +165,11 @@ test('the README\'s sample report is what npm run benchmark -- --smoke prints', 
   assert.ok(sample, 'README.md shows a sample report');
   const real = new Set(stdout.split('\n').map(shape));
   const stale = sample[1].split('\n').filter((line) => line.trim() && line !== '...' && !real.has(shape(line)));
-  assert.deepEqual(stale, [], `the README's sample report is stale: paste a fresh \`npm run benchmark -- --smoke\`; a run printed:\n${stdout}`);
+  assert.deepEqual(
+    stale,
+    [],
+    `the README's sample report is stale: paste a fresh \`npm run benchmark -- --smoke\`; a run printed:\n${stdout}`,
+  );
 });
 
 // The options the README's "Common options" lists: every --flag in the
@@ -145,17 +177,36 @@ test('the README\'s sample report is what npm run benchmark -- --smoke prints', 
 function commonOptions() {
   const section = /^## Common options\n([\s\S]*?)^## /m.exec(README);
   assert.ok(section, 'README.md has a "Common options" section');
-  const items = section[1].split('\n').filter((text, at, lines) => /^- /.test(text) || (/^ {2}\S/.test(text) && lines.slice(0, at).reverse().find((above) => !/^ {2}\S/.test(above))?.startsWith('- ')));
+  const items = section[1].split('\n').filter(
+    (text, at, lines) =>
+      /^- /.test(text) ||
+      (/^ {2}\S/.test(text) &&
+        lines
+          .slice(0, at)
+          .reverse()
+          .find((above) => !/^ {2}\S/.test(above))
+          ?.startsWith('- ')),
+  );
   return codeSpans(items.join('\n')).flatMap((span) => span.match(/--[\w-]+/g) ?? []);
 }
 const codeSpans = (text) => [...text.matchAll(/`([^`]+)`/g)].map(([, span]) => span);
 
 const COMMANDS = {
-  'npm ci && npm run benchmark': { not: 'installs the dependencies (this checkout has them), then the full run, minutes long; the sample report\'s test runs its --smoke form' },
+  'npm ci && npm run benchmark': {
+    not: "installs the dependencies (this checkout has them), then the full run, minutes long; the sample report's test runs its --smoke form",
+  },
   'bash .ci/run': { not: 'installs system packages as root; test/ci-run.test.js runs its checks of what it needs' },
   'npm run benchmark -- benchmark/cases/aead-gap.cases.js': {
     async run(line) {
-      const { code, stdout, stderr } = await exec('npm', ['run', ...words(line).slice(2), '--smoke', '--no-ceiling', '--no-archive', '--no-color', ...(await freePortsFlag())]);
+      const { code, stdout, stderr } = await exec('npm', [
+        'run',
+        ...words(line).slice(2),
+        '--smoke',
+        '--no-ceiling',
+        '--no-archive',
+        '--no-color',
+        ...(await freePortsFlag()),
+      ]);
       assert.equal(code, 0, `${stderr}\n${stdout}`);
       assert.match(stdout, /^cases +\S*benchmark\/cases\/aead-gap\.cases\.js$/m, 'the file given after -- ran');
       assert.match(stdout, /Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(aes-256-gcm\)/);
@@ -163,7 +214,20 @@ const COMMANDS = {
   },
   'npm run -s benchmark -- --json - > r.json': {
     async run() {
-      const { code, stdout, stderr } = await exec('npm', ['run', '-s', 'benchmark', '--', '--json', '-', '--smoke', '--no-ceiling', '--no-archive', '--filter', '14', ...(await freePortsFlag())]);
+      const { code, stdout, stderr } = await exec('npm', [
+        'run',
+        '-s',
+        'benchmark',
+        '--',
+        '--json',
+        '-',
+        '--smoke',
+        '--no-ceiling',
+        '--no-archive',
+        '--filter',
+        '14',
+        ...(await freePortsFlag()),
+      ]);
       assert.equal(code, 0, stderr);
       const result = JSON.parse(stdout);
       assert.equal(result.cases.length, 1, 'stdout is the JSON report alone, npm banner and all text elsewhere');
@@ -178,7 +242,11 @@ const COMMANDS = {
       const flags = new Set([...stdout.matchAll(/^ {2}(?:-\w, )?(--[\w-]+)/gm)].map(([, flag]) => flag));
       const listed = commonOptions();
       assert.ok(listed.length >= 10, `the README lists the common options: ${listed}`);
-      assert.deepEqual(listed.filter((flag) => !flags.has(flag)), [], 'every option the README lists is one of run --help');
+      assert.deepEqual(
+        listed.filter((flag) => !flags.has(flag)),
+        [],
+        'every option the README lists is one of run --help',
+      );
     },
   },
   'npx cipherbench presets': {
@@ -201,7 +269,16 @@ const COMMANDS = {
     async run(line) {
       const { json } = await smokeRun();
       const out = mkdtempSync(path.join(root, 'report-'));
-      const args = words(line).slice(2).map((word) => ({ 'reports/YYYY-MM-DD-HHMMSS.json': json, 'r.md': path.join(out, 'r.md'), 'r.html': path.join(out, 'r.html') })[word] ?? word);
+      const args = words(line)
+        .slice(2)
+        .map(
+          (word) =>
+            ({
+              'reports/YYYY-MM-DD-HHMMSS.json': json,
+              'r.md': path.join(out, 'r.md'),
+              'r.html': path.join(out, 'r.html'),
+            })[word] ?? word,
+        );
       const { code, stderr } = await npx(args);
       assert.equal(code, 0, stderr);
       assert.ok(statSync(path.join(out, 'r.md')).size > 0 && statSync(path.join(out, 'r.html')).size > 0);
@@ -211,7 +288,9 @@ const COMMANDS = {
     programs: ['iperf3'],
     async run(line) {
       const { json } = await smokeRun();
-      const args = words(line).slice(2).map((word) => (word.startsWith('reports/') ? json : word));
+      const args = words(line)
+        .slice(2)
+        .map((word) => (word.startsWith('reports/') ? json : word));
       const { code, stdout, stderr } = await npx(args);
       assert.equal(code, 0, stderr);
       assert.match(stdout, /aes-128-ctr/);
@@ -219,29 +298,59 @@ const COMMANDS = {
   },
   'npx cipherbench requests --smoke': {
     async run(line) {
-      const { code, stdout, stderr } = await npx([...words(line).slice(2), '--no-ceiling', '--no-archive', '--no-color', ...(await freePortsFlag())]);
+      const { code, stdout, stderr } = await npx([
+        ...words(line).slice(2),
+        '--no-ceiling',
+        '--no-archive',
+        '--no-color',
+        ...(await freePortsFlag()),
+      ]);
       assert.equal(code, 0, `${stderr}\n${stdout}`);
       assert.match(stdout, /^engine +(wrk|node)\b/m, 'the header names the load generator');
-      assert.match(stdout, /^Requests +\d+ ok in [\d.]+ s, \d+ req\/s, tunnel/m, 'each case gives its requests per second');
+      assert.match(
+        stdout,
+        /^Requests +\d+ ok in [\d.]+ s, \d+ req\/s, tunnel/m,
+        'each case gives its requests per second',
+      );
       assert.match(stdout, /ranked by requests per second/, 'the ranking is by requests per second');
     },
   },
   'npx cipherbench run --udp --rate 100M --smoke': {
     programs: ['iperf3'],
     async run(line) {
-      const { code, stdout, stderr } = await npx([...words(line).slice(2), '--no-ceiling', '--no-archive', '--no-color', ...(await freePortsFlag())]);
+      const { code, stdout, stderr } = await npx([
+        ...words(line).slice(2),
+        '--no-ceiling',
+        '--no-archive',
+        '--no-color',
+        ...(await freePortsFlag()),
+      ]);
       assert.equal(code, 0, `${stderr}\n${stdout}`);
-      assert.match(stdout, /^udp +offered +datagram +lost +jitter +out of order$/m, 'each case gives loss, jitter and out-of-order datagrams');
+      assert.match(
+        stdout,
+        /^udp +offered +datagram +lost +jitter +out of order$/m,
+        'each case gives loss, jitter and out-of-order datagrams',
+      );
       assert.match(stdout, /^ +100 Mbits\/sec +1200 B +[\d.]+% \(\d+ of \d+\)/m, 'at the offered --rate');
     },
   },
-  'npx cipherbench --smoke': { not: 'outside a clone, from the registry; test/pack.test.js runs it from the packed tarball' },
+  'npx cipherbench --smoke': {
+    not: 'outside a clone, from the registry; test/pack.test.js runs it from the packed tarball',
+  },
 };
 
 test('every shell command the README shows is run here, or says why it cannot be', () => {
   const shown = shellLines();
-  assert.deepEqual(shown.filter((line) => !Object.hasOwn(COMMANDS, line)), [], 'a command the README shows: add it to COMMANDS');
-  assert.deepEqual(Object.keys(COMMANDS).filter((line) => !shown.includes(line)), [], 'a command the README no longer shows: drop it from COMMANDS');
+  assert.deepEqual(
+    shown.filter((line) => !Object.hasOwn(COMMANDS, line)),
+    [],
+    'a command the README shows: add it to COMMANDS',
+  );
+  assert.deepEqual(
+    Object.keys(COMMANDS).filter((line) => !shown.includes(line)),
+    [],
+    'a command the README no longer shows: drop it from COMMANDS',
+  );
 });
 
 for (const [line, { run, not, programs = [] }] of Object.entries(COMMANDS)) {

@@ -20,8 +20,12 @@ after(async () => {
 });
 
 const sha256 = (buffer) => createHash('sha256').update(buffer).digest('hex');
-const bare = (listenPort, forwardPort) => startProcess(process.execPath, [CLI, 'bare-relay', '--listen', `127.0.0.1:${listenPort}`, '--forward', `127.0.0.1:${forwardPort}`, '--udp'], { ready: /listening on / })
-  .then((child) => Object.assign(child, { port: Number(/listening on \S+:(\d+)/.exec(child.output)[1]) }));
+const bare = (listenPort, forwardPort) =>
+  startProcess(
+    process.execPath,
+    [CLI, 'bare-relay', '--listen', `127.0.0.1:${listenPort}`, '--forward', `127.0.0.1:${forwardPort}`, '--udp'],
+    { ready: /listening on / },
+  ).then((child) => Object.assign(child, { port: Number(/listening on \S+:(\d+)/.exec(child.output)[1]) }));
 
 test('a TCP stream and UDP datagrams cross the pair unchanged', async () => {
   // An echo target on one port number for TCP and UDP.
@@ -64,15 +68,33 @@ test('a TCP stream and UDP datagrams cross the pair unchanged', async () => {
   assert.equal(sha256(answer), sha256(datagram));
 });
 
-test('the bare-node row runs as any reference row, with its relays\' cost', { timeout: 60_000 }, async () => {
+test("the bare-node row runs as any reference row, with its relays' cost", { timeout: 60_000 }, async () => {
   const cwd = emptyFolder();
   const file = path.join(cwd, 'cases.json');
   writeFileSync(file, JSON.stringify([{ impl: 'bare-node' }]));
-  const result = await runCli(['run', file, '--duration', '1', '--engine', 'node', '--no-ceiling', '--no-archive', '--json', '-', ...(await freePortsFlag())], { cwd });
+  const result = await runCli(
+    [
+      'run',
+      file,
+      '--duration',
+      '1',
+      '--engine',
+      'node',
+      '--no-ceiling',
+      '--no-archive',
+      '--json',
+      '-',
+      ...(await freePortsFlag()),
+    ],
+    { cwd },
+  );
   assert.equal(result.code, 0, result.stderr);
   const [row] = JSON.parse(result.stdout).cases;
   assert.equal(row.status, 'ok');
-  assert.equal(row.label ?? 'bare Node relay pair (accept, connect, pipe)', 'bare Node relay pair (accept, connect, pipe)');
+  assert.equal(
+    row.label ?? 'bare Node relay pair (accept, connect, pipe)',
+    'bare Node relay pair (accept, connect, pipe)',
+  );
   assert.ok(row.receiver.bits_per_second > 0);
   assert.ok(row.cost.client.cpuSeconds > 0 && row.cost.server.cpuSeconds > 0, JSON.stringify(row.cost));
   assert.match(result.stderr, /bare Node relay pair \(accept, connect, pipe\)/);

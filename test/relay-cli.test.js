@@ -18,22 +18,65 @@ describe('relay command: bad input exits 2 before listening', () => {
     {
       what: 'unknown preset',
       args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-nope"}]'],
-      stderr: new RegExp(`presets\\[1\\]\\.name: unknown preset "ss-nope"; valid: ${Object.keys(PRESETS).join(', ')}\n`),
+      stderr: new RegExp(
+        `presets\\[1\\]\\.name: unknown preset "ss-nope"; valid: ${Object.keys(PRESETS).join(', ')}\n`,
+      ),
     },
     {
       what: 'unknown method',
-      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}}]'],
-      stderr: /presets\[1\]\.params\.method: unknown method "aes-512-gcm" \(did you mean "aes-128-gcm"\?\); valid: aes-128-gcm, .*xchacha20-ietf-poly1305/,
+      args: [
+        'server',
+        '--listen',
+        '127.0.0.1:0',
+        '--key',
+        'k',
+        '--presets',
+        '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}}]',
+      ],
+      stderr:
+        /presets\[1\]\.params\.method: unknown method "aes-512-gcm" \(did you mean "aes-128-gcm"\?\); valid: aes-128-gcm, .*xchacha20-ietf-poly1305/,
     },
     {
       what: 'missing params',
-      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher"}]'],
+      args: [
+        'server',
+        '--listen',
+        '127.0.0.1:0',
+        '--key',
+        'k',
+        '--presets',
+        '[{"name":"ss-base"},{"name":"ss-stream-cipher"}]',
+      ],
       stderr: /presets\[1\]\.params\.method: missing; valid: aes-128-ctr, .*bf-cfb/,
     },
-    { what: 'empty key', args: ['server', '--listen', '127.0.0.1:0', '--key', '', '--presets', AES], stderr: /--key must not be empty/ },
-    { what: 'presets not JSON', args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{'], stderr: /--presets is not valid JSON/ },
-    { what: 'chain without ss-base', args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'], stderr: /no address preset: a chain starts with one of ss-base/ },
-    { what: 'bad listen address', args: ['server', '--listen', 'localhost:99999', '--key', 'k', '--presets', AES], stderr: /--listen must be HOST:PORT/ },
+    {
+      what: 'empty key',
+      args: ['server', '--listen', '127.0.0.1:0', '--key', '', '--presets', AES],
+      stderr: /--key must not be empty/,
+    },
+    {
+      what: 'presets not JSON',
+      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{'],
+      stderr: /--presets is not valid JSON/,
+    },
+    {
+      what: 'chain without ss-base',
+      args: [
+        'server',
+        '--listen',
+        '127.0.0.1:0',
+        '--key',
+        'k',
+        '--presets',
+        '[{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]',
+      ],
+      stderr: /no address preset: a chain starts with one of ss-base/,
+    },
+    {
+      what: 'bad listen address',
+      args: ['server', '--listen', 'localhost:99999', '--key', 'k', '--presets', AES],
+      stderr: /--listen must be HOST:PORT/,
+    },
     {
       what: 'client without --forward',
       args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES],
@@ -41,32 +84,113 @@ describe('relay command: bad input exits 2 before listening', () => {
     },
     {
       what: 'an unknown inbound',
-      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--inbound', 'socks4'],
+      args: [
+        'client',
+        '--listen',
+        '127.0.0.1:0',
+        '--server',
+        '127.0.0.1:9',
+        '--key',
+        'k',
+        '--presets',
+        AES,
+        '--inbound',
+        'socks4',
+      ],
       stderr: /^cipherbench: --inbound: unknown kind "socks4"; valid: tunnel, socks5, http\n$/,
     },
     {
       what: '--forward with an inbound that asks the application',
-      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--inbound', 'socks5', '--forward', '127.0.0.1:9'],
-      stderr: /^cipherbench: --forward goes with --inbound tunnel; with --inbound socks5 each application names its target\n$/,
+      args: [
+        'client',
+        '--listen',
+        '127.0.0.1:0',
+        '--server',
+        '127.0.0.1:9',
+        '--key',
+        'k',
+        '--presets',
+        AES,
+        '--inbound',
+        'socks5',
+        '--forward',
+        '127.0.0.1:9',
+      ],
+      stderr:
+        /^cipherbench: --forward goes with --inbound tunnel; with --inbound socks5 each application names its target\n$/,
     },
     {
       what: '--inbound-user without --inbound-password',
-      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--inbound', 'http', '--inbound-user', 'alice'],
+      args: [
+        'client',
+        '--listen',
+        '127.0.0.1:0',
+        '--server',
+        '127.0.0.1:9',
+        '--key',
+        'k',
+        '--presets',
+        AES,
+        '--inbound',
+        'http',
+        '--inbound-user',
+        'alice',
+      ],
       stderr: /^cipherbench: give --inbound-user and --inbound-password together\n$/,
     },
     {
       what: 'a username on a tunnel',
-      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--forward', '127.0.0.1:9', '--inbound-user', 'a', '--inbound-password', 'b'],
+      args: [
+        'client',
+        '--listen',
+        '127.0.0.1:0',
+        '--server',
+        '127.0.0.1:9',
+        '--key',
+        'k',
+        '--presets',
+        AES,
+        '--forward',
+        '127.0.0.1:9',
+        '--inbound-user',
+        'a',
+        '--inbound-password',
+        'b',
+      ],
       stderr: /^cipherbench: --inbound-user goes with --inbound socks5 or http/,
     },
     {
       what: 'a username over 255 bytes',
-      args: ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES, '--inbound', 'socks5', '--inbound-user', 'a'.repeat(256), '--inbound-password', 'b'],
+      args: [
+        'client',
+        '--listen',
+        '127.0.0.1:0',
+        '--server',
+        '127.0.0.1:9',
+        '--key',
+        'k',
+        '--presets',
+        AES,
+        '--inbound',
+        'socks5',
+        '--inbound-user',
+        'a'.repeat(256),
+        '--inbound-password',
+        'b',
+      ],
       stderr: /^cipherbench: --inbound-user must be 1 to 255 bytes, got 256\n$/,
     },
     {
       what: 'legacy method without the legacy provider',
-      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]'],
+      args: [
+        'server',
+        '--listen',
+        '127.0.0.1:0',
+        '--key',
+        'k',
+        '--presets',
+        '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]',
+      ],
       stderr: /needs OpenSSL's legacy provider .*--openssl-legacy-provider/,
     },
   ];
@@ -86,10 +210,19 @@ describe('relay command: bad input exits 2 before listening', () => {
 describe('relay server: every mistaken input is one line and exit 2', () => {
   const STREAM = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }]);
   const server = (...extra) => ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', AES, ...extra];
-  const timeoutMessage = (flag) => new RegExp(`^cipherbench: ${flag} must be a number of seconds from 0\\.1 to 86400 \\(one day\\)`);
+  const timeoutMessage = (flag) =>
+    new RegExp(`^cipherbench: ${flag} must be a number of seconds from 0\\.1 to 86400 \\(one day\\)`);
   const cases = [
-    { what: '--listen 256.1.1.1:7802', args: ['server', '--listen', '256.1.1.1:7802', '--key', 'k', '--presets', AES], stderr: /^cipherbench: --listen must be HOST:PORT/ },
-    { what: 'an unresolvable --listen host', args: ['server', '--listen', 'no-such-host.invalid:7802', '--key', 'k', '--presets', AES], stderr: /^cipherbench: cannot listen: getaddrinfo \w+ no-such-host\.invalid/ },
+    {
+      what: '--listen 256.1.1.1:7802',
+      args: ['server', '--listen', '256.1.1.1:7802', '--key', 'k', '--presets', AES],
+      stderr: /^cipherbench: --listen must be HOST:PORT/,
+    },
+    {
+      what: 'an unresolvable --listen host',
+      args: ['server', '--listen', 'no-such-host.invalid:7802', '--key', 'k', '--presets', AES],
+      stderr: /^cipherbench: cannot listen: getaddrinfo \w+ no-such-host\.invalid/,
+    },
     ...['3000000', 'Infinity', '1e-9', '0', '-1', 'NaN', 'soon'].map((value) => ({
       what: `--handshake-timeout ${value}`,
       args: server('--handshake-timeout', value),
@@ -100,7 +233,11 @@ describe('relay server: every mistaken input is one line and exit 2', () => {
       args: server('--handshake-timeout', value),
       stderr: timeoutMessage('--handshake-timeout'),
     })),
-    ...['0', '86401', 'Infinity', ' 5 ', '0x10'].map((value) => ({ what: `--idle-timeout ${JSON.stringify(value)}`, args: server('--idle-timeout', value), stderr: timeoutMessage('--idle-timeout') })),
+    ...['0', '86401', 'Infinity', ' 5 ', '0x10'].map((value) => ({
+      what: `--idle-timeout ${JSON.stringify(value)}`,
+      args: server('--idle-timeout', value),
+      stderr: timeoutMessage('--idle-timeout'),
+    })),
     ...['0', '1.5', '1e7', 'many', '0x10', ' 16', '16 ', '+16', '1_000'].map((value) => ({
       what: `--max-connections ${value}`,
       args: server('--max-connections', value),
@@ -109,32 +246,71 @@ describe('relay server: every mistaken input is one line and exit 2', () => {
     ...['__proto__', 'toString', 'constructor', 'hasOwnProperty'].map((name) => ({
       what: `a preset named ${name}`,
       args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', JSON.stringify([{ name }])],
-      stderr: new RegExp(`^cipherbench: --presets is not a valid chain: presets\\[0\\]\\.name: unknown preset "${name}"`),
+      stderr: new RegExp(
+        `^cipherbench: --presets is not a valid chain: presets\\[0\\]\\.name: unknown preset "${name}"`,
+      ),
     })),
     {
       what: 'a parameter named __proto__',
-      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base","params":{"__proto__":{"x":1}}}]'],
-      stderr: /^cipherbench: --presets is not a valid chain: presets\[0\]\.params\.__proto__: ss-base takes no parameter "__proto__"/,
+      args: [
+        'server',
+        '--listen',
+        '127.0.0.1:0',
+        '--key',
+        'k',
+        '--presets',
+        '[{"name":"ss-base","params":{"__proto__":{"x":1}}}]',
+      ],
+      stderr:
+        /^cipherbench: --presets is not a valid chain: presets\[0\]\.params\.__proto__: ss-base takes no parameter "__proto__"/,
     },
     {
       what: 'a second cipher preset',
-      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', JSON.stringify([...JSON.parse(AES), JSON.parse(STREAM)[1]])],
-      stderr: /^cipherbench: --presets is not a valid chain: presets\[2\]\.name: a second cipher preset \(ss-stream-cipher after ss-aead-cipher\): a chain encrypts once/,
+      args: [
+        'server',
+        '--listen',
+        '127.0.0.1:0',
+        '--key',
+        'k',
+        '--presets',
+        JSON.stringify([...JSON.parse(AES), JSON.parse(STREAM)[1]]),
+      ],
+      stderr:
+        /^cipherbench: --presets is not a valid chain: presets\[2\]\.name: a second cipher preset \(ss-stream-cipher after ss-aead-cipher\): a chain encrypts once/,
     },
     {
       what: 'an obfs-http template that is not a regular file (/dev/zero)',
-      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', JSON.stringify([...JSON.parse(AES), { name: 'obfs-http', params: { file: '/dev/zero' } }])],
-      stderr: /^cipherbench: --presets is not a valid chain: presets\[2\]\.params\.file: \/dev\/zero is not a regular file/,
+      args: [
+        'server',
+        '--listen',
+        '127.0.0.1:0',
+        '--key',
+        'k',
+        '--presets',
+        JSON.stringify([...JSON.parse(AES), { name: 'obfs-http', params: { file: '/dev/zero' } }]),
+      ],
+      stderr:
+        /^cipherbench: --presets is not a valid chain: presets\[2\]\.params\.file: \/dev\/zero is not a regular file/,
     },
     {
       what: 'a chain with two problems: both named, on one line',
-      args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}},{"name":"ss-nope"}]'],
-      stderr: /^cipherbench: --presets is not a valid chain: presets\[1\]\.params\.method: unknown method "aes-512-gcm".*; and presets\[2\]\.name: unknown preset "ss-nope"/,
+      args: [
+        'server',
+        '--listen',
+        '127.0.0.1:0',
+        '--key',
+        'k',
+        '--presets',
+        '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}},{"name":"ss-nope"}]',
+      ],
+      stderr:
+        /^cipherbench: --presets is not a valid chain: presets\[1\]\.params\.method: unknown method "aes-512-gcm".*; and presets\[2\]\.name: unknown preset "ss-nope"/,
     },
     {
       what: 'a stream cipher beyond loopback without --allow-unauthenticated',
       args: ['server', '--listen', '0.0.0.0:0', '--key', 'k', '--presets', STREAM],
-      stderr: /^cipherbench: --listen 0\.0\.0\.0:0 is not loopback and this chain is unauthenticated .*pass --allow-unauthenticated/,
+      stderr:
+        /^cipherbench: --listen 0\.0\.0\.0:0 is not loopback and this chain is unauthenticated .*pass --allow-unauthenticated/,
     },
   ];
   for (const { what, args, stderr } of cases) {
@@ -148,9 +324,13 @@ describe('relay server: every mistaken input is one line and exit 2', () => {
   }
 
   test('a stream cipher beyond loopback with --allow-unauthenticated starts', async () => {
-    const child = await startProcess(process.execPath, [CLI, 'relay', 'server', '--listen', '0.0.0.0:0', '--key', 'k', '--presets', STREAM, '--allow-unauthenticated'], {
-      ready: /listening on/,
-    });
+    const child = await startProcess(
+      process.execPath,
+      [CLI, 'relay', 'server', '--listen', '0.0.0.0:0', '--key', 'k', '--presets', STREAM, '--allow-unauthenticated'],
+      {
+        ready: /listening on/,
+      },
+    );
     child.kill('SIGTERM');
     assert.deepEqual(await child.exited, { code: 0, signal: null });
   });
@@ -181,20 +361,31 @@ describe('relay command: lifecycle', () => {
 // A relay started by hand, as the README shows it (no Node flags), runs
 // with the memory flags the runner gives its relays: the bin starts it
 // again in a node that has them, and is transparent about it.
-describe('relay command: started by hand, with the relay\'s node flags', () => {
+describe("relay command: started by hand, with the relay's node flags", () => {
   after(stopAll);
   const byHand = (env = {}) => {
     const { NODE_OPTIONS, ...rest } = process.env;
-    return startProcess(process.execPath, [CLI, 'relay', 'server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', AES], { ready: /listening on/, env: { ...rest, ...env }, detached: true });
+    return startProcess(
+      process.execPath,
+      [CLI, 'relay', 'server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', AES],
+      { ready: /listening on/, env: { ...rest, ...env }, detached: true },
+    );
   };
   const commandLine = (pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
 
-  for (const [signal, how] of [['SIGTERM', 'to it'], ['SIGINT', 'to its group, as Ctrl-C'], ['SIGHUP', 'to its group, as a closing terminal']]) {
+  for (const [signal, how] of [
+    ['SIGTERM', 'to it'],
+    ['SIGINT', 'to its group, as Ctrl-C'],
+    ['SIGHUP', 'to its group, as a closing terminal'],
+  ]) {
     test(`the relay runs with ${RELAY_NODE_FLAGS.join(' ')}; ${signal} ${how} ends both with exit 0`, async () => {
       const wrapper = await byHand();
       const [relayPid, ...others] = descendants(wrapper.pid);
       assert.deepEqual(others, [], 'one relay process');
-      assert.ok(RELAY_NODE_FLAGS.every((flag) => commandLine(relayPid).includes(flag)), `flags: ${commandLine(relayPid).join(' ')}`);
+      assert.ok(
+        RELAY_NODE_FLAGS.every((flag) => commandLine(relayPid).includes(flag)),
+        `flags: ${commandLine(relayPid).join(' ')}`,
+      );
       process.kill(how === 'to it' ? wrapper.pid : -wrapper.pid, signal);
       assert.deepEqual(await wrapper.exited, { code: 0, signal: null });
       assert.ok(!isAlive(relayPid), 'the relay is gone');

@@ -92,37 +92,55 @@ describe('how relayed connections end', () => {
     for (const server of servers) server.close();
   });
 
-  for (const [role, signal] of [['server', 'SIGTERM'], ['client', 'SIGINT'], ['server', 'SIGINT'], ['client', 'SIGTERM']]) {
-    test(`a relay ${role} stopped by ${signal} mid-download resets the application's connection`, { timeout: 15_000 }, async () => {
-      const source = await endlessSource();
-      servers.push(source.server);
-      const server = await startRelayServer({ key: KEY, presets: SS });
-      const client = await startRelayClient({ serverPort: server.port, forwardPort: source.port, key: KEY, presets: SS });
-      const stopped = role === 'server' ? server : client;
-      const { how, received } = await downloadCutBy(client.port, async () => {
-        stopped.kill(signal);
-        assert.deepEqual(await stopped.exited, { code: 0, signal: null });
-      });
-      assert.ok(received.length > 0, 'the download was under way');
-      assert.equal(how, 'reset');
-      await stopAll();
-    });
+  for (const [role, signal] of [
+    ['server', 'SIGTERM'],
+    ['client', 'SIGINT'],
+    ['server', 'SIGINT'],
+    ['client', 'SIGTERM'],
+  ]) {
+    test(
+      `a relay ${role} stopped by ${signal} mid-download resets the application's connection`,
+      { timeout: 15_000 },
+      async () => {
+        const source = await endlessSource();
+        servers.push(source.server);
+        const server = await startRelayServer({ key: KEY, presets: SS });
+        const client = await startRelayClient({
+          serverPort: server.port,
+          forwardPort: source.port,
+          key: KEY,
+          presets: SS,
+        });
+        const stopped = role === 'server' ? server : client;
+        const { how, received } = await downloadCutBy(client.port, async () => {
+          stopped.kill(signal);
+          assert.deepEqual(await stopped.exited, { code: 0, signal: null });
+        });
+        assert.ok(received.length > 0, 'the download was under way');
+        assert.equal(how, 'reset');
+        await stopAll();
+      },
+    );
   }
 
   for (const presets of VMESS) {
     const security = presets[0].params.security;
 
-    test(`VMess (${security}): a download that ends reaches the application whole, as an end`, { timeout: 15_000 }, async () => {
-      const bytes = Buffer.alloc(300_000, 3);
-      const source = await finiteSource(bytes);
-      servers.push(source.server);
-      const server = await startRelayServer({ key: KEY, presets });
-      const client = await startRelayClient({ serverPort: server.port, forwardPort: source.port, key: KEY, presets });
-      const { how, received } = await fetchFrom(client.port, { end: true });
-      assert.equal(how, 'end');
-      assert.ok(received.equals(bytes), `${received.length} of ${bytes.length} bytes`);
-      await stopAll();
-    });
+    test(
+      `VMess (${security}): a download that ends reaches the application whole, as an end`,
+      { timeout: 15_000 },
+      async () => {
+        const bytes = Buffer.alloc(300_000, 3);
+        const source = await finiteSource(bytes);
+        servers.push(source.server);
+        const server = await startRelayServer({ key: KEY, presets });
+        const client = await startRelayClient({ serverPort: server.port, forwardPort: source.port, key: KEY, presets });
+        const { how, received } = await fetchFrom(client.port, { end: true });
+        assert.equal(how, 'end');
+        assert.ok(received.equals(bytes), `${received.length} of ${bytes.length} bytes`);
+        await stopAll();
+      },
+    );
 
     // A stand-in for a VMess server that dies between two chunks: it
     // answers the request with whole chunks, then a FIN, and (when `ends`)
@@ -146,50 +164,73 @@ describe('how relayed connections end', () => {
       servers.push(server);
       return listening(server);
     };
-    for (const [ends, expected] of [[false, 'reset'], [true, 'end']]) {
-      test(`VMess (${security}): a server stream that stops ${ends ? 'after' : 'without'} its end chunk reaches the application as ${expected === 'reset' ? 'a reset' : 'an end'}`, { timeout: 10_000 }, async () => {
-        const client = await startRelayClient({ serverPort: await vmessServer(ends), forwardPort: 9, key: KEY, presets });
-        const { how, received } = await fetchFrom(client.port);
-        assert.equal(how, expected);
-        assert.equal(received.length, 100_000, 'every whole chunk arrived first');
-        await stopAll();
-      });
+    for (const [ends, expected] of [
+      [false, 'reset'],
+      [true, 'end'],
+    ]) {
+      test(
+        `VMess (${security}): a server stream that stops ${ends ? 'after' : 'without'} its end chunk reaches the application as ${expected === 'reset' ? 'a reset' : 'an end'}`,
+        { timeout: 10_000 },
+        async () => {
+          const client = await startRelayClient({
+            serverPort: await vmessServer(ends),
+            forwardPort: 9,
+            key: KEY,
+            presets,
+          });
+          const { how, received } = await fetchFrom(client.port);
+          assert.equal(how, expected);
+          assert.equal(received.length, 100_000, 'every whole chunk arrived first');
+          await stopAll();
+        },
+      );
     }
 
     // The other way: a client killed between chunks. The target must see
     // the request cut as a reset, and a complete one as an end.
-    for (const [ends, expected] of [[false, 'reset'], [true, 'end']]) {
-      test(`VMess (${security}): a client stream that stops ${ends ? 'after' : 'without'} its end chunk reaches the target as ${expected === 'reset' ? 'a reset' : 'an end'}`, { timeout: 10_000 }, async () => {
-        let seen;
-        const target = net.createServer({ allowHalfOpen: true }, (socket) => {
-          const received = [];
-          seen = new Promise((resolve) => {
-            const outcome = (how) => resolve({ how, length: Buffer.concat(received).length });
-            socket.on('data', (data) => received.push(data));
-            // An empty write tells an end from a reset (see fetchFrom).
-            socket.on('end', () => socket.write(Buffer.alloc(0), (error) => outcome(error ? 'reset' : 'end')));
-            socket.on('error', (error) => outcome(error.code === 'ECONNRESET' || error.code === 'EPIPE' ? 'reset' : error.code));
+    for (const [ends, expected] of [
+      [false, 'reset'],
+      [true, 'end'],
+    ]) {
+      test(
+        `VMess (${security}): a client stream that stops ${ends ? 'after' : 'without'} its end chunk reaches the target as ${expected === 'reset' ? 'a reset' : 'an end'}`,
+        { timeout: 10_000 },
+        async () => {
+          let seen;
+          const target = net.createServer({ allowHalfOpen: true }, (socket) => {
+            const received = [];
+            seen = new Promise((resolve) => {
+              const outcome = (how) => resolve({ how, length: Buffer.concat(received).length });
+              socket.on('data', (data) => received.push(data));
+              // An empty write tells an end from a reset (see fetchFrom).
+              socket.on('end', () => socket.write(Buffer.alloc(0), (error) => outcome(error ? 'reset' : 'end')));
+              socket.on('error', (error) =>
+                outcome(error.code === 'ECONNRESET' || error.code === 'EPIPE' ? 'reset' : error.code),
+              );
+            });
           });
-        });
-        servers.push(target);
-        const targetPort = await listening(target);
-        const server = await startRelayServer({ key: KEY, presets });
-        const socket = net.connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
-        socket.on('error', () => {});
-        const pipeline = prepareChain(presets, { password: KEY })('client', { target: { host: '127.0.0.1', port: targetPort } });
-        const encode = pipeline.encoder((data) => socket.write(data));
-        await new Promise((resolve) => socket.once('connect', resolve));
-        encode(Buffer.alloc(50_000, 9));
-        if (ends) pipeline.encodeEnded();
-        socket.end();
-        const until = Date.now() + 5000;
-        while (!seen && Date.now() < until) await sleep(20);
-        const { how, length } = await seen;
-        socket.destroy();
-        assert.equal(how, expected);
-        assert.equal(length, 50_000, 'every whole chunk arrived first');
-        await stopAll();
-      });
+          servers.push(target);
+          const targetPort = await listening(target);
+          const server = await startRelayServer({ key: KEY, presets });
+          const socket = net.connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
+          socket.on('error', () => {});
+          const pipeline = prepareChain(presets, { password: KEY })('client', {
+            target: { host: '127.0.0.1', port: targetPort },
+          });
+          const encode = pipeline.encoder((data) => socket.write(data));
+          await new Promise((resolve) => socket.once('connect', resolve));
+          encode(Buffer.alloc(50_000, 9));
+          if (ends) pipeline.encodeEnded();
+          socket.end();
+          const until = Date.now() + 5000;
+          while (!seen && Date.now() < until) await sleep(20);
+          const { how, length } = await seen;
+          socket.destroy();
+          assert.equal(how, expected);
+          assert.equal(length, 50_000, 'every whole chunk arrived first');
+          await stopAll();
+        },
+      );
     }
   }
 });

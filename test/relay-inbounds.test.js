@@ -37,7 +37,16 @@ before(async () => {
   await new Promise((resolve) => origin.listen(0, '127.0.0.1', resolve));
   relayServer = await startRelayServer({ listen: { host: '127.0.0.1', port: 0 }, password: KEY, presets: AES, log });
   const server = relayServer.address;
-  const start = (inbound, inboundAuth = null, to = server) => startRelayClient({ listen: { host: '127.0.0.1', port: 0 }, server: to, password: KEY, presets: AES, log, inbound, inboundAuth });
+  const start = (inbound, inboundAuth = null, to = server) =>
+    startRelayClient({
+      listen: { host: '127.0.0.1', port: 0 },
+      server: to,
+      password: KEY,
+      presets: AES,
+      log,
+      inbound,
+      inboundAuth,
+    });
   clients.socks5 = await start('socks5');
   clients.http = await start('http');
   const auth = { user: Buffer.from('alice'), password: Buffer.from('s3cret') };
@@ -62,7 +71,10 @@ const proxy = (client) => `127.0.0.1:${client.address.port}`;
 // curl's body on stdout, as bytes; two URLs fetch twice on one connection
 // where keep-alive holds (-w reports the connections it opened).
 async function curl(args) {
-  const { stdout } = await run('curl', ['--silent', '--show-error', '--fail', '--max-time', '60', ...args], { encoding: 'buffer', maxBuffer: 8 << 20 });
+  const { stdout } = await run('curl', ['--silent', '--show-error', '--fail', '--max-time', '60', ...args], {
+    encoding: 'buffer',
+    maxBuffer: 8 << 20,
+  });
   return stdout;
 }
 
@@ -72,8 +84,14 @@ describe('curl through our relay client fetches 1 MiB intact', () => {
     { what: 'SOCKS5 with an IP address (--socks5)', args: () => ['--socks5', proxy(clients.socks5)] },
     { what: 'HTTP CONNECT (-x --proxytunnel)', args: () => ['-x', `http://${proxy(clients.http)}`, '--proxytunnel'] },
     { what: 'HTTP plain proxying (-x)', args: () => ['-x', `http://${proxy(clients.http)}`] },
-    { what: 'SOCKS5 with username and password', args: () => ['--socks5-hostname', proxy(clients.socks5Auth), '--proxy-user', 'alice:s3cret'] },
-    { what: 'HTTP with Proxy-Authorization', args: () => ['-x', `http://${proxy(clients.httpAuth)}`, '--proxy-user', 'alice:s3cret'] },
+    {
+      what: 'SOCKS5 with username and password',
+      args: () => ['--socks5-hostname', proxy(clients.socks5Auth), '--proxy-user', 'alice:s3cret'],
+    },
+    {
+      what: 'HTTP with Proxy-Authorization',
+      args: () => ['-x', `http://${proxy(clients.httpAuth)}`, '--proxy-user', 'alice:s3cret'],
+    },
   ];
   for (const { what, args } of kinds) {
     test(what, async (t) => {
@@ -106,7 +124,24 @@ describe('curl through the references fetches the same 1 MiB', () => {
     if (!requirePrograms(t, 'curl', 'ss-server', 'ss-local')) return;
     const [serverPort, localPort] = [await freePort(), await freePort()];
     await startSsServer({ port: serverPort, key: KEY, method: 'aes-128-gcm' });
-    await startProcess('ss-local', ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(localPort), '-k', KEY, '-m', 'aes-128-gcm'], { ready: /listening at/, listening: localPort });
+    await startProcess(
+      'ss-local',
+      [
+        '-s',
+        '127.0.0.1',
+        '-p',
+        String(serverPort),
+        '-b',
+        '127.0.0.1',
+        '-l',
+        String(localPort),
+        '-k',
+        KEY,
+        '-m',
+        'aes-128-gcm',
+      ],
+      { ready: /listening at/, listening: localPort },
+    );
     assert.equal(sha256(await curl(['--socks5-hostname', `127.0.0.1:${localPort}`, url()])), sha256(BODY));
   });
 
@@ -114,13 +149,37 @@ describe('curl through the references fetches the same 1 MiB', () => {
     if (!requirePrograms(t, 'curl', 'ss-server', 'ss-local')) return;
     const [serverPort, localPort] = [await freePort(), await freePort()];
     await startSsServer({ port: serverPort, key: KEY, method: 'aes-128-gcm' });
-    const ours = await startRelayClient({ listen: { host: '127.0.0.1', port: 0 }, server: { host: '127.0.0.1', port: serverPort }, password: KEY, presets: AES, log, inbound: 'socks5' });
+    const ours = await startRelayClient({
+      listen: { host: '127.0.0.1', port: 0 },
+      server: { host: '127.0.0.1', port: serverPort },
+      password: KEY,
+      presets: AES,
+      log,
+      inbound: 'socks5',
+    });
     try {
       assert.equal(sha256(await curl(['--socks5-hostname', proxy(ours), url()])), sha256(BODY));
     } finally {
       await ours.close();
     }
-    await startProcess('ss-local', ['-s', '127.0.0.1', '-p', String(relayServer.address.port), '-b', '127.0.0.1', '-l', String(localPort), '-k', KEY, '-m', 'aes-128-gcm'], { ready: /listening at/, listening: localPort });
+    await startProcess(
+      'ss-local',
+      [
+        '-s',
+        '127.0.0.1',
+        '-p',
+        String(relayServer.address.port),
+        '-b',
+        '127.0.0.1',
+        '-l',
+        String(localPort),
+        '-k',
+        KEY,
+        '-m',
+        'aes-128-gcm',
+      ],
+      { ready: /listening at/, listening: localPort },
+    );
     assert.equal(sha256(await curl(['--socks5-hostname', `127.0.0.1:${localPort}`, url()])), sha256(BODY));
   });
 
@@ -131,8 +190,26 @@ describe('curl through the references fetches the same 1 MiB', () => {
     test(`shadowsocks-rust sslocal --protocol ${kind}`, async (t) => {
       if (!requirePrograms(t, 'curl', 'ssserver', 'sslocal')) return;
       const [serverPort, localPort] = [await freePort(), await freePort()];
-      await startProcess('ssserver', ['-s', `127.0.0.1:${serverPort}`, '-k', KEY, '-m', 'aes-128-gcm'], { ready: /./, listening: serverPort });
-      await startProcess('sslocal', ['--protocol', kind, '-b', `127.0.0.1:${localPort}`, '-s', `127.0.0.1:${serverPort}`, '-k', KEY, '-m', 'aes-128-gcm'], { ready: /./, listening: localPort });
+      await startProcess('ssserver', ['-s', `127.0.0.1:${serverPort}`, '-k', KEY, '-m', 'aes-128-gcm'], {
+        ready: /./,
+        listening: serverPort,
+      });
+      await startProcess(
+        'sslocal',
+        [
+          '--protocol',
+          kind,
+          '-b',
+          `127.0.0.1:${localPort}`,
+          '-s',
+          `127.0.0.1:${serverPort}`,
+          '-k',
+          KEY,
+          '-m',
+          'aes-128-gcm',
+        ],
+        { ready: /./, listening: localPort },
+      );
       assert.equal(sha256(await curl([...args(localPort), url()])), sha256(BODY));
     });
   }
@@ -173,31 +250,79 @@ const bytes = (...values) => Buffer.from(values);
 describe('SOCKS5 inbound: malformed greetings and requests get RFC 1928 refusals', () => {
   const target = [127, 0, 0, 1, 0, 80];
   const cases = [
-    { what: 'a SOCKS4 greeting: closed without a reply', send: bytes(4, 1, 0, 80, 127, 0, 0, 1, 0), reply: bytes(), log: /socks5: not SOCKS5 \(version byte 4\); refused/ },
-    { what: 'an HTTP request on the SOCKS port', send: Buffer.from('GET / HTTP/1.1\r\n\r\n'), reply: bytes(), log: /socks5: not SOCKS5 \(version byte 71\)/ },
-    { what: 'no acceptable method: X\'FF\'', send: bytes(5, 1, 2), reply: bytes(5, 0xff), log: /no acceptable method \(offered 2, no authentication required\)/ },
+    {
+      what: 'a SOCKS4 greeting: closed without a reply',
+      send: bytes(4, 1, 0, 80, 127, 0, 0, 1, 0),
+      reply: bytes(),
+      log: /socks5: not SOCKS5 \(version byte 4\); refused/,
+    },
+    {
+      what: 'an HTTP request on the SOCKS port',
+      send: Buffer.from('GET / HTTP/1.1\r\n\r\n'),
+      reply: bytes(),
+      log: /socks5: not SOCKS5 \(version byte 71\)/,
+    },
+    {
+      what: "no acceptable method: X'FF'",
+      send: bytes(5, 1, 2),
+      reply: bytes(5, 0xff),
+      log: /no acceptable method \(offered 2, no authentication required\)/,
+    },
     { what: 'no methods at all', send: bytes(5, 0), reply: bytes(5, 0xff), log: /no acceptable method \(offered none/ },
-    { what: 'BIND: command not supported (7)', send: bytes(5, 1, 0, 5, 2, 0, 1, ...target), reply: bytes(5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0), log: /command 2 not supported/ },
-    { what: 'UDP ASSOCIATE: command not supported (7)', send: bytes(5, 1, 0, 5, 3, 0, 1, ...target), reply: bytes(5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0), log: /command 3 not supported/ },
-    { what: 'address type 9: not supported (8)', send: bytes(5, 1, 0, 5, 1, 0, 9, 1, 2, 3), reply: bytes(5, 0, 5, 8, 0, 1, 0, 0, 0, 0, 0, 0), log: /unknown address type 9/ },
-    { what: 'an empty domain name (8)', send: bytes(5, 1, 0, 5, 1, 0, 3, 0, 0, 80), reply: bytes(5, 0, 5, 8, 0, 1, 0, 0, 0, 0, 0, 0), log: /empty domain name/ },
-    { what: 'a request of version 4 (general failure, 1)', send: bytes(5, 1, 0, 4, 1, 0, 1, ...target), reply: bytes(5, 0, 5, 1, 0, 1, 0, 0, 0, 0, 0, 0), log: /request version byte 4/ },
+    {
+      what: 'BIND: command not supported (7)',
+      send: bytes(5, 1, 0, 5, 2, 0, 1, ...target),
+      reply: bytes(5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0),
+      log: /command 2 not supported/,
+    },
+    {
+      what: 'UDP ASSOCIATE: command not supported (7)',
+      send: bytes(5, 1, 0, 5, 3, 0, 1, ...target),
+      reply: bytes(5, 0, 5, 7, 0, 1, 0, 0, 0, 0, 0, 0),
+      log: /command 3 not supported/,
+    },
+    {
+      what: 'address type 9: not supported (8)',
+      send: bytes(5, 1, 0, 5, 1, 0, 9, 1, 2, 3),
+      reply: bytes(5, 0, 5, 8, 0, 1, 0, 0, 0, 0, 0, 0),
+      log: /unknown address type 9/,
+    },
+    {
+      what: 'an empty domain name (8)',
+      send: bytes(5, 1, 0, 5, 1, 0, 3, 0, 0, 80),
+      reply: bytes(5, 0, 5, 8, 0, 1, 0, 0, 0, 0, 0, 0),
+      log: /empty domain name/,
+    },
+    {
+      what: 'a request of version 4 (general failure, 1)',
+      send: bytes(5, 1, 0, 4, 1, 0, 1, ...target),
+      reply: bytes(5, 0, 5, 1, 0, 1, 0, 0, 0, 0, 0, 0),
+      log: /request version byte 4/,
+    },
   ];
   for (const { what, send, reply, log: pattern } of cases) {
     test(what, async (t) => {
       if (!requirePrograms(t, 'curl')) return;
-      await refusedOnce(clients.socks5, pattern, async () => assert.deepEqual(await exchange(clients.socks5, send), reply));
+      await refusedOnce(clients.socks5, pattern, async () =>
+        assert.deepEqual(await exchange(clients.socks5, send), reply),
+      );
     });
   }
 
-  test('username/password: a wrong one gets X\'01\' and a close; no method 2 offered gets X\'FF\'', async () => {
-    assert.deepEqual(await exchange(clients.socks5Auth, bytes(5, 1, 2, 1, 5, ...Buffer.from('alice'), 5, ...Buffer.from('wrong'))), bytes(5, 2, 1, 1));
+  test("username/password: a wrong one gets X'01' and a close; no method 2 offered gets X'FF'", async () => {
+    assert.deepEqual(
+      await exchange(clients.socks5Auth, bytes(5, 1, 2, 1, 5, ...Buffer.from('alice'), 5, ...Buffer.from('wrong'))),
+      bytes(5, 2, 1, 1),
+    );
     assert.deepEqual(await exchange(clients.socks5Auth, bytes(5, 1, 0)), bytes(5, 0xff));
     assert.ok(logged.some((line) => /socks5: wrong username or password; refused/.test(line)));
   });
 
   test('an unreachable relay server: connection refused (5)', async () => {
-    assert.deepEqual(await exchange(clients.socks5Nowhere, bytes(5, 1, 0, 5, 1, 0, 1, ...target)), bytes(5, 0, 5, 5, 0, 1, 0, 0, 0, 0, 0, 0));
+    assert.deepEqual(
+      await exchange(clients.socks5Nowhere, bytes(5, 1, 0, 5, 1, 0, 1, ...target)),
+      bytes(5, 0, 5, 5, 0, 1, 0, 0, 0, 0, 0, 0),
+    );
   });
 });
 
@@ -205,19 +330,56 @@ describe('HTTP inbound: malformed requests get their status, then a close', () =
   const status = (reply) => /^HTTP\/1\.1 (\d{3}) /.exec(reply.toString('latin1'))?.[1];
   const cases = [
     { what: 'garbage', send: 'GARBAGE\r\n\r\n', status: '400', log: /http: 400 malformed request line "GARBAGE"/ },
-    { what: 'a bad header line', send: 'GET http://127.0.0.1/ HTTP/1.1\r\nno colon here\r\n\r\n', status: '400', log: /400 malformed header line/ },
-    { what: 'origin form, as to a web server', send: 'GET /index.html HTTP/1.1\r\nHost: a\r\n\r\n', status: '400', log: /400 GET "\/index.html": a proxy takes an absolute http:\/\/ URI/ },
-    { what: 'an https:// absolute URI', send: 'GET https://127.0.0.1/ HTTP/1.1\r\n\r\n', status: '400', log: /400 GET "https:/ },
-    { what: 'CONNECT without a port', send: 'CONNECT 127.0.0.1 HTTP/1.1\r\n\r\n', status: '400', log: /400 CONNECT to "127.0.0.1"/ },
+    {
+      what: 'a bad header line',
+      send: 'GET http://127.0.0.1/ HTTP/1.1\r\nno colon here\r\n\r\n',
+      status: '400',
+      log: /400 malformed header line/,
+    },
+    {
+      what: 'origin form, as to a web server',
+      send: 'GET /index.html HTTP/1.1\r\nHost: a\r\n\r\n',
+      status: '400',
+      log: /400 GET "\/index.html": a proxy takes an absolute http:\/\/ URI/,
+    },
+    {
+      what: 'an https:// absolute URI',
+      send: 'GET https://127.0.0.1/ HTTP/1.1\r\n\r\n',
+      status: '400',
+      log: /400 GET "https:/,
+    },
+    {
+      what: 'CONNECT without a port',
+      send: 'CONNECT 127.0.0.1 HTTP/1.1\r\n\r\n',
+      status: '400',
+      log: /400 CONNECT to "127.0.0.1"/,
+    },
     { what: 'HTTP/2.0', send: 'GET http://127.0.0.1/ HTTP/2.0\r\n\r\n', status: '505', log: /505 HTTP\/2.0/ },
-    { what: 'two Content-Lengths that differ', send: 'POST http://127.0.0.1/ HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n', status: '400', log: /400 bad Content-Length/ },
-    { what: 'a chunked request body', send: 'POST http://127.0.0.1/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n', status: '501', log: /501 Transfer-Encoding/ },
-    { what: 'a head over 16 KiB', send: `GET http://127.0.0.1/ HTTP/1.1\r\nX: ${'a'.repeat(17_000)}\r\n\r\n`, status: '431', log: /431 request head over 16384 bytes/ },
+    {
+      what: 'two Content-Lengths that differ',
+      send: 'POST http://127.0.0.1/ HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n',
+      status: '400',
+      log: /400 bad Content-Length/,
+    },
+    {
+      what: 'a chunked request body',
+      send: 'POST http://127.0.0.1/ HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n',
+      status: '501',
+      log: /501 Transfer-Encoding/,
+    },
+    {
+      what: 'a head over 16 KiB',
+      send: `GET http://127.0.0.1/ HTTP/1.1\r\nX: ${'a'.repeat(17_000)}\r\n\r\n`,
+      status: '431',
+      log: /431 request head over 16384 bytes/,
+    },
   ];
   for (const { what, send, status: expected, log: pattern } of cases) {
     test(what, async (t) => {
       if (!requirePrograms(t, 'curl')) return;
-      await refusedOnce(clients.http, pattern, async () => assert.equal(status(await exchange(clients.http, Buffer.from(send))), expected));
+      await refusedOnce(clients.http, pattern, async () =>
+        assert.equal(status(await exchange(clients.http, Buffer.from(send))), expected),
+      );
     });
   }
 
@@ -228,7 +390,10 @@ describe('HTTP inbound: malformed requests get their status, then a close', () =
   });
 
   test('an unreachable relay server: 502, for CONNECT and for a plain request', async () => {
-    assert.equal(status(await exchange(clients.httpNowhere, Buffer.from('CONNECT 127.0.0.1:80 HTTP/1.1\r\n\r\n'))), '502');
+    assert.equal(
+      status(await exchange(clients.httpNowhere, Buffer.from('CONNECT 127.0.0.1:80 HTTP/1.1\r\n\r\n'))),
+      '502',
+    );
     assert.equal(status(await exchange(clients.httpNowhere, Buffer.from(`GET ${url()} HTTP/1.1\r\n\r\n`))), '502');
   });
 });

@@ -1,6 +1,9 @@
 import { describe, test } from 'node:test';
 import {
-  removeBlinksocksFolders, requireBlinksocks, startBlinksocksClient, startBlinksocksServer,
+  removeBlinksocksFolders,
+  requireBlinksocks,
+  startBlinksocksClient,
+  startBlinksocksServer,
 } from './support/blinksocks-peer.js';
 import { assertCarried, sharedEchoTarget } from './support/interop.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
@@ -18,8 +21,14 @@ const CHAINS = [
   [{ name: 'base-auth' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }],
   [{ name: 'base-auth' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
   [{ name: 'base-auth' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }],
-  [{ name: 'base-auth', params: { method: 'md5' } }, { name: 'ss-stream-cipher', params: { method: 'none' } }],
-  [{ name: 'base-auth', params: { method: 'sha256' } }, { name: 'aead-random-cipher', params: { method: 'aes-128-gcm', info: 'other-subkey', factor: 10 } }],
+  [
+    { name: 'base-auth', params: { method: 'md5' } },
+    { name: 'ss-stream-cipher', params: { method: 'none' } },
+  ],
+  [
+    { name: 'base-auth', params: { method: 'sha256' } },
+    { name: 'aead-random-cipher', params: { method: 'aes-128-gcm', info: 'other-subkey', factor: 10 } },
+  ],
   [{ name: 'ss-base' }, { name: 'aead-random-cipher', params: { method: 'aes-192-gcm', factor: 1 } }],
   [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'chacha20-poly1305' } }],
   [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }],
@@ -28,7 +37,8 @@ const CHAINS = [
   [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'chacha20-ietf' } }],
 ];
 
-const label = (presets) => presets.map(({ name, params }) => (params ? `${name}(${Object.values(params).join(', ')})` : name)).join(' + ');
+const label = (presets) =>
+  presets.map(({ name, params }) => (params ? `${name}(${Object.values(params).join(', ')})` : name)).join(' + ');
 
 describe('wire compatibility with blinksocks 3.3.0: the catalogue', () => {
   const echo = sharedEchoTarget({ cleanup: removeBlinksocksFolders });
@@ -46,11 +56,24 @@ describe('wire compatibility with blinksocks 3.3.0: the catalogue', () => {
         startBlinksocksClient({ key: KEY, presets, serverPort: ourServer.port, forwardPort }),
         startRelayClient({ serverPort: theirServer.port, forwardPort, key: KEY, presets }),
       ]);
-      const outputs = { 'blinksocks server': theirServer.child, 'our server': ourServer, 'blinksocks client': theirClient.child, 'our client': ourClient };
+      const outputs = {
+        'blinksocks server': theirServer.child,
+        'our server': ourServer,
+        'blinksocks client': theirClient.child,
+        'our client': ourClient,
+      };
       const explain = (path, error) =>
-        new Error(`${path}: ${error.message}\n${Object.entries(outputs).map(([name, child]) => `--- ${name}:\n${child.output.slice(-2000)}`).join('\n')}`);
+        new Error(
+          `${path}: ${error.message}\n${Object.entries(outputs)
+            .map(([name, child]) => `--- ${name}:\n${child.output.slice(-2000)}`)
+            .join('\n')}`,
+        );
       // One after the other: two blinksocks and two of ours share 2 cores.
-      await assertCarried(echo, { 'ours -> blinksocks server': ourClient.port, 'blinksocks client -> ours': theirClient.port }, { size: SIZE, oneAtATime: true, explain });
+      await assertCarried(
+        echo,
+        { 'ours -> blinksocks server': ourClient.port, 'blinksocks client -> ours': theirClient.port },
+        { size: SIZE, oneAtATime: true, explain },
+      );
     });
   }
 });

@@ -1,8 +1,6 @@
 import { describe, test } from 'node:test';
 import { DEFAULT_TEMPLATE } from '../lib/presets/obfs/http-template.js';
-import {
-  requireBlinksocks, startBlinksocksClient, startBlinksocksServer,
-} from './support/blinksocks-pair.js';
+import { requireBlinksocks, startBlinksocksClient, startBlinksocksServer } from './support/blinksocks-pair.js';
 import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
 import { stopAll } from './support/processes.js';
 
@@ -43,9 +41,18 @@ describe('wire compatibility of the obfs presets with blinksocks 3.3.0', () => {
         key: KEY,
         presets,
         startTheirServer: (port) => startBlinksocksServer({ port, key: KEY, presets }),
-        startTheirClient: ({ port, serverPort, forwardPort }) => startBlinksocksClient({ port, serverPort, forwardPort, key: KEY, presets }),
+        startTheirClient: ({ port, serverPort, forwardPort }) =>
+          startBlinksocksClient({ port, serverPort, forwardPort, key: KEY, presets }),
       });
-      await assertCarried(echo, { 'ours -> blinksocks server': paths.ourClient, 'blinksocks client -> ours': paths.theirClient, 'ours -> ours': paths.pairClient }, { size: SIZE });
+      await assertCarried(
+        echo,
+        {
+          'ours -> blinksocks server': paths.ourClient,
+          'blinksocks client -> ours': paths.theirClient,
+          'ours -> ours': paths.pairClient,
+        },
+        { size: SIZE },
+      );
     });
   }
 });

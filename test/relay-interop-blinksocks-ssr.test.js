@@ -23,7 +23,10 @@ import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 const PEERS = fileURLToPath(new URL('../.ci/peers', import.meta.url));
 const KEY = 'ssr-blinksocks-password';
 const SIZE = 32 * 1024;
-const CASES = Object.keys(SSR_PROTOCOLS).map((preset) => [preset, preset.startsWith('ssr-auth-aes128') ? 'aes-256-ctr' : 'none']);
+const CASES = Object.keys(SSR_PROTOCOLS).map((preset) => [
+  preset,
+  preset.startsWith('ssr-auth-aes128') ? 'aes-256-ctr' : 'none',
+]);
 
 async function locateBlinksocks(t) {
   const { found, missing } = await blinksocks.locate({}, { env: { CIPHERBENCH_BLINKSOCKS: PEERS } });
@@ -43,7 +46,7 @@ async function transferWithRetries(port) {
   return result;
 }
 
-describe('wire compatibility with blinksocks 3.3.0\'s SSR presets', () => {
+describe("wire compatibility with blinksocks 3.3.0's SSR presets", () => {
   const echo = sharedEchoTarget();
 
   for (const [preset, method] of CASES) {
@@ -53,7 +56,10 @@ describe('wire compatibility with blinksocks 3.3.0\'s SSR presets', () => {
       const presets = ssrChain(preset, method);
       // blinksocks is told its ports; ours reads its own back.
       const [serverPort, clientPort] = await freePorts(2);
-      const plan = await blinksocks.plan({ presets }, { ports: { server: serverPort, client: clientPort, target: echo.port }, key: KEY, found });
+      const plan = await blinksocks.plan(
+        { presets },
+        { ports: { server: serverPort, client: clientPort, target: echo.port }, key: KEY, found },
+      );
       t.after(async () => {
         await stopAll();
         await plan.cleanup();
@@ -87,7 +93,7 @@ describe('wire compatibility with blinksocks 3.3.0\'s SSR presets', () => {
   // 0. ShadowsocksR (and our decoder, which follows it) reads either as a
   // different padding, so about one chunk in 256 comes out wrong. Here its
   // own chunk encoder is run 4000 times, one chunk each, into ours.
-  test('blinksocks\' auth_aes128 padding length defect', (t) => {
+  test("blinksocks' auth_aes128 padding length defect", (t) => {
     let Preset;
     try {
       const require = createRequire(path.join(PEERS, 'noop.js'));
@@ -106,7 +112,9 @@ describe('wire compatibility with blinksocks 3.3.0\'s SSR presets', () => {
       const theirs = new Preset();
       theirs._userKey = userKey;
       const [chunk] = theirs.createChunks(payload);
-      const decode = ours({ layers: { streamCipher: { key: userKey, sentIv: Buffer.alloc(16), receivedIv: null } } }).clientDecode;
+      const decode = ours({
+        layers: { streamCipher: { key: userKey, sentIv: Buffer.alloc(16), receivedIv: null } },
+      }).clientDecode;
       const out = [];
       try {
         decode(chunk, (data) => out.push(data));
@@ -120,7 +128,11 @@ describe('wire compatibility with blinksocks 3.3.0\'s SSR presets', () => {
     }
     assert.ok(wrong > 0, 'no chunk of 4000 came out wrong: has blinksocks been fixed?');
     assert.ok(wrong < 60, `${wrong} of 4000 chunks wrong, far more than one in 256`);
-    assert.deepEqual([...wrongFields].filter((field) => field !== 0x00 && field !== 0xff), [], 'only the padding lengths 0x00 and 0xff go wrong');
+    assert.deepEqual(
+      [...wrongFields].filter((field) => field !== 0x00 && field !== 0xff),
+      [],
+      'only the padding lengths 0x00 and 0xff go wrong',
+    );
   });
 });
 

@@ -27,7 +27,11 @@ describe('wire compatibility with simple-obfs', () => {
     test(`obfs=${obfs}`, { timeout: 60_000 }, async (t) => {
       if (!requirePrograms(t, 'ss-server', 'ss-tunnel', 'obfs-server', 'obfs-local')) return;
       t.after(stopAll);
-      const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: METHOD } }, { name: 'simple-obfs', params: { mode: obfs, host: HOST } }];
+      const presets = [
+        { name: 'ss-base' },
+        { name: 'ss-aead-cipher', params: { method: METHOD } },
+        { name: 'simple-obfs', params: { mode: obfs, host: HOST } },
+      ];
       const { ourServer, ...paths } = await startReferencePaths(echo, {
         key: KEY,
         presets,
@@ -35,18 +39,37 @@ describe('wire compatibility with simple-obfs', () => {
         serverExtra: ['--handshake-timeout', '1'],
         // obfs-server is given no obfs-host: then it takes any Host or SNI.
         startTheirServer: (port) => startSsServerWithObfs({ port, key: KEY, method: METHOD, obfs }),
-        startTheirClient: ({ port, serverPort, forwardPort }) => startSsTunnelWithObfs({ port, serverPort, forwardPort, key: KEY, method: METHOD, obfs, host: HOST }),
+        startTheirClient: ({ port, serverPort, forwardPort }) =>
+          startSsTunnelWithObfs({ port, serverPort, forwardPort, key: KEY, method: METHOD, obfs, host: HOST }),
       });
       const before = echo.received.length;
-      await assertCarried(echo, { 'ours -> obfs-server': paths.ourClient, 'obfs-local -> ours': paths.theirClient, 'ours -> ours': paths.pairClient }, { size: SIZE });
+      await assertCarried(
+        echo,
+        {
+          'ours -> obfs-server': paths.ourClient,
+          'obfs-local -> ours': paths.theirClient,
+          'ours -> ours': paths.pairClient,
+        },
+        { size: SIZE },
+      );
 
       // A probe for another host (it says too little for the cipher to
       // refuse: only the Host or SNI check can) reaches no target, and is
       // held until the handshake timeout and then reset, as every probe is
       // (docs/security.md): how it ends says nothing of why.
-      const probe = obfs === 'http'
-        ? Buffer.from('GET / HTTP/1.1\r\nHost: www.example.org\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n')
-        : Buffer.concat(clientHello({ host: 'www.example.org', ticket: randomBytes(8), sessionId: randomBytes(32), random: randomBytes(32) }));
+      const probe =
+        obfs === 'http'
+          ? Buffer.from(
+              'GET / HTTP/1.1\r\nHost: www.example.org\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+            )
+          : Buffer.concat(
+              clientHello({
+                host: 'www.example.org',
+                ticket: randomBytes(8),
+                sessionId: randomBytes(32),
+                random: randomBytes(32),
+              }),
+            );
       const { how, ms } = await sendHostile({ port: ourServer.port, bytes: probe });
       assert.equal(how, 'reset');
       assert.ok(ms >= 900, `held ${ms} ms, not the handshake timeout`);

@@ -18,10 +18,24 @@ const startSsRustServer = ({ port, key, method }) =>
   startProcess('ssserver', ['-s', `127.0.0.1:${port}`, '-k', key, '-m', method], { ready: RUST_READY });
 
 const startSsRustTunnel = ({ port, serverPort, forwardPort, key, method }) =>
-  startProcess('sslocal', [
-    '--protocol', 'tunnel', '-b', `127.0.0.1:${port}`, '--forward-addr', `127.0.0.1:${forwardPort}`,
-    '-s', `127.0.0.1:${serverPort}`, '-k', key, '-m', method,
-  ], { ready: RUST_READY });
+  startProcess(
+    'sslocal',
+    [
+      '--protocol',
+      'tunnel',
+      '-b',
+      `127.0.0.1:${port}`,
+      '--forward-addr',
+      `127.0.0.1:${forwardPort}`,
+      '-s',
+      `127.0.0.1:${serverPort}`,
+      '-k',
+      key,
+      '-m',
+      method,
+    ],
+    { ready: RUST_READY },
+  );
 
 describe('SIP022 wire compatibility with shadowsocks-rust', () => {
   const echo = sharedEchoTarget();
@@ -36,9 +50,14 @@ describe('SIP022 wire compatibility with shadowsocks-rust', () => {
         key,
         presets,
         startTheirServer: (port) => startSsRustServer({ port, key, method }),
-        startTheirClient: ({ port, serverPort, forwardPort }) => startSsRustTunnel({ port, serverPort, forwardPort, key, method }),
+        startTheirClient: ({ port, serverPort, forwardPort }) =>
+          startSsRustTunnel({ port, serverPort, forwardPort, key, method }),
       });
-      await assertCarried(echo, { 'ours -> ssserver': paths.ourClient, 'sslocal -> ours': paths.theirClient, 'ours -> ours': paths.pairClient }, { size: SIZE });
+      await assertCarried(
+        echo,
+        { 'ours -> ssserver': paths.ourClient, 'sslocal -> ours': paths.theirClient, 'ours -> ours': paths.pairClient },
+        { size: SIZE },
+      );
     });
   }
 });

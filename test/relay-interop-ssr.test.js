@@ -32,11 +32,30 @@ describe('wire compatibility with the Python ShadowsocksR relay', () => {
         const [pythonServerPort, pythonLocalPort] = await freePorts(2);
         const [ourClient] = await Promise.all([
           startRelayClient({ serverPort: pythonServerPort, forwardPort: target, key: KEY, presets }),
-          startSsr(found, { method, protocol, key: KEY, ports: { server: pythonServerPort, client: 0, target }, roles: ['server'] }).then(({ cleanup }) => cleanups.push(cleanup)),
-          startRelayServer({ key: KEY, presets }).then((ourServer) =>
-            startSsr(found, { method, protocol, key: KEY, ports: { server: ourServer.port, client: pythonLocalPort, target }, roles: ['client'] })).then(({ cleanup }) => cleanups.push(cleanup)),
+          startSsr(found, {
+            method,
+            protocol,
+            key: KEY,
+            ports: { server: pythonServerPort, client: 0, target },
+            roles: ['server'],
+          }).then(({ cleanup }) => cleanups.push(cleanup)),
+          startRelayServer({ key: KEY, presets })
+            .then((ourServer) =>
+              startSsr(found, {
+                method,
+                protocol,
+                key: KEY,
+                ports: { server: ourServer.port, client: pythonLocalPort, target },
+                roles: ['client'],
+              }),
+            )
+            .then(({ cleanup }) => cleanups.push(cleanup)),
         ]);
-        await assertCarried(echo, { 'ours -> Python server': ourClient.port, 'Python local -> ours': pythonLocalPort }, { size: SIZE });
+        await assertCarried(
+          echo,
+          { 'ours -> Python server': ourClient.port, 'Python local -> ours': pythonLocalPort },
+          { size: SIZE },
+        );
       });
     }
   }

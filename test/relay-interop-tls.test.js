@@ -63,7 +63,11 @@ describe('trojan, vless and tls wire compatibility', () => {
         startRelayClient({ serverPort: v2rayServer, forwardPort: echo.port, key: KEY, presets }),
         startRelayClient({ serverPort: ourServer.port, forwardPort: echo.port, key: KEY, presets }),
         startV2ray(`${protocol}-server`, v2rayServerConfig({ ...user, port: v2rayServer }), v2rayServer),
-        startV2ray(`${protocol}-client`, v2rayClientConfig({ ...user, port: v2rayClient, serverPort: ourServer.port, forwardPort: echo.port }), v2rayClient),
+        startV2ray(
+          `${protocol}-client`,
+          v2rayClientConfig({ ...user, port: v2rayClient, serverPort: ourServer.port, forwardPort: echo.port }),
+          v2rayClient,
+        ),
       ]);
       await carry({ 'ours -> v2ray': ourClient.port, 'v2ray -> ours': v2rayClient, 'ours -> ours': pairClient.port });
     });
@@ -77,23 +81,43 @@ describe('trojan, vless and tls wire compatibility', () => {
     const [trojanServer, trojanClient, unused] = await freePorts(3);
     const [ourClient] = await Promise.all([
       startRelayClient({ serverPort: trojanServer, forwardPort: echo.port, key: KEY, presets }),
-      startTrojan('trojan-server', trojanServerConfig({ port: trojanServer, password: KEY, fallbackPort: unused, cert: tls.cert, key: tls.key }), trojanServer),
-      startTrojan('trojan-forward', trojanForwardConfig({ port: trojanClient, serverPort: ourServer.port, forwardPort: echo.port, password: KEY, ca: tls.ca }), trojanClient),
+      startTrojan(
+        'trojan-server',
+        trojanServerConfig({ port: trojanServer, password: KEY, fallbackPort: unused, cert: tls.cert, key: tls.key }),
+        trojanServer,
+      ),
+      startTrojan(
+        'trojan-forward',
+        trojanForwardConfig({
+          port: trojanClient,
+          serverPort: ourServer.port,
+          forwardPort: echo.port,
+          password: KEY,
+          ca: tls.ca,
+        }),
+        trojanClient,
+      ),
     ]);
     await carry({ 'ours -> trojan-gfw': ourClient.port, 'trojan-gfw -> ours': trojanClient });
   });
 
   // The certificate is made before the first test: chains are built then.
   const chains = [
-    ...TLS13_SUITES.map((suite) => ({ label: `trojan + tls ${suite}`, presets: () => withTls({ name: 'trojan' }, { ciphers: suite }), negotiated: `TLSv1.3 ${suite}` })),
+    ...TLS13_SUITES.map((suite) => ({
+      label: `trojan + tls ${suite}`,
+      presets: () => withTls({ name: 'trojan' }, { ciphers: suite }),
+      negotiated: `TLSv1.3 ${suite}`,
+    })),
     {
       label: 'vless + tls 1.2 ECDHE-ECDSA-CHACHA20-POLY1305',
-      presets: () => withTls({ name: 'vless', params: { id: ID } }, { version: '1.2', ciphers: 'ECDHE-ECDSA-CHACHA20-POLY1305' }),
+      presets: () =>
+        withTls({ name: 'vless', params: { id: ID } }, { version: '1.2', ciphers: 'ECDHE-ECDSA-CHACHA20-POLY1305' }),
       negotiated: 'TLSv1.2 TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256',
     },
     {
       label: 'ss-base + ss-aead-cipher(aes-128-gcm) + tls',
-      presets: () => withTls({ name: 'ss-base' }).toSpliced(1, 0, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }),
+      presets: () =>
+        withTls({ name: 'ss-base' }).toSpliced(1, 0, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }),
       negotiated: 'TLSv1.3 ',
     },
   ];
@@ -104,7 +128,10 @@ describe('trojan, vless and tls wire compatibility', () => {
       const server = await startRelayServer({ key: KEY, presets });
       const client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: KEY, presets });
       await carry({ 'ours -> ours': client.port });
-      assert.ok(client.output.includes(`info: transport: ${negotiated}`), `client says ${JSON.stringify(negotiated)}:\n${client.output}`);
+      assert.ok(
+        client.output.includes(`info: transport: ${negotiated}`),
+        `client says ${JSON.stringify(negotiated)}:\n${client.output}`,
+      );
       assert.match(client.output, /certificate verified/);
       assert.ok(server.output.includes(`info: transport: ${negotiated}`), server.output);
     });

@@ -49,20 +49,38 @@ describe('v2ray-vmess wire compatibility', () => {
 
   for (const security of ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto']) {
     for (const alterId of [0, 4]) {
-      test(`${security}, alterId ${alterId} (${alterId === 0 ? 'AEAD' : 'legacy'} header): ours <-> V2Ray 4.34`, { timeout: 60_000 }, async (t) => {
-        if (!requirePrograms(t, 'v2ray')) return;
-        t.after(stopAll);
-        const presets = chain({ security, alterId });
-        const ourServer = await startRelayServer({ key: KEY, presets });
-        const [v2rayServer, v2rayClient] = await freePorts(2);
-        const [ourClient, ourClient2] = await Promise.all([
-          startRelayClient({ serverPort: v2rayServer, forwardPort: echo.port, key: KEY, presets }),
-          startRelayClient({ serverPort: ourServer.port, forwardPort: echo.port, key: KEY, presets }),
-          startV2ray('server', v2rayServerConfig({ port: v2rayServer, id: ID, alterId })),
-          startV2ray('client', v2rayClientConfig({ port: v2rayClient, serverPort: ourServer.port, forwardPort: echo.port, id: ID, alterId, security })),
-        ]);
-        await carry({ 'ours -> v2ray': ourClient.port, 'v2ray -> ours': v2rayClient, 'ours -> ours': ourClient2.port });
-      });
+      test(
+        `${security}, alterId ${alterId} (${alterId === 0 ? 'AEAD' : 'legacy'} header): ours <-> V2Ray 4.34`,
+        { timeout: 60_000 },
+        async (t) => {
+          if (!requirePrograms(t, 'v2ray')) return;
+          t.after(stopAll);
+          const presets = chain({ security, alterId });
+          const ourServer = await startRelayServer({ key: KEY, presets });
+          const [v2rayServer, v2rayClient] = await freePorts(2);
+          const [ourClient, ourClient2] = await Promise.all([
+            startRelayClient({ serverPort: v2rayServer, forwardPort: echo.port, key: KEY, presets }),
+            startRelayClient({ serverPort: ourServer.port, forwardPort: echo.port, key: KEY, presets }),
+            startV2ray('server', v2rayServerConfig({ port: v2rayServer, id: ID, alterId })),
+            startV2ray(
+              'client',
+              v2rayClientConfig({
+                port: v2rayClient,
+                serverPort: ourServer.port,
+                forwardPort: echo.port,
+                id: ID,
+                alterId,
+                security,
+              }),
+            ),
+          ]);
+          await carry({
+            'ours -> v2ray': ourClient.port,
+            'v2ray -> ours': v2rayClient,
+            'ours -> ours': ourClient2.port,
+          });
+        },
+      );
     }
   }
 
@@ -96,13 +114,22 @@ describe('v2ray-vmess wire compatibility', () => {
       const ourServer = await startRelayServer({ key: KEY, presets: chain({ security }) });
       const blinksocksClient = await freePort();
       const file = path.join(folder, 'blinksocks-client.json');
-      writeFileSync(file, JSON.stringify({
-        service: `tcp://127.0.0.1:${blinksocksClient}?forward=127.0.0.1:${echo.port}`,
-        server: { service: `tcp://127.0.0.1:${ourServer.port}`, key: KEY, presets: [{ name: 'v2ray-vmess', params: { id: ID, security } }] },
-        log_level: 'info',
-        log_path: path.join(folder, 'blinksocks-client.log'),
-      }));
-      await startProcess(process.execPath, [found.blinksocks, '-c', file]).then(() => waitForListener(blinksocksClient));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          service: `tcp://127.0.0.1:${blinksocksClient}?forward=127.0.0.1:${echo.port}`,
+          server: {
+            service: `tcp://127.0.0.1:${ourServer.port}`,
+            key: KEY,
+            presets: [{ name: 'v2ray-vmess', params: { id: ID, security } }],
+          },
+          log_level: 'info',
+          log_path: path.join(folder, 'blinksocks-client.log'),
+        }),
+      );
+      await startProcess(process.execPath, [found.blinksocks, '-c', file]).then(() =>
+        waitForListener(blinksocksClient),
+      );
       await carry({ 'blinksocks -> ours': blinksocksClient });
     });
   }
@@ -110,31 +137,54 @@ describe('v2ray-vmess wire compatibility', () => {
   // The defect, with the real programs: V2Ray's client, AEAD header or
   // legacy from an alter ID, with GlobalPadding, never gets through.
   for (const alterId of [0, 4]) {
-    test(`aes-128-gcm, alterId ${alterId}: V2Ray 4.34 client -> blinksocks 3.3.0 server fails (its defect)`, { timeout: 60_000 }, async (t) => {
-      if (!requirePrograms(t, 'v2ray')) return;
-      const { found, reason } = await locatePeer({ impl: 'blinksocks', presets: chain({}) }, {});
-      if (reason) {
-        if (process.env.CI === 'true') throw new Error(reason);
-        t.skip(reason);
-        return;
-      }
-      t.after(stopAll);
-      const [blinksocksServer, v2rayClient] = await freePorts(2);
-      const file = path.join(folder, 'blinksocks-server.json');
-      writeFileSync(file, JSON.stringify({
-        service: `tcp://127.0.0.1:${blinksocksServer}`,
-        key: KEY,
-        presets: [{ name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } }],
-        log_level: 'info',
-        log_path: path.join(folder, 'blinksocks-server.log'),
-      }));
-      await Promise.all([
-        startProcess(process.execPath, [found.blinksocks, '-c', file]).then(() => waitForListener(blinksocksServer)),
-        startV2ray('client', v2rayClientConfig({ port: v2rayClient, serverPort: blinksocksServer, forwardPort: echo.port, id: ID, alterId, security: 'aes-128-gcm' })),
-      ]);
-      const outcome = await echoTransfer({ port: v2rayClient, size: 64 * 1024, timeoutMs: 2000 }).catch((error) => ({ error }));
-      assert.notEqual(outcome.bytesBack, 64 * 1024, 'blinksocks 3.3.0 carried a V2Ray 4.34 client: its defect is gone, update docs/vmess.md');
-    });
+    test(
+      `aes-128-gcm, alterId ${alterId}: V2Ray 4.34 client -> blinksocks 3.3.0 server fails (its defect)`,
+      { timeout: 60_000 },
+      async (t) => {
+        if (!requirePrograms(t, 'v2ray')) return;
+        const { found, reason } = await locatePeer({ impl: 'blinksocks', presets: chain({}) }, {});
+        if (reason) {
+          if (process.env.CI === 'true') throw new Error(reason);
+          t.skip(reason);
+          return;
+        }
+        t.after(stopAll);
+        const [blinksocksServer, v2rayClient] = await freePorts(2);
+        const file = path.join(folder, 'blinksocks-server.json');
+        writeFileSync(
+          file,
+          JSON.stringify({
+            service: `tcp://127.0.0.1:${blinksocksServer}`,
+            key: KEY,
+            presets: [{ name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } }],
+            log_level: 'info',
+            log_path: path.join(folder, 'blinksocks-server.log'),
+          }),
+        );
+        await Promise.all([
+          startProcess(process.execPath, [found.blinksocks, '-c', file]).then(() => waitForListener(blinksocksServer)),
+          startV2ray(
+            'client',
+            v2rayClientConfig({
+              port: v2rayClient,
+              serverPort: blinksocksServer,
+              forwardPort: echo.port,
+              id: ID,
+              alterId,
+              security: 'aes-128-gcm',
+            }),
+          ),
+        ]);
+        const outcome = await echoTransfer({ port: v2rayClient, size: 64 * 1024, timeoutMs: 2000 }).catch((error) => ({
+          error,
+        }));
+        assert.notEqual(
+          outcome.bytesBack,
+          64 * 1024,
+          'blinksocks 3.3.0 carried a V2Ray 4.34 client: its defect is gone, update docs/vmess.md',
+        );
+      },
+    );
   }
 });
 

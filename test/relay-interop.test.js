@@ -23,8 +23,14 @@ const KEY = 'interop-test-password';
 // relay-interop-blinksocks-catalogue.test.js.
 const libevHas = (method) => shadowsocksLibev.validate({ impl: 'shadowsocks-libev', method }).length === 0;
 const chains = [
-  ...Object.keys(STREAM_METHODS).map((method) => ({ method, presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method } }] })),
-  ...Object.keys(AEAD_METHODS).map((method) => ({ method, presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }] })),
+  ...Object.keys(STREAM_METHODS).map((method) => ({
+    method,
+    presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method } }],
+  })),
+  ...Object.keys(AEAD_METHODS).map((method) => ({
+    method,
+    presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }],
+  })),
 ].filter(({ method }) => libevHas(method));
 
 describe('wire compatibility with shadowsocks-libev', () => {
@@ -38,9 +44,18 @@ describe('wire compatibility with shadowsocks-libev', () => {
         key: KEY,
         presets,
         startTheirServer: (port) => startSsServer({ port, key: KEY, method }),
-        startTheirClient: ({ port, serverPort, forwardPort }) => startSsTunnel({ port, serverPort, forwardPort, key: KEY, method }),
+        startTheirClient: ({ port, serverPort, forwardPort }) =>
+          startSsTunnel({ port, serverPort, forwardPort, key: KEY, method }),
       });
-      await assertCarried(echo, { 'ours -> ss-server': paths.ourClient, 'ss-tunnel -> ours': paths.theirClient, 'ours -> ours': paths.pairClient }, { size: SIZE });
+      await assertCarried(
+        echo,
+        {
+          'ours -> ss-server': paths.ourClient,
+          'ss-tunnel -> ours': paths.theirClient,
+          'ours -> ours': paths.pairClient,
+        },
+        { size: SIZE },
+      );
     });
   }
 });

@@ -20,14 +20,24 @@ test('a non-UTF-8 key derives the same master key as shadowsocks-libev', { timeo
   if (!requirePrograms(t, 'ss-tunnel')) return;
   const echo = await startEchoServer();
   t.after(() => echo.close());
-  const server = await startProcess('sh', ['-c', `exec "${process.execPath}" "${CLI}" relay server --listen 127.0.0.1:0 --key ${RAW_KEY} --presets '${PRESETS}'`], {
-    ready: /listening on/,
-  });
+  const server = await startProcess(
+    'sh',
+    [
+      '-c',
+      `exec "${process.execPath}" "${CLI}" relay server --listen 127.0.0.1:0 --key ${RAW_KEY} --presets '${PRESETS}'`,
+    ],
+    {
+      ready: /listening on/,
+    },
+  );
   const serverPort = Number(/listening on \S+:(\d+)/.exec(server.output)[1]);
   const tunnelPort = await freePort();
   await startProcess(
     'sh',
-    ['-c', `exec ss-tunnel -s 127.0.0.1 -p ${serverPort} -b 127.0.0.1 -l ${tunnelPort} -L 127.0.0.1:${echo.port} -m aes-256-gcm -k ${RAW_KEY}`],
+    [
+      '-c',
+      `exec ss-tunnel -s 127.0.0.1 -p ${serverPort} -b 127.0.0.1 -l ${tunnelPort} -L 127.0.0.1:${echo.port} -m aes-256-gcm -k ${RAW_KEY}`,
+    ],
     { ready: /listening at/, listening: tunnelPort },
   );
   const result = await echoTransfer({ port: tunnelPort, size: 1024 * 1024, timeoutMs: 10_000 });

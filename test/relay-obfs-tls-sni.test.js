@@ -60,11 +60,22 @@ describe('obfs-tls1.2-ticket answers only its own server names', () => {
   let withFallback;
   before(async () => {
     echo = await startEchoServer();
-    fallbackServer = tls.createServer({ key: fixture('fallback-key.pem'), cert: fixture('fallback-cert.pem') }, (socket) => socket.pipe(socket));
+    fallbackServer = tls.createServer(
+      { key: fixture('fallback-key.pem'), cert: fixture('fallback-cert.pem') },
+      (socket) => socket.pipe(socket),
+    );
     await new Promise((resolve) => fallbackServer.listen(0, '127.0.0.1', resolve));
     fallbackPort = fallbackServer.address().port;
-    plain = await startRelayServer({ key: KEY, presets: chain(), extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)] });
-    withFallback = await startRelayServer({ key: KEY, presets: chain({ fallback: `127.0.0.1:${fallbackPort}` }), extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)] });
+    plain = await startRelayServer({
+      key: KEY,
+      presets: chain(),
+      extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)],
+    });
+    withFallback = await startRelayServer({
+      key: KEY,
+      presets: chain({ fallback: `127.0.0.1:${fallbackPort}` }),
+      extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)],
+    });
   });
   after(async () => {
     await stopAll();
@@ -77,7 +88,11 @@ describe('obfs-tls1.2-ticket answers only its own server names', () => {
     // The same hello with its server_name extension's type made unknown (0x0000 -> 0xfafa).
     const at = withoutName.indexOf(Buffer.concat([Buffer.from('0000000d000b000008', 'hex'), Buffer.from(SNI)]));
     withoutName.writeUInt16BE(0xfafa, at);
-    for (const [what, bytes] of [['other.example', clientHello('other.example')], ['TEST.COM.evil', clientHello('TEST.COM.evil')], ['no server name', withoutName]]) {
+    for (const [what, bytes] of [
+      ['other.example', clientHello('other.example')],
+      ['TEST.COM.evil', clientHello('TEST.COM.evil')],
+      ['no server name', withoutName],
+    ]) {
       const { how, ms, received } = await sendHostile({ port: plain.port, bytes, timeoutMs: TIMEOUT_MS + 3000 });
       assert.equal(received.length, 0, `${what}: no answer`);
       assert.equal(how, 'reset', what);
@@ -86,7 +101,11 @@ describe('obfs-tls1.2-ticket answers only its own server names', () => {
   });
 
   test('a hello for one of its names is answered; server names match without regard to case', async () => {
-    const { received } = await sendHostile({ port: plain.port, bytes: clientHello('WWW.Test.com'), timeoutMs: TIMEOUT_MS + 3000 });
+    const { received } = await sendHostile({
+      port: plain.port,
+      bytes: clientHello('WWW.Test.com'),
+      timeoutMs: TIMEOUT_MS + 3000,
+    });
     assert.ok(received.length > 300, `${received.length} bytes of flight`);
     assert.equal(received[0], 0x16);
   });
@@ -102,32 +121,59 @@ describe('obfs-tls1.2-ticket answers only its own server names', () => {
 
   test('openssl s_client with its name gets past the ServerHello', (t) => {
     if (!requirePrograms(t, 'openssl')) return;
-    const run = spawnSync('openssl', ['s_client', '-connect', `127.0.0.1:${plain.port}`, '-servername', SNI, '-tls1_2'], { input: '', encoding: 'utf8', timeout: 10_000 });
+    const run = spawnSync(
+      'openssl',
+      ['s_client', '-connect', `127.0.0.1:${plain.port}`, '-servername', SNI, '-tls1_2'],
+      { input: '', encoding: 'utf8', timeout: 10_000 },
+    );
     const output = run.stdout + run.stderr;
     assert.doesNotMatch(output, /unsolicited extension/, output);
     assert.match(output, /SSL handshake has read [1-9]\d\d bytes/, output);
   });
 
   test('with a fallback, a hello for another name reaches the real TLS server, untouched', async () => {
-    const { subject, echo: answer, error } = await tlsClient(withFallback.port, 'other.example', 'through the fallback');
+    const {
+      subject,
+      echo: answer,
+      error,
+    } = await tlsClient(withFallback.port, 'other.example', 'through the fallback');
     assert.equal(error, undefined, error?.message);
     assert.equal(subject.CN, 'fallback.test');
     assert.equal(answer, 'through the fallback');
   });
 
-  test('with a fallback, the chain\'s own clients still get through', async () => {
-    await startRelayClient({ serverPort: withFallback.port, forwardPort: echo.port, key: KEY, presets: chain() }).then(async (client) => {
-      const transfer = await echoTransfer({ port: client.port, size: 1024 * 1024 });
-      assert.equal(transfer.returned, transfer.sent);
-    });
+  test("with a fallback, the chain's own clients still get through", async () => {
+    await startRelayClient({ serverPort: withFallback.port, forwardPort: echo.port, key: KEY, presets: chain() }).then(
+      async (client) => {
+        const transfer = await echoTransfer({ port: client.port, size: 1024 * 1024 });
+        assert.equal(transfer.returned, transfer.sent);
+      },
+    );
     assert.match(withFallback.output, /listening on/);
   });
 
   test('a fallback that is not HOST:PORT is refused before the relay starts', () => {
     for (const fallback of ['127.0.0.1', '127.0.0.1:0', 'host:99999', ':443', 'a b:443']) {
-      const run = spawnSync(process.execPath, [new URL('../bin/cipherbench.js', import.meta.url).pathname, 'relay', 'server', '--listen', '127.0.0.1:0', '--key', KEY, '--presets', JSON.stringify(chain({ fallback }))], { encoding: 'utf8', timeout: 10_000 });
+      const run = spawnSync(
+        process.execPath,
+        [
+          new URL('../bin/cipherbench.js', import.meta.url).pathname,
+          'relay',
+          'server',
+          '--listen',
+          '127.0.0.1:0',
+          '--key',
+          KEY,
+          '--presets',
+          JSON.stringify(chain({ fallback })),
+        ],
+        { encoding: 'utf8', timeout: 10_000 },
+      );
       assert.equal(run.status, 2, run.stderr);
-      assert.match(run.stderr, /^cipherbench: --presets is not a valid chain: presets\[2\]\.params\.fallback: must be HOST:PORT of a TLS server/);
+      assert.match(
+        run.stderr,
+        /^cipherbench: --presets is not a valid chain: presets\[2\]\.params\.fallback: must be HOST:PORT of a TLS server/,
+      );
     }
   });
 });

@@ -43,25 +43,43 @@ describe('SOCKS5 UDP ASSOCIATE, byte for byte, with shadowsocks-libev both ways'
       if (!requirePrograms(t, 'ss-server', 'ss-local')) return;
       t.after(stopAll);
       const [theirServerPort, theirClientPort, theirOtherClientPort] = await freePorts(3);
-      const ss = (command, args, port) => startProcess(command, [...args, '-k', KEY, '-m', method], { ready: /listening at/, listening: port });
+      const ss = (command, args, port) =>
+        startProcess(command, [...args, '-k', KEY, '-m', method], { ready: /listening at/, listening: port });
       const [ourServer, theirServer] = await Promise.all([
         startRelayServer({ key: KEY, presets, extra: UDP }),
         ss('ss-server', ['-u', '-s', '127.0.0.1', '-p', String(theirServerPort)], theirServerPort),
       ]);
-      const local = (port, serverPort) => ss('ss-local', ['-u', '-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port)], port);
+      const local = (port, serverPort) =>
+        ss(
+          'ss-local',
+          ['-u', '-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port)],
+          port,
+        );
       const [theirClient, theirClientToOurs, ourClient, ourClientToTheirs] = await Promise.all([
         local(theirClientPort, theirServerPort),
         local(theirOtherClientPort, ourServer.port),
         startRelayClient({ serverPort: ourServer.port, key: KEY, presets, inbound: 'socks5', extra: UDP }),
         startRelayClient({ serverPort: theirServerPort, key: KEY, presets, inbound: 'socks5', extra: UDP }),
       ]);
-      const explain = explainWith([ourServer, theirServer, theirClient, theirClientToOurs, ourClient, ourClientToTheirs]);
-      await carryThrough(t, echo, {
-        'ss-local -> ss-server (the test client against the reference)': theirClientPort,
-        'ours -> ours': ourClient.port,
-        'ours -> ss-server': ourClientToTheirs.port,
-        'ss-local -> ours': theirOtherClientPort,
-      }, explain);
+      const explain = explainWith([
+        ourServer,
+        theirServer,
+        theirClient,
+        theirClientToOurs,
+        ourClient,
+        ourClientToTheirs,
+      ]);
+      await carryThrough(
+        t,
+        echo,
+        {
+          'ss-local -> ss-server (the test client against the reference)': theirClientPort,
+          'ours -> ours': ourClient.port,
+          'ours -> ss-server': ourClientToTheirs.port,
+          'ss-local -> ours': theirOtherClientPort,
+        },
+        explain,
+      );
     });
   }
 });
@@ -79,7 +97,9 @@ async function carryThrough(t, echo, paths, explain) {
     }
     try {
       const started = performance.now();
-      const { [path]: { retries } } = await assertUdpCarried(echo, { [path]: { ...association.relay, frame } }, { explain });
+      const {
+        [path]: { retries },
+      } = await assertUdpCarried(echo, { [path]: { ...association.relay, frame } }, { explain });
       t.diagnostic(`${path}: ${((performance.now() - started) / 1000).toFixed(2)} s, ${retries} sent again`);
     } finally {
       association.close();
@@ -100,22 +120,36 @@ describe('SOCKS5 UDP ASSOCIATE with a 2022 method, with shadowsocks-rust both wa
     const key = newPsk(method);
     const presets = udpChain(method);
     const [theirServerPort, theirClientPort] = await freePorts(2);
-    const rust = (command, args) => startProcess(command, [...args, '-k', key, '-m', method], { ready: /listening on / });
+    const rust = (command, args) =>
+      startProcess(command, [...args, '-k', key, '-m', method], { ready: /listening on / });
     const [ourServer, theirServer] = await Promise.all([
       startRelayServer({ key, presets, extra: UDP }),
       rust('ssserver', ['-U', '-s', `127.0.0.1:${theirServerPort}`]),
     ]);
     const [theirClient, ourClient, ourClientToTheirs] = await Promise.all([
-      rust('sslocal', ['-U', '--protocol', 'socks', '-b', `127.0.0.1:${theirClientPort}`, '-s', `127.0.0.1:${ourServer.port}`]),
+      rust('sslocal', [
+        '-U',
+        '--protocol',
+        'socks',
+        '-b',
+        `127.0.0.1:${theirClientPort}`,
+        '-s',
+        `127.0.0.1:${ourServer.port}`,
+      ]),
       startRelayClient({ serverPort: ourServer.port, key, presets, inbound: 'socks5', extra: UDP }),
       startRelayClient({ serverPort: theirServerPort, key, presets, inbound: 'socks5', extra: UDP }),
     ]);
     const explain = explainWith([ourServer, theirServer, theirClient, ourClient, ourClientToTheirs]);
-    await carryThrough(t, echo, {
-      'sslocal -> ours': theirClientPort,
-      'ours -> ours': ourClient.port,
-      'ours -> ssserver': ourClientToTheirs.port,
-    }, explain);
+    await carryThrough(
+      t,
+      echo,
+      {
+        'sslocal -> ours': theirClientPort,
+        'ours -> ours': ourClient.port,
+        'ours -> ssserver': ourClientToTheirs.port,
+      },
+      explain,
+    );
   });
 });
 
@@ -172,7 +206,14 @@ describe('SOCKS5 UDP ASSOCIATE: lifetime, limits, strangers and hostile datagram
     server = await startRelayServer({ key: KEY, presets, extra: UDP });
     frame = socks5UdpFrame({ host: '127.0.0.1', port: echo.port });
   });
-  const client = (extra) => startRelayClient({ serverPort: server.port, key: KEY, presets, inbound: 'socks5', extra: ['--log-level', 'debug', ...extra] });
+  const client = (extra) =>
+    startRelayClient({
+      serverPort: server.port,
+      key: KEY,
+      presets,
+      inbound: 'socks5',
+      extra: ['--log-level', 'debug', ...extra],
+    });
 
   test('without --udp, UDP ASSOCIATE is answered 7 (command not supported)', async () => {
     const plain = await client([]);
@@ -183,75 +224,124 @@ describe('SOCKS5 UDP ASSOCIATE: lifetime, limits, strangers and hostile datagram
     const auth = { user: 'udp-user', password: 'udp-password' };
     const relayClient = await client([...UDP, '--inbound-user', auth.user, '--inbound-password', auth.password]);
     await assert.rejects(socks5UdpAssociate({ port: relayClient.port }), /SOCKS5 method answer 05ff/);
-    await assert.rejects(socks5UdpAssociate({ port: relayClient.port, auth: { ...auth, password: 'wrong' } }), /username\/password refused/);
+    await assert.rejects(
+      socks5UdpAssociate({ port: relayClient.port, auth: { ...auth, password: 'wrong' } }),
+      /username\/password refused/,
+    );
     const association = await socks5UdpAssociate({ port: relayClient.port, auth });
     t.after(association.close);
     assert.ok(await exchange(await boundSocket(t), association.relay, frame, randomBytes(100)));
   });
 
-  test('the association ends with its control connection, and the relay counts it gone', { timeout: 120_000 }, async (t) => {
-    const relayClient = await client(UDP);
-    const association = await socks5UdpAssociate({ port: relayClient.port });
-    const socket = await boundSocket(t);
-    assert.ok(await exchange(socket, association.relay, frame, randomBytes(100)), 'a datagram is carried while the connection is open');
-    assert.equal(openCount(relayClient.output), 1);
-    association.close();
-    await waitFor('the association closed', () => openCount(relayClient.output) === 0);
-    assert.equal(await exchange(socket, association.relay, frame, randomBytes(100), { attempts: 2 }), null, 'nothing comes back after the connection closed');
-  });
+  test(
+    'the association ends with its control connection, and the relay counts it gone',
+    { timeout: 120_000 },
+    async (t) => {
+      const relayClient = await client(UDP);
+      const association = await socks5UdpAssociate({ port: relayClient.port });
+      const socket = await boundSocket(t);
+      assert.ok(
+        await exchange(socket, association.relay, frame, randomBytes(100)),
+        'a datagram is carried while the connection is open',
+      );
+      assert.equal(openCount(relayClient.output), 1);
+      association.close();
+      await waitFor('the association closed', () => openCount(relayClient.output) === 0);
+      assert.equal(
+        await exchange(socket, association.relay, frame, randomBytes(100), { attempts: 2 }),
+        null,
+        'nothing comes back after the connection closed',
+      );
+    },
+  );
 
-  test('only the client\'s address, from the port its first datagram came from; hostile datagrams dropped, no stack trace', { timeout: 120_000 }, async (t) => {
-    const relayClient = await client(UDP);
-    const association = await socks5UdpAssociate({ port: relayClient.port });
-    t.after(association.close);
-    const [first, samePortElsewhere, otherAddress] = await Promise.all([boundSocket(t), boundSocket(t), boundSocket(t, '127.0.0.2')]);
-    assert.ok(await exchange(first, association.relay, frame, randomBytes(100)), 'the first sender is served');
-    assert.equal(await exchange(samePortElsewhere, association.relay, frame, randomBytes(100), { attempts: 2 }), null, 'another port of 127.0.0.1 gets nothing');
-    assert.equal(await exchange(otherAddress, association.relay, frame, randomBytes(100), { attempts: 2 }), null, '127.0.0.2 gets nothing');
+  test(
+    "only the client's address, from the port its first datagram came from; hostile datagrams dropped, no stack trace",
+    { timeout: 120_000 },
+    async (t) => {
+      const relayClient = await client(UDP);
+      const association = await socks5UdpAssociate({ port: relayClient.port });
+      t.after(association.close);
+      const [first, samePortElsewhere, otherAddress] = await Promise.all([
+        boundSocket(t),
+        boundSocket(t),
+        boundSocket(t, '127.0.0.2'),
+      ]);
+      assert.ok(await exchange(first, association.relay, frame, randomBytes(100)), 'the first sender is served');
+      assert.equal(
+        await exchange(samePortElsewhere, association.relay, frame, randomBytes(100), { attempts: 2 }),
+        null,
+        'another port of 127.0.0.1 gets nothing',
+      );
+      assert.equal(
+        await exchange(otherAddress, association.relay, frame, randomBytes(100), { attempts: 2 }),
+        null,
+        '127.0.0.2 gets nothing',
+      );
 
-    const target = Buffer.from([0, 0, 0, 1, 127, 0, 0, 1, echo.port >> 8, echo.port & 0xff]);
-    const domain = (length, present) => Buffer.concat([Buffer.from([0, 0, 0, 3, length]), Buffer.alloc(present, 0x61), Buffer.from([0, 80])]);
-    const hostile = [
-      Buffer.alloc(0),
-      Buffer.from([0, 0]),
-      Buffer.from([0, 0, 0]),
-      Buffer.concat([target.subarray(0, 2), Buffer.from([1]), target.subarray(3), Buffer.from('a fragment')]),
-      Buffer.from([0, 0, 0, 9, 127, 0, 0, 1, 0, 80, 1, 2, 3]),
-      Buffer.from([0, 0, 0, 0, 127, 0, 0, 1, 0, 80]),
-      target.subarray(0, 7),
-      Buffer.from([0, 0, 0, 4, 0, 0, 0]),
-      domain(200, 20),
-      domain(254, 254),
-      domain(255, 255),
-      Buffer.from([0, 0, 0, 3, 0, 0, 80]),
-      Buffer.from([0, 0, 0, 3, 3, 0xff, 0xfe, 0xfd, 0, 80]),
-      // Read as UTF-8, 100 bad bytes become 300 bytes of U+FFFD.
-      Buffer.concat([Buffer.from([0, 0, 0, 3, 100]), Buffer.alloc(100, 0xff), Buffer.from([0, 80])]),
-      Buffer.from([0, 0, 0, 1, 127, 0, 0, 1, 0, 0, 1]),
-    ];
-    for (const datagram of hostile) first.send(datagram, association.relay.port, association.relay.host);
-    for (let i = 0; i < 200; i++) first.send(randomBytes(randomInt(0, 1500)), association.relay.port, association.relay.host);
-    assert.ok(await exchange(first, association.relay, frame, randomBytes(1200)), 'the association is served after the hostile datagrams');
-    assert.equal(echo.receivedFor(Buffer.from('a fr')).length, 0, 'the fragment never reached the target');
+      const target = Buffer.from([0, 0, 0, 1, 127, 0, 0, 1, echo.port >> 8, echo.port & 0xff]);
+      const domain = (length, present) =>
+        Buffer.concat([Buffer.from([0, 0, 0, 3, length]), Buffer.alloc(present, 0x61), Buffer.from([0, 80])]);
+      const hostile = [
+        Buffer.alloc(0),
+        Buffer.from([0, 0]),
+        Buffer.from([0, 0, 0]),
+        Buffer.concat([target.subarray(0, 2), Buffer.from([1]), target.subarray(3), Buffer.from('a fragment')]),
+        Buffer.from([0, 0, 0, 9, 127, 0, 0, 1, 0, 80, 1, 2, 3]),
+        Buffer.from([0, 0, 0, 0, 127, 0, 0, 1, 0, 80]),
+        target.subarray(0, 7),
+        Buffer.from([0, 0, 0, 4, 0, 0, 0]),
+        domain(200, 20),
+        domain(254, 254),
+        domain(255, 255),
+        Buffer.from([0, 0, 0, 3, 0, 0, 80]),
+        Buffer.from([0, 0, 0, 3, 3, 0xff, 0xfe, 0xfd, 0, 80]),
+        // Read as UTF-8, 100 bad bytes become 300 bytes of U+FFFD.
+        Buffer.concat([Buffer.from([0, 0, 0, 3, 100]), Buffer.alloc(100, 0xff), Buffer.from([0, 80])]),
+        Buffer.from([0, 0, 0, 1, 127, 0, 0, 1, 0, 0, 1]),
+      ];
+      for (const datagram of hostile) first.send(datagram, association.relay.port, association.relay.host);
+      for (let i = 0; i < 200; i++)
+        first.send(randomBytes(randomInt(0, 1500)), association.relay.port, association.relay.host);
+      assert.ok(
+        await exchange(first, association.relay, frame, randomBytes(1200)),
+        'the association is served after the hostile datagrams',
+      );
+      assert.equal(echo.receivedFor(Buffer.from('a fr')).length, 0, 'the fragment never reached the target');
 
-    relayClient.kill('SIGTERM');
-    assert.deepEqual(await relayClient.exited, { code: 0, signal: null });
-    assert.doesNotMatch(relayClient.output, /^\s+at /m, 'no stack trace');
-    const summary = /udp associate: (\d+) associations, (\d+) datagrams, (\d+) relayed, (\d+) replies, (\d+) dropped, (\d+) from elsewhere/.exec(relayClient.output);
-    assert.ok(summary, relayClient.output.slice(-2000));
-    t.diagnostic(summary[0]);
-    const [, associations, , , , dropped, strangers] = summary.map(Number);
-    assert.equal(associations, 1);
-    assert.ok(dropped >= hostile.length, `${dropped} dropped, at least the ${hostile.length} hostile ones`);
-    assert.ok(strangers >= 2, `${strangers} from elsewhere`);
-    for (const why of ['fragment 1', 'unknown address type 9', 'ends inside its address', '254 bytes that no resolver takes', 'empty domain', 'port 0', 'not the association\'s client']) {
-      assert.ok(relayClient.output.includes(why), `logged at debug: ${why}`);
-    }
-  });
+      relayClient.kill('SIGTERM');
+      assert.deepEqual(await relayClient.exited, { code: 0, signal: null });
+      assert.doesNotMatch(relayClient.output, /^\s+at /m, 'no stack trace');
+      const summary =
+        /udp associate: (\d+) associations, (\d+) datagrams, (\d+) relayed, (\d+) replies, (\d+) dropped, (\d+) from elsewhere/.exec(
+          relayClient.output,
+        );
+      assert.ok(summary, relayClient.output.slice(-2000));
+      t.diagnostic(summary[0]);
+      const [, associations, , , , dropped, strangers] = summary.map(Number);
+      assert.equal(associations, 1);
+      assert.ok(dropped >= hostile.length, `${dropped} dropped, at least the ${hostile.length} hostile ones`);
+      assert.ok(strangers >= 2, `${strangers} from elsewhere`);
+      for (const why of [
+        'fragment 1',
+        'unknown address type 9',
+        'ends inside its address',
+        '254 bytes that no resolver takes',
+        'empty domain',
+        'port 0',
+        "not the association's client",
+      ]) {
+        assert.ok(relayClient.output.includes(why), `logged at debug: ${why}`);
+      }
+    },
+  );
 
   test('--udp-max-associations refuses one more (reply 1) until one closes', { timeout: 120_000 }, async () => {
     const relayClient = await client([...UDP, '--udp-max-associations', '2']);
-    const held = [await socks5UdpAssociate({ port: relayClient.port }), await socks5UdpAssociate({ port: relayClient.port })];
+    const held = [
+      await socks5UdpAssociate({ port: relayClient.port }),
+      await socks5UdpAssociate({ port: relayClient.port }),
+    ];
     await assert.rejects(socks5UdpAssociate({ port: relayClient.port }), (error) => error.reply === 1);
     held.pop().close();
     await waitFor('one association closed', () => openCount(relayClient.output) === 1);
@@ -267,7 +357,10 @@ describe('SOCKS5 UDP ASSOCIATE: lifetime, limits, strangers and hostile datagram
     const socket = await boundSocket(t);
     assert.ok(await exchange(socket, association.relay, frame, randomBytes(100)));
     await new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('the control connection still open 20 s after the timeout')), 20_000);
+      const timer = setTimeout(
+        () => reject(new Error('the control connection still open 20 s after the timeout')),
+        20_000,
+      );
       association.control.once('close', () => {
         clearTimeout(timer);
         resolve();

@@ -10,5 +10,8 @@ import { stormSuite } from './support/suites/storm.js';
 // (+66 MB; docs/reliability.md); the others take the suite's 500.
 const BIG_STORM = 'ss aes-256-gcm';
 const chains = chainsForThisProcess(import.meta.url, chainsOf('ss'));
-stormSuite(chains.filter(({ label }) => label === BIG_STORM), { connections: 3_000, stalls: 300 });
+stormSuite(
+  chains.filter(({ label }) => label === BIG_STORM),
+  { connections: 3_000, stalls: 300 },
+);
 stormSuite(chains.filter(({ label }) => label !== BIG_STORM));

@@ -35,7 +35,10 @@ function hostileKinds(presets, target) {
   const recorded = clientBytes();
   return {
     'random bytes': () => ({ bytes: randomBytes(1 + Math.floor(Math.random() * 4096)), end: true }),
-    'valid handshake, then garbage': () => ({ bytes: Buffer.concat([clientBytes().subarray(0, 60), randomBytes(4000)]), end: true }),
+    'valid handshake, then garbage': () => ({
+      bytes: Buffer.concat([clientBytes().subarray(0, 60), randomBytes(4000)]),
+      end: true,
+    }),
     'wrong key': () => ({ bytes: clientBytes('wrong'), end: true }),
     'a recorded connection replayed': () => ({ bytes: recorded, end: true }),
     'one flipped byte': () => {
@@ -52,60 +55,67 @@ function hostileKinds(presets, target) {
 
 // The hostile streams are made here with the presets, and auth_chain's
 // need RC4 from OpenSSL 3's legacy provider.
-if (withLegacyProvider(import.meta.url)) describe('SSR relay servers under a storm of hostile connections', () => {
-  const echo = sharedEchoTarget();
+if (withLegacyProvider(import.meta.url))
+  describe('SSR relay servers under a storm of hostile connections', () => {
+    const echo = sharedEchoTarget();
 
-  SSR_CHAINS.forEach(({ label, presets }) => {
-    test(`${label}: a recorded connection replayed never reaches the target`, { timeout: 30_000 }, async (t) => {
-      t.after(stopAll);
-      const { port } = await startRelayServer({ key: KEY, presets });
-      const out = [];
-      const encode = prepareChain(presets, { password: KEY })('client', { target: { host: '127.0.0.1', port: echo.port } }).encoder((data) => out.push(data));
-      encode(Buffer.alloc(0));
-      encode(Buffer.from('once only'));
-      const recorded = Buffer.concat(out);
-      const before = echo.received.length;
-      await sendHostile({ port, bytes: recorded, end: true });
-      await sendHostile({ port, bytes: recorded, end: true });
-      await sendHostile({ port, bytes: recorded, end: true });
-      await sleep(200);
-      assert.equal(echo.received.length - before, 1, 'only the first of three identical connections reached the target');
-    });
+    SSR_CHAINS.forEach(({ label, presets }) => {
+      test(`${label}: a recorded connection replayed never reaches the target`, { timeout: 30_000 }, async (t) => {
+        t.after(stopAll);
+        const { port } = await startRelayServer({ key: KEY, presets });
+        const out = [];
+        const encode = prepareChain(presets, { password: KEY })('client', {
+          target: { host: '127.0.0.1', port: echo.port },
+        }).encoder((data) => out.push(data));
+        encode(Buffer.alloc(0));
+        encode(Buffer.from('once only'));
+        const recorded = Buffer.concat(out);
+        const before = echo.received.length;
+        await sendHostile({ port, bytes: recorded, end: true });
+        await sendHostile({ port, bytes: recorded, end: true });
+        await sendHostile({ port, bytes: recorded, end: true });
+        await sleep(200);
+        assert.equal(
+          echo.received.length - before,
+          1,
+          'only the first of three identical connections reached the target',
+        );
+      });
 
-    test(label, { timeout: 120_000 }, async (t) => {
-      t.after(stopAll);
-      const server = await startRelayServer({ key: KEY, presets });
-      const { port } = server;
-      const client = await startRelayClient({ serverPort: port, forwardPort: echo.port, key: KEY, presets });
-      const warm = await echoTransfer({ port: client.port, size: 1024 * 1024 });
-      assert.equal(warm.returned, warm.sent);
-      await sleep(100);
-      const fdsBefore = fdCount(server.pid);
-
-      const kinds = hostileKinds(presets, { host: '127.0.0.1', port: echo.port });
-      const names = Object.keys(kinds);
-      let next = 0;
-      const worker = async () => {
-        while (next < CONNECTIONS) {
-          const name = names[next++ % names.length];
-          await sendHostile({ port, ...kinds[name]() }).catch((error) => assert.fail(`${name}: ${error.message}`));
-        }
-      };
-      const transfer = echoTransfer({ port: client.port, size: 8 * 1024 * 1024, timeoutMs: 60_000 });
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
-      const carried = await transfer;
-      assert.equal(carried.returned, carried.sent, 'the transfer during the storm came back changed');
-
-      let fdsAfter = fdCount(server.pid);
-      for (let waited = 0; fdsAfter !== fdsBefore && waited < 5000; waited += 100) {
+      test(label, { timeout: 120_000 }, async (t) => {
+        t.after(stopAll);
+        const server = await startRelayServer({ key: KEY, presets });
+        const { port } = server;
+        const client = await startRelayClient({ serverPort: port, forwardPort: echo.port, key: KEY, presets });
+        const warm = await echoTransfer({ port: client.port, size: 1024 * 1024 });
+        assert.equal(warm.returned, warm.sent);
         await sleep(100);
-        fdsAfter = fdCount(server.pid);
-      }
-      assert.equal(fdsAfter, fdsBefore, 'file descriptors back to their count before the storm');
-      assert.equal(server.exitCode, null, 'the server is still running');
-      assert.doesNotMatch(server.output, /\n\s+at /, 'no stack trace in the server\'s output');
-      const afterwards = await echoTransfer({ port: client.port, size: 2 * 1024 * 1024 });
-      assert.equal(afterwards.returned, afterwards.sent);
+        const fdsBefore = fdCount(server.pid);
+
+        const kinds = hostileKinds(presets, { host: '127.0.0.1', port: echo.port });
+        const names = Object.keys(kinds);
+        let next = 0;
+        const worker = async () => {
+          while (next < CONNECTIONS) {
+            const name = names[next++ % names.length];
+            await sendHostile({ port, ...kinds[name]() }).catch((error) => assert.fail(`${name}: ${error.message}`));
+          }
+        };
+        const transfer = echoTransfer({ port: client.port, size: 8 * 1024 * 1024, timeoutMs: 60_000 });
+        await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+        const carried = await transfer;
+        assert.equal(carried.returned, carried.sent, 'the transfer during the storm came back changed');
+
+        let fdsAfter = fdCount(server.pid);
+        for (let waited = 0; fdsAfter !== fdsBefore && waited < 5000; waited += 100) {
+          await sleep(100);
+          fdsAfter = fdCount(server.pid);
+        }
+        assert.equal(fdsAfter, fdsBefore, 'file descriptors back to their count before the storm');
+        assert.equal(server.exitCode, null, 'the server is still running');
+        assert.doesNotMatch(server.output, /\n\s+at /, "no stack trace in the server's output");
+        const afterwards = await echoTransfer({ port: client.port, size: 2 * 1024 * 1024 });
+        assert.equal(afterwards.returned, afterwards.sent);
+      });
     });
   });
-});

@@ -27,14 +27,22 @@ function hostileKinds(presets, target) {
   const authId = (seconds = nowSeconds()) => aeadHeader.createAuthId(aeadHeader.authIdKey(key), seconds);
   const good = () => clientBytes(presets, target);
   const replayed = good();
-  const otherUser = [{ name: 'v2ray-vmess', params: { ...presets[0].params, id: '00000000-0000-4000-8000-000000000000' } }];
+  const otherUser = [
+    { name: 'v2ray-vmess', params: { ...presets[0].params, id: '00000000-0000-4000-8000-000000000000' } },
+  ];
   const legacyId = alterId > 0 ? alterIds(uuidBytes(id), 1)[0] : uuidBytes(id);
   return {
     'random bytes': () => ({ bytes: randomBytes(1 + Math.floor(Math.random() * 4096)), end: true }),
     'fresh auth ID, then garbage': () => ({ bytes: Buffer.concat([authId(), randomBytes(512)]), end: true }),
     'auth ID 300 s old': () => ({ bytes: Buffer.concat([authId(nowSeconds() - 300), randomBytes(512)]), end: true }),
-    'header length over the limit': () => ({ bytes: aeadHeader.sealRequestHeader(key, authId(), Buffer.alloc(4000)).subarray(0, aeadHeader.PREFIX_LENGTH), end: true }),
-    'legacy hash of now, then garbage': () => ({ bytes: Buffer.concat([legacyHeader.authHash(legacyId, nowSeconds()), randomBytes(512)]), end: true }),
+    'header length over the limit': () => ({
+      bytes: aeadHeader.sealRequestHeader(key, authId(), Buffer.alloc(4000)).subarray(0, aeadHeader.PREFIX_LENGTH),
+      end: true,
+    }),
+    'legacy hash of now, then garbage': () => ({
+      bytes: Buffer.concat([legacyHeader.authHash(legacyId, nowSeconds()), randomBytes(512)]),
+      end: true,
+    }),
     'a replayed request': () => ({ bytes: replayed, end: true }),
     'another user': () => ({ bytes: clientBytes(otherUser, target), end: true }),
     'closed half-way': () => {
@@ -56,4 +64,7 @@ function hostileKinds(presets, target) {
 // 12 KB a connection on top of that still fails it.
 const RSS_GROWTH_MB = 80;
 
-stormSuite(PRESET_CHAINS.filter((entry) => entry.presets[0].name === 'v2ray-vmess'), { kinds: hostileKinds, connections: CONNECTIONS, stalls: STALLS, rssGrowthMb: RSS_GROWTH_MB });
+stormSuite(
+  PRESET_CHAINS.filter((entry) => entry.presets[0].name === 'v2ray-vmess'),
+  { kinds: hostileKinds, connections: CONNECTIONS, stalls: STALLS, rssGrowthMb: RSS_GROWTH_MB },
+);

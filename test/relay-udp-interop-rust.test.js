@@ -30,21 +30,42 @@ describe('UDP wire compatibility with shadowsocks-rust', () => {
       const [ourServer, pairServer, theirServer] = await Promise.all([
         startRelayServer({ key, presets, extra: UDP }),
         startRelayServer({ key, presets, extra: UDP }),
-        startProcess('ssserver', ['-U', '-s', `127.0.0.1:${theirServerPort}`, '-k', key, '-m', method], { ready: RUST_READY }),
+        startProcess('ssserver', ['-U', '-s', `127.0.0.1:${theirServerPort}`, '-k', key, '-m', method], {
+          ready: RUST_READY,
+        }),
       ]);
       const [ourClient, pairClient, theirClient] = await Promise.all([
         startRelayClient({ serverPort: theirServerPort, forwardPort: echo.port, key, presets, extra: UDP }),
         startRelayClient({ serverPort: pairServer.port, forwardPort: echo.port, key, presets, extra: UDP }),
-        startProcess('sslocal', [
-          '-U', '--protocol', 'tunnel', '-b', `127.0.0.1:${theirClientPort}`, '--forward-addr', `127.0.0.1:${echo.port}`,
-          '-s', `127.0.0.1:${ourServer.port}`, '-k', key, '-m', method,
-        ], { ready: RUST_READY }),
+        startProcess(
+          'sslocal',
+          [
+            '-U',
+            '--protocol',
+            'tunnel',
+            '-b',
+            `127.0.0.1:${theirClientPort}`,
+            '--forward-addr',
+            `127.0.0.1:${echo.port}`,
+            '-s',
+            `127.0.0.1:${ourServer.port}`,
+            '-k',
+            key,
+            '-m',
+            method,
+          ],
+          { ready: RUST_READY },
+        ),
       ]);
-      await assertUdpCarried(echo, {
-        'ours -> ssserver': ourClient.port,
-        'sslocal -> ours': theirClientPort,
-        'ours -> ours': pairClient.port,
-      }, { explain: explainWith([ourServer, pairServer, theirServer, ourClient, pairClient, theirClient]) });
+      await assertUdpCarried(
+        echo,
+        {
+          'ours -> ssserver': ourClient.port,
+          'sslocal -> ours': theirClientPort,
+          'ours -> ours': pairClient.port,
+        },
+        { explain: explainWith([ourServer, pairServer, theirServer, ourClient, pairClient, theirClient]) },
+      );
     });
   }
 });

@@ -28,17 +28,45 @@ describe('UDP wire compatibility with shadowsocks-libev', () => {
         startRelayServer({ key: KEY, presets, extra: UDP }),
         startRelayServer({ key: KEY, presets, extra: UDP }),
       ]);
-      const theirServer = await startProcess('ss-server', ['-u', '-s', '127.0.0.1', '-p', String(theirServerPort), '-k', KEY, '-m', method], { ready: /listening at/, listening: theirServerPort });
+      const theirServer = await startProcess(
+        'ss-server',
+        ['-u', '-s', '127.0.0.1', '-p', String(theirServerPort), '-k', KEY, '-m', method],
+        { ready: /listening at/, listening: theirServerPort },
+      );
       const [ourClient, pairClient, theirClient] = await Promise.all([
         startRelayClient({ serverPort: theirServerPort, forwardPort: echo.port, key: KEY, presets, extra: UDP }),
         startRelayClient({ serverPort: pairServer.port, forwardPort: echo.port, key: KEY, presets, extra: UDP }),
-        startProcess('ss-tunnel', ['-u', '-s', '127.0.0.1', '-p', String(ourServer.port), '-b', '127.0.0.1', '-l', String(theirClientPort), '-L', `127.0.0.1:${echo.port}`, '-k', KEY, '-m', method], { ready: /listening at/, listening: theirClientPort }),
+        startProcess(
+          'ss-tunnel',
+          [
+            '-u',
+            '-s',
+            '127.0.0.1',
+            '-p',
+            String(ourServer.port),
+            '-b',
+            '127.0.0.1',
+            '-l',
+            String(theirClientPort),
+            '-L',
+            `127.0.0.1:${echo.port}`,
+            '-k',
+            KEY,
+            '-m',
+            method,
+          ],
+          { ready: /listening at/, listening: theirClientPort },
+        ),
       ]);
-      await assertUdpCarried(echo, {
-        'ours -> ss-server': ourClient.port,
-        'ss-tunnel -> ours': theirClientPort,
-        'ours -> ours': pairClient.port,
-      }, { explain: explainWith([ourServer, pairServer, theirServer, ourClient, pairClient, theirClient]) });
+      await assertUdpCarried(
+        echo,
+        {
+          'ours -> ss-server': ourClient.port,
+          'ss-tunnel -> ours': theirClientPort,
+          'ours -> ours': pairClient.port,
+        },
+        { explain: explainWith([ourServer, pairServer, theirServer, ourClient, pairClient, theirClient]) },
+      );
     });
   }
 });

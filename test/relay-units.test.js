@@ -15,7 +15,20 @@ test('endpoint: HOST:PORT, [IPv6]:PORT and a bare PORT, and nothing else', () =>
   assert.deepEqual(parseEndpoint('[::1]:1082'), { host: '::1', port: 1082 });
   assert.deepEqual(parseEndpoint('1082'), { host: '127.0.0.1', port: 1082 });
   assert.deepEqual(parseEndpoint('example.test:443'), { host: 'example.test', port: 443 });
-  for (const bad of ['256.1.1.1:80', '1.2.3:80', '[zz]:80', '::1:80', ':80', 'host:', 'host:65536', 'host:-1', 'host:8o', '', undefined, 80]) {
+  for (const bad of [
+    '256.1.1.1:80',
+    '1.2.3:80',
+    '[zz]:80',
+    '::1:80',
+    ':80',
+    'host:',
+    'host:65536',
+    'host:-1',
+    'host:8o',
+    '',
+    undefined,
+    80,
+  ]) {
     assert.equal(parseEndpoint(bad), null, JSON.stringify(bad));
   }
   // Port 0 means "any free port": only where the caller listens.
@@ -29,7 +42,17 @@ test('loopback: 127.0.0.0/8, ::1 in any spelling, ::ffff:127.x and localhost; no
   for (const host of ['127.0.0.1', '127.255.0.9', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', 'localhost']) {
     assert.equal(isLoopbackHost(host), true, host);
   }
-  for (const host of ['128.0.0.1', '10.0.0.1', '::2', '::ffff:10.0.0.1', '0.0.0.0', '::', 'localhost.', 'example.test', '127.0.0.1.example.test']) {
+  for (const host of [
+    '128.0.0.1',
+    '10.0.0.1',
+    '::2',
+    '::ffff:10.0.0.1',
+    '0.0.0.0',
+    '::',
+    'localhost.',
+    'example.test',
+    '127.0.0.1.example.test',
+  ]) {
     assert.equal(isLoopbackHost(host), false, host);
   }
 });

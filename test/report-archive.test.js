@@ -28,23 +28,34 @@ function sampleResult() {
     environment: {
       cpu: { model: 'AMD EPYC 7B13', cores: 2, physicalCores: 1, aes: true },
       memory: 25217482752,
-      os: { type: 'Linux', platform: 'linux', arch: 'x64', release: '6.18.44', distro: 'Debian GNU/Linux 12 (bookworm)' },
+      os: {
+        type: 'Linux',
+        platform: 'linux',
+        arch: 'x64',
+        release: '6.18.44',
+        distro: 'Debian GNU/Linux 12 (bookworm)',
+      },
       node: { node: '20.20.2' },
       iperf3: { path: '/usr/bin/iperf3', version: '3.12' },
     },
     options: {
-      casesFile: '/tmp/cases.js', duration: 3, parallel: 1, filter: null,
+      casesFile: '/tmp/cases.js',
+      duration: 3,
+      parallel: 1,
+      filter: null,
       ports: { client: 1081, server: 1082, target: 1083 },
     },
-    cases: [{
-      index: 0,
-      presets,
-      status: 'ok',
-      reason: null,
-      sender: { bytes: 804000000, seconds: 3.0, bits_per_second: 2.25e9 },
-      receiver: { bytes: 489000000, seconds: 3.31, bits_per_second: 1.24e9 },
-      wallSeconds: 3.4,
-    }],
+    cases: [
+      {
+        index: 0,
+        presets,
+        status: 'ok',
+        reason: null,
+        sender: { bytes: 804000000, seconds: 3.0, bits_per_second: 2.25e9 },
+        receiver: { bytes: 489000000, seconds: 3.31, bits_per_second: 1.24e9 },
+        wallSeconds: 3.4,
+      },
+    ],
   };
 }
 
@@ -69,10 +80,21 @@ test('a second and third run started in the same second get -2 and -3 and leave 
   const dir = await freshDir(t);
   const paths = [];
   for (let run = 0; run < 3; run += 1) paths.push(await archiveReport(sampleResult(), { dir }));
-  assert.deepEqual(paths.map(({ textPath }) => path.basename(textPath)), ['2026-11-23-003000.txt', '2026-11-23-003000-2.txt', '2026-11-23-003000-3.txt']);
-  assert.deepEqual(paths.map(({ jsonPath }) => path.basename(jsonPath)), ['2026-11-23-003000.json', '2026-11-23-003000-2.json', '2026-11-23-003000-3.json']);
+  assert.deepEqual(
+    paths.map(({ textPath }) => path.basename(textPath)),
+    ['2026-11-23-003000.txt', '2026-11-23-003000-2.txt', '2026-11-23-003000-3.txt'],
+  );
+  assert.deepEqual(
+    paths.map(({ jsonPath }) => path.basename(jsonPath)),
+    ['2026-11-23-003000.json', '2026-11-23-003000-2.json', '2026-11-23-003000-3.json'],
+  );
   assert.deepEqual((await readdir(dir)).sort(), [
-    '2026-11-23-003000-2.json', '2026-11-23-003000-2.txt', '2026-11-23-003000-3.json', '2026-11-23-003000-3.txt', '2026-11-23-003000.json', '2026-11-23-003000.txt',
+    '2026-11-23-003000-2.json',
+    '2026-11-23-003000-2.txt',
+    '2026-11-23-003000-3.json',
+    '2026-11-23-003000-3.txt',
+    '2026-11-23-003000.json',
+    '2026-11-23-003000.txt',
   ]);
 });
 
@@ -80,7 +102,13 @@ test('runs archiving at the same moment each get their own suffix', async (t) =>
   const dir = await freshDir(t);
   const paths = await Promise.all(Array.from({ length: 5 }, () => archiveReport(sampleResult(), { dir })));
   const names = paths.map(({ textPath }) => path.basename(textPath, '.txt')).sort();
-  assert.deepEqual(names, ['2026-11-23-003000', '2026-11-23-003000-2', '2026-11-23-003000-3', '2026-11-23-003000-4', '2026-11-23-003000-5']);
+  assert.deepEqual(names, [
+    '2026-11-23-003000',
+    '2026-11-23-003000-2',
+    '2026-11-23-003000-3',
+    '2026-11-23-003000-4',
+    '2026-11-23-003000-5',
+  ]);
   for (const { jsonPath } of paths) assert.equal(JSON.parse(await readFile(jsonPath, 'utf8')).tool.name, 'cipherbench');
   assert.equal((await readdir(dir)).length, 10);
 });
@@ -92,24 +120,47 @@ test('the .txt and .json of a run share a suffix, skipping one that only one of 
   assert.equal(path.basename(textPath), '2026-11-23-003000-2.txt');
   assert.equal(path.basename(jsonPath), '2026-11-23-003000-2.json');
   assert.equal(await readFile(path.join(dir, '2026-11-23-003000.json'), 'utf8'), 'kept');
-  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23-003000-2.json', '2026-11-23-003000-2.txt', '2026-11-23-003000.json']);
+  assert.deepEqual((await readdir(dir)).sort(), [
+    '2026-11-23-003000-2.json',
+    '2026-11-23-003000-2.txt',
+    '2026-11-23-003000.json',
+  ]);
 });
 
 test('names sort in the order the runs started, and archives named the old way are still read', async (t) => {
   const dir = await freshDir(t);
-  const starts = [new Date(2026, 10, 23, 9, 5, 3), new Date(2026, 10, 23, 10, 0, 0), new Date(2026, 10, 23, 23, 59, 59), new Date(2026, 10, 24, 0, 0, 1)];
+  const starts = [
+    new Date(2026, 10, 23, 9, 5, 3),
+    new Date(2026, 10, 23, 10, 0, 0),
+    new Date(2026, 10, 23, 23, 59, 59),
+    new Date(2026, 10, 24, 0, 0, 1),
+  ];
   for (const date of starts.toReversed()) {
     await archiveReport({ ...sampleResult(), startedAt: date.toISOString() }, { dir });
   }
   const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
-  assert.deepEqual(names, ['2026-11-23-090503.json', '2026-11-23-100000.json', '2026-11-23-235959.json', '2026-11-24-000001.json']);
+  assert.deepEqual(names, [
+    '2026-11-23-090503.json',
+    '2026-11-23-100000.json',
+    '2026-11-23-235959.json',
+    '2026-11-24-000001.json',
+  ]);
   // Before, the day's runs were counted: -2 ... -10, a name order that is not
   // the order they ran in.
-  await writeFile(path.join(dir, '2026-11-22-10.json'), JSON.stringify({ ...sampleResult(), startedAt: new Date(2026, 10, 22, 20).toISOString() }));
-  await writeFile(path.join(dir, '2026-11-22-2.json'), JSON.stringify({ ...sampleResult(), startedAt: new Date(2026, 10, 22, 8).toISOString() }));
+  await writeFile(
+    path.join(dir, '2026-11-22-10.json'),
+    JSON.stringify({ ...sampleResult(), startedAt: new Date(2026, 10, 22, 20).toISOString() }),
+  );
+  await writeFile(
+    path.join(dir, '2026-11-22-2.json'),
+    JSON.stringify({ ...sampleResult(), startedAt: new Date(2026, 10, 22, 8).toISOString() }),
+  );
   const { runs, problems } = await readArchivedRuns(dir);
   assert.deepEqual(problems, []);
-  assert.deepEqual(runs.map(({ file }) => path.basename(file)), ['2026-11-22-2.json', '2026-11-22-10.json', ...names]);
+  assert.deepEqual(
+    runs.map(({ file }) => path.basename(file)),
+    ['2026-11-22-2.json', '2026-11-22-10.json', ...names],
+  );
 });
 
 test('an explicit date names the files', async (t) => {
@@ -157,7 +208,11 @@ async function archiveAs(t, uid, dir) {
     } catch (error) {
       console.log(JSON.stringify({ code: error.code, message: error.message }));
     }`;
-  const { stdout } = await execFileAsync(process.execPath, ['--input-type=module', '-e', script], uid === null ? {} : { uid, gid: uid });
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ['--input-type=module', '-e', script],
+    uid === null ? {} : { uid, gid: uid },
+  );
   return JSON.parse(stdout);
 }
 

@@ -12,8 +12,14 @@ import { formatHtmlReport } from '../lib/report/html-report.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
@@ -24,7 +30,10 @@ const fixture = () => JSON.parse(readFileSync(new URL('./fixtures/result-v2.json
 async function loadChromium() {
   const missing = !existsSync(CHROMIUM)
     ? `${CHROMIUM} not found (apt-get install chromium)`
-    : await import('playwright-core').then(() => null, () => 'playwright-core not installed (npm ci)');
+    : await import('playwright-core').then(
+        () => null,
+        () => 'playwright-core not installed (npm ci)',
+      );
   if (missing && process.env.CI === 'true') throw new Error(`the HTML report test needs a browser: ${missing}`);
   return missing ? { skip: missing } : { chromium: (await import('playwright-core')).chromium };
 }
@@ -47,7 +56,9 @@ test('Chromium draws the chart: bars and whiskers sized and ordered like the dat
   await writeFile(page, formatHtmlReport(fixture()));
 
   context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
   });
   const tab = await context.newPage();
   const requests = [];
@@ -60,9 +71,11 @@ test('Chromium draws the chart: bars and whiskers sized and ordered like the dat
       const { left, right, width, height } = element.getBoundingClientRect();
       return { left, right, width, height };
     };
-    const marks = (selector) => [...document.querySelectorAll(selector)].map((element) => ({
-      ...box(element), ...element.dataset,
-    }));
+    const marks = (selector) =>
+      [...document.querySelectorAll(selector)].map((element) => ({
+        ...box(element),
+        ...element.dataset,
+      }));
     return {
       senders: marks('#chart rect.bar.sender[data-case]'),
       receivers: marks('#chart rect.bar.receiver[data-case]'),
@@ -70,7 +83,12 @@ test('Chromium draws the chart: bars and whiskers sized and ordered like the dat
       rankingRows: document.querySelectorAll('#ranking tbody tr').length,
       unstableRows: [...document.querySelectorAll('#ranking tbody tr.unstable')].map((row) => row.cells[1].textContent),
       latencyRows: document.querySelectorAll('#latency tbody tr').length,
-      environment: Object.fromEntries([...document.querySelectorAll('#environment tr')].map((row) => [row.cells[0].textContent, row.cells[1].textContent])),
+      environment: Object.fromEntries(
+        [...document.querySelectorAll('#environment tr')].map((row) => [
+          row.cells[0].textContent,
+          row.cells[1].textContent,
+        ]),
+      ),
       svg: box(document.querySelector('#chart svg')),
     };
   });
@@ -80,7 +98,15 @@ test('Chromium draws the chart: bars and whiskers sized and ordered like the dat
   assert.deepEqual(drawn.unstableRows, ['1']);
   assert.equal(drawn.latencyRows, 8);
   assert.equal(drawn.environment.CPU, 'AMD EPYC 7B13, 2 cores (1 physical), AES');
-  assert.deepEqual(drawn.receivers.map((bar) => [bar.case, bar.direction]), [['0', 'forward'], ['0', 'reverse'], ['1', 'reverse'], ['1', 'forward']]);
+  assert.deepEqual(
+    drawn.receivers.map((bar) => [bar.case, bar.direction]),
+    [
+      ['0', 'forward'],
+      ['0', 'reverse'],
+      ['1', 'reverse'],
+      ['1', 'forward'],
+    ],
+  );
   assert.equal(drawn.senders.length, 4);
   assert.equal(drawn.whiskers.senders.length, 4);
   assert.equal(drawn.whiskers.receivers.length, 4);
@@ -91,7 +117,10 @@ test('Chromium draws the chart: bars and whiskers sized and ordered like the dat
   // Ranked highest first: receiver bars shrink down the chart, and every
   // bar's length is proportional to its bitrate (one scale for all).
   const widths = drawn.receivers.map((bar) => bar.width);
-  assert.deepEqual(widths, [...widths].sort((a, b) => b - a));
+  assert.deepEqual(
+    widths,
+    [...widths].sort((a, b) => b - a),
+  );
   const pixelsPerBit = drawn.receivers[0].width / Number(drawn.receivers[0].bps);
   for (const bar of [...drawn.senders, ...drawn.receivers]) {
     assert.ok(Math.abs(bar.width - Number(bar.bps) * pixelsPerBit) < 1, `bar ${bar.case} ${bar.direction} off scale`);
@@ -105,7 +134,10 @@ test('Chromium draws the chart: bars and whiskers sized and ordered like the dat
       assert.deepEqual([whisker.case, whisker.direction], [bar.case, bar.direction]);
       assert.ok(whisker.width > 0, `${name} drawn`);
       assert.ok(whisker.left - 1 <= bar.right && bar.right <= whisker.right + 1, `${name} around its bar`);
-      assert.ok(Math.abs(whisker.width - (Number(whisker.max) - Number(whisker.min)) * pixelsPerBit) < 1.5, `${name} on scale`);
+      assert.ok(
+        Math.abs(whisker.width - (Number(whisker.max) - Number(whisker.min)) * pixelsPerBit) < 1.5,
+        `${name} on scale`,
+      );
     }
   }
   // The unstable chacha20 case (ranked last) has the widest receiver whisker.
@@ -129,79 +161,112 @@ test('Chromium draws the chart: bars and whiskers sized and ordered like the dat
 // .tmp/report-html/ (ignored by git) for a person to look at.
 const SHOTS = fileURLToPath(new URL('../.tmp/report-html/', import.meta.url));
 
-test('Chromium at 1200 px and 390 px: the page never scrolls sideways, the table fits, the ceilings do not squash the cases', { timeout: 60_000 }, async (t) => {
-  const { chromium, skip } = await loadChromium();
-  if (skip) {
-    t.diagnostic(`skipped: ${skip}`);
-    t.skip(skip);
-    return;
-  }
-  const result = JSON.parse(readFileSync(new URL('../docs/figures/peers-p1.json', import.meta.url), 'utf8'));
-  const dir = await mkdtemp(join(tmpdir(), 'cipherbench-html-layout-'));
-  let context = null;
-  t.after(async () => {
-    await context?.close();
-    await rm(dir, { recursive: true, force: true });
-  });
-  await mkdir(SHOTS, { recursive: true });
-  const page = join(dir, 'report.html');
-  await writeFile(page, formatHtmlReport(result));
-  context = await chromium.launchPersistentContext(join(dir, 'profile'), {
-    executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS,
-  });
-  const tab = await context.newPage();
-
-  for (const width of [1200, 390]) {
-    await tab.setViewportSize({ width, height: 900 });
-    await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
-    const laid = await tab.evaluate(() => {
-      const box = (element) => element.getBoundingClientRect();
-      const svg = document.querySelector('#chart svg');
-      const svgBox = box(svg);
-      const bars = [...document.querySelectorAll('#chart rect.bar.receiver[data-case]')];
-      const plotLeft = Math.min(...bars.map((bar) => box(bar).left));
-      const gridRight = Math.max(...[...document.querySelectorAll('#chart line.grid')].map((line) => box(line).right));
-      return {
-        pageWidth: document.documentElement.scrollWidth,
-        viewport: window.innerWidth,
-        table: { scrollWidth: document.querySelector('#ranking table').scrollWidth, boxWidth: document.querySelector('#ranking .scroll').clientWidth },
-        // Text outside the drawing is cut off: every label, value and tick inside.
-        clipped: [...svg.querySelectorAll('text')]
-          .filter((text) => box(text).left < svgBox.left - 0.5 || box(text).right > svgBox.right + 0.5)
-          .map((text) => text.textContent),
-        barCases: bars.map((bar) => bar.dataset.case),
-        references: [...document.querySelectorAll('#chart g.reference')].map((mark) => ({ case: mark.dataset.case, offScale: mark.classList.contains('off-scale') })),
-        widestBarShare: Math.max(...bars.map((bar) => box(bar).width)) / (gridRight - plotLeft),
-        ticks: [...document.querySelectorAll('#chart text.tick')].map((text) => text.textContent),
-        chartScrolls: document.querySelector('#chart .scroll').scrollWidth > document.querySelector('#chart .scroll').clientWidth,
-        // The figure each case is ranked by, and the marks beside it, as
-        // far right as they reach on screen.
-        receivers: [...document.querySelectorAll('#ranking tbody td[data-title^="Receiver"]:not([data-title^="Receiver min"])')]
-          .map((cell) => ({ text: cell.textContent, right: Math.max(...[cell.querySelector('strong'), ...cell.querySelectorAll('.marker')].map((mark) => box(mark).right)), width: box(cell.querySelector('strong')).width })),
-        // A name is one line: chains wrap between presets, never at a hyphen.
-        brokenNames: [...document.querySelectorAll('#ranking code .name, #latency code .name')].filter((name) => name.getClientRects().length > 1).map((name) => name.textContent),
-      };
-    });
-    await tab.screenshot({ path: join(SHOTS, `peers-${width}.png`), fullPage: true });
-    t.diagnostic(`screenshot: ${join(SHOTS, `peers-${width}.png`)}`);
-
-    assert.equal(laid.pageWidth, laid.viewport, `${width} px: the page scrolls sideways (${laid.pageWidth} px wide)`);
-    if (width === 1200) {
-      assert.ok(laid.table.scrollWidth <= laid.table.boxWidth, `1200 px: the ranking table (${laid.table.scrollWidth} px) is wider than its box (${laid.table.boxWidth} px)`);
+test(
+  'Chromium at 1200 px and 390 px: the page never scrolls sideways, the table fits, the ceilings do not squash the cases',
+  { timeout: 60_000 },
+  async (t) => {
+    const { chromium, skip } = await loadChromium();
+    if (skip) {
+      t.diagnostic(`skipped: ${skip}`);
+      t.skip(skip);
+      return;
     }
-    assert.equal(laid.chartScrolls, false, `${width} px: the chart fits`);
-    assert.equal(laid.receivers.length, 18);
-    const offScreen = laid.receivers.filter((cell) => !(cell.width > 0 && cell.right <= laid.viewport));
-    assert.deepEqual(offScreen, [], `${width} px: receiver figures or their marks off screen`);
-    assert.deepEqual(laid.brokenNames, [], `${width} px: names broken across lines`);
-    assert.deepEqual(laid.clipped, [], `${width} px: text cut off at the chart's edges`);
-    // direct (case 0) and plain (case 1) are marker lines, every other case a bar.
-    assert.deepEqual(laid.references, [{ case: '0', offScale: true }, { case: '1', offScale: false }]);
-    assert.equal(laid.barCases.length, 16);
-    assert.ok(!laid.barCases.includes('0') && !laid.barCases.includes('1'));
-    assert.ok(laid.widestBarShare > 0.6, `the fastest case's bar takes ${Math.round(laid.widestBarShare * 100)}% of the axis`);
-    // One number of decimals on every tick.
-    const decimals = new Set(laid.ticks.map((tick) => (tick.split('.')[1] ?? '').length));
-    assert.equal(decimals.size, 1, `ticks ${laid.ticks.join(' ')}`);
-  }
-});
+    const result = JSON.parse(readFileSync(new URL('../docs/figures/peers-p1.json', import.meta.url), 'utf8'));
+    const dir = await mkdtemp(join(tmpdir(), 'cipherbench-html-layout-'));
+    let context = null;
+    t.after(async () => {
+      await context?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    await mkdir(SHOTS, { recursive: true });
+    const page = join(dir, 'report.html');
+    await writeFile(page, formatHtmlReport(result));
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    const tab = await context.newPage();
+
+    for (const width of [1200, 390]) {
+      await tab.setViewportSize({ width, height: 900 });
+      await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+      const laid = await tab.evaluate(() => {
+        const box = (element) => element.getBoundingClientRect();
+        const svg = document.querySelector('#chart svg');
+        const svgBox = box(svg);
+        const bars = [...document.querySelectorAll('#chart rect.bar.receiver[data-case]')];
+        const plotLeft = Math.min(...bars.map((bar) => box(bar).left));
+        const gridRight = Math.max(
+          ...[...document.querySelectorAll('#chart line.grid')].map((line) => box(line).right),
+        );
+        return {
+          pageWidth: document.documentElement.scrollWidth,
+          viewport: window.innerWidth,
+          table: {
+            scrollWidth: document.querySelector('#ranking table').scrollWidth,
+            boxWidth: document.querySelector('#ranking .scroll').clientWidth,
+          },
+          // Text outside the drawing is cut off: every label, value and tick inside.
+          clipped: [...svg.querySelectorAll('text')]
+            .filter((text) => box(text).left < svgBox.left - 0.5 || box(text).right > svgBox.right + 0.5)
+            .map((text) => text.textContent),
+          barCases: bars.map((bar) => bar.dataset.case),
+          references: [...document.querySelectorAll('#chart g.reference')].map((mark) => ({
+            case: mark.dataset.case,
+            offScale: mark.classList.contains('off-scale'),
+          })),
+          widestBarShare: Math.max(...bars.map((bar) => box(bar).width)) / (gridRight - plotLeft),
+          ticks: [...document.querySelectorAll('#chart text.tick')].map((text) => text.textContent),
+          chartScrolls:
+            document.querySelector('#chart .scroll').scrollWidth > document.querySelector('#chart .scroll').clientWidth,
+          // The figure each case is ranked by, and the marks beside it, as
+          // far right as they reach on screen.
+          receivers: [
+            ...document.querySelectorAll('#ranking tbody td[data-title^="Receiver"]:not([data-title^="Receiver min"])'),
+          ].map((cell) => ({
+            text: cell.textContent,
+            right: Math.max(
+              ...[cell.querySelector('strong'), ...cell.querySelectorAll('.marker')].map((mark) => box(mark).right),
+            ),
+            width: box(cell.querySelector('strong')).width,
+          })),
+          // A name is one line: chains wrap between presets, never at a hyphen.
+          brokenNames: [...document.querySelectorAll('#ranking code .name, #latency code .name')]
+            .filter((name) => name.getClientRects().length > 1)
+            .map((name) => name.textContent),
+        };
+      });
+      await tab.screenshot({ path: join(SHOTS, `peers-${width}.png`), fullPage: true });
+      t.diagnostic(`screenshot: ${join(SHOTS, `peers-${width}.png`)}`);
+
+      assert.equal(laid.pageWidth, laid.viewport, `${width} px: the page scrolls sideways (${laid.pageWidth} px wide)`);
+      if (width === 1200) {
+        assert.ok(
+          laid.table.scrollWidth <= laid.table.boxWidth,
+          `1200 px: the ranking table (${laid.table.scrollWidth} px) is wider than its box (${laid.table.boxWidth} px)`,
+        );
+      }
+      assert.equal(laid.chartScrolls, false, `${width} px: the chart fits`);
+      assert.equal(laid.receivers.length, 18);
+      const offScreen = laid.receivers.filter((cell) => !(cell.width > 0 && cell.right <= laid.viewport));
+      assert.deepEqual(offScreen, [], `${width} px: receiver figures or their marks off screen`);
+      assert.deepEqual(laid.brokenNames, [], `${width} px: names broken across lines`);
+      assert.deepEqual(laid.clipped, [], `${width} px: text cut off at the chart's edges`);
+      // direct (case 0) and plain (case 1) are marker lines, every other case a bar.
+      assert.deepEqual(laid.references, [
+        { case: '0', offScale: true },
+        { case: '1', offScale: false },
+      ]);
+      assert.equal(laid.barCases.length, 16);
+      assert.ok(!laid.barCases.includes('0') && !laid.barCases.includes('1'));
+      assert.ok(
+        laid.widestBarShare > 0.6,
+        `the fastest case's bar takes ${Math.round(laid.widestBarShare * 100)}% of the axis`,
+      );
+      // One number of decimals on every tick.
+      const decimals = new Set(laid.ticks.map((tick) => (tick.split('.')[1] ?? '').length));
+      assert.equal(decimals.size, 1, `ticks ${laid.ticks.join(' ')}`);
+    }
+  },
+);

@@ -45,7 +45,7 @@ test('intervals read like iperf3 summary lines', () => {
   assert.equal(formatInterval(0, 10.004), '0.00-10.00  sec');
 });
 
-test('a spread prints in its median\'s unit, digits chosen by its own size', () => {
+test("a spread prints in its median's unit, digits chosen by its own size", () => {
   assert.equal(formatBitrateIn(2.31e9, 2.45e9), '2.31');
   assert.equal(formatBitrateIn(980e6, 2.45e9), '0.98');
   assert.equal(formatBitrateIn(12.5e9, 2.45e9), '12.5');
@@ -76,9 +76,13 @@ for (const { args, role } of LIVE_RUNS) {
       server.stdout.on('data', (data) => data.includes('Server listening') && resolve());
       server.then(({ stdout }) => reject(new Error(`iperf3 -s exited before listening:\n${stdout}`)), reject);
     });
-    const client = await execa('iperf3', ['-c', '127.0.0.1', '-p', String(port), ...args, '-J', '--get-server-output'], {
-      timeout: 20_000,
-    });
+    const client = await execa(
+      'iperf3',
+      ['-c', '127.0.0.1', '-p', String(port), ...args, '-J', '--get-server-output'],
+      {
+        timeout: 20_000,
+      },
+    );
     await server;
     const run = JSON.parse(client.stdout);
     const line = run.server_output_text.split('\n').find((text) => text.trimEnd().endsWith(role));

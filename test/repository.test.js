@@ -28,7 +28,11 @@ test('docs/figures holds the cited reports, each pair listed with its command', 
   for (const name of reports) {
     const base = name.replace(/\.json$/, '');
     assert.ok(existsSync(path.join(figures, `${base}.txt`)), `${base}.txt beside ${name}`);
-    assert.match(readme, new RegExp(`\`${base}\\.txt\`, \`\\.json\` \\| .*cipherbench|\`${base}\\.txt\`, \`\\.json\` \\| the same`), `${base} has its command`);
+    assert.match(
+      readme,
+      new RegExp(`\`${base}\\.txt\`, \`\\.json\` \\| .*cipherbench|\`${base}\\.txt\`, \`\\.json\` \\| the same`),
+      `${base} has its command`,
+    );
   }
   for (const doc of readdirSync(path.join(PROJECT, 'docs')).filter((name) => name.endsWith('.md'))) {
     const text = readFileSync(path.join(PROJECT, 'docs', doc), 'utf8');
@@ -57,20 +61,24 @@ test('no test listens on a fixed port', () => {
     [/\b[A-Z_]*PORTS?\s*=\s*[[{]?\s*(?:client:\s*)?([1-9]\d{2,})/, 'a port constant'],
     [/\bstart\w*\(\{[^}]*\b(?:port|serverPort|forwardPort):\s*([1-9]\d{2,})/, 'a process started on a literal port'],
   ];
-  const files = (dir) => readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : files(full);
-    return entry.name.endsWith('.js') ? [full] : [];
-  });
+  const files = (dir) =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+      const full = path.join(dir, entry.name);
+      if (entry.isDirectory()) return entry.name === 'fixtures' ? [] : files(full);
+      return entry.name.endsWith('.js') ? [full] : [];
+    });
   const found = [];
   for (const file of files(path.join(PROJECT, 'test'))) {
-    readFileSync(file, 'utf8').split('\n').forEach((line, at) => {
-      if (/^\s*\/\//.test(line)) return;
-      for (const [pattern, what] of LITERAL_PORTS) {
-        const [, port] = pattern.exec(line) ?? [];
-        if (port && Number(port) <= 65535) found.push(`${path.relative(PROJECT, file)}:${at + 1}: ${what}: ${line.trim()}`);
-      }
-    });
+    readFileSync(file, 'utf8')
+      .split('\n')
+      .forEach((line, at) => {
+        if (/^\s*\/\//.test(line)) return;
+        for (const [pattern, what] of LITERAL_PORTS) {
+          const [, port] = pattern.exec(line) ?? [];
+          if (port && Number(port) <= 65535)
+            found.push(`${path.relative(PROJECT, file)}:${at + 1}: ${what}: ${line.trim()}`);
+        }
+      });
   }
   assert.deepEqual(found, [], 'take a port from the OS (port 0, or test/support/ports.js)');
 });

@@ -25,7 +25,11 @@ test('a syntax error names the file and line', async () => {
 
 test('a syntax error in an ES module outside any package (no package.json) names its line', async () => {
   const loose = folder('loose');
-  const at = file(loose, 'cases.js', `export default [\n  ${JSON.stringify(AES)},\n  [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } ],\n];\n`);
+  const at = file(
+    loose,
+    'cases.js',
+    `export default [\n  ${JSON.stringify(AES)},\n  [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } ],\n];\n`,
+  );
   await assert.rejects(loadCasesFile(at), (error) => {
     assert.equal(error.exitCode, 2);
     assert.equal(error.message, `cases file ${at}:3: SyntaxError: Unexpected token ']'`);
@@ -38,8 +42,13 @@ test("the shipped cases file is 'bundled' only while unedited; any other file is
   // A clone of its own: the shipped file committed, then edited.
   const clone = folder('clone');
   const shipped = file(clone, 'cases.js', `export default ${JSON.stringify([AES])};\n`);
-  assert.equal(await casesSource(shipped, { bundled: shipped }), 'bundled', 'an installed package has no .git: as published');
-  const git = (...args) => execFileSync('git', ['-C', clone, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'ignore' });
+  assert.equal(
+    await casesSource(shipped, { bundled: shipped }),
+    'bundled',
+    'an installed package has no .git: as published',
+  );
+  const git = (...args) =>
+    execFileSync('git', ['-C', clone, '-c', 'user.name=t', '-c', 'user.email=t@t', ...args], { stdio: 'ignore' });
   git('init', '-q');
   git('add', 'cases.js');
   git('commit', '-qm', 'cases');

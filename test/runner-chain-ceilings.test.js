@@ -17,8 +17,13 @@ test('one ceiling per distinct chain; rc4-md5 through a child with the legacy pr
   // person's shell does, so rc4-md5 must come from the child.
   assert.notEqual(legacyProviderStatus(), 'loaded');
   const told = [];
-  const ceilings = await measureChainCeilings([GCM, RC4, GCM], { onChain: (presets, position, total) => told.push([presets, position, total]) });
-  assert.deepEqual(told, [[GCM, 1, 2], [RC4, 2, 2]]);
+  const ceilings = await measureChainCeilings([GCM, RC4, GCM], {
+    onChain: (presets, position, total) => told.push([presets, position, total]),
+  });
+  assert.deepEqual(told, [
+    [GCM, 1, 2],
+    [RC4, 2, 2],
+  ]);
   for (const presets of [GCM, RC4]) {
     const { ceiling } = ceilingFor(ceilings, presets);
     assert.equal(ceiling.size, 65536);
@@ -27,7 +32,10 @@ test('one ceiling per distinct chain; rc4-md5 through a child with the legacy pr
 });
 
 test('any chain that needs the legacy provider is measured in the child, whatever its depth', HANG, async () => {
-  const deeper = [{ name: 'base-auth', params: { method: 'md5' } }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }];
+  const deeper = [
+    { name: 'base-auth', params: { method: 'md5' } },
+    { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } },
+  ];
   const ceilings = await measureChainCeilings([deeper, RC4]);
   for (const presets of [deeper, RC4]) {
     const { ceiling } = ceilingFor(ceilings, presets);
@@ -61,12 +69,21 @@ test('measuring ceilings never holds up the event loop: the work is done in a ch
   const { user, system } = process.cpuUsage(before);
   assert.equal(ceilings.size, 3);
   const spentMs = (user + system) / 1000;
-  assert.ok(spentMs < 250, `this process spent ${Math.round(spentMs)} ms of CPU measuring 3 ceilings; the child should`);
+  assert.ok(
+    spentMs < 250,
+    `this process spent ${Math.round(spentMs)} ms of CPU measuring 3 ceilings; the child should`,
+  );
 });
 
-test('a chain ending in a transport (tls) gets no ceiling, but the reason, and the chains beside it are measured', HANG, async () => {
-  const trojan = [{ name: 'trojan' }, { name: 'tls' }];
-  const ceilings = await measureChainCeilings([trojan, GCM]);
-  assert.deepEqual(ceilingFor(ceilings, trojan), { reason: "its tls transport encrypts in the relay's socket, outside the in-process measurement" });
-  assert.ok(ceilingFor(ceilings, GCM).ceiling.encrypt_bps > 1e8);
-});
+test(
+  'a chain ending in a transport (tls) gets no ceiling, but the reason, and the chains beside it are measured',
+  HANG,
+  async () => {
+    const trojan = [{ name: 'trojan' }, { name: 'tls' }];
+    const ceilings = await measureChainCeilings([trojan, GCM]);
+    assert.deepEqual(ceilingFor(ceilings, trojan), {
+      reason: "its tls transport encrypts in the relay's socket, outside the in-process measurement",
+    });
+    assert.ok(ceilingFor(ceilings, GCM).ceiling.encrypt_bps > 1e8);
+  },
+);

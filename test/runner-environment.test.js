@@ -17,7 +17,10 @@ test('describes this machine fast, with every field of docs/result.md', async ()
   const started = performance.now();
   const environment = await collectEnvironment({ iperf3Path: null });
   const took = performance.now() - started;
-  assert.ok(took < Math.max(1500, 3 * yardstick), `collected in ${took.toFixed(0)} ms; a Node.js process started in ${yardstick.toFixed(0)} ms`);
+  assert.ok(
+    took < Math.max(1500, 3 * yardstick),
+    `collected in ${took.toFixed(0)} ms; a Node.js process started in ${yardstick.toFixed(0)} ms`,
+  );
 
   assert.deepEqual(Object.keys(environment).sort(), ['cpu', 'iperf3', 'memory', 'node', 'os']);
   const { cpu } = environment;

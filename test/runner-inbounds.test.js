@@ -10,7 +10,14 @@ import { freeRunPorts } from './support/ports.js';
 // Nothing listens here; the plans only name the ports.
 const PORTS = await freeRunPorts();
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }];
-const found = { 'ss-server': '/usr/bin/ss-server', 'ss-tunnel': '/usr/bin/ss-tunnel', 'ss-local': '/usr/bin/ss-local', ssserver: 'ssserver', sslocal: 'sslocal', v2ray: 'v2ray' };
+const found = {
+  'ss-server': '/usr/bin/ss-server',
+  'ss-tunnel': '/usr/bin/ss-tunnel',
+  'ss-local': '/usr/bin/ss-local',
+  ssserver: 'ssserver',
+  sslocal: 'sslocal',
+  v2ray: 'v2ray',
+};
 const client = async (entry) => {
   const plan = await planPeer(caseIdentity(entry), { ports: PORTS, key: 'k', found });
   const relay = plan.relays.find((candidate) => candidate.role === 'client');
@@ -21,7 +28,11 @@ const client = async (entry) => {
 
 test('our relay client: --forward for a tunnel, --inbound socks5 or http otherwise', async () => {
   assert.ok((await client(AES)).args.includes('--forward'));
-  for (const [inbound, flag] of [['socks5', 'socks5'], ['http-connect', 'http'], ['http-proxy', 'http']]) {
+  for (const [inbound, flag] of [
+    ['socks5', 'socks5'],
+    ['http-connect', 'http'],
+    ['http-proxy', 'http'],
+  ]) {
     const { args } = await client({ chain: AES, inbound });
     assert.equal(args[args.indexOf('--inbound') + 1], flag, inbound);
     assert.ok(!args.includes('--forward'), inbound);
@@ -38,7 +49,12 @@ test('shadowsocks-libev: ss-local for socks5, ss-tunnel for a tunnel', async () 
 });
 
 test('shadowsocks-rust: sslocal --protocol tunnel, socks or http', async () => {
-  for (const [inbound, protocol] of [[undefined, 'tunnel'], ['socks5', 'socks'], ['http-connect', 'http'], ['http-proxy', 'http']]) {
+  for (const [inbound, protocol] of [
+    [undefined, 'tunnel'],
+    ['socks5', 'socks'],
+    ['http-connect', 'http'],
+    ['http-proxy', 'http'],
+  ]) {
     const { args } = await client({ impl: 'shadowsocks-rust', method: 'aes-128-gcm', ...(inbound ? { inbound } : {}) });
     assert.equal(args[args.indexOf('--protocol') + 1], protocol, String(inbound));
     assert.equal(args.includes('--forward-addr'), protocol === 'tunnel');
@@ -46,7 +62,12 @@ test('shadowsocks-rust: sslocal --protocol tunnel, socks or http', async () => {
 });
 
 test('V2Ray: dokodemo-door, socks or http inbound', async () => {
-  for (const [inbound, protocol] of [[undefined, 'dokodemo-door'], ['socks5', 'socks'], ['http-connect', 'http'], ['http-proxy', 'http']]) {
+  for (const [inbound, protocol] of [
+    [undefined, 'dokodemo-door'],
+    ['socks5', 'socks'],
+    ['http-connect', 'http'],
+    ['http-proxy', 'http'],
+  ]) {
     const { config } = await client({ impl: 'v2ray', security: 'aes-128-gcm', ...(inbound ? { inbound } : {}) });
     assert.equal(config.inbounds[0].protocol, protocol, String(inbound));
     assert.equal(config.inbounds[0].port, PORTS.client);

@@ -14,9 +14,16 @@ describe('a port held by another process', () => {
   let PORT;
   let free;
   before(async () => {
-    holder = spawn(process.execPath, ['-e', `const server = require('net').createServer().listen(0, '127.0.0.1', () => console.log(server.address().port))`], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    holder = spawn(
+      process.execPath,
+      [
+        '-e',
+        `const server = require('net').createServer().listen(0, '127.0.0.1', () => console.log(server.address().port))`,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const [data] = await once(holder.stdout, 'data');
     PORT = Number(String(data).trim());
     free = await freePorts(2);
@@ -32,9 +39,13 @@ describe('a port held by another process', () => {
     assert.deepEqual(await holderFromSs(PORT), { pid: holder.pid, command: 'node' });
   });
 
-  test('/proc/net/tcp and /proc/*/fd name its pid without ss', { skip: process.platform !== 'linux' && 'needs /proc' }, async () => {
-    assert.deepEqual(await holderFromProc(PORT), { pid: holder.pid, command: 'node' });
-  });
+  test(
+    '/proc/net/tcp and /proc/*/fd name its pid without ss',
+    { skip: process.platform !== 'linux' && 'needs /proc' },
+    async () => {
+      assert.deepEqual(await holderFromProc(PORT), { pid: holder.pid, command: 'node' });
+    },
+  );
 
   test('the run is refused before it starts, naming the port, its role and the pid', async () => {
     await assert.rejects(assertPortsFree({ client: free[0], server: PORT, target: free[1] }), (error) => {

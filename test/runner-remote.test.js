@@ -68,32 +68,38 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     keygen('host_key');
     keygen('client_key');
     writeFileSync(path.join(dir, 'authorized_keys'), readFileSync(path.join(dir, 'client_key.pub')));
-    writeFileSync(path.join(dir, 'sshd_config'), [
-      `ListenAddress ${THERE}`,
-      `HostKey ${path.join(dir, 'host_key')}`,
-      `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
-      `PidFile ${path.join(dir, 'sshd.pid')}`,
-      'PermitRootLogin prohibit-password',
-      'PasswordAuthentication no',
-      'KbdInteractiveAuthentication no',
-      'UsePAM no',
-      'StrictModes no',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      path.join(dir, 'sshd_config'),
+      [
+        `ListenAddress ${THERE}`,
+        `HostKey ${path.join(dir, 'host_key')}`,
+        `AuthorizedKeysFile ${path.join(dir, 'authorized_keys')}`,
+        `PidFile ${path.join(dir, 'sshd.pid')}`,
+        'PermitRootLogin prohibit-password',
+        'PasswordAuthentication no',
+        'KbdInteractiveAuthentication no',
+        'UsePAM no',
+        'StrictModes no',
+        '',
+      ].join('\n'),
+    );
     sshConfig = path.join(dir, 'ssh_config');
-    writeFileSync(sshConfig, [
-      'Host test-server',
-      `  HostName ${THERE}`,
-      '  User root',
-      `  IdentityFile ${path.join(dir, 'client_key')}`,
-      '  UserKnownHostsFile /dev/null',
-      '  StrictHostKeyChecking no',
-      '  LogLevel ERROR',
-      'Host nothing-there',
-      `  HostName ${THERE}`,
-      '  Port 1',
-      '',
-    ].join('\n'));
+    writeFileSync(
+      sshConfig,
+      [
+        'Host test-server',
+        `  HostName ${THERE}`,
+        '  User root',
+        `  IdentityFile ${path.join(dir, 'client_key')}`,
+        '  UserKnownHostsFile /dev/null',
+        '  StrictHostKeyChecking no',
+        '  LogLevel ERROR',
+        'Host nothing-there',
+        `  HostName ${THERE}`,
+        '  Port 1',
+        '',
+      ].join('\n'),
+    );
     // The CLI's own children run as root but in a folder of their own.
     chmodSync(dir, 0o755);
     ip('netns', 'add', NS);
@@ -103,11 +109,30 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     ip('-n', NS, 'link', 'set', 'lo', 'up');
     ip('-n', NS, 'address', 'add', `${THERE}/30`, 'dev', `${DEVICE}r`);
     ip('-n', NS, 'link', 'set', `${DEVICE}r`, 'up');
-    for (const [ns, dev] of [[null, DEVICE], [NS, `${DEVICE}r`]]) {
-      execFileSync('tc', [...(ns ? ['-n', ns] : []), 'qdisc', 'add', 'dev', dev, 'root', 'tbf', 'rate', '200mbit', 'burst', '262144', 'latency', '100ms']);
+    for (const [ns, dev] of [
+      [null, DEVICE],
+      [NS, `${DEVICE}r`],
+    ]) {
+      execFileSync('tc', [
+        ...(ns ? ['-n', ns] : []),
+        'qdisc',
+        'add',
+        'dev',
+        dev,
+        'root',
+        'tbf',
+        'rate',
+        '200mbit',
+        'burst',
+        '262144',
+        'latency',
+        '100ms',
+      ]);
     }
     mkdirSync('/run/sshd', { recursive: true });
-    sshd = spawn('ip', ['netns', 'exec', NS, SSHD, '-D', '-e', '-f', path.join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    sshd = spawn('ip', ['netns', 'exec', NS, SSHD, '-D', '-e', '-f', path.join(dir, 'sshd_config')], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let said = '';
     await new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`sshd did not start: ${said}`)), 10_000);
@@ -135,16 +160,26 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     }
   });
 
-  const remoteArgs = () => ['--remote', 'test-server', '--ssh-config', sshConfig, '--remote-cipherbench', `${process.execPath} ${CLI}`];
+  const remoteArgs = () => [
+    '--remote',
+    'test-server',
+    '--ssh-config',
+    sshConfig,
+    '--remote-cipherbench',
+    `${process.execPath} ${CLI}`,
+  ];
 
   test('a whole run: our chain and direct across, both hosts in the report, nothing left there', async (t) => {
     if (!requireRootAndSsh(t)) return;
     assert.ok(ready, 'the test host is up');
     const cases = path.join(dir, 'remote.cases.js');
-    writeFileSync(cases, `export default ${JSON.stringify([
-      [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
-      { impl: 'direct' },
-    ])};\n`);
+    writeFileSync(
+      cases,
+      `export default ${JSON.stringify([
+        [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }],
+        { impl: 'direct' },
+      ])};\n`,
+    );
     // The relay server's and the target's ports are the remote host's: one
     // taken here, as a benchmark running on this host takes it, is no
     // conflict.
@@ -152,7 +187,18 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     const local = net.createServer();
     await new Promise((resolve) => local.listen(ports.server, '127.0.0.1', resolve));
     t.after(() => local.close());
-    const outcome = await runCli(['run', cases, ...remoteArgs(), ...portsFlag(ports), '--duration', '2', '--no-ceiling', '--latency', '--no-archive', '--json']);
+    const outcome = await runCli([
+      'run',
+      cases,
+      ...remoteArgs(),
+      ...portsFlag(ports),
+      '--duration',
+      '2',
+      '--no-ceiling',
+      '--latency',
+      '--no-archive',
+      '--json',
+    ]);
     assert.equal(outcome.code, 0, outcome.stderr);
     const result = JSON.parse(outcome.stdout);
     assert.equal(result.environment.remote.destination, 'test-server');
@@ -185,7 +231,10 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     args[args.length - 1] = `${process.execPath} ${fake}`;
     const outcome = await runCli(['run', ...args, ...(await freePortsFlag()), '--no-archive']);
     assert.equal(outcome.code, 2, outcome.stderr);
-    assert.match(outcome.stderr, /test-server runs cipherbench 0\.0\.1, this host \d+\.\d+\.\d+: both halves must be the same version/);
+    assert.match(
+      outcome.stderr,
+      /test-server runs cipherbench 0\.0\.1, this host \d+\.\d+\.\d+: both halves must be the same version/,
+    );
   });
 
   test('a host ssh cannot reach: one line, exit 2, before anything starts', async (t) => {
@@ -194,6 +243,9 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     args[1] = 'nothing-there';
     const outcome = await runCli(['run', ...args, ...(await freePortsFlag()), '--no-archive']);
     assert.equal(outcome.code, 2, outcome.stderr);
-    assert.match(outcome.stderr, /^cipherbench: --remote nothing-there: `.*environment` failed there \(.*Connection refused\)/);
+    assert.match(
+      outcome.stderr,
+      /^cipherbench: --remote nothing-there: `.*environment` failed there \(.*Connection refused\)/,
+    );
   });
 });

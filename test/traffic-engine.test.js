@@ -50,10 +50,11 @@ async function startCountingProxy(targetPort) {
     port: server.address().port,
     // Data connections, told apart from the control connection by their hello.
     dataConnections: () => connections.filter((record) => record.first?.[8] === DATA_KIND),
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(resolve);
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(resolve);
+      }),
   };
 }
 
@@ -68,7 +69,8 @@ const total = (list, pick) => list.reduce((sum, item) => sum + pick(item), 0);
 // The sink reports a test when its control connection closes, a moment
 // after the sender has resolved.
 async function firstEnd(sink) {
-  for (let wait = 0; wait < 100 && sink.ends.length === 0; wait += 1) await new Promise((resolve) => setTimeout(resolve, 10));
+  for (let wait = 0; wait < 100 && sink.ends.length === 0; wait += 1)
+    await new Promise((resolve) => setTimeout(resolve, 10));
   assert.ok(sink.ends.length > 0, 'the sink reported the test');
   return sink.ends[0];
 }
@@ -97,10 +99,17 @@ function assertReport(report, { parallel, duration, reverse }) {
   assert.equal(report.start.test_start.reverse, reverse ? 1 : 0);
   const { streams, sum_sent: sent, sum_received: received } = report.end;
   assert.equal(streams.length, parallel);
-  for (const figure of [sent, received, ...streams.flatMap((stream) => [stream.sender, stream.receiver])]) assertFigure(figure, !reverse);
+  for (const figure of [sent, received, ...streams.flatMap((stream) => [stream.sender, stream.receiver])])
+    assertFigure(figure, !reverse);
   // Per-stream figures add up to the sums; the sender's clock is one for all.
-  assert.equal(sent.bytes, total(streams, (stream) => stream.sender.bytes));
-  assert.equal(received.bytes, total(streams, (stream) => stream.receiver.bytes));
+  assert.equal(
+    sent.bytes,
+    total(streams, (stream) => stream.sender.bytes),
+  );
+  assert.equal(
+    received.bytes,
+    total(streams, (stream) => stream.receiver.bytes),
+  );
   assert.equal(received.seconds, Math.max(...streams.map((stream) => stream.receiver.seconds)));
   for (const stream of streams) assert.equal(stream.sender.seconds, sent.seconds);
   assertSeconds(sent.seconds, received.seconds, duration);
@@ -120,11 +129,20 @@ describe('built-in traffic engine: a known transfer', () => {
       const data = proxy.dataConnections();
       assert.equal(data.length, 3);
       // Every byte on a data connection after its hello is payload.
-      assert.equal(received.bytes, total(data, (record) => record.up - HELLO_LENGTH));
-      assert.equal(received.bytes, total((await firstEnd(sink)).streams, (stream) => stream.bytes));
+      assert.equal(
+        received.bytes,
+        total(data, (record) => record.up - HELLO_LENGTH),
+      );
+      assert.equal(
+        received.bytes,
+        total((await firstEnd(sink)).streams, (stream) => stream.bytes),
+      );
       // Nothing is lost on loopback: the receiver waited for every byte sent.
       assert.equal(sent.bytes, received.bytes);
-      assert.deepEqual(data.map((record) => record.down), [0, 0, 0]);
+      assert.deepEqual(
+        data.map((record) => record.down),
+        [0, 0, 0],
+      );
     } finally {
       await proxy.close();
       await sink.close();
@@ -139,11 +157,21 @@ describe('built-in traffic engine: a known transfer', () => {
       assertReport(report, { parallel: 2, duration: 1, reverse: true });
       const { sum_sent: sent, sum_received: received } = report.end;
       const data = proxy.dataConnections();
-      assert.deepEqual(data.map((record) => record.up), [HELLO_LENGTH, HELLO_LENGTH], 'only the hellos went forward');
-      assert.equal(received.bytes, total(data, (record) => record.down));
+      assert.deepEqual(
+        data.map((record) => record.up),
+        [HELLO_LENGTH, HELLO_LENGTH],
+        'only the hellos went forward',
+      );
+      assert.equal(
+        received.bytes,
+        total(data, (record) => record.down),
+      );
       const end = await firstEnd(sink);
       assert.equal(end.reverse, true);
-      assert.equal(sent.bytes, total(end.streams, (stream) => stream.bytes));
+      assert.equal(
+        sent.bytes,
+        total(end.streams, (stream) => stream.bytes),
+      );
       assert.equal(sent.bytes, received.bytes);
     } finally {
       await proxy.close();
@@ -156,10 +184,16 @@ describe('built-in traffic engine: a known transfer', () => {
     try {
       const controller = new AbortController();
       setTimeout(() => controller.abort(new Error('run interrupted')), 300);
-      await assert.rejects(runTrafficSender({ port: sink.address.port, duration: 5, signal: controller.signal }), { message: 'run interrupted' });
+      await assert.rejects(runTrafficSender({ port: sink.address.port, duration: 5, signal: controller.signal }), {
+        message: 'run interrupted',
+      });
       const report = await runTrafficSender({ port: sink.address.port, duration: 0.2 });
       assertReport(report, { parallel: 1, duration: 0.2, reverse: false });
-      assert.equal((await firstEnd(sink)).streams[0].bytes, report.end.sum_received.bytes, 'only the test that finished is reported');
+      assert.equal(
+        (await firstEnd(sink)).streams[0].bytes,
+        report.end.sum_received.bytes,
+        'only the test that finished is reported',
+      );
     } finally {
       await sink.close();
     }
@@ -202,7 +236,10 @@ describe('built-in traffic engine: the sink treats input as hostile', () => {
       const sink = await startRecordingSink();
       try {
         const hello = encodeHello({ kind: 'control', cookie: newCookie() });
-        const reply = await exchange(sink.address.port, Buffer.concat([hello, Buffer.from(`${JSON.stringify(message)}\n`)]));
+        const reply = await exchange(
+          sink.address.port,
+          Buffer.concat([hello, Buffer.from(`${JSON.stringify(message)}\n`)]),
+        );
         assert.equal(JSON.parse(reply).type, 'error');
         assert.match(JSON.parse(reply).message, answer);
       } finally {
@@ -214,7 +251,10 @@ describe('built-in traffic engine: the sink treats input as hostile', () => {
   test('a data stream for a test nobody opened is closed', async () => {
     const sink = await startRecordingSink();
     try {
-      assert.equal(await exchange(sink.address.port, encodeHello({ kind: 'data', stream: 0, cookie: newCookie() })), '');
+      assert.equal(
+        await exchange(sink.address.port, encodeHello({ kind: 'data', stream: 0, cookie: newCookie() })),
+        '',
+      );
     } finally {
       await sink.close();
     }
@@ -224,34 +264,53 @@ describe('built-in traffic engine: the sink treats input as hostile', () => {
 describe('built-in traffic engine through a real relay pair', () => {
   after(stopAll);
 
-  test('aes-256-gcm: forward with 2 streams and reverse both measure; no sink behind the relays is an error', { timeout: 60_000 }, async () => {
-    const sink = await startRecordingSink();
-    try {
-      const server = await startRelayServer({ key: 'traffic', presets: AES_GCM });
-      const client = await startRelayClient({ serverPort: server.port, forwardPort: sink.address.port, key: 'traffic', presets: AES_GCM });
-      const forward = await runTrafficSender({ port: client.port, duration: 1, parallel: 2 });
-      assertReport(forward, { parallel: 2, duration: 1, reverse: false });
-      assert.equal(forward.end.sum_sent.bytes, forward.end.sum_received.bytes, 'the relays carried every byte');
-      const reverse = await runTrafficSender({ port: client.port, duration: 1, reverse: true });
-      assertReport(reverse, { parallel: 1, duration: 1, reverse: true });
-      assert.equal(reverse.end.sum_sent.bytes, reverse.end.sum_received.bytes, 'the relays carried every byte back');
+  test(
+    'aes-256-gcm: forward with 2 streams and reverse both measure; no sink behind the relays is an error',
+    { timeout: 60_000 },
+    async () => {
+      const sink = await startRecordingSink();
+      try {
+        const server = await startRelayServer({ key: 'traffic', presets: AES_GCM });
+        const client = await startRelayClient({
+          serverPort: server.port,
+          forwardPort: sink.address.port,
+          key: 'traffic',
+          presets: AES_GCM,
+        });
+        const forward = await runTrafficSender({ port: client.port, duration: 1, parallel: 2 });
+        assertReport(forward, { parallel: 2, duration: 1, reverse: false });
+        assert.equal(forward.end.sum_sent.bytes, forward.end.sum_received.bytes, 'the relays carried every byte');
+        const reverse = await runTrafficSender({ port: client.port, duration: 1, reverse: true });
+        assertReport(reverse, { parallel: 1, duration: 1, reverse: true });
+        assert.equal(reverse.end.sum_sent.bytes, reverse.end.sum_received.bytes, 'the relays carried every byte back');
 
-      const toNowhere = await startRelayClient({ serverPort: server.port, forwardPort: await freePort(), key: 'traffic', presets: AES_GCM });
-      const result = cli('send', '--connect', `127.0.0.1:${toNowhere.port}`, '--duration', '1', '--json');
-      assert.equal(result.status, 1, result.stderr);
-      assert.match(JSON.parse(result.stdout).error, /closed the control connection before the test ended \(is `cipherbench sink` listening behind it\?\)/);
-    } finally {
-      await stopAll();
-      await sink.close();
-    }
-  });
+        const toNowhere = await startRelayClient({
+          serverPort: server.port,
+          forwardPort: await freePort(),
+          key: 'traffic',
+          presets: AES_GCM,
+        });
+        const result = cli('send', '--connect', `127.0.0.1:${toNowhere.port}`, '--duration', '1', '--json');
+        assert.equal(result.status, 1, result.stderr);
+        assert.match(
+          JSON.parse(result.stdout).error,
+          /closed the control connection before the test ended \(is `cipherbench sink` listening behind it\?\)/,
+        );
+      } finally {
+        await stopAll();
+        await sink.close();
+      }
+    },
+  );
 });
 
 describe('sink and send commands', () => {
   after(stopAll);
 
   test('send --json to `cipherbench sink`: the report the runner reads, and the bytes the sink printed', async () => {
-    const sink = await startProcess(process.execPath, [CLI, 'sink', '--listen', '127.0.0.1:0'], { ready: /listening on / });
+    const sink = await startProcess(process.execPath, [CLI, 'sink', '--listen', '127.0.0.1:0'], {
+      ready: /listening on /,
+    });
     const [, sinkPort] = /^listening on 127\.0\.0\.1:(\d+)\n/.exec(sink.output) ?? [];
     assert.ok(sinkPort, sink.output);
     const result = cli('send', '--connect', `127.0.0.1:${sinkPort}`, '--duration', '1', '--parallel', '3', '--json');
@@ -260,12 +319,16 @@ describe('sink and send commands', () => {
     assertReport(report, { parallel: 3, duration: 1, reverse: false });
     const cookie = report.start.cookie;
     const line = new RegExp(`test ${cookie}: forward, 3 streams, received (\\d+) bytes\\n`);
-    for (let wait = 0; wait < 50 && !line.test(sink.output); wait += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+    for (let wait = 0; wait < 50 && !line.test(sink.output); wait += 1)
+      await new Promise((resolve) => setTimeout(resolve, 20));
     assert.equal(Number(line.exec(sink.output)?.[1]), report.end.sum_received.bytes, sink.output);
 
     const text = cli('send', '--connect', `127.0.0.1:${sinkPort}`, '--duration', '0.3', '--reverse');
     assert.equal(text.status, 0, text.stderr);
-    const lines = /^stream Interval +Transfer +Bitrate\nsum +0\.00-(\d+\.\d\d) +sec +[\d.]+ [KMG]Bytes +[\d.]+ [KMG]bits\/sec +sender\nsum +0\.00-(\d+\.\d\d) +sec +[\d.]+ [KMG]Bytes +[\d.]+ [KMG]bits\/sec +receiver\n$/.exec(text.stdout);
+    const lines =
+      /^stream Interval +Transfer +Bitrate\nsum +0\.00-(\d+\.\d\d) +sec +[\d.]+ [KMG]Bytes +[\d.]+ [KMG]bits\/sec +sender\nsum +0\.00-(\d+\.\d\d) +sec +[\d.]+ [KMG]Bytes +[\d.]+ [KMG]bits\/sec +receiver\n$/.exec(
+        text.stdout,
+      );
     assert.ok(lines, text.stdout);
     assertSeconds(Number(lines[1]), Number(lines[2]), 0.3);
 
@@ -289,10 +352,26 @@ describe('sink and send commands', () => {
   const usage = [
     ['no --connect', ['send', '--duration', '1', '--json'], /--connect/],
     ['a bad endpoint', ['send', '--connect', 'nowhere', '--duration', '1', '--json'], /--connect must be HOST:PORT/],
-    ['zero duration', ['send', '--connect', '27089', '--duration', '0', '--json'], /--duration must be a number of seconds above 0/],
-    ['a duration that is not a number', ['send', '--connect', '27089', '--duration', 'long', '--json'], /--duration must be/],
-    ['zero streams', ['send', '--connect', '27089', '--parallel', '0', '--json'], /--parallel must be a whole number from 1 to 128, got "0"/],
-    ['too many streams', ['send', '--connect', '27089', '--parallel', '129', '--json'], /--parallel must be a whole number from 1 to 128/],
+    [
+      'zero duration',
+      ['send', '--connect', '27089', '--duration', '0', '--json'],
+      /--duration must be a number of seconds above 0/,
+    ],
+    [
+      'a duration that is not a number',
+      ['send', '--connect', '27089', '--duration', 'long', '--json'],
+      /--duration must be/,
+    ],
+    [
+      'zero streams',
+      ['send', '--connect', '27089', '--parallel', '0', '--json'],
+      /--parallel must be a whole number from 1 to 128, got "0"/,
+    ],
+    [
+      'too many streams',
+      ['send', '--connect', '27089', '--parallel', '129', '--json'],
+      /--parallel must be a whole number from 1 to 128/,
+    ],
     ['sink without --listen', ['sink'], /--listen/],
   ];
   for (const [what, args, stderr] of usage) {

@@ -19,7 +19,12 @@ const noErrors = { refused: 0, reset: 0, timeout: 0, badResponse: 0 };
 describe('request workload: errors counted by kind', () => {
   test('a slow target: every answer takes at least its delay, none fails', async () => {
     const slow = await target({ delayMs: 50 });
-    const figures = await measureRequests({ port: slow.address.port, target: slow.address, concurrency: 4, durationSeconds: 1 });
+    const figures = await measureRequests({
+      port: slow.address.port,
+      target: slow.address,
+      concurrency: 4,
+      durationSeconds: 1,
+    });
     assert.deepEqual(figures.errors, noErrors);
     assert.ok(figures.ok >= 4, `${figures.ok} answered`);
     assert.ok(figures.latency.p50 >= 50 && figures.latency.max >= 50, JSON.stringify(figures.latency));
@@ -29,7 +34,13 @@ describe('request workload: errors counted by kind', () => {
 
   test('a target slower than the request timeout: each request a timeout, none ok', async () => {
     const stuck = await target({ delayMs: 3000 });
-    const figures = await measureRequests({ port: stuck.address.port, target: stuck.address, concurrency: 3, durationSeconds: 1, requestTimeoutMs: 300 });
+    const figures = await measureRequests({
+      port: stuck.address.port,
+      target: stuck.address,
+      concurrency: 3,
+      durationSeconds: 1,
+      requestTimeoutMs: 300,
+    });
     assert.equal(figures.ok, 0);
     assert.equal(figures.latency, null);
     assert.ok(figures.errors.timeout >= 3, JSON.stringify(figures.errors));
@@ -38,7 +49,12 @@ describe('request workload: errors counted by kind', () => {
 
   test('a target that resets every 5th request: those are resets, the rest ok, nothing lost', async () => {
     const resetting = await target({ resetEvery: 5 });
-    const figures = await measureRequests({ port: resetting.address.port, target: resetting.address, concurrency: 5, durationSeconds: 1 });
+    const figures = await measureRequests({
+      port: resetting.address.port,
+      target: resetting.address,
+      concurrency: 5,
+      durationSeconds: 1,
+    });
     assert.ok(figures.errors.reset >= 1, JSON.stringify(figures));
     assert.equal(figures.errors.reset, Math.floor(resetting.requests() / 5));
     assert.equal(figures.ok + figures.errors.reset, resetting.requests());
@@ -47,18 +63,30 @@ describe('request workload: errors counted by kind', () => {
 
   test('nothing listening: every try refused', async () => {
     const port = await freePort();
-    const figures = await measureRequests({ port, target: { host: '127.0.0.1', port }, concurrency: 2, durationSeconds: 0.5 });
+    const figures = await measureRequests({
+      port,
+      target: { host: '127.0.0.1', port },
+      concurrency: 2,
+      durationSeconds: 0.5,
+    });
     assert.equal(figures.ok, 0);
     assert.ok(figures.errors.refused >= 2);
     assert.deepEqual({ ...figures.errors, refused: 0 }, noErrors);
   });
 
   test('a target that answers something other than HTTP: bad responses', async () => {
-    const server = net.createServer((socket) => socket.on('data', () => socket.write('SSH-2.0-OpenSSH\r\n\r\n')).on('error', () => {}));
+    const server = net.createServer((socket) =>
+      socket.on('data', () => socket.write('SSH-2.0-OpenSSH\r\n\r\n')).on('error', () => {}),
+    );
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise((resolve) => server.close(resolve)));
     const { port } = server.address();
-    const figures = await measureRequests({ port, target: { host: '127.0.0.1', port }, concurrency: 2, durationSeconds: 0.5 });
+    const figures = await measureRequests({
+      port,
+      target: { host: '127.0.0.1', port },
+      concurrency: 2,
+      durationSeconds: 0.5,
+    });
     assert.equal(figures.ok, 0);
     assert.ok(figures.errors.badResponse >= 2);
   });
@@ -66,7 +94,16 @@ describe('request workload: errors counted by kind', () => {
   test('a warm-up: its requests reach the target but are not counted', async () => {
     const fast = await target({});
     let measuringFrom = null;
-    const figures = await measureRequests({ port: fast.address.port, target: fast.address, concurrency: 2, durationSeconds: 0.5, warmupSeconds: 0.5, onMeasuring: () => { measuringFrom = performance.now(); } });
+    const figures = await measureRequests({
+      port: fast.address.port,
+      target: fast.address,
+      concurrency: 2,
+      durationSeconds: 0.5,
+      warmupSeconds: 0.5,
+      onMeasuring: () => {
+        measuringFrom = performance.now();
+      },
+    });
     assert.ok(measuringFrom !== null, 'onMeasuring was called');
     assert.ok(figures.ok > 0);
     assert.ok(fast.requests() > figures.ok, `${fast.requests()} reached the target, ${figures.ok} counted`);
@@ -75,7 +112,13 @@ describe('request workload: errors counted by kind', () => {
 
   test('--new-connections: one connection a request, and the target asked to close each', async () => {
     const fast = await target({ responseSize: 1000 });
-    const figures = await measureRequests({ port: fast.address.port, target: fast.address, concurrency: 2, durationSeconds: 0.5, newConnections: true });
+    const figures = await measureRequests({
+      port: fast.address.port,
+      target: fast.address,
+      concurrency: 2,
+      durationSeconds: 0.5,
+      newConnections: true,
+    });
     assert.deepEqual(figures.errors, noErrors);
     assert.ok(figures.ok > 0);
     assert.equal(figures.connections, figures.ok);
@@ -83,7 +126,12 @@ describe('request workload: errors counted by kind', () => {
 
   test('responses larger than one read, and one answer with a body longer than its head says: every byte counted', async () => {
     const large = await target({ responseSize: 100_000 });
-    const figures = await measureRequests({ port: large.address.port, target: large.address, concurrency: 2, durationSeconds: 0.5 });
+    const figures = await measureRequests({
+      port: large.address.port,
+      target: large.address,
+      concurrency: 2,
+      durationSeconds: 0.5,
+    });
     assert.deepEqual(figures.errors, noErrors);
     assert.ok(figures.ok > 0);
     assert.equal(large.requests(), figures.ok);
@@ -97,7 +145,12 @@ describe('request workload: errors counted by kind', () => {
     await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
     closers.push(() => new Promise((resolve) => server.close(resolve)));
     const { port } = server.address();
-    const overlong = await measureRequests({ port, target: { host: '127.0.0.1', port }, concurrency: 1, durationSeconds: 0.3 });
+    const overlong = await measureRequests({
+      port,
+      target: { host: '127.0.0.1', port },
+      concurrency: 1,
+      durationSeconds: 0.3,
+    });
     assert.equal(overlong.ok, 3);
     assert.ok(overlong.errors.badResponse > 0, JSON.stringify(overlong.errors));
   });
@@ -110,12 +163,30 @@ describe('request workload: every kind through our relay pair', () => {
   before(async () => {
     relayServer = await startRelayServer({ key: 'k', presets: AES });
   });
-  for (const [kind, inbound] of [['tunnel', 'tunnel'], ['socks5', 'socks5'], ['http-connect', 'http'], ['http-proxy', 'http']]) {
+  for (const [kind, inbound] of [
+    ['tunnel', 'tunnel'],
+    ['socks5', 'socks5'],
+    ['http-connect', 'http'],
+    ['http-proxy', 'http'],
+  ]) {
     for (const newConnections of [false, true]) {
       test(`${kind}${newConnections ? ', a new connection a request' : ''}`, async () => {
         const http = await target({ responseSize: 3000 });
-        const client = await startRelayClient({ serverPort: relayServer.port, forwardPort: http.address.port, key: 'k', presets: AES, inbound });
-        const figures = await measureRequests({ port: client.port, kind, target: http.address, concurrency: 4, durationSeconds: 0.5, newConnections });
+        const client = await startRelayClient({
+          serverPort: relayServer.port,
+          forwardPort: http.address.port,
+          key: 'k',
+          presets: AES,
+          inbound,
+        });
+        const figures = await measureRequests({
+          port: client.port,
+          kind,
+          target: http.address,
+          concurrency: 4,
+          durationSeconds: 0.5,
+          newConnections,
+        });
         assert.deepEqual(figures.errors, noErrors);
         assert.ok(figures.ok > 0);
         assert.equal(http.requests(), figures.ok);

@@ -21,7 +21,11 @@ export default [
   [{ name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } }],
   [{ name: 'ss-base' }, { name: 'aead-random-cipher', params: { method: 'aes-128-gcm' } }],
   [...aead('aes-128-gcm'), { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
-  [{ name: 'ss-base' }, { name: 'ssr-auth-aes128-md5' }, { name: 'ss-stream-cipher', params: { method: 'aes-128-ctr' } }],
+  [
+    { name: 'ss-base' },
+    { name: 'ssr-auth-aes128-md5' },
+    { name: 'ss-stream-cipher', params: { method: 'aes-128-ctr' } },
+  ],
   [{ name: 'trojan' }, { name: 'tls' }],
   [{ name: 'vless', params: { id: ID } }, { name: 'tls' }],
   { impl: 'shadowsocks-libev', method: 'aes-128-gcm' },

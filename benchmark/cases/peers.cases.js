@@ -9,7 +9,8 @@
 // only its AEAD methods), blinksocks rows need blinksocks@3.3.0 resolvable
 // (CIPHERBENCH_BLINKSOCKS=folder).
 const METHODS = ['aes-128-gcm', 'aes-256-gcm', 'chacha20-ietf-poly1305', 'aes-256-ctr', 'aes-256-cfb'];
-const cipherOf = (method) => (method.endsWith('-ctr') || method.endsWith('-cfb') ? 'ss-stream-cipher' : 'ss-aead-cipher');
+const cipherOf = (method) =>
+  method.endsWith('-ctr') || method.endsWith('-cfb') ? 'ss-stream-cipher' : 'ss-aead-cipher';
 const chain = (method) => [{ name: 'ss-base' }, { name: cipherOf(method), params: { method } }];
 const AEAD = METHODS.filter((method) => cipherOf(method) === 'ss-aead-cipher');
 const isAead = (method) => AEAD.includes(method);

@@ -24,7 +24,11 @@ export default [
   { impl: 'direct' },
   ...INBOUNDS.map((inbound) => ({ impl: 'plain', inbound })),
   ...CHAINS.flatMap((chain) => INBOUNDS.map((inbound) => ({ chain, inbound }))),
-  ...['aes-128-gcm', 'chacha20-ietf-poly1305'].flatMap((method) => INBOUNDS.map((inbound) => ({ impl: 'shadowsocks-libev', method, inbound }))),
-  ...['aes-128-gcm', '2022-blake3-aes-128-gcm'].flatMap((method) => INBOUNDS.map((inbound) => ({ impl: 'shadowsocks-rust', method, inbound }))),
+  ...['aes-128-gcm', 'chacha20-ietf-poly1305'].flatMap((method) =>
+    INBOUNDS.map((inbound) => ({ impl: 'shadowsocks-libev', method, inbound })),
+  ),
+  ...['aes-128-gcm', '2022-blake3-aes-128-gcm'].flatMap((method) =>
+    INBOUNDS.map((inbound) => ({ impl: 'shadowsocks-rust', method, inbound })),
+  ),
   ...INBOUNDS.map((inbound) => ({ impl: 'v2ray', security: 'aes-128-gcm', inbound })),
 ];

@@ -8,7 +8,11 @@ const SSR = [
   ['ssr-auth-chain-a', 'auth_chain_a', 'none'],
   ['ssr-auth-chain-b', 'auth_chain_b', 'none'],
 ];
-const chain = (preset, method) => [{ name: 'ss-base' }, { name: preset }, { name: 'ss-stream-cipher', params: { method } }];
+const chain = (preset, method) => [
+  { name: 'ss-base' },
+  { name: preset },
+  { name: 'ss-stream-cipher', params: { method } },
+];
 
 export default [
   ...SSR.map(([preset, , method]) => chain(preset, method)),

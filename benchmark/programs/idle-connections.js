@@ -11,7 +11,13 @@ import { startOurRelay, stopAll } from './support/processes.js';
 
 const count = Number(process.argv[2] ?? 1000);
 const method = process.argv[3] ?? 'aes-256-gcm';
-const presets = [{ name: 'ss-base' }, { name: method.endsWith('gcm') || method.endsWith('poly1305') ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
+const presets = [
+  { name: 'ss-base' },
+  {
+    name: method.endsWith('gcm') || method.endsWith('poly1305') ? 'ss-aead-cipher' : 'ss-stream-cipher',
+    params: { method },
+  },
+];
 const rssMB = (pid) => rssBytes(pid) / 2 ** 20;
 
 function openEchoed(port) {
@@ -25,20 +31,38 @@ function openEchoed(port) {
 const echo = await startEchoTarget();
 try {
   const server = await startOurRelay('server', { key: 'idle', presets });
-  const client = await startOurRelay('client', { key: 'idle', presets, args: ['--server', `127.0.0.1:${server.port}`, '--forward', `127.0.0.1:${echo.address.port}`] });
+  const client = await startOurRelay('client', {
+    key: 'idle',
+    presets,
+    args: ['--server', `127.0.0.1:${server.port}`, '--forward', `127.0.0.1:${echo.address.port}`],
+  });
   const before = { client: rssMB(client.child.pid), server: rssMB(server.child.pid) };
   const sockets = [];
   try {
     for (let i = 0; i < count; i += 50) {
-      sockets.push(...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => openEchoed(client.port)))));
+      sockets.push(
+        ...(await Promise.all(Array.from({ length: Math.min(50, count - i) }, () => openEchoed(client.port)))),
+      );
     }
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const held = { client: rssMB(client.child.pid), server: rssMB(server.child.pid) };
     const total = (side) => side.client + side.server;
-    console.log(JSON.stringify({
-      method, connections: sockets.length,
-      rssMB: { before, held, totalBefore: total(before), totalHeld: total(held), growth: total(held) - total(before) },
-    }, (key, value) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value)));
+    console.log(
+      JSON.stringify(
+        {
+          method,
+          connections: sockets.length,
+          rssMB: {
+            before,
+            held,
+            totalBefore: total(before),
+            totalHeld: total(held),
+            growth: total(held) - total(before),
+          },
+        },
+        (key, value) => (typeof value === 'number' ? Math.round(value * 10) / 10 : value),
+      ),
+    );
   } finally {
     for (const socket of sockets) socket.destroy();
   }

@@ -18,23 +18,33 @@ const PRESETS = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', p
 // 0 is V8's own default, given as a flag: a relay started with none gets
 // the relay's flags added (lib/cli/relay-node-flags.js).
 const VARIANTS = { 'node defaults': ['--max-semi-space-size=0'], [RELAY_NODE_FLAGS.join(' ')]: RELAY_NODE_FLAGS };
-const startRelay = (flags, side, args = []) => startOurRelay(side, { key: 'relay-gc', presets: PRESETS, nodeFlags: [...flags, '--trace-gc'], args });
+const startRelay = (flags, side, args = []) =>
+  startOurRelay(side, { key: 'relay-gc', presets: PRESETS, nodeFlags: [...flags, '--trace-gc'], args });
 
 async function carry(flags) {
   let received = 0;
   let allReceived;
   const done = new Promise((resolve) => (allReceived = resolve));
-  const sink = net.createServer((socket) => socket.on('error', () => {}).on('data', (data) => {
-    received += data.length;
-    if (received >= SIZE) allReceived();
-  }));
+  const sink = net.createServer((socket) =>
+    socket
+      .on('error', () => {})
+      .on('data', (data) => {
+        received += data.length;
+        if (received >= SIZE) allReceived();
+      }),
+  );
   await new Promise((resolve) => sink.listen(0, '127.0.0.1', resolve));
   const relays = [];
   const sockets = [];
   try {
     const server = await startRelay(flags, 'server');
     relays.push(server.child);
-    const client = await startRelay(flags, 'client', ['--server', `127.0.0.1:${server.port}`, '--forward', `127.0.0.1:${sink.address().port}`]);
+    const client = await startRelay(flags, 'client', [
+      '--server',
+      `127.0.0.1:${server.port}`,
+      '--forward',
+      `127.0.0.1:${sink.address().port}`,
+    ]);
     relays.push(client.child);
     const cpuBefore = relays.reduce((sum, child) => sum + cpuSeconds(child.pid), 0);
     const started = Date.now();
@@ -68,6 +78,8 @@ for (let round = 0; round < rounds; round++) {
   const names = Object.keys(VARIANTS);
   for (const name of round % 2 ? names.reverse() : names) {
     const { seconds, cpuPerGb, scavenges, markCompacts } = await carry(VARIANTS[name]);
-    console.log(`${name.padEnd(24)} ${sizeMb} MB over ${flows} flow(s) in ${seconds.toFixed(1)} s: pair CPU ${cpuPerGb.toFixed(2)} s/GB, ${scavenges} scavenges, ${markCompacts} mark-compacts`);
+    console.log(
+      `${name.padEnd(24)} ${sizeMb} MB over ${flows} flow(s) in ${seconds.toFixed(1)} s: pair CPU ${cpuPerGb.toFixed(2)} s/GB, ${scavenges} scavenges, ${markCompacts} mark-compacts`,
+    );
   }
 }

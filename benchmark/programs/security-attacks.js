@@ -32,10 +32,32 @@ const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args.splice(args.indexOf(name), 2)[1] : fallback);
 const kind = flag('--server', 'ours');
 const cli = flag('--cli', CLI);
-const rows = args.length > 0 ? args : ['replay', 'reflect', 'probes', 'bitflip', 'replay-flood', 'half-closed', 'stalled', 'zero-chunks', 'killed', 'poison', 'cut', 'empty-chunks', 'lockout', 'sni', 'cap-flood'];
+const rows =
+  args.length > 0
+    ? args
+    : [
+        'replay',
+        'reflect',
+        'probes',
+        'bitflip',
+        'replay-flood',
+        'half-closed',
+        'stalled',
+        'zero-chunks',
+        'killed',
+        'poison',
+        'cut',
+        'empty-chunks',
+        'lockout',
+        'sni',
+        'cap-flood',
+      ];
 const KEY = 'attack-key';
 
-const chain = (method) => [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
+const chain = (method) => [
+  { name: 'ss-base' },
+  { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } },
+];
 const rssMB = (pid) => rssBytes(pid) / 2 ** 20;
 // Our relays start with this checkout's node flags, as the runner's do.
 const ours = { key: KEY, cli, nodeFlags: [...RELAY_NODE_FLAGS, '--openssl-legacy-provider'] };
@@ -44,7 +66,10 @@ async function startServer(method) {
   const port = await freePort();
   const child =
     kind === 'libev'
-      ? await startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', method], { ready: /listening at/, listening: port })
+      ? await startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', method], {
+          ready: /listening at/,
+          listening: port,
+        })
       : (await startOurRelay('server', { ...ours, listen: `127.0.0.1:${port}`, presets: chain(method) })).child;
   return { port, pid: child.pid, child };
 }
@@ -52,9 +77,33 @@ async function startServer(method) {
 async function startClient(method, serverPort, targetPort) {
   const port = await freePort();
   if (kind === 'libev') {
-    await startProcess('ss-tunnel', ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${targetPort}`, '-k', KEY, '-m', method], { ready: /listening at/, listening: port });
+    await startProcess(
+      'ss-tunnel',
+      [
+        '-s',
+        '127.0.0.1',
+        '-p',
+        String(serverPort),
+        '-b',
+        '127.0.0.1',
+        '-l',
+        String(port),
+        '-L',
+        `127.0.0.1:${targetPort}`,
+        '-k',
+        KEY,
+        '-m',
+        method,
+      ],
+      { ready: /listening at/, listening: port },
+    );
   } else {
-    await startOurRelay('client', { ...ours, listen: `127.0.0.1:${port}`, presets: chain(method), args: ['--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${targetPort}`] });
+    await startOurRelay('client', {
+      ...ours,
+      listen: `127.0.0.1:${port}`,
+      presets: chain(method),
+      args: ['--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${targetPort}`],
+    });
   }
   return port;
 }
@@ -109,7 +158,9 @@ function probe(port, bytes, { holdMs = 14_000, end = false } = {}) {
     const timer = setTimeout(() => done('open'), holdMs);
     socket.on('connect', () => (end ? socket.end(bytes) : socket.write(bytes)));
     socket.on('data', (data) => back.push(data));
-    socket.on('end', () => (socket.writable ? socket.write(Buffer.alloc(0), (error) => done(error ? 'RST' : 'FIN')) : done('FIN')));
+    socket.on('end', () =>
+      socket.writable ? socket.write(Buffer.alloc(0), (error) => done(error ? 'RST' : 'FIN')) : done('FIN'),
+    );
     socket.on('error', (error) => done(error.code === 'ECONNRESET' ? 'RST' : error.code));
     socket.on('close', () => done('close'));
   });
@@ -119,20 +170,52 @@ function probe(port, bytes, { holdMs = 14_000, end = false } = {}) {
 const VMESS_ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
 const FAMILIES = {
   'ss-aead aes-256-gcm': { presets: chain('aes-256-gcm') },
-  'ss-2022 aes-256-gcm': { presets: [{ name: 'ss-2022', params: { method: '2022-blake3-aes-256-gcm' } }], key: Buffer.alloc(32, 0x22).toString('base64') },
-  'aead-random aes-256-gcm': { presets: [{ name: 'ss-base' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }] },
+  'ss-2022 aes-256-gcm': {
+    presets: [{ name: 'ss-2022', params: { method: '2022-blake3-aes-256-gcm' } }],
+    key: Buffer.alloc(32, 0x22).toString('base64'),
+  },
+  'aead-random aes-256-gcm': {
+    presets: [{ name: 'ss-base' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }],
+  },
   'vmess aes-128-gcm': { presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }] },
-  'ssr auth_aes128_sha1 aes-256-ctr': { presets: [{ name: 'ss-base' }, { name: 'ssr-auth-aes128-sha1' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }] },
-  'ssr auth_chain_a none': { presets: [{ name: 'ss-base' }, { name: 'ssr-auth-chain-a' }, { name: 'ss-stream-cipher', params: { method: 'none' } }] },
+  'ssr auth_aes128_sha1 aes-256-ctr': {
+    presets: [
+      { name: 'ss-base' },
+      { name: 'ssr-auth-aes128-sha1' },
+      { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } },
+    ],
+  },
+  'ssr auth_chain_a none': {
+    presets: [
+      { name: 'ss-base' },
+      { name: 'ssr-auth-chain-a' },
+      { name: 'ss-stream-cipher', params: { method: 'none' } },
+    ],
+  },
   'base-auth + aes-256-gcm + obfs-tls1.2-ticket': {
-    presets: [{ name: 'base-auth' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }, { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } }],
+    presets: [
+      { name: 'base-auth' },
+      { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } },
+      { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } },
+    ],
   },
 };
 const familyKey = (family) => family.key ?? KEY;
 
 async function startFamilyServer(family) {
   const port = await freePort();
-  const argv = ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', familyKey(family), '--presets', JSON.stringify(family.presets)];
+  const argv = [
+    '--openssl-legacy-provider',
+    cli,
+    'relay',
+    'server',
+    '--listen',
+    `127.0.0.1:${port}`,
+    '--key',
+    familyKey(family),
+    '--presets',
+    JSON.stringify(family.presets),
+  ];
   const child = await startProcess(process.execPath, argv, { ready: /listening on/ });
   return { port, pid: child.pid, child };
 }
@@ -161,7 +244,9 @@ const ROWS = {
       await sleep(2000);
       const before = target.connections;
       await Promise.all([1, 2, 3].map(() => probe(server.port, bytes, { holdMs: 1000 })));
-      console.log(`replay ${method}: original reached the target: ${before === 1}; replays 2 s later reaching the target: ${target.connections - before}/3`);
+      console.log(
+        `replay ${method}: original reached the target: ${before === 1}; replays 2 s later reaching the target: ${target.connections - before}/3`,
+      );
       target.close();
       await stopAll();
     }
@@ -172,10 +257,16 @@ const ROWS = {
       const target = await startTarget();
       const server = await startServer(method);
       const address = { host: '127.0.0.1', port: target.port };
-      const { back } = await probe(server.port, clientBytes(method, address, Buffer.concat([encodeAddressHeader(address), Buffer.from('x')])), { holdMs: 500 });
+      const { back } = await probe(
+        server.port,
+        clientBytes(method, address, Buffer.concat([encodeAddressHeader(address), Buffer.from('x')])),
+        { holdMs: 500 },
+      );
       const before = target.connections;
       const result = await probe(server.port, back, { holdMs: 1000 });
-      console.log(`reflect ${method}: the server's own ${back.length} downstream bytes sent back as a client stream: ${target.connections - before} target connection(s), server ${result.how} after ${result.ms} ms`);
+      console.log(
+        `reflect ${method}: the server's own ${back.length} downstream bytes sent back as a client stream: ${target.connections - before} target connection(s), server ${result.how} after ${result.ms} ms`,
+      );
       target.close();
       await stopAll();
     }
@@ -185,8 +276,17 @@ const ROWS = {
     const lengths = [1, 16, 17, 33, 34, 41, 42, 49, 50, 51, 100, 1000, 2000, 200_000];
     for (const method of ['aes-256-gcm', 'chacha20-ietf-poly1305', 'aes-128-gcm', 'aes-256-ctr']) {
       const server = await startServer(method);
-      const results = await Promise.all(lengths.map((length) => probe(server.port, Buffer.alloc(length, 0x5a).map(() => Math.floor(Math.random() * 256)))));
-      console.log(`probes ${method}: ${results.map((r, i) => `${lengths[i]} B ${r.how}${r.how === 'open' ? '' : ` ${(r.ms / 1000).toFixed(2)} s`}`).join(', ')}`);
+      const results = await Promise.all(
+        lengths.map((length) =>
+          probe(
+            server.port,
+            Buffer.alloc(length, 0x5a).map(() => Math.floor(Math.random() * 256)),
+          ),
+        ),
+      );
+      console.log(
+        `probes ${method}: ${results.map((r, i) => `${lengths[i]} B ${r.how}${r.how === 'open' ? '' : ` ${(r.ms / 1000).toFixed(2)} s`}`).join(', ')}`,
+      );
       await stopAll();
     }
   },
@@ -206,7 +306,9 @@ const ROWS = {
       flipped[ivLength + 5] ^= portXor >> 8;
       flipped[ivLength + 6] ^= portXor & 0xff;
       await probe(server.port, flipped, { holdMs: 1000 });
-      console.log(`bitflip ${method}: the attacker's port got ${attacker.connections} connection(s) and ${attacker.bytes}/${request.length} bytes of the victim's request`);
+      console.log(
+        `bitflip ${method}: the attacker's port got ${attacker.connections} connection(s) and ${attacker.bytes}/${request.length} bytes of the victim's request`,
+      );
       victim.close();
       attacker.close();
       await stopAll();
@@ -229,7 +331,9 @@ const ROWS = {
       if (i % 100 === 99) await sleep(20);
     }
     await sleep(12_000);
-    console.log(`replay-flood: 2,000 replays of one captured connection held open, 12 s later: server fds ${fdCount(server.pid)}, target connections open ${target.sockets.size}, server RSS ${rss.toFixed(1)} -> ${rssMB(server.pid).toFixed(1)} MB`);
+    console.log(
+      `replay-flood: 2,000 replays of one captured connection held open, 12 s later: server fds ${fdCount(server.pid)}, target connections open ${target.sockets.size}, server RSS ${rss.toFixed(1)} -> ${rssMB(server.pid).toFixed(1)} MB`,
+    );
     for (const socket of held) socket.destroy();
     target.close();
     await stopAll();
@@ -243,7 +347,9 @@ const ROWS = {
     const clients = [];
     for (let i = 0; i < 200; i++) {
       const bytes = clientBytes(method, { host: '127.0.0.1', port: target.port });
-      const socket = net.connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.end(bytes));
+      const socket = net.connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true }, () =>
+        socket.end(bytes),
+      );
       socket.on('error', () => {});
       clients.push(socket);
     }
@@ -253,7 +359,9 @@ const ROWS = {
     await sleep(2000);
     const after2 = fdCount(server.pid) - idle;
     await sleep(3000);
-    console.log(`half-closed: 200 connections (with key) send a header then FIN to a silent target, then reset: server sockets held ${during} before the resets, ${after2} 2 s after, ${fdCount(server.pid) - idle} 5 s after`);
+    console.log(
+      `half-closed: 200 connections (with key) send a header then FIN to a silent target, then reset: server sockets held ${during} before the resets, ${after2} 2 s after, ${fdCount(server.pid) - idle} 5 s after`,
+    );
     target.close();
     await stopAll();
   },
@@ -263,7 +371,13 @@ const ROWS = {
     const target = await startTarget({ read: false });
     const server = await startServer(method);
     const before = rssMB(server.pid);
-    const stall = () => stallFlow({ port: server.port, presets: chain(method), password: KEY, target: { host: '127.0.0.1', port: target.port } });
+    const stall = () =>
+      stallFlow({
+        port: server.port,
+        presets: chain(method),
+        password: KEY,
+        target: { host: '127.0.0.1', port: target.port },
+      });
     // The RSS after the first 50 as well: what a busy relay holds whatever
     // the number of flows (the garbage its collector lets pile up between
     // collections, compiled code) apart from what each further flow adds.
@@ -306,7 +420,9 @@ const ROWS = {
     const cpu = cpuSeconds(server.pid);
     const result = await probe(server.port, Buffer.concat(parts), { holdMs: 15_000 });
     await sleep(200);
-    console.log(`zero-chunks: a request then 300,000 zero-length chunks: server ${result.how} after ${result.ms} ms, ${(cpuSeconds(server.pid) - cpu).toFixed(2)} s CPU`);
+    console.log(
+      `zero-chunks: a request then 300,000 zero-length chunks: server ${result.how} after ${result.ms} ms, ${(cpuSeconds(server.pid) - cpu).toFixed(2)} s CPU`,
+    );
     target.close();
     await stopAll();
   },
@@ -324,7 +440,9 @@ const ROWS = {
       const bytes = genuineBytes(family, { host: '127.0.0.1', port: target.port });
       await probe(server.port, Buffer.concat([bytes.subarray(0, 32), randomBytes(400)]), { holdMs: 300, end: true });
       await probe(server.port, bytes, { holdMs: 1000 });
-      console.log(`poison ${label}: after a probe with its first 32 bytes, the genuine connection reached the target: ${target.connections === 1}`);
+      console.log(
+        `poison ${label}: after a probe with its first 32 bytes, the genuine connection reached the target: ${target.connections === 1}`,
+      );
       target.close();
       await stopAll();
     }
@@ -350,22 +468,35 @@ const ROWS = {
         if (how in ends) ends[how] += 1;
         await stopAll();
       }
-      console.log(`cut ${label}: a stream cut inside a record, 7 runs: the target saw a clean FIN ${ends.FIN} times, a reset ${ends.RST} times`);
+      console.log(
+        `cut ${label}: a stream cut inside a record, 7 runs: the target saw a clean FIN ${ends.FIN} times, a reset ${ends.RST} times`,
+      );
       target.close();
     }
   },
 
   // With key: a request, then sealed empty chunks.
   async 'empty-chunks'() {
-    for (const [label, count] of [['ss-aead aes-256-gcm', 300_000], ['ss-2022 aes-256-gcm', 300_000], ['aead-random aes-256-gcm', 100_000]]) {
+    for (const [label, count] of [
+      ['ss-aead aes-256-gcm', 300_000],
+      ['ss-2022 aes-256-gcm', 300_000],
+      ['aead-random aes-256-gcm', 100_000],
+    ]) {
       const family = FAMILIES[label];
       const target = await startTarget();
       const server = await startFamilyServer(family);
-      const flood = emptyChunkFlood({ presets: family.presets, password: familyKey(family), target: { host: '127.0.0.1', port: target.port }, count });
+      const flood = emptyChunkFlood({
+        presets: family.presets,
+        password: familyKey(family),
+        target: { host: '127.0.0.1', port: target.port },
+        count,
+      });
       const cpu = cpuSeconds(server.pid);
       const result = await probe(server.port, flood, { holdMs: 15_000 });
       await sleep(200);
-      console.log(`empty-chunks ${label}: a request then ${count.toLocaleString('en')} sealed empty chunks: server ${result.how} after ${result.ms} ms, ${(cpuSeconds(server.pid) - cpu).toFixed(2)} s CPU`);
+      console.log(
+        `empty-chunks ${label}: a request then ${count.toLocaleString('en')} sealed empty chunks: server ${result.how} after ${result.ms} ms, ${(cpuSeconds(server.pid) - cpu).toFixed(2)} s CPU`,
+      );
       target.close();
       await stopAll();
     }
@@ -382,7 +513,9 @@ const ROWS = {
       for (let i = 0; i < 64; i++) await probe(server.port, genuineBytes(family, address), { holdMs: 200 });
       const before = target.connections;
       await probe(server.port, genuineBytes(family, address), { holdMs: 1000 });
-      console.log(`lockout ${label}: after 64 connections from fresh client ids (${before} reached the target), a new client reached the target: ${target.connections > before}`);
+      console.log(
+        `lockout ${label}: after 64 connections from fresh client ids (${before} reached the target), a new client reached the target: ${target.connections > before}`,
+      );
       target.close();
       await stopAll();
     }
@@ -394,7 +527,9 @@ const ROWS = {
     const server = await startFamilyServer(family);
     for (const name of ['other.example', 'test.com']) {
       const result = await probe(server.port, clientHello(name), { holdMs: 14_000 });
-      console.log(`sni obfs-tls1.2-ticket: a ClientHello for ${name}: ${result.back.length} bytes back, then ${result.how} after ${(result.ms / 1000).toFixed(2)} s`);
+      console.log(
+        `sni obfs-tls1.2-ticket: a ClientHello for ${name}: ${result.back.length} bytes back, then ${result.how} after ${(result.ms / 1000).toFixed(2)} s`,
+      );
     }
     await stopAll();
   },
@@ -406,17 +541,34 @@ const ROWS = {
     const method = 'aes-256-gcm';
     const target = await startTarget();
     const port = await freePort();
-    const argv = ['--openssl-legacy-provider', cli, 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', KEY, '--presets', JSON.stringify(chain(method)), '--max-connections', '100'];
+    const argv = [
+      '--openssl-legacy-provider',
+      cli,
+      'relay',
+      'server',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--key',
+      KEY,
+      '--presets',
+      JSON.stringify(chain(method)),
+      '--max-connections',
+      '100',
+    ];
     await startProcess(process.execPath, argv, { ready: /listening on/ });
     const flood = [];
     for (let i = 0; i < 200; i++) flood.push(probe(port, Buffer.from([1]), { holdMs: 12_000 }));
     await sleep(1000);
-    const genuine = Array.from({ length: 10 }, () => probe(port, clientBytes(method, { host: '127.0.0.1', port: target.port }), { holdMs: 3000 }));
+    const genuine = Array.from({ length: 10 }, () =>
+      probe(port, clientBytes(method, { host: '127.0.0.1', port: target.port }), { holdMs: 3000 }),
+    );
     await Promise.all(genuine);
     const reached = target.connections;
     const closed = await Promise.all(flood);
     const early = closed.filter(({ how, ms }) => how !== 'open' && ms < 9000).length;
-    console.log(`cap-flood: 200 keyless stalls against --max-connections 100, then 10 genuine connections at once: ${reached} of 10 reached the target within 3 s; ${early} of the stalls closed before 9 s (${[...new Set(closed.map(({ how }) => how))].join('/')})`);
+    console.log(
+      `cap-flood: 200 keyless stalls against --max-connections 100, then 10 genuine connections at once: ${reached} of 10 reached the target within 3 s; ${early} of the stalls closed before 9 s (${[...new Set(closed.map(({ how }) => how))].join('/')})`,
+    );
     target.close();
     await stopAll();
   },
@@ -432,7 +584,9 @@ const ROWS = {
     await sleep(618_000);
     const before = target.connections;
     await probe(server.port, bytes, { holdMs: 1000 });
-    console.log(`ssr-idle-replay auth_chain_a none: original reached the target: ${before === 1}; the replay 618 s later reached it: ${target.connections > before}`);
+    console.log(
+      `ssr-idle-replay auth_chain_a none: original reached the target: ${before === 1}; the replay 618 s later reached it: ${target.connections > before}`,
+    );
     target.close();
     await stopAll();
   },
@@ -467,7 +621,9 @@ async function stopMidDownload(signal) {
     source.close();
     await stopAll();
   }
-  console.log(`killed: relay server stopped by ${signal} mid-download, 5 runs: the application saw a clean FIN ${ended} times, a reset ${reset} times`);
+  console.log(
+    `killed: relay server stopped by ${signal} mid-download, 5 runs: the application saw a clean FIN ${ended} times, a reset ${reset} times`,
+  );
 }
 
 try {

@@ -29,7 +29,8 @@ const rounds = Number(option('--rounds', 5));
 const connections = Number(option('--connections', 3000));
 const servers = option('--servers', 'ours,libev').split(',');
 for (const server of servers) {
-  if (!['ours', 'ours-by-hand', 'ours-node-defaults', 'libev'].includes(server)) throw new Error(`--servers: unknown server ${server}; valid: ours, ours-by-hand, ours-node-defaults, libev`);
+  if (!['ours', 'ours-by-hand', 'ours-node-defaults', 'libev'].includes(server))
+    throw new Error(`--servers: unknown server ${server}; valid: ours, ours-by-hand, ours-node-defaults, libev`);
 }
 const cli = option('--cli', CLI);
 const STALLS = Math.round(connections / 10);
@@ -47,12 +48,25 @@ const mb = (bytes) => bytes / 2 ** 20;
 async function startServer(server) {
   if (server === 'libev') {
     const port = await freePort();
-    const child = await startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', METHOD, '-t', String(HANDSHAKE_TIMEOUT_S)], { ready: /listening at/, listening: port });
+    const child = await startProcess(
+      'ss-server',
+      ['-s', '127.0.0.1', '-p', String(port), '-k', KEY, '-m', METHOD, '-t', String(HANDSHAKE_TIMEOUT_S)],
+      { ready: /listening at/, listening: port },
+    );
     return { child, relay: child.pid, port };
   }
-  const flags = { ours: RELAY_NODE_FLAGS, 'ours-by-hand': [], 'ours-node-defaults': ['--max-semi-space-size=0'] }[server];
+  const flags = { ours: RELAY_NODE_FLAGS, 'ours-by-hand': [], 'ours-node-defaults': ['--max-semi-space-size=0'] }[
+    server
+  ];
   const { NODE_OPTIONS, ...env } = process.env;
-  const { child, port } = await startOurRelay('server', { key: KEY, presets: PRESETS, nodeFlags: flags, cli, args: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)], env });
+  const { child, port } = await startOurRelay('server', {
+    key: KEY,
+    presets: PRESETS,
+    nodeFlags: flags,
+    cli,
+    args: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)],
+    env,
+  });
   // Started by hand, the relay may run in a child of the bin with its flags.
   const [relay = child.pid] = descendants(child.pid);
   return { child, relay, port };
@@ -63,7 +77,11 @@ async function storm(server) {
   const target = { host: '127.0.0.1', port: echo.address.port };
   try {
     const { child, relay, port: serverPort } = await startServer(server);
-    const client = await startOurRelay('client', { key: KEY, presets: PRESETS, args: ['--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${target.port}`] });
+    const client = await startOurRelay('client', {
+      key: KEY,
+      presets: PRESETS,
+      args: ['--server', `127.0.0.1:${serverPort}`, '--forward', `127.0.0.1:${target.port}`],
+    });
     const idle = rssBytes(relay);
     const warm = await echoTransfer({ port: client.port, size: 16 * 2 ** 20, timeoutMs: 120_000 });
     if (warm.returned !== warm.sent) throw new Error(`${server}: the warm-up came back changed`);
@@ -75,7 +93,8 @@ async function storm(server) {
     const kinds = stormKinds(PRESETS, target, KEY, `not-${KEY}`);
     const names = Object.keys(kinds);
     let heldOpen = 0;
-    const send = (connection) => sendHostile({ port: serverPort, timeoutMs: 10_000, ...connection }).catch(() => (heldOpen += 1));
+    const send = (connection) =>
+      sendHostile({ port: serverPort, timeoutMs: 10_000, ...connection }).catch(() => (heldOpen += 1));
     const started = Date.now();
     const stalls = Array.from({ length: STALLS }, () => send({ bytes: Buffer.from([1]) }));
     let next = 0;
@@ -89,7 +108,17 @@ async function storm(server) {
     const after = rssBytes(relay);
     const alive = child.exitCode === null;
     await stopAll();
-    return { server, idle: mb(idle), warmed: mb(warmed), after: mb(after), growth: mb(after - warmed), seconds, heldOpen, alive, streamIntact: stream.back === stream.sent && stream.sentBytes > 0 };
+    return {
+      server,
+      idle: mb(idle),
+      warmed: mb(warmed),
+      after: mb(after),
+      growth: mb(after - warmed),
+      seconds,
+      heldOpen,
+      alive,
+      streamIntact: stream.back === stream.sent && stream.sentBytes > 0,
+    };
   } finally {
     await stopAll();
     await echo.close();
@@ -121,5 +150,7 @@ for (const [server, list] of Object.entries(results)) {
     const values = list.map((result) => result[key]);
     return `${median(values).toFixed(1)} (${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)})`;
   };
-  console.log(`${server}, median (min-max) of ${list.length}: idle ${summary('idle')}, after 16 MB ${summary('warmed')}, after the storm ${summary('after')}, growth +${summary('growth')} MB`);
+  console.log(
+    `${server}, median (min-max) of ${list.length}: idle ${summary('idle')}, after 16 MB ${summary('warmed')}, after the storm ${summary('after')}, growth +${summary('growth')} MB`,
+  );
 }

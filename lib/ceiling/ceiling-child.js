@@ -15,7 +15,13 @@ const say = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
 try {
   if (rounds) {
-    const rows = await measureCeilingRounds(chains, { sizes, seconds, rounds, seed, onStep: (round, position) => say({ measuring: position, round }) });
+    const rows = await measureCeilingRounds(chains, {
+      sizes,
+      seconds,
+      rounds,
+      seed,
+      onStep: (round, position) => say({ measuring: position, round }),
+    });
     for (const [at, row] of rows.entries()) say({ measured: at, sizes: row.sizes });
   } else {
     measureOneByOne();

@@ -18,7 +18,10 @@ const STOPPED_BY = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 // told as the chain at that index (with rounds: at that position) starts; `signal` stops the child, and the chains it had not reached get
 // no row. Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }];
 // rejects with the child's own words when it failed.
-export async function measureChainsInChild(chains, { sizes, seconds, warmUpSeconds = 0, rounds, seed, legacy = false, onChain = () => {}, signal } = {}) {
+export async function measureChainsInChild(
+  chains,
+  { sizes, seconds, warmUpSeconds = 0, rounds, seed, legacy = false, onChain = () => {}, signal } = {},
+) {
   // Already started with the flag and still no provider: a child would be
   // no different.
   if (legacy && legacyProviderStatus() === 'unavailable') {
@@ -34,7 +37,11 @@ export async function measureChainsInChild(chains, { sizes, seconds, warmUpSecon
       else rows.push({ presets: chains[said.measured], sizes: said.sizes });
     }
   };
-  const args = [...(legacy ? [LEGACY_FLAG] : []), CEILING_CHILD, JSON.stringify({ chains, sizes, seconds, warmUpSeconds, rounds, seed })];
+  const args = [
+    ...(legacy ? [LEGACY_FLAG] : []),
+    CEILING_CHILD,
+    JSON.stringify({ chains, sizes, seconds, warmUpSeconds, rounds, seed }),
+  ];
   const child = startProcess('ceiling child', process.execPath, args, { onLine });
   const stop = () => child.stop();
   signal?.addEventListener('abort', stop, { once: true });

@@ -28,13 +28,18 @@ export async function measureChainCeilings(chains, { onChain = () => {}, signal 
   // the chain's alone, and read as the whole.
   const all = [...new Map(chains.map((presets) => [keyOf(presets), presets])).values()];
   for (const presets of all.filter(chainTransport)) {
-    ceilings.set(keyOf(presets), { reason: `its ${chainTransport(presets)} transport encrypts in the relay's socket, outside the in-process measurement` });
+    ceilings.set(keyOf(presets), {
+      reason: `its ${chainTransport(presets)} transport encrypts in the relay's socket, outside the in-process measurement`,
+    });
   }
   const distinct = all.filter((presets) => !chainTransport(presets));
   // A chain needing the legacy provider is measured in a child started
   // with it, all such chains in one child, after the others.
   const legacy = legacyProviderStatus() === 'loaded' ? [] : distinct.filter(chainNeedsLegacyProvider);
-  const groups = [{ chains: distinct.filter((presets) => !legacy.includes(presets)), legacy: false }, { chains: legacy, legacy: true }];
+  const groups = [
+    { chains: distinct.filter((presets) => !legacy.includes(presets)), legacy: false },
+    { chains: legacy, legacy: true },
+  ];
   let told = 0;
   for (const group of groups) {
     if (group.chains.length === 0 || signal?.aborted) continue;
@@ -42,7 +47,14 @@ export async function measureChainCeilings(chains, { onChain = () => {}, signal 
     const onStart = (at) => onChain(group.chains[at], first + at + 1, distinct.length);
     told += group.chains.length;
     try {
-      const rows = await measureChainsInChild(group.chains, { sizes: [SIZE], seconds: MIN_SECONDS, warmUpSeconds: WARM_UP_SECONDS, legacy: group.legacy, onChain: onStart, signal });
+      const rows = await measureChainsInChild(group.chains, {
+        sizes: [SIZE],
+        seconds: MIN_SECONDS,
+        warmUpSeconds: WARM_UP_SECONDS,
+        legacy: group.legacy,
+        onChain: onStart,
+        signal,
+      });
       for (const row of rows) ceilings.set(keyOf(row.presets), { ceiling: fromRows(row.sizes) });
     } catch (error) {
       // Without the legacy provider these chains cannot be measured; any

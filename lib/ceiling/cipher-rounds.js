@@ -18,7 +18,10 @@ import { measureCipherCeiling } from './cipher-ceiling.js';
 // Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }] where
 // encrypt and decrypt are { bits_per_second (median), min, max, cv,
 // rounds: [bits_per_second, ...] in round order }.
-export async function measureCeilingRounds(chains, { sizes, seconds, rounds = 5, seed, onStep = () => {}, onWarmUp = () => {}, signal }) {
+export async function measureCeilingRounds(
+  chains,
+  { sizes, seconds, rounds = 5, seed, onStep = () => {}, onWarmUp = () => {}, signal },
+) {
   const perRound = seconds / rounds;
   const measured = chains.map(() => sizes.map(() => ({ encrypt: [], decrypt: [] })));
   const random = seededRandom(seed);
@@ -29,13 +32,19 @@ export async function measureCeilingRounds(chains, { sizes, seconds, rounds = 5,
       onWarmUp(at);
       measureCipherCeiling({ presets, sizes, minSeconds: Math.max(0.05, perRound) });
     }),
-    ...Array.from({ length: rounds }, (_, round) => shuffled(chains.length, random).map((at, position) => () => {
-      onStep(round, position, at);
-      for (const [i, { encrypt, decrypt }] of measureCipherCeiling({ presets: chains[at], sizes, minSeconds: perRound }).entries()) {
-        measured[at][i].encrypt.push(encrypt.bits_per_second);
-        measured[at][i].decrypt.push(decrypt.bits_per_second);
-      }
-    })).flat(),
+    ...Array.from({ length: rounds }, (_, round) =>
+      shuffled(chains.length, random).map((at, position) => () => {
+        onStep(round, position, at);
+        for (const [i, { encrypt, decrypt }] of measureCipherCeiling({
+          presets: chains[at],
+          sizes,
+          minSeconds: perRound,
+        }).entries()) {
+          measured[at][i].encrypt.push(encrypt.bits_per_second);
+          measured[at][i].decrypt.push(decrypt.bits_per_second);
+        }
+      }),
+    ).flat(),
   ];
   for (const step of steps) {
     await new Promise((resolve) => setImmediate(resolve));
@@ -44,9 +53,14 @@ export async function measureCeilingRounds(chains, { sizes, seconds, rounds = 5,
   }
   return chains.map((presets, at) => ({
     presets,
-    sizes: measured[at][0].encrypt.length === 0
-      ? null
-      : sizes.map((size, i) => ({ size, encrypt: spread(measured[at][i].encrypt), decrypt: spread(measured[at][i].decrypt) })),
+    sizes:
+      measured[at][0].encrypt.length === 0
+        ? null
+        : sizes.map((size, i) => ({
+            size,
+            encrypt: spread(measured[at][i].encrypt),
+            decrypt: spread(measured[at][i].decrypt),
+          })),
   }));
 }
 
@@ -55,7 +69,13 @@ export async function measureCeilingRounds(chains, { sizes, seconds, rounds = 5,
 export const newSeed = () => Math.floor(Math.random() * 2 ** 31);
 
 function spread(values) {
-  return { bits_per_second: median(values), min: min(values), max: max(values), cv: coefficientOfVariation(values), rounds: values };
+  return {
+    bits_per_second: median(values),
+    min: min(values),
+    max: max(values),
+    cv: coefficientOfVariation(values),
+    rounds: values,
+  };
 }
 
 // 0..count-1 in an order drawn from `random` (Fisher-Yates).

@@ -6,6 +6,8 @@ export function chainLabel(presets) {
 }
 
 function presetLabel({ name, params }) {
-  const values = Object.values(params ?? {}).map((value) => (typeof value === 'string' ? value : JSON.stringify(value)));
+  const values = Object.values(params ?? {}).map((value) =>
+    typeof value === 'string' ? value : JSON.stringify(value),
+  );
   return values.length === 0 ? name : `${name}(${values.join(', ')})`;
 }

@@ -25,7 +25,14 @@ export function prepareChain(chain, { password, salts = acceptEverySalt, now = D
     const layers = {};
     const hold = createHold();
     const stages = factories.map((create, i) =>
-      create({ ...connection, salts, layers, reply: (data) => entries[i + 1](data), holding: (bytes) => hold.set(i, bytes) }));
+      create({
+        ...connection,
+        salts,
+        layers,
+        reply: (data) => entries[i + 1](data),
+        holding: (bytes) => hold.set(i, bytes),
+      }),
+    );
     const pick = (name) => stages.map((stage) => stage[name] ?? passThrough);
     const encoders = pick(role === 'client' ? 'clientEncode' : 'serverEncode');
     const decoders = pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse();

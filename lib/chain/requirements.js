@@ -26,10 +26,11 @@ export function newChainPassword(chain) {
 // False for a chain whose bytes can be changed on the way unnoticed (no
 // preset in it authenticates): bit flips in a stream cipher's ciphertext
 // redirect a connection to another port.
-export const chainIsAuthenticated = (chain) => chain.some((entry) => {
-  const { authenticated } = presetNamed(entry.name) ?? {};
-  return typeof authenticated === 'function' ? authenticated(entry.params ?? {}) : authenticated === true;
-});
+export const chainIsAuthenticated = (chain) =>
+  chain.some((entry) => {
+    const { authenticated } = presetNamed(entry.name) ?? {};
+    return typeof authenticated === 'function' ? authenticated(entry.params ?? {}) : authenticated === true;
+  });
 
 // The chain as a run's relays get it: a preset that needs files made for
 // the run (tls: a certificate its server presents and its client trusts)

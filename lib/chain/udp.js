@@ -8,7 +8,9 @@ export const chainHasUdp = (chain) => chain.every((entry) => typeof presetNamed(
 
 // 'obfs-http carries TCP only': what a message refusing --udp says of a chain.
 export function withoutUdpPhrase(chain) {
-  const names = [...new Set(chain.filter((entry) => typeof presetNamed(entry.name)?.udp !== 'function').map((entry) => entry.name))];
+  const names = [
+    ...new Set(chain.filter((entry) => typeof presetNamed(entry.name)?.udp !== 'function').map((entry) => entry.name)),
+  ];
   return `${names.join(', ')} ${names.length === 1 ? 'carries' : 'carry'} TCP only`;
 }
 
@@ -30,7 +32,10 @@ export function prepareUdpChain(chain, { password }) {
   const answer = { encode: (source, payload) => seal(frame.encode(source, payload)) };
   return {
     overhead: packets.reduce((sum, packet) => sum + packet.overhead, frame.overhead),
-    client: () => ({ encode: (target, payload) => seal(frame.encode(target, payload)), decode: (datagram) => frame.decode(open(datagram)) }),
+    client: () => ({
+      encode: (target, payload) => seal(frame.encode(target, payload)),
+      decode: (datagram) => frame.decode(open(datagram)),
+    }),
     server: () => ({
       decode: (datagram) => ({ session: answer, ...frame.decode(open(datagram)) }),
       hold() {},

@@ -6,7 +6,10 @@ import { PRESETS, presetNamed } from '../presets/index.js';
 // { name, params }. Its rules live here, once, for the relay, the runner and
 // the ciphers command; each preset's own rules live in its file.
 
-const ADDRESS_PRESETS = () => Object.values(PRESETS).filter((preset) => preset.roles.includes('address')).map((p) => p.name);
+const ADDRESS_PRESETS = () =>
+  Object.values(PRESETS)
+    .filter((preset) => preset.roles.includes('address'))
+    .map((p) => p.name);
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 const ENTRY_KEYS = ['name', 'params'];
 
@@ -14,7 +17,12 @@ const ENTRY_KEYS = ['name', 'params'];
 export function validateChain(chain) {
   if (!Array.isArray(chain)) return [{ field: 'presets', message: 'must be a JSON array of presets' }];
   if (chain.length === 0) {
-    return [{ field: 'presets', message: `must name at least one preset, starting with an address preset (${ADDRESS_PRESETS().join(', ')})` }];
+    return [
+      {
+        field: 'presets',
+        message: `must name at least one preset, starting with an address preset (${ADDRESS_PRESETS().join(', ')})`,
+      },
+    ];
   }
   const problems = [];
   chain.forEach((entry, i) => problems.push(...entryProblems(entry, `presets[${i}]`)));
@@ -26,7 +34,12 @@ function entryProblems(entry, at) {
   if (!isPlainObject(entry)) return [{ field: at, message: 'must be an object like {"name":"ss-base"}' }];
   const preset = presetNamed(entry.name);
   if (!preset) {
-    return [{ field: `${at}.name`, message: `unknown preset ${JSON.stringify(entry.name)}${nearestHint(entry.name, Object.keys(PRESETS))}; valid: ${Object.keys(PRESETS).join(', ')}` }];
+    return [
+      {
+        field: `${at}.name`,
+        message: `unknown preset ${JSON.stringify(entry.name)}${nearestHint(entry.name, Object.keys(PRESETS))}; valid: ${Object.keys(PRESETS).join(', ')}`,
+      },
+    ];
   }
   // A misspelt key ('param') would otherwise read as no params at all and
   // be reported as the params it lacks: say what was mistyped instead.
@@ -37,16 +50,20 @@ function entryProblems(entry, at) {
       message: `a preset takes no key ${JSON.stringify(key)}${nearestHint(key, ENTRY_KEYS)}; valid: ${ENTRY_KEYS.join(', ')}`,
     }));
   }
-  if (entry.params !== undefined && !isPlainObject(entry.params)) return [{ field: `${at}.params`, message: 'must be an object' }];
+  if (entry.params !== undefined && !isPlainObject(entry.params))
+    return [{ field: `${at}.params`, message: 'must be an object' }];
   const params = entry.params ?? {};
   const problems = [];
   for (const [key, spec] of Object.entries(preset.params)) {
     const value = own(params, key);
-    const message = value === undefined ? (spec.required ? missingMessage(spec) : undefined) : valueProblem(key, spec, value);
+    const message =
+      value === undefined ? (spec.required ? missingMessage(spec) : undefined) : valueProblem(key, spec, value);
     if (message) problems.push({ field: `${at}.params.${key}`, message });
   }
   if (problems.length === 0 && preset.paramsProblems) {
-    problems.push(...preset.paramsProblems(params).map(({ param, message }) => ({ field: `${at}.params.${param}`, message })));
+    problems.push(
+      ...preset.paramsProblems(params).map(({ param, message }) => ({ field: `${at}.params.${param}`, message })),
+    );
   }
   for (const key of Object.keys(params)) {
     if (!Object.hasOwn(preset.params, key)) {
@@ -63,7 +80,8 @@ function entryProblems(entry, at) {
 const missingMessage = (spec) => `missing; ${spec.values ? `valid: ${spec.values.join(', ')}` : spec.description}`;
 
 function valueProblem(key, spec, value) {
-  if (spec.values && !spec.values.includes(value)) return `unknown ${key} ${JSON.stringify(value)}${nearestHint(value, spec.values)}; valid: ${spec.values.join(', ')}`;
+  if (spec.values && !spec.values.includes(value))
+    return `unknown ${key} ${JSON.stringify(value)}${nearestHint(value, spec.values)}; valid: ${spec.values.join(', ')}`;
   return spec.check?.(value);
 }
 
@@ -76,21 +94,41 @@ function placementProblems(chain) {
   const withRole = (role) => presets.flatMap((preset, i) => (preset.roles.includes(role) ? [i] : []));
   const addresses = withRole('address');
   if (addresses.length === 0) {
-    problems.push({ field: 'presets', message: `no address preset: a chain starts with one of ${ADDRESS_PRESETS().join(', ')}, which carries the target address` });
+    problems.push({
+      field: 'presets',
+      message: `no address preset: a chain starts with one of ${ADDRESS_PRESETS().join(', ')}, which carries the target address`,
+    });
   } else if (addresses.length > 1) {
-    problems.push({ field: `presets[${addresses[1]}].name`, message: `a second address preset (${chain[addresses[1]].name}): a chain carries one target address` });
+    problems.push({
+      field: `presets[${addresses[1]}].name`,
+      message: `a second address preset (${chain[addresses[1]].name}): a chain carries one target address`,
+    });
   } else if (addresses[0] !== 0) {
-    problems.push({ field: 'presets[0].name', message: `${chain[addresses[0]].name} carries the target address and must come first` });
+    problems.push({
+      field: 'presets[0].name',
+      message: `${chain[addresses[0]].name} carries the target address and must come first`,
+    });
   }
   const ciphers = withRole('cipher');
   if (ciphers.length > 1) {
-    problems.push({ field: `presets[${ciphers[1]}].name`, message: `a second cipher preset (${chain[ciphers[1]].name} after ${chain[ciphers[0]].name}): a chain encrypts once` });
+    problems.push({
+      field: `presets[${ciphers[1]}].name`,
+      message: `a second cipher preset (${chain[ciphers[1]].name} after ${chain[ciphers[0]].name}): a chain encrypts once`,
+    });
   }
   withRole('transport').forEach((i) => {
-    if (i !== chain.length - 1) problems.push({ field: `presets[${i}].name`, message: `${chain[i].name} carries the whole chain and must be the last preset` });
+    if (i !== chain.length - 1)
+      problems.push({
+        field: `presets[${i}].name`,
+        message: `${chain[i].name} carries the whole chain and must be the last preset`,
+      });
   });
   withRole('disguise').forEach((i) => {
-    if (i !== chain.length - 1) problems.push({ field: `presets[${i}].name`, message: `${chain[i].name} disguises the wire and must be the last preset` });
+    if (i !== chain.length - 1)
+      problems.push({
+        field: `presets[${i}].name`,
+        message: `${chain[i].name} disguises the wire and must be the last preset`,
+      });
   });
   presets.forEach((preset, i) => {
     const message = preset.placement?.(chain, i);

@@ -6,7 +6,9 @@ import { endpointOption, serve } from './serve.js';
 export function registerBareRelayCommand(program) {
   program
     .command('bare-relay')
-    .description('the least a Node relay does, for the bare-node reference row: accept, connect to --forward, pipe both ways (with --udp, datagrams too); no protocol, loopback yardstick only')
+    .description(
+      'the least a Node relay does, for the bare-node reference row: accept, connect to --forward, pipe both ways (with --udp, datagrams too); no protocol, loopback yardstick only',
+    )
     .requiredOption('--listen <host:port>', 'address to accept connections on (port 0: any free port)')
     .requiredOption('--forward <host:port>', 'where every connection and datagram goes')
     .option('--udp', 'forward UDP datagrams on the same address too')

@@ -7,10 +7,16 @@ import { actionWithExitCode } from './program.js';
 export function registerHistoryCommand(program) {
   program
     .command('history [dir]')
-    .description('every archived run in DIR (default ./reports), case by case over time: date, median, spread and the change from the run before, judged as compare judges it; each machine, engine and workload apart, runs cut short listed apart')
+    .description(
+      'every archived run in DIR (default ./reports), case by case over time: date, median, spread and the change from the run before, judged as compare judges it; each machine, engine and workload apart, runs cut short listed apart',
+    )
     .option('--html <file>', 'also write the history as one self-contained HTML page to FILE, a chart per case')
     .option('--json', 'print the history as JSON instead of the table')
-    .option('--threshold <percent>', 'smallest change of the median, in percent, that counts as slower or faster', String(DEFAULT_THRESHOLD))
+    .option(
+      '--threshold <percent>',
+      'smallest change of the median, in percent, that counts as slower or faster',
+      String(DEFAULT_THRESHOLD),
+    )
     .option('--no-color', 'never colour the table (as NO_COLOR does); colour is only used on a terminal')
     .action(actionWithExitCode(historyCommand));
 }
@@ -28,7 +34,8 @@ async function historyCommand(dir = './reports', options) {
   for (const { message } of problems) process.stderr.write(`cipherbench: ${message}\n`);
   if (runs.length === 0) {
     // Files were there but none could be read: say so after their lines.
-    if (problems.some((problem) => problem.file !== dir)) process.stderr.write(`cipherbench: no readable archived run in ${dir}\n`);
+    if (problems.some((problem) => problem.file !== dir))
+      process.stderr.write(`cipherbench: no readable archived run in ${dir}\n`);
     return EXIT_INPUT;
   }
   const history = buildHistory(runs, { threshold });

@@ -9,11 +9,17 @@ const LARGEST = { responseSize: 64 * 1024 * 1024, delay: 60_000, resetEvery: 1_0
 export function registerHttpTargetCommand(program) {
   program
     .command('http-target')
-    .description('an HTTP/1.1 target for the request workload: answers every request with --response-size bytes, keep-alive')
+    .description(
+      'an HTTP/1.1 target for the request workload: answers every request with --response-size bytes, keep-alive',
+    )
     .requiredOption('--listen <host:port>', 'address to accept connections on (port 0: any free port)')
     .option('--response-size <bytes>', 'bytes in each response body', '2')
     .option('--delay <ms>', 'hold each answer back this long (a slow server)', '0')
-    .option('--reset-every <count>', 'reset the connection of every COUNTth request instead of answering it (0: never)', '0')
+    .option(
+      '--reset-every <count>',
+      'reset the connection of every COUNTth request instead of answering it (0: never)',
+      '0',
+    )
     .action(async (options) => {
       const listen = endpointOption('--listen', options.listen, { anyPort: true });
       const responseSize = whole('--response-size', options.responseSize, LARGEST.responseSize);
@@ -25,6 +31,7 @@ export function registerHttpTargetCommand(program) {
 
 function whole(flag, text, largest) {
   const value = Number(text);
-  if (!/^\d+$/.test(text) || value > largest) throw inputError(`${flag} must be a whole number from 0 to ${largest}, got ${JSON.stringify(text)}`);
+  if (!/^\d+$/.test(text) || value > largest)
+    throw inputError(`${flag} must be a whole number from 0 to ${largest}, got ${JSON.stringify(text)}`);
   return value;
 }

@@ -12,7 +12,9 @@ export function registerKeyCommand(program) {
     .requiredOption('--method <method>', `one of ${methods.join(', ')}`)
     .action((options) => {
       if (!AEAD_2022_METHODS[options.method]) {
-        throw inputError(`--method: ${JSON.stringify(options.method)} is not a Shadowsocks 2022 method (the others take any password); valid: ${methods.join(', ')}`);
+        throw inputError(
+          `--method: ${JSON.stringify(options.method)} is not a Shadowsocks 2022 method (the others take any password); valid: ${methods.join(', ')}`,
+        );
       }
       process.stdout.write(`${newPsk(options.method)}\n`);
     });

@@ -7,10 +7,34 @@ import { inputError } from '../errors.js';
 
 // The probe's counts, each with the largest it takes.
 const PROBE_COUNTS = [
-  { name: 'roundTrips', flags: '--round-trips <count>', description: 'sequential round trips on one connection', fallback: '2000', largest: 1_000_000 },
-  { name: 'size', flags: '--size <bytes>', description: 'bytes in each request', fallback: '1024', largest: 1024 * 1024 },
-  { name: 'connections', flags: '--connections <count>', description: 'fresh connections, one after another, each timed to its first echoed byte', fallback: '200', largest: 100_000 },
-  { name: 'timeout', flags: '--timeout <seconds>', description: 'give up when the whole probe takes longer', fallback: '30', largest: 3600 },
+  {
+    name: 'roundTrips',
+    flags: '--round-trips <count>',
+    description: 'sequential round trips on one connection',
+    fallback: '2000',
+    largest: 1_000_000,
+  },
+  {
+    name: 'size',
+    flags: '--size <bytes>',
+    description: 'bytes in each request',
+    fallback: '1024',
+    largest: 1024 * 1024,
+  },
+  {
+    name: 'connections',
+    flags: '--connections <count>',
+    description: 'fresh connections, one after another, each timed to its first echoed byte',
+    fallback: '200',
+    largest: 100_000,
+  },
+  {
+    name: 'timeout',
+    flags: '--timeout <seconds>',
+    description: 'give up when the whole probe takes longer',
+    fallback: '30',
+    largest: 3600,
+  },
 ];
 
 export function registerLatencyCommands(program) {
@@ -27,24 +51,28 @@ export function registerLatencyCommands(program) {
 
   const latency = program
     .command('latency')
-    .description('request/response round trips and connection setup through HOST:PORT (a relay client in front of `cipherbench echo`, or the echo target itself)')
+    .description(
+      'request/response round trips and connection setup through HOST:PORT (a relay client in front of `cipherbench echo`, or the echo target itself)',
+    )
     .requiredOption('--connect <host:port>', 'where to connect: the relay client, or an echo target');
   for (const { flags, description, fallback } of PROBE_COUNTS) latency.option(flags, description, fallback);
-  latency
-    .option('--json', 'print JSON instead of the table')
-    .action(async (options) => {
-      const { host, port } = endpointOption('--connect', options.connect);
-      const counts = Object.fromEntries(PROBE_COUNTS.map(({ flags, name, largest }) => [name, countOption(flags.split(' ')[0], options[name], largest)]));
-      const figures = await measureLatency({
-        host,
-        port,
-        roundTrips: counts.roundTrips,
-        size: counts.size,
-        connections: counts.connections,
-        timeoutMs: counts.timeout * 1000,
-      });
-      process.stdout.write(options.json ? `${JSON.stringify(figures, null, 2)}\n` : `${latencyTable(figures).join('\n')}\n`);
+  latency.option('--json', 'print JSON instead of the table').action(async (options) => {
+    const { host, port } = endpointOption('--connect', options.connect);
+    const counts = Object.fromEntries(
+      PROBE_COUNTS.map(({ flags, name, largest }) => [name, countOption(flags.split(' ')[0], options[name], largest)]),
+    );
+    const figures = await measureLatency({
+      host,
+      port,
+      roundTrips: counts.roundTrips,
+      size: counts.size,
+      connections: counts.connections,
+      timeoutMs: counts.timeout * 1000,
     });
+    process.stdout.write(
+      options.json ? `${JSON.stringify(figures, null, 2)}\n` : `${latencyTable(figures).join('\n')}\n`,
+    );
+  });
 }
 
 function countOption(flag, text, largest) {
@@ -54,4 +82,3 @@ function countOption(flag, text, largest) {
   }
   return value;
 }
-

@@ -38,10 +38,12 @@ function formatPresets(presets) {
     return lines.join('\n');
   });
   const example = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]);
-  return [
-    ...blocks,
-    `(legacy provider): rc4 and blowfish live in OpenSSL 3's legacy provider; the runner starts those relays with node ${LEGACY_FLAG}, which works only where Node's OpenSSL has that module.`,
-    'Unauthenticated: a stream cipher (ss-stream-cipher) detects no change to its bytes. Whoever sees a connection can flip bits of the ciphertext to rewrite its target port, and the relay server follows; its salt filter only stops the same connection sent twice. `relay server` serves such a chain beyond loopback only with --allow-unauthenticated. Use an AEAD (ss-aead-cipher) on a network.',
-    `A case in cases.js is one chain: one address preset first, at most one cipher, a disguise or transport (tls) preset only last: ${example}`,
-  ].join('\n\n') + '\n';
+  return (
+    [
+      ...blocks,
+      `(legacy provider): rc4 and blowfish live in OpenSSL 3's legacy provider; the runner starts those relays with node ${LEGACY_FLAG}, which works only where Node's OpenSSL has that module.`,
+      'Unauthenticated: a stream cipher (ss-stream-cipher) detects no change to its bytes. Whoever sees a connection can flip bits of the ciphertext to rewrite its target port, and the relay server follows; its salt filter only stops the same connection sent twice. `relay server` serves such a chain beyond loopback only with --allow-unauthenticated. Use an AEAD (ss-aead-cipher) on a network.',
+      `A case in cases.js is one chain: one address preset first, at most one cipher, a disguise or transport (tls) preset only last: ${example}`,
+    ].join('\n\n') + '\n'
+  );
 }

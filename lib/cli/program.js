@@ -6,14 +6,26 @@ import { EXIT_INPUT, exitCodeForSignal } from '../errors.js';
 const { version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
 // Commands that turn SIGINT/SIGTERM/SIGHUP into an orderly stop of their own.
-const HANDLES_SIGNALS = new Set(['run', 'requests', 'server', 'client', 'echo', 'udp-echo', 'sink', 'http-target', 'bare-relay']);
+const HANDLES_SIGNALS = new Set([
+  'run',
+  'requests',
+  'server',
+  'client',
+  'echo',
+  'udp-echo',
+  'sink',
+  'http-target',
+  'bare-relay',
+]);
 
 // What every entry of the command line shares (main.js, relay-main.js):
 // the program, its usage errors in one line, exit codes, early signals.
 // `register(program)` adds the commands.
 export async function runProgram(register, argv = process.argv) {
   const program = new Command('cipherbench')
-    .description('How fast does a Shadowsocks preset chain carry a TCP stream on this machine? iperf3 through a real relay pair, ranked and archived.')
+    .description(
+      'How fast does a Shadowsocks preset chain carry a TCP stream on this machine? iperf3 through a real relay pair, ranked and archived.',
+    )
     .version(version)
     .exitOverride()
     .configureOutput({ outputError: (message, write) => write(usageLine(message)) })
@@ -42,13 +54,18 @@ export async function runProgram(register, argv = process.argv) {
 // option '--durations'\n(Did you mean --duration?)' becomes
 // "cipherbench: unknown option '--durations': did you mean --duration? (see --help)".
 export function usageLine(message) {
-  const [first, ...rest] = message.trim().replace(/^error: /, '').split('\n');
+  const [first, ...rest] = message
+    .trim()
+    .replace(/^error: /, '')
+    .split('\n');
   const hints = rest.map((line) => line.replace(/^\((.*)\)$/, '$1').replace(/^Did you/, 'did you')).filter(Boolean);
   return `cipherbench: ${[first.replace(/\.$/, ''), ...hints].join(': ')} (see --help)\n`;
 }
 
 // A command's action for commander, from a function that resolves with
 // the command's exit code (lib/errors.js has them all).
-export const actionWithExitCode = (action) => async (...args) => {
-  process.exitCode = await action(...args);
-};
+export const actionWithExitCode =
+  (action) =>
+  async (...args) => {
+    process.exitCode = await action(...args);
+  };

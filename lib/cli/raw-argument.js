@@ -16,12 +16,16 @@ export function rawOptionValue(flag, decoded) {
   if (!decoded.includes('\uFFFD')) return decoded;
   let commandLine;
   try {
-    commandLine = process.env[RAW_COMMAND_LINE] ? Buffer.from(process.env[RAW_COMMAND_LINE], 'base64') : readFileSync('/proc/self/cmdline');
+    commandLine = process.env[RAW_COMMAND_LINE]
+      ? Buffer.from(process.env[RAW_COMMAND_LINE], 'base64')
+      : readFileSync('/proc/self/cmdline');
   } catch {
-    throw inputError(`${flag} is not valid UTF-8, and this system does not show a process its command line as bytes: give ${flag} as UTF-8`);
+    throw inputError(
+      `${flag} is not valid UTF-8, and this system does not show a process its command line as bytes: give ${flag} as UTF-8`,
+    );
   }
   const args = [];
-  for (let start = 0; start < commandLine.length; ) {
+  for (let start = 0; start < commandLine.length;) {
     const end = commandLine.indexOf(0, start);
     args.push(commandLine.subarray(start, end < 0 ? commandLine.length : end));
     start = end < 0 ? commandLine.length : end + 1;
@@ -29,7 +33,11 @@ export function rawOptionValue(flag, decoded) {
   const inline = Buffer.from(`${flag}=`);
   for (let i = 0; i < args.length; i++) {
     if (args[i].toString('utf8') === flag && args[i + 1]?.toString('utf8') === decoded) return args[i + 1];
-    if (args[i].subarray(0, inline.length).equals(inline) && args[i].subarray(inline.length).toString('utf8') === decoded) return args[i].subarray(inline.length);
+    if (
+      args[i].subarray(0, inline.length).equals(inline) &&
+      args[i].subarray(inline.length).toString('utf8') === decoded
+    )
+      return args[i].subarray(inline.length);
   }
   return decoded;
 }

@@ -16,9 +16,15 @@ import { earlySignal, releaseSignals, STOP_SIGNALS } from './early-signals.js';
 const flagName = (flag) => flag.replace(/^--/, '').split('=')[0].replaceAll('_', '-');
 
 // The relay flags this process lacks, for a `relay` command; else none.
-export function missingRelayFlags({ argv = process.argv, execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? '' } = {}) {
+export function missingRelayFlags({
+  argv = process.argv,
+  execArgv = process.execArgv,
+  nodeOptions = process.env.NODE_OPTIONS ?? '',
+} = {}) {
   if (argv[2] !== 'relay') return [];
-  const given = new Set([...execArgv, ...nodeOptions.split(/\s+/)].filter((flag) => flag.startsWith('--')).map(flagName));
+  const given = new Set(
+    [...execArgv, ...nodeOptions.split(/\s+/)].filter((flag) => flag.startsWith('--')).map(flagName),
+  );
   return RELAY_NODE_FLAGS.filter((flag) => !given.has(flagName(flag)));
 }
 

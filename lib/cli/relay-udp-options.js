@@ -11,10 +11,22 @@ import { inputError } from '../errors.js';
 const TIMEOUT_SECONDS = { min: 0.1, max: 86_400 };
 const MAX_ASSOCIATIONS = 1_000_000;
 
-export const udpOptions = (command, role) => command
-  .option('--udp', `relay UDP too (${role === 'server' ? 'on the same port, as ss-server -u' : 'with --inbound tunnel a UDP port forward to --forward on the same port, as ss-tunnel -u; with --inbound socks5 UDP ASSOCIATE, as ss-local -u'})`)
-  .option('--udp-timeout <seconds>', 'forget a UDP association after this long without a datagram', String(DEFAULT_UDP_TIMEOUT_MS / 1000))
-  .option('--udp-max-associations <count>', 'UDP associations (senders, or SOCKS5 UDP ASSOCIATE requests) at once; a new one beyond is refused', String(DEFAULT_MAX_ASSOCIATIONS));
+export const udpOptions = (command, role) =>
+  command
+    .option(
+      '--udp',
+      `relay UDP too (${role === 'server' ? 'on the same port, as ss-server -u' : 'with --inbound tunnel a UDP port forward to --forward on the same port, as ss-tunnel -u; with --inbound socks5 UDP ASSOCIATE, as ss-local -u'})`,
+    )
+    .option(
+      '--udp-timeout <seconds>',
+      'forget a UDP association after this long without a datagram',
+      String(DEFAULT_UDP_TIMEOUT_MS / 1000),
+    )
+    .option(
+      '--udp-max-associations <count>',
+      'UDP associations (senders, or SOCKS5 UDP ASSOCIATE requests) at once; a new one beyond is refused',
+      String(DEFAULT_MAX_ASSOCIATIONS),
+    );
 
 // Checks the UDP options before anything starts; returns
 // (startTcp, extra) -> the relay to serve.
@@ -30,15 +42,21 @@ export function withUdp(options, settings, role) {
 // socks5 inbound, whose UDP is its own (UDP ASSOCIATE), and withUdp.
 export function udpLimits(options, settings) {
   if (!chainHasUdp(settings.presets)) {
-    throw inputError(`--udp: this chain has no UDP form (${withoutUdpPhrase(settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, or ss-2022`);
+    throw inputError(
+      `--udp: this chain has no UDP form (${withoutUdpPhrase(settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, or ss-2022`,
+    );
   }
   const seconds = Number(options.udpTimeout);
   if (!(seconds >= TIMEOUT_SECONDS.min && seconds <= TIMEOUT_SECONDS.max)) {
-    throw inputError(`--udp-timeout must be a number of seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} (one day), got ${JSON.stringify(options.udpTimeout)}`);
+    throw inputError(
+      `--udp-timeout must be a number of seconds from ${TIMEOUT_SECONDS.min} to ${TIMEOUT_SECONDS.max} (one day), got ${JSON.stringify(options.udpTimeout)}`,
+    );
   }
   const maxAssociations = Number(options.udpMaxAssociations);
   if (!Number.isInteger(maxAssociations) || maxAssociations < 1 || maxAssociations > MAX_ASSOCIATIONS) {
-    throw inputError(`--udp-max-associations must be a whole number from 1 to ${MAX_ASSOCIATIONS}, got ${JSON.stringify(options.udpMaxAssociations)}`);
+    throw inputError(
+      `--udp-max-associations must be a whole number from 1 to ${MAX_ASSOCIATIONS}, got ${JSON.stringify(options.udpMaxAssociations)}`,
+    );
   }
   return { timeoutMs: seconds * 1000, maxAssociations };
 }

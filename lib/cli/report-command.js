@@ -8,7 +8,9 @@ import { actionWithExitCode } from './program.js';
 export function registerReportCommand(program) {
   program
     .command('report <file>')
-    .description('print or write the report of an archived result (reports/*.json): the text (the default), Markdown or HTML')
+    .description(
+      'print or write the report of an archived result (reports/*.json): the text (the default), Markdown or HTML',
+    )
     .option('--text', 'print the text report on stdout (the default when no --markdown or --html is given)')
     .option('--markdown <file>', 'write the report as Markdown to FILE (- for stdout)')
     .option('--html <file>', 'write the report as one self-contained HTML file to FILE (- for stdout)')

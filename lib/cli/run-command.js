@@ -10,12 +10,18 @@ import { actionWithExitCode } from './program.js';
 export function registerRunCommand(program) {
   const command = program
     .command('run [file]', { isDefault: true })
-    .description('measure every case in FILE (default: ./cases.js here, else the bundled set): a preset chain through our relay pair, or a reference row (direct, plain, another implementation), with iperf3 or the built-in engine; then rank and archive them');
-  addOptions(addOptions(command, RUN_OPTIONS), REPORT_OPTIONS)
-    .action(actionWithExitCode((file, options) => {
-      checkCommandName(file, program.commands.map((other) => other.name()));
+    .description(
+      'measure every case in FILE (default: ./cases.js here, else the bundled set): a preset chain through our relay pair, or a reference row (direct, plain, another implementation), with iperf3 or the built-in engine; then rank and archive them',
+    );
+  addOptions(addOptions(command, RUN_OPTIONS), REPORT_OPTIONS).action(
+    actionWithExitCode((file, options) => {
+      checkCommandName(
+        file,
+        program.commands.map((other) => other.name()),
+      );
       return runCommand(file, options);
-    }));
+    }),
+  );
 }
 
 // `cipherbench cipher` reaches run as its FILE, since run is the default
@@ -31,9 +37,16 @@ function checkCommandName(file, commands) {
 export function registerRequestsCommand(program) {
   const command = program
     .command('requests [file]')
-    .description('the request workload (run --requests): concurrent HTTP/1.1 clients through every case in FILE to a built-in target; requests per second and latency percentiles, ranked and archived (docs/requests.md)');
-  addOptions(addOptions(command, RUN_OPTIONS.filter((option) => option.name !== 'requests')), REPORT_OPTIONS)
-    .action(actionWithExitCode((file, options) => runCommand(file, { ...options, requests: true })));
+    .description(
+      'the request workload (run --requests): concurrent HTTP/1.1 clients through every case in FILE to a built-in target; requests per second and latency percentiles, ranked and archived (docs/requests.md)',
+    );
+  addOptions(
+    addOptions(
+      command,
+      RUN_OPTIONS.filter((option) => option.name !== 'requests'),
+    ),
+    REPORT_OPTIONS,
+  ).action(actionWithExitCode((file, options) => runCommand(file, { ...options, requests: true })));
 }
 
 async function runCommand(file, options) {

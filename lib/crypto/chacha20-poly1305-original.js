@@ -22,7 +22,8 @@ const NO_AD_LENGTH = Buffer.alloc(8);
 
 // node:crypto's chacha20 IV: a little-endian 32-bit counter, then the nonce.
 const keystream = (key, nonce) => {
-  if (nonce.length !== NONCE_LENGTH) throw new RangeError(`the original ChaCha20-Poly1305 takes an 8-byte nonce, not ${nonce.length}`);
+  if (nonce.length !== NONCE_LENGTH)
+    throw new RangeError(`the original ChaCha20-Poly1305 takes an 8-byte nonce, not ${nonce.length}`);
   const iv = Buffer.alloc(16);
   nonce.copy(iv, 8);
   const cipher = createCipheriv('chacha20', key, iv);

@@ -13,8 +13,10 @@
 // x^128..x^131 folded back: what the four bits shifted out of the low end
 // add to the top 16 bits, for each value of those bits.
 const REDUCE = Int32Array.from(
-  [0x0000, 0x1c20, 0x3840, 0x2460, 0x7080, 0x6ca0, 0x48c0, 0x54e0,
-    0xe100, 0xfd20, 0xd940, 0xc560, 0x9180, 0x8da0, 0xa9c0, 0xb5e0],
+  [
+    0x0000, 0x1c20, 0x3840, 0x2460, 0x7080, 0x6ca0, 0x48c0, 0x54e0, 0xe100, 0xfd20, 0xd940, 0xc560, 0x9180, 0x8da0,
+    0xa9c0, 0xb5e0,
+  ],
   (v) => v << 16,
 );
 
@@ -25,10 +27,16 @@ const z = new Int32Array(4);
 // which leaves X·H in the returned Int32Array(4), shared by every key.
 export function createGhashMultiplier(h) {
   const table = new Int32Array(64); // table[4n .. 4n+3] = n·H
-  let v0 = h.readInt32BE(0), v1 = h.readInt32BE(4), v2 = h.readInt32BE(8), v3 = h.readInt32BE(12);
+  let v0 = h.readInt32BE(0),
+    v1 = h.readInt32BE(4),
+    v2 = h.readInt32BE(8),
+    v3 = h.readInt32BE(12);
   // The nibble's high bit is the lowest power of x: 8 -> H, 4 -> H·x, ...
   for (let n = 8; n >= 1; n >>= 1) {
-    table[4 * n] = v0; table[4 * n + 1] = v1; table[4 * n + 2] = v2; table[4 * n + 3] = v3;
+    table[4 * n] = v0;
+    table[4 * n + 1] = v1;
+    table[4 * n + 2] = v2;
+    table[4 * n + 3] = v3;
     const carry = v3 & 1;
     v3 = (v3 >>> 1) | (v2 << 31);
     v2 = (v2 >>> 1) | (v1 << 31);
@@ -42,7 +50,10 @@ export function createGhashMultiplier(h) {
   }
 
   return function multiply(x0, x1, x2, x3) {
-    let z0 = 0, z1 = 0, z2 = 0, z3 = 0;
+    let z0 = 0,
+      z1 = 0,
+      z2 = 0,
+      z3 = 0;
     // Horner's rule from the last nibble (highest powers) to the first;
     // trailing zero words leave z at zero, so start after them (a 2-byte
     // record's first block is three of them).
@@ -57,10 +68,16 @@ export function createGhashMultiplier(h) {
         z1 = (z1 >>> 4) | (z0 << 28);
         z0 = (z0 >>> 4) ^ REDUCE[out];
         const n = 4 * ((word >>> shift) & 0xf);
-        z0 ^= table[n]; z1 ^= table[n + 1]; z2 ^= table[n + 2]; z3 ^= table[n + 3];
+        z0 ^= table[n];
+        z1 ^= table[n + 1];
+        z2 ^= table[n + 2];
+        z3 ^= table[n + 3];
       }
     }
-    z[0] = z0; z[1] = z1; z[2] = z2; z[3] = z3;
+    z[0] = z0;
+    z[1] = z1;
+    z[2] = z2;
+    z[3] = z3;
     return z;
   };
 }

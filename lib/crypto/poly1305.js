@@ -18,30 +18,65 @@ const block = new Uint8Array(16);
 // one-time key to out at outOffset.
 export function poly1305(key, message, out, outOffset = 0, start = 0, end = message.length) {
   // r, clamped (RFC 8439, 2.5.1), as 13-bit limbs; s = 5r folds 2^130 back.
-  const k0 = key[0] | (key[1] << 8), k1 = key[2] | ((key[3] & 15) << 8);
-  const k2 = (key[4] & 252) | (key[5] << 8), k3 = key[6] | ((key[7] & 15) << 8);
-  const k4 = (key[8] & 252) | (key[9] << 8), k5 = key[10] | ((key[11] & 15) << 8);
-  const k6 = (key[12] & 252) | (key[13] << 8), k7 = key[14] | ((key[15] & 15) << 8);
-  const r0 = k0 & 0x1fff, r1 = ((k0 >>> 13) | (k1 << 3)) & 0x1fff, r2 = ((k1 >>> 10) | (k2 << 6)) & 0x1fff;
-  const r3 = ((k2 >>> 7) | (k3 << 9)) & 0x1fff, r4 = ((k3 >>> 4) | (k4 << 12)) & 0x1fff, r5 = (k4 >>> 1) & 0x1fff;
-  const r6 = ((k4 >>> 14) | (k5 << 2)) & 0x1fff, r7 = ((k5 >>> 11) | (k6 << 5)) & 0x1fff;
-  const r8 = ((k6 >>> 8) | (k7 << 8)) & 0x1fff, r9 = k7 >>> 5;
-  const s1 = 5 * r1, s2 = 5 * r2, s3 = 5 * r3, s4 = 5 * r4, s5 = 5 * r5, s6 = 5 * r6, s7 = 5 * r7, s8 = 5 * r8, s9 = 5 * r9;
-  let h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0, h8 = 0, h9 = 0;
+  const k0 = key[0] | (key[1] << 8),
+    k1 = key[2] | ((key[3] & 15) << 8);
+  const k2 = (key[4] & 252) | (key[5] << 8),
+    k3 = key[6] | ((key[7] & 15) << 8);
+  const k4 = (key[8] & 252) | (key[9] << 8),
+    k5 = key[10] | ((key[11] & 15) << 8);
+  const k6 = (key[12] & 252) | (key[13] << 8),
+    k7 = key[14] | ((key[15] & 15) << 8);
+  const r0 = k0 & 0x1fff,
+    r1 = ((k0 >>> 13) | (k1 << 3)) & 0x1fff,
+    r2 = ((k1 >>> 10) | (k2 << 6)) & 0x1fff;
+  const r3 = ((k2 >>> 7) | (k3 << 9)) & 0x1fff,
+    r4 = ((k3 >>> 4) | (k4 << 12)) & 0x1fff,
+    r5 = (k4 >>> 1) & 0x1fff;
+  const r6 = ((k4 >>> 14) | (k5 << 2)) & 0x1fff,
+    r7 = ((k5 >>> 11) | (k6 << 5)) & 0x1fff;
+  const r8 = ((k6 >>> 8) | (k7 << 8)) & 0x1fff,
+    r9 = k7 >>> 5;
+  const s1 = 5 * r1,
+    s2 = 5 * r2,
+    s3 = 5 * r3,
+    s4 = 5 * r4,
+    s5 = 5 * r5,
+    s6 = 5 * r6,
+    s7 = 5 * r7,
+    s8 = 5 * r8,
+    s9 = 5 * r9;
+  let h0 = 0,
+    h1 = 0,
+    h2 = 0,
+    h3 = 0,
+    h4 = 0,
+    h5 = 0,
+    h6 = 0,
+    h7 = 0,
+    h8 = 0,
+    h9 = 0;
 
   for (let offset = start; offset < end; offset += 16) {
-    let bytes = message, at = offset, hibit = 1 << 11; // 2^128 = 2^(13*9 + 11)
+    let bytes = message,
+      at = offset,
+      hibit = 1 << 11; // 2^128 = 2^(13*9 + 11)
     if (end - offset < 16) {
       // A short last block gets a 1 byte after it instead of 2^128.
       block.fill(0);
       block.set(message.subarray(offset, end));
       block[end - offset] = 1;
-      bytes = block; at = 0; hibit = 0;
+      bytes = block;
+      at = 0;
+      hibit = 0;
     }
-    const t0 = bytes[at] | (bytes[at + 1] << 8), t1 = bytes[at + 2] | (bytes[at + 3] << 8);
-    const t2 = bytes[at + 4] | (bytes[at + 5] << 8), t3 = bytes[at + 6] | (bytes[at + 7] << 8);
-    const t4 = bytes[at + 8] | (bytes[at + 9] << 8), t5 = bytes[at + 10] | (bytes[at + 11] << 8);
-    const t6 = bytes[at + 12] | (bytes[at + 13] << 8), t7 = bytes[at + 14] | (bytes[at + 15] << 8);
+    const t0 = bytes[at] | (bytes[at + 1] << 8),
+      t1 = bytes[at + 2] | (bytes[at + 3] << 8);
+    const t2 = bytes[at + 4] | (bytes[at + 5] << 8),
+      t3 = bytes[at + 6] | (bytes[at + 7] << 8);
+    const t4 = bytes[at + 8] | (bytes[at + 9] << 8),
+      t5 = bytes[at + 10] | (bytes[at + 11] << 8);
+    const t6 = bytes[at + 12] | (bytes[at + 13] << 8),
+      t7 = bytes[at + 14] | (bytes[at + 15] << 8);
     h0 += t0 & 0x1fff;
     h1 += ((t0 >>> 13) | (t1 << 3)) & 0x1fff;
     h2 += ((t1 >>> 10) | (t2 << 6)) & 0x1fff;
@@ -64,47 +99,117 @@ export function poly1305(key, message, out, outOffset = 0, start = 0, end = mess
       const d7 = h0 * r7 + h1 * r6 + h2 * r5 + h3 * r4 + h4 * r3 + h5 * r2 + h6 * r1 + h7 * r0 + h8 * s9 + h9 * s8;
       const d8 = h0 * r8 + h1 * r7 + h2 * r6 + h3 * r5 + h4 * r4 + h5 * r3 + h6 * r2 + h7 * r1 + h8 * r0 + h9 * s9;
       const d9 = h0 * r9 + h1 * r8 + h2 * r7 + h3 * r6 + h4 * r5 + h5 * r4 + h6 * r3 + h7 * r2 + h8 * r1 + h9 * r0;
-      let c = ((d0 / LIMB) | 0); h0 = d0 - c * LIMB;
-      let v = d1 + c; c = ((v / LIMB) | 0); h1 = v - c * LIMB;
-      v = d2 + c; c = ((v / LIMB) | 0); h2 = v - c * LIMB;
-      v = d3 + c; c = ((v / LIMB) | 0); h3 = v - c * LIMB;
-      v = d4 + c; c = ((v / LIMB) | 0); h4 = v - c * LIMB;
-      v = d5 + c; c = ((v / LIMB) | 0); h5 = v - c * LIMB;
-      v = d6 + c; c = ((v / LIMB) | 0); h6 = v - c * LIMB;
-      v = d7 + c; c = ((v / LIMB) | 0); h7 = v - c * LIMB;
-      v = d8 + c; c = ((v / LIMB) | 0); h8 = v - c * LIMB;
-      v = d9 + c; c = ((v / LIMB) | 0); h9 = v - c * LIMB;
-      h0 += c * 5; c = ((h0 / LIMB) | 0); h0 -= c * LIMB; h1 += c;
+      let c = (d0 / LIMB) | 0;
+      h0 = d0 - c * LIMB;
+      let v = d1 + c;
+      c = (v / LIMB) | 0;
+      h1 = v - c * LIMB;
+      v = d2 + c;
+      c = (v / LIMB) | 0;
+      h2 = v - c * LIMB;
+      v = d3 + c;
+      c = (v / LIMB) | 0;
+      h3 = v - c * LIMB;
+      v = d4 + c;
+      c = (v / LIMB) | 0;
+      h4 = v - c * LIMB;
+      v = d5 + c;
+      c = (v / LIMB) | 0;
+      h5 = v - c * LIMB;
+      v = d6 + c;
+      c = (v / LIMB) | 0;
+      h6 = v - c * LIMB;
+      v = d7 + c;
+      c = (v / LIMB) | 0;
+      h7 = v - c * LIMB;
+      v = d8 + c;
+      c = (v / LIMB) | 0;
+      h8 = v - c * LIMB;
+      v = d9 + c;
+      c = (v / LIMB) | 0;
+      h9 = v - c * LIMB;
+      h0 += c * 5;
+      c = (h0 / LIMB) | 0;
+      h0 -= c * LIMB;
+      h1 += c;
     }
   }
 
   // Carry fully (three passes leave every limb below 2^13), then h mod p:
   // h + 5 reaching 2^130 means h >= p, and g = h + 5 - 2^130 is the result.
   for (let pass = 0; pass < 3; pass++) {
-    let c = ((h0 / LIMB) | 0); h0 -= c * LIMB;
-    h1 += c; c = ((h1 / LIMB) | 0); h1 -= c * LIMB;
-    h2 += c; c = ((h2 / LIMB) | 0); h2 -= c * LIMB;
-    h3 += c; c = ((h3 / LIMB) | 0); h3 -= c * LIMB;
-    h4 += c; c = ((h4 / LIMB) | 0); h4 -= c * LIMB;
-    h5 += c; c = ((h5 / LIMB) | 0); h5 -= c * LIMB;
-    h6 += c; c = ((h6 / LIMB) | 0); h6 -= c * LIMB;
-    h7 += c; c = ((h7 / LIMB) | 0); h7 -= c * LIMB;
-    h8 += c; c = ((h8 / LIMB) | 0); h8 -= c * LIMB;
-    h9 += c; c = ((h9 / LIMB) | 0); h9 -= c * LIMB;
+    let c = (h0 / LIMB) | 0;
+    h0 -= c * LIMB;
+    h1 += c;
+    c = (h1 / LIMB) | 0;
+    h1 -= c * LIMB;
+    h2 += c;
+    c = (h2 / LIMB) | 0;
+    h2 -= c * LIMB;
+    h3 += c;
+    c = (h3 / LIMB) | 0;
+    h3 -= c * LIMB;
+    h4 += c;
+    c = (h4 / LIMB) | 0;
+    h4 -= c * LIMB;
+    h5 += c;
+    c = (h5 / LIMB) | 0;
+    h5 -= c * LIMB;
+    h6 += c;
+    c = (h6 / LIMB) | 0;
+    h6 -= c * LIMB;
+    h7 += c;
+    c = (h7 / LIMB) | 0;
+    h7 -= c * LIMB;
+    h8 += c;
+    c = (h8 / LIMB) | 0;
+    h8 -= c * LIMB;
+    h9 += c;
+    c = (h9 / LIMB) | 0;
+    h9 -= c * LIMB;
     h0 += c * 5;
   }
-  let g0 = h0 + 5, c = ((g0 / LIMB) | 0); g0 -= c * LIMB;
-  let g1 = h1 + c; c = ((g1 / LIMB) | 0); g1 -= c * LIMB;
-  let g2 = h2 + c; c = ((g2 / LIMB) | 0); g2 -= c * LIMB;
-  let g3 = h3 + c; c = ((g3 / LIMB) | 0); g3 -= c * LIMB;
-  let g4 = h4 + c; c = ((g4 / LIMB) | 0); g4 -= c * LIMB;
-  let g5 = h5 + c; c = ((g5 / LIMB) | 0); g5 -= c * LIMB;
-  let g6 = h6 + c; c = ((g6 / LIMB) | 0); g6 -= c * LIMB;
-  let g7 = h7 + c; c = ((g7 / LIMB) | 0); g7 -= c * LIMB;
-  let g8 = h8 + c; c = ((g8 / LIMB) | 0); g8 -= c * LIMB;
-  let g9 = h9 + c; c = ((g9 / LIMB) | 0); g9 -= c * LIMB;
+  let g0 = h0 + 5,
+    c = (g0 / LIMB) | 0;
+  g0 -= c * LIMB;
+  let g1 = h1 + c;
+  c = (g1 / LIMB) | 0;
+  g1 -= c * LIMB;
+  let g2 = h2 + c;
+  c = (g2 / LIMB) | 0;
+  g2 -= c * LIMB;
+  let g3 = h3 + c;
+  c = (g3 / LIMB) | 0;
+  g3 -= c * LIMB;
+  let g4 = h4 + c;
+  c = (g4 / LIMB) | 0;
+  g4 -= c * LIMB;
+  let g5 = h5 + c;
+  c = (g5 / LIMB) | 0;
+  g5 -= c * LIMB;
+  let g6 = h6 + c;
+  c = (g6 / LIMB) | 0;
+  g6 -= c * LIMB;
+  let g7 = h7 + c;
+  c = (g7 / LIMB) | 0;
+  g7 -= c * LIMB;
+  let g8 = h8 + c;
+  c = (g8 / LIMB) | 0;
+  g8 -= c * LIMB;
+  let g9 = h9 + c;
+  c = (g9 / LIMB) | 0;
+  g9 -= c * LIMB;
   if (c > 0) {
-    h0 = g0; h1 = g1; h2 = g2; h3 = g3; h4 = g4; h5 = g5; h6 = g6; h7 = g7; h8 = g8; h9 = g9;
+    h0 = g0;
+    h1 = g1;
+    h2 = g2;
+    h3 = g3;
+    h4 = g4;
+    h5 = g5;
+    h6 = g6;
+    h7 = g7;
+    h8 = g8;
+    h9 = g9;
   }
 
   // The low 128 bits as eight 16-bit words, plus s (key bytes 16-31) mod 2^128.

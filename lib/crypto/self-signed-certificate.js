@@ -45,14 +45,19 @@ function oid(text) {
 // UTCTime, good until 2049: YYMMDDHHMMSSZ.
 const utcTime = (date) => der(0x17, Buffer.from(`${date.toISOString().replace(/[-:T]/g, '').slice(2, 14)}Z`, 'ascii'));
 
-const name = (commonName) => sequence(der(0x31, sequence(oid(OID.commonName), der(0x0c, Buffer.from(commonName, 'utf8')))));
+const name = (commonName) =>
+  sequence(der(0x31, sequence(oid(OID.commonName), der(0x0c, Buffer.from(commonName, 'utf8')))));
 
 function altName(host) {
   if (net.isIPv4(host)) return der(0x87, Buffer.from(host.split('.').map(Number)));
   return der(0x82, Buffer.from(host, 'ascii'));
 }
 
-const toPem = (label, bytes) => `-----BEGIN ${label}-----\n${bytes.toString('base64').match(/.{1,64}/g).join('\n')}\n-----END ${label}-----\n`;
+const toPem = (label, bytes) =>
+  `-----BEGIN ${label}-----\n${bytes
+    .toString('base64')
+    .match(/.{1,64}/g)
+    .join('\n')}\n-----END ${label}-----\n`;
 
 // Returns { cert, key } as PEM text. `hosts` are the names and IPv4
 // addresses it is valid for; the first is also its subject.
@@ -65,10 +70,13 @@ export function selfSignedCertificate({ hosts = ['localhost', '127.0.0.1'], days
   serial[0] = (serial[0] & 0x7f) | 0x40;
   const algorithm = sequence(oid(OID.ecdsaWithSha256));
   const subject = name(hosts[0]);
-  const extensions = der(0xa3, sequence(
-    sequence(oid(OID.basicConstraints), der(0x04, sequence())),
-    sequence(oid(OID.subjectAltName), der(0x04, sequence(...hosts.map(altName)))),
-  ));
+  const extensions = der(
+    0xa3,
+    sequence(
+      sequence(oid(OID.basicConstraints), der(0x04, sequence())),
+      sequence(oid(OID.subjectAltName), der(0x04, sequence(...hosts.map(altName)))),
+    ),
+  );
   const tbs = sequence(
     der(0xa0, der(0x02, Buffer.from([2]))),
     der(0x02, serial),

@@ -49,7 +49,8 @@ for (let i = 0; i < BATCH; i++) {
 }
 
 function checkLength(n) {
-  if (n > MAX_SHORT_PLAINTEXT) throw new RangeError(`a short record holds at most ${MAX_SHORT_PLAINTEXT} bytes, not ${n}`);
+  if (n > MAX_SHORT_PLAINTEXT)
+    throw new RangeError(`a short record holds at most ${MAX_SHORT_PLAINTEXT} bytes, not ${n}`);
 }
 
 // Compares without an early exit, like a MAC check should.
@@ -135,19 +136,33 @@ function gcmSmallPayloads(ecb, multiply) {
   // GHASH of the ciphertext blocks (the last zero-padded) and the lengths
   // block, XORed with E(K, J0) from masks, written to out at outAt.
   const tag = (ciphertext, at, n, masks, out, outAt) => {
-    let z0 = 0, z1 = 0, z2 = 0, z3 = 0;
+    let z0 = 0,
+      z1 = 0,
+      z2 = 0,
+      z3 = 0;
     const whole = at + (n & ~15);
     let i = at;
     for (; i < whole; i += 16) {
-      const z = multiply(z0 ^ ciphertext.readInt32BE(i), z1 ^ ciphertext.readInt32BE(i + 4), z2 ^ ciphertext.readInt32BE(i + 8), z3 ^ ciphertext.readInt32BE(i + 12));
-      z0 = z[0]; z1 = z[1]; z2 = z[2]; z3 = z[3];
+      const z = multiply(
+        z0 ^ ciphertext.readInt32BE(i),
+        z1 ^ ciphertext.readInt32BE(i + 4),
+        z2 ^ ciphertext.readInt32BE(i + 8),
+        z3 ^ ciphertext.readInt32BE(i + 12),
+      );
+      z0 = z[0];
+      z1 = z[1];
+      z2 = z[2];
+      z3 = z[3];
     }
     if (i < at + n) {
       const words = scratch.words;
       words.fill(0);
       for (let j = 0; i + j < at + n; j++) words[j >> 2] |= ciphertext[i + j] << (24 - 8 * (j & 3));
       const z = multiply(z0 ^ words[0], z1 ^ words[1], z2 ^ words[2], z3 ^ words[3]);
-      z0 = z[0]; z1 = z[1]; z2 = z[2]; z3 = z[3];
+      z0 = z[0];
+      z1 = z[1];
+      z2 = z[2];
+      z3 = z[3];
     }
     // len(A) = 0 || len(C) in bits, 64-bit big-endian each.
     const z = multiply(z0, z1, z2, z3 ^ (8 * n));
@@ -220,7 +235,12 @@ export function chachaShortRecords(key, { offset, step, extended = false }) {
 export function chachaOriginalShortRecords(key, { offset, step }) {
   const nonce = Buffer.alloc(12);
   const counter = addLittleEndian(nonce.subarray(4), offset);
-  return chachaRecords(key, { nonce, advance: () => addLittleEndian(counter, step), extended: false, mac: originalMac });
+  return chachaRecords(key, {
+    nonce,
+    advance: () => addLittleEndian(counter, step),
+    extended: false,
+    mac: originalMac,
+  });
 }
 
 // Seals and opens records under nonce, which advance() moves on after each.

@@ -24,41 +24,96 @@ import { methodHint } from './method-field.js';
 // methods, and ShadowsocksR's auth_chain inside) needs OpenSSL's legacy
 // provider, as ours does.
 const PRESETS = [
-  'base-auth', 'ss-base', 'ss-stream-cipher', 'ss-aead-cipher', 'ssr-auth-aes128-md5', 'ssr-auth-aes128-sha1',
-  'ssr-auth-chain-a', 'ssr-auth-chain-b', 'v2ray-vmess', 'obfs-random-padding', 'obfs-http', 'obfs-tls1.2-ticket',
+  'base-auth',
+  'ss-base',
+  'ss-stream-cipher',
+  'ss-aead-cipher',
+  'ssr-auth-aes128-md5',
+  'ssr-auth-aes128-sha1',
+  'ssr-auth-chain-a',
+  'ssr-auth-chain-b',
+  'v2ray-vmess',
+  'obfs-random-padding',
+  'obfs-http',
+  'obfs-tls1.2-ticket',
   'aead-random-cipher',
 ];
 const METHODS = {
   'ss-stream-cipher': [
-    'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr', 'aes-128-cfb', 'aes-192-cfb', 'aes-256-cfb',
-    'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb', 'rc4-md5', 'rc4-md5-6', 'none', 'chacha20-ietf',
+    'aes-128-ctr',
+    'aes-192-ctr',
+    'aes-256-ctr',
+    'aes-128-cfb',
+    'aes-192-cfb',
+    'aes-256-cfb',
+    'camellia-128-cfb',
+    'camellia-192-cfb',
+    'camellia-256-cfb',
+    'rc4-md5',
+    'rc4-md5-6',
+    'none',
+    'chacha20-ietf',
   ],
-  'ss-aead-cipher': ['aes-128-gcm', 'aes-192-gcm', 'aes-256-gcm', 'chacha20-poly1305', 'chacha20-ietf-poly1305', 'xchacha20-ietf-poly1305'],
+  'ss-aead-cipher': [
+    'aes-128-gcm',
+    'aes-192-gcm',
+    'aes-256-gcm',
+    'chacha20-poly1305',
+    'chacha20-ietf-poly1305',
+    'xchacha20-ietf-poly1305',
+  ],
 };
 // Params blinksocks 3.3.0 does not check at start but crashes without on the
 // first connection.
-const REQUIRED = { 'aead-random-cipher': ['method'], 'obfs-tls1.2-ticket': ['sni'], 'obfs-http': ['file'], 'v2ray-vmess': ['id'] };
+const REQUIRED = {
+  'aead-random-cipher': ['method'],
+  'obfs-tls1.2-ticket': ['sni'],
+  'obfs-http': ['file'],
+  'v2ray-vmess': ['id'],
+};
 
 function validate({ presets }) {
   if (!Array.isArray(presets) || presets.length === 0) {
-    return [{ field: 'presets', message: 'must be a non-empty array of blinksocks presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]' }];
+    return [
+      {
+        field: 'presets',
+        message:
+          'must be a non-empty array of blinksocks presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]',
+      },
+    ];
   }
   return presets.flatMap((preset, at) => {
     const field = `presets[${at}]`;
     if (!isPlainObject(preset)) return [{ field, message: 'must be an object like {"name":"ss-base"}' }];
     if (!PRESETS.includes(preset.name)) {
-      return [{ field: `${field}.name`, message: `unknown blinksocks preset ${JSON.stringify(preset.name)}${nearestHint(preset.name, PRESETS)}; valid: ${PRESETS.join(', ')}` }];
+      return [
+        {
+          field: `${field}.name`,
+          message: `unknown blinksocks preset ${JSON.stringify(preset.name)}${nearestHint(preset.name, PRESETS)}; valid: ${PRESETS.join(', ')}`,
+        },
+      ];
     }
-    if (preset.params !== undefined && !isPlainObject(preset.params)) return [{ field: `${field}.params`, message: 'must be an object' }];
+    if (preset.params !== undefined && !isPlainObject(preset.params))
+      return [{ field: `${field}.params`, message: 'must be an object' }];
     const missing = (REQUIRED[preset.name] ?? []).filter((param) => preset.params?.[param] === undefined);
     if (missing.length > 0) {
-      return [{ field: `${field}.params.${missing[0]}`, message: 'missing: blinksocks starts without it and fails at the first connection' }];
+      return [
+        {
+          field: `${field}.params.${missing[0]}`,
+          message: 'missing: blinksocks starts without it and fails at the first connection',
+        },
+      ];
     }
     const methods = METHODS[preset.name];
     const method = preset.params?.method;
     if (!methods || method === undefined) return [];
     if (!methods.includes(method)) {
-      return [{ field: `${field}.params.method`, message: `blinksocks does not support ${JSON.stringify(method)} in ${preset.name}${methodHint(method, methods)}; valid: ${methods.join(', ')}` }];
+      return [
+        {
+          field: `${field}.params.method`,
+          message: `blinksocks does not support ${JSON.stringify(method)} in ${preset.name}${methodHint(method, methods)}; valid: ${methods.join(', ')}`,
+        },
+      ];
     }
     return [];
   });
@@ -69,14 +124,21 @@ function validate({ presets }) {
 // 'blinksocks base-auth + obfs-random-padding + ss-aead-cipher(aes-256-gcm)'.
 function label({ presets }) {
   const [base, cipher, ...rest] = presets;
-  const plainShadowsocks = rest.length === 0 && base?.name === 'ss-base' && !base.params && METHODS[cipher?.name]
-    && Object.keys(cipher.params ?? {}).join() === 'method';
+  const plainShadowsocks =
+    rest.length === 0 &&
+    base?.name === 'ss-base' &&
+    !base.params &&
+    METHODS[cipher?.name] &&
+    Object.keys(cipher.params ?? {}).join() === 'method';
   return `blinksocks ${plainShadowsocks ? cipher.params.method : chainLabel(presets)}`;
 }
 
 const usesRc4 = (presets) =>
-  presets.some((preset) => String(preset.params?.method ?? '').startsWith('rc4') || preset.name.startsWith('ssr-auth-chain'));
-const usesStreamChacha = (presets) => presets.some((preset) => preset.name === 'ss-stream-cipher' && preset.params?.method === 'chacha20-ietf');
+  presets.some(
+    (preset) => String(preset.params?.method ?? '').startsWith('rc4') || preset.name.startsWith('ssr-auth-chain'),
+  );
+const usesStreamChacha = (presets) =>
+  presets.some((preset) => preset.name === 'ss-stream-cipher' && preset.params?.method === 'chacha20-ietf');
 const ANY_NODE = fileURLToPath(new URL('./blinksocks-any-node.cjs', import.meta.url));
 
 // The blinksocks a run would use: CIPHERBENCH_BLINKSOCKS's, else the one
@@ -91,7 +153,8 @@ async function locate(reference, { env = process.env, cwd = process.cwd() } = {}
       continue;
     }
     const { version, bin } = JSON.parse(readFileSync(manifest, 'utf8'));
-    if (!/^3\./.test(version)) return { missing: `blinksocks ${version} found at ${path.dirname(manifest)}, but cipherbench runs 3.x` };
+    if (!/^3\./.test(version))
+      return { missing: `blinksocks ${version} found at ${path.dirname(manifest)}, but cipherbench runs 3.x` };
     const start = path.resolve(path.dirname(manifest), typeof bin === 'string' ? bin : bin.blinksocks);
     return { found: { blinksocks: start, version } };
   }
@@ -113,7 +176,10 @@ async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }
       log_path: path.join(folder, 'client.log'),
     },
   }));
-  const flags = [...(usesRc4(presets) ? [LEGACY_FLAG] : []), ...(usesStreamChacha(presets) ? ['--require', ANY_NODE] : [])];
+  const flags = [
+    ...(usesRc4(presets) ? [LEGACY_FLAG] : []),
+    ...(usesStreamChacha(presets) ? ['--require', ANY_NODE] : []),
+  ];
   const relays = ['server', 'client'].map((role) => ({
     role,
     label: `blinksocks ${role}`,

@@ -23,7 +23,10 @@ function validate(reference) {
   for (const role of ['client', 'server']) {
     const line = reference[role];
     if (typeof line !== 'string' || line.trim() === '') {
-      problems.push({ field: role, message: `missing: the ${role} relay's command line, with ${REQUIRED[role].map((name) => `{${name}}`).join(' and ')} in it` });
+      problems.push({
+        field: role,
+        message: `missing: the ${role} relay's command line, with ${REQUIRED[role].map((name) => `{${name}}`).join(' and ')} in it`,
+      });
       continue;
     }
     const split = splitCommand(line);
@@ -32,18 +35,29 @@ function validate(reference) {
       continue;
     }
     if (!split.words[0]) problems.push({ field: role, message: 'names no program to run' });
-    else if (placeholdersIn(split.words[0]).length > 0) problems.push({ field: role, message: 'the program to run cannot be a placeholder' });
+    else if (placeholdersIn(split.words[0]).length > 0)
+      problems.push({ field: role, message: 'the program to run cannot be a placeholder' });
     const used = placeholdersIn(line);
     const unknown = used.filter((name) => !PLACEHOLDERS.includes(name));
     if (unknown.length > 0) {
-      problems.push({ field: role, message: `unknown placeholder ${unknown.map((name) => `{${name}}`).join(', ')}; valid: ${PLACEHOLDERS.map((name) => `{${name}}`).join(', ')}` });
+      problems.push({
+        field: role,
+        message: `unknown placeholder ${unknown.map((name) => `{${name}}`).join(', ')}; valid: ${PLACEHOLDERS.map((name) => `{${name}}`).join(', ')}`,
+      });
     }
     const absent = REQUIRED[role].filter((name) => !used.includes(name));
-    if (absent.length > 0) problems.push({ field: role, message: `has no ${absent.map((name) => `{${name}}`).join(' or ')}: the ${role} relay must be told ${describe(absent)}` });
+    if (absent.length > 0)
+      problems.push({
+        field: role,
+        message: `has no ${absent.map((name) => `{${name}}`).join(' or ')}: the ${role} relay must be told ${describe(absent)}`,
+      });
   }
   const both = ['client', 'server'].map((role) => reference[role]).filter((line) => typeof line === 'string');
   if (problems.length === 0 && !both.some((line) => placeholdersIn(line).includes('forward'))) {
-    problems.push({ field: 'client', message: 'neither command has {forward}: one of the relays must be told the target address' });
+    problems.push({
+      field: 'client',
+      message: 'neither command has {forward}: one of the relays must be told the target address',
+    });
   }
   return problems;
 }
@@ -70,15 +84,22 @@ export default {
   fields: ['client', 'server'],
   validate,
   label,
-  hint: 'install it, or give its full path in the case\'s command',
-  locate: (reference, options) => findPrograms([...new Set(['server', 'client'].map((role) => programOf(reference[role])))], options),
+  hint: "install it, or give its full path in the case's command",
+  locate: (reference, options) =>
+    findPrograms([...new Set(['server', 'client'].map((role) => programOf(reference[role])))], options),
   plan: async (reference, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost }) => {
     const shared = { server: `${serverHost}:${ports.server}`, forward: `127.0.0.1:${ports.target}`, key };
     const relays = ['server', 'client'].map((role) => {
       const listen = role === 'server' ? ports.server : ports.client;
       const host = role === 'server' ? serverBind : '127.0.0.1';
       const [program, ...args] = argv(reference[role], { ...shared, listen: `${host}:${listen}` });
-      return { role, label: `${role} ${path.basename(program)}`, file: found[program], args, readiness: { listening: listen } };
+      return {
+        role,
+        label: `${role} ${path.basename(program)}`,
+        file: found[program],
+        args,
+        readiness: { listening: listen },
+      };
     });
     return { relays, entryPort: ports.client };
   },

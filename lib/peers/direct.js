@@ -10,5 +10,9 @@ export default {
   impl: 'direct',
   label: () => 'direct (no relay)',
   carriesUdp: () => true,
-  plan: async (reference, { ports, serverHost = '127.0.0.1' }) => ({ relays: [], entryHost: serverHost, entryPort: ports.target }),
+  plan: async (reference, { ports, serverHost = '127.0.0.1' }) => ({
+    relays: [],
+    entryHost: serverHost,
+    entryPort: ports.target,
+  }),
 };

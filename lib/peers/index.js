@@ -21,7 +21,11 @@ import v2ray from './v2ray.js';
 // chain case runs on ours.js. The runner starts, waits for, measures,
 // costs and stops every one alike.
 /** @type {Record<string, import('../contracts.js').Peer>} */
-const PEERS = Object.fromEntries([direct, plain, bareNode, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, trojanGfw, ssr, command].map((peer) => [peer.impl, peer]));
+const PEERS = Object.fromEntries(
+  [direct, plain, bareNode, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, trojanGfw, ssr, command].map(
+    (peer) => [peer.impl, peer],
+  ),
+);
 export const IMPLS = Object.keys(PEERS);
 // Own names only: a case's impl of "toString" names no peer.
 const peerNamed = (impl) => (typeof impl === 'string' && Object.hasOwn(PEERS, impl) ? PEERS[impl] : undefined);
@@ -34,8 +38,15 @@ export { CASE_INBOUNDS };
 /** @param {readonly string[]} [supported] the inbounds the case's implementation has */
 export function validateInbound(inbound, supported = ['tunnel'], who = 'this case') {
   if (inbound === undefined) return [];
-  if (!CASE_INBOUNDS.includes(inbound)) return [{ field: 'inbound', message: `unknown inbound ${JSON.stringify(inbound)}${nearestHint(inbound, CASE_INBOUNDS)}; valid: ${CASE_INBOUNDS.join(', ')}` }];
-  if (!supported.includes(inbound)) return [{ field: 'inbound', message: `${who} has no ${inbound} inbound; it takes ${supported.join(', ')}` }];
+  if (!CASE_INBOUNDS.includes(inbound))
+    return [
+      {
+        field: 'inbound',
+        message: `unknown inbound ${JSON.stringify(inbound)}${nearestHint(inbound, CASE_INBOUNDS)}; valid: ${CASE_INBOUNDS.join(', ')}`,
+      },
+    ];
+  if (!supported.includes(inbound))
+    return [{ field: 'inbound', message: `${who} has no ${inbound} inbound; it takes ${supported.join(', ')}` }];
   return [];
 }
 
@@ -44,12 +55,20 @@ export function validateInbound(inbound, supported = ['tunnel'], who = 'this cas
 export function validateReference(reference) {
   const peer = peerNamed(reference.impl);
   if (!peer) {
-    return [{ field: 'impl', message: `unknown implementation ${JSON.stringify(reference.impl)}${nearestHint(reference.impl, IMPLS)}; valid: ${IMPLS.join(', ')}` }];
+    return [
+      {
+        field: 'impl',
+        message: `unknown implementation ${JSON.stringify(reference.impl)}${nearestHint(reference.impl, IMPLS)}; valid: ${IMPLS.join(', ')}`,
+      },
+    ];
   }
   const allowed = ['impl', 'label', ...peer.fields, ...(peer.inbounds ? ['inbound'] : [])];
   const problems = Object.keys(reference)
     .filter((field) => !allowed.includes(field))
-    .map((field) => ({ field, message: `${peer.impl} takes no field ${JSON.stringify(field)}${nearestHint(field, allowed)}; valid: ${allowed.join(', ')}` }));
+    .map((field) => ({
+      field,
+      message: `${peer.impl} takes no field ${JSON.stringify(field)}${nearestHint(field, allowed)}; valid: ${allowed.join(', ')}`,
+    }));
   if (reference.label !== undefined && (typeof reference.label !== 'string' || reference.label.trim() === '')) {
     problems.push({ field: 'label', message: 'must be a non-empty string, the name the reports give this row' });
   }
@@ -62,10 +81,13 @@ export function validateReference(reference) {
 // A chain with an inbound ({ chain, inbound }) is { presets, inbound }.
 export function caseIdentity(entry) {
   if (!isReference(entry)) return { presets: entry };
-  if (entry.impl === undefined) return { presets: entry.chain, ...(entry.inbound === undefined ? {} : { inbound: entry.inbound }) };
+  if (entry.impl === undefined)
+    return { presets: entry.chain, ...(entry.inbound === undefined ? {} : { inbound: entry.inbound }) };
   const peer = peerNamed(entry.impl);
   const fields = [...peer.fields, ...(peer.inbounds ? ['inbound'] : [])];
-  const given = Object.fromEntries(fields.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]));
+  const given = Object.fromEntries(
+    fields.filter((field) => entry[field] !== undefined).map((field) => [field, entry[field]]),
+  );
   return { impl: entry.impl, ...given, label: entry.label ?? peer.label(entry) };
 }
 

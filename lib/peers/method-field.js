@@ -16,7 +16,12 @@ export function validateMethod(reference, methods) {
   const { method } = reference;
   if (method === undefined) return [{ field: 'method', message: `missing; valid: ${methods.join(', ')}` }];
   if (!methods.includes(method)) {
-    return [{ field: 'method', message: `${reference.impl} does not support ${JSON.stringify(method)}${methodHint(method, methods)}; valid: ${methods.join(', ')}` }];
+    return [
+      {
+        field: 'method',
+        message: `${reference.impl} does not support ${JSON.stringify(method)}${methodHint(method, methods)}; valid: ${methods.join(', ')}`,
+      },
+    ];
   }
   return [];
 }

@@ -29,14 +29,32 @@ function ourRelays(chain, inbound, { ports, key, serverHost = '127.0.0.1', serve
       // Beyond loopback (a --link or --remote host) a relay refuses a chain
       // without integrity unless told: the run's key is random, and the
       // benchmark measures what the person chose.
-      args: [...node, 'relay', 'server', '--listen', `${serverBind}:${ports.server}`, ...presets, ...(isLoopbackHost(serverBind) ? [] : ['--allow-unauthenticated'])],
+      args: [
+        ...node,
+        'relay',
+        'server',
+        '--listen',
+        `${serverBind}:${ports.server}`,
+        ...presets,
+        ...(isLoopbackHost(serverBind) ? [] : ['--allow-unauthenticated']),
+      ],
       readiness: { stdout: READY_LINE },
     },
     {
       role: 'client',
       label: 'relay client',
       file: process.execPath,
-      args: [...node, 'relay', 'client', '--listen', `127.0.0.1:${ports.client}`, '--server', `${serverHost}:${ports.server}`, ...inboundArgs(inbound, ports), ...presets],
+      args: [
+        ...node,
+        'relay',
+        'client',
+        '--listen',
+        `127.0.0.1:${ports.client}`,
+        '--server',
+        `${serverHost}:${ports.server}`,
+        ...inboundArgs(inbound, ports),
+        ...presets,
+      ],
       readiness: { stdout: READY_LINE },
     },
   ];
@@ -44,9 +62,10 @@ function ourRelays(chain, inbound, { ports, key, serverHost = '127.0.0.1', serve
 
 // The relay client's --inbound for a case's: HTTP CONNECT and plain
 // proxying are one inbound, as in every HTTP proxy.
-const inboundArgs = (inbound = 'tunnel', ports) => (inbound === 'tunnel'
-  ? ['--forward', `127.0.0.1:${ports.target}`]
-  : ['--inbound', inbound === 'socks5' ? 'socks5' : 'http']);
+const inboundArgs = (inbound = 'tunnel', ports) =>
+  inbound === 'tunnel'
+    ? ['--forward', `127.0.0.1:${ports.target}`]
+    : ['--inbound', inbound === 'socks5' ? 'socks5' : 'http'];
 
 // The peer of every case that is a preset chain rather than a reference
 // row: a case names it by being an array, so it has no impl. It runs on a
@@ -60,7 +79,9 @@ export default {
   carriesUdp: ({ presets }) => chainHasUdp(presets),
   plan: async ({ presets, inbound }, context) => {
     let folder = null;
-    const chain = chainForRun(presets, () => writeCertificateFiles(folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-ours-'))));
+    const chain = chainForRun(presets, () =>
+      writeCertificateFiles((folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-ours-')))),
+    );
     const cleanup = folder ? () => rmSync(folder, { recursive: true, force: true }) : undefined;
     return { relays: ourRelays(chain, inbound, context), entryPort: context.ports.client, cleanup };
   },

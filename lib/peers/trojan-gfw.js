@@ -70,8 +70,22 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
   const { files, cleanup } = await writeConfigFiles('trojan-gfw', (folder) => {
     const { cert, key: keyFile } = writeCertificateFiles(folder);
     return {
-      server: trojanServerConfig({ port: ports.server, listen: serverBind, password: key, fallbackPort: NOTHING_SERVED, cert, key: keyFile }),
-      client: trojanForwardConfig({ port: ports.client, serverPort: ports.server, server: serverHost, forwardPort: ports.target, password: key, ca: cert }),
+      server: trojanServerConfig({
+        port: ports.server,
+        listen: serverBind,
+        password: key,
+        fallbackPort: NOTHING_SERVED,
+        cert,
+        key: keyFile,
+      }),
+      client: trojanForwardConfig({
+        port: ports.client,
+        serverPort: ports.server,
+        server: serverHost,
+        forwardPort: ports.target,
+        password: key,
+        ca: cert,
+      }),
     };
   });
   const relays = ['server', 'client'].map((role) => ({

@@ -21,10 +21,26 @@ const SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto'];
 const MAX_ALTER_ID = 65535;
 
 // streamSettings: plain TCP, or TLS with the run's certificate.
-const serverStream = (tls) => (tls ? { streamSettings: { network: 'tcp', security: 'tls', tlsSettings: { certificates: [{ certificateFile: tls.cert, keyFile: tls.key }] } } } : {});
-const clientStream = (tls) => (tls
-  ? { streamSettings: { network: 'tcp', security: 'tls', tlsSettings: { serverName: 'localhost', certificates: [{ usage: 'verify', certificateFile: tls.cert }] } } }
-  : {});
+const serverStream = (tls) =>
+  tls
+    ? {
+        streamSettings: {
+          network: 'tcp',
+          security: 'tls',
+          tlsSettings: { certificates: [{ certificateFile: tls.cert, keyFile: tls.key }] },
+        },
+      }
+    : {};
+const clientStream = (tls) =>
+  tls
+    ? {
+        streamSettings: {
+          network: 'tcp',
+          security: 'tls',
+          tlsSettings: { serverName: 'localhost', certificates: [{ usage: 'verify', certificateFile: tls.cert }] },
+        },
+      }
+    : {};
 
 const inboundSettings = {
   vmess: ({ id, alterId = 0 }) => ({ clients: [{ id, alterId }] }),
@@ -32,9 +48,13 @@ const inboundSettings = {
   vless: ({ id }) => ({ clients: [{ id }], decryption: 'none' }),
 };
 const outboundSettings = {
-  vmess: ({ server, serverPort, id, alterId = 0, security }) => ({ vnext: [{ address: server, port: serverPort, users: [{ id, alterId, security }] }] }),
+  vmess: ({ server, serverPort, id, alterId = 0, security }) => ({
+    vnext: [{ address: server, port: serverPort, users: [{ id, alterId, security }] }],
+  }),
   trojan: ({ server, serverPort, password }) => ({ servers: [{ address: server, port: serverPort, password }] }),
-  vless: ({ server, serverPort, id }) => ({ vnext: [{ address: server, port: serverPort, users: [{ id, encryption: 'none' }] }] }),
+  vless: ({ server, serverPort, id }) => ({
+    vnext: [{ address: server, port: serverPort, users: [{ id, encryption: 'none' }] }],
+  }),
 };
 
 // `tls`: { cert, key } files, or none for plain TCP.
@@ -48,29 +68,65 @@ export const v2rayServerConfig = ({ protocol = 'vmess', port, listen = '127.0.0.
 // socks (no authentication) and http (CONNECT and plain) let the
 // application name it.
 const clientInbound = (inbound, port, forwardPort, udp) => {
-  if (inbound === 'socks5') return { listen: '127.0.0.1', port, protocol: 'socks', settings: { auth: 'noauth', udp: false } };
-  if (inbound === 'http-connect' || inbound === 'http-proxy') return { listen: '127.0.0.1', port, protocol: 'http', settings: {} };
-  return { listen: '127.0.0.1', port, protocol: 'dokodemo-door', settings: { address: '127.0.0.1', port: forwardPort, network: udp ? 'tcp,udp' : 'tcp' } };
+  if (inbound === 'socks5')
+    return { listen: '127.0.0.1', port, protocol: 'socks', settings: { auth: 'noauth', udp: false } };
+  if (inbound === 'http-connect' || inbound === 'http-proxy')
+    return { listen: '127.0.0.1', port, protocol: 'http', settings: {} };
+  return {
+    listen: '127.0.0.1',
+    port,
+    protocol: 'dokodemo-door',
+    settings: { address: '127.0.0.1', port: forwardPort, network: udp ? 'tcp,udp' : 'tcp' },
+  };
 };
 
-export const v2rayClientConfig = ({ protocol = 'vmess', port, serverPort, forwardPort, server = '127.0.0.1', tls, inbound = 'tunnel', udp = false, ...user }) => ({
+export const v2rayClientConfig = ({
+  protocol = 'vmess',
+  port,
+  serverPort,
+  forwardPort,
+  server = '127.0.0.1',
+  tls,
+  inbound = 'tunnel',
+  udp = false,
+  ...user
+}) => ({
   log: { loglevel: 'warning' },
   inbounds: [clientInbound(inbound, port, forwardPort, udp)],
-  outbounds: [{ protocol, settings: outboundSettings[protocol]({ server, serverPort, ...user }), ...clientStream(tls) }],
+  outbounds: [
+    { protocol, settings: outboundSettings[protocol]({ server, serverPort, ...user }), ...clientStream(tls) },
+  ],
 });
 
 function validate({ protocol = 'vmess', security, alterId, tls }) {
   const problems = [];
-  if (!PROTOCOLS.includes(protocol)) return [{ field: 'protocol', message: `unknown protocol ${JSON.stringify(protocol)}${nearestHint(protocol, PROTOCOLS)}; valid: ${PROTOCOLS.join(', ')}` }];
-  if (tls !== undefined && typeof tls !== 'boolean') problems.push({ field: 'tls', message: 'must be true (TLS over TCP, with a certificate made for the run) or false' });
+  if (!PROTOCOLS.includes(protocol))
+    return [
+      {
+        field: 'protocol',
+        message: `unknown protocol ${JSON.stringify(protocol)}${nearestHint(protocol, PROTOCOLS)}; valid: ${PROTOCOLS.join(', ')}`,
+      },
+    ];
+  if (tls !== undefined && typeof tls !== 'boolean')
+    problems.push({
+      field: 'tls',
+      message: 'must be true (TLS over TCP, with a certificate made for the run) or false',
+    });
   if (protocol !== 'vmess') {
     for (const [field, value] of Object.entries({ security, alterId })) {
-      if (value !== undefined) problems.push({ field, message: `belongs to vmess; ${protocol} has no ${field} (TLS is its cipher: tls: true)` });
+      if (value !== undefined)
+        problems.push({
+          field,
+          message: `belongs to vmess; ${protocol} has no ${field} (TLS is its cipher: tls: true)`,
+        });
     }
     return problems;
   }
   if (!SECURITIES.includes(security)) {
-    problems.push({ field: 'security', message: `${security === undefined ? 'missing' : `unknown security ${JSON.stringify(security)}${nearestHint(security, SECURITIES)}`}; valid: ${SECURITIES.join(', ')}` });
+    problems.push({
+      field: 'security',
+      message: `${security === undefined ? 'missing' : `unknown security ${JSON.stringify(security)}${nearestHint(security, SECURITIES)}`}; valid: ${SECURITIES.join(', ')}`,
+    });
   }
   if (alterId !== undefined && !(Number.isInteger(alterId) && alterId >= 0 && alterId <= MAX_ALTER_ID)) {
     problems.push({ field: 'alterId', message: `must be an integer from 0 to ${MAX_ALTER_ID}` });
@@ -81,13 +137,25 @@ function validate({ protocol = 'vmess', security, alterId, tls }) {
 // The two configs in a folder removed when the run ends. V2Ray logs once
 // it has started, but readiness is read from the listening table, as for
 // the other peers.
-async function plan({ protocol = 'vmess', security, alterId = 0, tls = false, inbound }, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) {
+async function plan(
+  { protocol = 'vmess', security, alterId = 0, tls = false, inbound },
+  { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false },
+) {
   const user = { protocol, id: randomUUID(), password: key, alterId, security };
   const { files, cleanup } = await writeConfigFiles('v2ray', (folder) => {
     const certificate = tls ? writeCertificateFiles(folder) : undefined;
     return {
       server: v2rayServerConfig({ ...user, port: ports.server, listen: serverBind, tls: certificate }),
-      client: v2rayClientConfig({ ...user, port: ports.client, serverPort: ports.server, forwardPort: ports.target, server: serverHost, tls: certificate, inbound, udp }),
+      client: v2rayClientConfig({
+        ...user,
+        port: ports.client,
+        serverPort: ports.server,
+        forwardPort: ports.target,
+        server: serverHost,
+        tls: certificate,
+        inbound,
+        udp,
+      }),
     };
   });
   const relays = ['server', 'client'].map((role) => ({
@@ -106,7 +174,8 @@ export default {
   fields: ['protocol', 'security', 'alterId', 'tls'],
   validate,
   inbounds: CASE_INBOUNDS,
-  label: ({ protocol = 'vmess', security, alterId, tls }) => [`v2ray ${protocol}`, security, alterId ? `alterId ${alterId}` : '', tls ? '+ tls' : ''].filter(Boolean).join(' '),
+  label: ({ protocol = 'vmess', security, alterId, tls }) =>
+    [`v2ray ${protocol}`, security, alterId ? `alterId ${alterId}` : '', tls ? '+ tls' : ''].filter(Boolean).join(' '),
   hint: 'install it with `apt-get install v2ray` (Debian/Ubuntu, 4.x) or put a v2ray 4.x binary (github.com/v2fly/v2ray-core/releases) on PATH',
   // VMess and VLESS carry each datagram whole, with TLS too. V2Ray 4.34's
   // trojan does not keep datagram boundaries: its client packs what it has
@@ -114,7 +183,7 @@ export default {
   // pieces of up to 2 KB (200 datagrams of 1,200 bytes arrived as 17 of
   // 352 to 2,048 bytes), so iperf3 -u counts 99.9% lost.
   carriesUdp: ({ protocol = 'vmess' }) => protocol !== 'trojan',
-  withoutUdp: () => 'V2Ray 4.34\'s trojan merges and splits datagrams',
+  withoutUdp: () => "V2Ray 4.34's trojan merges and splits datagrams",
   locate: (reference, options) => findPrograms(['v2ray'], options),
   plan,
   // Its configuration is a file on this host.

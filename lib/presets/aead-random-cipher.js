@@ -28,18 +28,27 @@ const MAX_PAYLOAD = 0x3fff;
 const NONCE_LENGTH = 12;
 const SEQUENCE = { offset: 0, step: 2 };
 
-const checkInfo = (value) => (typeof value === 'string' && value.length > 0 && value.length <= 255 ? undefined : 'must be a string of 1 to 255 characters');
-const checkFactor = (value) => (Number.isInteger(value) && value >= 1 && value <= 10 ? undefined : 'must be a whole number from 1 to 10');
+const checkInfo = (value) =>
+  typeof value === 'string' && value.length > 0 && value.length <= 255
+    ? undefined
+    : 'must be a string of 1 to 255 characters';
+const checkFactor = (value) =>
+  Number.isInteger(value) && value >= 1 && value <= 10 ? undefined : 'must be a whole number from 1 to 10';
 
 export default {
   name: 'aead-random-cipher',
-  summary: 'blinksocks AEAD cipher with random padding before each chunk (AES-GCM, HKDF-SHA1 subkey of the raw password)',
+  summary:
+    'blinksocks AEAD cipher with random padding before each chunk (AES-GCM, HKDF-SHA1 subkey of the raw password)',
   roles: ['cipher'],
   authenticated: true,
   params: {
     method: { required: true, values: METHODS },
     info: { required: false, description: `the HKDF info string (default "${DEFAULT_INFO}")`, check: checkInfo },
-    factor: { required: false, description: `padding length multiplier, 1 to 10 (default ${DEFAULT_FACTOR})`, check: checkFactor },
+    factor: {
+      required: false,
+      description: `padding length multiplier, 1 to 10 (default ${DEFAULT_FACTOR})`,
+      check: checkFactor,
+    },
   },
   prepare(params, { password }) {
     const method = AEAD_METHODS[params.method];
@@ -128,9 +137,11 @@ export default {
             const record = queue.take(LENGTH_RECORD);
             if (!record) return;
             inChunk = true;
-            if (!state.lengths.open(record, length)) throw protocolError('aead-random-cipher: tag mismatch: wrong key or corrupted stream');
+            if (!state.lengths.open(record, length))
+              throw protocolError('aead-random-cipher: tag mismatch: wrong key or corrupted stream');
             payloadLength = length.readUInt16BE(0);
-            if (payloadLength > MAX_PAYLOAD) throw protocolError(`aead-random-cipher: chunk length ${payloadLength} exceeds 0x3FFF`);
+            if (payloadLength > MAX_PAYLOAD)
+              throw protocolError(`aead-random-cipher: chunk length ${payloadLength} exceeds 0x3FFF`);
             // As ss-aead-cipher (and libev): blinksocks never seals an
             // empty chunk, and a flood of them only costs the server AEAD
             // opens.
@@ -158,7 +169,8 @@ export default {
       // A FIN inside a chunk (its padding, length or payload) is a cut
       // stream, not its end.
       decode.ended = () => {
-        if (queue.length > 0 || inChunk) throw protocolError('aead-random-cipher: stream ended inside a chunk: truncated');
+        if (queue.length > 0 || inChunk)
+          throw protocolError('aead-random-cipher: stream ended inside a chunk: truncated');
       };
       return decode;
     };
@@ -166,7 +178,13 @@ export default {
     return (connection) => {
       const encode = encoder(connection);
       const decode = decoder(connection);
-      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode, decodeEnded: decode.ended };
+      return {
+        clientEncode: encode,
+        serverEncode: encode,
+        clientDecode: decode,
+        serverDecode: decode,
+        decodeEnded: decode.ended,
+      };
     };
   },
 };

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, createSecretKey, timingSafeEqual } from 'node:crypto';
+import {
+  createCipheriv,
+  createDecipheriv,
+  createHash,
+  createHmac,
+  createSecretKey,
+  timingSafeEqual,
+} from 'node:crypto';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { protocolError } from '../wire/protocol-error.js';
 import { targetHeaderStages } from '../wire/target-header.js';
@@ -18,7 +25,11 @@ export default {
   summary: 'blinksocks target address, AES-128-CFB encrypted and HMAC-authenticated with keys from the password',
   roles: ['address'],
   params: {
-    method: { required: false, values: Object.keys(HMAC_LENGTHS), description: `the HMAC hash (default ${DEFAULT_METHOD})` },
+    method: {
+      required: false,
+      values: Object.keys(HMAC_LENGTHS),
+      description: `the HMAC hash (default ${DEFAULT_METHOD})`,
+    },
   },
   prepare(params, { password }) {
     const hash = params.method ?? DEFAULT_METHOD;
@@ -64,6 +75,7 @@ export default {
     // The header leaves with the first bytes of the stream, not alone at
     // connection start: blinksocks 3.3.0's server refuses a first read
     // holding the header and nothing after it (docs/blinksocks.md).
-    return (connection) => targetHeaderStages(connection, { encodeHeader, headerLength, decodeHeader, firstBytes: true });
+    return (connection) =>
+      targetHeaderStages(connection, { encodeHeader, headerLength, decodeHeader, firstBytes: true });
   },
 };

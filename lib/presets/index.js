@@ -78,11 +78,30 @@ import vless from './vless.js';
 //     publishes its key and the client's IV as layers.streamCipher, which
 //     ShadowsocksR's protocols authenticate their handshake with).
 // A new preset is a new file listed here; the relay and runner never change.
-export const PRESETS = Object.freeze(Object.fromEntries([
-  ssBase, baseAuth, v2rayVmess, ss2022, trojan, vless, ssStreamCipher, ssAeadCipher, aeadRandomCipher,
-  authAes128Md5, authAes128Sha1, authChainA, authChainB,
-  obfsRandomPadding, obfsHttp, obfsTls12Ticket, simpleObfs, tls,
-].map((p) => [p.name, p])));
+export const PRESETS = Object.freeze(
+  Object.fromEntries(
+    [
+      ssBase,
+      baseAuth,
+      v2rayVmess,
+      ss2022,
+      trojan,
+      vless,
+      ssStreamCipher,
+      ssAeadCipher,
+      aeadRandomCipher,
+      authAes128Md5,
+      authAes128Sha1,
+      authChainA,
+      authChainB,
+      obfsRandomPadding,
+      obfsHttp,
+      obfsTls12Ticket,
+      simpleObfs,
+      tls,
+    ].map((p) => [p.name, p]),
+  ),
+);
 
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 

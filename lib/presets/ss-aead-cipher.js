@@ -12,11 +12,15 @@ import { aeadPacket } from './udp/aead-packet.js';
 // (aead-chunks.js), chunk i's length under nonce 2i and its payload 2i + 1.
 const MAX_PAYLOAD = 0x3fff;
 
-const checkInfo = (value) => (typeof value === 'string' && value.length > 0 && value.length <= 255 ? undefined : 'must be a string of 1 to 255 characters');
+const checkInfo = (value) =>
+  typeof value === 'string' && value.length > 0 && value.length <= 255
+    ? undefined
+    : 'must be a string of 1 to 255 characters';
 
 export default {
   name: 'ss-aead-cipher',
-  summary: 'Shadowsocks AEAD cipher (SIP004): per-connection salt, HKDF-SHA1 subkey, authenticated chunks of up to 0x3FFF bytes',
+  summary:
+    'Shadowsocks AEAD cipher (SIP004): per-connection salt, HKDF-SHA1 subkey, authenticated chunks of up to 0x3FFF bytes',
   roles: ['cipher'],
   authenticated: true,
   params: {
@@ -94,7 +98,13 @@ export default {
     return (connection) => {
       const encode = encoder(connection.salts);
       const decode = decoder(connection.salts);
-      return { clientEncode: encode, serverEncode: encode, clientDecode: decode, serverDecode: decode, decodeEnded: decode.ended };
+      return {
+        clientEncode: encode,
+        serverEncode: encode,
+        clientDecode: decode,
+        serverDecode: decode,
+        decodeEnded: decode.ended,
+      };
     };
   },
 };

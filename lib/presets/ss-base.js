@@ -11,10 +11,11 @@ export default {
   params: {},
   udp: () => ({ frame: addressFrame }),
   prepare() {
-    return (connection) => targetHeaderStages(connection, {
-      encodeHeader: encodeAddressHeader,
-      headerLength: (queue) => addressHeaderLength(queue.peek, queue.length),
-      decodeHeader: decodeAddressHeader,
-    });
+    return (connection) =>
+      targetHeaderStages(connection, {
+        encodeHeader: encodeAddressHeader,
+        headerLength: (queue) => addressHeaderLength(queue.peek, queue.length),
+        decodeHeader: decodeAddressHeader,
+      });
   },
 };

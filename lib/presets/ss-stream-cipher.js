@@ -15,7 +15,8 @@ const NO_IV = Buffer.alloc(0);
 // that resend, but not a rewrite of a connection the server never saw.
 export default {
   name: 'ss-stream-cipher',
-  summary: 'Shadowsocks stream cipher: random IV first, then one cipher stream per direction. UNAUTHENTICATED: bit flips pass undetected and can redirect a connection',
+  summary:
+    'Shadowsocks stream cipher: random IV first, then one cipher stream per direction. UNAUTHENTICATED: bit flips pass undetected and can redirect a connection',
   roles: ['cipher'],
   authenticated: false,
   params: {
@@ -68,7 +69,8 @@ export default {
           const iv = ivQueue.take(method.ivLength);
           if (!iv) return;
           const ownIv = acceptOwnIv && iv.equals(published.sentIv);
-          if (!ownIv && !layers?.streamIvRecordedInside && !salts.add(iv)) throw protocolError('repeated IV: a replayed or reflected connection');
+          if (!ownIv && !layers?.streamIvRecordedInside && !salts.add(iv))
+            throw protocolError('repeated IV: a replayed or reflected connection');
           decipher = method.create(true, key, iv);
           published.receivedIv = iv;
           data = ivQueue.takeAll();

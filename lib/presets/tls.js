@@ -10,7 +10,7 @@ import { selfSignedCertificate } from '../crypto/self-signed-certificate.js';
 // carry their bytes inside. It frames nothing itself, so it has no stages:
 // what it gives the relay is transport(params) (chain/transport.js).
 export const TLS13_SUITES = ['TLS_AES_128_GCM_SHA256', 'TLS_AES_256_GCM_SHA384', 'TLS_CHACHA20_POLY1305_SHA256'];
-const VERSIONS = { '1.3': 'TLSv1.3', '1.2': 'TLSv1.2' };
+const VERSIONS = { 1.3: 'TLSv1.3', 1.2: 'TLSv1.2' };
 // OpenSSL's names of the TLS 1.2 suites this Node offers, in lower case as
 // getCiphers() gives them; TLS 1.3's start with TLS_.
 const TLS12_SUITES = new Set(tls.getCiphers().filter((name) => !name.startsWith('tls_')));
@@ -31,7 +31,10 @@ function readPem(file, parse, what) {
   }
 }
 
-const fileCheck = (parse, what) => (value) => (typeof value === 'string' && value !== '' ? readPem(value, parse, what).problem : `must be the path of a PEM ${what} file`);
+const fileCheck = (parse, what) => (value) =>
+  typeof value === 'string' && value !== ''
+    ? readPem(value, parse, what).problem
+    : `must be the path of a PEM ${what} file`;
 const certificate = (text) => new X509Certificate(text);
 
 // Rules between parameters: a suite list of the version asked for, a key
@@ -39,18 +42,33 @@ const certificate = (text) => new X509Certificate(text);
 function paramsProblems({ version = '1.3', ciphers, cert, key }) {
   const problems = [];
   if (ciphers !== undefined && (typeof ciphers === 'string' || Array.isArray(ciphers))) {
-    const unknown = suitesOf(ciphers).filter((suite) => (version === '1.3' ? !TLS13_SUITES.includes(suite) : !TLS12_SUITES.has(String(suite).toLowerCase())));
+    const unknown = suitesOf(ciphers).filter((suite) =>
+      version === '1.3' ? !TLS13_SUITES.includes(suite) : !TLS12_SUITES.has(String(suite).toLowerCase()),
+    );
     if (unknown.length > 0) {
-      const valid = version === '1.3' ? TLS13_SUITES.join(', ') : 'OpenSSL names such as ECDHE-RSA-AES128-GCM-SHA256, ECDHE-ECDSA-CHACHA20-POLY1305 (`openssl ciphers -v`)';
-      problems.push({ param: 'ciphers', message: `unknown TLS ${VERSIONS[version] ? version : '1.3'} suite ${JSON.stringify(unknown[0])}; valid: ${valid}` });
+      const valid =
+        version === '1.3'
+          ? TLS13_SUITES.join(', ')
+          : 'OpenSSL names such as ECDHE-RSA-AES128-GCM-SHA256, ECDHE-ECDSA-CHACHA20-POLY1305 (`openssl ciphers -v`)';
+      problems.push({
+        param: 'ciphers',
+        message: `unknown TLS ${VERSIONS[version] ? version : '1.3'} suite ${JSON.stringify(unknown[0])}; valid: ${valid}`,
+      });
     }
   }
   if ((cert === undefined) !== (key === undefined)) {
-    problems.push({ param: cert === undefined ? 'cert' : 'key', message: 'cert and key go together: give both PEM files, or neither for a self-signed certificate made at start' });
+    problems.push({
+      param: cert === undefined ? 'cert' : 'key',
+      message: 'cert and key go together: give both PEM files, or neither for a self-signed certificate made at start',
+    });
   } else if (cert !== undefined) {
     const x509 = readPem(cert, certificate, 'certificate').value;
     const privateKey = readPem(key, createPrivateKey, 'private key').value;
-    if (x509 && privateKey && !x509.checkPrivateKey(privateKey)) problems.push({ param: 'key', message: `${JSON.stringify(key)} is not the private key of ${JSON.stringify(cert)}` });
+    if (x509 && privateKey && !x509.checkPrivateKey(privateKey))
+      problems.push({
+        param: 'key',
+        message: `${JSON.stringify(key)} is not the private key of ${JSON.stringify(cert)}`,
+      });
   }
   return problems;
 }
@@ -75,33 +93,62 @@ function resettable(secure, raw) {
   return secure;
 }
 
-const describe = (socket, verified) => `${socket.getProtocol()} ${socket.getCipher()?.standardName}${socket.alpnProtocol ? ` alpn ${socket.alpnProtocol}` : ''}${verified}`;
+const describe = (socket, verified) =>
+  `${socket.getProtocol()} ${socket.getCipher()?.standardName}${socket.alpnProtocol ? ` alpn ${socket.alpnProtocol}` : ''}${verified}`;
 
 export default {
   name: 'tls',
-  summary: 'TLS transport on node:tls (OpenSSL): 1.3 by default, 1.2 on request; a self-signed certificate when the server is given none',
+  summary:
+    'TLS transport on node:tls (OpenSSL): 1.3 by default, 1.2 on request; a self-signed certificate when the server is given none',
   roles: ['transport'],
   authenticated: true,
   params: {
-    cert: { required: false, description: 'server: PEM certificate file (with key; default: a self-signed one made at start)', check: fileCheck(certificate, 'certificate') },
-    key: { required: false, description: 'server: PEM private key file of cert', check: fileCheck(createPrivateKey, 'private key') },
+    cert: {
+      required: false,
+      description: 'server: PEM certificate file (with key; default: a self-signed one made at start)',
+      check: fileCheck(certificate, 'certificate'),
+    },
+    key: {
+      required: false,
+      description: 'server: PEM private key file of cert',
+      check: fileCheck(createPrivateKey, 'private key'),
+    },
     sni: {
       required: false,
       description: 'client: the server name it asks for and verifies (default localhost)',
-      check: (value) => (typeof value === 'string' && /^[A-Za-z0-9.:-]{1,253}$/.test(value) ? undefined : 'must be a host name or IP address, e.g. "localhost"'),
+      check: (value) =>
+        typeof value === 'string' && /^[A-Za-z0-9.:-]{1,253}$/.test(value)
+          ? undefined
+          : 'must be a host name or IP address, e.g. "localhost"',
     },
-    ca: { required: false, description: 'client: PEM certificate file to trust (default: the system\'s)', check: fileCheck(certificate, 'certificate') },
-    insecure: { required: false, description: 'client: true to accept any certificate (no verification)', check: (value) => (typeof value === 'boolean' ? undefined : 'must be true or false') },
+    ca: {
+      required: false,
+      description: "client: PEM certificate file to trust (default: the system's)",
+      check: fileCheck(certificate, 'certificate'),
+    },
+    insecure: {
+      required: false,
+      description: 'client: true to accept any certificate (no verification)',
+      check: (value) => (typeof value === 'boolean' ? undefined : 'must be true or false'),
+    },
     alpn: {
       required: false,
       description: 'ALPN protocol name or list, e.g. "h2" or ["h2", "http/1.1"]',
-      check: (value) => ([value].flat().every((name) => typeof name === 'string' && name.length > 0 && name.length < 256) && [value].flat().length > 0 ? undefined : 'must be a protocol name or a list of them, e.g. ["h2", "http/1.1"]'),
+      check: (value) =>
+        [value].flat().every((name) => typeof name === 'string' && name.length > 0 && name.length < 256) &&
+        [value].flat().length > 0
+          ? undefined
+          : 'must be a protocol name or a list of them, e.g. ["h2", "http/1.1"]',
     },
     version: { required: false, values: Object.keys(VERSIONS), description: 'TLS version (default 1.3)' },
     ciphers: {
       required: false,
       description: `suites, a list or colon-separated: for 1.3 of ${TLS13_SUITES.join(', ')}; for 1.2 OpenSSL names`,
-      check: (value) => ((typeof value === 'string' && value !== '') || (Array.isArray(value) && value.length > 0 && value.every((suite) => typeof suite === 'string')) ? undefined : 'must be a suite name, a colon-separated list or an array of them'),
+      check: (value) =>
+        (typeof value === 'string' && value !== '') ||
+        (Array.isArray(value) && value.length > 0 && value.every((suite) => typeof suite === 'string'))
+          ? undefined
+          : 'must be a suite name, a colon-separated list or an array of them',
     },
   },
   paramsProblems,
@@ -122,7 +169,9 @@ export default {
     let serverContext = null;
     const secureContext = () => {
       if (serverContext) return serverContext;
-      const pair = params.cert ? { cert: readFileSync(params.cert), key: readFileSync(params.key) } : selfSignedCertificate();
+      const pair = params.cert
+        ? { cert: readFileSync(params.cert), key: readFileSync(params.key) }
+        : selfSignedCertificate();
       serverContext = tls.createSecureContext({ ...pair, ...common });
       return serverContext;
     };
@@ -134,7 +183,11 @@ export default {
     const verified = params.insecure ? ', certificate not verified (insecure)' : ', certificate verified';
     return {
       accept(raw) {
-        const secure = new tls.TLSSocket(raw, { isServer: true, secureContext: secureContext(), ALPNProtocols: common.ALPNProtocols });
+        const secure = new tls.TLSSocket(raw, {
+          isServer: true,
+          secureContext: secureContext(),
+          ALPNProtocols: common.ALPNProtocols,
+        });
         secure.once('secure', () => note(describe(secure, '')));
         return resettable(secure, raw);
       },

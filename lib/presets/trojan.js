@@ -28,10 +28,14 @@ function requestLength(held, hash) {
   const prefix = HASH_LENGTH + 2;
   for (let i = 0; i < Math.min(held.length, prefix); i++) {
     const expected = i < HASH_LENGTH ? hash[i] : CRLF[i - HASH_LENGTH];
-    if (held[i] !== expected) throw protocolError(i < HASH_LENGTH ? 'not a trojan request for this password' : 'no CRLF after the password hash');
+    if (held[i] !== expected)
+      throw protocolError(
+        i < HASH_LENGTH ? 'not a trojan request for this password' : 'no CRLF after the password hash',
+      );
   }
   if (held.length < prefix + 1) return 0;
-  if (held[prefix] !== COMMAND_CONNECT) throw protocolError(`unsupported command ${held[prefix]}: only CONNECT (1) is carried`);
+  if (held[prefix] !== COMMAND_CONNECT)
+    throw protocolError(`unsupported command ${held[prefix]}: only CONNECT (1) is carried`);
   const addressLength = addressHeaderLength((i) => held[prefix + 1 + i], held.length - prefix - 1);
   if (addressLength === 0) return 0;
   const length = prefix + 1 + addressLength + 2;
@@ -42,14 +46,22 @@ function requestLength(held, hash) {
 
 const decodeTarget = (request) => decodeAddressHeader(request.subarray(HASH_LENGTH + 3, request.length - 2));
 
-const fallbackCheck = (value) => (parseHostPort(value) ? undefined : `must be host:port, e.g. "127.0.0.1:80" (the server that gets connections whose request is not a trojan one), not ${JSON.stringify(value)}`);
+const fallbackCheck = (value) =>
+  parseHostPort(value)
+    ? undefined
+    : `must be host:port, e.g. "127.0.0.1:80" (the server that gets connections whose request is not a trojan one), not ${JSON.stringify(value)}`;
 
 export default {
   name: 'trojan',
-  summary: 'Trojan: hex SHA-224 of the password, the target, then the plain stream; meant inside tls; the server hands bad requests to its fallback',
+  summary:
+    'Trojan: hex SHA-224 of the password, the target, then the plain stream; meant inside tls; the server hands bad requests to its fallback',
   roles: ['address'],
   params: {
-    fallback: { required: false, description: 'server: host:port that gets every connection whose request is not a valid one for this password', check: fallbackCheck },
+    fallback: {
+      required: false,
+      description: 'server: host:port that gets every connection whose request is not a valid one for this password',
+      check: fallbackCheck,
+    },
   },
   prepare(params, { password }) {
     const hash = passwordHash(password);
@@ -69,7 +81,8 @@ export default {
           let length;
           try {
             length = requestLength(held, hash);
-            if (length === 0 && held.length >= MAX_REQUEST_LENGTH) throw protocolError(`request longer than ${MAX_REQUEST_LENGTH} bytes`);
+            if (length === 0 && held.length >= MAX_REQUEST_LENGTH)
+              throw protocolError(`request longer than ${MAX_REQUEST_LENGTH} bytes`);
           } catch (error) {
             if (!fallback) throw error;
             const all = held;

@@ -35,7 +35,8 @@ const responsePlain = (responseByte) => Buffer.from([responseByte, 0, 0, 0]);
 
 export default {
   name: 'v2ray-vmess',
-  summary: 'V2Ray VMess over TCP: AEAD (alterId 0) or legacy MD5 header, chunked body sealed with AES-128-GCM or ChaCha20-Poly1305, masked lengths',
+  summary:
+    'V2Ray VMess over TCP: AEAD (alterId 0) or legacy MD5 header, chunked body sealed with AES-128-GCM or ChaCha20-Poly1305, masked lengths',
   roles: ['address', 'cipher'],
   // Its body is sealed unless the security is none or zero (V2Ray's raw body).
   authenticated: ({ security = 'aes-128-gcm' }) => security !== 'none' && security !== 'zero',
@@ -43,13 +44,19 @@ export default {
     id: {
       required: true,
       description: 'the user UUID, e.g. "a3482e88-686a-4a58-8126-99c9df64b7bf"',
-      check: (value) => (isUuid(value) ? undefined : `must be a UUID like "a3482e88-686a-4a58-8126-99c9df64b7bf", not ${JSON.stringify(value)}`),
+      check: (value) =>
+        isUuid(value)
+          ? undefined
+          : `must be a UUID like "a3482e88-686a-4a58-8126-99c9df64b7bf", not ${JSON.stringify(value)}`,
     },
     security: { required: false, values: SECURITIES, description: 'body cipher (default aes-128-gcm)' },
     alterId: {
       required: false,
       description: 'V2Ray alterId: 0 (default) sends the AEAD header, more sends the legacy header',
-      check: (value) => (Number.isInteger(value) && value >= 0 && value <= MAX_ALTER_ID ? undefined : `must be an integer from 0 to ${MAX_ALTER_ID}`),
+      check: (value) =>
+        Number.isInteger(value) && value >= 0 && value <= MAX_ALTER_ID
+          ? undefined
+          : `must be an integer from 0 to ${MAX_ALTER_ID}`,
     },
   },
   prepare(params) {
@@ -88,7 +95,14 @@ function clientStages({ key, authKey, alters, shape }, connection) {
     const bodyKey = randomBytes(16);
     const bodyIv = randomBytes(16);
     const responseByte = randomInt(256);
-    const request = encodeRequest({ bodyIv, bodyKey, responseByte, ...shape, target: connection.target, padding: randomBytes(randomInt(16)) });
+    const request = encodeRequest({
+      bodyIv,
+      bodyKey,
+      responseByte,
+      ...shape,
+      target: connection.target,
+      padding: randomBytes(randomInt(16)),
+    });
     let header;
     let secrets;
     if (alters.length === 0) {
@@ -97,9 +111,13 @@ function clientStages({ key, authKey, alters, shape }, connection) {
       header = aeadHeader.sealRequestHeader(key, authId, request);
       secrets = aeadHeader.responseSecrets(bodyKey, bodyIv);
     } else {
-      const seconds = nowSeconds() + randomInt(-legacyHeader.CLIENT_TIME_JITTER_SECONDS, legacyHeader.CLIENT_TIME_JITTER_SECONDS + 1);
+      const seconds =
+        nowSeconds() + randomInt(-legacyHeader.CLIENT_TIME_JITTER_SECONDS, legacyHeader.CLIENT_TIME_JITTER_SECONDS + 1);
       connection.salts.add(Buffer.concat([bodyKey, bodyIv]));
-      header = Buffer.concat([legacyHeader.authHash(alters[randomInt(alters.length)], seconds), legacyHeader.headerCipher(key, seconds).update(request)]);
+      header = Buffer.concat([
+        legacyHeader.authHash(alters[randomInt(alters.length)], seconds),
+        legacyHeader.headerCipher(key, seconds).update(request),
+      ]);
       secrets = legacyHeader.responseSecrets(bodyKey, bodyIv);
     }
     return { header, secrets, responseByte, body: { ...shape, key: bodyKey, iv: bodyIv } };
@@ -165,24 +183,30 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
   let encodeResponse = null;
   const accept = (request, secrets, isAead) => {
     if (!Object.values(SECURITY).includes(request.security)) {
-      throw protocolError(`unsupported security ${request.security}: aes-128-gcm (3), chacha20-poly1305 (4) and none (5) are carried`);
+      throw protocolError(
+        `unsupported security ${request.security}: aes-128-gcm (3), chacha20-poly1305 (4) and none (5) are carried`,
+      );
     }
     const body = { option: request.option, security: request.security };
     decodeBody = createBodyDecoder({ ...body, key: request.bodyKey, iv: request.bodyIv });
     encodeResponse = createBodyEncoder({ ...body, key: secrets.key, iv: secrets.iv });
     const plain = responsePlain(request.responseByte);
-    responseHeader = isAead ? aeadHeader.sealResponseHeader(secrets, plain) : legacyHeader.responseCipher(secrets).update(plain);
+    responseHeader = isAead
+      ? aeadHeader.sealResponseHeader(secrets, plain)
+      : legacyHeader.responseCipher(secrets).update(plain);
     connection.onTarget(request.target);
   };
 
   const readAeadHeader = () => {
     if (held.length < aeadHeader.PREFIX_LENGTH) return false;
     const { sealedLength, open } = aeadHeader.openRequestPrefix(key, held.take(aeadHeader.PREFIX_LENGTH));
-    if (sealedLength - 16 > MAX_REQUEST_LENGTH) throw protocolError(`request header length ${sealedLength - 16} exceeds ${MAX_REQUEST_LENGTH}`);
+    if (sealedLength - 16 > MAX_REQUEST_LENGTH)
+      throw protocolError(`request header length ${sealedLength - 16} exceeds ${MAX_REQUEST_LENGTH}`);
     readHeader = () => {
       if (held.length < sealedLength) return false;
       const plain = open(held.take(sealedLength));
-      if (requestLength(plain) !== plain.length) throw protocolError('request header length disagrees with its content');
+      if (requestLength(plain) !== plain.length)
+        throw protocolError('request header length disagrees with its content');
       const request = decodeRequest(plain);
       accept(request, aeadHeader.responseSecrets(request.bodyKey, request.bodyIv), true);
       return true;
@@ -200,7 +224,8 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
     if (length === 0) return false;
     held.take(legacyHeader.AUTH_LENGTH + length);
     const request = decodeRequest(plain.subarray(0, length));
-    if (!connection.salts.add(Buffer.concat([request.bodyKey, request.bodyIv]))) throw protocolError('replayed legacy request (body key and IV seen before)');
+    if (!connection.salts.add(Buffer.concat([request.bodyKey, request.bodyIv])))
+      throw protocolError('replayed legacy request (body key and IV seen before)');
     accept(request, legacyHeader.responseSecrets(request.bodyKey, request.bodyIv), false);
     return true;
   };
@@ -211,13 +236,19 @@ function serverStages({ key, authKey, legacyAuth }, connection) {
     const now = nowSeconds();
     const aead = aeadHeader.openAuthId(authKey, auth, now);
     if (aead) {
-      if (!aead.fresh) throw protocolError(`auth ID time ${aead.seconds} is more than ${aeadHeader.TIME_WINDOW_SECONDS} s from now (${now})`);
+      if (!aead.fresh)
+        throw protocolError(
+          `auth ID time ${aead.seconds} is more than ${aeadHeader.TIME_WINDOW_SECONDS} s from now (${now})`,
+        );
       if (!connection.salts.add(Buffer.from(auth))) throw protocolError('replayed auth ID');
       readHeader = readAeadHeader;
       return readHeader();
     }
     const seconds = legacyAuth().lookup(auth);
-    if (seconds === undefined) throw protocolError(`unknown user: neither an AEAD auth ID nor a legacy hash of this id within ${legacyHeader.TIME_WINDOW_SECONDS} s`);
+    if (seconds === undefined)
+      throw protocolError(
+        `unknown user: neither an AEAD auth ID nor a legacy hash of this id within ${legacyHeader.TIME_WINDOW_SECONDS} s`,
+      );
     readHeader = readLegacyHeader(seconds);
     return readHeader();
   };
@@ -256,7 +287,8 @@ function responseReader(getSession, isAead) {
   let decodeBody = null;
   let readHeader = null;
   const start = (session, plain) => {
-    if (plain[0] !== session.responseByte) throw protocolError(`response header byte ${plain[0]}, expected ${session.responseByte}`);
+    if (plain[0] !== session.responseByte)
+      throw protocolError(`response header byte ${plain[0]}, expected ${session.responseByte}`);
     decodeBody = createBodyDecoder({ ...session.body, key: session.secrets.key, iv: session.secrets.iv });
   };
   const readAead = (session) => {
@@ -266,7 +298,8 @@ function responseReader(getSession, isAead) {
       if (length < 0) {
         if (held.length < aeadHeader.LENGTH_RECORD) return false;
         length = sealedLength(held.take(aeadHeader.LENGTH_RECORD));
-        if (length - 16 < RESPONSE_LENGTH || length - 16 > RESPONSE_LENGTH + 255) throw protocolError(`response header length ${length - 16} out of range`);
+        if (length - 16 < RESPONSE_LENGTH || length - 16 > RESPONSE_LENGTH + 255)
+          throw protocolError(`response header length ${length - 16} out of range`);
       }
       if (held.length < length) return false;
       start(session, open(held.take(length)));

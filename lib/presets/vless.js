@@ -18,7 +18,14 @@ const RESPONSE = Buffer.from([VERSION, 0]);
 function encodeRequest(uuid, target) {
   // The Shadowsocks address header's fields, port first and renumbered.
   const ss = encodeAddressHeader(target);
-  return Buffer.concat([Buffer.from([VERSION]), uuid, Buffer.from([0, COMMAND_TCP]), ss.subarray(ss.length - 2), Buffer.from([TO_VLESS_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
+  return Buffer.concat([
+    Buffer.from([VERSION]),
+    uuid,
+    Buffer.from([0, COMMAND_TCP]),
+    ss.subarray(ss.length - 2),
+    Buffer.from([TO_VLESS_TYPE[ss[0]]]),
+    ss.subarray(1, ss.length - 2),
+  ]);
 }
 
 // The request's length once `held` holds all of it, 0 while more may come;
@@ -30,7 +37,8 @@ function requestLength(held, uuid) {
   if (!uuid.equals(held.subarray(1, 17))) throw protocolError('unknown VLESS user id');
   if (held[17] !== 0) throw protocolError(`VLESS addons (${held[17]} bytes: a flow) are not carried`);
   if (held.length < FIXED + 4) return 0;
-  if (held[FIXED] !== COMMAND_TCP) throw protocolError(`unsupported VLESS command ${held[FIXED]}: only TCP (1) is carried`);
+  if (held[FIXED] !== COMMAND_TCP)
+    throw protocolError(`unsupported VLESS command ${held[FIXED]}: only TCP (1) is carried`);
   const type = held[FIXED + 3];
   let addressLength;
   if (type === 1) addressLength = 4;
@@ -46,7 +54,9 @@ function requestLength(held, uuid) {
 
 function decodeTarget(request) {
   const port = request.subarray(FIXED + 1, FIXED + 3);
-  return decodeAddressHeader(Buffer.concat([Buffer.from([TO_SS_TYPE[request[FIXED + 3]]]), request.subarray(FIXED + 4), port]));
+  return decodeAddressHeader(
+    Buffer.concat([Buffer.from([TO_SS_TYPE[request[FIXED + 3]]]), request.subarray(FIXED + 4), port]),
+  );
 }
 
 export default {
@@ -57,7 +67,10 @@ export default {
     id: {
       required: true,
       description: 'the user UUID, e.g. "a3482e88-686a-4a58-8126-99c9df64b7bf"',
-      check: (value) => (isUuid(value) ? undefined : `must be a UUID like "a3482e88-686a-4a58-8126-99c9df64b7bf", not ${JSON.stringify(value)}`),
+      check: (value) =>
+        isUuid(value)
+          ? undefined
+          : `must be a UUID like "a3482e88-686a-4a58-8126-99c9df64b7bf", not ${JSON.stringify(value)}`,
     },
   },
   prepare(params) {
@@ -82,7 +95,8 @@ export default {
           if (!response) return push(data);
           response = response.length === 0 ? data : Buffer.concat([response, data]);
           if (response.length < 2) return;
-          if (response[0] !== VERSION) throw protocolError(`VLESS response version ${response[0]}, expected ${VERSION}`);
+          if (response[0] !== VERSION)
+            throw protocolError(`VLESS response version ${response[0]}, expected ${VERSION}`);
           const length = 2 + response[1];
           if (response.length < length) return;
           const rest = response.subarray(length);

@@ -11,15 +11,22 @@ import path from 'node:path';
 
 // An executable file at `file` or, for a bare name, on PATH.
 function findExecutable(file) {
-  const candidates = file.includes('/') ? [file] : (process.env.PATH ?? '').split(path.delimiter).filter(Boolean).map((folder) => path.join(folder, file));
-  return candidates.find((candidate) => {
-    try {
-      accessSync(candidate, constants.X_OK);
-      return statSync(candidate).isFile();
-    } catch {
-      return false;
-    }
-  }) ?? null;
+  const candidates = file.includes('/')
+    ? [file]
+    : (process.env.PATH ?? '')
+        .split(path.delimiter)
+        .filter(Boolean)
+        .map((folder) => path.join(folder, file));
+  return (
+    candidates.find((candidate) => {
+      try {
+        accessSync(candidate, constants.X_OK);
+        return statSync(candidate).isFile();
+      } catch {
+        return false;
+      }
+    }) ?? null
+  );
 }
 
 let setpriv;

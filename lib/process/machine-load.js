@@ -23,7 +23,12 @@ async function readCpuTimes() {
   if (fields[0] !== 'cpu') return null;
   // user nice system idle iowait irq softirq steal (guest time is already in user).
   const [user, nice, system, idle, iowait, irq, softirq, steal = 0] = fields.slice(1, 9).map(Number);
-  return { idle: idle + iowait, steal, busy: user + nice + system, total: user + nice + system + idle + iowait + irq + softirq + steal };
+  return {
+    idle: idle + iowait,
+    steal,
+    busy: user + nice + system,
+    total: user + nice + system + idle + iowait + irq + softirq + steal,
+  };
 }
 
 // The one-minute load average, or null without /proc.
@@ -55,11 +60,25 @@ function cpuSharesBetween(before, after) {
 // relays, the target, the traffic client, reaped when it exits), so
 // nothing of the run's own counts as another's.
 export async function watchMachine() {
-  const [loadAverage, before, oursBefore] = await Promise.all([readLoadAverage(), readCpuTimes(), readProcessCost(process.pid)]);
+  const [loadAverage, before, oursBefore] = await Promise.all([
+    readLoadAverage(),
+    readCpuTimes(),
+    readProcessCost(process.pid),
+  ]);
   return async (engineCpu) => {
-    const [after, oursAfter, ticks] = await Promise.all([readCpuTimes(), readProcessCost(process.pid), clockTicksPerSecond()]);
+    const [after, oursAfter, ticks] = await Promise.all([
+      readCpuTimes(),
+      readProcessCost(process.pid),
+      clockTicksPerSecond(),
+    ]);
     const shares = cpuSharesBetween(before, after);
-    return { loadAverage, idle: shares?.idle ?? null, steal: shares?.steal ?? null, others: othersShare(before, after, oursBefore, oursAfter, ticks), engineCpu: engineCpu ?? null };
+    return {
+      loadAverage,
+      idle: shares?.idle ?? null,
+      steal: shares?.steal ?? null,
+      others: othersShare(before, after, oursBefore, oursAfter, ticks),
+      engineCpu: engineCpu ?? null,
+    };
   };
 }
 
@@ -70,5 +89,5 @@ export async function watchMachine() {
 function othersShare(before, after, oursBefore, oursAfter, ticks) {
   if (!before || !after || !oursBefore || !oursAfter || after.total <= before.total) return null;
   const ours = (oursAfter.cpuSeconds - oursBefore.cpuSeconds) * ticks;
-  return Math.max(0, (after.busy - before.busy) - ours) / (after.total - before.total);
+  return Math.max(0, after.busy - before.busy - ours) / (after.total - before.total);
 }

@@ -52,7 +52,10 @@ async function readOne(pid) {
   let stat;
   let status;
   try {
-    [stat, status] = await Promise.all([readFile(`/proc/${pid}/stat`, 'utf8'), readFile(`/proc/${pid}/status`, 'utf8')]);
+    [stat, status] = await Promise.all([
+      readFile(`/proc/${pid}/stat`, 'utf8'),
+      readFile(`/proc/${pid}/status`, 'utf8'),
+    ]);
   } catch {
     return null;
   }
@@ -60,7 +63,9 @@ async function readOne(pid) {
   // says; a zombie has none, and is read as gone.
   const hwm = /^VmHWM:\s+(\d+) kB$/m.exec(status);
   // utime, stime, cutime, cstime are fields 14 to 17.
-  const [utime, stime, cutime, cstime] = statFields(stat).slice(14 - 3, 18 - 3).map(Number);
+  const [utime, stime, cutime, cstime] = statFields(stat)
+    .slice(14 - 3, 18 - 3)
+    .map(Number);
   if (!hwm || ![utime, stime, cutime, cstime].every(Number.isFinite)) return null;
   return { userTicks: utime + cutime, systemTicks: stime + cstime, peakRssBytes: Number(hwm[1]) * 1024 };
 }
@@ -88,7 +93,9 @@ async function childrenOf(pid) {
   } catch {
     return [];
   }
-  const lists = await Promise.all(threads.map((thread) => readFile(`/proc/${pid}/task/${thread}/children`, 'utf8').catch(() => '')));
+  const lists = await Promise.all(
+    threads.map((thread) => readFile(`/proc/${pid}/task/${thread}/children`, 'utf8').catch(() => '')),
+  );
   return lists.join(' ').split(/\s+/).filter(Boolean).map(Number);
 }
 
@@ -98,7 +105,12 @@ export function costBetween(before, after) {
   if (!before || !after) return null;
   const userSeconds = roundTicks(after.userSeconds - before.userSeconds);
   const systemSeconds = roundTicks(after.systemSeconds - before.systemSeconds);
-  return { cpuSeconds: roundTicks(userSeconds + systemSeconds), userSeconds, systemSeconds, peakRssBytes: after.peakRssBytes };
+  return {
+    cpuSeconds: roundTicks(userSeconds + systemSeconds),
+    userSeconds,
+    systemSeconds,
+    peakRssBytes: after.peakRssBytes,
+  };
 }
 
 // Tick counts divided by the tick rate are exact decimals with at most a

@@ -57,7 +57,8 @@ function tracked(subprocess, { ledger = null } = {}) {
 
 // How a leftover is named when a later run clears it: enough to know it
 // (iperf3 -s -p 1083, a relay server), never a relay's --key.
-const commandName = (file, args) => [path.basename(file), ...args.slice(0, 4)].join(' ') + (args.length > 4 ? ' ...' : '');
+const commandName = (file, args) =>
+  [path.basename(file), ...args.slice(0, 4)].join(' ') + (args.length > 4 ? ' ...' : '');
 
 // Sends every child still running SIGTERM (and, a child that ignores it,
 // SIGKILL a second later) and resolves once all have ended, or after
@@ -84,12 +85,15 @@ export function describeExit({ code, signal }) {
 // and the last lines of its stderr are kept for a failure's reason;
 // onLine(stream, line) hears each line too.
 export function startProcess(label, file, args, { onLine = () => {} } = {}) {
-  const subprocess = tracked(execa(...dyingWithParent(file, args), {
-    stdin: 'ignore',
-    buffer: false,
-    reject: false,
-    forceKillAfterDelay: STOP_GRACE_MS,
-  }), { ledger: commandName(file, args) });
+  const subprocess = tracked(
+    execa(...dyingWithParent(file, args), {
+      stdin: 'ignore',
+      buffer: false,
+      reject: false,
+      forceKillAfterDelay: STOP_GRACE_MS,
+    }),
+    { ledger: commandName(file, args) },
+  );
   // Every line is kept, so a ready line that came before the wait started
   // is still seen; the children the runner starts say little.
   const lines = { stdout: [], stderr: [] };
@@ -109,7 +113,8 @@ export function startProcess(label, file, args, { onLine = () => {} } = {}) {
   const exited = subprocess.then((result) => {
     exit = { code: result.exitCode ?? null, signal: result.signal ?? null };
     // A child that could not be spawned at all (ENOENT, EACCES) has no stderr.
-    if (result.exitCode === undefined && !result.signal && result.originalMessage) stderrTail.push(result.originalMessage);
+    if (result.exitCode === undefined && !result.signal && result.originalMessage)
+      stderrTail.push(result.originalMessage);
     return exit;
   });
 
@@ -136,7 +141,8 @@ export function startProcess(label, file, args, { onLine = () => {} } = {}) {
         signal?.removeEventListener('abort', onAbort);
         resolve(reason);
       };
-      const [stream, pattern] = Object.entries(readiness).find(([name]) => name === 'stdout' || name === 'stderr') ?? [];
+      const [stream, pattern] =
+        Object.entries(readiness).find(([name]) => name === 'stdout' || name === 'stderr') ?? [];
       const watchPort = () => {
         if (readiness.connectable) watchConnectable(readiness.connectable, () => done).then(finish);
         else watchListening(readiness.listening, subprocess.pid, () => done).then(finish);
@@ -180,7 +186,9 @@ export function startProcess(label, file, args, { onLine = () => {} } = {}) {
 // version line, and the frames would push the error itself out of a short
 // tail. Blank lines and caret markers go too.
 export function tellingLines(lines, count = TAIL_LINES) {
-  const telling = lines.filter((line) => line.trim() !== '' && !/^\s+at /.test(line) && !/^\s*\^+\s*$/.test(line) && !/^Node\.js v\d/.test(line));
+  const telling = lines.filter(
+    (line) => line.trim() !== '' && !/^\s+at /.test(line) && !/^\s*\^+\s*$/.test(line) && !/^Node\.js v\d/.test(line),
+  );
   return telling.slice(-count);
 }
 
@@ -235,13 +243,16 @@ function readLines(stream, onLine) {
 // exitCode, signal, timedOut }) once it ends, killed when `signal` aborts
 // or after `timeoutMs`.
 export function startCommand(file, args, { timeoutMs, signal }) {
-  const subprocess = tracked(execa(...dyingWithParent(file, args), {
-    stdin: 'ignore',
-    reject: false,
-    timeout: timeoutMs,
-    cancelSignal: signal,
-    forceKillAfterDelay: STOP_GRACE_MS,
-  }), { ledger: commandName(file, args) });
+  const subprocess = tracked(
+    execa(...dyingWithParent(file, args), {
+      stdin: 'ignore',
+      reject: false,
+      timeout: timeoutMs,
+      cancelSignal: signal,
+      forceKillAfterDelay: STOP_GRACE_MS,
+    }),
+    { ledger: commandName(file, args) },
+  );
   return { pid: subprocess.pid, result: subprocess, kill: () => subprocess.kill('SIGTERM') };
 }
 
@@ -251,7 +262,14 @@ export function startCommand(file, args, { timeoutMs, signal }) {
 // written to its stdin.
 export async function runCommand(file, args, { timeoutMs = 10_000, input } = {}) {
   const stdin = input === undefined ? { stdin: 'ignore' } : { input };
-  const result = await tracked(execa(...dyingWithParent(file, args), { ...stdin, reject: false, timeout: timeoutMs, forceKillAfterDelay: STOP_GRACE_MS }));
+  const result = await tracked(
+    execa(...dyingWithParent(file, args), {
+      ...stdin,
+      reject: false,
+      timeout: timeoutMs,
+      forceKillAfterDelay: STOP_GRACE_MS,
+    }),
+  );
   if (result.exitCode === 0) return result.stdout;
   throw commandError(file, args, result);
 }
@@ -265,7 +283,10 @@ export function runCommandSync(file, args) {
 }
 
 function commandError(file, args, result) {
-  const said = String(result.stderr ?? '').trim() || result.originalMessage || describeExit({ code: result.exitCode, signal: result.signal });
+  const said =
+    String(result.stderr ?? '').trim() ||
+    result.originalMessage ||
+    describeExit({ code: result.exitCode, signal: result.signal });
   const error = new Error(`${file} ${args.join(' ')}: ${said}`);
   error.stderr = String(result.stderr ?? '');
   error.stdout = String(result.stdout ?? '');

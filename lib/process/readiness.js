@@ -18,5 +18,10 @@ export function firstReason(waits) {
 // The last stderr lines of each child that said anything: under a failure's
 // one line, a child's own words are usually the real cause.
 export function stderrTails(children) {
-  return children.flatMap((child) => child.stderrTail().filter(Boolean).map((line) => `${child.label}: ${line}`));
+  return children.flatMap((child) =>
+    child
+      .stderrTail()
+      .filter(Boolean)
+      .map((line) => `${child.label}: ${line}`),
+  );
 }

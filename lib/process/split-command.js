@@ -17,8 +17,8 @@ export function splitCommand(line) {
       if (word !== null) words.push(word);
       word = null;
       at += 1;
-    } else if (char === '\'') {
-      const end = line.indexOf('\'', at + 1);
+    } else if (char === "'") {
+      const end = line.indexOf("'", at + 1);
       if (end === -1) return { error: `unterminated ' at character ${at + 1}` };
       add(line.slice(at + 1, end));
       at = end + 1;

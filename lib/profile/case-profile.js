@@ -31,8 +31,16 @@ export function caseProfiler({ dir, name, link = null, remote = null }) {
     async measured({ measured, restart, waits, signal, transfer }) {
       if (perf?.stop) perfStopReason = await perf.stop();
       if (!measured.sender || !profiling.files) return;
-      syscalls = link ? { reason: 'not counted across a --link: strace would run outside the relays\' namespaces' } : await straceUnavailable().then((reason) => reason && { reason });
-      syscalls ??= await countOnFreshRelays({ restart, waits, signal, transfer, outputFile: profiling.files.client.replace(/-relay-client\.cpuprofile$/, '') });
+      syscalls = link
+        ? { reason: "not counted across a --link: strace would run outside the relays' namespaces" }
+        : await straceUnavailable().then((reason) => reason && { reason });
+      syscalls ??= await countOnFreshRelays({
+        restart,
+        waits,
+        signal,
+        transfer,
+        outputFile: profiling.files.client.replace(/-relay-client\.cpuprofile$/, ''),
+      });
     },
     // What --profile gives the run: our relays' CPU profiles and system
     // call counts, a reference row's perf samples, or why there are none;
@@ -41,7 +49,9 @@ export function caseProfiler({ dir, name, link = null, remote = null }) {
       if (profiling === null) return null;
       if (profiling.files) return { ...(await readProfiles(profiling.files)), syscalls };
       if (perf?.files) return { ...(await readPerf(perf.files, perfStopReason)), syscalls: null };
-      const reason = perf?.reason ?? (profiling.reference && away ? 'perf runs on this host only: the relay server is not here' : profiling.reason);
+      const reason =
+        perf?.reason ??
+        (profiling.reference && away ? 'perf runs on this host only: the relay server is not here' : profiling.reason);
       return { files: null, top: null, reason, syscalls: null };
     },
   };

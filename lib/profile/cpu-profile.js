@@ -10,7 +10,8 @@ import { CLI } from '../process/cli-path.js';
 const TOP_FUNCTIONS = 6;
 
 // Is this planned child one of our relays, started as `node [flags] CLI relay ...`?
-const isOurRelay = (spec) => spec.file === process.execPath && spec.args.includes(CLI) && spec.args[spec.args.indexOf(CLI) + 1] === 'relay';
+const isOurRelay = (spec) =>
+  spec.file === process.execPath && spec.args.includes(CLI) && spec.args[spec.args.indexOf(CLI) + 1] === 'relay';
 
 // The relay specs with the profiler's flags added, and where each profile
 // will be: { specs, files: { client, server } }; { specs, reference: true,
@@ -47,7 +48,9 @@ export async function readProfiles(files) {
     try {
       top[role] = topFunctions(JSON.parse(await readFile(file, 'utf8')));
     } catch (error) {
-      missing.push(`relay ${role}: ${error.code === 'ENOENT' ? 'wrote no profile (it did not exit cleanly)' : error.message}`);
+      missing.push(
+        `relay ${role}: ${error.code === 'ENOENT' ? 'wrote no profile (it did not exit cleanly)' : error.message}`,
+      );
     }
   }
   return { files, top, reason: missing.length > 0 ? missing.join('; ') : null };

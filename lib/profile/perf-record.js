@@ -20,7 +20,8 @@ const ATTACH_POLL_MS = 25;
 // Starts perf on each relay ([{ role, child }]); resolves with { files,
 // stop() } or { reason } when perf cannot run here.
 export async function startPerf(relays, { dir, name }) {
-  if (!(await findProgram('perf'))) return { reason: 'perf is not installed (Debian: apt-get install linux-perf): reference rows are not profiled' };
+  if (!(await findProgram('perf')))
+    return { reason: 'perf is not installed (Debian: apt-get install linux-perf): reference rows are not profiled' };
   try {
     await mkdir(dir, { recursive: true });
   } catch (error) {
@@ -29,7 +30,20 @@ export async function startPerf(relays, { dir, name }) {
   const files = {};
   const recorders = relays.map(({ role, child }) => {
     files[role] = path.join(dir, `${name}-relay-${role}.perf.data`);
-    return startProcess(`perf record of relay ${role}`, 'perf', ['record', '-e', 'cpu-clock', '-F', String(SAMPLE_HZ), '-g', '--no-buildid', '-q', '-o', files[role], '-p', String(child.pid)]);
+    return startProcess(`perf record of relay ${role}`, 'perf', [
+      'record',
+      '-e',
+      'cpu-clock',
+      '-F',
+      String(SAMPLE_HZ),
+      '-g',
+      '--no-buildid',
+      '-q',
+      '-o',
+      files[role],
+      '-p',
+      String(child.pid),
+    ]);
   });
   // --no-buildid: collecting build IDs as perf stops took over the second
   // a stopped child is given before SIGKILL on a busy machine, and the
@@ -55,7 +69,13 @@ export async function readPerf(files, stopReason) {
   const problems = stopReason ? [stopReason] : [];
   for (const [role, file] of Object.entries(files)) {
     try {
-      const rows = parsePerfReport(await runCommand('perf', ['report', '-i', file, '--stdio', '--no-children', '--sort', 'dso,symbol', '-q', '--percent-limit', '0.5'], { timeoutMs: 60_000 }));
+      const rows = parsePerfReport(
+        await runCommand(
+          'perf',
+          ['report', '-i', file, '--stdio', '--no-children', '--sort', 'dso,symbol', '-q', '--percent-limit', '0.5'],
+          { timeoutMs: 60_000 },
+        ),
+      );
       if (rows.length > 0) top[role] = rows;
       else problems.push(`relay ${role}: perf recorded no samples`);
     } catch (error) {

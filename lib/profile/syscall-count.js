@@ -14,7 +14,9 @@ const ATTACH_TIMEOUT_MS = 10_000;
 
 // Whether strace can be used here: null, or why not.
 export async function straceUnavailable() {
-  return (await findProgram('strace')) ? null : 'strace is not installed (apt-get install strace): no system call counts';
+  return (await findProgram('strace'))
+    ? null
+    : 'strace is not installed (apt-get install strace): no system call counts';
 }
 
 // Attaches strace to each relay (`relays`: [{ role, child }]), runs
@@ -24,12 +26,32 @@ export async function straceUnavailable() {
 export async function countSyscalls(relays, { transfer, outputFile, signal }) {
   const tracers = relays.map(({ role, child }) => {
     const file = `${outputFile}-${role}.strace`;
-    const tracer = startProcess(`strace of relay ${role}`, 'strace', ['-c', '-f', '-e', `trace=${[...READS, ...WRITES].join(',')}`, '-o', file, '-p', String(child.pid)]);
+    const tracer = startProcess(`strace of relay ${role}`, 'strace', [
+      '-c',
+      '-f',
+      '-e',
+      `trace=${[...READS, ...WRITES].join(',')}`,
+      '-o',
+      file,
+      '-p',
+      String(child.pid),
+    ]);
     return { role, file, tracer };
   });
   try {
-    const notAttached = (await Promise.all(tracers.map(({ tracer }) => tracer.ready({ stderr: /attached/ }, { timeoutMs: ATTACH_TIMEOUT_MS, signal })))).find(Boolean);
-    if (notAttached) return { reason: `strace could not attach: ${notAttached}${tracers.flatMap(({ tracer }) => tracer.stderrTail()).slice(-1).map((line) => `: ${line}`).join('')}` };
+    const notAttached = (
+      await Promise.all(
+        tracers.map(({ tracer }) => tracer.ready({ stderr: /attached/ }, { timeoutMs: ATTACH_TIMEOUT_MS, signal })),
+      )
+    ).find(Boolean);
+    if (notAttached)
+      return {
+        reason: `strace could not attach: ${notAttached}${tracers
+          .flatMap(({ tracer }) => tracer.stderrTail())
+          .slice(-1)
+          .map((line) => `: ${line}`)
+          .join('')}`,
+      };
     const started = performance.now();
     const measured = await transfer();
     const seconds = (performance.now() - started) / 1000;
@@ -38,16 +60,19 @@ export async function countSyscalls(relays, { transfer, outputFile, signal }) {
     if (!measured.receiver) return { reason: `the transfer under strace failed: ${measured.reason?.split('\n')[0]}` };
     const bytes = measured.receiver.bytes;
     const counts = {};
-    for (const { role, file } of tracers) counts[role] = perGigabyte(parseStraceSummary(await readFile(file, 'utf8')), bytes);
+    for (const { role, file } of tracers)
+      counts[role] = perGigabyte(parseStraceSummary(await readFile(file, 'utf8')), bytes);
     return { seconds, bytes, ...counts };
   } catch (error) {
     if (error.code !== 'ENOENT') throw error;
     return { reason: `strace wrote no table: ${error.message}` };
   } finally {
-    await Promise.all(tracers.map(async ({ tracer, file }) => {
-      await tracer.stop();
-      await rm(file, { force: true });
-    }));
+    await Promise.all(
+      tracers.map(async ({ tracer, file }) => {
+        await tracer.stop();
+        await rm(file, { force: true });
+      }),
+    );
   }
 }
 

@@ -69,7 +69,10 @@ async function startUdpForwarder({ listen, forward }) {
   socket.on('error', () => {});
   socket.on('message', (datagram, sender) => {
     const { upstream, ready } = associate(sender);
-    ready.then(() => upstream.send(datagram), () => {});
+    ready.then(
+      () => upstream.send(datagram),
+      () => {},
+    );
   });
   await new Promise((resolve, reject) => {
     socket.once('error', reject);
@@ -85,10 +88,11 @@ async function startUdpForwarder({ listen, forward }) {
     }
   }, UDP_IDLE_MS / 2).unref();
   return {
-    close: () => new Promise((resolve) => {
-      clearInterval(sweep);
-      for (const association of associations.values()) association.upstream.close();
-      socket.close(resolve);
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        clearInterval(sweep);
+        for (const association of associations.values()) association.upstream.close();
+        socket.close(resolve);
+      }),
   };
 }

@@ -37,7 +37,11 @@ export function resetSocket(socket) {
 // record (or before its end record), the encoding side writes its end
 // record, if its protocol has one. A protocol error from them (a cut
 // stream) resets both instead of passing the FIN on.
-export function bridge(a, b, { aToB, bToA, aToBHold = HOLDS_NOTHING, aEnded = () => {}, bEnded = () => {}, log, label, queues, idleTimeoutMs = 0 }) {
+export function bridge(
+  a,
+  b,
+  { aToB, bToA, aToBHold = HOLDS_NOTHING, aEnded = () => {}, bEnded = () => {}, log, label, queues, idleTimeoutMs = 0 },
+) {
   let torn = false;
   const tearDown = (error) => {
     if (torn) return;

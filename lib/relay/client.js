@@ -20,7 +20,17 @@ const NOTHING = Buffer.alloc(0);
 // proxy setting do. Its salt filter refuses a server stream that repeats
 // one seen before (a replayed answer). With `udpAssociate` ({ timeoutMs,
 // maxAssociations }), the socks5 inbound serves UDP ASSOCIATE too.
-export async function startRelayClient({ listen, server, forward, password, presets, log, inbound = 'tunnel', inboundAuth = null, udpAssociate = null }) {
+export async function startRelayClient({
+  listen,
+  server,
+  forward,
+  password,
+  presets,
+  log,
+  inbound = 'tunnel',
+  inboundAuth = null,
+  udpAssociate = null,
+}) {
   const createPipeline = prepareChain(presets, { password, salts: createSaltFilter(CLIENT_FILTER) });
   const transport = prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) });
   const sockets = createSocketSet();
@@ -64,9 +74,16 @@ export async function startRelayClient({ listen, server, forward, password, pres
   };
 
   // The server's name is looked up once, at start, as for the UDP port forward.
-  const associate = udpAssociate && createSocks5Associate({
-    ...udpAssociate, server, serverAddress: (await lookup(server.host)).address, password, presets, log,
-  });
+  const associate =
+    udpAssociate &&
+    createSocks5Associate({
+      ...udpAssociate,
+      server,
+      serverAddress: (await lookup(server.host)).address,
+      password,
+      presets,
+      log,
+    });
   const accept = INBOUNDS[inbound]({ forward, auth: inboundAuth, dial, open, splice, associate, queues, log });
   const listener = net.createServer(SERVER_SOCKET_OPTIONS, (local) => {
     sockets.add(local);

@@ -41,7 +41,10 @@ export function createSaltFilter({ entries, falsePositiveRate }) {
   // seen without recording it, forgot one in 30 runs of its test. It is one
   // hash per connection, not per byte.
   const positions = (salt) => {
-    const digest = createHash('shake256', { outputLength: 4 * hashes }).update(hashKey).update(salt).digest();
+    const digest = createHash('shake256', { outputLength: 4 * hashes })
+      .update(hashKey)
+      .update(salt)
+      .digest();
     const out = new Array(hashes);
     for (let i = 0; i < hashes; i++) out[i] = digest.readUInt32LE(4 * i) % bits;
     return out;

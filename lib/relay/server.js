@@ -88,12 +88,16 @@ function connectionCap({ maxConnections, counts, log }) {
         const [oldest] = handshaking;
         if (!oldest) {
           counts.dropped += 1;
-          log.debug(`refused a connection over --max-connections ${maxConnections}: every connection has named its target`);
+          log.debug(
+            `refused a connection over --max-connections ${maxConnections}: every connection has named its target`,
+          );
           resetSocket(socket);
           return false;
         }
         counts.displaced += 1;
-        log.debug(`${oldest.remoteAddress}:${oldest.remotePort}: reset to make room under --max-connections ${maxConnections}`);
+        log.debug(
+          `${oldest.remoteAddress}:${oldest.remotePort}: reset to make room under --max-connections ${maxConnections}`,
+        );
         handshaking.delete(oldest);
         resetSocket(oldest);
       }
@@ -117,7 +121,22 @@ function connectionCap({ maxConnections, counts, log }) {
 // a target, the client has a handler of its own and no target socket
 // exists, so hostile connections, most of which never get that far, cost
 // one socket, not two. `served` is what the server's connections share.
-function serve(socket, { createPipeline, transport, salts, sockets, queues, cap, counts, allowRemote, handshakeTimeoutMs, idleTimeoutMs, log }) {
+function serve(
+  socket,
+  {
+    createPipeline,
+    transport,
+    salts,
+    sockets,
+    queues,
+    cap,
+    counts,
+    allowRemote,
+    handshakeTimeoutMs,
+    idleTimeoutMs,
+    log,
+  },
+) {
   sockets.add(socket);
   counts.accepted += 1;
   const peer = `${socket.remoteAddress}:${socket.remotePort}`;
@@ -160,11 +179,22 @@ function serve(socket, { createPipeline, transport, salts, sockets, queues, cap,
     onTarget({ host, port }) {
       if (target) throw protocolError('second address header');
       if (!allowRemote && !isLoopbackHost(host)) {
-        throw protocolError(`refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`);
+        throw protocolError(
+          `refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`,
+        );
       }
       counts.relayed += 1;
       connectTarget({ host, port });
-      bridged = bridge(client, target, { aToB: decode, bToA: encode, aEnded: pipeline.decodeEnded, bEnded: pipeline.encodeEnded, log, label: peer, queues, idleTimeoutMs });
+      bridged = bridge(client, target, {
+        aToB: decode,
+        bToA: encode,
+        aEnded: pipeline.decodeEnded,
+        bEnded: pipeline.encodeEnded,
+        log,
+        label: peer,
+        queues,
+        idleTimeoutMs,
+      });
     },
     // A disguise that meets a handshake not meant for it (a TLS hello
     // for another server name) hands the connection, with the bytes it
@@ -176,7 +206,14 @@ function serve(socket, { createPipeline, transport, salts, sockets, queues, cap,
       log.debug(`${peer}: diverted to ${formatEndpoint({ host, port })}`);
       connectTarget({ host, port });
       target.write(received);
-      bridged = bridge(client, target, { aToB: (data) => target.write(data), bToA: (data) => client.write(data), log, label: peer, queues, idleTimeoutMs });
+      bridged = bridge(client, target, {
+        aToB: (data) => target.write(data),
+        bToA: (data) => client.write(data),
+        log,
+        label: peer,
+        queues,
+        idleTimeoutMs,
+      });
     },
   });
   const decode = pipeline.decoder((data) => target.write(data));

@@ -8,7 +8,9 @@ const REFERENCE_FIELDS = ['impl', 'protocol', 'method', 'obfs', 'security', 'alt
 // What the case ran, as cases.js gives it: the chain, or the reference row.
 export function caseDefinition(caseResult) {
   if (!caseResult.impl) return caseResult.presets;
-  return Object.fromEntries(REFERENCE_FIELDS.filter((field) => caseResult[field] !== undefined).map((field) => [field, caseResult[field]]));
+  return Object.fromEntries(
+    REFERENCE_FIELDS.filter((field) => caseResult[field] !== undefined).map((field) => [field, caseResult[field]]),
+  );
 }
 
 // 'ss-base + ss-aead-cipher(aes-256-gcm)', or a reference row's label:

@@ -60,7 +60,11 @@ export const VERDICT_TEXT = {
 // common, are refused with an input error: their figures measure
 // different things. Runs that share a direction but not all are compared
 // on the shared one, and `directions` says so.
-export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHOLD, strict = false, intervals = 'always' } = {}) {
+export function compareResults(
+  oldGiven,
+  newGiven,
+  { threshold = DEFAULT_THRESHOLD, strict = false, intervals = 'always' } = {},
+) {
   const [oldResult, newResult] = [oldGiven, newGiven].map(upgradeResult);
   const workload = comparableWorkload(oldResult, newResult);
   const { shared, note: directions } = sharedDirections(oldResult, newResult);
@@ -72,7 +76,15 @@ export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHO
   const effectiveThreshold = Math.max(threshold, noiseCv * 100);
   const oldByKey = groupByKey(oldResult.cases.filter(inShared));
   const busy = { old: busyMachine(oldResult), new: busyMachine(newResult) };
-  const rule = { threshold: effectiveThreshold, strict, intervals, machine, busy, figure: workload.figure, pairing: sharedReference(oldResult, newResult) };
+  const rule = {
+    threshold: effectiveThreshold,
+    strict,
+    intervals,
+    machine,
+    busy,
+    figure: workload.figure,
+    pairing: sharedReference(oldResult, newResult),
+  };
   const rows = newResult.cases.filter(inShared).map((newCase) => {
     const oldCase = oldByKey.get(caseKey(newCase))?.shift() ?? null;
     return compareCase(oldCase, newCase, rule);
@@ -101,13 +113,16 @@ export function compareResults(oldGiven, newGiven, { threshold = DEFAULT_THRESHO
   };
 }
 
-const NO_MACHINE = 'neither a noise floor nor a direct row with 2 or more runs on both sides: a change of the machine between the runs cannot be told from a change of the code (run both with the noise floor, the default)';
+const NO_MACHINE =
+  'neither a noise floor nor a direct row with 2 or more runs on both sides: a change of the machine between the runs cannot be told from a change of the code (run both with the noise floor, the default)';
 
 // The two runs' workload, or an input error saying how they differ.
 function comparableWorkload(oldResult, newResult) {
   const [before, after] = [workloadOf(oldResult), workloadOf(newResult)];
   if (before.description !== after.description) {
-    throw inputError(`cannot compare: the old run measured ${before.description}, the new one ${after.description}; compare two runs of one workload`);
+    throw inputError(
+      `cannot compare: the old run measured ${before.description}, the new one ${after.description}; compare two runs of one workload`,
+    );
   }
   return after;
 }
@@ -120,11 +135,16 @@ function sharedDirections(oldResult, newResult) {
   const shared = after.filter((direction) => before.includes(direction));
   const named = (directions) => directions.join(' and ');
   if (shared.length === 0 && before.length > 0 && after.length > 0) {
-    throw inputError(`cannot compare: the old run measured the ${named(before)} direction, the new one ${named(after)}; compare two runs of one direction (--reverse, --both)`);
+    throw inputError(
+      `cannot compare: the old run measured the ${named(before)} direction, the new one ${named(after)}; compare two runs of one direction (--reverse, --both)`,
+    );
   }
   if (shared.length === before.length && shared.length === after.length) return { shared, note: null };
   const [side, extra] = before.length > shared.length ? ['old', before] : ['new', after];
-  return { shared, note: `Compared ${named(shared)} only: the ${side} run also measured ${named(extra.filter((direction) => !shared.includes(direction)))}.` };
+  return {
+    shared,
+    note: `Compared ${named(shared)} only: the ${side} run also measured ${named(extra.filter((direction) => !shared.includes(direction)))}.`,
+  };
 }
 
 // Both results measured in rounds against the same --relative-to case (the
@@ -137,14 +157,19 @@ function sharedReference(oldResult, newResult) {
   const referenceOf = (result) => {
     const to = result.cases.find((caseResult) => caseResult.relative)?.relative.to;
     if (to === undefined || !(result.rounds > 0)) return null;
-    return (direction) => result.cases.find((caseResult) => caseResult.index === to && caseResult.direction === direction) ?? null;
+    return (direction) =>
+      result.cases.find((caseResult) => caseResult.index === to && caseResult.direction === direction) ?? null;
   };
   const [oldReference, newReference] = [referenceOf(oldResult), referenceOf(newResult)];
   if (!oldReference || !newReference) return null;
   const sample = oldResult.cases.find((caseResult) => caseResult.relative);
   const [oldCase, newCase] = [oldReference(sample.direction), newReference(sample.direction)];
   if (!oldCase || !newCase || caseKey(oldCase) !== caseKey(newCase)) return null;
-  return { label: caseLabel(newCase), old: (caseResult) => oldReference(caseResult.direction), new: (caseResult) => newReference(caseResult.direction) };
+  return {
+    label: caseLabel(newCase),
+    old: (caseResult) => oldReference(caseResult.direction),
+    new: (caseResult) => newReference(caseResult.direction),
+  };
 }
 
 export function formatComparison(comparison, { color = false } = {}) {
@@ -164,43 +189,56 @@ export function formatComparison(comparison, { color = false } = {}) {
   const widths = header.map((title, column) => Math.max(title.length, ...cells.map((row) => row[column].length)));
   // The last column is never padded, so a line has no trailing blanks and
   // colouring the verdict leaves the plain text underneath unchanged.
-  const line = (row, paintVerdict = (text) => text) => row
-    .map((cell, column) => {
-      if (column === row.length - 1) return paintVerdict(cell);
-      return column === 0 ? cell.padStart(widths[0]) : cell.padEnd(widths[column]);
-    })
-    .join('  ');
-  const verdictPaint = { slower: paint.red.bold, failed: paint.red.bold, faster: paint.green, 'cannot-tell': paint.yellow, 'machine-changed': paint.yellow };
+  const line = (row, paintVerdict = (text) => text) =>
+    row
+      .map((cell, column) => {
+        if (column === row.length - 1) return paintVerdict(cell);
+        return column === 0 ? cell.padStart(widths[0]) : cell.padEnd(widths[column]);
+      })
+      .join('  ');
+  const verdictPaint = {
+    slower: paint.red.bold,
+    failed: paint.red.bold,
+    faster: paint.green,
+    'cannot-tell': paint.yellow,
+    'machine-changed': paint.yellow,
+  };
   const tableRows = comparison.rows.map((row, position) => line(cells[position], verdictPaint[row.verdict]));
 
-  return [
-    `${comparison.figure}, old run ${describeRun(comparison.old)} against new run ${describeRun(comparison.new)}: ${comparison.workload}.`,
-    ...(comparison.directions ? [comparison.directions] : []),
-    ...machineText(comparison),
-    ...comparison.warnings.map((warning) => paint.yellow(`warning: ${warning}`)),
-    '',
-    line(header),
-    ...tableRows,
-    '',
-    ...pairedText(comparison),
-    ...apartText(comparison),
-    ruleText(comparison),
-    verdictText(comparison, paint),
-  ].join('\n') + '\n';
+  return (
+    [
+      `${comparison.figure}, old run ${describeRun(comparison.old)} against new run ${describeRun(comparison.new)}: ${comparison.workload}.`,
+      ...(comparison.directions ? [comparison.directions] : []),
+      ...machineText(comparison),
+      ...comparison.warnings.map((warning) => paint.yellow(`warning: ${warning}`)),
+      '',
+      line(header),
+      ...tableRows,
+      '',
+      ...pairedText(comparison),
+      ...apartText(comparison),
+      ruleText(comparison),
+      verdictText(comparison, paint),
+    ].join('\n') + '\n'
+  );
 }
 
 // Which rows were judged on their paired ratios, marked * in the table.
 function pairedText({ pairedWith, rows }) {
   const paired = rows.filter((row) => row.paired).length;
   if (!pairedWith || paired === 0) return [];
-  return [`*: ${paired} of ${rows.length} cases judged on their per-round ratio to ${pairedWith} in each run (Old and New: the ratios' median and range), not on their bitrates: the machine's drift between the two runs cancels out.`];
+  return [
+    `*: ${paired} of ${rows.length} cases judged on their per-round ratio to ${pairedWith} in each run (Old and New: the ratios' median and range), not on their bitrates: the machine's drift between the two runs cancels out.`,
+  ];
 }
 
 // The cases the runs measured but cannot tell apart from before.
 function apartText({ rows }) {
   const apart = rows.filter((row) => ['within-noise', 'machine-noise', 'cannot-tell'].includes(row.verdict));
   if (apart.length === 0) return [];
-  return [`Cannot tell apart from the old run: ${apart.map((row) => `case ${row.index}${row.direction === 'reverse' ? ' reverse' : ''}`).join(', ')}.`];
+  return [
+    `Cannot tell apart from the old run: ${apart.map((row) => `case ${row.index}${row.direction === 'reverse' ? ' reverse' : ''}`).join(', ')}.`,
+  ];
 }
 
 // What the direct runs of each side saw: the machine's own change between
@@ -208,10 +246,15 @@ function apartText({ rows }) {
 function machineText({ machine, threshold, effectiveThreshold }) {
   const lines = (machine?.sources ?? []).map((source) => {
     const { format } = figureFor(source.figure);
-    return `The machine, as ${source.name} saw it: ${format(source.old.median)} (cv ${percent(source.old.cv)}) in the old run, `
-      + `${format(source.new.median)} (cv ${percent(source.new.cv)}) in the new: ${signedPercent(source.deltaPercent)} [${signedPercent(source.intervalPercent.low)}, ${signedPercent(source.intervalPercent.high)}].`;
+    return (
+      `The machine, as ${source.name} saw it: ${format(source.old.median)} (cv ${percent(source.old.cv)}) in the old run, ` +
+      `${format(source.new.median)} (cv ${percent(source.new.cv)}) in the new: ${signedPercent(source.deltaPercent)} [${signedPercent(source.intervalPercent.low)}, ${signedPercent(source.intervalPercent.high)}].`
+    );
   });
-  if (effectiveThreshold > threshold) lines.push(`The threshold is ${thresholdText(effectiveThreshold)}%, not ${threshold}%: the direct runs' own cv, a change the machine makes on its own.`);
+  if (effectiveThreshold > threshold)
+    lines.push(
+      `The threshold is ${thresholdText(effectiveThreshold)}%, not ${threshold}%: the direct runs' own cv, a change the machine makes on its own.`,
+    );
   return lines;
 }
 
@@ -225,7 +268,9 @@ function percent(fraction) {
 }
 
 function ruleText({ effectiveThreshold, strict, minRuns, machine }) {
-  const beyond = machine ? `beyond ${thresholdText(effectiveThreshold)}% and beyond the machine's own change [${signedPercent(machine.intervalPercent.low)}, ${signedPercent(machine.intervalPercent.high)}]` : `beyond ${thresholdText(effectiveThreshold)}%`;
+  const beyond = machine
+    ? `beyond ${thresholdText(effectiveThreshold)}% and beyond the machine's own change [${signedPercent(machine.intervalPercent.low)}, ${signedPercent(machine.intervalPercent.high)}]`
+    : `beyond ${thresholdText(effectiveThreshold)}%`;
   const rule = `A case is slower (or faster) when, with ${minRuns} or more runs a side, a one-sided Mann-Whitney U test gives p <= ${ALPHA} and the whole 95% interval of the change lies ${beyond}.`;
   return strict
     ? `${rule} With --strict, a case with fewer runs is slower when its median dropped by more than ${thresholdText(effectiveThreshold)}% and the min..max ranges do not overlap.`
@@ -239,30 +284,41 @@ function verdictText(comparison, paint) {
   if (slower > 0) return paint.red.bold(`REGRESSED: ${slower} of ${rows.length} cases got slower than the old run.`);
   const unknown = rows.filter((row) => row.verdict === 'cannot-tell').length;
   if (unknown > 0) {
-    return paint.yellow(`Cannot tell: ${unknown} of ${rows.length} cases have fewer than ${minRuns} runs on a side, too few to tell a change from noise. `
-      + `Run both with --repeat ${minRuns} or more (--full repeats 3), or pass --strict to gate on the ${threshold}% threshold alone.`);
+    return paint.yellow(
+      `Cannot tell: ${unknown} of ${rows.length} cases have fewer than ${minRuns} runs on a side, too few to tell a change from noise. ` +
+        `Run both with --repeat ${minRuns} or more (--full repeats 3), or pass --strict to gate on the ${threshold}% threshold alone.`,
+    );
   }
   const withMachine = rows.filter((row) => row.verdict === 'machine-changed');
   if (withMachine.length > 0) {
     const starved = withMachine.filter((row) => row.relayCpu).length;
     const withDirect = withMachine.length - starved;
     const parts = [
-      ...(withDirect > 0 ? [`${withDirect} of ${rows.length} cases moved with the direct runs (${signedPercent(machine.deltaPercent)})`] : []),
-      ...(starved > 0 ? [`${starved} of ${rows.length} cases moved with the CPU their relays got from a busy machine`] : []),
+      ...(withDirect > 0
+        ? [`${withDirect} of ${rows.length} cases moved with the direct runs (${signedPercent(machine.deltaPercent)})`]
+        : []),
+      ...(starved > 0
+        ? [`${starved} of ${rows.length} cases moved with the CPU their relays got from a busy machine`]
+        : []),
     ];
-    return paint.yellow(`The machine changed between the runs: ${parts.join('; ')}; no case moved beyond that. `
-      + 'No change of the code shows; compare runs made back to back on a quiet machine.');
+    return paint.yellow(
+      `The machine changed between the runs: ${parts.join('; ')}; no case moved beyond that. ` +
+        'No change of the code shows; compare runs made back to back on a quiet machine.',
+    );
   }
-  return paint.green(`No regression: no case got slower by more than ${threshold}% beyond the runs' noise${machine ? ' and the machine\'s' : ''}.`);
+  return paint.green(
+    `No regression: no case got slower by more than ${threshold}% beyond the runs' noise${machine ? " and the machine's" : ''}.`,
+  );
 }
 
 function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, machine, busy, figure }) {
   const known = newCase ?? oldCase;
   // On the paired ratios when both sides have enough of them; the
   // reference itself, and a case with too few, on its bitrates.
-  const [oldRatios, newRatios] = oldCase && newCase && pairing
-    ? [ratiosTo(oldCase, pairing.old(oldCase)), ratiosTo(newCase, pairing.new(newCase))]
-    : [null, null];
+  const [oldRatios, newRatios] =
+    oldCase && newCase && pairing
+      ? [ratiosTo(oldCase, pairing.old(oldCase)), ratiosTo(newCase, pairing.new(newCase))]
+      : [null, null];
   const paired = Boolean(oldRatios && newRatios && oldRatios.length >= MIN_RUNS && newRatios.length >= MIN_RUNS);
   const row = {
     key: caseKey(known),
@@ -284,7 +340,9 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, 
   if (!newCase) return { ...row, verdict: 'only-old' };
   if (!row.old) return { ...row, verdict: 'not-measured' };
   if (!row.new) {
-    return newCase.status === 'failed' ? { ...row, verdict: 'failed', regressed: true } : { ...row, verdict: 'not-measured' };
+    return newCase.status === 'failed'
+      ? { ...row, verdict: 'failed', regressed: true }
+      : { ...row, verdict: 'not-measured' };
   }
   if (paired) {
     const ratios = { old: ratioSide(oldRatios), new: ratioSide(newRatios) };
@@ -296,12 +354,19 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, 
     if (!strict) return { ...row, deltaPercent, verdict: 'cannot-tell' };
     const ranged = rangeVerdict(row.old, row.new, deltaPercent, threshold);
     const change = { low: deltaPercent, high: deltaPercent };
-    const verdict = ['slower', 'faster'].includes(ranged) && machine && !beyondMachine(change, machine, ranged === 'slower')
-      ? machineVerdict(machine, ranged === 'slower')
-      : ranged;
+    const verdict =
+      ['slower', 'faster'].includes(ranged) && machine && !beyondMachine(change, machine, ranged === 'slower')
+        ? machineVerdict(machine, ranged === 'slower')
+        : ranged;
     return { ...row, deltaPercent, verdict, regressed: verdict === 'slower' };
   }
-  return starved({ ...row, ...judge(row.old, row.new, { threshold, intervals, machine }) }, oldCase, newCase, threshold, busy);
+  return starved(
+    { ...row, ...judge(row.old, row.new, { threshold, intervals, machine }) },
+    oldCase,
+    newCase,
+    threshold,
+    busy,
+  );
 }
 
 // A change the direct runs did not show can still be the machine's: on a
@@ -384,7 +449,10 @@ function rangeVerdict(before, after, deltaPercent, threshold) {
 function figures(caseResult, figure) {
   const summary = caseResult.status === 'ok' ? figure.summary(caseResult) : null;
   if (!summary) return null;
-  const values = caseResult.runs.filter((run) => run.status === 'ok').map(figure.ofRun).filter((value) => value !== null);
+  const values = caseResult.runs
+    .filter((run) => run.status === 'ok')
+    .map(figure.ofRun)
+    .filter((value) => value !== null);
   const { median, min, max } = summary;
   return { median, min, max, cv: summary.cv ?? coefficientOfVariation(values), runs: values.length, values };
 }
@@ -429,7 +497,10 @@ function differences(oldResult, newResult) {
     const [before, after] = [read(oldResult), read(newResult)];
     if (before !== after) warnings.push(`${name} differs: ${before ?? 'unknown'} in old, ${after ?? 'unknown'} in new`);
   }
-  for (const [side, result] of [['old', oldResult], ['new', newResult]]) {
+  for (const [side, result] of [
+    ['old', oldResult],
+    ['new', newResult],
+  ]) {
     if (result.complete === false) warnings.push(`the ${side} run was cut short; its missing cases are not measured`);
   }
   return warnings;
@@ -453,7 +524,9 @@ function figureCell(side, figure) {
 function changeCell(row) {
   if (row.deltaPercent === null) return '';
   const change = signedPercent(row.deltaPercent);
-  return row.intervalPercent ? `${change} [${signedPercent(row.intervalPercent.low)}, ${signedPercent(row.intervalPercent.high)}]` : change;
+  return row.intervalPercent
+    ? `${change} [${signedPercent(row.intervalPercent.low)}, ${signedPercent(row.intervalPercent.high)}]`
+    : change;
 }
 
 function signedPercent(value) {
@@ -466,7 +539,8 @@ function formatP(p) {
 
 function verdictCell(row, machine) {
   if (row.paired) return `${VERDICT_TEXT[row.verdict]} *`;
-  if (row.verdict === 'machine-changed' && row.relayCpu) return `the machine changed: relays got ${signedPercent(row.relayCpu.deltaPercent)} CPU`;
+  if (row.verdict === 'machine-changed' && row.relayCpu)
+    return `the machine changed: relays got ${signedPercent(row.relayCpu.deltaPercent)} CPU`;
   if (row.verdict === 'machine-changed') return `the machine changed by ${signedPercent(machine.deltaPercent)}`;
   if (row.verdict !== 'cannot-tell') return VERDICT_TEXT[row.verdict];
   return `cannot tell (${row.old.runs} vs ${row.new.runs} ${row.new.runs === 1 && row.old.runs === 1 ? 'run' : 'runs'})`;

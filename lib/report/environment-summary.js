@@ -7,9 +7,10 @@ import { formatBytes } from './units.js';
 // header would drown the ranking. Enough to tell two machines apart.
 export function environmentRows(result) {
   const { environment: env, options } = result;
-  const cores = env.cpu.physicalCores && env.cpu.physicalCores !== env.cpu.cores
-    ? `${env.cpu.cores} cores (${env.cpu.physicalCores} physical)`
-    : `${env.cpu.cores} cores`;
+  const cores =
+    env.cpu.physicalCores && env.cpu.physicalCores !== env.cpu.cores
+      ? `${env.cpu.cores} cores (${env.cpu.physicalCores} physical)`
+      : `${env.cpu.cores} cores`;
   const aes = env.cpu.aes === null ? 'AES unknown' : env.cpu.aes ? 'AES' : 'no AES';
   const run = [
     `${options.duration} s a case`,
@@ -27,7 +28,14 @@ export function environmentRows(result) {
     // Results from before the built-in engine (all iperf3) have no row.
     ...(options.engine ? [['Engine', options.engine === 'node' ? 'node (built in)' : options.engine]] : []),
     ...(options.link ? [['Link', linkLabel(options.link)]] : []),
-    ...(env.remote ? [['Server host', `${env.remote.destination}: ${env.remote.cpu.model}, ${env.remote.cpu.cores} cores, ${formatBytes(env.remote.memory)}, ${env.remote.os.distro}, Node.js ${env.remote.node.node}`]] : []),
+    ...(env.remote
+      ? [
+          [
+            'Server host',
+            `${env.remote.destination}: ${env.remote.cpu.model}, ${env.remote.cpu.cores} cores, ${formatBytes(env.remote.memory)}, ${env.remote.os.distro}, Node.js ${env.remote.node.node}`,
+          ],
+        ]
+      : []),
     ['Run', run],
     ...(options.casesFile ? [['Cases', casesFileRow(options)]] : []),
     ['Started', result.startedAt],

@@ -7,7 +7,10 @@ import path from 'node:path';
 // later compare) never sees half a report, and a failed write leaves
 // whatever was there before and no temporary file.
 export async function replaceFile(file, text) {
-  const temporary = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  const temporary = path.join(
+    path.dirname(file),
+    `.${path.basename(file)}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`,
+  );
   try {
     await writeFile(temporary, text, { flag: 'wx' });
     await rename(temporary, file);
@@ -23,6 +26,9 @@ export async function writeExportFile(file, text) {
   try {
     await replaceFile(file, text);
   } catch (error) {
-    throw Object.assign(new Error(`cannot write ${file}: ${error.message}`, { cause: error }), { code: error.code, path: file });
+    throw Object.assign(new Error(`cannot write ${file}: ${error.message}`, { cause: error }), {
+      code: error.code,
+      path: file,
+    });
   }
 }

@@ -18,10 +18,14 @@ const CHART = { width: 640, height: 190, left: 70, right: 24, top: 14, bottom: 4
 export function formatHistoryHtml(history) {
   const runCount = history.machines.reduce((sum, machine) => sum + machine.runs.length, 0);
   const title = `cipherbench history: ${runCount} ${runCount === 1 ? 'run' : 'runs'}`;
-  const apart = history.machines.length > 1
-    ? `<p class="warning">${history.machines.length} machines, engines or workloads: each has its own history below, since their figures measure the machine or the workload as much as the code.</p>\n`
-    : '';
-  const interrupted = (history.interrupted ?? []).length === 0 ? '' : `<h2>Left out of the trends, cut short</h2>
+  const apart =
+    history.machines.length > 1
+      ? `<p class="warning">${history.machines.length} machines, engines or workloads: each has its own history below, since their figures measure the machine or the workload as much as the code.</p>\n`
+      : '';
+  const interrupted =
+    (history.interrupted ?? []).length === 0
+      ? ''
+      : `<h2>Left out of the trends, cut short</h2>
 <ul class="note">${history.interrupted.map((run) => `<li>${escape(`${run.startedAt.slice(0, 16).replace('T', ' ')} ${run.file} (${run.reason}; ${run.machine}; ${run.workload})`)}</li>`).join('')}</ul>
 `;
   return `<!DOCTYPE html>
@@ -59,33 +63,44 @@ function caseChart(series, runs, environments, figure) {
   const plotRight = CHART.width - CHART.right;
   const plotTop = CHART.top;
   const plotBottom = CHART.height - CHART.bottom;
-  const x = (time) => (last === first ? (plotLeft + plotRight) / 2 : plotLeft + ((time - first) / (last - first)) * (plotRight - plotLeft));
+  const x = (time) =>
+    last === first ? (plotLeft + plotRight) / 2 : plotLeft + ((time - first) / (last - first)) * (plotRight - plotLeft);
   const high = (point) => Math.max(point.median, point.max ?? 0, point.interval?.high ?? 0);
   const ticks = niceTicks(Math.max(...measured.map(high)));
   const scaleMax = ticks.at(-1);
   const y = (bps) => plotBottom - (bps / scaleMax) * (plotBottom - plotTop);
   const axis = figure.kind === 'requests' ? { unit: 'req/s', format: String } : axisUnit(scaleMax, ticks[1] - ticks[0]);
 
-  const grid = ticks.map((tick) => `<line class="grid" x1="${plotLeft}" y1="${round(y(tick))}" x2="${plotRight}" y2="${round(y(tick))}"/>`
-    + `<text class="tick" x="${plotLeft - 8}" y="${round(y(tick) + 5)}" text-anchor="end">${axis.format(tick)}</text>`);
+  const grid = ticks.map(
+    (tick) =>
+      `<line class="grid" x1="${plotLeft}" y1="${round(y(tick))}" x2="${plotRight}" y2="${round(y(tick))}"/>` +
+      `<text class="tick" x="${plotLeft - 8}" y="${round(y(tick) + 5)}" text-anchor="end">${axis.format(tick)}</text>`,
+  );
   const tickTimes = dateTicks(first, last);
   const labels = timeLabels(tickTimes);
   const dates = tickTimes.map((time, i, all) => {
     const anchor = all.length === 1 ? 'middle' : i === 0 ? 'start' : i === all.length - 1 ? 'end' : 'middle';
     return `<text class="tick" x="${round(x(time))}" y="${plotBottom + 22}" text-anchor="${anchor}">${labels[i]}</text>`;
   });
-  const spread = (point) => (point.interval ? [point.interval.low, point.interval.high] : point.runs > 1 ? [point.min, point.max] : null);
+  const spread = (point) =>
+    point.interval ? [point.interval.low, point.interval.high] : point.runs > 1 ? [point.min, point.max] : null;
   const band = measured.filter(spread);
-  const bandPath = band.length > 1
-    ? `<path class="band" d="M${band.map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(spread(point)[1]))}`).join('L')}`
-      + `L${[...band].reverse().map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(spread(point)[0]))}`).join('L')}Z"/>`
-    : '';
+  const bandPath =
+    band.length > 1
+      ? `<path class="band" d="M${band.map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(spread(point)[1]))}`).join('L')}` +
+        `L${[...band]
+          .reverse()
+          .map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(spread(point)[0]))}`)
+          .join('L')}Z"/>`
+      : '';
   const line = `<polyline class="trend" points="${measured.map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(point.median))}`).join(' ')}"/>`;
   const points = measured.map((point) => {
     const verdict = point.change?.verdict;
     const kind = verdict === 'slower' ? ' slower' : verdict === 'faster' ? ' faster' : '';
-    return `<circle class="run${kind}" data-file="${escape(point.file)}" data-bps="${point.median}" cx="${round(x(Date.parse(point.startedAt)))}" cy="${round(y(point.median))}" r="${CHART.point}">`
-      + `<title>${escape(tooltip(point, environments.get(point.file), figure))}</title></circle>`;
+    return (
+      `<circle class="run${kind}" data-file="${escape(point.file)}" data-bps="${point.median}" cx="${round(x(Date.parse(point.startedAt)))}" cy="${round(y(point.median))}" r="${CHART.point}">` +
+      `<title>${escape(tooltip(point, environments.get(point.file), figure))}</title></circle>`
+    );
   });
   return `<h3>${escape(name)}</h3>
 <div class="scroll">
@@ -104,10 +119,17 @@ ${points.join('\n')}
 function tooltip(point, environment, figure) {
   const spread = point.interval
     ? `, interval ${figure.formatIn(point.interval.low, point.median)}..${figure.formatIn(point.interval.high, point.median)}`
-    : point.runs > 1 ? `, ${figure.formatIn(point.min, point.median)}..${figure.formatIn(point.max, point.median)}` : '';
-  const lines = [`${point.startedAt.slice(0, 16).replace('T', ' ')}  ${figure.format(point.median)} (${point.runs} ${point.runs === 1 ? 'run' : 'runs'}${spread})`];
+    : point.runs > 1
+      ? `, ${figure.formatIn(point.min, point.median)}..${figure.formatIn(point.max, point.median)}`
+      : '';
+  const lines = [
+    `${point.startedAt.slice(0, 16).replace('T', ' ')}  ${figure.format(point.median)} (${point.runs} ${point.runs === 1 ? 'run' : 'runs'}${spread})`,
+  ];
   if (point.change) {
-    const delta = point.change.deltaPercent === null ? '' : `${point.change.deltaPercent > 0 ? '+' : ''}${formatFixed(point.change.deltaPercent, 1)}%: `;
+    const delta =
+      point.change.deltaPercent === null
+        ? ''
+        : `${point.change.deltaPercent > 0 ? '+' : ''}${formatFixed(point.change.deltaPercent, 1)}%: `;
     lines.push(`change from the run before: ${delta}${point.change.verdict.replaceAll('-', ' ')}`);
   }
   lines.push(...environment.map(([name, value]) => `${name}: ${value}`), `file: ${point.file}`);
@@ -127,7 +149,8 @@ function timeLabels(times) {
   const iso = times.map((time) => new Date(time).toISOString());
   const days = iso.map((text) => text.slice(0, 10));
   if (new Set(days).size === days.length) return days;
-  if (new Set(days).size === 1) return iso.map((text, i) => (i === 0 ? `${days[0]} ${text.slice(11, 16)}` : text.slice(11, 16)));
+  if (new Set(days).size === 1)
+    return iso.map((text, i) => (i === 0 ? `${days[0]} ${text.slice(11, 16)}` : text.slice(11, 16)));
   return iso.map((text) => `${text.slice(5, 10)} ${text.slice(11, 16)}`);
 }
 

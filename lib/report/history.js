@@ -25,20 +25,36 @@ export async function readArchivedRuns(dir) {
   try {
     names = await readdir(dir);
   } catch (error) {
-    return { runs: [], problems: [{ file: dir, message: `cannot read ${dir}: ${error.code === 'ENOENT' ? 'no such folder' : error.message}` }] };
+    return {
+      runs: [],
+      problems: [
+        { file: dir, message: `cannot read ${dir}: ${error.code === 'ENOENT' ? 'no such folder' : error.message}` },
+      ],
+    };
   }
-  const files = names.filter((name) => name.endsWith('.json')).sort().map((name) => path.join(dir, name));
-  const read = await Promise.all(files.map(async (file) => {
-    try {
-      return { file, result: await readResultFile(file) };
-    } catch (error) {
-      if (error.exitCode === undefined) throw error;
-      return { file, message: error.message };
-    }
-  }));
-  const runs = read.filter((entry) => entry.result).sort((a, b) => a.result.startedAt.localeCompare(b.result.startedAt));
+  const files = names
+    .filter((name) => name.endsWith('.json'))
+    .sort()
+    .map((name) => path.join(dir, name));
+  const read = await Promise.all(
+    files.map(async (file) => {
+      try {
+        return { file, result: await readResultFile(file) };
+      } catch (error) {
+        if (error.exitCode === undefined) throw error;
+        return { file, message: error.message };
+      }
+    }),
+  );
+  const runs = read
+    .filter((entry) => entry.result)
+    .sort((a, b) => a.result.startedAt.localeCompare(b.result.startedAt));
   const problems = read.filter((entry) => entry.message).map(({ file, message }) => ({ file, message }));
-  if (files.length === 0) problems.push({ file: dir, message: `no archived runs (*.json) in ${dir}: cipherbench run archives one there each time (--out)` });
+  if (files.length === 0)
+    problems.push({
+      file: dir,
+      message: `no archived runs (*.json) in ${dir}: cipherbench run archives one there each time (--out)`,
+    });
   return { runs, problems };
 }
 
@@ -58,7 +74,13 @@ export function buildHistory(runs, { threshold, strict = false } = {}) {
     const machine = machineOf(run.result);
     const workload = workloadOf(run.result);
     if (run.result.complete === false) {
-      interrupted.push({ file: run.file, startedAt: run.result.startedAt, machine, workload: workload.description, reason: run.result.interrupted ?? 'cut short' });
+      interrupted.push({
+        file: run.file,
+        startedAt: run.result.startedAt,
+        machine,
+        workload: workload.description,
+        reason: run.result.interrupted ?? 'cut short',
+      });
       continue;
     }
     const key = `${machine}\n${workload.description}`;
@@ -100,7 +122,8 @@ function machineHistory({ machine, workload, runs }, rule) {
       // The same case listed twice in one run: its first entry speaks for it.
       if (seen.has(key)) continue;
       seen.add(key);
-      if (!cases.has(key)) cases.set(key, { key, label: caseLabel(caseResult), direction: caseResult.direction, points: [] });
+      if (!cases.has(key))
+        cases.set(key, { key, label: caseLabel(caseResult), direction: caseResult.direction, points: [] });
       const before = lastMeasured.get(key);
       const change = before && caseResult.status !== 'skipped' ? judged(before, run, key) : null;
       cases.get(key).points.push(point(run, caseResult, change, workload.figure));
@@ -111,20 +134,32 @@ function machineHistory({ machine, workload, runs }, rule) {
     machine,
     workload: workload.description,
     kind: workload.kind,
-    runs: runs.map(({ file, result }) => ({ file, startedAt: result.startedAt, complete: result.complete, environment: environmentRows(result) })),
+    runs: runs.map(({ file, result }) => ({
+      file,
+      startedAt: result.startedAt,
+      complete: result.complete,
+      environment: environmentRows(result),
+    })),
     cases: [...cases.values()],
   };
 }
 
 function judgements(oldResult, newResult, rule) {
-  const rows = compareResults(oldResult, newResult, { ...rule, intervals: 'when-significant' }).rows.filter((row) => !['only-old', 'only-new', 'not-measured'].includes(row.verdict));
-  return new Map(rows.map((row) => [row.key, {
-    deltaPercent: row.deltaPercent,
-    intervalPercent: row.intervalPercent,
-    p: row.p,
-    verdict: row.verdict,
-    regressed: row.regressed,
-  }]));
+  const rows = compareResults(oldResult, newResult, { ...rule, intervals: 'when-significant' }).rows.filter(
+    (row) => !['only-old', 'only-new', 'not-measured'].includes(row.verdict),
+  );
+  return new Map(
+    rows.map((row) => [
+      row.key,
+      {
+        deltaPercent: row.deltaPercent,
+        intervalPercent: row.intervalPercent,
+        p: row.p,
+        verdict: row.verdict,
+        regressed: row.regressed,
+      },
+    ]),
+  );
 }
 
 function point({ file, result }, caseResult, change, figure) {

@@ -60,7 +60,9 @@ ${incomplete(result)}<section id="environment">
 <h2>Environment</h2>
 <div class="scroll">
 <table>
-${environmentRows(result).map(([name, value]) => `<tr><th scope="row">${escape(name)}</th><td>${escape(value)}</td></tr>`).join('\n')}
+${environmentRows(result)
+  .map(([name, value]) => `<tr><th scope="row">${escape(name)}</th><td>${escape(value)}</td></tr>`)
+  .join('\n')}
 </table>
 </div>
 ${machineLoadNote(result)}</section>
@@ -77,7 +79,9 @@ function machineLoadNote(result) {
 
 function incomplete(result) {
   if (result.complete) return '';
-  const cause = result.interrupted?.startsWith('SIG') ? `interrupted by ${result.interrupted}` : 'the run was cut short';
+  const cause = result.interrupted?.startsWith('SIG')
+    ? `interrupted by ${result.interrupted}`
+    : 'the run was cut short';
   return `<p class="warning"><strong>Incomplete:</strong> ${escape(cause)}.</p>\n`;
 }
 
@@ -85,7 +89,12 @@ function rankingSection(ranked, context) {
   const columns = rankingColumns(ranked, context);
   const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
   const rows = ranked.map((caseResult, position) => {
-    const cells = columns.map((column) => `<td${alignClass(column)} data-title="${escape(column.title)}"><span>${cell(column, caseResult, position + 1, ranked)}</span></td>`).join('');
+    const cells = columns
+      .map(
+        (column) =>
+          `<td${alignClass(column)} data-title="${escape(column.title)}"><span>${cell(column, caseResult, position + 1, ranked)}</span></td>`,
+      )
+      .join('');
     return `<tr${caseResult.unstable ? ' class="unstable"' : ''}>${cells}</tr>`;
   });
   const note = ranked.some(isRepeated)
@@ -101,14 +110,19 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.${context.smoke ? ` ${escape(context.smoke)}` : ''}</p>
+<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by" : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.${context.smoke ? ` ${escape(context.smoke)}` : ''}</p>
 </section>
 `;
 }
 
 function cell(column, caseResult, rank, ranked) {
   const text = column.cell(caseResult, rank);
-  const styled = column.style === 'code' ? chainCode(text) : column.style === 'strong' ? `<strong>${escape(text)}</strong>` : escape(text);
+  const styled =
+    column.style === 'code'
+      ? chainCode(text)
+      : column.style === 'strong'
+        ? `<strong>${escape(text)}</strong>`
+        : escape(text);
   const marker = column.marker?.(caseResult, rank, ranked);
   return marker ? `${styled} <span class="marker">${escape(marker)}</span>` : styled;
 }
@@ -119,7 +133,12 @@ function cell(column, caseResult, rank, ranked) {
 // otherwise break it.
 function chainCode(label) {
   const name = (part) => `<span class="name">${escape(part)}</span>`;
-  const words = label.split(' ').map((word) => word.split(/(?<=.)(?=\()/).map(name).join('<wbr>'));
+  const words = label.split(' ').map((word) =>
+    word
+      .split(/(?<=.)(?=\()/)
+      .map(name)
+      .join('<wbr>'),
+  );
   return `<code>${words.join(' ').replaceAll(' <span class="name">+</span>', '&nbsp;+')}</code>`;
 }
 
@@ -135,14 +154,17 @@ function alignClass(column) {
 // against the numbers.
 function chartSection(ranked) {
   const ceilings = ranked.filter((caseResult) => CEILING_ROWS.has(caseResult.impl));
-  const [barCases, markerCases] = ceilings.length < ranked.length
-    ? [ranked.filter((caseResult) => !CEILING_ROWS.has(caseResult.impl)), ceilings]
-    : [ranked, []];
+  const [barCases, markerCases] =
+    ceilings.length < ranked.length
+      ? [ranked.filter((caseResult) => !CEILING_ROWS.has(caseResult.impl)), ceilings]
+      : [ranked, []];
   const groupHeight = CHART.labelHeight + 2 * CHART.barHeight + CHART.barGap + CHART.groupGap;
   const top = CHART.legendHeight + markerCases.length * CHART.referenceLine + 8;
   const height = top + barCases.length * groupHeight + CHART.bottom;
   const plotBottom = height - CHART.bottom;
-  const peak = Math.max(...barCases.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max)));
+  const peak = Math.max(
+    ...barCases.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max)),
+  );
   const ticks = niceTicks(peak);
   const scaleMax = ticks.at(-1);
   // In percent of the drawing's width, as SVG takes it: '12.3%'.
@@ -150,14 +172,23 @@ function chartSection(ranked) {
   const length = (bitsPerSecond) => `${round((bitsPerSecond / scaleMax) * CHART.plotSpan)}%`;
   const axis = axisUnit(scaleMax, ticks[1] - ticks[0]);
 
-  const grid = ticks.map((tick) => `<line class="grid" x1="${at(tick)}" y1="${top - 6}" x2="${at(tick)}" y2="${plotBottom}"/>`
-    + `<text class="tick" x="${at(tick)}" y="${plotBottom + 16}" text-anchor="${tick === 0 ? 'start' : 'middle'}">${axis.format(tick)}</text>`);
+  const grid = ticks.map(
+    (tick) =>
+      `<line class="grid" x1="${at(tick)}" y1="${top - 6}" x2="${at(tick)}" y2="${plotBottom}"/>` +
+      `<text class="tick" x="${at(tick)}" y="${plotBottom + 16}" text-anchor="${tick === 0 ? 'start' : 'middle'}">${axis.format(tick)}</text>`,
+  );
   const groups = barCases.map((caseResult, position) => {
     const groupTop = top + position * groupHeight;
     const rank = ranked.indexOf(caseResult) + 1;
     const unstable = caseResult.unstable ? ' unstable' : '';
-    const label = clip(`${rank}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`, CHART.labelLength - unstable.length);
-    const marks = [['sender', caseResult.sender], ['receiver', caseResult.receiver]].map(([role, side], row) => {
+    const label = clip(
+      `${rank}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`,
+      CHART.labelLength - unstable.length,
+    );
+    const marks = [
+      ['sender', caseResult.sender],
+      ['receiver', caseResult.receiver],
+    ].map(([role, side], row) => {
       const y = groupTop + CHART.labelHeight + row * (CHART.barHeight + CHART.barGap);
       const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction)}" data-rank="${rank}"`;
       const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${CHART.plotStart}%" y="${y}" width="${length(side.bits_per_second)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
@@ -181,11 +212,15 @@ function chartSection(ranked) {
     return `<g class="reference" ${data}><title>${escape(caseLabel(caseResult))}</title><line x1="${at(bps)}" y1="${y - 10}" x2="${at(bps)}" y2="${plotBottom}"/><text x="${at(bps)}" dx="${dx}" y="${y}" text-anchor="${anchor}">${escape(text)}</text></g>`;
   });
   const legendY = 16;
-  const legend = `<g class="legend"><rect class="bar sender" x="${CHART.plotStart}%" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="18" y="${legendY}">sender</text>`
-    + `<rect class="bar receiver" x="${CHART.plotStart}%" transform="translate(80 0)" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="98" y="${legendY}">receiver</text>`
-    + '</g>';
+  const legend =
+    `<g class="legend"><rect class="bar sender" x="${CHART.plotStart}%" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="18" y="${legendY}">sender</text>` +
+    `<rect class="bar receiver" x="${CHART.plotStart}%" transform="translate(80 0)" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="98" y="${legendY}">receiver</text>` +
+    '</g>';
   const whiskers = barCases.some(isRepeated) ? `${whiskerLegend(barCases)}. ` : '';
-  const ceilingsNote = markerCases.length > 0 ? 'direct and plain are the machine\'s and our data path\'s ceilings: drawn as lines, not bars, so the cases keep the width of the axis.' : '';
+  const ceilingsNote =
+    markerCases.length > 0
+      ? "direct and plain are the machine's and our data path's ceilings: drawn as lines, not bars, so the cases keep the width of the axis."
+      : '';
   return `<section id="chart">
 <h2>Bitrate</h2>
 <div class="scroll">
@@ -215,15 +250,19 @@ function whiskerMarks(role, side, data, at, y) {
   const [from, to] = [at(lowest), at(highest)];
   const cap = CHART.capHeight / 2;
   const interval = hasInterval ? ` data-low="${side.low}" data-high="${side.high}" data-level="${side.level}"` : '';
-  return `<g class="whisker ${role}" ${data} data-min="${side.min}" data-max="${side.max}"${interval}>`
-    + `<line x1="${from}" y1="${y}" x2="${to}" y2="${y}"/>`
-    + `<line x1="${from}" y1="${y - cap}" x2="${from}" y2="${y + cap}"/>`
-    + `<line x1="${to}" y1="${y - cap}" x2="${to}" y2="${y + cap}"/>`
-    + '</g>';
+  return (
+    `<g class="whisker ${role}" ${data} data-min="${side.min}" data-max="${side.max}"${interval}>` +
+    `<line x1="${from}" y1="${y}" x2="${to}" y2="${y}"/>` +
+    `<line x1="${from}" y1="${y - cap}" x2="${from}" y2="${y + cap}"/>` +
+    `<line x1="${to}" y1="${y - cap}" x2="${to}" y2="${y + cap}"/>` +
+    '</g>'
+  );
 }
 
 function whiskerLegend(cases) {
-  const withInterval = cases.find((caseResult) => caseResult.receiver.low !== null && caseResult.receiver.low !== undefined);
+  const withInterval = cases.find(
+    (caseResult) => caseResult.receiver.low !== null && caseResult.receiver.low !== undefined,
+  );
   if (!withInterval) return 'bar: median; whisker: min..max over runs';
   return `bar: median; error bar: its ${Math.round(withInterval.receiver.level * 1000) / 10}% interval (min..max with 2 runs or fewer)`;
 }
@@ -231,10 +270,14 @@ function whiskerLegend(cases) {
 function requestsSection(requests, noiseFloor) {
   if (requests.length === 0) return '';
   const columns = requestColumns(requests, { noiseFloor });
-  const rows = requests.map((caseResult, position) => columns.map((column) => {
-    const text = escape(column.cell(caseResult, position + 1));
-    return column.align === 'right' ? `<td class="number">${text}</td>` : `<td>${text}</td>`;
-  }).join(''));
+  const rows = requests.map((caseResult, position) =>
+    columns
+      .map((column) => {
+        const text = escape(column.cell(caseResult, position + 1));
+        return column.align === 'right' ? `<td class="number">${text}</td>` : `<td>${text}</td>`;
+      })
+      .join(''),
+  );
   return `<section id="requests">
 <h2>Requests</h2>
 <div class="scroll">
@@ -255,13 +298,17 @@ function latencySection(ranked) {
   if (measured.length === 0) return '';
   const unit = Object.values(measured[0].latency)[0].unit;
   const header = ['Case', 'Chain', 'Direction', 'Kind', ...latencyTitles()];
-  const rows = measured.flatMap((caseResult) => Object.entries(caseResult.latency).map(([kind, figures]) => [
-    `<td class="number">${caseResult.index}</td>`,
-    `<td>${chainCode(caseLabel(caseResult))}</td>`,
-    `<td>${escape(caseResult.direction)}</td>`,
-    `<td>${escape(kind)}</td>`,
-    ...latencyCells(figures).map((cell) => `<td class="number">${cell}</td>`),
-  ].join('')));
+  const rows = measured.flatMap((caseResult) =>
+    Object.entries(caseResult.latency).map(([kind, figures]) =>
+      [
+        `<td class="number">${caseResult.index}</td>`,
+        `<td>${chainCode(caseLabel(caseResult))}</td>`,
+        `<td>${escape(caseResult.direction)}</td>`,
+        `<td>${escape(kind)}</td>`,
+        ...latencyCells(figures).map((cell) => `<td class="number">${cell}</td>`),
+      ].join(''),
+    ),
+  );
   return `<section id="latency">
 <h2>Latency (${escape(unit)})</h2>
 <div class="scroll">
@@ -280,7 +327,10 @@ ${rows.map((cells) => `<tr>${cells}</tr>`).join('\n')}
 // UDP rows that lost more than their bound: measured, not ranked.
 function notRankedSection(overBound) {
   if (overBound.length === 0) return '';
-  const items = overBound.map((caseResult) => `<li>Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} <code>${escape(caseLabel(caseResult))}</code>: ${escape(overBoundText(caseResult))}</li>`);
+  const items = overBound.map(
+    (caseResult) =>
+      `<li>Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} <code>${escape(caseLabel(caseResult))}</code>: ${escape(overBoundText(caseResult))}</li>`,
+  );
   return `<section id="not-ranked">
 <h2>Not ranked</h2>
 <ul>

@@ -3,7 +3,8 @@
 export function linkLabel(profile) {
   const parts = [];
   if (profile.rate_bps !== null) parts.push(`${formatRate(profile.rate_bps)}`);
-  if (profile.delay_ms !== null) parts.push(`${profile.delay_ms} ms RTT added${profile.jitter_ms ? ` ± ${profile.jitter_ms} ms` : ''}`);
+  if (profile.delay_ms !== null)
+    parts.push(`${profile.delay_ms} ms RTT added${profile.jitter_ms ? ` ± ${profile.jitter_ms} ms` : ''}`);
   if (profile.loss_percent !== null) parts.push(`${profile.loss_percent}% loss each way`);
   return `${profile.name}: ${parts.join(', ') || 'unshaped'}`;
 }

@@ -46,17 +46,27 @@ export function machineChange(oldResult, newResult, { directions = ['forward'], 
 // One side's is enough: a machine that spread that much within one run
 // can make a change that large between two.
 export function machineNoiseCv(results, { figure }) {
-  const spreads = results.flatMap((result) => [
-    noiseFloorValues(result),
-    ...result.cases.filter((caseResult) => caseResult.impl === 'direct' && caseResult.status === 'ok').map((caseResult) => caseValues(caseResult, figure)),
-  ]).filter((values) => values.length >= MIN_DIRECT_RUNS).map(coefficientOfVariation);
+  const spreads = results
+    .flatMap((result) => [
+      noiseFloorValues(result),
+      ...result.cases
+        .filter((caseResult) => caseResult.impl === 'direct' && caseResult.status === 'ok')
+        .map((caseResult) => caseValues(caseResult, figure)),
+    ])
+    .filter((values) => values.length >= MIN_DIRECT_RUNS)
+    .map(coefficientOfVariation);
   return Math.max(0, ...spreads);
 }
 
 // `figure`: 'bitrate', or 'requests' (per second), what the values are.
 function source(name, figure, oldValues, newValues) {
   if (oldValues.length < MIN_DIRECT_RUNS || newValues.length < MIN_DIRECT_RUNS) return null;
-  const side = (values) => ({ median: median(values), cv: coefficientOfVariation(values), runs: values.length, values });
+  const side = (values) => ({
+    median: median(values),
+    cv: coefficientOfVariation(values),
+    runs: values.length,
+    values,
+  });
   const [before, after] = [side(oldValues), side(newValues)];
   const { low, high } = bootstrapRatioInterval(oldValues, newValues);
   return {
@@ -74,12 +84,19 @@ function noiseFloorValues(result) {
 }
 
 function directCase(result, direction) {
-  return result.cases.find((caseResult) => caseResult.impl === 'direct' && caseResult.direction === direction && caseResult.status === 'ok') ?? null;
+  return (
+    result.cases.find(
+      (caseResult) => caseResult.impl === 'direct' && caseResult.direction === direction && caseResult.status === 'ok',
+    ) ?? null
+  );
 }
 
 function caseValues(caseResult, figure) {
   if (!caseResult) return [];
-  return caseResult.runs.filter((run) => run.status === 'ok').map(figure.ofRun).filter((value) => value !== null);
+  return caseResult.runs
+    .filter((run) => run.status === 'ok')
+    .map(figure.ofRun)
+    .filter((value) => value !== null);
 }
 
 // A run's CPU was busy when its runs left under this share of it idle
@@ -88,7 +105,8 @@ function caseValues(caseResult, figure) {
 const BUSY_IDLE = 0.05;
 
 export function busyMachine(result) {
-  const idle = result.cases.flatMap((caseResult) => caseResult.runs)
+  const idle = result.cases
+    .flatMap((caseResult) => caseResult.runs)
     .map((run) => (run.status === 'ok' ? run.disturbance?.idle : null))
     .filter((value) => typeof value === 'number');
   return idle.length > 0 && median(idle) < BUSY_IDLE;
@@ -101,11 +119,15 @@ export function busyMachine(result) {
 // Bitrate is that share over the CPU a byte costs: on a busy machine a
 // relay that got less CPU carries fewer bytes with the same code.
 export function relayCpuChange(oldCase, newCase) {
-  const shares = (caseResult) => caseResult.runs
-    .filter((run) => run.status === 'ok' && run.cost && run.receiver?.seconds > 0)
-    .map((run) => (run.cost.client.cpuSeconds + run.cost.server.cpuSeconds) / run.receiver.seconds);
+  const shares = (caseResult) =>
+    caseResult.runs
+      .filter((run) => run.status === 'ok' && run.cost && run.receiver?.seconds > 0)
+      .map((run) => (run.cost.client.cpuSeconds + run.cost.server.cpuSeconds) / run.receiver.seconds);
   const [before, after] = [shares(oldCase), shares(newCase)];
   if (before.length < MIN_DIRECT_RUNS || after.length < MIN_DIRECT_RUNS) return null;
   const { low, high } = bootstrapRatioInterval(before, after);
-  return { deltaPercent: (median(after) / median(before) - 1) * 100, intervalPercent: { low: (low - 1) * 100, high: (high - 1) * 100 } };
+  return {
+    deltaPercent: (median(after) / median(before) - 1) * 100,
+    intervalPercent: { low: (low - 1) * 100, high: (high - 1) * 100 },
+  };
 }

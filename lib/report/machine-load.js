@@ -9,8 +9,11 @@ import { formatFixed } from './units.js';
 // of any of them knows how busy the machine was. '' for results without
 // them.
 export function machineLoadText(result) {
-  const disturbances = result.cases.flatMap((caseResult) => caseResult.runs.map((run) => run.disturbance)).filter(Boolean);
-  const range = (values, format) => (values.length === 0 ? null : `${format(Math.min(...values))}-${format(Math.max(...values))}`);
+  const disturbances = result.cases
+    .flatMap((caseResult) => caseResult.runs.map((run) => run.disturbance))
+    .filter(Boolean);
+  const range = (values, format) =>
+    values.length === 0 ? null : `${format(Math.min(...values))}-${format(Math.max(...values))}`;
   const pick = (name) => disturbances.map((d) => d[name]).filter((value) => typeof value === 'number');
   const percent = (fraction) => `${formatFixed(fraction * 100, 1)}%`;
   const load = range(pick('loadAverage'), (value) => formatFixed(value, 1));
@@ -27,6 +30,7 @@ function disturbedText(result) {
   const measured = result.cases.filter((caseResult) => caseResult.status === 'ok');
   const disturbed = measured.filter((caseResult) => caseResult.disturbed).length;
   if (disturbed === 0) return '';
-  const again = result.options?.remeasure > 0 ? `, even when measured again (up to ${result.options.remeasure} times)` : '';
+  const again =
+    result.options?.remeasure > 0 ? `, even when measured again (up to ${result.options.remeasure} times)` : '';
   return ` ${disturbed} of ${measured.length} cases were disturbed: other processes took over ${DISTURBED_OTHERS * 100}% of the CPU (or the hypervisor over ${DISTURBED_STEAL * 100}%) while they measured${again}, so their ranks are not an order.`;
 }

@@ -12,7 +12,11 @@ import { isReverse, percent, rankingColumns } from './ranking-columns.js';
 export function formatMarkdownReport(given) {
   const result = upgradeResult(given);
   const { ranked, unranked, overBound } = rankCases(result);
-  const columns = rankingColumns(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor });
+  const columns = rankingColumns(ranked, {
+    reference: relativeReference(result),
+    byCost: isCostRanked(result),
+    noiseFloor: result.noiseFloor,
+  });
   const lines = [
     `### cipherbench: ${ranked.length + overBound.length + rankRequests(result).length} of ${result.cases.length} cases measured`,
     '',
@@ -24,21 +28,27 @@ export function formatMarkdownReport(given) {
   const load = machineLoadText(result);
   if (load) lines.push(escape(load), '');
   if (!result.complete) {
-    const cause = result.interrupted?.startsWith('SIG') ? `interrupted by ${result.interrupted}` : 'the run was cut short';
+    const cause = result.interrupted?.startsWith('SIG')
+      ? `interrupted by ${result.interrupted}`
+      : 'the run was cut short';
     lines.push(`**Incomplete:** ${cause}.`, '');
   }
   if (ranked.length > 0) {
     lines.push(
       row(columns.map((column) => column.title)),
       row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
-      ...ranked.map((caseResult, position) => row(columns.map((column) => cell(column, caseResult, position + 1, ranked)))),
+      ...ranked.map((caseResult, position) =>
+        row(columns.map((column) => cell(column, caseResult, position + 1, ranked))),
+      ),
       '',
-      (isCostRanked(result) ? 'Ranked by the relay pair\'s CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by' : 'Ranked by')
-        + ' the bitrate the receiving end got'
-        + `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}`
-        + `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}`
-        + '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.'
-        + `${smokeNote(result) ? ` ${smokeNote(result)}` : ''}`,
+      (isCostRanked(result)
+        ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by"
+        : 'Ranked by') +
+        ' the bitrate the receiving end got' +
+        `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}` +
+        `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}` +
+        '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.' +
+        `${smokeNote(result) ? ` ${smokeNote(result)}` : ''}`,
       '',
     );
   }
@@ -48,21 +58,34 @@ export function formatMarkdownReport(given) {
     lines.push(
       row(columns.map((column) => column.title)),
       row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
-      ...requests.map((caseResult, position) => row(columns.map((column) => escape(column.cell(caseResult, position + 1))))),
+      ...requests.map((caseResult, position) =>
+        row(columns.map((column) => escape(column.cell(caseResult, position + 1)))),
+      ),
       '',
       `${requestsNote(requests, { noiseFloor: result.noiseFloor })}`,
       '',
     );
   }
   if (overBound.length > 0) {
-    lines.push('Not ranked:', '', ...overBound.map((caseResult) => `- Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} \`${escape(caseLabel(caseResult))}\`: ${escape(overBoundText(caseResult))}`), '');
+    lines.push(
+      'Not ranked:',
+      '',
+      ...overBound.map(
+        (caseResult) =>
+          `- Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} \`${escape(caseLabel(caseResult))}\`: ${escape(overBoundText(caseResult))}`,
+      ),
+      '',
+    );
   }
   if (unranked.length > 0) {
     lines.push('Not measured:', '');
     for (const caseResult of unranked) {
       const direction = isReverse(caseResult) ? ' (reverse)' : '';
       const [first, ...tail] = caseResult.reason.split('\n');
-      lines.push(`- Case ${caseResult.index}${direction} \`${escape(caseLabel(caseResult))}\`: ${caseResult.status}: ${escape(first)}`, ...codeBlock(tail));
+      lines.push(
+        `- Case ${caseResult.index}${direction} \`${escape(caseLabel(caseResult))}\`: ${caseResult.status}: ${escape(first)}`,
+        ...codeBlock(tail),
+      );
     }
     lines.push('');
   }
@@ -73,7 +96,10 @@ export function formatMarkdownReport(given) {
 // fence longer than any run of backticks in them, so none can close it.
 function codeBlock(lines) {
   if (lines.length === 0) return [];
-  const longest = Math.max(0, ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))));
+  const longest = Math.max(
+    0,
+    ...lines.map((line) => Math.max(0, ...(line.match(/`+/g) ?? []).map((run) => run.length))),
+  );
   const fence = '`'.repeat(Math.max(3, longest + 1));
   return [`  ${fence}`, ...lines.map((line) => `  ${line}`), `  ${fence}`];
 }
@@ -87,7 +113,10 @@ function cell(column, caseResult, rank, ranked) {
 
 // A '|' inside a cell would end it; a newline would end the table.
 function escape(text) {
-  return String(text).replace(/\\/g, '\\\\').replace(/\|/g, '\\|').replace(/[\r\n]+/g, ' ');
+  return String(text)
+    .replace(/\\/g, '\\\\')
+    .replace(/\|/g, '\\|')
+    .replace(/[\r\n]+/g, ' ');
 }
 
 function row(cells) {

@@ -8,28 +8,87 @@ import { DEFAULT_THRESHOLD } from './comparison.js';
 // flags ({ flags, description, default }), the value when none is given,
 // and a check when not every value will do.
 export const REPORT_OPTIONS = Object.freeze([
-  { name: 'baseline', fallback: null,
-    cli: [{ flags: '--baseline <file>', description: 'compare with an earlier result (reports/*.json) after the ranking; exit 1 when a case got slower' }] },
-  { name: 'threshold', fallback: DEFAULT_THRESHOLD, check: parseThreshold,
-    cli: [{ flags: '--threshold <percent>', description: 'with --baseline: smallest drop of a median, in percent, that counts as slower', default: String(DEFAULT_THRESHOLD) }] },
-  { name: 'strict', fallback: false,
-    cli: [{ flags: '--strict', description: 'with --baseline: also gate cases with fewer than 3 runs a side, on the threshold and disjoint min..max ranges alone' }] },
-  { name: 'markdown', fallback: null,
-    cli: [{ flags: '--markdown <file>', description: 'also write the ranking as Markdown to FILE' }] },
-  { name: 'html', fallback: null,
-    cli: [{ flags: '--html <file>', description: 'also write the report as one self-contained HTML file to FILE' }] },
-  { name: 'out', fallback: './reports',
-    cli: [{ flags: '--out <dir>', description: 'folder the report is archived in', default: './reports' }] },
-  { name: 'archive', fallback: true,
-    cli: [{ flags: '--no-archive', description: 'do not write the report to --out' }] },
-  { name: 'json', fallback: null, check: checkJsonFile,
-    cli: [{ flags: '--json [file]', description: 'also write the JSON report to FILE; with no FILE or \'-\', print it on stdout and the text on stderr' }] },
-  { name: 'color', fallback: true,
-    cli: [{ flags: '--no-color', description: 'never colour the text (as NO_COLOR does); colour is only used on a terminal' }] },
+  {
+    name: 'baseline',
+    fallback: null,
+    cli: [
+      {
+        flags: '--baseline <file>',
+        description: 'compare with an earlier result (reports/*.json) after the ranking; exit 1 when a case got slower',
+      },
+    ],
+  },
+  {
+    name: 'threshold',
+    fallback: DEFAULT_THRESHOLD,
+    check: parseThreshold,
+    cli: [
+      {
+        flags: '--threshold <percent>',
+        description: 'with --baseline: smallest drop of a median, in percent, that counts as slower',
+        default: String(DEFAULT_THRESHOLD),
+      },
+    ],
+  },
+  {
+    name: 'strict',
+    fallback: false,
+    cli: [
+      {
+        flags: '--strict',
+        description:
+          'with --baseline: also gate cases with fewer than 3 runs a side, on the threshold and disjoint min..max ranges alone',
+      },
+    ],
+  },
+  {
+    name: 'markdown',
+    fallback: null,
+    cli: [{ flags: '--markdown <file>', description: 'also write the ranking as Markdown to FILE' }],
+  },
+  {
+    name: 'html',
+    fallback: null,
+    cli: [{ flags: '--html <file>', description: 'also write the report as one self-contained HTML file to FILE' }],
+  },
+  {
+    name: 'out',
+    fallback: './reports',
+    cli: [{ flags: '--out <dir>', description: 'folder the report is archived in', default: './reports' }],
+  },
+  {
+    name: 'archive',
+    fallback: true,
+    cli: [{ flags: '--no-archive', description: 'do not write the report to --out' }],
+  },
+  {
+    name: 'json',
+    fallback: null,
+    check: checkJsonFile,
+    cli: [
+      {
+        flags: '--json [file]',
+        description:
+          "also write the JSON report to FILE; with no FILE or '-', print it on stdout and the text on stderr",
+      },
+    ],
+  },
+  {
+    name: 'color',
+    fallback: true,
+    cli: [
+      {
+        flags: '--no-color',
+        description: 'never colour the text (as NO_COLOR does); colour is only used on a terminal',
+      },
+    ],
+  },
 ]);
 
 export function readReportOptions(options = {}) {
-  return Object.fromEntries(REPORT_OPTIONS.map(({ name, fallback, check = (value) => value }) => [name, check(options[name] ?? fallback)]));
+  return Object.fromEntries(
+    REPORT_OPTIONS.map(({ name, fallback, check = (value) => value }) => [name, check(options[name] ?? fallback)]),
+  );
 }
 
 // Shared with compare, which gates the same way.
@@ -47,7 +106,9 @@ export function parseThreshold(value) {
 function checkJsonFile(json) {
   if (typeof json !== 'string' || json === '-') return json;
   if (/\.(c|m)?js$/.test(json) || (existsSync(json) && !json.endsWith('.json'))) {
-    throw inputError(`--json ${json}: that looks like a cases file, not where to write the JSON report; give a .json name, '-' for stdout, or put the cases file before --json`);
+    throw inputError(
+      `--json ${json}: that looks like a cases file, not where to write the JSON report; give a .json name, '-' for stdout, or put the cases file before --json`,
+    );
   }
   return json;
 }

@@ -21,9 +21,12 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
   // Before any case has finished, the best guess is iperf3's duration plus
   // about a second of relay start and teardown per case.
   function etaSeconds() {
-    const perCase = finishedWallSeconds.length > 0
-      ? finishedWallSeconds.reduce((sum, seconds) => sum + seconds, 0) / finishedWallSeconds.length
-      : duration == null ? null : duration + 1;
+    const perCase =
+      finishedWallSeconds.length > 0
+        ? finishedWallSeconds.reduce((sum, seconds) => sum + seconds, 0) / finishedWallSeconds.length
+        : duration == null
+          ? null
+          : duration + 1;
     if (perCase === null) return null;
     const spentOnCurrent = current ? (Date.now() - current.startedAt) / 1000 : 0;
     return Math.max(0, perCase * (total - finishedWallSeconds.length) - spentOnCurrent);
@@ -60,7 +63,9 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
       const round = repeats === null ? `round ${repeat + 1}` : repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null;
       current = { position, label, repeat: round, startedAt: Date.now() };
       if (!isTTY) {
-        stream.write(`${paint.bold(`[run ${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat}${widest ? `, ${widest}` : ''})` : ''} ...\n`);
+        stream.write(
+          `${paint.bold(`[run ${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat}${widest ? `, ${widest}` : ''})` : ''} ...\n`,
+        );
         return;
       }
       timer ??= setInterval(render, REFRESH_MS).unref();

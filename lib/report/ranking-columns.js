@@ -1,6 +1,12 @@
 import { caseLabel } from './case-label.js';
 import {
-  cannotTellFromReference, convergenceNote, intervalText, isRepeated, pairCostText, rankNote, relativeCell,
+  cannotTellFromReference,
+  convergenceNote,
+  intervalText,
+  isRepeated,
+  pairCostText,
+  rankNote,
+  relativeCell,
 } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
@@ -22,16 +28,22 @@ const COLUMNS = [
   { title: 'Direction', when: (cases) => cases.some(isReverse), cell: (caseResult) => caseResult.direction },
   { title: 'Sender', align: 'right', cell: (caseResult) => formatBitrate(caseResult.sender.bits_per_second) },
   {
-    title: (cases) => (cases.some((caseResult) => intervalText(caseResult.receiver)) ? `Receiver [${levelText(cases)} interval]` : 'Receiver'),
+    title: (cases) =>
+      cases.some((caseResult) => intervalText(caseResult.receiver))
+        ? `Receiver [${levelText(cases)} interval]`
+        : 'Receiver',
     align: 'right',
     style: 'strong',
-    cell: (caseResult) => [formatBitrate(caseResult.receiver.bits_per_second), intervalText(caseResult.receiver)].filter(Boolean).join(' '),
+    cell: (caseResult) =>
+      [formatBitrate(caseResult.receiver.bits_per_second), intervalText(caseResult.receiver)].filter(Boolean).join(' '),
     // Ranks whose intervals overlap are not an order; a case the stopping
     // rule gave up on says how wide it stayed.
-    marker: (caseResult, rank, ranked, context) => [rankNote(ranked, rank - 1, context), convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
+    marker: (caseResult, rank, ranked, context) =>
+      [rankNote(ranked, rank - 1, context), convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
   },
   {
-    title: (cases, { reference, byCost }) => `${byCost ? 'CPU s/GB relative' : 'Relative'} to ${reference?.label ?? 'the reference'}`,
+    title: (cases, { reference, byCost }) =>
+      `${byCost ? 'CPU s/GB relative' : 'Relative'} to ${reference?.label ?? 'the reference'}`,
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.relative),
     cell: relativeCell,
@@ -54,14 +66,18 @@ const COLUMNS = [
     title: 'CPU s/GB client, server',
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.cost),
-    cell: ({ cost }) => (cost ? `${formatFixed(cost.client.cpuSecondsPerGB, 2)}, ${formatFixed(cost.server.cpuSecondsPerGB, 2)}` : ''),
+    cell: ({ cost }) =>
+      cost ? `${formatFixed(cost.client.cpuSecondsPerGB, 2)}, ${formatFixed(cost.server.cpuSecondsPerGB, 2)}` : '',
   },
   {
     title: 'CPU s/GB pair [interval]',
     align: 'right',
     when: (cases, { byCost }) => byCost,
     cell: ({ cost }) => (cost ? pairCostText(cost) : ''),
-    marker: ({ cost }) => (cost?.saturatedRuns > 0 ? `saturated in ${cost.saturatedRuns} ${cost.saturatedRuns === 1 ? 'run' : 'runs'}` : null),
+    marker: ({ cost }) =>
+      cost?.saturatedRuns > 0
+        ? `saturated in ${cost.saturatedRuns} ${cost.saturatedRuns === 1 ? 'run' : 'runs'}`
+        : null,
   },
   {
     title: 'Wire overhead',
@@ -92,13 +108,11 @@ const COLUMNS = [
 // (ranking.js relativeReference), or null; whether the ranking is by cost;
 // the run's noise floor, or null.
 export function rankingColumns(ranked, context = { reference: null, byCost: false, noiseFloor: null }) {
-  return COLUMNS
-    .filter((column) => !column.when || column.when(ranked, context))
-    .map((column) => ({
-      ...column,
-      title: typeof column.title === 'function' ? column.title(ranked, context) : column.title,
-      marker: column.marker && ((caseResult, rank, all) => column.marker(caseResult, rank, all, context)),
-    }));
+  return COLUMNS.filter((column) => !column.when || column.when(ranked, context)).map((column) => ({
+    ...column,
+    title: typeof column.title === 'function' ? column.title(ranked, context) : column.title,
+    marker: column.marker && ((caseResult, rank, all) => column.marker(caseResult, rank, all, context)),
+  }));
 }
 
 // '95%' (or '99.9%'): the level of the ranked cases' intervals.

@@ -13,13 +13,17 @@ import { formatBitrateIn, formatFixed } from './units.js';
 // lists those.
 export function rankCases(result) {
   const overBound = result.cases.filter((caseResult) => caseResult.status === 'ok' && isOverBound(caseResult));
-  const measured = result.cases.filter((caseResult) => caseResult.status === 'ok' && caseResult.receiver && !isOverBound(caseResult));
+  const measured = result.cases.filter(
+    (caseResult) => caseResult.status === 'ok' && caseResult.receiver && !isOverBound(caseResult),
+  );
   const byBitrate = (a, b) => b.receiver.bits_per_second - a.receiver.bits_per_second;
   const ranked = isCostRanked(result)
     ? [
-      ...measured.filter((caseResult) => caseResult.cost).sort((a, b) => a.cost.pair.cpuSecondsPerGB - b.cost.pair.cpuSecondsPerGB),
-      ...measured.filter((caseResult) => !caseResult.cost).sort(byBitrate),
-    ]
+        ...measured
+          .filter((caseResult) => caseResult.cost)
+          .sort((a, b) => a.cost.pair.cpuSecondsPerGB - b.cost.pair.cpuSecondsPerGB),
+        ...measured.filter((caseResult) => !caseResult.cost).sort(byBitrate),
+      ]
     : measured.sort(byBitrate);
   return { ranked, unranked: result.cases.filter((caseResult) => caseResult.status !== 'ok'), overBound };
 }
@@ -28,7 +32,9 @@ export function rankCases(result) {
 // whatever the machine is doing: every format says its order is not a
 // ranking. '' for any other run.
 export function smokeNote(result) {
-  return result.options?.mode === 'smoke' ? 'A --smoke run checks that every piece works (one short run a case, nothing measured again): its order is not a ranking; run without --smoke to rank.' : '';
+  return result.options?.mode === 'smoke'
+    ? 'A --smoke run checks that every piece works (one short run a case, nothing measured again): its order is not a ranking; run without --smoke to rank.'
+    : '';
 }
 
 export function isCostRanked(result) {
@@ -72,13 +78,17 @@ export function relativeCell(caseResult) {
   if (caseResult.index === relative.to) return 'reference';
   if (relative.ratio === null) return '';
   const ratio = `${formatFixed(relative.ratio, 2)} x`;
-  return relative.low === null || relative.low === undefined ? ratio : `${ratio} [${formatFixed(relative.low, 2)}-${formatFixed(relative.high, 2)}]`;
+  return relative.low === null || relative.low === undefined
+    ? ratio
+    : `${ratio} [${formatFixed(relative.low, 2)}-${formatFixed(relative.high, 2)}]`;
 }
 
 // Whether a ratio's interval holds 1.0: the case and the reference cannot
 // be told apart at the interval's level.
 export function cannotTellFromReference({ relative }) {
-  return Boolean(relative && relative.low !== null && relative.low !== undefined && relative.low <= 1 && relative.high >= 1);
+  return Boolean(
+    relative && relative.low !== null && relative.low !== undefined && relative.low <= 1 && relative.high >= 1,
+  );
 }
 
 // '[2.11-2.40]' in the median's unit: the interval of a side's median.
@@ -103,7 +113,9 @@ export function bracketedInterval({ low, high, coverage, level }, format) {
 // code's. Ranked by cost (byCost), the pair's cost intervals are set side
 // by side.
 export function overlapsAbove(ranked, position, byCost = false) {
-  return highestOverlap(ranked, position, (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver)) !== -1;
+  return (
+    highestOverlap(ranked, position, (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver)) !== -1
+  );
 }
 
 // The highest rank above ranked[position] whose interval overlaps its own,
@@ -145,7 +157,8 @@ export function requestsRankNote(ranked, position, noiseFloor) {
   const [above, below] = [ranked[position - 1].requests, ranked[position].requests];
   const overlapped = highestOverlap(ranked, position, (caseResult) => caseResult.requests);
   if (overlapped !== -1) return joinNotes(disturbed, `overlaps #${overlapped + 1}`);
-  if (noiseFloor && closerThanNoise(above, below, above.requestsPerSecond, below.requestsPerSecond, noiseFloor)) return joinNotes(disturbed, `within noise of #${position}`);
+  if (noiseFloor && closerThanNoise(above, below, above.requestsPerSecond, below.requestsPerSecond, noiseFloor))
+    return joinNotes(disturbed, `within noise of #${position}`);
   return disturbed;
 }
 
@@ -158,7 +171,9 @@ export function requestsRankNote(ranked, position, noiseFloor) {
 // `byCost`: ranked by cost.
 export function rankNote(ranked, position, { byCost = false, noiseFloor = null } = {}) {
   const notes = [disturbedNote(ranked[position])];
-  const overlapped = highestOverlap(ranked, position, (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver));
+  const overlapped = highestOverlap(ranked, position, (caseResult) =>
+    byCost ? caseResult.cost?.pair : caseResult.receiver,
+  );
   if (overlapped !== -1) notes.push(`overlaps #${overlapped + 1}`);
   else if (!byCost && withinNoiseAbove(ranked, position, noiseFloor)) notes.push(`within noise of #${position}`);
   if (!byCost) notes.push(againstCeilingNote(ranked, position, noiseFloor));
@@ -195,22 +210,36 @@ export function againstCeilingNote(ranked, position, noiseFloor) {
   if (!below.ceiling || !below.presets) return '';
   const margin = 1 + Math.max(noiseFloor?.cv ?? 0, NOISE_AT_LEAST);
   const shape = chainShape(below.presets);
-  const above = ranked.slice(0, position).findIndex((other) => other.ceiling && other.presets && !other.impl && chainShape(other.presets) === shape
-    && ceilingBound(below) > ceilingBound(other) * (1 + CEILING_GAP) && other.receiver.bits_per_second > below.receiver.bits_per_second * margin);
+  const above = ranked
+    .slice(0, position)
+    .findIndex(
+      (other) =>
+        other.ceiling &&
+        other.presets &&
+        !other.impl &&
+        chainShape(other.presets) === shape &&
+        ceilingBound(below) > ceilingBound(other) * (1 + CEILING_GAP) &&
+        other.receiver.bits_per_second > below.receiver.bits_per_second * margin,
+    );
   return above === -1 ? '' : `cipher faster than #${above + 1}`;
 }
 
 const ceilingBound = ({ ceiling }) => Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps);
 // A chain with every preset's method left out: what two cases that differ
 // only in their ciphers share.
-const chainShape = (presets) => JSON.stringify(presets.map(({ name, params = {} }) => {
-  const { method, ...rest } = params;
-  return { name, params: rest };
-}));
+const chainShape = (presets) =>
+  JSON.stringify(
+    presets.map(({ name, params = {} }) => {
+      const { method, ...rest } = params;
+      return { name, params: rest };
+    }),
+  );
 
 // 'not converged: ±6.1%' for a case the stopping rule gave up on (half its
 // widest interval, as a share of the median), '' otherwise.
 export function convergenceNote(caseResult) {
   if (caseResult.converged !== false) return '';
-  return caseResult.width === null ? 'not converged: no interval' : `not converged: ±${formatFixed((caseResult.width / 2) * 100, 1)}%`;
+  return caseResult.width === null
+    ? 'not converged: no interval'
+    : `not converged: ±${formatFixed((caseResult.width / 2) * 100, 1)}%`;
 }

@@ -51,11 +51,20 @@ export async function createReporter(options = {}) {
       headerPrinted = true;
       write(formatHeader(event.result, { color }));
       write(runningLine(event));
-      progress = createProgress({ stream: stderr, total: event.total, color: useColor(stderr, settings), duration: event.result.options.duration });
+      progress = createProgress({
+        stream: stderr,
+        total: event.total,
+        color: useColor(stderr, settings),
+        duration: event.result.options.duration,
+      });
     } else if (event.type === 'ceiling-started') {
       progress.ceilingStarted(event.presets, event.position, event.total);
     } else if (event.type === 'case-started') {
-      progress.caseStarted(event.case, event.position, { repeat: event.repeat, repeats: event.repeats, runs: event.total });
+      progress.caseStarted(event.case, event.position, {
+        repeat: event.repeat,
+        repeats: event.repeats,
+        runs: event.total,
+      });
     } else if (event.type === 'noise-floor-started') {
       progress.noiseFloorStarted(event.runs);
     } else if (event.type === 'noise-floor-finished') {
@@ -116,7 +125,9 @@ export async function createReporter(options = {}) {
       } catch (error) {
         // Nothing measured is lost: the JSON report goes to stdout instead.
         archiveFailed = true;
-        const where = jsonToStdout ? 'the JSON report above on stdout is the only copy' : 'the JSON report follows on stdout';
+        const where = jsonToStdout
+          ? 'the JSON report above on stdout is the only copy'
+          : 'the JSON report follows on stdout';
         stderr.write(`cipherbench: ${error.message}; ${where}\n`);
         if (!jsonToStdout) stdout.write(formatJsonReport(result));
       }
@@ -127,7 +138,11 @@ export async function createReporter(options = {}) {
     // disk, a folder removed meanwhile): no figure is lost for it.
     if (!archived && (archiveFailed || !written)) {
       const kept = keepResult(formatJsonReport(result), result.startedAt);
-      stderr.write(kept ? `cipherbench: the JSON report is kept in ${kept}\n` : 'cipherbench: the JSON report could not be kept in a temporary file either\n');
+      stderr.write(
+        kept
+          ? `cipherbench: the JSON report is kept in ${kept}\n`
+          : 'cipherbench: the JSON report could not be kept in a temporary file either\n',
+      );
     }
     const failed = result.cases.some((caseResult) => caseResult.status === 'failed');
     return { archived, written, regressed, ok: !archiveFailed && written && !regressed && !failed && !baselineRefused };

@@ -28,7 +28,11 @@ const COLUMNS = Object.freeze([
   { title: 'CPU ms/1k req', align: 'right', cell: (caseResult) => cpuCell(caseResult.requests.cpuSecondsPerThousand) },
   { title: 'load gen ms/1k', align: 'right', cell: (caseResult) => generatorCell(caseResult.requests.generator) },
 ]);
-const RELATIVE_COLUMN = Object.freeze({ title: 'x ref', align: 'right', cell: (caseResult) => relativeCell(caseResult) });
+const RELATIVE_COLUMN = Object.freeze({
+  title: 'x ref',
+  align: 'right',
+  cell: (caseResult) => relativeCell(caseResult),
+});
 
 // The columns for these ranked cases: the ratio's only when a case has
 // one. Requests per second carry the rank note against the case ranked
@@ -46,12 +50,16 @@ export function requestColumns(ranked, { noiseFloor = null } = {}) {
 export function requestsNote(ranked, { noiseFloor = null } = {}) {
   const first = ranked[0]?.requests;
   if (!first) return '';
-  const mode = first.newConnections ? 'a new connection for every request (its handshake included)' : 'kept-alive connections';
+  const mode = first.newConnections
+    ? 'a new connection for every request (its handshake included)'
+    : 'kept-alive connections';
   const repeated = ranked.some((caseResult) => caseResult.runs.length > 1);
-  return `${first.concurrency} clients, ${mode}; latency in ms; ranked by requests per second`
-    + `${repeated ? ", the median over runs with its 95% interval ('at N%' where too few runs reach 95%); overlaps #N: its interval overlaps that of rank N, so their order may be the noise's" : ''}`
-    + `${noiseFloor ? `; within noise of #N: closer to rank N than direct's own spread (cv ${formatFixed(noiseFloor.cv * 100, 1)}%)` : ''}; CPU: relay client + server`
-    + `${generatorNote(ranked)}.`;
+  return (
+    `${first.concurrency} clients, ${mode}; latency in ms; ranked by requests per second` +
+    `${repeated ? ", the median over runs with its 95% interval ('at N%' where too few runs reach 95%); overlaps #N: its interval overlaps that of rank N, so their order may be the noise's" : ''}` +
+    `${noiseFloor ? `; within noise of #N: closer to rank N than direct's own spread (cv ${formatFixed(noiseFloor.cv * 100, 1)}%)` : ''}; CPU: relay client + server` +
+    `${generatorNote(ranked)}.`
+  );
 }
 
 // Which load generator ran, and the rows it may have squeezed: '*' in the
@@ -61,10 +69,12 @@ function generatorNote(ranked) {
   if (!engine) return '';
   const name = engine === 'node' ? 'the built-in client' : engine;
   const squeezed = ranked.filter((caseResult) => caseResult.requests.generator?.squeezedRuns > 0);
-  const marked = squeezed.length === 0 ? ''
-    : `; * ${name} took over ${percent(GENERATOR_SHARE_LIMIT)} of the machine with under ${percent(IDLE_LIMIT)} left idle in `
-      + `${squeezed.map((caseResult) => `${caseResult.requests.generator.squeezedRuns} of ${caseResult.runs.length} runs of ${caseLabel(caseResult)}`).join(', ')}: `
-      + 'it took that CPU from what it measured, so the row may read slower than it is';
+  const marked =
+    squeezed.length === 0
+      ? ''
+      : `; * ${name} took over ${percent(GENERATOR_SHARE_LIMIT)} of the machine with under ${percent(IDLE_LIMIT)} left idle in ` +
+        `${squeezed.map((caseResult) => `${caseResult.requests.generator.squeezedRuns} of ${caseResult.runs.length} runs of ${caseLabel(caseResult)}`).join(', ')}: ` +
+        'it took that CPU from what it measured, so the row may read slower than it is';
   return `; load gen: ${name}'s own CPU${marked}`;
 }
 

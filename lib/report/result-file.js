@@ -18,10 +18,14 @@ export async function readResultFile(path) {
     result = JSON.parse(text);
   } catch (error) {
     const { line, message } = jsonProblem(text, error);
-    throw inputError(`${path}${line ? `:${line}` : ''} is not JSON (${message}); pass a report such as reports/YYYY-MM-DD.json`);
+    throw inputError(
+      `${path}${line ? `:${line}` : ''} is not JSON (${message}); pass a report such as reports/YYYY-MM-DD.json`,
+    );
   }
   if (!isResult(result)) {
-    throw inputError(`${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`);
+    throw inputError(
+      `${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`,
+    );
   }
   try {
     return upgradeResult(result);

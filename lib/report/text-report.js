@@ -4,8 +4,21 @@ import { roundsForLevel } from '../statistics/summaries.js';
 import { caseLabel } from './case-label.js';
 import { casesFileRow } from './cases-source.js';
 import {
-  againstCeilingNote, cannotTellFromReference, convergenceNote, intervalText, isCostRanked, isRepeated, overlapsAbove, pairCostText, rankCases, rankNote, rankRequests, relativeCell,
-  relativeReference, smokeNote, withinNoiseAbove,
+  againstCeilingNote,
+  cannotTellFromReference,
+  convergenceNote,
+  intervalText,
+  isCostRanked,
+  isRepeated,
+  overlapsAbove,
+  pairCostText,
+  rankCases,
+  rankNote,
+  rankRequests,
+  relativeCell,
+  relativeReference,
+  smokeNote,
+  withinNoiseAbove,
 } from './ranking.js';
 import { machineLoadText } from './machine-load.js';
 import { isOverBound, overBoundText } from './udp-bound.js';
@@ -33,35 +46,54 @@ export function formatHeader(given, { color = false } = {}) {
   const paint = painter(color);
   const { tool, environment: env } = result;
   const aes = env.cpu.aes === null ? 'unknown' : env.cpu.aes ? 'yes' : 'no';
-  const cores = env.cpu.physicalCores && env.cpu.physicalCores !== env.cpu.cores
-    ? `${env.cpu.cores} (${env.cpu.physicalCores} physical)`
-    : `${env.cpu.cores}`;
+  const cores =
+    env.cpu.physicalCores && env.cpu.physicalCores !== env.cpu.cores
+      ? `${env.cpu.cores} (${env.cpu.physicalCores} physical)`
+      : `${env.cpu.cores}`;
   const iperf3 = env.iperf3.path
-    ? [['version', env.iperf3.version ?? 'unknown'], ['path', env.iperf3.path]]
+    ? [
+        ['version', env.iperf3.version ?? 'unknown'],
+        ['path', env.iperf3.path],
+      ]
     : [['version', 'not found']];
   const sections = [
     [`${tool.name}:`, [['version', tool.version], ...engineRows(result.options), ...casesRows(result.options)]],
-    ['Operating System:', [
-      ['cpu', env.cpu.model],
-      ['cores', cores],
-      ['memory', formatBytes(env.memory)],
-      ['type', env.os.type],
-      ['platform', env.os.platform],
-      ['arch', env.os.arch],
-      ['release', env.os.release],
-      ['distro', env.os.distro],
-      ['aes', aes],
-    ]],
+    [
+      'Operating System:',
+      [
+        ['cpu', env.cpu.model],
+        ['cores', cores],
+        ['memory', formatBytes(env.memory)],
+        ['type', env.os.type],
+        ['platform', env.os.platform],
+        ['arch', env.os.arch],
+        ['release', env.os.release],
+        ['distro', env.os.distro],
+        ['aes', aes],
+      ],
+    ],
     ['Node.js Versions:', Object.entries(env.node)],
     ['iperf3:', iperf3],
-    ...(env.wrk ? [['wrk:', [['version', env.wrk.version ?? 'unknown'], ['path', env.wrk.path]]]] : []),
+    ...(env.wrk
+      ? [
+          [
+            'wrk:',
+            [
+              ['version', env.wrk.version ?? 'unknown'],
+              ['path', env.wrk.path],
+            ],
+          ],
+        ]
+      : []),
     ...remoteSections(env.remote),
   ];
   // One label column for every section, as wide as the seed's 16 or the
   // longest name (process.versions has cjs_module_lexer) plus a space.
   const width = Math.max(16, ...sections.flatMap(([, rows]) => rows.map(([name]) => name.length + 1)));
   const text = sections
-    .map(([title, rows]) => [paint.bold(title), ...rows.map(([name, value]) => `${name.padEnd(width)}${value}`)].join('\n'))
+    .map(([title, rows]) =>
+      [paint.bold(title), ...rows.map(([name, value]) => `${name.padEnd(width)}${value}`)].join('\n'),
+    )
     .join('\n\n');
   // The run's own warnings (a case listed twice), before any case runs.
   const warnings = result.warnings.map((warning) => paint.yellow(`warning: ${warning}`));
@@ -71,9 +103,18 @@ export function formatHeader(given, { color = false } = {}) {
 export function formatCaseBlock(given, { color = false } = {}) {
   const caseResult = upgradeCase(given);
   const paint = painter(color);
-  const lines = [`------------ Test Case ${caseResult.index} ----------------`, caseLabel(caseResult), ...directionLines(caseResult)];
+  const lines = [
+    `------------ Test Case ${caseResult.index} ----------------`,
+    caseLabel(caseResult),
+    ...directionLines(caseResult),
+  ];
   const saturated = caseResult.runs.filter((run) => run.saturated).length;
-  if (saturated > 0) lines.push(paint.yellow.bold(`saturated        ${saturated} of ${caseResult.runs.length} runs fell short of the offered rate: left out of the cost`));
+  if (saturated > 0)
+    lines.push(
+      paint.yellow.bold(
+        `saturated        ${saturated} of ${caseResult.runs.length} runs fell short of the offered rate: left out of the cost`,
+      ),
+    );
   if (caseResult.status === 'ok' && caseResult.requests) {
     lines.push(...requestLines(caseResult.requests));
   } else if (caseResult.status === 'ok') {
@@ -109,35 +150,52 @@ export function formatRanking(given, { color = false } = {}) {
   const lines = ['(ranking):', ''];
   if (!result.complete) {
     // run() records SIGINT or SIGTERM, or 'aborted' when an API caller stopped it.
-    const cause = result.interrupted?.startsWith('SIG') ? `interrupted by ${result.interrupted}` : 'the run was cut short';
-    lines.push(paint.yellow.bold(`INCOMPLETE: ${cause}; ${ranked.length} of ${result.cases.length} cases measured.`), '');
+    const cause = result.interrupted?.startsWith('SIG')
+      ? `interrupted by ${result.interrupted}`
+      : 'the run was cut short';
+    lines.push(
+      paint.yellow.bold(`INCOMPLETE: ${cause}; ${ranked.length} of ${result.cases.length} cases measured.`),
+      '',
+    );
   }
   const rankWidth = Math.max(2, String(ranked.length).length);
   const reference = relativeReference(result);
   for (const [position, caseResult] of ranked.entries()) {
-    const bitrates = [caseResult.sender, caseResult.receiver].map((side) => paint.bold(formatBitrate(side.bits_per_second)));
+    const bitrates = [caseResult.sender, caseResult.receiver].map((side) =>
+      paint.bold(formatBitrate(side.bits_per_second)),
+    );
     const interval = intervalText(caseResult.receiver);
     const repeats = isRepeated(caseResult)
-      ? [`median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : ''}`]
+      ? [
+          `median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : ''}`,
+        ]
       : [];
     const byCost = isCostRanked(result);
-    const notes = [convergenceNote(caseResult), rankNote(ranked, position, { byCost, noiseFloor: result.noiseFloor })].filter(Boolean);
-    lines.push([
-      `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
-      ...(byCost && caseResult.cost ? [`CPU s/GB=${paint.bold(pairCostText(caseResult.cost))}`] : []),
-      `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
-      ...repeats,
-      ...notes.map((note) => paint.yellow(note)),
-      ...relativeLines(caseResult, reference, paint, byCost),
-      caseLabel(caseResult),
-    ].join(', '));
+    const notes = [
+      convergenceNote(caseResult),
+      rankNote(ranked, position, { byCost, noiseFloor: result.noiseFloor }),
+    ].filter(Boolean);
+    lines.push(
+      [
+        `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
+        ...(byCost && caseResult.cost ? [`CPU s/GB=${paint.bold(pairCostText(caseResult.cost))}`] : []),
+        `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
+        ...repeats,
+        ...notes.map((note) => paint.yellow(note)),
+        ...relativeLines(caseResult, reference, paint, byCost),
+        caseLabel(caseResult),
+      ].join(', '),
+    );
   }
   // A request run ranks in its table, under the heading; the notes on how
   // the machine was and what the marks mean follow it.
   const requests = rankRequests(result);
   if (requests.length > 0) {
     const columns = requestColumns(requests, { noiseFloor: result.noiseFloor });
-    const rows = [columns.map((column) => column.title), ...requests.map((caseResult, position) => columns.map((column) => column.cell(caseResult, position + 1)))];
+    const rows = [
+      columns.map((column) => column.title),
+      ...requests.map((caseResult, position) => columns.map((column) => column.cell(caseResult, position + 1))),
+    ];
     lines.push(...alignColumns(rows, columns), '', requestsNote(requests, { noiseFloor: result.noiseFloor }));
   }
   lines.push(...rankingNotes(result, ranked, reference, paint));
@@ -145,15 +203,25 @@ export function formatRanking(given, { color = false } = {}) {
   if (unstable > 0) {
     // As hyperfine warns about outliers: the number is printed, but a
     // reader should not trust its rank.
-    lines.push('', paint.yellow(`UNSTABLE: the receiver bitrate of ${unstable} ${unstable === 1 ? 'case' : 'cases'} varied by more than ${percent(UNSTABLE_CV)} between runs (cv), so ${unstable === 1 ? 'its rank' : 'their ranks'} may be luck; run with a higher --repeat on a quieter machine.`));
+    lines.push(
+      '',
+      paint.yellow(
+        `UNSTABLE: the receiver bitrate of ${unstable} ${unstable === 1 ? 'case' : 'cases'} varied by more than ${percent(UNSTABLE_CV)} between runs (cv), so ${unstable === 1 ? 'its rank' : 'their ranks'} may be luck; run with a higher --repeat on a quieter machine.`,
+      ),
+    );
   }
   if (unranked.length + overBound.length > 0) {
     lines.push('', '(not ranked):', '');
-    for (const caseResult of overBound) lines.push(`${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${paint.yellow(overBoundText(caseResult))}, ${caseLabel(caseResult)}`);
+    for (const caseResult of overBound)
+      lines.push(
+        `${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${paint.yellow(overBoundText(caseResult))}, ${caseLabel(caseResult)}`,
+      );
     for (const caseResult of unranked) {
       // Only the reason's first line: the full text is in the case block.
       const reason = caseResult.reason.split('\n')[0];
-      lines.push(`${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${caseLabel(caseResult)}`);
+      lines.push(
+        `${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${caseLabel(caseResult)}`,
+      );
     }
   }
   lines.push('', `Done in ${result.wallSeconds.toFixed(2)}s.`);
@@ -163,7 +231,9 @@ export function formatRanking(given, { color = false } = {}) {
 // One case's request figures, under its block's title.
 function requestLines(requests) {
   const { latency, errors } = requests;
-  const failed = Object.entries(errors).filter(([, count]) => count > 0).map(([kind, count]) => `${kind} ${count}`);
+  const failed = Object.entries(errors)
+    .filter(([, count]) => count > 0)
+    .map(([kind, count]) => `${kind} ${count}`);
   return [
     `Requests         ${requests.ok} ok in ${requests.seconds.toFixed(2)} s, ${formatFixed(requests.requestsPerSecond, 0)} req/s, ${requests.kind}, ${requests.concurrency} clients${requests.newConnections ? ', new connection each' : ''}`,
     `errors           ${failed.length === 0 ? 'none' : failed.join(', ')}`,
@@ -174,16 +244,23 @@ function requestLines(requests) {
 // Rows of cells under a header, each column aligned as its table says.
 function alignColumns(rows, columns) {
   const widths = columns.map((_, at) => Math.max(...rows.map((row) => row[at].length)));
-  return rows.map((row) => row.map((cell, at) => (columns[at].align === 'right' ? cell.padStart(widths[at]) : cell.padEnd(widths[at]))).join('  ').trimEnd());
+  return rows.map((row) =>
+    row
+      .map((cell, at) => (columns[at].align === 'right' ? cell.padStart(widths[at]) : cell.padEnd(widths[at])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 export function formatTextReport(result, { color = false } = {}) {
-  return [
-    formatHeader(result, { color }),
-    `running ${result.cases.length} tests...`,
-    ...result.cases.map((caseResult) => formatCaseBlock(caseResult, { color })),
-    formatRanking(result, { color }),
-  ].join('\n\n') + '\n';
+  return (
+    [
+      formatHeader(result, { color }),
+      `running ${result.cases.length} tests...`,
+      ...result.cases.map((caseResult) => formatCaseBlock(caseResult, { color })),
+      formatRanking(result, { color }),
+    ].join('\n\n') + '\n'
+  );
 }
 
 // '0.83 x shadowsocks-libev aes-256-gcm' as hyperfine says '1.23 x faster
@@ -206,38 +283,63 @@ function rankingNotes(result, ranked, reference, paint) {
   if (smoke) notes.push(paint.yellow(smoke));
   const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
   if (isCostRanked(result)) {
-    notes.push(`Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`);
+    notes.push(
+      `Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`,
+    );
   }
   if (withInterval.length > 0) {
     const { level } = withInterval[0].receiver;
-    notes.push(`[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)} needs ${roundsForLevel(level)}).`);
+    notes.push(
+      `[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)} needs ${roundsForLevel(level)}).`,
+    );
   }
   const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position, isCostRanked(result))).length;
-  if (overlapping > 0) notes.push(paint.yellow(`overlaps #N: ${overlapping} ${overlapping === 1 ? 'case\'s interval overlaps' : 'cases\' intervals overlap'} that of rank N (the highest they overlap), so their order against it and the ranks between may be the noise's.`));
+  if (overlapping > 0)
+    notes.push(
+      paint.yellow(
+        `overlaps #N: ${overlapping} ${overlapping === 1 ? "case's interval overlaps" : "cases' intervals overlap"} that of rank N (the highest they overlap), so their order against it and the ranks between may be the noise's.`,
+      ),
+    );
   if (reference) {
     // Which case the ratios are to, by the number the ranking prints, so a
     // reader who typed a number or some text sees what it picked.
-    const named = result.options.relativeTo ? `, the case --relative-to ${JSON.stringify(result.options.relativeTo)} named` : '';
+    const named = result.options.relativeTo
+      ? `, the case --relative-to ${JSON.stringify(result.options.relativeTo)} named`
+      : '';
     notes.push(`N x: against Test Case ${reference.index} (${reference.label})${named}.`);
     const apart = ranked.filter(cannotTellFromReference).length;
-    if (apart > 0) notes.push(`${apart} ${apart === 1 ? 'case' : 'cases'} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`);
+    if (apart > 0)
+      notes.push(
+        `${apart} ${apart === 1 ? 'case' : 'cases'} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`,
+      );
   }
   const unconverged = ranked.filter((caseResult) => caseResult.converged === false).length;
   if (unconverged > 0) {
     const { confidence } = result.options;
     const asked = confidence ? ` to ${plainPercent(confidence.level)} within ${plainPercent(confidence.width)}` : '';
-    notes.push(paint.yellow.bold(`NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`));
+    notes.push(
+      paint.yellow.bold(
+        `NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`,
+      ),
+    );
   }
   if (result.noiseFloor) {
     notes.push(noiseFloorText(result.noiseFloor));
     const close = ranked.filter((_, position) => withinNoiseAbove(ranked, position, result.noiseFloor)).length;
-    if (close > 0) notes.push(paint.yellow(`within noise of #N: ${close} ${close === 1 ? 'case is' : 'cases are'} closer to the case ranked just above than that spread: run with --repeat 3 or more for intervals.`));
+    if (close > 0)
+      notes.push(
+        paint.yellow(
+          `within noise of #N: ${close} ${close === 1 ? 'case is' : 'cases are'} closer to the case ranked just above than that spread: run with --repeat 3 or more for intervals.`,
+        ),
+      );
   }
   notes.push(...ceilingNotes(result, ranked, paint));
   const machine = machineLoadText(result);
   if (machine) notes.push(machine);
   if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {
-    notes.push(`${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`);
+    notes.push(
+      `${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`,
+    );
   }
   return notes.length > 0 ? ['', ...notes] : [];
 }
@@ -247,7 +349,12 @@ function rankingNotes(result, ranked, reference, paint) {
 function ceilingNotes(result, ranked, paint) {
   const notes = [];
   const against = ranked.filter((_, position) => againstCeilingNote(ranked, position, result.noiseFloor)).length;
-  if (against > 0) notes.push(paint.yellow(`cipher faster than #N: ${against} ${against === 1 ? 'case ranks' : 'cases rank'} below a case of the same chain whose cipher alone is the slower, by more than the noise: one of the two figures is not what the code does.`));
+  if (against > 0)
+    notes.push(
+      paint.yellow(
+        `cipher faster than #N: ${against} ${against === 1 ? 'case ranks' : 'cases rank'} below a case of the same chain whose cipher alone is the slower, by more than the noise: one of the two figures is not what the code does.`,
+      ),
+    );
   return notes;
 }
 
@@ -255,17 +362,22 @@ function ceilingNotes(result, ranked, paint) {
 // describes it too, as that host reported itself.
 function remoteSections(remote) {
   if (!remote) return [];
-  return [[`Server host (${remote.destination}, ${remote.address}):`, [
-    ['cpu', remote.cpu.model],
-    ['cores', String(remote.cpu.cores)],
-    ['memory', remote.memory],
-    ['distro', remote.os.distro],
-    ['release', remote.os.release],
-    ['aes', remote.cpu.aes === null ? 'unknown' : remote.cpu.aes ? 'yes' : 'no'],
-    ['node', remote.node.node],
-    ['openssl', remote.node.openssl],
-    ['iperf3', remote.iperf3.version ?? 'not found'],
-  ]]];
+  return [
+    [
+      `Server host (${remote.destination}, ${remote.address}):`,
+      [
+        ['cpu', remote.cpu.model],
+        ['cores', String(remote.cpu.cores)],
+        ['memory', remote.memory],
+        ['distro', remote.os.distro],
+        ['release', remote.os.release],
+        ['aes', remote.cpu.aes === null ? 'unknown' : remote.cpu.aes ? 'yes' : 'no'],
+        ['node', remote.node.node],
+        ['openssl', remote.node.openssl],
+        ['iperf3', remote.iperf3.version ?? 'not found'],
+      ],
+    ],
+  ];
 }
 
 // Which engine moved the bytes; results from before the built-in engine
@@ -273,10 +385,7 @@ function remoteSections(remote) {
 function engineRows({ engine, link, requests }) {
   if (!engine) return [];
   const builtIn = requests ? 'node (built in: its own HTTP client)' : 'node (built in: cipherbench send and sink)';
-  return [
-    ['engine', engine === 'node' ? builtIn : engine],
-    ...(link ? [['link', linkLabel(link)]] : []),
-  ];
+  return [['engine', engine === 'node' ? builtIn : engine], ...(link ? [['link', linkLabel(link)]] : [])];
 }
 
 // Which cases file ran; results given cases in code, or from before this
@@ -303,21 +412,27 @@ function spreadLines(caseResult, paint) {
   const runs = caseResult.runs;
   const ok = okRuns(caseResult).length;
   const count = ok === runs.length ? `(${runs.length} runs)` : `(${ok} of ${runs.length} runs ok)`;
-  const line = (role, side) => [
-    role.padEnd(8),
-    `median ${paint.bold(formatBitrate(side.bits_per_second))}${intervalText(side) ? ` ${intervalText(side)}` : ''}`,
-    `min ${formatBitrateIn(side.min, side.bits_per_second)}`,
-    `max ${formatBitrateIn(side.max, side.bits_per_second)}`,
-    `cv ${percent(side.cv)}`,
-    count,
-  ].join('  ');
+  const line = (role, side) =>
+    [
+      role.padEnd(8),
+      `median ${paint.bold(formatBitrate(side.bits_per_second))}${intervalText(side) ? ` ${intervalText(side)}` : ''}`,
+      `min ${formatBitrateIn(side.min, side.bits_per_second)}`,
+      `max ${formatBitrateIn(side.max, side.bits_per_second)}`,
+      `cv ${percent(side.cv)}`,
+      count,
+    ].join('  ');
   const failedRuns = runs
     .filter((run) => run.status !== 'ok')
-    .map((run) => `run ${run.repeat + 1} of ${runs.length}: ${statusLabel(run.status, paint)}: ${run.reason.split('\n')[0]}`);
+    .map(
+      (run) =>
+        `run ${run.repeat + 1} of ${runs.length}: ${statusLabel(run.status, paint)}: ${run.reason.split('\n')[0]}`,
+    );
   const note = convergenceNote(caseResult);
   return [
     line('sender', caseResult.sender),
-    line('receiver', caseResult.receiver) + (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : '') + (note ? `  ${paint.yellow.bold(note)}` : ''),
+    line('receiver', caseResult.receiver) +
+      (caseResult.unstable ? `  ${paint.yellow.bold('UNSTABLE')}` : '') +
+      (note ? `  ${paint.yellow.bold(note)}` : ''),
     ...failedRuns,
   ];
 }
@@ -329,13 +444,31 @@ function udpLines(caseResult, paint) {
   if (!udp) return [];
   const lost = `${formatFixed(udp.lost_percent, 2)}% (${udp.lost_packets} of ${udp.packets})`;
   const bisected = udp.max_loss
-    ? [`${'max rate'.padEnd(LABEL_WIDTH)}  ${udp.max_loss.rate_bps === null ? 'none' : formatBitrate(udp.max_loss.rate_bps)} offered with at most ${udp.max_loss.percent}% lost (the search; the figures above are that run's)`]
+    ? [
+        `${'max rate'.padEnd(LABEL_WIDTH)}  ${udp.max_loss.rate_bps === null ? 'none' : formatBitrate(udp.max_loss.rate_bps)} offered with at most ${udp.max_loss.percent}% lost (the search; the figures above are that run's)`,
+      ]
     : [];
-  const bound = isOverBound(caseResult) ? [paint.yellow.bold(`${'loss bound'.padEnd(LABEL_WIDTH)}  ${overBoundText(caseResult)}`)] : [];
-  return [...alignTable([
-    ['udp', 'offered', 'datagram', 'lost', 'jitter', 'out of order'],
-    ['', formatBitrate(udp.offered_bps), `${udp.length} B`, lost, `${formatFixed(udp.jitter_ms, 3)} ms`, String(udp.out_of_order)],
-  ], { labelWidth: LABEL_WIDTH }), ...bisected, ...bound];
+  const bound = isOverBound(caseResult)
+    ? [paint.yellow.bold(`${'loss bound'.padEnd(LABEL_WIDTH)}  ${overBoundText(caseResult)}`)]
+    : [];
+  return [
+    ...alignTable(
+      [
+        ['udp', 'offered', 'datagram', 'lost', 'jitter', 'out of order'],
+        [
+          '',
+          formatBitrate(udp.offered_bps),
+          `${udp.length} B`,
+          lost,
+          `${formatFixed(udp.jitter_ms, 3)} ms`,
+          String(udp.out_of_order),
+        ],
+      ],
+      { labelWidth: LABEL_WIDTH },
+    ),
+    ...bisected,
+    ...bound,
+  ];
 }
 
 function costLines(cost) {
@@ -343,10 +476,18 @@ function costLines(cost) {
   const rows = [['cost', 'cpu s', 'cpu s/GB', 'peak RSS']];
   for (const relay of ['client', 'server']) {
     const { cpuSeconds, cpuSecondsPerGB, peakRssBytes } = cost[relay];
-    rows.push([`relay ${relay}`, formatFixed(cpuSeconds, 2), formatFixed(cpuSecondsPerGB, 2), formatBytes(peakRssBytes)]);
+    rows.push([
+      `relay ${relay}`,
+      formatFixed(cpuSeconds, 2),
+      formatFixed(cpuSecondsPerGB, 2),
+      formatBytes(peakRssBytes),
+    ]);
   }
   // The pair's figure with its interval, once there is one (two runs or more).
-  const pair = cost.pair && cost.pair.low !== null && cost.pair.low !== undefined ? [`${'relay pair'.padEnd(LABEL_WIDTH)}  cpu s/GB ${pairCostText(cost)}`] : [];
+  const pair =
+    cost.pair && cost.pair.low !== null && cost.pair.low !== undefined
+      ? [`${'relay pair'.padEnd(LABEL_WIDTH)}  cpu s/GB ${pairCostText(cost)}`]
+      : [];
   return [...alignTable(rows, { labelWidth: LABEL_WIDTH }), ...pair];
 }
 
@@ -361,7 +502,9 @@ function latencyLines(latency) {
 // framing included, so a disguise's cost shows beside a plain row's.
 function wireLines(wire) {
   if (!wire) return [];
-  return [`${'wire'.padEnd(15)}  ${percent(1 + wire.overhead)} of the payload crossed the link (overhead ${percent(wire.overhead)})`];
+  return [
+    `${'wire'.padEnd(15)}  ${percent(1 + wire.overhead)} of the payload crossed the link (overhead ${percent(wire.overhead)})`,
+  ];
 }
 
 // With --profile: each relay's busiest functions by self time, from the
@@ -376,7 +519,9 @@ function profileLines(runs) {
     const top = profile.top[role];
     lines.push(`${`profile ${role}`.padEnd(LABEL_WIDTH)}  ${profile.files[role]}`);
     for (const entry of top.slice(0, 5)) {
-      lines.push(`${''.padEnd(LABEL_WIDTH)}  ${percent(entry.selfShare).padStart(5)}  ${entry.function}${entry.where ? `  ${entry.where}` : ''}`);
+      lines.push(
+        `${''.padEnd(LABEL_WIDTH)}  ${percent(entry.selfShare).padStart(5)}  ${entry.function}${entry.where ? `  ${entry.where}` : ''}`,
+      );
     }
   }
   if (profile.reason) lines.push(`${'profile'.padEnd(LABEL_WIDTH)}  none: ${profile.reason}`);
@@ -390,10 +535,14 @@ function syscallLines(syscalls) {
   if (syscalls.reason) return [`${'syscalls'.padEnd(LABEL_WIDTH)}  none: ${syscalls.reason}`];
   const count = (value) => (value >= 1000 ? `${formatFixed(value / 1000, 1)}k` : formatFixed(value, 0));
   const size = (bytes) => (bytes === null ? '-' : formatBytes(bytes));
-  const lines = [`${'syscalls'.padEnd(LABEL_WIDTH)}  strace -c -f over a ${formatFixed(syscalls.seconds, 1)} s transfer of ${formatBytes(syscalls.bytes)} (not the bitrate above)`];
+  const lines = [
+    `${'syscalls'.padEnd(LABEL_WIDTH)}  strace -c -f over a ${formatFixed(syscalls.seconds, 1)} s transfer of ${formatBytes(syscalls.bytes)} (not the bitrate above)`,
+  ];
   for (const role of ['client', 'server'].filter((name) => syscalls[name])) {
     const { readsPerGB, writesPerGB, bytesPerRead, bytesPerWrite } = syscalls[role];
-    lines.push(`${`relay ${role}`.padEnd(LABEL_WIDTH)}  ${count(readsPerGB)} reads/GB (${size(bytesPerRead)} each)  ${count(writesPerGB)} writes/GB (${size(bytesPerWrite)} each)`);
+    lines.push(
+      `${`relay ${role}`.padEnd(LABEL_WIDTH)}  ${count(readsPerGB)} reads/GB (${size(bytesPerRead)} each)  ${count(writesPerGB)} writes/GB (${size(bytesPerWrite)} each)`,
+    );
   }
   return lines;
 }
@@ -405,13 +554,15 @@ function transportLines(transport) {
 
 function ceilingLines(ceiling) {
   if (!ceiling) return [];
-  return [[
-    'ceiling'.padEnd(15),
-    `encrypt ${formatBitrate(ceiling.encrypt_bps)}`,
-    `decrypt ${formatBitrate(ceiling.decrypt_bps)}`,
-    `(${formatBytes(ceiling.size)} reads, one core)`,
-    `efficiency ${percent(ceiling.efficiency)}`,
-  ].join('  ')];
+  return [
+    [
+      'ceiling'.padEnd(15),
+      `encrypt ${formatBitrate(ceiling.encrypt_bps)}`,
+      `decrypt ${formatBitrate(ceiling.decrypt_bps)}`,
+      `(${formatBytes(ceiling.size)} reads, one core)`,
+      `efficiency ${percent(ceiling.efficiency)}`,
+    ].join('  '),
+  ];
 }
 
 function okRuns(caseResult) {

@@ -28,7 +28,11 @@ export function workloadOf(result) {
     const offered = options.rateSearch
       ? `the highest rate up to ${formatBitrate(options.rate)} losing at most ${options.maxLoss}%`
       : `at ${formatBitrate(options.rate)} offered`;
-    return { kind: 'udp', description: `UDP ${offered}, ${options.length}-byte datagrams, ${seconds}${link}`, figure: figureFor('udp') };
+    return {
+      kind: 'udp',
+      description: `UDP ${offered}, ${options.length}-byte datagrams, ${seconds}${link}`,
+      figure: figureFor('udp'),
+    };
   }
   const speed = options.rate ? `at ${formatBitrate(options.rate)} offered` : 'at full speed';
   const streams = `${options.parallel} ${options.parallel === 1 ? 'stream' : 'streams'}`;
@@ -42,10 +46,15 @@ const BITRATE_FIGURE = Object.freeze({
   kind: 'bitrate',
   title: 'Receiver median bitrates',
   ofRun: (run) => run.receiver?.bits_per_second ?? null,
-  summary: (caseResult) => caseResult.receiver && {
-    median: caseResult.receiver.bits_per_second, min: caseResult.receiver.min, max: caseResult.receiver.max, cv: caseResult.receiver.cv,
-    low: caseResult.receiver.low ?? null, high: caseResult.receiver.high ?? null,
-  },
+  summary: (caseResult) =>
+    caseResult.receiver && {
+      median: caseResult.receiver.bits_per_second,
+      min: caseResult.receiver.min,
+      max: caseResult.receiver.max,
+      cv: caseResult.receiver.cv,
+      low: caseResult.receiver.low ?? null,
+      high: caseResult.receiver.high ?? null,
+    },
   format: formatBitrate,
   formatIn: formatBitrateIn,
 });
@@ -54,10 +63,15 @@ const REQUESTS_FIGURE = Object.freeze({
   kind: 'requests',
   title: 'Median requests per second',
   ofRun: (run) => run.requests?.requestsPerSecond ?? null,
-  summary: (caseResult) => caseResult.requests && {
-    median: caseResult.requests.requestsPerSecond, min: caseResult.requests.min, max: caseResult.requests.max, cv: null,
-    low: caseResult.requests.low ?? null, high: caseResult.requests.high ?? null,
-  },
+  summary: (caseResult) =>
+    caseResult.requests && {
+      median: caseResult.requests.requestsPerSecond,
+      min: caseResult.requests.min,
+      max: caseResult.requests.max,
+      cv: null,
+      low: caseResult.requests.low ?? null,
+      high: caseResult.requests.high ?? null,
+    },
   format: (value) => `${formatFixed(value, 0)} req/s`,
   formatIn: (value) => formatFixed(value, 0),
 });

@@ -20,10 +20,13 @@ export function caseProcesses({ index, place, emit }) {
   const track = (role, pid, command) => {
     if (pid !== undefined) emit({ type: 'process-started', index, role, pid, command });
   };
-  const onLine = (role) => (role === 'relay-client' ? (stream, line) => {
-    const said = stream === 'stderr' && TRANSPORT_LINE.exec(line);
-    if (said) transport ??= said[1];
-  } : undefined);
+  const onLine = (role) =>
+    role === 'relay-client'
+      ? (stream, line) => {
+          const said = stream === 'stderr' && TRANSPORT_LINE.exec(line);
+          if (said) transport ??= said[1];
+        }
+      : undefined;
   const start = (spec) => {
     const { role, label, file, args, readiness, remote = false } = place(spec);
     const child = startProcess(label, file, args, { onLine: onLine(role) });
@@ -37,7 +40,8 @@ export function caseProcesses({ index, place, emit }) {
     track,
     place,
     // The relays of a plan, each with its child: { ...spec, child }.
-    startRelays: (specs) => specs.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) })),
+    startRelays: (specs) =>
+      specs.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) })),
     transport: () => transport,
     // Read before the target is stopped (by the latency probe or the
     // teardown), which makes iperf3 -s say "interrupt".

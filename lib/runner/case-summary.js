@@ -8,10 +8,25 @@ import { bootstrapMedianInterval, median, pairedRatios, runCostPerGB, summariseC
 // each case index (a reason when its implementation is missing); `figure`
 // is the workload's ('bitrate', 'cost' or 'requests').
 export function caseLedger({ entries, found, workload, parallel, level, referenceIndex, figure, confidence }) {
-  const states = entries.map(({ index }) => ({ runs: [], latency: null, latencyReason: null, unavailable: found.get(index).reason ?? null }));
+  const states = entries.map(({ index }) => ({
+    runs: [],
+    latency: null,
+    latencyReason: null,
+    unavailable: found.get(index).reason ?? null,
+  }));
   let ceilings = null;
   const one = (entry) => summariseCase(entries[entry], states[entry], { workload, parallel, ceilings, level });
-  const all = () => withConvergence(withRelative(entries.map((_, entry) => one(entry)), referenceIndex, level, figure), confidence, figure);
+  const all = () =>
+    withConvergence(
+      withRelative(
+        entries.map((_, entry) => one(entry)),
+        referenceIndex,
+        level,
+        figure,
+      ),
+      confidence,
+      figure,
+    );
   return {
     // The run's cipher ceilings, once measured (ceiling/chain-ceilings.js).
     setCeilings: (measured) => {
@@ -36,11 +51,22 @@ export function caseLedger({ entries, found, workload, parallel, level, referenc
 // and one failed (with the last failure's reason), else skipped (its
 // implementation is not installed, or the run was interrupted before it
 // measured anything).
-function summariseCase({ index, direction, ...identity }, { runs, latency, latencyReason, unavailable }, { workload, parallel, ceilings, level }) {
+function summariseCase(
+  { index, direction, ...identity },
+  { runs, latency, latencyReason, unavailable },
+  { workload, parallel, ceilings, level },
+) {
   const ok = runs.some((run) => run.status === 'ok');
   const lastFailure = runs.findLast((run) => run.status === 'failed');
   const status = ok ? 'ok' : lastFailure ? 'failed' : 'skipped';
-  const figures = { sender: null, receiver: null, unstable: false, udp: null, requests: null, ...workload.summarise(runs, { level }) };
+  const figures = {
+    sender: null,
+    receiver: null,
+    unstable: false,
+    udp: null,
+    requests: null,
+    ...workload.summarise(runs, { level }),
+  };
   const { sender, receiver, unstable } = figures;
   // A reference row's cipher is not ours: no ceiling to hold it against.
   const chainCeiling = ceilings && !identity.impl ? ceilingFor(ceilings, identity.presets) : null;
@@ -51,7 +77,7 @@ function summariseCase({ index, direction, ...identity }, { runs, latency, laten
     index,
     ...identity,
     status,
-    reason: ok ? null : lastFailure?.reason ?? unavailable ?? 'run interrupted',
+    reason: ok ? null : (lastFailure?.reason ?? unavailable ?? 'run interrupted'),
     direction,
     parallel,
     // A copy: the case an event carries must not grow with later runs.
@@ -139,7 +165,10 @@ function withConvergence(cases, confidence, figureName) {
     // which has none, on its bitrate.
     const figure = caseFigure(caseResult, figureName);
     if (figure) {
-      const { summary: { low, high, coverage, level }, middle } = figure;
+      const {
+        summary: { low, high, coverage, level },
+        middle,
+      } = figure;
       widths.push(low === null ? null : (high - low) / middle);
       reachesLevel = coverage >= level;
     }
@@ -148,7 +177,8 @@ function withConvergence(cases, confidence, figureName) {
       widths.push(low === null ? null : (high - low) / ratio);
     }
     const width = widths.length === 0 || widths.includes(null) ? null : Math.max(...widths);
-    const converged = confidence && caseResult.status === 'ok' ? width !== null && reachesLevel && width <= confidence.width : null;
+    const converged =
+      confidence && caseResult.status === 'ok' ? width !== null && reachesLevel && width <= confidence.width : null;
     return { ...caseResult, width, converged };
   });
 }
@@ -157,8 +187,10 @@ function withConvergence(cases, confidence, figureName) {
 // that summary's median (each summary names it for what it measures):
 // { summary, middle }, or null for a case with nothing measured.
 function caseFigure(caseResult, figureName) {
-  if (figureName === 'cost' && caseResult.cost) return { summary: caseResult.cost.pair, middle: caseResult.cost.pair.cpuSecondsPerGB };
-  if (figureName === 'requests') return caseResult.requests && { summary: caseResult.requests, middle: caseResult.requests.requestsPerSecond };
+  if (figureName === 'cost' && caseResult.cost)
+    return { summary: caseResult.cost.pair, middle: caseResult.cost.pair.cpuSecondsPerGB };
+  if (figureName === 'requests')
+    return caseResult.requests && { summary: caseResult.requests, middle: caseResult.requests.requestsPerSecond };
   return caseResult.receiver && { summary: caseResult.receiver, middle: caseResult.receiver.bits_per_second };
 }
 
@@ -176,4 +208,3 @@ function withEfficiency(ceiling, receiver) {
   const bound = Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps);
   return { ...ceiling, efficiency: receiver ? receiver.bits_per_second / bound : null };
 }
-

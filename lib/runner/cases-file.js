@@ -50,7 +50,10 @@ export async function loadCasesFile(file) {
     // A CommonJS cases file under a "type": "module" package.json (this
     // package's own, for one) is read as an ES module and stops at its first
     // use of module/exports/require; run it as the CommonJS it is.
-    if (error instanceof ReferenceError && /^(module|exports|require) is not defined in ES module scope/.test(error.message)) {
+    if (
+      error instanceof ReferenceError &&
+      /^(module|exports|require) is not defined in ES module scope/.test(error.message)
+    ) {
       return loadAsCommonJs(file);
     }
     throw await loadError(file, error);
@@ -75,7 +78,9 @@ async function loadAsCommonJs(file) {
   const source = await readFile(file, 'utf8');
   const module = { exports: {} };
   try {
-    const body = vm.compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], { filename: file });
+    const body = vm.compileFunction(source, ['exports', 'require', 'module', '__filename', '__dirname'], {
+      filename: file,
+    });
     body(module.exports, createRequire(file), module, file, path.dirname(file));
   } catch (error) {
     throw await loadError(file, error);
@@ -93,7 +98,9 @@ async function loadError(file, error) {
     return inputError(`cases file ${where}: ${error.name}: ${error.message}`);
   }
   const url = pathToFileURL(file).href;
-  const frame = (error.stack ?? '').split('\n').find((line) => line.includes(url) || line.includes(`(${file}:`) || line.includes(` ${file}:`));
+  const frame = (error.stack ?? '')
+    .split('\n')
+    .find((line) => line.includes(url) || line.includes(`(${file}:`) || line.includes(` ${file}:`));
   const position = frame && /:(\d+):(\d+)\)?\s*$/.exec(frame);
   const where = position ? `${file}:${position[1]}` : file;
   return inputError(`cases file ${where} threw while loading: ${error.name}: ${error.message.split('\n')[0]}`);
@@ -103,10 +110,16 @@ async function loadError(file, error) {
 // CommonJS first and may pass an ES module it cannot place; checking the
 // source again as a module (on stdin) finds the line then.
 async function syntaxErrorLine(file) {
-  const stderrOf = (args, options) => runCommand(process.execPath, args, options).then(() => '', (error) => error.stderr);
+  const stderrOf = (args, options) =>
+    runCommand(process.execPath, args, options).then(
+      () => '',
+      (error) => error.stderr,
+    );
   const first = (await stderrOf(['--check', file])).split('\n')[0];
   if (first.startsWith(`${file}:`)) return first;
-  const line = /^\[stdin\]:(\d+)/.exec(await stderrOf(['--input-type=module', '--check'], { input: await readFile(file) }));
+  const line = /^\[stdin\]:(\d+)/.exec(
+    await stderrOf(['--input-type=module', '--check'], { input: await readFile(file) }),
+  );
   return line ? `${file}:${line[1]}` : null;
 }
 
@@ -123,13 +136,28 @@ export function validateCases(cases) {
     // [a] [b] with the comma forgotten is a property access, [a][b], which
     // gives undefined and swallows chain b without a word.
     if (entry === undefined) {
-      return [{ index, field: 'case', message: `case ${index} is undefined: a comma missing between two chains? ([...] [...] reads as one chain indexed by the next)` }];
+      return [
+        {
+          index,
+          field: 'case',
+          message: `case ${index} is undefined: a comma missing between two chains? ([...] [...] reads as one chain indexed by the next)`,
+        },
+      ];
     }
-    if (isReference(entry) && entry.impl !== undefined) return validateReference(entry).map((problem) => ({ index, ...problem }));
-    if (isReference(entry) && entry.chain !== undefined) return validateChainCase(entry).map((problem) => ({ index, ...problem }));
+    if (isReference(entry) && entry.impl !== undefined)
+      return validateReference(entry).map((problem) => ({ index, ...problem }));
+    if (isReference(entry) && entry.chain !== undefined)
+      return validateChainCase(entry).map((problem) => ({ index, ...problem }));
     // An object without impl or chain is most likely one preset missing its [ ].
     if (!Array.isArray(entry)) {
-      return [{ index, field: 'presets', message: 'must be an array of presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}], or a reference row such as {"impl":"direct"}' }];
+      return [
+        {
+          index,
+          field: 'presets',
+          message:
+            'must be an array of presets, e.g. [{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}], or a reference row such as {"impl":"direct"}',
+        },
+      ];
     }
     return validateChain(entry).map((problem) => ({ index, ...problem }));
   });
@@ -137,10 +165,17 @@ export function validateCases(cases) {
 
 // A chain given with the inbound its clients use: { chain: [...], inbound }.
 function validateChainCase(entry) {
-  const unknown = Object.keys(entry).filter((field) => field !== 'chain' && field !== 'inbound')
-    .map((field) => ({ field, message: `a chain case takes no field ${JSON.stringify(field)}; valid: chain, inbound` }));
+  const unknown = Object.keys(entry)
+    .filter((field) => field !== 'chain' && field !== 'inbound')
+    .map((field) => ({
+      field,
+      message: `a chain case takes no field ${JSON.stringify(field)}; valid: chain, inbound`,
+    }));
   if (!Array.isArray(entry.chain)) return [...unknown, { field: 'chain', message: 'must be an array of presets' }];
-  const chain = validateChain(entry.chain).map((problem) => ({ ...problem, field: problem.field.replace(/^presets/, 'chain') }));
+  const chain = validateChain(entry.chain).map((problem) => ({
+    ...problem,
+    field: problem.field.replace(/^presets/, 'chain'),
+  }));
   return [...unknown, ...validateInbound(entry.inbound, CASE_INBOUNDS, 'a chain'), ...chain];
 }
 
@@ -162,7 +197,9 @@ export function duplicateWarnings(selected) {
     const { index, ...identity } = selection;
     const key = JSON.stringify(identity);
     if (first.has(key)) {
-      warnings.push(`cases ${first.get(key)} and ${index} are the same ${identity.impl ? 'row' : 'chain'}, so it runs twice; remove one, or use --repeat to measure a case more than once`);
+      warnings.push(
+        `cases ${first.get(key)} and ${index} are the same ${identity.impl ? 'row' : 'chain'}, so it runs twice; remove one, or use --repeat to measure a case more than once`,
+      );
     } else {
       first.set(key, index);
     }
@@ -192,10 +229,15 @@ export function selectCases(cases, filter) {
   if (filter === null) return all;
   const number = caseNumber(filter);
   if (number !== null && number >= cases.length) {
-    throw inputError(`--filter ${filter}: there is no case ${number}; the cases file has ${cases.length} (0 to ${cases.length - 1})`);
+    throw inputError(
+      `--filter ${filter}: there is no case ${number}; the cases file has ${cases.length} (0 to ${cases.length - 1})`,
+    );
   }
   const kept = all.filter((selection) => matches(cases[selection.index], selection, filter));
-  if (kept.length === 0) throw inputError(`--filter ${JSON.stringify(filter)} matches no case: give a case index or text from a case's JSON or label`);
+  if (kept.length === 0)
+    throw inputError(
+      `--filter ${JSON.stringify(filter)} matches no case: give a case index or text from a case's JSON or label`,
+    );
   return kept;
 }
 
@@ -205,8 +247,14 @@ export function selectReferenceCase(cases, selected, text) {
   const found = selected.filter((selection) => matches(cases[selection.index], selection, text));
   if (found.length === 1) return found[0].index;
   if (found.length === 0) {
-    throw inputError(`--relative-to ${JSON.stringify(text)} matches no case in this run: give the index, or text from the JSON or label, of one case the run measures`);
+    throw inputError(
+      `--relative-to ${JSON.stringify(text)} matches no case in this run: give the index, or text from the JSON or label, of one case the run measures`,
+    );
   }
-  const names = found.map((selection) => `${selection.index} (${selection.label ?? JSON.stringify(selection.presets)})`);
-  throw inputError(`--relative-to ${JSON.stringify(text)} matches ${found.length} cases and must match one: ${names.join(', ')}`);
+  const names = found.map(
+    (selection) => `${selection.index} (${selection.label ?? JSON.stringify(selection.presets)})`,
+  );
+  throw inputError(
+    `--relative-to ${JSON.stringify(text)} matches ${found.length} cases and must match one: ${names.join(', ')}`,
+  );
 }

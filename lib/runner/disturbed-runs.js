@@ -9,8 +9,10 @@ import { DISTURBED_OTHERS, DISTURBED_STEAL } from '../result.js';
 // measure, or whose machine could not be read).
 export function disturbedReason(run) {
   const { others, steal } = run?.disturbance ?? {};
-  if (typeof others === 'number' && others > DISTURBED_OTHERS) return `other processes took ${percent(others)} of the machine's CPU (limit ${percent(DISTURBED_OTHERS)})`;
-  if (typeof steal === 'number' && steal > DISTURBED_STEAL) return `the hypervisor took ${percent(steal)} of the machine's CPU for other guests (limit ${percent(DISTURBED_STEAL)})`;
+  if (typeof others === 'number' && others > DISTURBED_OTHERS)
+    return `other processes took ${percent(others)} of the machine's CPU (limit ${percent(DISTURBED_OTHERS)})`;
+  if (typeof steal === 'number' && steal > DISTURBED_STEAL)
+    return `the hypervisor took ${percent(steal)} of the machine's CPU for other guests (limit ${percent(DISTURBED_STEAL)})`;
   return null;
 }
 
@@ -26,4 +28,5 @@ const RETRY_SHARE = 0.25;
 
 // The retries a run of `plannedRuns` may spend in all, at most `perRun` for
 // any one of them.
-export const retryBudget = (plannedRuns, perRun) => (perRun === 0 ? 0 : Math.max(perRun, Math.ceil(plannedRuns * RETRY_SHARE)));
+export const retryBudget = (plannedRuns, perRun) =>
+  perRun === 0 ? 0 : Math.max(perRun, Math.ceil(plannedRuns * RETRY_SHARE));

@@ -16,11 +16,24 @@ export async function measureNoiseFloor(count, { settings, context }) {
   for (let run = 0; run < count && !context.signal?.aborted; run += 1) {
     // Bulk TCP at full speed whatever the run's workload: the machine's
     // spread, not the workload's.
-    const outcome = await runCase({ impl: 'direct' }, { ...settings, duration: NOISE_FLOOR_SECONDS, rate: null, latency: false, requests: false, udp: false }, {
-      ...context, index: -1, direction: 'forward', profile: null,
-    });
+    const outcome = await runCase(
+      { impl: 'direct' },
+      { ...settings, duration: NOISE_FLOOR_SECONDS, rate: null, latency: false, requests: false, udp: false },
+      {
+        ...context,
+        index: -1,
+        direction: 'forward',
+        profile: null,
+      },
+    );
     if (outcome.status === 'ok') values.push(outcome.receiver.bits_per_second);
   }
   if (values.length < 2) return null;
-  return { runs: values.length, seconds: NOISE_FLOOR_SECONDS, cv: coefficientOfVariation(values), bits_per_second: median(values), values };
+  return {
+    runs: values.length,
+    seconds: NOISE_FLOOR_SECONDS,
+    cv: coefficientOfVariation(values),
+    bits_per_second: median(values),
+    values,
+  };
 }

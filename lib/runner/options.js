@@ -56,9 +56,36 @@ const MAX_SEED = 2 ** 32 - 1;
 // until the intervals are narrow, plus latency). `cases` caps how many of
 // the selected cases run.
 const MODES = Object.freeze({
-  smoke: Object.freeze({ duration: 1, repeat: 1, latency: false, cases: 3, confidence: null, maxTime: null, noiseFloor: 0, remeasure: 0 }),
-  default: Object.freeze({ duration: DEFAULT_DURATION, repeat: 3, latency: false, cases: null, confidence: null, maxTime: null, noiseFloor: 3, remeasure: RETRIES_PER_RUN }),
-  full: Object.freeze({ duration: 5, repeat: 3, latency: true, cases: null, confidence: Object.freeze({ level: 0.95, width: 0.05 }), maxTime: 900, noiseFloor: 3, remeasure: RETRIES_PER_RUN }),
+  smoke: Object.freeze({
+    duration: 1,
+    repeat: 1,
+    latency: false,
+    cases: 3,
+    confidence: null,
+    maxTime: null,
+    noiseFloor: 0,
+    remeasure: 0,
+  }),
+  default: Object.freeze({
+    duration: DEFAULT_DURATION,
+    repeat: 3,
+    latency: false,
+    cases: null,
+    confidence: null,
+    maxTime: null,
+    noiseFloor: 3,
+    remeasure: RETRIES_PER_RUN,
+  }),
+  full: Object.freeze({
+    duration: 5,
+    repeat: 3,
+    latency: true,
+    cases: null,
+    confidence: Object.freeze({ level: 0.95, width: 0.05 }),
+    maxTime: 900,
+    noiseFloor: 3,
+    remeasure: RETRIES_PER_RUN,
+  }),
 });
 
 const isPort = (value) => Number.isInteger(value) && value >= 1 && value <= 65535;
@@ -71,20 +98,27 @@ export function parsePorts(value) {
   if (typeof value === 'string') {
     const parts = value.split(',').map((part) => part.trim());
     if (parts.length !== 3 || !parts.every((part) => /^\d+$/.test(part))) {
-      throw inputError(`--ports must be three port numbers CLIENT,SERVER,TARGET (e.g. 1081,1082,1083), got ${JSON.stringify(value)}`);
+      throw inputError(
+        `--ports must be three port numbers CLIENT,SERVER,TARGET (e.g. 1081,1082,1083), got ${JSON.stringify(value)}`,
+      );
     }
     const [client, server, target] = parts.map(Number);
     ports = { client, server, target };
   } else if (typeof value === 'object') {
     ports = { client: value.client, server: value.server, target: value.target };
   } else {
-    throw inputError(`ports must be "CLIENT,SERVER,TARGET" or { client, server, target }, got ${JSON.stringify(value)}`);
+    throw inputError(
+      `ports must be "CLIENT,SERVER,TARGET" or { client, server, target }, got ${JSON.stringify(value)}`,
+    );
   }
   for (const [role, port] of Object.entries(ports)) {
-    if (!isPort(port)) throw inputError(`the ${role} port must be a whole number from 1 to 65535, got ${JSON.stringify(port)}`);
+    if (!isPort(port))
+      throw inputError(`the ${role} port must be a whole number from 1 to 65535, got ${JSON.stringify(port)}`);
   }
   if (new Set(Object.values(ports)).size !== 3) {
-    throw inputError(`the client, server and target ports must differ, got ${ports.client},${ports.server},${ports.target}`);
+    throw inputError(
+      `the client, server and target ports must differ, got ${ports.client},${ports.server},${ports.target}`,
+    );
   }
   return ports;
 }
@@ -137,8 +171,14 @@ export const RUN_OPTIONS = Object.freeze([
     // No defaults for what a mode sets, so an explicit flag can be told
     // apart from the mode's value.
     cli: [
-      { flags: '--smoke', description: `a quick check that everything works: the first ${smoke.cases} cases, ${smoke.duration} s, once` },
-      { flags: '--full', description: `figures to publish or gate on: ${full.duration} s, at least ${full.repeat} rounds and more until --confidence ${full.confidence.level * 100},${full.confidence.width * 100} (at most ${full.maxTime} s), latency` },
+      {
+        flags: '--smoke',
+        description: `a quick check that everything works: the first ${smoke.cases} cases, ${smoke.duration} s, once`,
+      },
+      {
+        flags: '--full',
+        description: `figures to publish or gate on: ${full.duration} s, at least ${full.repeat} rounds and more until --confidence ${full.confidence.level * 100},${full.confidence.width * 100} (at most ${full.maxTime} s), latency`,
+      },
     ],
     fromCli: ({ smoke: quick, full: thorough }) => {
       if (quick && thorough) throw inputError('give --smoke or --full, not both');
@@ -148,69 +188,130 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'duration',
-    cli: [{ flags: '--duration <seconds>', description: `seconds each run measures: iperf3 -t, or with --requests the counted seconds after --warmup (default: ${standard.duration}, ${smoke.duration} with --smoke, ${full.duration} with --full)` }],
+    cli: [
+      {
+        flags: '--duration <seconds>',
+        description: `seconds each run measures: iperf3 -t, or with --requests the counted seconds after --warmup (default: ${standard.duration}, ${smoke.duration} with --smoke, ${full.duration} with --full)`,
+      },
+    ],
     read: (value, { preset }) => wholeNumber('duration', value ?? preset.duration, { unit: 'seconds', min: 1 }),
   },
   {
     name: 'repeat',
-    cli: [{ flags: '--repeat <rounds>', description: `rounds: each runs every case once, in a random order; the report gives the median and its interval (default: ${standard.repeat}, ${full.repeat} with --full; with --confidence, the rounds before the rule is first applied)` }],
-    read: (value, { preset }) => wholeNumber('repeat', value ?? preset.repeat, { unit: 'runs', min: 1, max: MAX_REPEAT }),
+    cli: [
+      {
+        flags: '--repeat <rounds>',
+        description: `rounds: each runs every case once, in a random order; the report gives the median and its interval (default: ${standard.repeat}, ${full.repeat} with --full; with --confidence, the rounds before the rule is first applied)`,
+      },
+    ],
+    read: (value, { preset }) =>
+      wholeNumber('repeat', value ?? preset.repeat, { unit: 'runs', min: 1, max: MAX_REPEAT }),
   },
   {
     name: 'seed',
-    cli: [{ flags: '--seed <number>', description: 'the seed of the rounds\' random order, to replay a run\'s order (default: a fresh one, recorded in the result)' }],
-    read: (value) => (value === undefined || value === null ? randomInt(MAX_SEED + 1) : wholeNumber('seed', value, { unit: 'a 32-bit seed', min: 0, max: MAX_SEED })),
+    cli: [
+      {
+        flags: '--seed <number>',
+        description:
+          "the seed of the rounds' random order, to replay a run's order (default: a fresh one, recorded in the result)",
+      },
+    ],
+    read: (value) =>
+      value === undefined || value === null
+        ? randomInt(MAX_SEED + 1)
+        : wholeNumber('seed', value, { unit: 'a 32-bit seed', min: 0, max: MAX_SEED }),
   },
   {
     name: 'confidence',
-    cli: [{ flags: '--confidence <level,width>', description: `the stopping rule, as netperf -I: after ${MIN_ROUNDS} rounds, add rounds until every case's LEVEL% interval (and every ratio's, with --relative-to) is no wider than WIDTH% of its median in all, e.g. 95,5 (on with --full)` }],
+    cli: [
+      {
+        flags: '--confidence <level,width>',
+        description: `the stopping rule, as netperf -I: after ${MIN_ROUNDS} rounds, add rounds until every case's LEVEL% interval (and every ratio's, with --relative-to) is no wider than WIDTH% of its median in all, e.g. 95,5 (on with --full)`,
+      },
+    ],
     read: (value, { preset }) => (value === undefined || value === null ? preset.confidence : parseConfidence(value)),
     record: (confidence) => confidence && { ...confidence },
   },
   {
     name: 'maxRounds',
-    cli: [{ flags: '--max-rounds <rounds>', description: `with --confidence: stop after this many rounds, converged or not (default: ${DEFAULT_MAX_ROUNDS})` }],
+    cli: [
+      {
+        flags: '--max-rounds <rounds>',
+        description: `with --confidence: stop after this many rounds, converged or not (default: ${DEFAULT_MAX_ROUNDS})`,
+      },
+    ],
     read: (value, { options, preset }) => {
-      const rounds = wholeNumber('--max-rounds', value ?? DEFAULT_MAX_ROUNDS, { unit: 'rounds', min: 1, max: MAX_REPEAT });
+      const rounds = wholeNumber('--max-rounds', value ?? DEFAULT_MAX_ROUNDS, {
+        unit: 'rounds',
+        min: 1,
+        max: MAX_REPEAT,
+      });
       const repeat = options.repeat ?? preset.repeat;
-      if (value !== undefined && value !== null && Number(rounds) < Number(repeat)) throw inputError(`--max-rounds (${rounds}) must be at least --repeat (${repeat})`);
+      if (value !== undefined && value !== null && Number(rounds) < Number(repeat))
+        throw inputError(`--max-rounds (${rounds}) must be at least --repeat (${repeat})`);
       return rounds;
     },
   },
   {
     name: 'maxTime',
-    cli: [{ flags: '--max-time <seconds>', description: `with --confidence: start no round that would end after this many seconds of the run (default: none, ${full.maxTime} with --full)` }],
+    cli: [
+      {
+        flags: '--max-time <seconds>',
+        description: `with --confidence: start no round that would end after this many seconds of the run (default: none, ${full.maxTime} with --full)`,
+      },
+    ],
     read: (value, { preset }) => {
       if (value === undefined || value === null) return preset.maxTime;
       const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds)) throw inputError(`--max-time must be a number of seconds above 0, got ${JSON.stringify(value)}`);
+      if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds))
+        throw inputError(`--max-time must be a number of seconds above 0, got ${JSON.stringify(value)}`);
       return seconds;
     },
   },
   {
     name: 'noiseFloor',
     cli: [
-      { flags: '--noise-floor <runs>', description: `before the rounds, this many 1 s direct runs whose cv is the machine's own spread, printed under the ranking; with 2 or more cases (default: ${standard.noiseFloor}, ${smoke.noiseFloor} with --smoke)` },
+      {
+        flags: '--noise-floor <runs>',
+        description: `before the rounds, this many 1 s direct runs whose cv is the machine's own spread, printed under the ranking; with 2 or more cases (default: ${standard.noiseFloor}, ${smoke.noiseFloor} with --smoke)`,
+      },
       { flags: '--no-noise-floor', description: 'no noise floor' },
     ],
-    read: (value, { preset }) => (value === false ? 0 : wholeNumber('--noise-floor', value ?? preset.noiseFloor, { unit: 'runs', min: 0, max: 10 })),
+    read: (value, { preset }) =>
+      value === false ? 0 : wholeNumber('--noise-floor', value ?? preset.noiseFloor, { unit: 'runs', min: 0, max: 10 }),
   },
   {
     name: 'remeasure',
     cli: [
-      { flags: '--remeasure <times>', description: `measure a disturbed run again (other processes took over ${DISTURBED_OTHERS * 100}% of the CPU, or the hypervisor over ${DISTURBED_STEAL * 100}%) up to this many times, within a quarter of the run's planned runs; a run still disturbed is marked (default: ${standard.remeasure}, ${smoke.remeasure} with --smoke)` },
+      {
+        flags: '--remeasure <times>',
+        description: `measure a disturbed run again (other processes took over ${DISTURBED_OTHERS * 100}% of the CPU, or the hypervisor over ${DISTURBED_STEAL * 100}%) up to this many times, within a quarter of the run's planned runs; a run still disturbed is marked (default: ${standard.remeasure}, ${smoke.remeasure} with --smoke)`,
+      },
       { flags: '--no-remeasure', description: 'mark disturbed runs, never measure them again' },
     ],
-    read: (value, { preset }) => (value === false ? 0 : wholeNumber('--remeasure', value ?? preset.remeasure, { unit: 'times', min: 0, max: 10 })),
+    read: (value, { preset }) =>
+      value === false ? 0 : wholeNumber('--remeasure', value ?? preset.remeasure, { unit: 'times', min: 0, max: 10 }),
   },
   {
     name: 'parallel',
-    cli: [{ flags: '--parallel <streams>', description: 'parallel iperf3 streams (iperf3 -P)', default: String(DEFAULT_PARALLEL) }],
+    cli: [
+      {
+        flags: '--parallel <streams>',
+        description: 'parallel iperf3 streams (iperf3 -P)',
+        default: String(DEFAULT_PARALLEL),
+      },
+    ],
     read: (value) => wholeNumber('parallel', value ?? DEFAULT_PARALLEL, { unit: 'streams', min: 1, max: MAX_PARALLEL }),
   },
   {
     name: 'reverse',
-    cli: [{ flags: '--reverse', description: 'measure the other direction (iperf3 -R: iperf3 -s sends, through the server-to-client half of each preset)' }],
+    cli: [
+      {
+        flags: '--reverse',
+        description:
+          'measure the other direction (iperf3 -R: iperf3 -s sends, through the server-to-client half of each preset)',
+      },
+    ],
     read: (value) => flag('reverse', value, false),
   },
   {
@@ -218,63 +319,122 @@ export const RUN_OPTIONS = Object.freeze([
     cli: [{ flags: '--both', description: 'measure each case forward, then reverse' }],
     read: (value, { options }) => {
       const both = flag('both', value, false);
-      if (both && flag('reverse', options.reverse, false)) throw inputError('give --reverse (the reverse direction only) or --both (each case both ways), not the two together');
+      if (both && flag('reverse', options.reverse, false))
+        throw inputError(
+          'give --reverse (the reverse direction only) or --both (each case both ways), not the two together',
+        );
       return both;
     },
   },
   {
     name: 'requests',
-    cli: [{ flags: '--requests', description: 'measure the request workload instead of a bulk stream: concurrent HTTP/1.1 clients through each case to a built-in target (docs/requests.md)' }],
+    cli: [
+      {
+        flags: '--requests',
+        description:
+          'measure the request workload instead of a bulk stream: concurrent HTTP/1.1 clients through each case to a built-in target (docs/requests.md)',
+      },
+    ],
     read: (value, { options }) => {
       const requests = flag('requests', value, false);
-      if (requests && options.engine === 'iperf3') throw inputError('--requests runs its own HTTP clients, not iperf3: drop --engine iperf3');
+      if (requests && options.engine === 'iperf3')
+        throw inputError('--requests runs its own HTTP clients, not iperf3: drop --engine iperf3');
       return requests;
     },
   },
   {
     name: 'concurrency',
-    cli: [{ flags: '--concurrency <clients>', description: `with --requests: clients at once, each one request at a time (default: ${DEFAULT_CONCURRENCY})` }],
-    read: (value, { options }) => requestsOnly('concurrency', value, options, () => wholeNumber('concurrency', value ?? DEFAULT_CONCURRENCY, { unit: 'clients', min: 1, max: MAX_CONCURRENCY })),
+    cli: [
+      {
+        flags: '--concurrency <clients>',
+        description: `with --requests: clients at once, each one request at a time (default: ${DEFAULT_CONCURRENCY})`,
+      },
+    ],
+    read: (value, { options }) =>
+      requestsOnly('concurrency', value, options, () =>
+        wholeNumber('concurrency', value ?? DEFAULT_CONCURRENCY, { unit: 'clients', min: 1, max: MAX_CONCURRENCY }),
+      ),
   },
   {
     name: 'responseSize',
-    cli: [{ flags: '--response-size <bytes>', description: `with --requests: bytes in each response body (default: ${DEFAULT_RESPONSE_SIZE})` }],
-    read: (value, { options }) => requestsOnly('--response-size', value, options, () => wholeNumber('response-size', value ?? DEFAULT_RESPONSE_SIZE, { unit: 'bytes', min: 0, max: MAX_RESPONSE_SIZE })),
+    cli: [
+      {
+        flags: '--response-size <bytes>',
+        description: `with --requests: bytes in each response body (default: ${DEFAULT_RESPONSE_SIZE})`,
+      },
+    ],
+    read: (value, { options }) =>
+      requestsOnly('--response-size', value, options, () =>
+        wholeNumber('response-size', value ?? DEFAULT_RESPONSE_SIZE, { unit: 'bytes', min: 0, max: MAX_RESPONSE_SIZE }),
+      ),
   },
   {
     name: 'warmup',
-    cli: [{ flags: '--warmup <seconds>', description: `with --requests: seconds of load before the --duration that counts, while relays on a JIT warm up (default: ${DEFAULT_WARMUP})` }],
-    read: (value, { options }) => requestsOnly('warmup', value, options, () => wholeNumber('warmup', value ?? DEFAULT_WARMUP, { unit: 'seconds', min: 0, max: 60 })),
+    cli: [
+      {
+        flags: '--warmup <seconds>',
+        description: `with --requests: seconds of load before the --duration that counts, while relays on a JIT warm up (default: ${DEFAULT_WARMUP})`,
+      },
+    ],
+    read: (value, { options }) =>
+      requestsOnly('warmup', value, options, () =>
+        wholeNumber('warmup', value ?? DEFAULT_WARMUP, { unit: 'seconds', min: 0, max: 60 }),
+      ),
   },
   {
     name: 'newConnections',
-    cli: [{ flags: '--new-connections', description: 'with --requests: a new connection (and handshake) for every request, to measure connection setup' }],
-    read: (value, { options }) => requestsOnly('--new-connections', value, options, () => flag('newConnections', value, false)),
+    cli: [
+      {
+        flags: '--new-connections',
+        description: 'with --requests: a new connection (and handshake) for every request, to measure connection setup',
+      },
+    ],
+    read: (value, { options }) =>
+      requestsOnly('--new-connections', value, options, () => flag('newConnections', value, false)),
   },
   {
     name: 'latency',
     cli: [
-      { flags: '--latency', description: 'also time 1 KB round trips and new connections through the relays (on with --full)' },
+      {
+        flags: '--latency',
+        description: 'also time 1 KB round trips and new connections through the relays (on with --full)',
+      },
       { flags: '--no-latency', description: 'no latency, even with --full' },
     ],
     read: (value, { preset }) => flag('latency', value, preset.latency),
   },
   {
     name: 'udp',
-    cli: [{ flags: '--udp', description: `measure UDP: iperf3 -u (or the built-in engine's UDP mode) through each case's relays in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md); without --rate each case's highest rate losing at most --max-loss (${DEFAULT_MAX_LOSS}%), searched from ${DEFAULT_UDP_RATE} down` }],
+    cli: [
+      {
+        flags: '--udp',
+        description: `measure UDP: iperf3 -u (or the built-in engine's UDP mode) through each case's relays in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md); without --rate each case's highest rate losing at most --max-loss (${DEFAULT_MAX_LOSS}%), searched from ${DEFAULT_UDP_RATE} down`,
+      },
+    ],
     read: (value) => flag('udp', value, false),
   },
   {
     name: 'rate',
-    cli: [{ flags: '--rate <bits/s>', description: `offer every run this many bits per second (iperf3 -b; the built-in engine paces too), e.g. 500M or 1G: over TCP each relay's CPU seconds per GB becomes the figure, ranked lowest first; with --udp one run a case at this rate, a row losing more than --max-loss not ranked (default with --udp: a search from ${DEFAULT_UDP_RATE} down)` }],
+    cli: [
+      {
+        flags: '--rate <bits/s>',
+        description: `offer every run this many bits per second (iperf3 -b; the built-in engine paces too), e.g. 500M or 1G: over TCP each relay's CPU seconds per GB becomes the figure, ranked lowest first; with --udp one run a case at this rate, a row losing more than --max-loss not ranked (default with --udp: a search from ${DEFAULT_UDP_RATE} down)`,
+      },
+    ],
     read: (value, { options }) => {
-      if (value === undefined || value === null) return flag('udp', options.udp, false) ? parseRate('--rate', DEFAULT_UDP_RATE) : null;
+      if (value === undefined || value === null)
+        return flag('udp', options.udp, false) ? parseRate('--rate', DEFAULT_UDP_RATE) : null;
       return parseRate('--rate', value);
     },
   },
   {
     name: 'length',
-    cli: [{ flags: '--length <bytes>', description: `with --udp: bytes of payload per datagram (iperf3 -l) (default: ${DEFAULT_UDP_LENGTH})` }],
+    cli: [
+      {
+        flags: '--length <bytes>',
+        description: `with --udp: bytes of payload per datagram (iperf3 -l) (default: ${DEFAULT_UDP_LENGTH})`,
+      },
+    ],
     read: (value, { options }) => {
       if (value === undefined || value === null) return flag('udp', options.udp, false) ? DEFAULT_UDP_LENGTH : null;
       if (!flag('udp', options.udp, false)) throw inputError('--length goes with --udp (bytes per datagram)');
@@ -283,13 +443,19 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'maxLoss',
-    cli: [{ flags: '--max-loss <percent>', description: `with --udp: the loss a ranked row may have; with --rate too, find each case's highest offered rate up to --rate whose loss is at most this, by bisection (as --udp alone does up to ${DEFAULT_UDP_RATE}) (default: ${DEFAULT_MAX_LOSS})` }],
+    cli: [
+      {
+        flags: '--max-loss <percent>',
+        description: `with --udp: the loss a ranked row may have; with --rate too, find each case's highest offered rate up to --rate whose loss is at most this, by bisection (as --udp alone does up to ${DEFAULT_UDP_RATE}) (default: ${DEFAULT_MAX_LOSS})`,
+      },
+    ],
     read: (value, { options }) => {
       const udp = flag('udp', options.udp, false);
       if (value === undefined || value === null) return udp ? DEFAULT_MAX_LOSS : null;
       if (!udp) throw inputError('--max-loss goes with --udp (the loss a rate may cost)');
       const percent = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
-      if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100)) throw inputError(`--max-loss must be a percentage from 0 to 100, got ${JSON.stringify(value)}`);
+      if (typeof percent !== 'number' || !(percent >= 0 && percent <= 100))
+        throw inputError(`--max-loss must be a percentage from 0 to 100, got ${JSON.stringify(value)}`);
       return percent;
     },
   },
@@ -309,52 +475,98 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'ceiling',
-    cli: [{ flags: '--no-ceiling', description: 'do not measure each chain\'s cipher ceiling (in-process encrypt and decrypt) before the runs (never with --udp: a TCP stream\'s ceiling is not a UDP figure)' }],
+    cli: [
+      {
+        flags: '--no-ceiling',
+        description:
+          "do not measure each chain's cipher ceiling (in-process encrypt and decrypt) before the runs (never with --udp: a TCP stream's ceiling is not a UDP figure)",
+      },
+    ],
     // A cipher's speed over one long stream bounds a TCP relay, not one
     // that seals every datagram apart (docs/udp.md).
     read: (value, { options }) => flag('ceiling', value, true) && !flag('udp', options.udp, false),
   },
   {
     name: 'filter',
-    cli: [{ flags: '--filter <text>', description: 'run only case number TEXT, or the cases whose JSON or label contains TEXT' }],
+    cli: [
+      {
+        flags: '--filter <text>',
+        description: 'run only case number TEXT, or the cases whose JSON or label contains TEXT',
+      },
+    ],
     read: (value = null) => {
-      if (value !== null && (typeof value !== 'string' || value === '')) throw inputError(`filter must be a case index or some text from a case, got ${JSON.stringify(value)}`);
+      if (value !== null && (typeof value !== 'string' || value === ''))
+        throw inputError(`filter must be a case index or some text from a case, got ${JSON.stringify(value)}`);
       return value;
     },
   },
   {
     name: 'relativeTo',
-    cli: [{ flags: '--relative-to <text>', description: 'also give every case\'s receiver bitrate as a multiple of one case\'s: its number as the report prints it (TEXT 2 or "Test Case 2", counted from 0), or the one case whose JSON or label contains TEXT' }],
+    cli: [
+      {
+        flags: '--relative-to <text>',
+        description:
+          'also give every case\'s receiver bitrate as a multiple of one case\'s: its number as the report prints it (TEXT 2 or "Test Case 2", counted from 0), or the one case whose JSON or label contains TEXT',
+      },
+    ],
     read: (value = null) => {
-      if (value !== null && (typeof value !== 'string' || value === '')) throw inputError(`relativeTo must be a case index or some text from one case, got ${JSON.stringify(value)}`);
+      if (value !== null && (typeof value !== 'string' || value === ''))
+        throw inputError(`relativeTo must be a case index or some text from one case, got ${JSON.stringify(value)}`);
       return value;
     },
   },
   {
     name: 'engine',
-    cli: [{ flags: '--engine <name>', description: 'what loads each case: for a bulk stream iperf3 or node (auto: iperf3 when installed, else the built-in Node sender and sink); with --requests wrk or node (auto: wrk when installed and every case\'s inbound is one it speaks, else the built-in Node client)', default: 'auto' }],
+    cli: [
+      {
+        flags: '--engine <name>',
+        description:
+          "what loads each case: for a bulk stream iperf3 or node (auto: iperf3 when installed, else the built-in Node sender and sink); with --requests wrk or node (auto: wrk when installed and every case's inbound is one it speaks, else the built-in Node client)",
+        default: 'auto',
+      },
+    ],
     read: (value = 'auto', { options }) => {
-      if (!ENGINES.includes(value)) throw inputError(`engine must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(value)}`);
+      if (!ENGINES.includes(value))
+        throw inputError(`engine must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(value)}`);
       if (value === 'wrk' && !flag('requests', options.requests ?? undefined, false)) {
-        throw inputError('--engine wrk loads the request workload: add --requests, or measure a bulk stream with --engine iperf3 or node');
+        throw inputError(
+          '--engine wrk loads the request workload: add --requests, or measure a bulk stream with --engine iperf3 or node',
+        );
       }
       return value;
     },
   },
   {
     name: 'link',
-    cli: [{ flags: '--link <profile>', description: `run the relay server's half across a shaped link in network namespaces (root): ${Object.keys(PROFILES).join(', ')}, or e.g. rate=100mbit,delay=40ms,loss=0.1% (docs/links.md)` }],
+    cli: [
+      {
+        flags: '--link <profile>',
+        description: `run the relay server's half across a shaped link in network namespaces (root): ${Object.keys(PROFILES).join(', ')}, or e.g. rate=100mbit,delay=40ms,loss=0.1% (docs/links.md)`,
+      },
+    ],
     read: (value) => (value === undefined || value === null ? null : parseLinkProfile(value)),
   },
   {
     name: 'remote',
-    cli: [{ flags: '--remote <destination>', description: 'run the server\'s half (iperf3 -s, the relay server) on another host over ssh (user@host, with your ssh config and keys); it needs Node.js and this cipherbench version there (docs/links.md)' }],
+    cli: [
+      {
+        flags: '--remote <destination>',
+        description:
+          "run the server's half (iperf3 -s, the relay server) on another host over ssh (user@host, with your ssh config and keys); it needs Node.js and this cipherbench version there (docs/links.md)",
+      },
+    ],
     read: (value, { options }) => remoteOptions({ ...options, remote: value ?? null }),
     record: (remote) => remote && { destination: remote.destination },
   },
   {
     name: 'remoteCipherbench',
-    cli: [{ flags: '--remote-cipherbench <command>', description: 'with --remote: how to run cipherbench on that host', default: 'cipherbench' }],
+    cli: [
+      {
+        flags: '--remote-cipherbench <command>',
+        description: 'with --remote: how to run cipherbench on that host',
+        default: 'cipherbench',
+      },
+    ],
   },
   {
     name: 'sshConfig',
@@ -362,23 +574,37 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'ports',
-    cli: [{ flags: '--ports <client,server,target>', description: 'ports of the relay client, relay server and iperf3 -s', default: Object.values(DEFAULT_PORTS).join(',') }],
+    cli: [
+      {
+        flags: '--ports <client,server,target>',
+        description: 'ports of the relay client, relay server and iperf3 -s',
+        default: Object.values(DEFAULT_PORTS).join(','),
+      },
+    ],
     read: parsePorts,
   },
   {
     name: 'profile',
-    cli: [{ flags: '--profile', description: 'also find where the relays spend their CPU: ours under V8\'s profiler (.cpuprofile files under --out\'s profiles/) and their system calls per GB (strace), a reference row\'s with perf; the busiest functions in the report (docs/profiles.md)' }],
+    cli: [
+      {
+        flags: '--profile',
+        description:
+          "also find where the relays spend their CPU: ours under V8's profiler (.cpuprofile files under --out's profiles/) and their system calls per GB (strace), a reference row's with perf; the busiest functions in the report (docs/profiles.md)",
+      },
+    ],
     // Beside the archive: the CLI's --out, profiles/ in it.
     fromCli: ({ profile, out }) => (profile ? path.join(out ?? './reports', 'profiles') : null),
     read: (value = null) => {
-      if (value !== null && (typeof value !== 'string' || value === '')) throw inputError(`profile must be the folder to write the CPU profiles to, got ${JSON.stringify(value)}`);
+      if (value !== null && (typeof value !== 'string' || value === ''))
+        throw inputError(`profile must be the folder to write the CPU profiles to, got ${JSON.stringify(value)}`);
       return value === null ? null : path.resolve(value);
     },
   },
   {
     name: 'readyTimeout',
     read: (value = DEFAULT_READY_TIMEOUT) => {
-      if (typeof value !== 'number' || !(value > 0)) throw inputError(`readyTimeout must be a positive number of seconds, got ${JSON.stringify(value)}`);
+      if (typeof value !== 'number' || !(value > 0))
+        throw inputError(`readyTimeout must be a positive number of seconds, got ${JSON.stringify(value)}`);
       return value;
     },
     record: false,
@@ -394,14 +620,16 @@ function parseConfidence(value) {
   const match = /^\s*(\d+(?:\.\d+)?)\s*,\s*(\d+(?:\.\d+)?)\s*$/.exec(text);
   const [level, width] = match ? [Number(match[1]), Number(match[2])] : [NaN, NaN];
   if (!(level >= 50 && level <= 99.9) || !(width > 0)) {
-    throw inputError(`--confidence takes LEVEL,WIDTH in percent: a level from 50 to 99.9 and a width above 0, e.g. 95,5; got ${JSON.stringify(text)}`);
+    throw inputError(
+      `--confidence takes LEVEL,WIDTH in percent: a level from 50 to 99.9 and a width above 0, e.g. 95,5; got ${JSON.stringify(text)}`,
+    );
   }
   return { level: level / 100, width: width / 100 };
 }
 
-
 function readMode(mode = 'default') {
-  if (!Object.hasOwn(MODES, mode)) throw inputError(`mode must be one of ${Object.keys(MODES).join(', ')}, got ${JSON.stringify(mode)}`);
+  if (!Object.hasOwn(MODES, mode))
+    throw inputError(`mode must be one of ${Object.keys(MODES).join(', ')}, got ${JSON.stringify(mode)}`);
   return mode;
 }
 
@@ -410,14 +638,19 @@ function readMode(mode = 'default') {
 export function normalizeOptions(options = {}) {
   const preset = MODES[readMode(options.mode ?? undefined)];
   const context = { options, preset };
-  const settings = RUN_OPTIONS.filter((option) => option.read).map((option) => [option.name, option.read(options[option.name] ?? undefined, context)]);
+  const settings = RUN_OPTIONS.filter((option) => option.read).map((option) => [
+    option.name,
+    option.read(options[option.name] ?? undefined, context),
+  ]);
   return { ...Object.fromEntries(settings), caseLimit: preset.cases };
 }
 
 // What a result keeps of the settings (its options in docs/result.md).
 export function recordedOptions(settings) {
-  const recorded = RUN_OPTIONS.filter((option) => option.read && option.record !== false)
-    .map(({ name, record }) => [name, record ? record(settings[name]) : settings[name]]);
+  const recorded = RUN_OPTIONS.filter((option) => option.read && option.record !== false).map(({ name, record }) => [
+    name,
+    record ? record(settings[name]) : settings[name],
+  ]);
   return Object.fromEntries(recorded);
 }
 
@@ -428,11 +661,13 @@ function remoteOptions({ remote = null, remoteCipherbench = 'cipherbench', sshCo
     if (sshConfig !== null) throw inputError('--ssh-config goes with --remote');
     return null;
   }
-  if (link !== null) throw inputError('give --link (a shaped link on this machine) or --remote (another host), not both');
+  if (link !== null)
+    throw inputError('give --link (a shaped link on this machine) or --remote (another host), not both');
   if (typeof remote !== 'string' || remote === '' || remote.startsWith('-')) {
     throw inputError(`--remote takes an ssh destination such as user@host, got ${JSON.stringify(remote)}`);
   }
-  if (typeof remoteCipherbench !== 'string' || remoteCipherbench.trim() === '') throw inputError('--remote-cipherbench must name how to run cipherbench on the remote host');
+  if (typeof remoteCipherbench !== 'string' || remoteCipherbench.trim() === '')
+    throw inputError('--remote-cipherbench must name how to run cipherbench on the remote host');
   if (sshConfig !== null && typeof sshConfig !== 'string') throw inputError('--ssh-config takes a file');
   return { destination: remote, command: remoteCipherbench, sshConfig };
 }

@@ -15,7 +15,17 @@ import { roundOrder } from './schedule.js';
 // case-started, case-finished and round-finished (docs/result.md, "Events").
 // Resolves with { rounds, stopped }: the rounds that ran, and with the
 // stopping rule why they stopped ('converged', 'max-time', 'max-rounds').
-export async function measureRounds({ entries, measurable, ledger, settings, context, minRounds, maxRounds, started, onRun }) {
+export async function measureRounds({
+  entries,
+  measurable,
+  ledger,
+  settings,
+  context,
+  minRounds,
+  maxRounds,
+  started,
+  onRun,
+}) {
   const { signal, emit } = context;
   const confidence = settings.confidence;
   const perRound = measurable.filter(Boolean).length;
@@ -51,7 +61,13 @@ export async function measureRounds({ entries, measurable, ledger, settings, con
       onRun({ rounds });
       if (run.status !== 'skipped') {
         // With the stopping rule no round is known to be the last before it ends.
-        emit({ type: 'case-finished', case: ledger.one(entry), run, ...where, last: !confidence && round === settings.repeat - 1 });
+        emit({
+          type: 'case-finished',
+          case: ledger.one(entry),
+          run,
+          ...where,
+          last: !confidence && round === settings.repeat - 1,
+        });
       }
     }
     if (signal?.aborted) break;
@@ -69,20 +85,30 @@ export async function measureRounds({ entries, measurable, ledger, settings, con
 // (disturbed-runs.js) is measured again while the run's retries last; the
 // run kept says how many were set aside (`remeasured`), and, when it was
 // disturbed too, why (`disturbed`).
-async function measureEntry({ index, direction, ...identity }, { entry, round, where, ledger, settings, context, retries }) {
+async function measureEntry(
+  { index, direction, ...identity },
+  { entry, round, where, ledger, settings, context, retries },
+) {
   context.emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
   const runSettings = { ...settings, latency: settings.latency && !settings.requests && !ledger.hasLatency(entry) };
   const runContext = { ...context, index, direction, found: context.located.get(index).found, profileRun: round };
-  const measure = () => (!settings.rateSearch
-    ? runCase(identity, runSettings, runContext)
-    : bisectRate((rate) => runCase(identity, { ...runSettings, rate }, runContext), settings));
+  const measure = () =>
+    !settings.rateSearch
+      ? runCase(identity, runSettings, runContext)
+      : bisectRate((rate) => runCase(identity, { ...runSettings, rate }, runContext), settings);
   // A smoke run checks that every piece works, and ranks nothing: it
   // neither measures again nor marks.
   const judge = (measured) => (settings.mode === 'smoke' ? null : disturbedReason(measured));
   let outcome = await measure();
   const setAside = [];
   // A rate search is many runs: it is marked, not searched again.
-  while (!settings.rateSearch && judge(outcome) && setAside.length < settings.remeasure && retries.left > 0 && !context.signal?.aborted) {
+  while (
+    !settings.rateSearch &&
+    judge(outcome) &&
+    setAside.length < settings.remeasure &&
+    retries.left > 0 &&
+    !context.signal?.aborted
+  ) {
     retries.left -= 1;
     setAside.push({ reason: judge(outcome), wallSeconds: outcome.wallSeconds });
     const again = await measure();
@@ -92,7 +118,10 @@ async function measureEntry({ index, direction, ...identity }, { entry, round, w
   }
   const reason = judge(outcome);
   const { latency, latencyReason, ...run } = {
-    repeat: round, ...outcome, ...(setAside.length > 0 ? { remeasured: setAside } : {}), ...(reason ? { disturbed: reason } : {}),
+    repeat: round,
+    ...outcome,
+    ...(setAside.length > 0 ? { remeasured: setAside } : {}),
+    ...(reason ? { disturbed: reason } : {}),
   };
   ledger.record(entry, run, { latency, latencyReason });
   return run;

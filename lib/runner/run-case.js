@@ -29,33 +29,71 @@ export async function runCase(identity, settings, context) {
   const { index, link, remote, signal } = context;
   const away = link ?? remote;
   const processes = caseProcesses({ index, place: away ? away.place : (spec) => spec, emit: context.emit });
-  const profiler = context.profile ? caseProfiler({ dir: context.profile, name: `case-${index}-${context.direction}-run-${context.profileRun + 1}`, link, remote }) : null;
+  const profiler = context.profile
+    ? caseProfiler({
+        dir: context.profile,
+        name: `case-${index}-${context.direction}-run-${context.profileRun + 1}`,
+        link,
+        remote,
+      })
+    : null;
   let plan = null;
   let outcome;
   let tails;
   let probe = {};
   try {
     if (remote && !runsRemotely(identity)) {
-      outcome = { reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}` };
+      outcome = {
+        reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}`,
+      };
     } else {
-      plan = await planPeer(identity, { ports: settings.ports, key: context.key, found: context.found ?? {}, serverHost: away?.serverAddress, serverBind: away?.serverBind, udp: settings.udp });
+      plan = await planPeer(identity, {
+        ports: settings.ports,
+        key: context.key,
+        found: context.found ?? {},
+        serverHost: away?.serverAddress,
+        serverBind: away?.serverBind,
+        udp: settings.udp,
+      });
       outcome = await measureThrough(plan, { identity, processes, profiler, settings, context });
     }
     tails = processes.tails();
     if (outcome.sender && settings.latency) {
-      probe = await probeLatency({ ...outcome.listening, start: processes.start, port: settings.ports.target, link, udp: settings.udp && !away, signal });
+      probe = await probeLatency({
+        ...outcome.listening,
+        start: processes.start,
+        port: settings.ports.target,
+        link,
+        udp: settings.udp && !away,
+        signal,
+      });
     }
   } finally {
     await processes.stopAll();
     await plan?.cleanup?.();
   }
   const wallSeconds = (performance.now() - started) / 1000;
-  if (signal?.aborted) return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
-  if (!outcome.sender && !outcome.requests) return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), sender: null, receiver: null, wallSeconds, cost: null };
+  if (signal?.aborted)
+    return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
+  if (!outcome.sender && !outcome.requests)
+    return {
+      status: 'failed',
+      reason: [outcome.reason, ...tails].join('\n'),
+      sender: null,
+      receiver: null,
+      wallSeconds,
+      cost: null,
+    };
   // The profiles are written as the relays exit, so they are read last.
   const profile = await profiler?.outcome();
   return {
-    status: 'ok', reason: null, sender: null, receiver: null, wallSeconds, cost: outcome.cost, transport: processes.transport(),
+    status: 'ok',
+    reason: null,
+    sender: null,
+    receiver: null,
+    wallSeconds,
+    cost: outcome.cost,
+    transport: processes.transport(),
     ...context.workload.result(outcome, settings),
     disturbance: outcome.disturbance,
     ...(outcome.wire ? { wire: outcome.wire } : {}),
@@ -73,11 +111,13 @@ async function measureThrough(plan, { identity, processes, profiler, settings, c
   const { workload, engine, link, remote, signal } = context;
   // Away, the target listens on every address of the server's host: the
   // relay server reaches it on loopback, direct across the link.
-  const targetHost = link ?? remote ? '0.0.0.0' : '127.0.0.1';
+  const targetHost = (link ?? remote) ? '0.0.0.0' : '127.0.0.1';
   const target = processes.start(workload.target({ engine, port: settings.ports.target, host: targetHost, settings }));
   const relays = processes.startRelays(profiler ? await profiler.relaySpecs(plan.relays) : plan.relays);
   const waits = { timeoutMs: settings.readyTimeout * 1000, signal };
-  const notReady = await firstReason([target, ...relays.map((relay) => relay.child)].map((child) => child.ready(child.readiness, waits)));
+  const notReady = await firstReason(
+    [target, ...relays.map((relay) => relay.child)].map((child) => child.ready(child.readiness, waits)),
+  );
   if (notReady) return { reason: notReady };
   const cost = relayCostMeter(relays);
   await cost.mark();
@@ -86,25 +126,39 @@ async function measureThrough(plan, { identity, processes, profiler, settings, c
   const disturbance = await watchMachine();
   const entry = { host: plan.entryHost ?? '127.0.0.1', port: plan.entryPort };
   const measuring = {
-    engine, identity, entry, target: { host: '127.0.0.1', port: settings.ports.target }, settings, direction: context.direction, signal,
-    track: processes.track, listeners: processes.children, place: processes.place,
+    engine,
+    identity,
+    entry,
+    target: { host: '127.0.0.1', port: settings.ports.target },
+    settings,
+    direction: context.direction,
+    signal,
+    track: processes.track,
+    listeners: processes.children,
+    place: processes.place,
     // The warm-up's CPU is not the measured requests'.
     onMeasuring: cost.mark,
   };
   const { engineCpu, ...measured } = await workload.measure(measuring);
   if (measured.receiver || measured.requests) measured.disturbance = await disturbance(engineCpu);
-  if (link && measured.receiver) measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
+  if (link && measured.receiver)
+    measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
   // Read before the latency probe: the cost is that of the transfer.
   if (measured.sender || measured.requests) measured.cost = await cost.read();
   await profiler?.measured({
-    measured, waits, signal,
+    measured,
+    waits,
+    signal,
     restart: async () => {
       await Promise.all(relays.map((relay) => relay.child.stop()));
       return processes.startRelays(plan.relays);
     },
-    transfer: (listeners) => bulkWorkload.measure({
-      ...measuring, settings: { ...settings, duration: Math.min(settings.duration, SYSCALL_SECONDS), rate: null }, listeners: [target, ...listeners],
-    }),
+    transfer: (listeners) =>
+      bulkWorkload.measure({
+        ...measuring,
+        settings: { ...settings, duration: Math.min(settings.duration, SYSCALL_SECONDS), rate: null },
+        listeners: [target, ...listeners],
+      }),
   });
   return { ...measured, listening: { target, targetHost, entry, waits } };
 }

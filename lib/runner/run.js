@@ -11,7 +11,16 @@ import { RESULT_VERSION } from '../result.js';
 import { DEFAULT_LEVEL } from '../statistics/summaries.js';
 import { bulkWorkload, workloadFor } from '../workload/index.js';
 import { caseLedger } from './case-summary.js';
-import { casesSource, duplicateWarnings, formatCaseProblems, loadCasesFile, resolveCasesFile, selectCases, selectReferenceCase, validateCases } from './cases-file.js';
+import {
+  casesSource,
+  duplicateWarnings,
+  formatCaseProblems,
+  loadCasesFile,
+  resolveCasesFile,
+  selectCases,
+  selectReferenceCase,
+  validateCases,
+} from './cases-file.js';
 import { collectEnvironment } from './environment.js';
 import { setUpLink } from './link/namespaces.js';
 import { measureNoiseFloor } from './noise-floor.js';
@@ -55,7 +64,16 @@ export async function run(options = {}) {
   // A case whose implementation is missing has no runs: it is skipped.
   const measurable = entries.map(({ index }) => !located.get(index).reason);
   const level = settings.confidence?.level ?? DEFAULT_LEVEL;
-  const ledger = caseLedger({ entries, found: located, workload, parallel: settings.parallel, level, referenceIndex: plan.referenceIndex, figure: workload.figure(settings), confidence: settings.confidence });
+  const ledger = caseLedger({
+    entries,
+    found: located,
+    workload,
+    parallel: settings.parallel,
+    level,
+    referenceIndex: plan.referenceIndex,
+    figure: workload.figure(settings),
+    confidence: settings.confidence,
+  });
   const rounds = roundBounds(settings);
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
@@ -70,10 +88,30 @@ export async function run(options = {}) {
     // One password per run: the relays only ever talk to each other. Hex,
     // as base64url may start with '-', which another relay's command line
     // (ssserver -k -x...) would take for an option.
-    const context = { workload, engine: plan.engine, key: randomBytes(16).toString('hex'), located, link, remote, profile, signal, emit };
+    const context = {
+      workload,
+      engine: plan.engine,
+      key: randomBytes(16).toString('hex'),
+      located,
+      link,
+      remote,
+      profile,
+      signal,
+      emit,
+    };
     if (settings.ceiling) ledger.setCeilings(await measureCeilings(plan.selected, context));
     result.noiseFloor = await noiseFloor(plan, measurable, context, options);
-    done = await measureRounds({ entries, measurable, ledger, settings, context, minRounds: rounds.min, maxRounds: rounds.max, started, onRun: measuredSoFar });
+    done = await measureRounds({
+      entries,
+      measurable,
+      ledger,
+      settings,
+      context,
+      minRounds: rounds.min,
+      maxRounds: rounds.max,
+      started,
+      onRun: measuredSoFar,
+    });
   } finally {
     await link?.tearDown();
   }
@@ -93,9 +131,15 @@ async function planRun(options) {
   const settings = normalizeOptions(options);
   const { casesFile, cases } = await loadCases(options);
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
-  const referenceIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
+  const referenceIndex =
+    settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
   const workload = workloadFor(settings);
-  const engine = await workload.chooseEngine({ engine: settings.engine, iperf3Path: options.iperf3Path, wrkPath: options.wrkPath, cases: selected });
+  const engine = await workload.chooseEngine({
+    engine: settings.engine,
+    iperf3Path: options.iperf3Path,
+    wrkPath: options.wrkPath,
+    cases: selected,
+  });
   workload.check(selected, settings, engine);
   return { settings, casesFile, selected, referenceIndex, workload, engine };
 }
@@ -121,7 +165,8 @@ async function startResult({ settings, casesFile, selected, engine }) {
     casesSource(casesFile),
   ]);
   // The server's host speaks for itself: its own machine, OS and Node.
-  if (remote) environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
+  if (remote)
+    environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
   const result = {
     resultVersion: RESULT_VERSION,
     tool: { name, version },
@@ -138,9 +183,16 @@ async function startResult({ settings, casesFile, selected, engine }) {
     // The engine that measured, after 'auto' chose.
     options: { casesFile, casesSource: source, ...recordedOptions(settings), engine: engine.name },
     warnings: [
-      ...leftovers.map(({ pid, command }) => `ended pid ${pid} (${command}), left running by an earlier cipherbench run that was killed`),
+      ...leftovers.map(
+        ({ pid, command }) =>
+          `ended pid ${pid} (${command}), left running by an earlier cipherbench run that was killed`,
+      ),
       ...duplicateWarnings(selected),
-      ...(settings.requests && engine.reason ? [`the built-in Node client loads every case, not wrk: ${engine.reason}; its own CPU may squeeze the rows (docs/requests.md)`] : []),
+      ...(settings.requests && engine.reason
+        ? [
+            `the built-in Node client loads every case, not wrk: ${engine.reason}; its own CPU may squeeze the rows (docs/requests.md)`,
+          ]
+        : []),
     ],
     cases: [],
   };
@@ -157,10 +209,13 @@ function roundBounds({ confidence, repeat, maxRounds }) {
 // The cipher ceilings of the run's chains (a reference row's cipher is not
 // ours), each announced as it starts.
 function measureCeilings(selected, { signal, emit }) {
-  return measureChainCeilings(selected.filter((selection) => !selection.impl).map((selection) => selection.presets), {
-    signal,
-    onChain: (presets, position, count) => emit({ type: 'ceiling-started', presets, position, total: count }),
-  });
+  return measureChainCeilings(
+    selected.filter((selection) => !selection.impl).map((selection) => selection.presets),
+    {
+      signal,
+      onChain: (presets, position, count) => emit({ type: 'ceiling-started', presets, position, total: count }),
+    },
+  );
 }
 
 // Wherever there is a ranking to judge against it (two cases or more), the
@@ -172,8 +227,14 @@ function measureCeilings(selected, { signal, emit }) {
 async function noiseFloor({ settings, workload, engine }, measurable, context, options) {
   if (settings.noiseFloor === 0 || measurable.filter(Boolean).length < 2 || context.signal?.aborted) return null;
   context.emit({ type: 'noise-floor-started', runs: settings.noiseFloor });
-  const bulkEngine = workload.figure(settings) === 'requests' ? await bulkWorkload.chooseEngine({ engine: 'auto', iperf3Path: options.iperf3Path }) : engine;
-  const noiseFloor = await measureNoiseFloor(settings.noiseFloor, { settings, context: { ...context, workload: bulkWorkload, engine: bulkEngine } });
+  const bulkEngine =
+    workload.figure(settings) === 'requests'
+      ? await bulkWorkload.chooseEngine({ engine: 'auto', iperf3Path: options.iperf3Path })
+      : engine;
+  const noiseFloor = await measureNoiseFloor(settings.noiseFloor, {
+    settings,
+    context: { ...context, workload: bulkWorkload, engine: bulkEngine },
+  });
   context.emit({ type: 'noise-floor-finished', noiseFloor });
   return noiseFloor;
 }

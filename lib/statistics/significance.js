@@ -49,7 +49,7 @@ function uDistribution(m, n) {
       const withNewLast = current[j - 1];
       const withOldLast = previous[j];
       for (let u = 0; u < size; u += 1) {
-        row[u] = (u - i >= 0 ? withNewLast[u - i] ?? 0 : 0) + (withOldLast[u] ?? 0);
+        row[u] = (u - i >= 0 ? (withNewLast[u - i] ?? 0) : 0) + (withOldLast[u] ?? 0);
       }
       current.push(row);
     }

@@ -76,8 +76,14 @@ export function percentile(sortedValues, p) {
 export function summarise(runs, { level = DEFAULT_LEVEL } = {}) {
   const ok = runs.filter((run) => run.status === 'ok' && run.sender && run.receiver);
   if (ok.length === 0) return { sender: null, receiver: null, unstable: false };
-  const sender = summariseSide(ok.map((run) => run.sender), level);
-  const receiver = summariseSide(ok.map((run) => run.receiver), level);
+  const sender = summariseSide(
+    ok.map((run) => run.sender),
+    level,
+  );
+  const receiver = summariseSide(
+    ok.map((run) => run.receiver),
+    level,
+  );
   return { sender, receiver, unstable: receiver.cv > UNSTABLE_CV };
 }
 
@@ -190,12 +196,18 @@ export function summariseCost(runs, { level = DEFAULT_LEVEL } = {}) {
   const relay = (role) => ({
     cpuSeconds: median(costed.map((run) => run.cost[role].cpuSeconds)),
     peakRssBytes: median(costed.map((run) => run.cost[role].peakRssBytes)),
-    ...perGB(costed.map((run) => runCostPerGB(run, role)), level),
+    ...perGB(
+      costed.map((run) => runCostPerGB(run, role)),
+      level,
+    ),
   });
   return {
     client: relay('client'),
     server: relay('server'),
-    pair: perGB(costed.map((run) => runCostPerGB(run)), level),
+    pair: perGB(
+      costed.map((run) => runCostPerGB(run)),
+      level,
+    ),
     saturatedRuns: runs.filter((run) => run.status === 'ok' && run.saturated).length,
   };
 }
@@ -209,7 +221,8 @@ export function summariseCost(runs, { level = DEFAULT_LEVEL } = {}) {
 export function pairedRatios(runs, referenceRuns, figure = receiverBitrate) {
   const measured = (run) => run.status === 'ok' && figure(run) !== null;
   const reference = new Map(referenceRuns.filter(measured).map((run) => [run.repeat, figure(run)]));
-  return runs.filter((run) => measured(run) && reference.get(run.repeat) > 0)
+  return runs
+    .filter((run) => measured(run) && reference.get(run.repeat) > 0)
     .map((run) => figure(run) / reference.get(run.repeat));
 }
 

@@ -13,7 +13,13 @@ import { READY_LINE } from '../process/ready-line.js';
 const iperf3Engine = (path) => ({
   name: 'iperf3',
   path,
-  server: (port, host = '127.0.0.1') => ({ role: 'iperf3-server', label: 'iperf3 -s', file: path, args: iperf3ServerArgs(port, host), readiness: { stdout: IPERF3_SERVER_READY } }),
+  server: (port, host = '127.0.0.1') => ({
+    role: 'iperf3-server',
+    label: 'iperf3 -s',
+    file: path,
+    args: iperf3ServerArgs(port, host),
+    readiness: { stdout: IPERF3_SERVER_READY },
+  }),
   client: (options) => ({ role: 'iperf3-client', label: 'iperf3 -c', file: path, args: iperf3ClientArgs(options) }),
   pacesReverse: true,
   // iperf3's own errors do not say who is speaking.
@@ -36,11 +42,33 @@ const nodeEngine = () => ({
     label: 'cipherbench send',
     file: process.execPath,
     args: udp
-      ? [CLI, 'send', '--connect', `${host}:${port}`, '--duration', String(duration), '--udp', '--rate', String(udp.rate), '--length', String(udp.length), '--json']
+      ? [
+          CLI,
+          'send',
+          '--connect',
+          `${host}:${port}`,
+          '--duration',
+          String(duration),
+          '--udp',
+          '--rate',
+          String(udp.rate),
+          '--length',
+          String(udp.length),
+          '--json',
+        ]
       : [
-        CLI, 'send', '--connect', `${host}:${port}`, '--duration', String(duration), '--parallel', String(parallel),
-        ...(reverse ? ['--reverse'] : []), ...(rate === null ? [] : ['--rate', String(rate)]), '--json',
-      ],
+          CLI,
+          'send',
+          '--connect',
+          `${host}:${port}`,
+          '--duration',
+          String(duration),
+          '--parallel',
+          String(parallel),
+          ...(reverse ? ['--reverse'] : []),
+          ...(rate === null ? [] : ['--rate', String(rate)]),
+          '--json',
+        ],
   }),
   // The sink sends with --reverse, and it is not told a rate.
   pacesReverse: false,

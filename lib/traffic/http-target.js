@@ -11,9 +11,16 @@ import { bindServer } from '../relay/listener.js';
 const HEAD_END = Buffer.from('\r\n\r\n');
 const CLOSE = /\r\nconnection:\s*close\r\n/i;
 
-export async function startHttpTarget({ host = '127.0.0.1', port = 0, responseSize = 2, delayMs = 0, resetEvery = 0 } = {}) {
+export async function startHttpTarget({
+  host = '127.0.0.1',
+  port = 0,
+  responseSize = 2,
+  delayMs = 0,
+  resetEvery = 0,
+} = {}) {
   const body = Buffer.alloc(responseSize, 'x');
-  const head = (close) => Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${responseSize}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`);
+  const head = (close) =>
+    Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${responseSize}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`);
   const keepAlive = Buffer.concat([head(false), body]);
   const closing = Buffer.concat([head(true), body]);
   const sockets = new Set();

@@ -19,7 +19,15 @@ export const IPERF3_SERVER_READY = /Server listening on/;
 // iperf3 -b limits each stream on its own: a TCP rate for all of them is
 // split. udp: { rate, length }: -u at `rate` bits/s in datagrams of
 // `length` bytes, with the socket buffers the built-in sink takes (-w).
-export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel, reverse = false, rate = null, udp = null }) {
+export function iperf3ClientArgs({
+  host = '127.0.0.1',
+  port,
+  duration,
+  parallel,
+  reverse = false,
+  rate = null,
+  udp = null,
+}) {
   const args = ['-c', host, '-p', String(port), '-t', String(duration), '-J'];
   if (udp) args.push('-u', '-b', String(udp.rate), '-l', String(udp.length), '-w', String(UDP_RECEIVE_BUFFER));
   if (parallel > 1) args.push('-P', String(parallel));
@@ -28,9 +36,10 @@ export function iperf3ClientArgs({ host = '127.0.0.1', port, duration, parallel,
   return args;
 }
 
-const pick = (sum) => (sum && typeof sum.bytes === 'number'
-  ? { bytes: sum.bytes, seconds: sum.seconds, bits_per_second: sum.bits_per_second }
-  : null);
+const pick = (sum) =>
+  sum && typeof sum.bytes === 'number'
+    ? { bytes: sum.bytes, seconds: sum.seconds, bits_per_second: sum.bits_per_second }
+    : null;
 
 // What a UDP test adds: the rate offered, the datagrams sent (end.sum_sent)
 // and those that arrived, the receiver's jitter (RFC 3550's smoothed
@@ -43,7 +52,12 @@ const pick = (sum) => (sum && typeof sum.bytes === 'number'
 function udpFigures(report) {
   const sent = report.end?.sum_sent;
   const received = report.end?.sum_received;
-  if (report.start?.test_start?.protocol !== 'UDP' || typeof sent?.packets !== 'number' || typeof received?.packets !== 'number') return null;
+  if (
+    report.start?.test_start?.protocol !== 'UDP' ||
+    typeof sent?.packets !== 'number' ||
+    typeof received?.packets !== 'number'
+  )
+    return null;
   const arrived = received.packets - received.lost_packets;
   const lost = Math.max(0, sent.packets - arrived);
   const outOfOrder = (report.end.streams ?? []).reduce((sum, stream) => sum + (stream.udp?.out_of_order ?? 0), 0);
@@ -66,7 +80,9 @@ export function parseIperf3Json(stdout) {
   try {
     report = JSON.parse(stdout);
   } catch {
-    const first = String(stdout ?? '').trim().split('\n')[0];
+    const first = String(stdout ?? '')
+      .trim()
+      .split('\n')[0];
     return { error: first ? `iperf3 printed no JSON report: ${first}` : 'iperf3 printed no report' };
   }
   if (report.error) return { error: String(report.error).replace(/^error - /, '') };

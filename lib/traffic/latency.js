@@ -35,7 +35,9 @@ export async function measureLatency({
   const step = { label: 'connecting' };
   const stop = new AbortController();
   const timer = setTimeout(() => {
-    stop.abort(measurementError(`latency: ${target} did not answer within ${timeoutMs} ms (timed out during ${step.label})`));
+    stop.abort(
+      measurementError(`latency: ${target} did not answer within ${timeoutMs} ms (timed out during ${step.label})`),
+    );
   }, timeoutMs);
   const onAbort = () => stop.abort(signal.reason);
   signal?.addEventListener('abort', onAbort, { once: true });
@@ -114,7 +116,9 @@ function echoExchange(socket, target, signal) {
   else signal.addEventListener('abort', onAbort, { once: true });
   socket.once('close', () => {
     signal.removeEventListener('abort', onAbort);
-    const what = pending ? `after ${pending.received} of ${pending.request.length} bytes of the echo of ${pending.label}` : 'between requests';
+    const what = pending
+      ? `after ${pending.received} of ${pending.request.length} bytes of the echo of ${pending.label}`
+      : 'between requests';
     fail(measurementError(`latency: ${target} closed the connection ${what}`));
   });
   socket.on('error', (error) => fail(measurementError(`latency: ${target}: ${error.message}`)));
@@ -126,7 +130,11 @@ function echoExchange(socket, target, signal) {
     }
     const exchange = pending;
     if (exchange.received + data.length > exchange.request.length) {
-      fail(measurementError(`latency: ${target} echoed more bytes than were sent in ${exchange.label} (${exchange.received + data.length} for ${exchange.request.length})`));
+      fail(
+        measurementError(
+          `latency: ${target} echoed more bytes than were sent in ${exchange.label} (${exchange.received + data.length} for ${exchange.request.length})`,
+        ),
+      );
       return;
     }
     exchange.firstByteAt ??= at;
@@ -135,7 +143,11 @@ function echoExchange(socket, target, signal) {
     if (exchange.received < exchange.request.length) return;
     if (!exchange.reply.equals(exchange.request)) {
       const offset = exchange.reply.findIndex((byte, index) => byte !== exchange.request[index]);
-      fail(measurementError(`latency: the echo of ${exchange.label} differs from the request at byte ${offset} of ${exchange.request.length}: something on the path changed the data`));
+      fail(
+        measurementError(
+          `latency: the echo of ${exchange.label} differs from the request at byte ${offset} of ${exchange.request.length}: something on the path changed the data`,
+        ),
+      );
       return;
     }
     pending = null;
@@ -147,7 +159,15 @@ function echoExchange(socket, target, signal) {
         reject(failure);
         return;
       }
-      pending = { request, label, reply: Buffer.allocUnsafe(request.length), received: 0, firstByteAt: null, resolve, reject };
+      pending = {
+        request,
+        label,
+        reply: Buffer.allocUnsafe(request.length),
+        received: 0,
+        firstByteAt: null,
+        resolve,
+        reject,
+      };
       socket.write(request);
     });
 }
@@ -157,5 +177,6 @@ const milliseconds = (nanoseconds) => Number(nanoseconds) / 1e6;
 // The runner and the CLI check what a person typed; a bad count reaching
 // here is a bug.
 function requireCount(name, value) {
-  if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`measureLatency: ${name} must be a positive integer, got ${value}`);
+  if (!Number.isSafeInteger(value) || value < 1)
+    throw new RangeError(`measureLatency: ${name} must be a positive integer, got ${value}`);
 }

@@ -109,6 +109,7 @@ export function messageReader(onMessage) {
       onMessage(message);
       newline = pending.indexOf('\n');
     }
-    if (pending.length > MAX_MESSAGE_LENGTH) throw measurementError(`traffic: a control message is longer than ${MAX_MESSAGE_LENGTH} bytes`);
+    if (pending.length > MAX_MESSAGE_LENGTH)
+      throw measurementError(`traffic: a control message is longer than ${MAX_MESSAGE_LENGTH} bytes`);
   };
 }

@@ -12,7 +12,9 @@ export function parseRate(flag, value) {
   const match = typeof text === 'string' ? /^(\d+(?:\.\d+)?)([kmgt]?)$/i.exec(text.trim()) : null;
   const bps = match ? Math.round(Number(match[1]) * UNITS[match[2].toLowerCase()]) : NaN;
   if (!(bps >= 1000 && bps <= MAX_BPS)) {
-    throw inputError(`${flag} must be a rate in bits per second such as 1G, 250M or 800k (1K to 10T), got ${JSON.stringify(value)}`);
+    throw inputError(
+      `${flag} must be a rate in bits per second such as 1G, 250M or 800k (1K to 10T), got ${JSON.stringify(value)}`,
+    );
   }
   return bps;
 }

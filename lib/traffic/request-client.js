@@ -57,7 +57,12 @@ export class RequestClient {
   open() {
     const { host, port, handshake, tally } = this.load;
     tally.opened();
-    const socket = net.connect({ host, port, noDelay: true, onread: { buffer: this.readBuffer, callback: this.onRead } });
+    const socket = net.connect({
+      host,
+      port,
+      noDelay: true,
+      onread: { buffer: this.readBuffer, callback: this.onRead },
+    });
     this.socket = socket;
     this.held = null;
     this.closeAfter = false;
@@ -109,8 +114,13 @@ export class RequestClient {
   // read, compared in place and never copied.
   onRead(length, buffer) {
     const { heads } = this.load;
-    if (this.phase === 'response' && this.held === null && heads.bytes !== null && length >= heads.bytes.length
-      && buffer.compare(heads.bytes, 0, heads.bytes.length, 0, heads.bytes.length) === 0) {
+    if (
+      this.phase === 'response' &&
+      this.held === null &&
+      heads.bytes !== null &&
+      length >= heads.bytes.length &&
+      buffer.compare(heads.bytes, 0, heads.bytes.length, 0, heads.bytes.length) === 0
+    ) {
       const whole = heads.bytes.length + heads.bodyLength;
       if (length === whole) {
         this.closeAfter = heads.close;
@@ -160,7 +170,11 @@ export class RequestClient {
       if (!length) return this.fail('badResponse');
       this.closeAfter = /\r\nconnection:\s*close\r\n/i.test(head) || head.startsWith('HTTP/1.0');
       this.want = end + HEAD_END.length + Number(length[1]);
-      Object.assign(this.load.heads, { bytes: Buffer.from(held.subarray(0, end + HEAD_END.length)), bodyLength: Number(length[1]), close: this.closeAfter });
+      Object.assign(this.load.heads, {
+        bytes: Buffer.from(held.subarray(0, end + HEAD_END.length)),
+        bodyLength: Number(length[1]),
+        close: this.closeAfter,
+      });
     }
     if (held.length < this.want) return undefined;
     if (held.length > this.want) return this.fail('badResponse');

@@ -63,11 +63,15 @@ export async function measureRequests({
     heads: { bytes: null, bodyLength: 0, close: false },
   };
   const clients = [];
-  const finished = Array.from({ length: concurrency }, () => new Promise((resolve) => {
-    const client = new RequestClient(load, resolve);
-    clients.push(client);
-    client.next();
-  }));
+  const finished = Array.from(
+    { length: concurrency },
+    () =>
+      new Promise((resolve) => {
+        const client = new RequestClient(load, resolve);
+        clients.push(client);
+        client.next();
+      }),
+  );
   const sweep = setInterval(() => {
     const now = performance.now();
     for (const client of clients) {

@@ -1,7 +1,16 @@
 import net from 'node:net';
 import { measurementError } from '../errors.js';
 import {
-  CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, encodeHello, messageReader, READ_SIZE, sendMessage, SETUP_TIMEOUT_MS, WRITE_SIZE,
+  CONTROL,
+  DATA,
+  DRAIN_IDLE_MS,
+  DRAIN_LIMIT_MS,
+  encodeHello,
+  messageReader,
+  READ_SIZE,
+  sendMessage,
+  SETUP_TIMEOUT_MS,
+  WRITE_SIZE,
 } from './protocol.js';
 import { createReceiver, sendFor } from './streams.js';
 import { openTestSession } from './test-session.js';
@@ -22,10 +31,23 @@ const READ_BUFFER = Buffer.allocUnsafe(READ_SIZE);
 // With `rate` (bits per second, all streams together) the sending is paced
 // to it, as iperf3 -b; only in the forward direction, where this side sends.
 // Rejects with a one-line measurement error when the test cannot be made.
-export async function runTrafficSender({ host = '127.0.0.1', port, duration, parallel = 1, reverse = false, rate = null, signal } = {}) {
-  if (!(duration > 0)) throw new RangeError(`runTrafficSender: duration must be a positive number of seconds, got ${duration}`);
-  if (!Number.isSafeInteger(parallel) || parallel < 1) throw new RangeError(`runTrafficSender: parallel must be a positive integer, got ${parallel}`);
-  if (rate !== null && (reverse || !(rate > 0))) throw new RangeError(`runTrafficSender: rate paces forward sending only, at a positive number of bits per second, got ${rate}${reverse ? ' with reverse' : ''}`);
+export async function runTrafficSender({
+  host = '127.0.0.1',
+  port,
+  duration,
+  parallel = 1,
+  reverse = false,
+  rate = null,
+  signal,
+} = {}) {
+  if (!(duration > 0))
+    throw new RangeError(`runTrafficSender: duration must be a positive number of seconds, got ${duration}`);
+  if (!Number.isSafeInteger(parallel) || parallel < 1)
+    throw new RangeError(`runTrafficSender: parallel must be a positive integer, got ${parallel}`);
+  if (rate !== null && (reverse || !(rate > 0)))
+    throw new RangeError(
+      `runTrafficSender: rate paces forward sending only, at a positive number of bits per second, got ${rate}${reverse ? ' with reverse' : ''}`,
+    );
   const session = openTestSession({ host, port, signal });
   const { target, cookie, stop } = session;
   const sockets = [];
@@ -33,11 +55,20 @@ export async function runTrafficSender({ host = '127.0.0.1', port, duration, par
   // Any socket failing, or closing before the test has ended, ends the test.
   const watch = (socket, what) => {
     sockets.push(socket);
-    const cutShort = () => measurementError(`traffic: ${target} closed the ${what} before the test ended (is \`cipherbench sink\` listening behind it?)`);
+    const cutShort = () =>
+      measurementError(
+        `traffic: ${target} closed the ${what} before the test ended (is \`cipherbench sink\` listening behind it?)`,
+      );
     // A relay resets the connection when its target cannot be reached (an
     // error stays visible as a reset): before the test ended, that says the
     // same as a close.
-    socket.on('error', (error) => stop.abort(error.code === 'ECONNRESET' && !finished ? cutShort() : measurementError(`traffic: ${target}: ${error.message}`)));
+    socket.on('error', (error) =>
+      stop.abort(
+        error.code === 'ECONNRESET' && !finished
+          ? cutShort()
+          : measurementError(`traffic: ${target}: ${error.message}`),
+      ),
+    );
     socket.on('close', () => {
       if (!finished) stop.abort(cutShort());
     });
@@ -52,7 +83,11 @@ export async function runTrafficSender({ host = '127.0.0.1', port, duration, par
 
     const receiver = createReceiver(parallel);
     const streams = Array.from({ length: parallel }, (_, index) => {
-      const socket = net.connect({ host, port, onread: { buffer: READ_BUFFER, callback: (length) => receiver.add(index, length) } });
+      const socket = net.connect({
+        host,
+        port,
+        onread: { buffer: READ_BUFFER, callback: (length) => receiver.add(index, length) },
+      });
       socket.write(encodeHello({ kind: DATA, stream: index, cookie }));
       return watch(socket, `data stream ${index}`);
     });
@@ -62,16 +97,26 @@ export async function runTrafficSender({ host = '127.0.0.1', port, duration, par
     let received;
     if (reverse) {
       receiver.start();
-      const message = await nextMessage('sent', duration * 1000 + SETUP_TIMEOUT_MS, `the sink did not finish sending after ${duration} s`);
-      if (!isByteList(message.bytes, parallel) || !isSeconds(message.seconds)) throw measurementError('traffic: the sink reported its sending in a form this sender does not know');
+      const message = await nextMessage(
+        'sent',
+        duration * 1000 + SETUP_TIMEOUT_MS,
+        `the sink did not finish sending after ${duration} s`,
+      );
+      if (!isByteList(message.bytes, parallel) || !isSeconds(message.seconds))
+        throw measurementError('traffic: the sink reported its sending in a form this sender does not know');
       sent = { bytes: message.bytes, seconds: message.seconds };
       await receiver.drained(sent.bytes, { idleMs: DRAIN_IDLE_MS, limitMs: DRAIN_LIMIT_MS, signal: stop.signal });
       received = receiver.figures();
     } else {
       sent = await sendFor(streams, duration, stop.signal, { rate });
       sendMessage(control, { type: 'sent', bytes: sent.bytes });
-      const message = await nextMessage('received', DRAIN_LIMIT_MS + SETUP_TIMEOUT_MS, 'the sink did not report what it received');
-      if (!isReceivedList(message.streams, parallel)) throw measurementError('traffic: the sink reported what it received in a form this sender does not know');
+      const message = await nextMessage(
+        'received',
+        DRAIN_LIMIT_MS + SETUP_TIMEOUT_MS,
+        'the sink did not report what it received',
+      );
+      if (!isReceivedList(message.streams, parallel))
+        throw measurementError('traffic: the sink reported what it received in a form this sender does not know');
       received = message.streams;
     }
     finished = true;
@@ -102,7 +147,10 @@ export function controlInbox(control, stop) {
   });
   return (type, timeoutMs, what) =>
     new Promise((resolve, reject) => {
-      const timer = setTimeout(() => stop.abort(measurementError(`traffic: ${what} within ${timeoutMs} ms`)), timeoutMs);
+      const timer = setTimeout(
+        () => stop.abort(measurementError(`traffic: ${what} within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
       const settle = (settleWith, value) => {
         clearTimeout(timer);
         stop.signal.removeEventListener('abort', onAbort);
@@ -113,8 +161,13 @@ export function controlInbox(control, stop) {
       deliver = () => {
         const message = inbox.shift();
         if (message.type === type) settle(resolve, message);
-        else if (message.type === 'error') settle(reject, measurementError(`traffic: the sink ended the test: ${message.message}`));
-        else settle(reject, measurementError(`traffic: expected ${type} from the sink, got ${JSON.stringify(message.type)}`));
+        else if (message.type === 'error')
+          settle(reject, measurementError(`traffic: the sink ended the test: ${message.message}`));
+        else
+          settle(
+            reject,
+            measurementError(`traffic: expected ${type} from the sink, got ${JSON.stringify(message.type)}`),
+          );
       };
       if (stop.signal.aborted) onAbort();
       else {
@@ -139,19 +192,36 @@ function report({ session, parallel, duration, reverse, sent, received }) {
   });
   const sum = (values) => values.reduce((total, value) => total + value, 0);
   return {
-    start: session.reportStart({ protocol: 'TCP', num_streams: parallel, blksize: WRITE_SIZE, omit: 0, duration, bytes: 0, blocks: 0, reverse: reverse ? 1 : 0 }),
+    start: session.reportStart({
+      protocol: 'TCP',
+      num_streams: parallel,
+      blksize: WRITE_SIZE,
+      omit: 0,
+      duration,
+      bytes: 0,
+      blocks: 0,
+      reverse: reverse ? 1 : 0,
+    }),
     end: {
       streams: received.map((stream, index) => ({
         sender: figure(sent.bytes[index], sent.seconds),
         receiver: figure(stream.bytes, stream.seconds),
       })),
       sum_sent: figure(sum(sent.bytes), sent.seconds),
-      sum_received: figure(sum(received.map((stream) => stream.bytes)), Math.max(...received.map((stream) => stream.seconds))),
+      sum_received: figure(
+        sum(received.map((stream) => stream.bytes)),
+        Math.max(...received.map((stream) => stream.seconds)),
+      ),
     },
     engine: 'node',
   };
 }
 
 const isSeconds = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
-const isByteList = (list, length) => Array.isArray(list) && list.length === length && list.every((bytes) => Number.isSafeInteger(bytes) && bytes >= 0);
-const isReceivedList = (list, length) => isByteList(list?.map?.((stream) => stream?.bytes), length) && list.every((stream) => isSeconds(stream.seconds));
+const isByteList = (list, length) =>
+  Array.isArray(list) && list.length === length && list.every((bytes) => Number.isSafeInteger(bytes) && bytes >= 0);
+const isReceivedList = (list, length) =>
+  isByteList(
+    list?.map?.((stream) => stream?.bytes),
+    length,
+  ) && list.every((stream) => isSeconds(stream.seconds));

@@ -3,7 +3,16 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { bindServer } from '../relay/listener.js';
 import {
-  CONTROL, DATA, DRAIN_IDLE_MS, DRAIN_LIMIT_MS, MAX_DURATION_SECONDS, MAX_STREAMS, messageReader, readHello, sendMessage, SETUP_TIMEOUT_MS,
+  CONTROL,
+  DATA,
+  DRAIN_IDLE_MS,
+  DRAIN_LIMIT_MS,
+  MAX_DURATION_SECONDS,
+  MAX_STREAMS,
+  messageReader,
+  readHello,
+  sendMessage,
+  SETUP_TIMEOUT_MS,
 } from './protocol.js';
 import { createReceiver, sendFor } from './streams.js';
 import { createUdpTally, readUdpHeader, UDP_HEADER_LENGTH, UDP_RECEIVE_BUFFER } from './udp-datagrams.js';
@@ -73,13 +82,21 @@ class TrafficSink {
     const { tests } = this;
     socket.setNoDelay(true);
     if (tests.has(cookie) || tests.size >= MAX_TESTS) {
-      sendMessage(socket, { type: 'error', message: tests.has(cookie) ? 'a test with this cookie is running' : `the sink is running ${MAX_TESTS} tests already` });
+      sendMessage(socket, {
+        type: 'error',
+        message: tests.has(cookie)
+          ? 'a test with this cookie is running'
+          : `the sink is running ${MAX_TESTS} tests already`,
+      });
       socket.end();
       return;
     }
     const test = { cookie, control: socket, params: null, streams: [], receiver: null, stop: new AbortController() };
     tests.set(cookie, test);
-    test.setupTimer = setTimeout(() => this.failTest(test, `not every data stream arrived within ${SETUP_TIMEOUT_MS} ms`), SETUP_TIMEOUT_MS);
+    test.setupTimer = setTimeout(
+      () => this.failTest(test, `not every data stream arrived within ${SETUP_TIMEOUT_MS} ms`),
+      SETUP_TIMEOUT_MS,
+    );
     socket.once('close', () => this.closeTest(test));
     const read = messageReader((message) => this.onMessage(test, message));
     const onData = (data) => {
@@ -104,7 +121,8 @@ class TrafficSink {
       return this.openUdpTest(test, message);
     }
     if (message.type === 'sent' && test.params?.udp && !test.sent) {
-      if (!Number.isSafeInteger(message.packets) || message.packets < 0) return this.failTest(test, 'sent: packets must be a count of datagrams');
+      if (!Number.isSafeInteger(message.packets) || message.packets < 0)
+        return this.failTest(test, 'sent: packets must be a count of datagrams');
       test.sent = message.packets;
       return this.reportUdpReceived(test);
     }
@@ -117,7 +135,8 @@ class TrafficSink {
       return sendMessage(test.control, { type: 'accepted' });
     }
     if (message.type === 'sent' && test.params && !test.params.reverse && test.running && !test.sent) {
-      if (!isByteList(message.bytes, test.params.streams)) return this.failTest(test, 'sent: bytes must list one count per stream');
+      if (!isByteList(message.bytes, test.params.streams))
+        return this.failTest(test, 'sent: bytes must list one count per stream');
       test.sent = message.bytes;
       return this.reportReceived(test);
     }
@@ -140,7 +159,11 @@ class TrafficSink {
 
   async reportUdpReceived(test) {
     try {
-      await test.receiver.drained([test.sent * test.params.udp.length], { idleMs: UDP_DRAIN_IDLE_MS, limitMs: DRAIN_LIMIT_MS, signal: test.stop.signal });
+      await test.receiver.drained([test.sent * test.params.udp.length], {
+        idleMs: UDP_DRAIN_IDLE_MS,
+        limitMs: DRAIN_LIMIT_MS,
+        signal: test.stop.signal,
+      });
     } catch {
       return; // the test was closed while draining
     }
@@ -166,7 +189,8 @@ class TrafficSink {
     test.streams[index] = socket;
     socket.once('close', () => {
       // A stream that ends before the test has reported ends the test.
-      if (this.tests.get(cookie) === test && !test.reported) this.failTest(test, `data stream ${index} closed during the test`);
+      if (this.tests.get(cookie) === test && !test.reported)
+        this.failTest(test, `data stream ${index} closed during the test`);
     });
     if (!test.params.reverse) {
       socket.on('data', (data) => test.receiver.add(index, data.length));
@@ -198,7 +222,11 @@ class TrafficSink {
 
   async reportReceived(test) {
     try {
-      await test.receiver.drained(test.sent, { idleMs: DRAIN_IDLE_MS, limitMs: DRAIN_LIMIT_MS, signal: test.stop.signal });
+      await test.receiver.drained(test.sent, {
+        idleMs: DRAIN_IDLE_MS,
+        limitMs: DRAIN_LIMIT_MS,
+        signal: test.stop.signal,
+      });
     } catch {
       return; // the test was closed while draining
     }
@@ -280,16 +308,20 @@ function keepFreedHeapMapped() {
 }
 
 function paramsProblem({ streams, duration, reverse }) {
-  if (!Number.isInteger(streams) || streams < 1 || streams > MAX_STREAMS) return `params: streams must be 1 to ${MAX_STREAMS}`;
-  if (typeof duration !== 'number' || !(duration > 0 && duration <= MAX_DURATION_SECONDS)) return `params: duration must be above 0 and at most ${MAX_DURATION_SECONDS} s`;
+  if (!Number.isInteger(streams) || streams < 1 || streams > MAX_STREAMS)
+    return `params: streams must be 1 to ${MAX_STREAMS}`;
+  if (typeof duration !== 'number' || !(duration > 0 && duration <= MAX_DURATION_SECONDS))
+    return `params: duration must be above 0 and at most ${MAX_DURATION_SECONDS} s`;
   if (typeof reverse !== 'boolean') return 'params: reverse must be true or false';
   return null;
 }
 
 function udpParamsProblem({ streams, reverse, udp }) {
   if (streams !== 1 || reverse !== false) return 'params: a UDP test is one stream, forward';
-  if (!Number.isInteger(udp?.length) || udp.length < UDP_HEADER_LENGTH || udp.length > MAX_DATAGRAM) return `params: udp.length must be ${UDP_HEADER_LENGTH} to ${MAX_DATAGRAM} bytes`;
+  if (!Number.isInteger(udp?.length) || udp.length < UDP_HEADER_LENGTH || udp.length > MAX_DATAGRAM)
+    return `params: udp.length must be ${UDP_HEADER_LENGTH} to ${MAX_DATAGRAM} bytes`;
   return null;
 }
 
-const isByteList = (list, length) => Array.isArray(list) && list.length === length && list.every((bytes) => Number.isSafeInteger(bytes) && bytes >= 0);
+const isByteList = (list, length) =>
+  Array.isArray(list) && list.length === length && list.every((bytes) => Number.isSafeInteger(bytes) && bytes >= 0);

@@ -34,7 +34,7 @@ export function sendFor(sockets, seconds, signal, { rate = null } = {}) {
             return;
           }
           if (rate !== null) {
-            const dueInSeconds = ((bytes[index] * 8) / (rate / sockets.length)) - secondsBetween(started, now());
+            const dueInSeconds = (bytes[index] * 8) / (rate / sockets.length) - secondsBetween(started, now());
             if (dueInSeconds > 0) {
               pacers[index] = setTimeout(write, Math.max(1, Math.ceil(dueInSeconds * 1000)));
               return;
@@ -115,7 +115,10 @@ export function createReceiver(count) {
     // Per stream: bytes, and seconds from the start to its last byte (0 for
     // a stream that received nothing).
     figures() {
-      return streams.map(({ bytes, lastAt }) => ({ bytes, seconds: lastAt === null ? 0 : secondsBetween(startedAt, lastAt) }));
+      return streams.map(({ bytes, lastAt }) => ({
+        bytes,
+        seconds: lastAt === null ? 0 : secondsBetween(startedAt, lastAt),
+      }));
     },
   };
 }

@@ -16,7 +16,14 @@ import { summariseLatency } from './latency-summary.js';
 // MAX_LOST datagrams fails rather than waiting out every one.
 const MAX_LOST = 100;
 
-export async function measureUdpRoundTrips({ host = '127.0.0.1', port, count = 2000, size = 1024, waitMs = 1000, signal } = {}) {
+export async function measureUdpRoundTrips({
+  host = '127.0.0.1',
+  port,
+  count = 2000,
+  size = 1024,
+  waitMs = 1000,
+  signal,
+} = {}) {
   const target = formatEndpoint({ host, port });
   const socket = dgram.createSocket(net.isIPv6(host) ? 'udp6' : 'udp4');
   const samples = [];
@@ -32,7 +39,9 @@ export async function measureUdpRoundTrips({ host = '127.0.0.1', port, count = 2
     // A late echo of a datagram already counted lost is not this one's.
     if (!pending || datagram.length < 4 || datagram.readUInt32BE(0) !== pending.index) return;
     if (!datagram.equals(pending.request)) {
-      failure = measurementError(`udp latency: the echo of datagram ${pending.index} differs from it: something on the path changed the data`);
+      failure = measurementError(
+        `udp latency: the echo of datagram ${pending.index} differs from it: something on the path changed the data`,
+      );
     } else if (pending.index > 0) {
       samples.push(Number(at - pending.sentAt) / 1e6);
     }
@@ -62,7 +71,8 @@ export async function measureUdpRoundTrips({ host = '127.0.0.1', port, count = 2
       });
       pending = null;
       if (!answered && index > 0) lost += 1;
-      if (lost >= MAX_LOST) failure = measurementError(`udp latency: ${lost} datagrams through ${target} had no echo within ${waitMs} ms`);
+      if (lost >= MAX_LOST)
+        failure = measurementError(`udp latency: ${lost} datagrams through ${target} had no echo within ${waitMs} ms`);
     }
   } finally {
     socket.close();

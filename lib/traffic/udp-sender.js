@@ -17,7 +17,9 @@ import { UDP_HEADER_LENGTH, writeUdpHeader } from './udp-datagrams.js';
 // than lost, as iperf3 does.
 export async function runUdpSender({ host = '127.0.0.1', port, duration, rate, length, signal } = {}) {
   if (!(duration > 0) || !(rate > 0) || !(Number.isInteger(length) && length >= UDP_HEADER_LENGTH)) {
-    throw new RangeError(`runUdpSender: duration ${duration} s, rate ${rate} bits/s and length ${length} bytes (at least ${UDP_HEADER_LENGTH}) must be positive`);
+    throw new RangeError(
+      `runUdpSender: duration ${duration} s, rate ${rate} bits/s and length ${length} bytes (at least ${UDP_HEADER_LENGTH}) must be positive`,
+    );
   }
   const session = openTestSession({ host, port, signal });
   const { target, cookie, stop } = session;
@@ -26,7 +28,12 @@ export async function runUdpSender({ host = '127.0.0.1', port, duration, rate, l
   const socket = dgram.createSocket(net.isIPv6(host) ? 'udp6' : 'udp4');
   control.on('error', (error) => stop.abort(measurementError(`traffic: ${target}: ${error.message}`)));
   control.on('close', () => {
-    if (!finished) stop.abort(measurementError(`traffic: ${target} closed the control connection before the test ended (is \`cipherbench sink\` listening behind it?)`));
+    if (!finished)
+      stop.abort(
+        measurementError(
+          `traffic: ${target} closed the control connection before the test ended (is \`cipherbench sink\` listening behind it?)`,
+        ),
+      );
   });
   // A datagram refused on the way (ICMP port unreachable) is a lost one,
   // as for iperf3; any other socket error ends the test.
@@ -39,7 +46,10 @@ export async function runUdpSender({ host = '127.0.0.1', port, duration, rate, l
     sendMessage(control, { type: 'params', streams: 1, duration, reverse: false, udp: { length } });
     const accepted = await nextMessage('accepted', SETUP_TIMEOUT_MS, 'the sink did not accept the test');
     const test = accepted.udp?.test;
-    if (!(Number.isInteger(test) && test >= 0 && test <= 0xffffffff)) throw measurementError('traffic: the sink accepted a UDP test without numbering it: is it a cipherbench sink of this version?');
+    if (!(Number.isInteger(test) && test >= 0 && test <= 0xffffffff))
+      throw measurementError(
+        'traffic: the sink accepted a UDP test without numbering it: is it a cipherbench sink of this version?',
+      );
     await new Promise((resolve, reject) => {
       socket.once('error', reject);
       socket.connect(port, host, () => {
@@ -49,8 +59,16 @@ export async function runUdpSender({ host = '127.0.0.1', port, duration, rate, l
     });
     const sent = await sendPaced(socket, { test, duration, rate, length, signal: stop.signal });
     sendMessage(control, { type: 'sent', packets: sent.packets });
-    const received = await nextMessage('received', DRAIN_LIMIT_MS + SETUP_TIMEOUT_MS, 'the sink did not report what it received');
-    if (!isCount(received.packets) || !isCount(received.out_of_order) || !(typeof received.jitter_ms === 'number' && received.jitter_ms >= 0)) {
+    const received = await nextMessage(
+      'received',
+      DRAIN_LIMIT_MS + SETUP_TIMEOUT_MS,
+      'the sink did not report what it received',
+    );
+    if (
+      !isCount(received.packets) ||
+      !isCount(received.out_of_order) ||
+      !(typeof received.jitter_ms === 'number' && received.jitter_ms >= 0)
+    ) {
       throw measurementError('traffic: the sink reported its datagrams in a form this sender does not know');
     }
     finished = true;
@@ -91,7 +109,12 @@ function sendPaced(socket, { test, duration, rate, length, signal }) {
     const tick = () => {
       let now = process.hrtime.bigint();
       let burst = 0;
-      while (now < end && packets * nanosPerDatagram <= Number(now - started) && burst < BURST && socket.getSendQueueCount() < MAX_QUEUED) {
+      while (
+        now < end &&
+        packets * nanosPerDatagram <= Number(now - started) &&
+        burst < BURST &&
+        socket.getSendQueueCount() < MAX_QUEUED
+      ) {
         const datagram = Buffer.alloc(length);
         writeUdpHeader(datagram, { test, sequence: packets, sentAt: now });
         socket.send(datagram);
@@ -117,11 +140,25 @@ function sendPaced(socket, { test, duration, rate, length, signal }) {
 // packets those expected and lost_packets those that did not arrive.
 function report({ session, duration, rate, length, sent, received }) {
   const figure = (packets, seconds) => ({
-    start: 0, end: seconds, seconds, bytes: packets * length, bits_per_second: seconds > 0 ? (packets * length * 8) / seconds : 0,
+    start: 0,
+    end: seconds,
+    seconds,
+    bytes: packets * length,
+    bits_per_second: seconds > 0 ? (packets * length * 8) / seconds : 0,
   });
   const lost = Math.max(0, sent.packets - received.packets);
   return {
-    start: session.reportStart({ protocol: 'UDP', num_streams: 1, blksize: length, omit: 0, duration, bytes: 0, blocks: 0, reverse: 0, target_bitrate: rate }),
+    start: session.reportStart({
+      protocol: 'UDP',
+      num_streams: 1,
+      blksize: length,
+      omit: 0,
+      duration,
+      bytes: 0,
+      blocks: 0,
+      reverse: 0,
+      target_bitrate: rate,
+    }),
     end: {
       streams: [{ udp: { packets: sent.packets, out_of_order: received.out_of_order, jitter_ms: received.jitter_ms } }],
       sum_sent: { ...figure(sent.packets, sent.seconds), packets: sent.packets, sender: true },

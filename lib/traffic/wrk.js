@@ -29,12 +29,32 @@ export const findWrk = ({ wrkPath, env = process.env } = {}) =>
 // wrk's command line: `concurrency` connections on one thread for a whole
 // number of seconds (wrk takes no fraction), to the entry at host:port;
 // the script's arguments after `--`.
-export function wrkArgs({ host = '127.0.0.1', port, kind = 'tunnel', target, concurrency, seconds, newConnections = false }) {
+export function wrkArgs({
+  host = '127.0.0.1',
+  port,
+  kind = 'tunnel',
+  target,
+  concurrency,
+  seconds,
+  newConnections = false,
+}) {
   if (!WRK_KINDS.includes(kind)) throw new RangeError(`wrkArgs: wrk cannot speak the ${kind} inbound`);
   const proxied = kind === 'http-proxy' ? formatEndpoint(target) : '';
   return [
-    '-t', String(Math.min(THREADS, concurrency)), '-c', String(concurrency), '-d', `${seconds}s`, '--timeout', `${TIMEOUT_SECONDS}s`,
-    '-s', SCRIPT, `http://${formatEndpoint({ host, port })}/`, '--', proxied, newConnections ? 'close' : 'keep-alive',
+    '-t',
+    String(Math.min(THREADS, concurrency)),
+    '-c',
+    String(concurrency),
+    '-d',
+    `${seconds}s`,
+    '--timeout',
+    `${TIMEOUT_SECONDS}s`,
+    '-s',
+    SCRIPT,
+    `http://${formatEndpoint({ host, port })}/`,
+    '--',
+    proxied,
+    newConnections ? 'close' : 'keep-alive',
   ];
 }
 
@@ -67,17 +87,20 @@ export function parseWrkReport(stdout, { kind, concurrency, newConnections, warm
     },
     connections: null,
     requestsPerSecond: ok / seconds,
-    latency: ok === 0 ? null : {
-      unit: 'ms',
-      count: ok,
-      mean: ms(latency.mean),
-      stdev: ms(latency.stdev),
-      p50: ms(latency.p50),
-      p90: ms(latency.p90),
-      p99: ms(latency.p99),
-      p999: ms(latency.p999),
-      max: ms(latency.max),
-    },
+    latency:
+      ok === 0
+        ? null
+        : {
+            unit: 'ms',
+            count: ok,
+            mean: ms(latency.mean),
+            stdev: ms(latency.stdev),
+            p50: ms(latency.p50),
+            p90: ms(latency.p90),
+            p99: ms(latency.p99),
+            p999: ms(latency.p999),
+            max: ms(latency.max),
+          },
     generatorCpuSeconds: user < 0 ? null : (user + system) / ticksPerSecond,
   };
 }
@@ -88,7 +111,18 @@ export function parseWrkReport(stdout, { kind, concurrency, newConnections, warm
 // wrk failed or printed no report. `track(role, pid, command)` is told of
 // each wrk started.
 export async function measureWithWrk({
-  wrkPath, host, port, kind, target, concurrency, durationSeconds, warmupSeconds = 0, newConnections = false, onMeasuring = () => {}, signal, track = () => {},
+  wrkPath,
+  host,
+  port,
+  kind,
+  target,
+  concurrency,
+  durationSeconds,
+  warmupSeconds = 0,
+  newConnections = false,
+  onMeasuring = () => {},
+  signal,
+  track = () => {},
 }) {
   const ticksPerSecond = await clockTicksPerSecond();
   const once = async (seconds) => {
@@ -98,8 +132,14 @@ export async function measureWithWrk({
     const result = await started.result;
     const figures = parseWrkReport(result.stdout, { kind, concurrency, newConnections, warmupSeconds, ticksPerSecond });
     if (figures) return figures;
-    const said = String(result.stderr || result.stdout || '').trim().split('\n').filter(Boolean).pop();
-    return { reason: `wrk ${result.timedOut ? 'did not finish in time' : `printed no report${said ? `: ${said}` : ''}`}` };
+    const said = String(result.stderr || result.stdout || '')
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .pop();
+    return {
+      reason: `wrk ${result.timedOut ? 'did not finish in time' : `printed no report${said ? `: ${said}` : ''}`}`,
+    };
   };
   if (warmupSeconds > 0) {
     const warm = await once(warmupSeconds);

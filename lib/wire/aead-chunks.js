@@ -87,13 +87,15 @@ export function createChunkOpener(method, subkey, key, { firstNonce, checkLength
       if (payloadLength < 0) {
         const record = queue.take(LENGTH_RECORD);
         if (!record) return;
-        if (!lengths.open(record, length)) throw protocolError('AEAD tag mismatch in a length chunk: wrong key or corrupted stream');
+        if (!lengths.open(record, length))
+          throw protocolError('AEAD tag mismatch in a length chunk: wrong key or corrupted stream');
         payloadLength = length.readUInt16BE(0);
         checkLength(payloadLength);
       }
       const record = queue.take(payloadLength + TAG_LENGTH);
       if (!record) return;
-      const plaintext = small && payloadLength <= small.maxLength ? small.open(nonce, record) : openSealed(method, key, nonce, record);
+      const plaintext =
+        small && payloadLength <= small.maxLength ? small.open(nonce, record) : openSealed(method, key, nonce, record);
       payloadLength = -1;
       addLittleEndian(nonce, 2);
       if (!plaintext) throw protocolError('AEAD tag mismatch in a payload chunk: wrong key or corrupted stream');

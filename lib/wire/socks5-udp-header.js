@@ -16,7 +16,8 @@ const ZERO = Buffer.alloc(FIXED);
 // address type, an address cut short or a name no resolver takes, port 0.
 // RSV is not checked, as ss-local does not.
 export function decodeSocks5UdpDatagram(datagram) {
-  if (datagram.length < FIXED + 1) throw protocolError(`SOCKS5 UDP datagram of ${datagram.length} bytes, shorter than its header`);
+  if (datagram.length < FIXED + 1)
+    throw protocolError(`SOCKS5 UDP datagram of ${datagram.length} bytes, shorter than its header`);
   if (datagram[2] !== 0) throw protocolError(`SOCKS5 UDP fragment ${datagram[2]} (fragments are not reassembled)`);
   const rest = datagram.subarray(FIXED);
   const length = addressHeaderLength((at) => rest[at], rest.length);

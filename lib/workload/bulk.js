@@ -40,10 +40,24 @@ export const bulkWorkload = {
   // At a fixed rate over TCP the figure is what carrying it cost.
   figure: (settings) => (settings.rate === null ? 'bitrate' : 'cost'),
   target: ({ engine, port, host }) => engine.server(port, host),
-  measure: ({ engine, entry, settings, direction, signal, track, listeners, place }) => measureTransfer({
-    engine, ...entry, duration: settings.duration, parallel: settings.parallel, rate: settings.rate, reverse: direction === 'reverse', signal, track, listeners, place,
+  measure: ({ engine, entry, settings, direction, signal, track, listeners, place }) =>
+    measureTransfer({
+      engine,
+      ...entry,
+      duration: settings.duration,
+      parallel: settings.parallel,
+      rate: settings.rate,
+      reverse: direction === 'reverse',
+      signal,
+      track,
+      listeners,
+      place,
+    }),
+  result: ({ sender, receiver }, settings) => ({
+    sender,
+    receiver,
+    ...saturation(settings.rate, { sender, receiver }),
   }),
-  result: ({ sender, receiver }, settings) => ({ sender, receiver, ...saturation(settings.rate, { sender, receiver }) }),
   summarise: (runs, { level }) => summarise(runs, { level }),
 };
 
@@ -53,10 +67,14 @@ export const bulkWorkload = {
 function checkBulk(selected, settings, engine) {
   const proxied = selected.filter((selection) => selection.inbound && selection.inbound !== 'tunnel');
   if (proxied.length > 0) {
-    throw inputError(`case ${proxied[0].index} has inbound ${proxied[0].inbound}, which only the request workload uses: run with --requests, or give the case no inbound`);
+    throw inputError(
+      `case ${proxied[0].index} has inbound ${proxied[0].inbound}, which only the request workload uses: run with --requests, or give the case no inbound`,
+    );
   }
   if (settings.rate !== null && !engine.pacesReverse && (settings.reverse || settings.both)) {
-    throw inputError('--rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends');
+    throw inputError(
+      '--rate with --reverse or --both needs --engine iperf3: the built-in engine paces only what its sender sends',
+    );
   }
 }
 
@@ -76,17 +94,37 @@ function saturation(rate, { sender, receiver }) {
 // of them dies the client gets a grace period, then is stopped, and the
 // failure names who died. Resolves with iperf3 -J's figures, or { reason }.
 // UDP runs pass `udp` ({ rate, length }) and no TCP `rate`.
-export async function measureTransfer({ engine, host = '127.0.0.1', port, duration, parallel, rate, reverse, udp = null, signal, track, listeners, place }) {
+export async function measureTransfer({
+  engine,
+  host = '127.0.0.1',
+  port,
+  duration,
+  parallel,
+  rate,
+  reverse,
+  udp = null,
+  signal,
+  track,
+  listeners,
+  place,
+}) {
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
-  const measuring = startTrafficClient(engine, { host, port, duration, parallel, reverse, rate, udp }, { signal, timeoutMs, place });
+  const measuring = startTrafficClient(
+    engine,
+    { host, port, duration, parallel, reverse, rate, udp },
+    { signal, timeoutMs, place },
+  );
   track(measuring.role, measuring.pid, measuring.command);
   const died = Promise.race(listeners.map((child) => child.exited.then(() => child)));
   let dead = null;
-  let result = await Promise.race([measuring.result, died.then((child) => {
-    dead = child;
-    return null;
-  })]);
+  let result = await Promise.race([
+    measuring.result,
+    died.then((child) => {
+      dead = child;
+      return null;
+    }),
+  ]);
   if (!result) {
     result = await Promise.race([measuring.result, delay(CLIENT_GRACE_MS).then(() => null)]);
     if (!result) {
@@ -96,12 +134,20 @@ export async function measureTransfer({ engine, host = '127.0.0.1', port, durati
   }
   // Both engines print iperf3 -J's shape, errors included.
   const report = result.timedOut ? null : parseIperf3Json(result.stdout);
-  if (!dead && (result.timedOut || report.error)) dead = await Promise.race([died, delay(EXIT_NEWS_MS).then(() => null)]);
+  if (!dead && (result.timedOut || report.error))
+    dead = await Promise.race([died, delay(EXIT_NEWS_MS).then(() => null)]);
   const deathNote = dead ? `${dead.label} ${describeExit(dead.exit)} during the test` : null;
-  if (result.timedOut) return { reason: `${measuring.label} did not finish within ${timeoutMs / 1000} s${deathNote ? `; ${deathNote}` : ''}` };
+  if (result.timedOut)
+    return {
+      reason: `${measuring.label} did not finish within ${timeoutMs / 1000} s${deathNote ? `; ${deathNote}` : ''}`,
+    };
   if (report.error) {
-    const stderr = String(result.stderr ?? '').trim().split('\n');
-    const detail = result.stdout ? report.error : stderr[0] || describeExit({ code: result.exitCode, signal: result.signal });
+    const stderr = String(result.stderr ?? '')
+      .trim()
+      .split('\n');
+    const detail = result.stdout
+      ? report.error
+      : stderr[0] || describeExit({ code: result.exitCode, signal: result.signal });
     // The client's own last words under the one line, as the listeners' are.
     const tail = tellingLines(result.stdout ? stderr : stderr.slice(1)).map((line) => `${measuring.label}: ${line}`);
     return { reason: [[`${engine.errorPrefix}${detail}`, deathNote].filter(Boolean).join('; '), ...tail].join('\n') };

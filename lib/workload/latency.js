@@ -15,8 +15,23 @@ import { measureUdpRoundTrips } from '../traffic/udp-latency.js';
 // { latencyReason }; { } when the run was interrupted.
 export async function probeLatency({ target, start, port, targetHost, entry, link, udp = false, waits, signal }) {
   await target.stop();
-  const echoes = [start({ role: 'echo-target', label: 'echo target', file: process.execPath, args: [CLI, 'echo', '--listen', `${targetHost}:${port}`] })];
-  if (udp) echoes.push(start({ role: 'echo-target', label: 'udp echo target', file: process.execPath, args: [CLI, 'udp-echo', '--listen', `${targetHost}:${port}`] }));
+  const echoes = [
+    start({
+      role: 'echo-target',
+      label: 'echo target',
+      file: process.execPath,
+      args: [CLI, 'echo', '--listen', `${targetHost}:${port}`],
+    }),
+  ];
+  if (udp)
+    echoes.push(
+      start({
+        role: 'echo-target',
+        label: 'udp echo target',
+        file: process.execPath,
+        args: [CLI, 'udp-echo', '--listen', `${targetHost}:${port}`],
+      }),
+    );
   const notReady = await firstReason(echoes.map((child) => child.ready({ stdout: READY_LINE }, waits)));
   if (signal?.aborted) return {};
   if (notReady) return { latencyReason: [notReady, ...stderrTails(echoes)].join('; ') };
@@ -37,7 +52,11 @@ export async function probeLatency({ target, start, port, targetHost, entry, lin
 // `cipherbench latency`, which prints what measureLatency() returns.
 async function probeLatencyAcross(link, entry) {
   try {
-    const { file, args } = link.place({ role: 'latency-probe', file: process.execPath, args: [CLI, 'latency', '--connect', entry, '--json'] });
+    const { file, args } = link.place({
+      role: 'latency-probe',
+      file: process.execPath,
+      args: [CLI, 'latency', '--connect', entry, '--json'],
+    });
     const out = await runCommand(file, args, { timeoutMs: 60_000 });
     return { latency: JSON.parse(out) };
   } catch (error) {

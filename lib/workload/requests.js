@@ -16,13 +16,25 @@ export const requestWorkload = {
   chooseEngine: ({ engine, wrkPath, cases }) => chooseRequestEngine({ engine, cases, wrkPath }),
   // A request run measures this machine's relays only.
   check: (selected, settings) => {
-    if (settings.link || settings.remote) throw inputError('--requests runs on this machine only: drop --link or --remote');
+    if (settings.link || settings.remote)
+      throw inputError('--requests runs on this machine only: drop --link or --remote');
   },
   figure: () => 'requests',
   target: ({ port, host, settings }) => httpTargetSpec(port, host, settings.responseSize),
-  measure: ({ engine, identity, entry, target, settings, signal, track, onMeasuring }) => measureRequestLoad({
-    engine, identity, ...entry, target, duration: settings.duration, warmup: settings.warmup, concurrency: settings.concurrency, newConnections: settings.newConnections, signal, onMeasuring, track,
-  }),
+  measure: ({ engine, identity, entry, target, settings, signal, track, onMeasuring }) =>
+    measureRequestLoad({
+      engine,
+      identity,
+      ...entry,
+      target,
+      duration: settings.duration,
+      warmup: settings.warmup,
+      concurrency: settings.concurrency,
+      newConnections: settings.newConnections,
+      signal,
+      onMeasuring,
+      track,
+    }),
   result: ({ requests }) => ({ requests }),
   summarise: (runs, { level }) => ({ requests: summariseRequests(runs, { level }) }),
 };
@@ -44,14 +56,39 @@ const httpTargetSpec = (port, host, responseSize) => ({
 // seconds and as a share of the machine's cores, which it took from the
 // relays it measured (docs/requests.md, "What the load generator took").
 // `onMeasuring` is called as the warm-up ends.
-async function measureRequestLoad({ engine, identity, host = '127.0.0.1', port, target, duration, warmup, concurrency, newConnections, signal, onMeasuring, track }) {
+async function measureRequestLoad({
+  engine,
+  identity,
+  host = '127.0.0.1',
+  port,
+  target,
+  duration,
+  warmup,
+  concurrency,
+  newConnections,
+  signal,
+  onMeasuring,
+  track,
+}) {
   const { generatorCpuSeconds, ...figures } = await engine.measure({
-    host, port, kind: inboundOf(identity), target, concurrency, durationSeconds: duration, warmupSeconds: warmup, newConnections, signal, onMeasuring, track,
+    host,
+    port,
+    kind: inboundOf(identity),
+    target,
+    concurrency,
+    durationSeconds: duration,
+    warmupSeconds: warmup,
+    newConnections,
+    signal,
+    onMeasuring,
+    track,
   });
   if (signal?.aborted) return { reason: 'run interrupted' };
   if (figures.reason) return { reason: figures.reason };
   if (figures.ok === 0) {
-    const failures = Object.entries(figures.errors).filter(([, count]) => count > 0).map(([kind, count]) => `${count} ${kind}`);
+    const failures = Object.entries(figures.errors)
+      .filter(([, count]) => count > 0)
+      .map(([kind, count]) => `${count} ${kind}`);
     return { reason: `no request was answered (${failures.join(', ') || 'none sent'})` };
   }
   return { requests: { ...figures, generator: generatorCost(engine.name, generatorCpuSeconds, figures.seconds) } };
@@ -85,7 +122,8 @@ function summariseRequests(runs, { level = DEFAULT_LEVEL } = {}) {
     min: Math.min(...rates),
     max: Math.max(...rates),
     ...medianInterval(rates, level),
-    cpuSecondsPerThousand: costed.length === 0 ? null : { client: perThousand('client'), server: perThousand('server') },
+    cpuSecondsPerThousand:
+      costed.length === 0 ? null : { client: perThousand('client'), server: perThousand('server') },
     generator: summariseGenerator(measured),
   };
 }
@@ -97,8 +135,11 @@ function summariseRequests(runs, { level = DEFAULT_LEVEL } = {}) {
 function summariseGenerator(runs) {
   const read = runs.filter((run) => typeof run.requests.generator?.cpuSeconds === 'number');
   if (read.length === 0) return null;
-  const squeezed = read.filter((run) => run.requests.generator.share > GENERATOR_SHARE_LIMIT
-    && (typeof run.disturbance?.idle !== 'number' || run.disturbance.idle < IDLE_LIMIT)).length;
+  const squeezed = read.filter(
+    (run) =>
+      run.requests.generator.share > GENERATOR_SHARE_LIMIT &&
+      (typeof run.disturbance?.idle !== 'number' || run.disturbance.idle < IDLE_LIMIT),
+  ).length;
   return {
     engine: read[0].requests.generator.engine,
     cpuSecondsPerThousand: median(read.map((run) => run.requests.generator.cpuSeconds / (run.requests.ok / 1000))),

@@ -25,15 +25,30 @@ export const udpWorkload = {
   // Over UDP the rate is the offered load, and loss at it the figure.
   figure: () => 'bitrate',
   target: bulkWorkload.target,
-  measure: ({ engine, entry, settings, direction, signal, track, listeners, place }) => measureTransfer({
-    engine, ...entry, duration: settings.duration, parallel: settings.parallel, rate: null, reverse: direction === 'reverse', udp: { rate: settings.rate, length: settings.length }, signal, track, listeners, place,
+  measure: ({ engine, entry, settings, direction, signal, track, listeners, place }) =>
+    measureTransfer({
+      engine,
+      ...entry,
+      duration: settings.duration,
+      parallel: settings.parallel,
+      rate: null,
+      reverse: direction === 'reverse',
+      udp: { rate: settings.rate, length: settings.length },
+      signal,
+      track,
+      listeners,
+      place,
+    }),
+  result: ({ sender, receiver, udp }, settings) => ({
+    sender,
+    receiver,
+    ...(udp ? { udp: { ...udp, loss_bound: settings.maxLoss } } : {}),
   }),
-  result: ({ sender, receiver, udp }, settings) => ({ sender, receiver, ...(udp ? { udp: { ...udp, loss_bound: settings.maxLoss } } : {}) }),
   summarise: (runs, { level }) => ({ ...summarise(runs, { level }), udp: summariseUdp(runs) }),
 };
 
-
-const caseName = (selection) => selection.label ?? (selection.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
+const caseName = (selection) =>
+  selection.label ?? (selection.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
 
 // Every case relays UDP, a datagram of --length bytes still fits an IPv4
 // datagram once each chain has wrapped it, and the built-in engine is
@@ -41,18 +56,27 @@ const caseName = (selection) => selection.label ?? (selection.presets ?? []).map
 // too). Throws the first problem as one line.
 function checkUdpCases(selected, { length, parallel, reverse, both }, engine) {
   if (engine.name === 'node' && (parallel > 1 || reverse || both)) {
-    throw inputError(`--udp with the built-in engine sends one stream forward: give it without ${parallel > 1 ? '--parallel' : (reverse ? '--reverse' : '--both')}, or measure with iperf3 (--engine iperf3)`);
+    throw inputError(
+      `--udp with the built-in engine sends one stream forward: give it without ${parallel > 1 ? '--parallel' : reverse ? '--reverse' : '--both'}, or measure with iperf3 (--engine iperf3)`,
+    );
   }
   for (const selection of selected) {
     if (!carriesUdp(selection)) {
-      const reason = selection.presets && !selection.impl ? withoutUdpPhrase(selection.presets) : withoutUdpReason(selection);
+      const reason =
+        selection.presets && !selection.impl ? withoutUdpPhrase(selection.presets) : withoutUdpReason(selection);
       const without = reason ? ` (${reason})` : '';
-      throw inputError(`--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`);
+      throw inputError(
+        `--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`,
+      );
     }
     if (selection.presets && !selection.impl) {
-      const { overhead } = prepareUdpChain(selection.presets, { password: newChainPassword(selection.presets) ?? 'overhead' });
+      const { overhead } = prepareUdpChain(selection.presets, {
+        password: newChainPassword(selection.presets) ?? 'overhead',
+      });
       if (length + overhead > UDP_LENGTH.max) {
-        throw inputError(`--length ${length}: case ${selection.index}, ${caseName(selection)}, adds up to ${overhead} bytes to each datagram, past the ${UDP_LENGTH.max} an IPv4 datagram holds; give --length ${UDP_LENGTH.max - overhead} or less`);
+        throw inputError(
+          `--length ${length}: case ${selection.index}, ${caseName(selection)}, adds up to ${overhead} bytes to each datagram, past the ${UDP_LENGTH.max} an IPv4 datagram holds; give --length ${UDP_LENGTH.max - overhead} or less`,
+        );
       }
     }
   }
@@ -87,7 +111,10 @@ export async function bisectRate(runAt, { rate, maxLoss }, probes = BISECTION_PR
     }
   }
   const chosen = best ?? last;
-  return { ...chosen, udp: { ...chosen.udp, max_loss: { percent: maxLoss, rate_bps: best ? low : null, probes: tried } } };
+  return {
+    ...chosen,
+    udp: { ...chosen.udp, max_loss: { percent: maxLoss, rate_bps: best ? low : null, probes: tried } },
+  };
 }
 
 // The rates found by --max-loss in the runs where one passed.
@@ -103,11 +130,18 @@ const passed = (measured) => {
 // run is what the kernel's buffers let by, not a rate the relays carry:
 // the reports do not rank the case by it (docs/udp.md).
 function overBound(measured) {
-  const over = measured.filter((figures) => typeof figures.loss_bound === 'number' && figures.lost_percent > figures.loss_bound);
+  const over = measured.filter(
+    (figures) => typeof figures.loss_bound === 'number' && figures.lost_percent > figures.loss_bound,
+  );
   if (over.length === 0) return null;
   const worst = over.reduce((most, figures) => (figures.lost_percent > most.lost_percent ? figures : most));
   return {
-    percent: worst.loss_bound, runs: over.length, of: measured.length, lost_percent: worst.lost_percent, offered_bps: worst.offered_bps, searched: Boolean(worst.max_loss),
+    percent: worst.loss_bound,
+    runs: over.length,
+    of: measured.length,
+    lost_percent: worst.lost_percent,
+    offered_bps: worst.offered_bps,
+    searched: Boolean(worst.max_loss),
   };
 }
 

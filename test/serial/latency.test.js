@@ -28,10 +28,11 @@ async function startServer(onConnection) {
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     port: server.address().port,
-    close: () => new Promise((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      server.close(resolve);
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(resolve);
+      }),
   };
 }
 
@@ -87,9 +88,13 @@ describe('latency harness against a direct echo target', () => {
   });
 
   test('an echo that returns more than was sent fails', async () => {
-    const target = await startServer((socket) => socket.on('data', (data) => socket.write(Buffer.concat([data, Buffer.from('!')]))));
+    const target = await startServer((socket) =>
+      socket.on('data', (data) => socket.write(Buffer.concat([data, Buffer.from('!')]))),
+    );
     try {
-      await assert.rejects(measureLatency({ port: target.port, roundTrips: 5, connections: 1 }), { message: /echoed more bytes than were sent|nobody asked for/ });
+      await assert.rejects(measureLatency({ port: target.port, roundTrips: 5, connections: 1 }), {
+        message: /echoed more bytes than were sent|nobody asked for/,
+      });
     } finally {
       await target.close();
     }
@@ -100,7 +105,9 @@ describe('latency harness against a direct echo target', () => {
     try {
       const started = Date.now();
       await assert.rejects(measureLatency({ port: target.port, timeoutMs: 500 }), {
-        message: new RegExp(`127\\.0\\.0\\.1:${target.port} did not answer within 500 ms \\(timed out during the warm-up round trip\\)`),
+        message: new RegExp(
+          `127\\.0\\.0\\.1:${target.port} did not answer within 500 ms \\(timed out during the warm-up round trip\\)`,
+        ),
       });
       const took = Date.now() - started;
       assert.ok(took >= 450 && took < 1500, `rejected after ${took} ms`);
@@ -114,7 +121,9 @@ describe('latency harness against a direct echo target', () => {
     try {
       const controller = new AbortController();
       setTimeout(() => controller.abort(new Error('run interrupted')), 100);
-      await assert.rejects(measureLatency({ port: target.port, signal: controller.signal }), { message: 'run interrupted' });
+      await assert.rejects(measureLatency({ port: target.port, signal: controller.signal }), {
+        message: 'run interrupted',
+      });
     } finally {
       await target.close();
     }
@@ -124,7 +133,10 @@ describe('latency harness against a direct echo target', () => {
     const target = await startServer(() => {});
     const { port } = target;
     await target.close();
-    await assert.rejects(measureLatency({ port }), { message: new RegExp(`latency: 127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`), exitCode: 1 });
+    await assert.rejects(measureLatency({ port }), {
+      message: new RegExp(`latency: 127\\.0\\.0\\.1:${port}: connect ECONNREFUSED`),
+      exitCode: 1,
+    });
   });
 });
 
@@ -135,13 +147,21 @@ describe('latency harness through a real relay pair', () => {
     const echo = await startEchoTarget();
     try {
       const server = await startRelayServer({ key: 'latency', presets: AES_GCM });
-      const client = await startRelayClient({ serverPort: server.port, forwardPort: echo.address.port, key: 'latency', presets: AES_GCM });
+      const client = await startRelayClient({
+        serverPort: server.port,
+        forwardPort: echo.address.port,
+        key: 'latency',
+        presets: AES_GCM,
+      });
       const direct = await measureLatency({ port: echo.address.port });
       const relayed = await measureLatency({ port: client.port });
       assertSane(relayed.rtt, 2000);
       assertSane(relayed.connect, 200);
       assert.ok(relayed.rtt.p50 > direct.rtt.p50, `rtt p50 relayed ${relayed.rtt.p50} ms, direct ${direct.rtt.p50} ms`);
-      assert.ok(relayed.connect.p50 > direct.connect.p50, `connect p50 relayed ${relayed.connect.p50} ms, direct ${direct.connect.p50} ms`);
+      assert.ok(
+        relayed.connect.p50 > direct.connect.p50,
+        `connect p50 relayed ${relayed.connect.p50} ms, direct ${direct.connect.p50} ms`,
+      );
     } finally {
       await stopAll();
       await echo.close();
@@ -154,7 +174,9 @@ describe('echo and latency commands', () => {
   const cli = (...args) => spawnSync(process.execPath, [CLI, ...args], { encoding: 'utf8', timeout: 30_000 });
   // `cipherbench echo` on a port the OS picks, read back from its ready line.
   const startCliEcho = async () => {
-    const echo = await startProcess(process.execPath, [CLI, 'echo', '--listen', '127.0.0.1:0'], { ready: /listening on / });
+    const echo = await startProcess(process.execPath, [CLI, 'echo', '--listen', '127.0.0.1:0'], {
+      ready: /listening on /,
+    });
     const [, port] = /^listening on 127\.0\.0\.1:(\d+)\n/.exec(echo.output) ?? [];
     assert.ok(port, echo.output);
     echo.port = Number(port);
@@ -163,13 +185,32 @@ describe('echo and latency commands', () => {
 
   test('latency --json against `cipherbench echo` prints both rows', async () => {
     const echo = await startCliEcho();
-    const result = cli('latency', '--connect', `127.0.0.1:${echo.port}`, '--round-trips', '50', '--connections', '5', '--json');
+    const result = cli(
+      'latency',
+      '--connect',
+      `127.0.0.1:${echo.port}`,
+      '--round-trips',
+      '50',
+      '--connections',
+      '5',
+      '--json',
+    );
     assert.equal(result.status, 0, result.stderr);
     const latency = JSON.parse(result.stdout);
     assertSane(latency.rtt, 50);
     assertSane(latency.connect, 5);
 
-    const table = cli('latency', '--connect', `127.0.0.1:${echo.port}`, '--round-trips', '20', '--connections', '2', '--size', '64');
+    const table = cli(
+      'latency',
+      '--connect',
+      `127.0.0.1:${echo.port}`,
+      '--round-trips',
+      '20',
+      '--connections',
+      '2',
+      '--size',
+      '64',
+    );
     assert.equal(table.status, 0, table.stderr);
     const lines = table.stdout.trimEnd().split('\n');
     assert.equal(lines.length, 3);
@@ -184,7 +225,11 @@ describe('echo and latency commands', () => {
   const usage = [
     ['no --connect', ['latency'], /--connect/],
     ['a bad endpoint', ['latency', '--connect', 'localhost:99999'], /--connect must be HOST:PORT/],
-    ['zero round trips', ['latency', '--connect', '27089', '--round-trips', '0'], /--round-trips must be a whole number from 1 to 1000000, got "0"/],
+    [
+      'zero round trips',
+      ['latency', '--connect', '27089', '--round-trips', '0'],
+      /--round-trips must be a whole number from 1 to 1000000, got "0"/,
+    ],
     ['a fractional size', ['latency', '--connect', '27089', '--size', '1.5'], /--size must be a whole number/],
     ['echo without --listen', ['echo'], /--listen/],
   ];
@@ -201,7 +246,10 @@ describe('echo and latency commands', () => {
     const port = await freePort();
     const result = cli('latency', '--connect', `127.0.0.1:${port}`, '--round-trips', '5', '--connections', '1');
     assert.equal(result.status, 1, result.stderr);
-    assert.match(result.stderr, new RegExp(`^cipherbench: latency: 127\\.0\\.0\\.1:${port}: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\n$`));
+    assert.match(
+      result.stderr,
+      new RegExp(`^cipherbench: latency: 127\\.0\\.0\\.1:${port}: connect ECONNREFUSED 127\\.0\\.0\\.1:${port}\n$`),
+    );
   });
 
   test('a port in use is named, exit 2', async () => {

@@ -23,10 +23,14 @@ const isAlive = (pid) => {
     return error.code === 'EPERM';
   }
 };
-const ourNamespaces = () => ip('netns', 'list').split('\n').map((line) => line.split(' ')[0]).filter((name) => {
-  const [, pid] = /^cipherbench-(\d+)-(client|server)$/.exec(name) ?? [];
-  return pid !== undefined && (Number(pid) === process.pid || !isAlive(Number(pid)));
-});
+const ourNamespaces = () =>
+  ip('netns', 'list')
+    .split('\n')
+    .map((line) => line.split(' ')[0])
+    .filter((name) => {
+      const [, pid] = /^cipherbench-(\d+)-(client|server)$/.exec(name) ?? [];
+      return pid !== undefined && (Number(pid) === process.pid || !isAlive(Number(pid)));
+    });
 
 // Making namespaces needs root (or CAP_NET_ADMIN), which CI has; a
 // developer's unprivileged shell may only skip, saying so.
@@ -56,9 +60,19 @@ function kernelHasNetem() {
 
 describe('link profiles', () => {
   test('named profiles and the free form', () => {
-    assert.deepEqual(parseLinkProfile('wan'), { name: 'wan', rate_bps: 100e6, delay_ms: 40, jitter_ms: null, loss_percent: 0.1 });
+    assert.deepEqual(parseLinkProfile('wan'), {
+      name: 'wan',
+      rate_bps: 100e6,
+      delay_ms: 40,
+      jitter_ms: null,
+      loss_percent: 0.1,
+    });
     assert.deepEqual(parseLinkProfile('delay=40ms,jitter=5ms,loss=0.5%,rate=1.5gbit'), {
-      name: 'delay=40ms,jitter=5ms,loss=0.5%,rate=1.5gbit', rate_bps: 1.5e9, delay_ms: 40, jitter_ms: 5, loss_percent: 0.5,
+      name: 'delay=40ms,jitter=5ms,loss=0.5%,rate=1.5gbit',
+      rate_bps: 1.5e9,
+      delay_ms: 40,
+      jitter_ms: 5,
+      loss_percent: 0.5,
     });
     assert.equal(parseLinkProfile('delay=1s').delay_ms, 1000);
   });
@@ -75,7 +89,11 @@ describe('link profiles', () => {
       ['speed=1mbit', /unknown setting "speed"/],
       ['__proto__', /neither a profile/],
     ]) {
-      assert.throws(() => parseLinkProfile(text), (error) => error.exitCode === 2 && pattern.test(error.message), text);
+      assert.throws(
+        () => parseLinkProfile(text),
+        (error) => error.exitCode === 2 && pattern.test(error.message),
+        text,
+      );
     }
   });
 });
@@ -83,15 +101,30 @@ describe('link profiles', () => {
 describe('a run across a shaped link', { timeout: 120_000 }, () => {
   test('a rate limit caps the bitrate, the wire cost is measured, and nothing is left behind', async (t) => {
     if (!requireRoot(t)) return;
-    const result = await run({ cases: [AEAD, { impl: 'direct' }], link: 'rate=40mbit', duration: 2, repeat: 1, remeasure: 0, ceiling: false, latency: true, engine: 'node' });
+    const result = await run({
+      cases: [AEAD, { impl: 'direct' }],
+      link: 'rate=40mbit',
+      duration: 2,
+      repeat: 1,
+      remeasure: 0,
+      ceiling: false,
+      latency: true,
+      engine: 'node',
+    });
     assert.deepEqual(ourNamespaces(), []);
     assert.equal(result.options.link.rate_bps, 40e6);
     for (const caseResult of result.cases) {
       assert.equal(caseResult.status, 'ok', caseResult.reason);
       const bps = caseResult.receiver.bits_per_second;
-      assert.ok(bps <= 40e6 * 1.05 && bps > 20e6, `${caseResult.label ?? 'chain'}: ${bps} bit/s under a 40 Mbit/s link`);
+      assert.ok(
+        bps <= 40e6 * 1.05 && bps > 20e6,
+        `${caseResult.label ?? 'chain'}: ${bps} bit/s under a 40 Mbit/s link`,
+      );
       // TCP/IP headers and acks alone cost a few percent on 1500-byte frames.
-      assert.ok(caseResult.wire.overhead > 0.02 && caseResult.wire.overhead < 0.2, `overhead ${caseResult.wire.overhead}`);
+      assert.ok(
+        caseResult.wire.overhead > 0.02 && caseResult.wire.overhead < 0.2,
+        `overhead ${caseResult.wire.overhead}`,
+      );
     }
     assert.ok(result.cases[0].latency.rtt.count > 0, 'the latency probe ran across the link');
   });
@@ -102,7 +135,16 @@ describe('a run across a shaped link', { timeout: 120_000 }, () => {
       t.skip('this kernel has no netem (CONFIG_NET_SCH_NETEM): delay and loss cannot be shaped here');
       return;
     }
-    const result = await run({ cases: [AEAD], link: 'delay=40ms,loss=1%,rate=50mbit', duration: 2, repeat: 1, remeasure: 0, ceiling: false, latency: true, engine: 'node' });
+    const result = await run({
+      cases: [AEAD],
+      link: 'delay=40ms,loss=1%,rate=50mbit',
+      duration: 2,
+      repeat: 1,
+      remeasure: 0,
+      ceiling: false,
+      latency: true,
+      engine: 'node',
+    });
     const [caseResult] = result.cases;
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.ok(caseResult.latency.rtt.p50 >= 40, `rtt p50 ${caseResult.latency.rtt.p50} ms over a 40 ms link`);
@@ -114,18 +156,24 @@ describe('a run across a shaped link', { timeout: 120_000 }, () => {
       t.skip('this kernel has netem: the message for its absence cannot be shown here');
       return;
     }
-    await assert.rejects(run({ cases: [AEAD], link: 'wan', duration: 1, ceiling: false }), (error) => error.exitCode === 2 && /no netem queueing discipline \(module sch_netem/.test(error.message));
+    await assert.rejects(
+      run({ cases: [AEAD], link: 'wan', duration: 1, ceiling: false }),
+      (error) => error.exitCode === 2 && /no netem queueing discipline \(module sch_netem/.test(error.message),
+    );
     assert.deepEqual(ourNamespaces(), []);
   });
 
   test('Ctrl-C during a run on a link removes its namespaces', async (t) => {
     if (!requireRoot(t)) return;
-    const outcome = await runCli(['run', '--link', 'rate=50mbit', '--filter', 'aes-256-gcm', '--duration', '10', '--no-ceiling', '--no-archive'], {
-      during: async (child, output) => {
-        await waitFor(() => output().stderr + output().stdout, /\[run 1\/\d+\]/);
-        process.kill(-child.pid, 'SIGINT');
+    const outcome = await runCli(
+      ['run', '--link', 'rate=50mbit', '--filter', 'aes-256-gcm', '--duration', '10', '--no-ceiling', '--no-archive'],
+      {
+        during: async (child, output) => {
+          await waitFor(() => output().stderr + output().stdout, /\[run 1\/\d+\]/);
+          process.kill(-child.pid, 'SIGINT');
+        },
       },
-    });
+    );
     assert.equal(outcome.code, 130, outcome.stderr);
     assert.deepEqual(ourNamespaces(), []);
   });
@@ -136,7 +184,15 @@ describe('a run across a shaped link', { timeout: 120_000 }, () => {
     const stale = 'cipherbench-4999999-server';
     ip('netns', 'add', stale);
     t.after(() => ip('netns', 'list').includes(stale) && ip('netns', 'del', stale));
-    const result = await run({ cases: [{ impl: 'direct' }], link: 'rate=100mbit', duration: 1, repeat: 1, remeasure: 0, ceiling: false, engine: 'node' });
+    const result = await run({
+      cases: [{ impl: 'direct' }],
+      link: 'rate=100mbit',
+      duration: 1,
+      repeat: 1,
+      remeasure: 0,
+      ceiling: false,
+      engine: 'node',
+    });
     assert.equal(result.cases[0].status, 'ok', result.cases[0].reason);
     assert.deepEqual(ourNamespaces(), []);
   });
@@ -146,7 +202,8 @@ describe('a run across a shaped link', { timeout: 120_000 }, () => {
     const outcome = await runCli(['run', '--link', 'rate=10mbit', '--no-archive'], {
       // Root without the capabilities a namespace needs: the same files stay
       // readable wherever the clone lives.
-      command: 'setpriv', commandArgs: ['--bounding-set=-net_admin,-sys_admin', '--inh-caps=-net_admin,-sys_admin', process.execPath, CLI],
+      command: 'setpriv',
+      commandArgs: ['--bounding-set=-net_admin,-sys_admin', '--inh-caps=-net_admin,-sys_admin', process.execPath, CLI],
     });
     assert.equal(outcome.code, 2, outcome.stderr);
     assert.match(outcome.stderr, /--link needs root or CAP_NET_ADMIN/);

@@ -18,7 +18,9 @@ function locate() {
     const manifest = requireThere.resolve('blinksocks/package.json');
     return { start: path.join(path.dirname(manifest), 'bin', 'start.js') };
   } catch {
-    return { reason: `blinksocks cannot be resolved from ${FOLDER} (npm install --prefix .ci/peers --no-save blinksocks@3.3.0)` };
+    return {
+      reason: `blinksocks cannot be resolved from ${FOLDER} (npm install --prefix .ci/peers --no-save blinksocks@3.3.0)`,
+    };
   }
 }
 
@@ -48,9 +50,19 @@ export function blinksocksPreset(name, { role, params = {} }) {
 function startWithConfig(config, role) {
   const folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-blinksocks-pair-'));
   const file = path.join(folder, `${role}.json`);
-  writeFileSync(file, JSON.stringify({ ...config, log_level: 'info', log_path: path.join(folder, `${role}.log`), timeout: 60 }));
-  const started = startProcess(process.execPath, [locate().start, '-c', file], { ready: new RegExp(`blinksocks ${role} is running at tcp://`) });
-  started.then((child) => child.exited, () => {}).finally(() => rmSync(folder, { recursive: true, force: true }));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...config, log_level: 'info', log_path: path.join(folder, `${role}.log`), timeout: 60 }),
+  );
+  const started = startProcess(process.execPath, [locate().start, '-c', file], {
+    ready: new RegExp(`blinksocks ${role} is running at tcp://`),
+  });
+  started
+    .then(
+      (child) => child.exited,
+      () => {},
+    )
+    .finally(() => rmSync(folder, { recursive: true, force: true }));
   return started;
 }
 
@@ -58,7 +70,10 @@ export const startBlinksocksServer = ({ port, key, presets }) =>
   startWithConfig({ service: `tcp://127.0.0.1:${port}`, key, presets }, 'server');
 
 export const startBlinksocksClient = ({ port, serverPort, forwardPort, key, presets }) =>
-  startWithConfig({
-    service: `tcp://127.0.0.1:${port}?forward=127.0.0.1:${forwardPort}`,
-    server: { service: `tcp://127.0.0.1:${serverPort}`, key, presets },
-  }, 'client');
+  startWithConfig(
+    {
+      service: `tcp://127.0.0.1:${port}?forward=127.0.0.1:${forwardPort}`,
+      server: { service: `tcp://127.0.0.1:${serverPort}`, key, presets },
+    },
+    'client',
+  );

@@ -39,7 +39,9 @@ export function blinksocksRequire() {
 
 // rc4 and ShadowsocksR's auth_chain (RC4 inside) need the legacy provider.
 const needsLegacy = (presets) =>
-  presets.some((preset) => String(preset.params?.method ?? '').startsWith('rc4') || preset.name.startsWith('ssr-auth-chain'));
+  presets.some(
+    (preset) => String(preset.params?.method ?? '').startsWith('rc4') || preset.name.startsWith('ssr-auth-chain'),
+  );
 
 const folders = [];
 export function removeBlinksocksFolders() {
@@ -50,9 +52,15 @@ async function start(role, config, presets) {
   const folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-test-blinksocks-'));
   folders.push(folder);
   const file = path.join(folder, `${role}.json`);
-  writeFileSync(file, JSON.stringify({ ...config, log_level: 'info', log_path: path.join(folder, `${role}.log`), timeout: 60 }));
+  writeFileSync(
+    file,
+    JSON.stringify({ ...config, log_level: 'info', log_path: path.join(folder, `${role}.log`), timeout: 60 }),
+  );
   const args = [...(needsLegacy(presets) ? [LEGACY_FLAG] : []), '--require', ANY_NODE, blinksocksPath(), '-c', file];
-  return startProcess(process.execPath, args, { ready: new RegExp(`blinksocks ${role} is running at tcp://`), timeoutMs: 20_000 });
+  return startProcess(process.execPath, args, {
+    ready: new RegExp(`blinksocks ${role} is running at tcp://`),
+    timeoutMs: 20_000,
+  });
 }
 
 // Resolves with { child, port } once blinksocks listens.
@@ -65,6 +73,10 @@ export async function startBlinksocksServer({ key, presets }) {
 export async function startBlinksocksClient({ key, presets, serverPort, forwardPort }) {
   const port = await freePort();
   const server = { service: `tcp://127.0.0.1:${serverPort}`, key, presets };
-  const child = await start('client', { service: `tcp://127.0.0.1:${port}?forward=127.0.0.1:${forwardPort}`, server }, presets);
+  const child = await start(
+    'client',
+    { service: `tcp://127.0.0.1:${port}?forward=127.0.0.1:${forwardPort}`, server },
+    presets,
+  );
   return { child, port };
 }

@@ -13,7 +13,8 @@ const root = realpathSync(mkdtempSync(path.join(tmpdir(), 'cipherbench-cli-')));
 process.once('exit', () => rmSync(root, { recursive: true, force: true }));
 let folders = 0;
 // `cipherbench [run] [cases] [options]`, not another command nor --help.
-const COMMANDS = /^(ciphers|compare|history|report|relay|presets|environment|key|latency|send|sink|echo|udp-echo|http-target|bare-relay|traffic|help)$/;
+const COMMANDS =
+  /^(ciphers|compare|history|report|relay|presets|environment|key|latency|send|sink|echo|udp-echo|http-target|bare-relay|traffic|help)$/;
 // Right after the command's name (or first, for the default command), so
 // a test's last flag still lacks its value when it means to.
 function testDefaults(args) {
@@ -24,7 +25,8 @@ function testDefaults(args) {
   ];
   return /^(run|requests)$/.test(args[0]) ? [args[0], ...added, ...args.slice(1)] : [...added, ...args];
 }
-const isRun = (args) => !args.includes('--help') && !args.includes('-h') && !args.includes('--version') && !COMMANDS.test(args[0] ?? '');
+const isRun = (args) =>
+  !args.includes('--help') && !args.includes('-h') && !args.includes('--version') && !COMMANDS.test(args[0] ?? '');
 
 export const emptyFolder = () => {
   const dir = path.join(root, `f${folders++}`);
@@ -39,12 +41,20 @@ export const emptyFolder = () => {
 // and measuring each again, or in three rounds, would only lengthen the
 // suite (test/serial/runner-disturbed.test.js tests re-measuring; tests
 // that give --repeat, --full or --confidence get what they ask).
-export function runCli(args, { cwd = emptyFolder(), env = {}, during, command = process.execPath, commandArgs = [CLI] } = {}) {
+export function runCli(
+  args,
+  { cwd = emptyFolder(), env = {}, during, command = process.execPath, commandArgs = [CLI] } = {},
+) {
   const ours = command === process.execPath && commandArgs.at(-1) === CLI;
   const asked = ours && isRun(args) ? testDefaults(args) : args;
   // Detached: a group of its own, which a test may signal whole, as a
   // terminal's Ctrl-C does.
-  const child = spawn(command, [...commandArgs, ...asked], { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(command, [...commandArgs, ...asked], {
+    cwd,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (data) => {

@@ -11,10 +11,12 @@ export async function startEchoServer({ host = '127.0.0.1', port = 0 } = {}) {
     const hash = createHash('sha256');
     const record = { bytes: 0, sha256: null };
     // The hash of what arrived is final once the peer has closed.
-    record.closed = new Promise((resolve) => socket.once('close', () => {
-      record.sha256 ??= hash.digest('hex');
-      resolve(record);
-    }));
+    record.closed = new Promise((resolve) =>
+      socket.once('close', () => {
+        record.sha256 ??= hash.digest('hex');
+        resolve(record);
+      }),
+    );
     received.push(record);
     socket.on('data', (data) => {
       hash.update(data);

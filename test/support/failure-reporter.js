@@ -54,9 +54,8 @@ function failureOf(data, failureType) {
   const error = data.details?.error;
   // node:test wraps what the test threw; the cause is the test's own error.
   const cause = error?.cause ?? error;
-  let message = cause instanceof Error
-    ? `${cause.code ? `${cause.code}: ` : ''}${cause.message}`
-    : String(cause ?? 'failed');
+  let message =
+    cause instanceof Error ? `${cause.code ? `${cause.code}: ` : ''}${cause.message}` : String(cause ?? 'failed');
   // A file's process that failed outside its tests is reported under the
   // file's own path; what it printed is in the TAP above.
   const wholeFile = data.name === data.file;
@@ -65,7 +64,7 @@ function failureOf(data, failureType) {
   }
   return {
     file: data.file ?? null,
-    line: wholeFile ? null : data.line ?? null,
+    line: wholeFile ? null : (data.line ?? null),
     name: wholeFile ? '(the file itself, outside its tests)' : data.name,
     nesting: data.nesting,
     failureType: failureType ?? null,

@@ -32,9 +32,15 @@ export function sharedEchoTarget({ cleanup } = {}) {
 // `startTheirClient({ port, serverPort, forwardPort })` to our server
 // (started with `serverExtra`), and ours to ours. Resolves with the entry
 // port of each, and our server for tests that probe it afterwards.
-export async function startReferencePaths(echo, { key, presets, serverExtra = [], startTheirServer, startTheirClient }) {
+export async function startReferencePaths(
+  echo,
+  { key, presets, serverExtra = [], startTheirServer, startTheirClient },
+) {
   const forwardPort = echo.port;
-  const [ourServer, pairServer] = await Promise.all([startRelayServer({ key, presets, extra: serverExtra }), startRelayServer({ key, presets })]);
+  const [ourServer, pairServer] = await Promise.all([
+    startRelayServer({ key, presets, extra: serverExtra }),
+    startRelayServer({ key, presets }),
+  ]);
   const [theirServerPort, theirClientPort] = await freePorts(2);
   const [ourClient, pairClient] = await Promise.all([
     startRelayClient({ serverPort: theirServerPort, forwardPort, key, presets }),
@@ -53,12 +59,13 @@ export async function startReferencePaths(echo, { key, presets, serverExtra = []
 // `explain(path, error)` may add the processes' output to a failed transfer.
 export async function assertCarried(echo, paths, { size, oneAtATime = false, explain = (path, error) => error }) {
   const before = echo.received.length;
-  const carry = ([path, port]) => echoTransfer({ port, size }).then(
-    (result) => ({ path, ...result }),
-    (error) => {
-      throw explain(path, error);
-    },
-  );
+  const carry = ([path, port]) =>
+    echoTransfer({ port, size }).then(
+      (result) => ({ path, ...result }),
+      (error) => {
+        throw explain(path, error);
+      },
+    );
   const results = [];
   if (oneAtATime) {
     for (const entry of Object.entries(paths)) results.push(await carry(entry));
@@ -71,7 +78,14 @@ export async function assertCarried(echo, paths, { size, oneAtATime = false, exp
   }
   const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
   assert.equal(farEnd.length, results.length, 'each path made one connection to the echo target');
-  assert.deepEqual(farEnd.map((record) => record.sha256).sort(), results.map((result) => result.sent).sort(), 'bytes at the far end equal the bytes sent');
-  assert.ok(farEnd.every((record) => record.bytes === size), 'the echo target received every byte of each path');
+  assert.deepEqual(
+    farEnd.map((record) => record.sha256).sort(),
+    results.map((result) => result.sent).sort(),
+    'bytes at the far end equal the bytes sent',
+  );
+  assert.ok(
+    farEnd.every((record) => record.bytes === size),
+    'the echo target received every byte of each path',
+  );
   return results;
 }

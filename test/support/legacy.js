@@ -11,7 +11,7 @@ const ONLY_LEGACY = 'CIPHERBENCH_TEST_LEGACY_CHAINS_ONLY';
 // Registers one test that runs `fileUrl` again in a child with OpenSSL's
 // legacy provider, `env` added, and passes when every test there passed.
 function rerunWithLegacyProvider(fileUrl, env = {}) {
-  test('(again, with OpenSSL\'s legacy provider, for RC4)', { timeout: 600_000 }, () => {
+  test("(again, with OpenSSL's legacy provider, for RC4)", { timeout: 600_000 }, () => {
     // Without the runner's context variable the child reports in TAP, as a
     // run of its own, instead of to a parent that is not listening.
     const childEnv = { ...process.env, ...env };

@@ -31,14 +31,17 @@ function ephemeralRange() {
 
 // Resolves true when `port` (0: any) could be listened on, with the port
 // the kernel gave.
-const tryListen = (port) => new Promise((resolve, reject) => {
-  const server = net.createServer();
-  server.once('error', (error) => (error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(null) : reject(error)));
-  server.listen(port, '127.0.0.1', () => {
-    const { port: bound } = server.address();
-    server.close(() => resolve(bound));
+const tryListen = (port) =>
+  new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', (error) =>
+      error.code === 'EADDRINUSE' || error.code === 'EACCES' ? resolve(null) : reject(error),
+    );
+    server.listen(port, '127.0.0.1', () => {
+      const { port: bound } = server.address();
+      server.close(() => resolve(bound));
+    });
   });
-});
 
 export async function freePort() {
   const { low, high } = ephemeralRange();

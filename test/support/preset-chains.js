@@ -38,25 +38,51 @@ const FAMILIES = {
     { label: 'ss-base + ss-stream-cipher(none)', presets: ss('ss-stream-cipher', 'none') },
     ss2022('2022-blake3-aes-256-gcm', 32),
     ss2022('2022-blake3-chacha20-poly1305', 32),
-    { label: 'aes-256-gcm + simple-obfs http', presets: [base, gcm, { name: 'simple-obfs', params: { mode: 'http' } }] },
+    {
+      label: 'aes-256-gcm + simple-obfs http',
+      presets: [base, gcm, { name: 'simple-obfs', params: { mode: 'http' } }],
+    },
     { label: 'aes-256-gcm + simple-obfs tls', presets: [base, gcm, { name: 'simple-obfs', params: { mode: 'tls' } }] },
   ],
   blinksocks: [
     { label: 'base-auth + ss-aead-cipher(aes-256-gcm)', presets: [{ name: 'base-auth' }, gcm] },
-    { label: 'base-auth(md5) + ss-stream-cipher(aes-256-ctr)', presets: [{ name: 'base-auth', params: { method: 'md5' } }, ctr] },
-    { label: 'base-auth + aead-random-cipher(aes-256-gcm)', presets: [{ name: 'base-auth' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }] },
-    { label: 'ss-base + aead-random-cipher(aes-128-gcm, factor 10)', presets: [base, { name: 'aead-random-cipher', params: { method: 'aes-128-gcm', factor: 10 } }] },
+    {
+      label: 'base-auth(md5) + ss-stream-cipher(aes-256-ctr)',
+      presets: [{ name: 'base-auth', params: { method: 'md5' } }, ctr],
+    },
+    {
+      label: 'base-auth + aead-random-cipher(aes-256-gcm)',
+      presets: [{ name: 'base-auth' }, { name: 'aead-random-cipher', params: { method: 'aes-256-gcm' } }],
+    },
+    {
+      label: 'ss-base + aead-random-cipher(aes-128-gcm, factor 10)',
+      presets: [base, { name: 'aead-random-cipher', params: { method: 'aes-128-gcm', factor: 10 } }],
+    },
     { label: 'obfs-random-padding + aes-256-gcm', presets: [base, { name: 'obfs-random-padding' }, gcm] },
-    { label: 'aes-256-ctr + obfs-tls1.2-ticket', presets: [base, ctr, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }] },
+    {
+      label: 'aes-256-ctr + obfs-tls1.2-ticket',
+      presets: [base, ctr, { name: 'obfs-tls1.2-ticket', params: { sni: ['test.com'] } }],
+    },
     { label: 'aes-256-gcm + obfs-http', presets: [base, gcm, { name: 'obfs-http' }] },
     {
       label: 'obfs-random-padding + aes-256-gcm + obfs-tls1.2-ticket',
-      presets: [base, { name: 'obfs-random-padding' }, gcm, { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } }],
+      presets: [
+        base,
+        { name: 'obfs-random-padding' },
+        gcm,
+        { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } },
+      ],
     },
   ],
   'vmess-ssr': [
-    { label: 'v2ray-vmess aes-128-gcm (AEAD header)', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }] },
-    { label: 'v2ray-vmess chacha20-poly1305 alterId 4 (legacy header)', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'chacha20-poly1305', alterId: 4 } }] },
+    {
+      label: 'v2ray-vmess aes-128-gcm (AEAD header)',
+      presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'aes-128-gcm' } }],
+    },
+    {
+      label: 'v2ray-vmess chacha20-poly1305 alterId 4 (legacy header)',
+      presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'chacha20-poly1305', alterId: 4 } }],
+    },
     { label: 'v2ray-vmess none', presets: [{ name: 'v2ray-vmess', params: { id: VMESS_ID, security: 'none' } }] },
     ssr('ssr-auth-aes128-md5', 'aes-256-ctr'),
     ssr('ssr-auth-aes128-sha1', 'aes-256-ctr'),

@@ -46,7 +46,9 @@ export async function occupyIperf3Server(port, { timeoutMs = 10_000 } = {}) {
       socket = await connect(port);
       socket.write(Buffer.concat([Buffer.from('cipherbench.test.occupies.iperf3.s..'.slice(0, 36)), Buffer.alloc(1)]));
       await stateByte(socket, PARAM_EXCHANGE);
-      const params = Buffer.from(JSON.stringify({ tcp: true, omit: 0, time: 10, parallel: 1, len: 131072, client_version: '3.12' }));
+      const params = Buffer.from(
+        JSON.stringify({ tcp: true, omit: 0, time: 10, parallel: 1, len: 131072, client_version: '3.12' }),
+      );
       const length = Buffer.alloc(4);
       length.writeUInt32BE(params.length);
       socket.write(Buffer.concat([length, params]));

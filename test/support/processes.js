@@ -20,7 +20,11 @@ const children = new Set();
 // beside the whole suite), so it is generous.
 // `env` replaces the environment; `detached` puts the child in a group of
 // its own, which a test may signal whole.
-export function startProcess(command, args, { ready, listening, timeoutMs = 30_000, env = process.env, detached = false } = {}) {
+export function startProcess(
+  command,
+  args,
+  { ready, listening, timeoutMs = 30_000, env = process.env, detached = false } = {},
+) {
   const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env, detached });
   children.add(child);
   child.output = '';
@@ -29,10 +33,12 @@ export function startProcess(command, args, { ready, listening, timeoutMs = 30_0
   };
   child.stdout.setEncoding('utf8').on('data', append);
   child.stderr.setEncoding('utf8').on('data', append);
-  child.exited = new Promise((resolve) => child.once('exit', (code, signal) => {
-    children.delete(child);
-    resolve({ code, signal });
-  }));
+  child.exited = new Promise((resolve) =>
+    child.once('exit', (code, signal) => {
+      children.delete(child);
+      resolve({ code, signal });
+    }),
+  );
   if (!ready) return Promise.resolve(child);
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(`not ready after ${timeoutMs} ms`), timeoutMs);
@@ -83,7 +89,18 @@ const withPort = (child) => {
 export function startRelayServer({ port = 0, key, presets, extra = [] }) {
   return startProcess(
     process.execPath,
-    [...nodeArgs(presets), 'relay', 'server', '--listen', `127.0.0.1:${port}`, '--key', key, '--presets', JSON.stringify(presets), ...extra],
+    [
+      ...nodeArgs(presets),
+      'relay',
+      'server',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--key',
+      key,
+      '--presets',
+      JSON.stringify(presets),
+      ...extra,
+    ],
     { ready: /listening on / },
   ).then(withPort);
 }
@@ -93,12 +110,18 @@ export function startRelayClient({ port = 0, serverPort, forwardPort, key, prese
   return startProcess(
     process.execPath,
     [
-      ...nodeArgs(presets), 'relay', 'client',
-      '--listen', `127.0.0.1:${port}`,
-      '--server', `127.0.0.1:${serverPort}`,
+      ...nodeArgs(presets),
+      'relay',
+      'client',
+      '--listen',
+      `127.0.0.1:${port}`,
+      '--server',
+      `127.0.0.1:${serverPort}`,
       ...(inbound === 'tunnel' ? ['--forward', `127.0.0.1:${forwardPort}`] : ['--inbound', inbound]),
-      '--key', key,
-      '--presets', JSON.stringify(presets),
+      '--key',
+      key,
+      '--presets',
+      JSON.stringify(presets),
       ...extra,
     ],
     { ready: /listening on / },
@@ -106,11 +129,29 @@ export function startRelayClient({ port = 0, serverPort, forwardPort, key, prese
 }
 
 export const startSsServer = ({ port, key, method }) =>
-  startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method], { ready: /listening at/, listening: port });
+  startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method], {
+    ready: /listening at/,
+    listening: port,
+  });
 
 export const startSsTunnel = ({ port, serverPort, forwardPort, key, method }) =>
   startProcess(
     'ss-tunnel',
-    ['-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${forwardPort}`, '-k', key, '-m', method],
+    [
+      '-s',
+      '127.0.0.1',
+      '-p',
+      String(serverPort),
+      '-b',
+      '127.0.0.1',
+      '-l',
+      String(port),
+      '-L',
+      `127.0.0.1:${forwardPort}`,
+      '-k',
+      key,
+      '-m',
+      method,
+    ],
     { ready: /listening at/, listening: port },
   );

@@ -22,13 +22,14 @@ const listenOn = async (server) => {
 };
 
 // Everything a socket sends within `ms` of its first byte.
-const collect = (socket, ms) => new Promise((resolve) => {
-  const parts = [];
-  socket.on('data', (data) => {
-    if (parts.length === 0) setTimeout(() => resolve(Buffer.concat(parts)), ms);
-    parts.push(data);
+const collect = (socket, ms) =>
+  new Promise((resolve) => {
+    const parts = [];
+    socket.on('data', (data) => {
+      if (parts.length === 0) setTimeout(() => resolve(Buffer.concat(parts)), ms);
+      parts.push(data);
+    });
   });
-});
 
 async function record(method, key, echoPort) {
   let requestSeen;
@@ -36,10 +37,24 @@ async function record(method, key, echoPort) {
     requestSeen = collect(socket, 500);
   });
   const standInPort = await listenOn(standIn);
-  const tunnel = await startProcess('sslocal', [
-    '--protocol', 'tunnel', '-b', '127.0.0.1:0', '--forward-addr', `127.0.0.1:${echoPort}`,
-    '-s', `127.0.0.1:${standInPort}`, '-k', key, '-m', method,
-  ], { ready: READY });
+  const tunnel = await startProcess(
+    'sslocal',
+    [
+      '--protocol',
+      'tunnel',
+      '-b',
+      '127.0.0.1:0',
+      '--forward-addr',
+      `127.0.0.1:${echoPort}`,
+      '-s',
+      `127.0.0.1:${standInPort}`,
+      '-k',
+      key,
+      '-m',
+      method,
+    ],
+    { ready: READY },
+  );
   const tunnelPort = Number(/TCP tunnel listening on 127\.0\.0\.1:(\d+)/.exec(tunnel.output)[1]);
   const client = net.connect(tunnelPort, '127.0.0.1');
   client.on('error', () => {});
@@ -57,7 +72,14 @@ async function record(method, key, echoPort) {
   const response = await collect(upstream, 500);
   upstream.destroy();
   await stopAll();
-  return { method, key, target: { host: '127.0.0.1', port: echoPort }, payload: PAYLOAD.toString('hex'), request: request.toString('hex'), response: response.toString('hex') };
+  return {
+    method,
+    key,
+    target: { host: '127.0.0.1', port: echoPort },
+    payload: PAYLOAD.toString('hex'),
+    request: request.toString('hex'),
+    response: response.toString('hex'),
+  };
 }
 
 const echo = await startEchoServer();
@@ -68,4 +90,6 @@ for (const method of Object.keys(AEAD_2022_METHODS)) {
   transcripts.push(await record(method, key, echo.port));
 }
 await echo.close();
-process.stdout.write(`${JSON.stringify({ recorded: new Date().toISOString(), by: 'shadowsocks-rust 1.25.0', transcripts }, null, 2)}\n`);
+process.stdout.write(
+  `${JSON.stringify({ recorded: new Date().toISOString(), by: 'shadowsocks-rust 1.25.0', transcripts }, null, 2)}\n`,
+);

@@ -15,7 +15,11 @@ export function setRuns(caseResult, values) {
   caseResult.status = 'ok';
   caseResult.reason = null;
   caseResult.sender = caseResult.sender ?? template.sender;
-  caseResult.runs = values.map((bitsPerSecond, repeat) => ({ ...structuredClone(template), repeat, receiver: { ...template.receiver, bits_per_second: bitsPerSecond } }));
+  caseResult.runs = values.map((bitsPerSecond, repeat) => ({
+    ...structuredClone(template),
+    repeat,
+    receiver: { ...template.receiver, bits_per_second: bitsPerSecond },
+  }));
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   const median = sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;

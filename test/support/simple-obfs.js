@@ -13,7 +13,20 @@ const pluginOptions = ({ obfs, host }) => (host ? `obfs=${obfs};obfs-host=${host
 export const startSsServerWithObfs = ({ port, key, method, obfs, host }) =>
   startProcess(
     'ss-server',
-    ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method, '--plugin', 'obfs-server', '--plugin-opts', pluginOptions({ obfs, host })],
+    [
+      '-s',
+      '127.0.0.1',
+      '-p',
+      String(port),
+      '-k',
+      key,
+      '-m',
+      method,
+      '--plugin',
+      'obfs-server',
+      '--plugin-opts',
+      pluginOptions({ obfs, host }),
+    ],
     { ready: PLUGIN_READY },
   );
 
@@ -21,8 +34,24 @@ export const startSsTunnelWithObfs = ({ port, serverPort, forwardPort, key, meth
   startProcess(
     'ss-tunnel',
     [
-      '-s', '127.0.0.1', '-p', String(serverPort), '-b', '127.0.0.1', '-l', String(port), '-L', `127.0.0.1:${forwardPort}`,
-      '-k', key, '-m', method, '--plugin', 'obfs-local', '--plugin-opts', pluginOptions({ obfs, host }),
+      '-s',
+      '127.0.0.1',
+      '-p',
+      String(serverPort),
+      '-b',
+      '127.0.0.1',
+      '-l',
+      String(port),
+      '-L',
+      `127.0.0.1:${forwardPort}`,
+      '-k',
+      key,
+      '-m',
+      method,
+      '--plugin',
+      'obfs-local',
+      '--plugin-opts',
+      pluginOptions({ obfs, host }),
     ],
     { ready: PLUGIN_READY, listening: port },
   );
@@ -33,10 +62,18 @@ export const startSsTunnelWithObfs = ({ port, serverPort, forwardPort, key, meth
 const READY = /listening at /;
 
 export const startObfsLocal = ({ port, serverPort, obfs, host }) =>
-  startProcess('obfs-local', ['-s', '127.0.0.1', '-p', String(serverPort), '-l', String(port), '--obfs', obfs, '--obfs-host', host], { ready: READY });
+  startProcess(
+    'obfs-local',
+    ['-s', '127.0.0.1', '-p', String(serverPort), '-l', String(port), '--obfs', obfs, '--obfs-host', host],
+    { ready: READY },
+  );
 
 export const startObfsServer = ({ port, forwardPort, obfs }) =>
-  startProcess('obfs-server', ['-s', '127.0.0.1', '-p', String(port), '-r', `127.0.0.1:${forwardPort}`, '--obfs', obfs], { ready: READY });
+  startProcess(
+    'obfs-server',
+    ['-s', '127.0.0.1', '-p', String(port), '-r', `127.0.0.1:${forwardPort}`, '--obfs', obfs],
+    { ready: READY },
+  );
 
 const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
 
@@ -58,11 +95,13 @@ export async function startRecorder({ expectBytes = Infinity, answers = [] } = {
       server.close();
       record(Buffer.concat(chunks));
     });
-    await new Promise((resolve) => socket.on('data', (data) => {
-      chunks.push(data);
-      length += data.length;
-      if (length >= expectBytes) resolve();
-    }));
+    await new Promise((resolve) =>
+      socket.on('data', (data) => {
+        chunks.push(data);
+        length += data.length;
+        if (length >= expectBytes) resolve();
+      }),
+    );
     for (const answer of answers) {
       socket.write(answer);
       await pause();

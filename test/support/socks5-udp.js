@@ -22,7 +22,11 @@ function readAnswer(socket, need) {
     };
     const onEnd = () => {
       done();
-      reject(Object.assign(new Error(`SOCKS5 server closed after ${held.length} bytes (${held.toString('hex')})`), { answer: held }));
+      reject(
+        Object.assign(new Error(`SOCKS5 server closed after ${held.length} bytes (${held.toString('hex')})`), {
+          answer: held,
+        }),
+      );
     };
     const done = () => {
       socket.off('data', onData);
@@ -52,7 +56,12 @@ const replyLength = (held) => {
 // set to the reply code when the server refuses.
 // With `auth` ({ user, password }) the greeting offers username and
 // password (RFC 1929) instead.
-export async function socks5UdpAssociate({ port, host = '127.0.0.1', request = { host: '0.0.0.0', port: 0 }, auth = null }) {
+export async function socks5UdpAssociate({
+  port,
+  host = '127.0.0.1',
+  request = { host: '0.0.0.0', port: 0 },
+  auth = null,
+}) {
   const control = net.connect(port, host);
   await new Promise((resolve, reject) => {
     control.once('connect', resolve);
@@ -70,7 +79,8 @@ async function associate(control, { request, auth, host }) {
   const twoBytes = (held) => (held.length >= 2 ? 2 : 0);
   control.write(Buffer.from([5, 1, auth ? 2 : 0]));
   const method = await readAnswer(control, twoBytes);
-  if (method[0] !== 5 || method[1] !== (auth ? 2 : 0)) throw new Error(`SOCKS5 method answer ${method.toString('hex')}`);
+  if (method[0] !== 5 || method[1] !== (auth ? 2 : 0))
+    throw new Error(`SOCKS5 method answer ${method.toString('hex')}`);
   if (auth) {
     const [user, password] = [Buffer.from(auth.user), Buffer.from(auth.password)];
     control.write(Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([password.length]), password]));
@@ -83,7 +93,8 @@ async function associate(control, { request, auth, host }) {
     throw Object.assign(new Error(`SOCKS5 UDP ASSOCIATE refused with reply ${reply[1]}`), { reply: reply[1] });
   }
   const bound = reply[3] === 1 ? reply.subarray(4, 8).join('.') : null;
-  if (!bound) throw new Error(`SOCKS5 UDP ASSOCIATE reply with address type ${reply[3]} (only IPv4 expected on loopback)`);
+  if (!bound)
+    throw new Error(`SOCKS5 UDP ASSOCIATE reply with address type ${reply[3]} (only IPv4 expected on loopback)`);
   // A server on 0.0.0.0 may answer with it: the datagrams then go where
   // the connection went.
   const relay = { host: bound === '0.0.0.0' ? host : bound, port: reply.readUInt16BE(8) };
@@ -100,6 +111,9 @@ export function socks5UdpFrame(target) {
   const header = Buffer.concat([Buffer.from([0, 0, 0]), encodeAddressHeader(target)]);
   return {
     encode: (data) => Buffer.concat([header, data]),
-    decode: (datagram) => (datagram.length >= header.length && datagram.subarray(0, header.length).equals(header) ? datagram.subarray(header.length) : null),
+    decode: (datagram) =>
+      datagram.length >= header.length && datagram.subarray(0, header.length).equals(header)
+        ? datagram.subarray(header.length)
+        : null,
   };
 }

@@ -3,8 +3,13 @@
 // `decode(pieces)` returns what the decoder made of those pieces, and every
 // cut must give `expected`.
 export function assertEverySplit(assert, bytes, decode, expected) {
-  const same = (got, how) => assert.ok(Buffer.compare(Buffer.concat(got), expected) === 0, `${how}: decoded ${Buffer.concat(got).length} bytes, expected ${expected.length}`);
-  for (let cut = 1; cut < bytes.length; cut++) same(decode([bytes.subarray(0, cut), bytes.subarray(cut)]), `cut at ${cut}`);
+  const same = (got, how) =>
+    assert.ok(
+      Buffer.compare(Buffer.concat(got), expected) === 0,
+      `${how}: decoded ${Buffer.concat(got).length} bytes, expected ${expected.length}`,
+    );
+  for (let cut = 1; cut < bytes.length; cut++)
+    same(decode([bytes.subarray(0, cut), bytes.subarray(cut)]), `cut at ${cut}`);
   same(decode(Array.from(bytes, (byte) => Buffer.from([byte]))), 'one byte at a time');
 }
 

@@ -31,4 +31,8 @@ export const SSR_PROTOCOLS = {
   'ssr-auth-chain-b': 'auth_chain_b',
 };
 
-export const ssrChain = (preset, method) => [{ name: 'ss-base' }, { name: preset }, { name: 'ss-stream-cipher', params: { method } }];
+export const ssrChain = (preset, method) => [
+  { name: 'ss-base' },
+  { name: preset },
+  { name: 'ss-stream-cipher', params: { method } },
+];

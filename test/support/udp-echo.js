@@ -20,7 +20,8 @@ export async function startUdpEchoServer({ host = '127.0.0.1' } = {}) {
   return {
     port: socket.address().port,
     // The datagrams of one transfer that reached the target, by index.
-    receivedFor: (tag) => [...received].filter(([id]) => id.startsWith(tag.toString('hex'))).map(([, datagram]) => datagram),
+    receivedFor: (tag) =>
+      [...received].filter(([id]) => id.startsWith(tag.toString('hex'))).map(([, datagram]) => datagram),
     close: () => new Promise((resolve) => socket.close(resolve)),
   };
 }
@@ -36,7 +37,18 @@ export async function startUdpEchoServer({ host = '127.0.0.1' } = {}) {
 // ({ encode(datagram), decode(datagram) -> datagram or null }) wraps each
 // datagram on the way out and unwraps it on return (SOCKS5 UDP's header,
 // socks5-udp.js); null from decode fails the transfer as a changed one.
-export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size = 1200, window = 8, retryMs = 500, attempts = 8, timeoutMs = 120_000, sender = null, frame = null }) {
+export function udpEchoTransfer({
+  port,
+  host = '127.0.0.1',
+  count = 2000,
+  size = 1200,
+  window = 8,
+  retryMs = 500,
+  attempts = 8,
+  timeoutMs = 120_000,
+  sender = null,
+  frame = null,
+}) {
   const tag = randomBytes(4);
   const sent = Array.from({ length: count }, (_, index) => {
     const datagram = randomBytes(size);
@@ -52,7 +64,10 @@ export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size =
   let retries = 0;
   let duplicates = 0;
   return new Promise((resolve, reject) => {
-    const overall = setTimeout(() => stop(new Error(`UDP transfer through :${port} timed out with ${finished} of ${count} datagrams back`)), timeoutMs);
+    const overall = setTimeout(
+      () => stop(new Error(`UDP transfer through :${port} timed out with ${finished} of ${count} datagrams back`)),
+      timeoutMs,
+    );
     const stop = (error) => {
       clearTimeout(overall);
       for (const timer of timers.values()) clearTimeout(timer);
@@ -64,21 +79,29 @@ export function udpEchoTransfer({ port, host = '127.0.0.1', count = 2000, size =
     };
     const send = (index, attempt) => {
       socket.send(frame ? frame.encode(sent[index]) : sent[index], port, host);
-      timers.set(index, setTimeout(() => {
-        if (attempt >= attempts) return stop(new Error(`datagram ${index} through :${port} lost ${attempts} times (${retries} retries so far)`));
-        retries += 1;
-        send(index, attempt + 1);
-      }, retryMs));
+      timers.set(
+        index,
+        setTimeout(() => {
+          if (attempt >= attempts)
+            return stop(
+              new Error(`datagram ${index} through :${port} lost ${attempts} times (${retries} retries so far)`),
+            );
+          retries += 1;
+          send(index, attempt + 1);
+        }, retryMs),
+      );
     };
     const fill = () => {
       while (next < count && timers.size < window) send(next++, 1);
       if (finished === count) stop();
     };
     const onMessage = (received) => {
-      const datagram = frame ? frame.decode(received) ?? Buffer.alloc(0) : received;
+      const datagram = frame ? (frame.decode(received) ?? Buffer.alloc(0)) : received;
       const index = datagram.length >= 8 ? datagram.readUInt32BE(4) : -1;
       if (!(index >= 0 && index < count) || !datagram.equals(sent[index])) {
-        return stop(new Error(`a datagram came back changed through :${port} (${datagram.length} bytes, index ${index})`));
+        return stop(
+          new Error(`a datagram came back changed through :${port} (${datagram.length} bytes, index ${index})`),
+        );
       }
       if (done[index]) {
         duplicates += 1;
@@ -104,14 +127,19 @@ export async function udpSender() {
   return socket;
 }
 
-const sha256 = (datagrams) => datagrams.reduce((hash, datagram) => hash.update(datagram), createHash('sha256')).digest('hex');
+const sha256 = (datagrams) =>
+  datagrams.reduce((hash, datagram) => hash.update(datagram), createHash('sha256')).digest('hex');
 
 // Carries a transfer through each entry port of `paths` ({ name: port },
 // or { name: { port, host, frame } } as udpEchoTransfer takes them),
 // one path at a time (a UDP storm on two cores drops more than it tests),
 // and checks every datagram came back unchanged and reached the target
 // unchanged, in full. Returns the transfers' results by path.
-export async function assertUdpCarried(echo, paths, { count = 2000, size = 1200, explain = (path, error) => error } = {}) {
+export async function assertUdpCarried(
+  echo,
+  paths,
+  { count = 2000, size = 1200, explain = (path, error) => error } = {},
+) {
   const results = {};
   for (const [path, entry] of Object.entries(paths)) {
     let result;

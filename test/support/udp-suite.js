@@ -13,7 +13,10 @@ export const UDP = ['--udp'];
 // cipher.
 export function udpChain(method) {
   if (method.startsWith('2022-')) return [{ name: 'ss-2022', params: { method } }];
-  return [{ name: 'ss-base' }, { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } }];
+  return [
+    { name: 'ss-base' },
+    { name: AEAD_METHODS[method] ? 'ss-aead-cipher' : 'ss-stream-cipher', params: { method } },
+  ];
 }
 
 // In the describe that calls it: a UDP echo target (udp-echo.js) started

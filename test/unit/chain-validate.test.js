@@ -15,13 +15,22 @@ test('a chain names one address preset, first', () => {
 });
 
 test('a chain encrypts once', () => {
-  assert.match(messages([base, gcm, ctr])[0], /^presets\[2\]\.name: a second cipher preset \(ss-stream-cipher after ss-aead-cipher\)/);
+  assert.match(
+    messages([base, gcm, ctr])[0],
+    /^presets\[2\]\.name: a second cipher preset \(ss-stream-cipher after ss-aead-cipher\)/,
+  );
 });
 
 test('names and params are looked up as own properties only', () => {
   for (const name of ['__proto__', 'toString', 'constructor', 'hasOwnProperty']) {
     assert.match(messages([{ name }])[0], /unknown preset/, name);
   }
-  assert.match(messages([base, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm', constructor: 1 } }])[0], /takes no parameter "constructor"/);
-  assert.match(messages([base, { name: 'ss-aead-cipher', params: { method: 'toString' } }])[0], /unknown method "toString"/);
+  assert.match(
+    messages([base, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm', constructor: 1 } }])[0],
+    /takes no parameter "constructor"/,
+  );
+  assert.match(
+    messages([base, { name: 'ss-aead-cipher', params: { method: 'toString' } }])[0],
+    /unknown method "toString"/,
+  );
 });

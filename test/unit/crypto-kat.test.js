@@ -10,7 +10,9 @@ const hex = (text) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 
 test('EVP_BytesToKey(MD5) equals OpenSSL: `openssl enc -aes-256-cfb -k password -nosalt -P -md md5`', () => {
   // OpenSSL printed key=5F4D...FE08 and iv=B7B4...9E94: one 48-byte stream.
-  const expected = hex('5F4DCC3B5AA765D61D8327DEB882CF99 2B95990A9151374ABD8FF8C5A7A0FE08 B7B4372CDFBCB3D16A2631B59B509E94');
+  const expected = hex(
+    '5F4DCC3B5AA765D61D8327DEB882CF99 2B95990A9151374ABD8FF8C5A7A0FE08 B7B4372CDFBCB3D16A2631B59B509E94',
+  );
   assert.deepEqual(evpBytesToKey('password', 48), expected);
   assert.deepEqual(evpBytesToKey('password', 32), expected.subarray(0, 32));
   // `openssl enc -aes-128-cfb -k cipherbench -nosalt -P -md md5`: key=FA43E2BFD82317ED2BCA0446B0D6A7B2
@@ -23,7 +25,11 @@ function rfc5869(hash, ikm, salt, info, length) {
   const blocks = [];
   let previous = Buffer.alloc(0);
   for (let i = 1; Buffer.concat(blocks).length < length; i++) {
-    previous = createHmac(hash, prk).update(previous).update(info).update(Buffer.from([i])).digest();
+    previous = createHmac(hash, prk)
+      .update(previous)
+      .update(info)
+      .update(Buffer.from([i]))
+      .digest();
     blocks.push(previous);
   }
   return Buffer.concat(blocks).subarray(0, length);
@@ -47,7 +53,10 @@ test('ss-subkey is HKDF-SHA1(key, salt, "ss-subkey"), checked by the reference a
 test('HChaCha20 matches draft-irtf-cfrg-xchacha-03 section 2.2.1', () => {
   const key = Buffer.from([...Array(32).keys()]);
   const nonce = hex('000000090000004a0000000031415927');
-  assert.deepEqual(hchacha20(key, nonce), hex('82413b42 27b27bfe d30e4250 8a877d73 a0f9e4d5 8a74a853 c12ec413 26d3ecdc'));
+  assert.deepEqual(
+    hchacha20(key, nonce),
+    hex('82413b42 27b27bfe d30e4250 8a877d73 a0f9e4d5 8a74a853 c12ec413 26d3ecdc'),
+  );
 });
 
 test('an aes-256-gcm stream sealed by Python cryptography decodes to its plaintext', () => {
@@ -60,7 +69,10 @@ test('an aes-256-gcm stream sealed by Python cryptography decodes to its plainte
   ]);
   const decode = (chunks) => {
     const out = [];
-    const stage = ssAeadCipher.prepare({ method: 'aes-256-gcm' }, { password: 'password' })({ salts: { add: () => true } }).serverDecode;
+    const stage = ssAeadCipher.prepare(
+      { method: 'aes-256-gcm' },
+      { password: 'password' },
+    )({ salts: { add: () => true } }).serverDecode;
     for (const chunk of chunks) stage(chunk, (data) => out.push(data));
     return Buffer.concat(out).toString();
   };

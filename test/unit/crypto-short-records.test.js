@@ -17,7 +17,10 @@ const mac = (key, message) => {
 
 test('Poly1305 passes RFC 8439 2.5.2 and the edge cases of its appendix A.3', () => {
   assert.deepEqual(
-    mac(hex('85d6be7857556d337f4452fe42d506a8 0103808afb0db2fd4abff6af4149f51b'), Buffer.from('Cryptographic Forum Research Group')),
+    mac(
+      hex('85d6be7857556d337f4452fe42d506a8 0103808afb0db2fd4abff6af4149f51b'),
+      Buffer.from('Cryptographic Forum Research Group'),
+    ),
     hex('a8061dc1305136c6c22b8baf0c0127a9'),
   );
   // Each tag also checked with Python cryptography 48 (Poly1305.generate_tag).
@@ -51,7 +54,10 @@ test('GHASH multiplication: H times 1 is H, and it is linear', () => {
   const pa = [...multiply(...words(a))];
   const pb = [...multiply(...words(b))];
   const pxor = [...multiply(...words(xor))];
-  assert.deepEqual(pxor, pa.map((w, i) => w ^ pb[i]));
+  assert.deepEqual(
+    pxor,
+    pa.map((w, i) => w ^ pb[i]),
+  );
 });
 
 test('little-endian nonce arithmetic carries across bytes', () => {
@@ -157,7 +163,7 @@ test('the wire format did not change: a chunk sealed with node:crypto alone open
   }
 });
 
-test('SIP004 chunks of every payload length 1 to 16,383 (a chunk holds at most 0x3FFF) equal node:crypto\'s AES-GCM records, and open only whole', () => {
+test("SIP004 chunks of every payload length 1 to 16,383 (a chunk holds at most 0x3FFF) equal node:crypto's AES-GCM records, and open only whole", () => {
   // Small payloads are sealed by our own GHASH (smallPayloads), larger ones
   // by node:crypto: either way the bytes must be the standard
   // construction's, here built record by record with createCipheriv.
@@ -187,11 +193,14 @@ test('SIP004 chunks of every payload length 1 to 16,383 (a chunk holds at most 0
       queue.push(wire);
       const opened = [];
       open(queue, (plaintext) => opened.push(plaintext));
-      if (!Buffer.concat(opened).equals(payload)) assert.fail(`${method}: payload of ${n} bytes did not open to itself`);
+      if (!Buffer.concat(opened).equals(payload))
+        assert.fail(`${method}: payload of ${n} bytes did not open to itself`);
     }
     // Length 0, which no SIP004 chunk carries but the record type allows.
     const empty = Buffer.alloc(16);
-    spec.shortRecords(subkey, key, { offset: 0, step: 2 }).smallPayloads.sealInto(nonce.fill(0), Buffer.alloc(0), empty, 0);
+    spec
+      .shortRecords(subkey, key, { offset: 0, step: 2 })
+      .smallPayloads.sealInto(nonce.fill(0), Buffer.alloc(0), empty, 0);
     assert.deepEqual(empty, standard(Buffer.alloc(0)), `${method}: the empty record`);
     // A flipped bit anywhere in a small record is refused, whatever its place.
     const flipSeal = createChunkSealer(spec, subkey, key, { firstNonce: 0, chunkSize: () => 0x3fff });
@@ -204,7 +213,11 @@ test('SIP004 chunks of every payload length 1 to 16,383 (a chunk holds at most 0
       const queue = createByteQueue();
       queue.push(flipped);
       const opener = createChunkOpener(spec, subkey, key, { firstNonce: 0 });
-      assert.throws(() => opener(queue, () => {}), /AEAD tag mismatch in a payload chunk/, `${method}: a flip at byte ${at}`);
+      assert.throws(
+        () => opener(queue, () => {}),
+        /AEAD tag mismatch in a payload chunk/,
+        `${method}: a flip at byte ${at}`,
+      );
     }
   }
 });

@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  APPLICATION_DATA, applicationData, CHANGE_CIPHER_SPEC, createRecordReader, HANDSHAKE, record, TLS_1_0, TLS_1_2,
+  APPLICATION_DATA,
+  applicationData,
+  CHANGE_CIPHER_SPEC,
+  createRecordReader,
+  HANDSHAKE,
+  record,
+  TLS_1_0,
+  TLS_1_2,
 } from '../../lib/presets/obfs/tls-records.js';
 
 // TLS records as obfs-tls1.2-ticket writes and reads them, RFC 5246 6.2.1:
@@ -17,7 +24,10 @@ test('the RFC 5246 constants and a record header, byte for byte', () => {
 test('application data is cut into records of at most 0x3FFF bytes, headers and payload views in turn', () => {
   const data = Buffer.alloc(0x3fff * 2 + 1, 0xab);
   const pieces = applicationData(data);
-  assert.deepEqual(pieces.map((piece) => piece.length), [5, 0x3fff, 5, 0x3fff, 5, 1]);
+  assert.deepEqual(
+    pieces.map((piece) => piece.length),
+    [5, 0x3fff, 5, 0x3fff, 5, 1],
+  );
   assert.deepEqual(pieces[0], Buffer.from('1703033fff', 'hex'));
   assert.deepEqual(pieces[4], Buffer.from('1703030001', 'hex'));
   assert.equal(pieces[1].buffer, data.buffer, 'payloads are views of the data, not copies');
@@ -25,13 +35,18 @@ test('application data is cut into records of at most 0x3FFF bytes, headers and 
 });
 
 test('the reader returns whole records of the expected type, cut anywhere', () => {
-  const wire = Buffer.concat([record(HANDSHAKE, TLS_1_2, Buffer.from('hello')), ...applicationData(Buffer.from('data')), record(APPLICATION_DATA, TLS_1_2, Buffer.alloc(0))]);
+  const wire = Buffer.concat([
+    record(HANDSHAKE, TLS_1_2, Buffer.from('hello')),
+    ...applicationData(Buffer.from('data')),
+    record(APPLICATION_DATA, TLS_1_2, Buffer.alloc(0)),
+  ]);
   for (let cut = 0; cut <= wire.length; cut++) {
     const reader = createRecordReader();
     const got = [];
     const readAll = () => {
       for (;;) {
-        const expected = got.length === 0 ? { type: HANDSHAKE, version: TLS_1_2 } : { type: APPLICATION_DATA, version: TLS_1_2 };
+        const expected =
+          got.length === 0 ? { type: HANDSHAKE, version: TLS_1_2 } : { type: APPLICATION_DATA, version: TLS_1_2 };
         const next = reader.read(expected);
         if (!next) return;
         got.push(`${next.type}:${next.body.toString()}`);

@@ -20,7 +20,9 @@ const runStage = (make, pieces) => {
 const client = (target = TARGET) => prepareChain([{ name: 'ss-base' }], { password: 'unused' })('client', { target });
 const server = () => {
   const targets = [];
-  const side = prepareChain([{ name: 'ss-base' }], { password: 'unused' })('server', { onTarget: (t) => targets.push(t) });
+  const side = prepareChain([{ name: 'ss-base' }], { password: 'unused' })('server', {
+    onTarget: (t) => targets.push(t),
+  });
   return { side, targets };
 };
 
@@ -37,15 +39,20 @@ test('an empty first write sends the header alone (the target may speak first)',
 
 test('the server names the target once the header is whole and passes the rest on, wherever the stream is cut', () => {
   const stream = Buffer.concat([HEADER, Buffer.from('first bytes')]);
-  assertEverySplit(assert, stream, (pieces) => {
-    const { side, targets } = server();
-    const out = runStage(side.decoder, pieces);
-    assert.deepEqual(targets, [TARGET]);
-    return out;
-  }, Buffer.from('first bytes'));
+  assertEverySplit(
+    assert,
+    stream,
+    (pieces) => {
+      const { side, targets } = server();
+      const out = runStage(side.decoder, pieces);
+      assert.deepEqual(targets, [TARGET]);
+      return out;
+    },
+    Buffer.from('first bytes'),
+  );
 });
 
-test('the server answers with the target\'s bytes unchanged, and the client reads them unchanged', () => {
+test("the server answers with the target's bytes unchanged, and the client reads them unchanged", () => {
   const { side } = server();
   assert.deepEqual(runStage(side.encoder, [Buffer.from('reply')]), [Buffer.from('reply')]);
   assert.deepEqual(runStage(client().decoder, [Buffer.from('reply')]), [Buffer.from('reply')]);
@@ -53,5 +60,8 @@ test('the server answers with the target\'s bytes unchanged, and the client read
 
 test('a header the server cannot read is a protocol error', () => {
   const { side } = server();
-  assert.throws(() => runStage(side.decoder, [Buffer.from([9, 1, 2, 3])]), { code: 'ERR_CIPHERBENCH_PROTOCOL', message: /unknown address type 9/ });
+  assert.throws(() => runStage(side.decoder, [Buffer.from([9, 1, 2, 3])]), {
+    code: 'ERR_CIPHERBENCH_PROTOCOL',
+    message: /unknown address type 9/,
+  });
 });

@@ -8,14 +8,15 @@ import { createClientIds, createReplayWindows } from '../../lib/presets/ssr/conn
 // the front is a replay, one more than 0x4000 past the front is wrong, one
 // seen before is a replay; the front moves past ids seen and to within
 // 0x1000 of the back. A client idle 10 minutes starts a new window.
-const refused = (insert, clientId, id, message) => assert.throws(() => insert(clientId, id), { code: 'ERR_CIPHERBENCH_PROTOCOL', message });
+const refused = (insert, clientId, id, message) =>
+  assert.throws(() => insert(clientId, id), { code: 'ERR_CIPHERBENCH_PROTOCOL', message });
 
 function windows(options = {}) {
   const clock = { now: 1_000_000 };
   return { clock, insert: createReplayWindows({ idleMs: 600_000, now: () => clock.now, ...options }) };
 }
 
-test('a new client\'s window takes ids from 64 below its first to 0x4000 past that', () => {
+test("a new client's window takes ids from 64 below its first to 0x4000 past that", () => {
   const { insert } = windows();
   insert('a', 1000); // front 936
   insert('a', 936); // seen at the front: the front moves to 937
@@ -30,7 +31,7 @@ test('an id seen before is a replay, in any order', () => {
   for (const id of [500, 501, 502]) refused(insert, 'a', id, /used before/);
 });
 
-test('the front follows the ids seen and stays within 0x1000 of the back, as client_queue\'s', () => {
+test("the front follows the ids seen and stays within 0x1000 of the back, as client_queue's", () => {
   const { insert } = windows();
   insert('a', 100); // front 36
   for (let id = 36; id < 100; id++) insert('a', id); // the front moves past every id seen: 101

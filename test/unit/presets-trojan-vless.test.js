@@ -35,8 +35,12 @@ function serverSide(chain, password = 'abc') {
 const TROJAN_IPV4 = hex(`${ascii(ABC_SHA224)} 0d0a 01 01 7f000001 01bb 0d0a ${ascii('GET')}`);
 const TROJAN_DOMAIN = hex(`${ascii(ABC_SHA224)} 0d0a 01 03 0b ${ascii('example.com')} 0050 0d0a ${ascii('GET')}`);
 const VLESS_IPV4 = hex(`00 a3482e88686a4a58812699c9df64b7bf 00 01 01bb 01 7f000001 ${ascii('GET')}`);
-const VLESS_DOMAIN = hex(`00 a3482e88686a4a58812699c9df64b7bf 00 01 0050 02 0b ${ascii('example.com')} ${ascii('GET')}`);
-const VLESS_IPV6 = hex(`00 a3482e88686a4a58812699c9df64b7bf 00 01 0050 03 00000000000000000000000000000001 ${ascii('GET')}`);
+const VLESS_DOMAIN = hex(
+  `00 a3482e88686a4a58812699c9df64b7bf 00 01 0050 02 0b ${ascii('example.com')} ${ascii('GET')}`,
+);
+const VLESS_IPV6 = hex(
+  `00 a3482e88686a4a58812699c9df64b7bf 00 01 0050 03 00000000000000000000000000000001 ${ascii('GET')}`,
+);
 
 test('trojan: hex SHA-224 of the password, CRLF, CONNECT, the SOCKS5 address, CRLF, then the payload', () => {
   assert.deepEqual(clientBytes(TROJAN, { host: '127.0.0.1', port: 443 }), TROJAN_IPV4);
@@ -54,12 +58,17 @@ for (const [name, chain, bytes, target] of [
   ['vless', VLESS, VLESS_IPV6, { host: '::1', port: 80 }],
 ]) {
   test(`${name}: the server names the target and passes the payload on, wherever the request is cut`, () => {
-    assertEverySplit(assert, bytes, (pieces) => {
-      const side = serverSide(chain);
-      for (const piece of pieces) side.decode(piece);
-      assert.deepEqual(side.targets, [target]);
-      return side.passed;
-    }, Buffer.from('GET'));
+    assertEverySplit(
+      assert,
+      bytes,
+      (pieces) => {
+        const side = serverSide(chain);
+        for (const piece of pieces) side.decode(piece);
+        assert.deepEqual(side.targets, [target]);
+        return side.passed;
+      },
+      Buffer.from('GET'),
+    );
   });
 }
 
@@ -87,14 +96,20 @@ test('vless: a wrong id, another version, addons or a UDP command are refused as
   ];
   for (const [bytes, message] of refusals) {
     const side = serverSide(VLESS);
-    assert.throws(() => side.decode(bytes), (error) => error.code === 'ERR_CIPHERBENCH_PROTOCOL' && message.test(error.message));
+    assert.throws(
+      () => side.decode(bytes),
+      (error) => error.code === 'ERR_CIPHERBENCH_PROTOCOL' && message.test(error.message),
+    );
     assert.deepEqual(side.targets, []);
   }
 });
 
 test('trojan: a wrong password is refused at its first wrong byte, before the line ends', () => {
   const side = serverSide(TROJAN, 'not abc');
-  assert.throws(() => side.decode(TROJAN_IPV4.subarray(0, 3)), (error) => error.code === 'ERR_CIPHERBENCH_PROTOCOL' && /not a trojan request/.test(error.message));
+  assert.throws(
+    () => side.decode(TROJAN_IPV4.subarray(0, 3)),
+    (error) => error.code === 'ERR_CIPHERBENCH_PROTOCOL' && /not a trojan request/.test(error.message),
+  );
   const udp = Buffer.from(TROJAN_IPV4);
   udp[58] = 3;
   assert.throws(() => serverSide(TROJAN).decode(udp), /command 3/);
@@ -115,19 +130,56 @@ test('trojan with a fallback: what is not a trojan request goes there, every byt
 });
 
 test('bad parameters: a vless id that is not a UUID, a fallback that is not host:port, tls suites, versions and files', () => {
-  const problem = (chain) => validateChain(chain).map(({ field, message }) => `${field}: ${message}`).join('\n');
+  const problem = (chain) =>
+    validateChain(chain)
+      .map(({ field, message }) => `${field}: ${message}`)
+      .join('\n');
   assert.match(problem([{ name: 'vless', params: { id: 'not-a-uuid' } }]), /^presets\[0\]\.params\.id: must be a UUID/);
   assert.match(problem([{ name: 'vless' }]), /^presets\[0\]\.params\.id: missing/);
   for (const fallback of ['8080', 'example.com', 'host:0', 'host:65536', '[not-v6]:80', 'a b:80']) {
-    assert.match(problem([{ name: 'trojan', params: { fallback } }]), /^presets\[0\]\.params\.fallback: must be host:port/, fallback);
+    assert.match(
+      problem([{ name: 'trojan', params: { fallback } }]),
+      /^presets\[0\]\.params\.fallback: must be host:port/,
+      fallback,
+    );
   }
   assert.equal(problem([{ name: 'trojan', params: { fallback: '[::1]:8080' } }, { name: 'tls' }]), '');
-  assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { ciphers: 'TLS_AES_128_CCM_SHA256' } }]), /^presets\[1\]\.params\.ciphers: unknown TLS 1\.3 suite "TLS_AES_128_CCM_SHA256"; valid: TLS_AES_128_GCM_SHA256/);
-  assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.2', ciphers: 'TLS_AES_128_GCM_SHA256' } }]), /params\.ciphers: unknown TLS 1\.2 suite/);
-  assert.equal(problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.2', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-CHACHA20-POLY1305'] } }]), '');
-  assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.1' } }]), /params\.version: unknown version "1\.1" \(did you mean "1\.3"\?\); valid: 1\.3, 1\.2/);
-  assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { cert: '/nonexistent/cert.pem', key: '/nonexistent/key.pem' } }]), /params\.cert: cannot read certificate file "\/nonexistent\/cert\.pem" \(ENOENT\)/);
-  assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { ca: '/etc/hostname' } }]), /params\.ca: "\/etc\/hostname" holds no PEM certificate/);
+  assert.match(
+    problem([{ name: 'trojan' }, { name: 'tls', params: { ciphers: 'TLS_AES_128_CCM_SHA256' } }]),
+    /^presets\[1\]\.params\.ciphers: unknown TLS 1\.3 suite "TLS_AES_128_CCM_SHA256"; valid: TLS_AES_128_GCM_SHA256/,
+  );
+  assert.match(
+    problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.2', ciphers: 'TLS_AES_128_GCM_SHA256' } }]),
+    /params\.ciphers: unknown TLS 1\.2 suite/,
+  );
+  assert.equal(
+    problem([
+      { name: 'trojan' },
+      {
+        name: 'tls',
+        params: { version: '1.2', ciphers: ['ECDHE-RSA-AES128-GCM-SHA256', 'ECDHE-ECDSA-CHACHA20-POLY1305'] },
+      },
+    ]),
+    '',
+  );
+  assert.match(
+    problem([{ name: 'trojan' }, { name: 'tls', params: { version: '1.1' } }]),
+    /params\.version: unknown version "1\.1" \(did you mean "1\.3"\?\); valid: 1\.3, 1\.2/,
+  );
+  assert.match(
+    problem([
+      { name: 'trojan' },
+      { name: 'tls', params: { cert: '/nonexistent/cert.pem', key: '/nonexistent/key.pem' } },
+    ]),
+    /params\.cert: cannot read certificate file "\/nonexistent\/cert\.pem" \(ENOENT\)/,
+  );
+  assert.match(
+    problem([{ name: 'trojan' }, { name: 'tls', params: { ca: '/etc/hostname' } }]),
+    /params\.ca: "\/etc\/hostname" holds no PEM certificate/,
+  );
   assert.match(problem([{ name: 'trojan' }, { name: 'tls', params: { cert: '/etc/hostname' } }]), /params\.cert: /);
-  assert.match(problem([{ name: 'tls' }, { name: 'trojan' }]), /presets\[0\]\.name: tls carries the whole chain and must be the last preset/);
+  assert.match(
+    problem([{ name: 'tls' }, { name: 'trojan' }]),
+    /presets\[0\]\.name: tls carries the whole chain and must be the last preset/,
+  );
 });

@@ -51,9 +51,21 @@ const STREAM = {
   none: 'e767e114ef8dce918030ef4bf8c3e3310a56c1bfbb6040ae6ee35ac80b3e91fd',
 };
 const SIP022 = {
-  '2022-blake3-aes-128-gcm': { keyLength: 16, request: 'ed9a1c32fc041c2dab15a1cdaaceff4e241369c2a978491f6054c1757a72878c', response: '60b2fc0c16a484ae462663bac874cd84888212f0e32d37a7f4134da28d1407ce' },
-  '2022-blake3-aes-256-gcm': { keyLength: 32, request: 'b5a8ca7e5dbdfd28a70ec77b8991ba87a544e0aa38ced72f48f7905934d4cef9', response: '93bbcc624d8aeffe13b72d03246812bf2cf7263e873bb15a7c71982d1855fc40' },
-  '2022-blake3-chacha20-poly1305': { keyLength: 32, request: '766461fc1e33cbcaa8ff29330f27d01f8f31f9e9619a8aa0ce40ae38d4b3b790', response: '32630403f29ea6256252b8994241db179852b6cbccdc0d07d3a8b4d7c53a105b' },
+  '2022-blake3-aes-128-gcm': {
+    keyLength: 16,
+    request: 'ed9a1c32fc041c2dab15a1cdaaceff4e241369c2a978491f6054c1757a72878c',
+    response: '60b2fc0c16a484ae462663bac874cd84888212f0e32d37a7f4134da28d1407ce',
+  },
+  '2022-blake3-aes-256-gcm': {
+    keyLength: 32,
+    request: 'b5a8ca7e5dbdfd28a70ec77b8991ba87a544e0aa38ced72f48f7905934d4cef9',
+    response: '93bbcc624d8aeffe13b72d03246812bf2cf7263e873bb15a7c71982d1855fc40',
+  },
+  '2022-blake3-chacha20-poly1305': {
+    keyLength: 32,
+    request: '766461fc1e33cbcaa8ff29330f27d01f8f31f9e9619a8aa0ce40ae38d4b3b790',
+    response: '32630403f29ea6256252b8994241db179852b6cbccdc0d07d3a8b4d7c53a105b',
+  },
 };
 const CLIENT_SESSION = Buffer.from('0102030405060708', 'hex');
 const SERVER_SESSION = Buffer.from('a1a2a3a4a5a6a7a8', 'hex');
@@ -83,7 +95,10 @@ test('SIP004 UDP: salt | AEAD(HKDF-SHA1 subkey, nonce 0, address | payload) | ta
 // cipher object.
 test('stream-cipher UDP: IV | cipher(address | payload), a fresh cipher per datagram, for every method', () => {
   for (const [method, expected] of Object.entries(STREAM)) {
-    const packet = packetForm('ss-stream-cipher', { method }).seal(FRAME, Buffer.alloc(STREAM_METHODS[method].ivLength, 0x22));
+    const packet = packetForm('ss-stream-cipher', { method }).seal(
+      FRAME,
+      Buffer.alloc(STREAM_METHODS[method].ivLength, 0x22),
+    );
     assert.equal(sha256(packet), expected, method);
   }
   const iv = Buffer.alloc(16, 0x22);
@@ -95,7 +110,12 @@ test('SIP022 UDP: request and response packets of every 2022 method', () => {
   for (const [method, { keyLength, request, response }] of Object.entries(SIP022)) {
     const cipher = packetCipher(method, Buffer.alloc(keyLength, 0x33));
     const sealedRequest = cipher.seal(CLIENT_SESSION, 7, encodeRequestBody(TARGET, PAYLOAD, NOW), XNONCE);
-    const sealedResponse = cipher.seal(SERVER_SESSION, 9, encodeResponseBody(CLIENT_SESSION, TARGET, PAYLOAD, NOW), XNONCE);
+    const sealedResponse = cipher.seal(
+      SERVER_SESSION,
+      9,
+      encodeResponseBody(CLIENT_SESSION, TARGET, PAYLOAD, NOW),
+      XNONCE,
+    );
     assert.equal(sha256(sealedRequest), request, `${method} request`);
     assert.equal(sha256(sealedResponse), response, `${method} response`);
     const opened = cipher.open(sealedRequest);
@@ -108,7 +128,10 @@ test('SIP022 UDP: request and response packets of every 2022 method', () => {
   const psk = Buffer.alloc(32, 0x33);
   const ids = Buffer.concat([CLIENT_SESSION, Buffer.from('0000000000000007', 'hex')]);
   const ecb = createCipheriv('aes-256-ecb', psk, null).setAutoPadding(false);
-  const subkey = blake3(Buffer.concat([psk, CLIENT_SESSION]), { context: 'shadowsocks 2022 session subkey', dkLen: 32 });
+  const subkey = blake3(Buffer.concat([psk, CLIENT_SESSION]), {
+    context: 'shadowsocks 2022 session subkey',
+    dkLen: 32,
+  });
   // type 0 | time | padding length 0 | address | payload
   const body = Buffer.concat([Buffer.from([0]), Buffer.from('00000000692481000000', 'hex'), FRAME]);
   assert.equal(body.readBigUInt64BE(1), BigInt(NOW));
@@ -120,10 +143,14 @@ test('SIP022 UDP: request and response packets of every 2022 method', () => {
 const CHAINS = [
   ...Object.keys(SIP004).map((method) => ({ label: method, chain: aeadChain(method), password: PASSWORD })),
   ...Object.keys(STREAM).map((method) => ({ label: method, chain: streamChain(method), password: PASSWORD })),
-  ...Object.keys(SIP022).map((method) => ({ label: method, chain: [{ name: 'ss-2022', params: { method } }], password: Buffer.alloc(SIP022[method].keyLength, 0x55).toString('base64') })),
+  ...Object.keys(SIP022).map((method) => ({
+    label: method,
+    chain: [{ name: 'ss-2022', params: { method } }],
+    password: Buffer.alloc(SIP022[method].keyLength, 0x55).toString('base64'),
+  })),
 ];
 
-test('every UDP chain carries a datagram there and back, and names the reply\'s source', () => {
+test("every UDP chain carries a datagram there and back, and names the reply's source", () => {
   for (const { label, chain, password } of CHAINS) {
     const form = packetOf(chain, password);
     const client = form.client();
@@ -151,11 +178,15 @@ test('an authenticated datagram with any byte changed, cut short, or under anoth
     for (const length of [0, 1, 15, 16, 31, packet.length - 1]) {
       refusedAsProtocol(() => form.server().decode(packet.subarray(0, length)), `${label}: cut to ${length}`);
     }
-    const other = chain[0].name === 'ss-2022' ? Buffer.alloc(SIP022[chain[0].params.method].keyLength, 0x66).toString('base64') : 'another key';
+    const other =
+      chain[0].name === 'ss-2022'
+        ? Buffer.alloc(SIP022[chain[0].params.method].keyLength, 0x66).toString('base64')
+        : 'another key';
     refusedAsProtocol(() => packetOf(chain, other).server().decode(packet), `${label}: another key`);
     // SIP022 types its packets, so a client takes no request for an answer
     // (SIP004's look alike both ways, as in every implementation).
-    if (chain[0].name === 'ss-2022') refusedAsProtocol(() => form.client().decode(packet), `${label}: a request as a reply`);
+    if (chain[0].name === 'ss-2022')
+      refusedAsProtocol(() => form.client().decode(packet), `${label}: a request as a reply`);
   }
 });
 
@@ -192,19 +223,32 @@ test('SIP022: the packet window accepts each id once, reordered within the windo
     const j = Math.min(ids.length - 1, i + randomInt(64));
     [ids[i], ids[j]] = [ids[j], ids[i]];
   }
-  assert.ok(ids.every((id) => shuffled.accept(id)), 'every id of a locally shuffled run');
-  assert.ok(ids.every((id) => !shuffled.accept(id)), 'and none twice');
+  assert.ok(
+    ids.every((id) => shuffled.accept(id)),
+    'every id of a locally shuffled run',
+  );
+  assert.ok(
+    ids.every((id) => !shuffled.accept(id)),
+    'and none twice',
+  );
 });
 
 test('SIP022: a replayed datagram is refused by its session, from the same sender or any other', () => {
   for (const method of Object.keys(SIP022)) {
-    const form = packetOf([{ name: 'ss-2022', params: { method } }], Buffer.alloc(SIP022[method].keyLength, 0x55).toString('base64'));
+    const form = packetOf(
+      [{ name: 'ss-2022', params: { method } }],
+      Buffer.alloc(SIP022[method].keyLength, 0x55).toString('base64'),
+    );
     const client = form.client();
     const server = form.server();
     const first = client.encode(TARGET, PAYLOAD);
     const { session } = server.decode(first);
     server.hold(session);
-    const replay = (current) => assert.throws(() => server.decode(first, current), (error) => isProtocolError(error) && error.replay === true);
+    const replay = (current) =>
+      assert.throws(
+        () => server.decode(first, current),
+        (error) => isProtocolError(error) && error.replay === true,
+      );
     replay(session);
     replay(undefined);
     const second = server.decode(client.encode(TARGET, PAYLOAD));
@@ -212,7 +256,10 @@ test('SIP022: a replayed datagram is refused by its session, from the same sende
     // A reply replayed to the client is refused too.
     const answer = session.encode(TARGET, PAYLOAD);
     client.decode(answer);
-    assert.throws(() => client.decode(answer), (error) => error.replay === true);
+    assert.throws(
+      () => client.decode(answer),
+      (error) => error.replay === true,
+    );
     // Another client's session is another session, answered from another id.
     const other = server.decode(form.client().encode(TARGET, PAYLOAD));
     assert.notEqual(other.session, session);

@@ -19,7 +19,9 @@ import { ID, PAYLOAD } from '../fixtures/vmess/fixture-data.js';
 // second they were recorded, and its server's responses to requests of
 // ours, read with the body key and IV our request chose.
 const fixture = (name) => JSON.parse(readFileSync(new URL(`../fixtures/vmess/${name}.json`, import.meta.url), 'utf8'));
-const VARIANTS = ['aes-128-gcm', 'chacha20-poly1305', 'none'].flatMap((security) => [0, 2].map((alterId) => ({ security, alterId })));
+const VARIANTS = ['aes-128-gcm', 'chacha20-poly1305', 'none'].flatMap((security) =>
+  [0, 2].map((alterId) => ({ security, alterId })),
+);
 const chain = ({ security, alterId }) => [{ name: 'v2ray-vmess', params: { id: ID, security, alterId } }];
 
 // A salt filter like the relay's: a Set of what it has seen.
@@ -32,15 +34,25 @@ const saltFilter = () => {
 function serve(presets, wire, salts = saltFilter()) {
   let target = null;
   const out = [];
-  const decode = prepareChain(presets, { password: '', salts })('server', { onTarget: (address) => { target = address; } }).decoder((data) => out.push(data));
-  for (let offset = 0, step = 1; offset < wire.length; offset += step, step = step * 3 + 1) decode(wire.subarray(offset, offset + step));
+  const decode = prepareChain(presets, { password: '', salts })('server', {
+    onTarget: (address) => {
+      target = address;
+    },
+  }).decoder((data) => out.push(data));
+  for (let offset = 0, step = 1; offset < wire.length; offset += step, step = step * 3 + 1)
+    decode(wire.subarray(offset, offset + step));
   return { target, data: Buffer.concat(out) };
 }
 
 const refusedWith = (pattern) => (error) => isProtocolError(error) && pattern.test(error.message);
 
-test('KDF: V2Ray\'s test vector (proxy/vmess/aead/kdf_test.go)', () => {
-  const key = kdf(Buffer.from('Demo Key for KDF Value Test'), 'Demo Path for KDF Value Test', 'Demo Path for KDF Value Test2', 'Demo Path for KDF Value Test3');
+test("KDF: V2Ray's test vector (proxy/vmess/aead/kdf_test.go)", () => {
+  const key = kdf(
+    Buffer.from('Demo Key for KDF Value Test'),
+    'Demo Path for KDF Value Test',
+    'Demo Path for KDF Value Test2',
+    'Demo Path for KDF Value Test3',
+  );
   assert.equal(key.toString('hex'), '53e9d7e1bd7bd25022b71ead07d8a596efc8a845c7888652fd684b4903dc8892');
 });
 
@@ -89,7 +101,10 @@ for (const variant of VARIANTS) {
       offset = aeadHeader.LENGTH_RECORD + length;
     } else {
       // Which second our client chose is found as V2Ray's server finds it.
-      const table = legacyHeader.createAuthTable([uuidBytes(ID), ...alterIds(uuidBytes(ID), variant.alterId)], () => recorded.seconds);
+      const table = legacyHeader.createAuthTable(
+        [uuidBytes(ID), ...alterIds(uuidBytes(ID), variant.alterId)],
+        () => recorded.seconds,
+      );
       const seconds = table.lookup(request.subarray(0, 16));
       assert.notEqual(seconds, undefined, 'the request authenticates as one of the IDs');
       const plain = legacyHeader.headerDecipher(key, seconds).update(request.subarray(16));
@@ -100,31 +115,48 @@ for (const variant of VARIANTS) {
       offset = 4;
     }
     const out = [];
-    createBodyDecoder({ option: header.option, security: header.security, key: secrets.key, iv: secrets.iv })(Buffer.from(recorded.wire, 'hex').subarray(offset), (data) => out.push(data));
+    createBodyDecoder({ option: header.option, security: header.security, key: secrets.key, iv: secrets.iv })(
+      Buffer.from(recorded.wire, 'hex').subarray(offset),
+      (data) => out.push(data),
+    );
     assert.deepEqual(Buffer.concat(out), PAYLOAD);
   });
 }
 
-test('alter IDs: V2Ray\'s client authenticated with one of the derived IDs', () => {
+test("alter IDs: V2Ray's client authenticated with one of the derived IDs", () => {
   const recorded = fixture('request-aes-128-gcm-alter2');
   const wire = Buffer.from(recorded.wire, 'hex');
   const ids = alterIds(uuidBytes(ID), 2);
-  const hits = ids.filter((id) => Array.from({ length: 61 }, (_, i) => recorded.seconds - 30 + i)
-    .some((seconds) => legacyHeader.authHash(id, seconds).equals(wire.subarray(0, 16))));
+  const hits = ids.filter((id) =>
+    Array.from({ length: 61 }, (_, i) => recorded.seconds - 30 + i).some((seconds) =>
+      legacyHeader.authHash(id, seconds).equals(wire.subarray(0, 16)),
+    ),
+  );
   assert.equal(hits.length, 1, 'V2Ray picks one alter ID, never the main one, within +-30 s');
 });
 
 test('replay: a repeated auth ID or legacy session is refused, as are stale headers', (t) => {
-  for (const variant of [{ security: 'aes-128-gcm', alterId: 0 }, { security: 'aes-128-gcm', alterId: 2 }]) {
+  for (const variant of [
+    { security: 'aes-128-gcm', alterId: 0 },
+    { security: 'aes-128-gcm', alterId: 2 },
+  ]) {
     const recorded = fixture(`request-${variant.security}-alter${variant.alterId}`);
     const wire = Buffer.from(recorded.wire, 'hex');
     t.mock.timers.enable({ apis: ['Date'], now: recorded.seconds * 1000 });
     const salts = saltFilter();
     serve(chain(variant), wire, salts);
-    assert.throws(() => serve(chain(variant), wire, salts), refusedWith(/replayed/), `alterId ${variant.alterId}: replay`);
+    assert.throws(
+      () => serve(chain(variant), wire, salts),
+      refusedWith(/replayed/),
+      `alterId ${variant.alterId}: replay`,
+    );
     t.mock.timers.reset();
     t.mock.timers.enable({ apis: ['Date'], now: (recorded.seconds + 200) * 1000 });
-    assert.throws(() => serve(chain(variant), wire), refusedWith(variant.alterId === 0 ? /more than 120 s/ : /unknown user/), `alterId ${variant.alterId}: stale`);
+    assert.throws(
+      () => serve(chain(variant), wire),
+      refusedWith(variant.alterId === 0 ? /more than 120 s/ : /unknown user/),
+      `alterId ${variant.alterId}: stale`,
+    );
     t.mock.timers.reset();
   }
 });
@@ -137,19 +169,28 @@ test('hostile input: another user, a flipped header length, a flipped chunk are 
   assert.throws(() => serve(other, wire), refusedWith(/unknown user/));
   const flipped = Buffer.from(wire);
   flipped[20] ^= 1;
-  assert.throws(() => serve(chain({ security: 'aes-128-gcm', alterId: 0 }), flipped), refusedWith(/request header length: authentication failed/));
+  assert.throws(
+    () => serve(chain({ security: 'aes-128-gcm', alterId: 0 }), flipped),
+    refusedWith(/request header length: authentication failed/),
+  );
   const body = Buffer.from(wire);
   body[300] ^= 1;
-  assert.throws(() => serve(chain({ security: 'aes-128-gcm', alterId: 0 }), body), refusedWith(/chunk authentication failed/));
+  assert.throws(
+    () => serve(chain({ security: 'aes-128-gcm', alterId: 0 }), body),
+    refusedWith(/chunk authentication failed/),
+  );
 });
 
-test('params: id must be a UUID, alterId an integer, security one of V2Ray\'s', () => {
+test("params: id must be a UUID, alterId an integer, security one of V2Ray's", () => {
   const problems = (params) => validateChain([{ name: 'v2ray-vmess', params }]).map((p) => `${p.field}: ${p.message}`);
   assert.deepEqual(problems({ id: ID }), []);
   assert.match(problems({})[0], /presets\[0\]\.params\.id: missing; the user UUID/);
   assert.match(problems({ id: 'nope' })[0], /must be a UUID/);
   assert.match(problems({ id: ID, alterId: -1 })[0], /alterId: must be an integer from 0 to 1024/);
-  assert.match(problems({ id: ID, security: 'aes-256-gcm' })[0], /unknown security "aes-256-gcm" \(did you mean "aes-128-gcm"\?\); valid: aes-128-gcm, chacha20-poly1305, none, auto, zero/);
+  assert.match(
+    problems({ id: ID, security: 'aes-256-gcm' })[0],
+    /unknown security "aes-256-gcm" \(did you mean "aes-128-gcm"\?\); valid: aes-128-gcm, chacha20-poly1305, none, auto, zero/,
+  );
 });
 
 test('legacy hash table: every second within 120 s of the clock, moving with it', () => {
@@ -163,5 +204,9 @@ test('legacy hash table: every second within 120 s of the clock, moving with it'
   now += 500;
   assert.equal(table.lookup(legacyHeader.authHash(id, now - 500)), undefined, 'a second that left the window');
   assert.equal(table.lookup(legacyHeader.authHash(id, now + 120)), now + 120, 'a second that entered it');
-  assert.equal(table.lookup(legacyHeader.authHash(alterIds(id, 1)[0], now)), undefined, 'an alter ID the table was not given');
+  assert.equal(
+    table.lookup(legacyHeader.authHash(alterIds(id, 1)[0], now)),
+    undefined,
+    'an alter ID the table was not given',
+  );
 });

@@ -11,7 +11,11 @@ const fixture = (name) => readFileSync(new URL(`../fixtures/profile/${name}`, im
 // are not rows of their own.
 test('perf report: the six busiest functions by self time, callers left out', () => {
   assert.deepEqual(parsePerfReport(fixture('ss-server-aes-256-gcm.perf-report.txt')), [
-    { function: 'crypto_aead_aes256gcm_decrypt_detached_afternm', where: 'libsodium.so.23.3.0', selfShare: 42.57 / 100 },
+    {
+      function: 'crypto_aead_aes256gcm_decrypt_detached_afternm',
+      where: 'libsodium.so.23.3.0',
+      selfShare: 42.57 / 100,
+    },
     { function: '_raw_spin_unlock_irqrestore', where: '[kernel.kallsyms]', selfShare: 8.84 / 100 },
     { function: 'finish_task_switch.isra.0', where: '[kernel.kallsyms]', selfShare: 8.84 / 100 },
     { function: '_copy_to_iter', where: '[kernel.kallsyms]', selfShare: 5.22 / 100 },
@@ -38,5 +42,8 @@ test('perf report: a row without call graphs, and a symbol with a space, read th
 
 test('perf report: a report with no samples gives no rows', () => {
   assert.deepEqual(parsePerfReport(''), []);
-  assert.deepEqual(parsePerfReport('# To display the perf.data header info, please use --header/--header-only options.\n#\n'), []);
+  assert.deepEqual(
+    parsePerfReport('# To display the perf.data header info, please use --header/--header-only options.\n#\n'),
+    [],
+  );
 });

@@ -9,10 +9,14 @@ const fixture = (name) => readFileSync(new URL(`../fixtures/profile/${name}`, im
 // dashed rules, one row per system call and a total row, which is not a
 // system call.
 test('strace -c: calls per system call of our relay server, the total left out', () => {
-  assert.deepEqual(parseStraceSummary(fixture('relay-server-aes-256-gcm.strace')), { writev: 3212, read: 3217, write: 2 });
+  assert.deepEqual(parseStraceSummary(fixture('relay-server-aes-256-gcm.strace')), {
+    writev: 3212,
+    read: 3217,
+    write: 2,
+  });
 });
 
-test('strace -c: shadowsocks-libev\'s ss-server reads and writes with recvfrom and sendto', () => {
+test("strace -c: shadowsocks-libev's ss-server reads and writes with recvfrom and sendto", () => {
   assert.deepEqual(parseStraceSummary(fixture('ss-server-aes-256-gcm.strace')), { sendto: 6404, recvfrom: 7263 });
 });
 

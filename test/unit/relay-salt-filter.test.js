@@ -19,7 +19,10 @@ test('the filter pair remembers the latest half of its entries to all of them, t
   for (const salt of salts) filter.add(salt);
   // 1,500 added into halves of 500: the first 500 were cleared when the
   // third half began; the last 1,000 are remembered.
-  assert.ok(salts.slice(500).every((salt) => !filter.add(salt)), 'the latest 1,000 are remembered');
+  assert.ok(
+    salts.slice(500).every((salt) => !filter.add(salt)),
+    'the latest 1,000 are remembered',
+  );
   const forgotten = salts.slice(0, 500).filter((salt) => filter.add(salt)).length;
   assert.ok(forgotten > 490, `${forgotten} of the oldest 500 forgotten`);
 });

@@ -18,12 +18,18 @@ test('the HTML file stands alone: nothing fetched, no script, every text escaped
   assert.ok(html.includes('failed: bad &lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;</li>'));
   // A failure's stderr tail goes under it, escaped too.
   result.cases[4].reason = 'relay server exited with code 1\nError: <bad> & worse';
-  assert.ok(formatHtmlReport(result).includes('failed: relay server exited with code 1<pre>Error: &lt;bad&gt; &amp; worse</pre></li>'));
+  assert.ok(
+    formatHtmlReport(result).includes(
+      'failed: relay server exited with code 1<pre>Error: &lt;bad&gt; &amp; worse</pre></li>',
+    ),
+  );
 });
 
 test('a single plain run has bars but no whiskers, and no latency section', () => {
   const result = fixture();
-  result.cases = result.cases.slice(0, 1).map(({ runs, latency, ...caseResult }) => ({ ...caseResult, runs: runs.slice(0, 1), latency: null }));
+  result.cases = result.cases
+    .slice(0, 1)
+    .map(({ runs, latency, ...caseResult }) => ({ ...caseResult, runs: runs.slice(0, 1), latency: null }));
   const html = formatHtmlReport(result);
   assert.equal(html.match(/<rect class="bar (sender|receiver)" data-case/g).length, 2);
   assert.doesNotMatch(html, /class="whisker|id="latency"|id="not-measured"/);

@@ -15,7 +15,12 @@ function tables(markdown) {
   for (const line of markdown.split('\n')) {
     if (line.startsWith('|')) {
       current ??= [];
-      current.push(line.slice(1, -1).split(/(?<!\\)\|/).map((cell) => cell.trim()));
+      current.push(
+        line
+          .slice(1, -1)
+          .split(/(?<!\\)\|/)
+          .map((cell) => cell.trim()),
+      );
     } else if (current) {
       found.push(current);
       current = null;
@@ -28,10 +33,12 @@ function tables(markdown) {
 function singleRunResult() {
   const result = fixture();
   result.options.repeat = 1;
-  result.cases = result.cases.filter((caseResult) => caseResult.direction === 'forward').map((caseResult) => {
-    const { runs, unstable, cost, latency, ceiling, direction, parallel, ...plain } = caseResult;
-    return plain;
-  });
+  result.cases = result.cases
+    .filter((caseResult) => caseResult.direction === 'forward')
+    .map((caseResult) => {
+      const { runs, unstable, cost, latency, ceiling, direction, parallel, ...plain } = caseResult;
+      return plain;
+    });
   return result;
 }
 
@@ -51,25 +58,49 @@ test('an environment table, then the ranking by median receiver bitrate', () => 
     ['Started', '2026-11-23T01:02:03.456Z'],
   ]);
   assert.deepEqual(ranking[0], [
-    '#', 'Case', 'Chain', 'Direction', 'Sender', 'Receiver', 'Receiver min..max', 'CV',
-    'CPU s/GB client, server', 'RTT p50 / p99 (ms)', 'Efficiency',
+    '#',
+    'Case',
+    'Chain',
+    'Direction',
+    'Sender',
+    'Receiver',
+    'Receiver min..max',
+    'CV',
+    'CPU s/GB client, server',
+    'RTT p50 / p99 (ms)',
+    'Efficiency',
   ]);
   assert.deepEqual(ranking[1], ['---:', '---:', '---', '---', '---:', '---:', '---:', '---:', '---:', '---:', '---:']);
   assert.deepEqual(ranking[2], [
-    '1', '0', '`ss-base + ss-aead-cipher(aes-256-gcm)`', 'forward', '2.62 Gbits/sec', '**2.45 Gbits/sec**',
-    '2.41..2.52 Gbits/sec', '2.3%', '2.23, 2.32', '0.075 / 0.181', '47.9%',
+    '1',
+    '0',
+    '`ss-base + ss-aead-cipher(aes-256-gcm)`',
+    'forward',
+    '2.62 Gbits/sec',
+    '**2.45 Gbits/sec**',
+    '2.41..2.52 Gbits/sec',
+    '2.3%',
+    '2.23, 2.32',
+    '0.075 / 0.181',
+    '47.9%',
   ]);
-  assert.deepEqual(ranking.slice(2).map((cells) => [cells[0], cells[1], cells[3], cells[5], cells[7]]), [
-    ['1', '0', 'forward', '**2.45 Gbits/sec**', '2.3%'],
-    ['2', '0', 'reverse', '**2.35 Gbits/sec**', '1.7%'],
-    ['3', '1', 'reverse', '**1.49 Gbits/sec**', '0.9%'],
-    ['4', '1', 'forward', '**1.35 Gbits/sec**', '19.2% **unstable**'],
-  ]);
+  assert.deepEqual(
+    ranking.slice(2).map((cells) => [cells[0], cells[1], cells[3], cells[5], cells[7]]),
+    [
+      ['1', '0', 'forward', '**2.45 Gbits/sec**', '2.3%'],
+      ['2', '0', 'reverse', '**2.35 Gbits/sec**', '1.7%'],
+      ['3', '1', 'reverse', '**1.49 Gbits/sec**', '0.9%'],
+      ['4', '1', 'forward', '**1.35 Gbits/sec**', '19.2% **unstable**'],
+    ],
+  );
 });
 
 test('unmeasured cases are listed under the table with their reason', () => {
   const markdown = formatMarkdownReport(fixture());
-  assert.match(markdown, /\n\nNot measured:\n\n- Case 2 `ss-base \+ ss-stream-cipher\(rc4-md5\)`: failed: relay server exited with code 1\n {2}```\n {2}Error: error:0308010C:digital envelope routines::unsupported\n {2}```\n- Case 2 \(reverse\) /);
+  assert.match(
+    markdown,
+    /\n\nNot measured:\n\n- Case 2 `ss-base \+ ss-stream-cipher\(rc4-md5\)`: failed: relay server exited with code 1\n {2}```\n {2}Error: error:0308010C:digital envelope routines::unsupported\n {2}```\n- Case 2 \(reverse\) /,
+  );
   assert.match(markdown, /\*\*unstable\*\*: the runs varied by more than 10\.0% \(cv\)/);
 });
 
@@ -77,8 +108,15 @@ test('a single plain run gets a narrow table: no spread, cost, latency, ceiling 
   const markdown = formatMarkdownReport(singleRunResult());
   const ranking = tables(markdown)[1];
   assert.deepEqual(ranking[0], ['#', 'Case', 'Chain', 'Sender', 'Receiver']);
-  assert.deepEqual(ranking.slice(2).map((cells) => cells[1]), ['0', '1']);
-  assert.ok(tables(markdown)[0].some(([name, value]) => name === 'Run' && value === '3 s a case, 1 stream, 1 run a case, default mode'));
+  assert.deepEqual(
+    ranking.slice(2).map((cells) => cells[1]),
+    ['0', '1'],
+  );
+  assert.ok(
+    tables(markdown)[0].some(
+      ([name, value]) => name === 'Run' && value === '3 s a case, 1 stream, 1 run a case, default mode',
+    ),
+  );
   assert.doesNotMatch(markdown, /unstable|median/);
 });
 
@@ -106,21 +144,29 @@ const realRun = (name) => JSON.parse(readFileSync(new URL(`../fixtures/compare/$
 
 test('every format says how busy the machine was while it measured', () => {
   const result = realRun('smoke-1.json');
-  const sentence = 'The machine while it measured: load average 9.0-9.1 before the runs, 0.0%-0.4% of its CPU idle during them.';
+  const sentence =
+    'The machine while it measured: load average 9.0-9.1 before the runs, 0.0%-0.4% of its CPU idle during them.';
   assert.ok(formatTextReport(result).split('\n').includes(sentence));
   // Markdown: under the environment table, before the ranking.
   assert.ok(formatMarkdownReport(result).includes(`| Started | ${result.startedAt} |\n\n${sentence}\n\n| # |`));
   assert.ok(formatHtmlReport(result).includes(`</table>\n</div>\n<p class="note">${sentence}</p>\n</section>`));
   // JSON: the result as is, every ok run with its disturbance.
   const runs = JSON.parse(formatJsonReport(result)).cases.flatMap((caseResult) => caseResult.runs);
-  assert.ok(runs.length > 0 && runs.every((run) => typeof run.disturbance.loadAverage === 'number' && typeof run.disturbance.idle === 'number'));
+  assert.ok(
+    runs.length > 0 &&
+      runs.every((run) => typeof run.disturbance.loadAverage === 'number' && typeof run.disturbance.idle === 'number'),
+  );
   // A result without it (before the field) says nothing rather than "unknown".
   assert.doesNotMatch(formatMarkdownReport(fixture()), /The machine while it measured/);
 });
 
 test('the requests table marks ranks as the bitrate ranking does: overlapping intervals, and within the noise floor', () => {
   const result = realRun('requests-smoke.json');
-  const notes = (markdown) => tables(markdown).find((table) => table[0].includes('req/s')).slice(2).map((row) => row[5]);
+  const notes = (markdown) =>
+    tables(markdown)
+      .find((table) => table[0].includes('req/s'))
+      .slice(2)
+      .map((row) => row[5]);
   // 3 runs a case: 28476 [23069-29552], 23115 [20054-27338], 21410 [20547-26659]
   // all overlap: the third cannot be put below the first either.
   assert.deepEqual(notes(formatMarkdownReport(result)), [
@@ -135,6 +181,9 @@ test('the requests table marks ranks as the bitrate ranking does: overlapping in
   for (const caseResult of result.cases) Object.assign(caseResult.requests, { low: null, high: null });
   result.noiseFloor = { runs: 3, seconds: 1, cv: 0.1, bits_per_second: 2e10, values: [1.9e10, 2e10, 2.3e10] };
   assert.deepEqual(notes(formatMarkdownReport(result)), ['28476', '23115', '21410, within noise of #2']);
-  assert.match(formatMarkdownReport(result), /within noise of #N: closer to rank N than direct's own spread \(cv 10\.0%\)/);
+  assert.match(
+    formatMarkdownReport(result),
+    /within noise of #N: closer to rank N than direct's own spread \(cv 10\.0%\)/,
+  );
   assert.match(formatHtmlReport(result), /<td class="number">21410, within noise of #2<\/td>/);
 });

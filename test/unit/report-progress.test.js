@@ -6,7 +6,10 @@ import { createProgress } from '../../lib/report/progress.js';
 
 const CLEAR_LINE = '\r\x1b[2K';
 const gcm = { index: 0, presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }] };
-const ctr = { index: 3, presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }] };
+const ctr = {
+  index: 3,
+  presets: [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } }],
+};
 
 function fakeStream({ isTTY, columns = 80 }) {
   const stream = new Writable({
@@ -68,7 +71,10 @@ test('without a terminal one plain line per case and nothing rewritten', () => {
   progress.caseFinished({ ...gcm, status: 'ok', wallSeconds: 4 });
   progress.caseStarted(ctr);
   progress.stop();
-  assert.equal(stream.writes.join(''), '[run 2/17] Test Case 0  aes-256-gcm ...\n[run 2/17] Test Case 3  aes-256-ctr ...\n');
+  assert.equal(
+    stream.writes.join(''),
+    '[run 2/17] Test Case 0  aes-256-gcm ...\n[run 2/17] Test Case 3  aes-256-ctr ...\n',
+  );
 });
 
 test('positions count up by themselves when not given', () => {
@@ -76,7 +82,10 @@ test('positions count up by themselves when not given', () => {
   const progress = createProgress({ stream, total: 2 });
   progress.caseStarted(gcm);
   progress.caseStarted(ctr);
-  assert.equal(stream.writes.join(''), '[run 1/2] Test Case 0  aes-256-gcm ...\n[run 2/2] Test Case 3  aes-256-ctr ...\n');
+  assert.equal(
+    stream.writes.join(''),
+    '[run 1/2] Test Case 0  aes-256-gcm ...\n[run 2/2] Test Case 3  aes-256-ctr ...\n',
+  );
 });
 
 // Neither progress is stopped: their refresh timers are unref'd, so this
@@ -104,13 +113,21 @@ test('repeats and direction show on the line; ceilings get a line of their own',
   plain.ceilingStarted(ctr.presets, 1, 2);
   plain.caseStarted({ ...ctr, direction: 'forward' }, 1, { repeat: 0, repeats: 2 });
   plain.caseStarted({ ...ctr, direction: 'forward' }, 2, { repeat: 0, repeats: 1 });
-  assert.equal(log.writes.join(''), '[ceiling 1/2] aes-256-ctr ...\n[run 1/4] Test Case 3  aes-256-ctr (repeat 1/2) ...\n[run 2/4] Test Case 3  aes-256-ctr ...\n');
+  assert.equal(
+    log.writes.join(''),
+    '[ceiling 1/2] aes-256-ctr ...\n[run 1/4] Test Case 3  aes-256-ctr (repeat 1/2) ...\n[run 2/4] Test Case 3  aes-256-ctr ...\n',
+  );
 });
 
 test('the header, the progress line and the case blocks number cases alike', async () => {
   const { createReporter } = await import('../../lib/report/reporter.js');
   const out = { stdout: '', stderr: '' };
-  const stream = (name) => ({ isTTY: false, write: (text) => { out[name] += text; } });
+  const stream = (name) => ({
+    isTTY: false,
+    write: (text) => {
+      out[name] += text;
+    },
+  });
   const reporter = await createReporter({ archive: false, stdout: stream('stdout'), stderr: stream('stderr') });
   const result = {
     tool: { name: 'cipherbench', version: '0.1.0' },
@@ -128,7 +145,14 @@ test('the header, the progress line and the case blocks number cases alike', asy
   };
   // Three cases, one of them not installed, two runs each: 4 runs.
   reporter.onEvent({ type: 'run-started', result, total: 4, cases: 3 });
-  reporter.onEvent({ type: 'case-started', case: { ...ctr, direction: 'forward' }, position: 1, total: 4, repeat: 0, repeats: 2 });
+  reporter.onEvent({
+    type: 'case-started',
+    case: { ...ctr, direction: 'forward' },
+    position: 1,
+    total: 4,
+    repeat: 0,
+    repeats: 2,
+  });
   reporter.stop();
   assert.match(out.stdout, /\n\nrunning 3 tests \(1 not available here\), 2 runs each: 4 runs\.\.\.\n\n$/);
   assert.equal(out.stderr, '[run 1/4] Test Case 3  aes-256-ctr (repeat 1/2) ...\n');

@@ -7,13 +7,14 @@ import { disturbedReason, retryBudget } from '../../lib/runner/disturbed-runs.js
 // that other work disturbed it, or that its own cipher ceiling and that of
 // a case of the same chain say the order is the other way.
 const chain = (name, method) => [{ name: 'ss-base' }, { name, params: { method } }];
-const ranked = (...rows) => rows.map(([presets, bps, ceilingBps, disturbed = null], index) => ({
-  index,
-  presets,
-  receiver: { bits_per_second: bps, low: null },
-  ceiling: ceilingBps === null ? null : { encrypt_bps: ceilingBps, decrypt_bps: ceilingBps * 1.1 },
-  disturbed,
-}));
+const ranked = (...rows) =>
+  rows.map(([presets, bps, ceilingBps, disturbed = null], index) => ({
+    index,
+    presets,
+    receiver: { bits_per_second: bps, low: null },
+    ceiling: ceilingBps === null ? null : { encrypt_bps: ceilingBps, decrypt_bps: ceilingBps * 1.1 },
+    disturbed,
+  }));
 
 test('a case of the same chain ranked above one with the faster cipher, both by more than the noise', () => {
   // The issue's inversion: aes-256-cfb over aes-128-cfb, whose cipher is faster.
@@ -29,13 +30,29 @@ test('a case of the same chain ranked above one with the faster cipher, both by 
   // Bitrates within the noise floor's cv (here 150 %): nothing is said.
   assert.equal(againstCeilingNote(rows, 2, { cv: 1.5 }), '');
   // Ceilings apart by less than 20 %: too close for a ceiling to order.
-  const nearCeilings = ranked([chain('ss-aead-cipher', 'aes-256-gcm'), 6.5e9, 11.9e9], [chain('ss-aead-cipher', 'aes-128-gcm'), 6.0e9, 14.0e9]);
+  const nearCeilings = ranked(
+    [chain('ss-aead-cipher', 'aes-256-gcm'), 6.5e9, 11.9e9],
+    [chain('ss-aead-cipher', 'aes-128-gcm'), 6.0e9, 14.0e9],
+  );
   assert.equal(againstCeilingNote(nearCeilings, 1, null), '');
   // Bitrates apart by less than 5 %: no claim to contradict.
-  const close = ranked([chain('ss-stream-cipher', 'aes-256-cfb'), 1.0e9, 3.0e9], [chain('ss-stream-cipher', 'aes-128-cfb'), 0.97e9, 4.0e9]);
+  const close = ranked(
+    [chain('ss-stream-cipher', 'aes-256-cfb'), 1.0e9, 3.0e9],
+    [chain('ss-stream-cipher', 'aes-128-cfb'), 0.97e9, 4.0e9],
+  );
   assert.equal(againstCeilingNote(close, 1, null), '');
   // Without ceilings (--no-ceiling), nothing to judge by.
-  assert.equal(againstCeilingNote(ranked([chain('ss-stream-cipher', 'aes-256-cfb'), 2e9, null], [chain('ss-stream-cipher', 'aes-128-cfb'), 1e9, null]), 1, null), '');
+  assert.equal(
+    againstCeilingNote(
+      ranked(
+        [chain('ss-stream-cipher', 'aes-256-cfb'), 2e9, null],
+        [chain('ss-stream-cipher', 'aes-128-cfb'), 1e9, null],
+      ),
+      1,
+      null,
+    ),
+    '',
+  );
 });
 
 test('a disturbed case is marked first, with its runs when it has several', () => {
@@ -51,8 +68,14 @@ test('a disturbed case is marked first, with its runs when it has several', () =
 
 test('a run is disturbed past 10 % of the CPU to other processes or 5 % stolen; the retries are bounded', () => {
   assert.equal(disturbedReason({ disturbance: { others: 0.1, steal: 0.05 } }), null);
-  assert.equal(disturbedReason({ disturbance: { others: 0.34, steal: 0 } }), 'other processes took 34% of the machine\'s CPU (limit 10%)');
-  assert.equal(disturbedReason({ disturbance: { others: 0, steal: 0.07 } }), 'the hypervisor took 7% of the machine\'s CPU for other guests (limit 5%)');
+  assert.equal(
+    disturbedReason({ disturbance: { others: 0.34, steal: 0 } }),
+    "other processes took 34% of the machine's CPU (limit 10%)",
+  );
+  assert.equal(
+    disturbedReason({ disturbance: { others: 0, steal: 0.07 } }),
+    "the hypervisor took 7% of the machine's CPU for other guests (limit 5%)",
+  );
   // Without /proc, or a run that measured nothing: nothing to judge.
   assert.equal(disturbedReason({ disturbance: { others: null, steal: null } }), null);
   assert.equal(disturbedReason({ status: 'failed' }), null);

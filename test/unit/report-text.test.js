@@ -18,7 +18,13 @@ const ok = (index, presets, sender, receiver) => ({
   wallSeconds: 4.2,
 });
 const notMeasured = (index, presets, status, reason) => ({
-  index, presets, status, reason, sender: null, receiver: null, wallSeconds: 0,
+  index,
+  presets,
+  status,
+  reason,
+  sender: null,
+  receiver: null,
+  wallSeconds: 0,
 });
 
 // The four cases and the machine of the blinksocks report (the seed), so the
@@ -39,13 +45,16 @@ function seedResult() {
       iperf3: { path: '/usr/bin/iperf3', version: '3.12' },
     },
     options: {
-      casesFile: '/tmp/cases.js', duration: 3, parallel: 1, filter: null,
+      casesFile: '/tmp/cases.js',
+      duration: 3,
+      parallel: 1,
+      filter: null,
       ports: { client: 1081, server: 1082, target: 1083 },
     },
     cases: [
       ok(0, chain('ss-stream-cipher', 'aes-256-ctr'), [1.89 * GiB, 5.42e9], [1.77 * GiB, 4.88e9, 3.11]),
       ok(1, chain('ss-stream-cipher', 'aes-256-cfb'), [994 * MiB, 2.78e9], [890 * MiB, 2.26e9, 3.31]),
-      ok(2, chain('ss-stream-cipher', 'camellia-256-cfb'), [502 * MiB, 1.40e9], [394 * MiB, 887e6, 3.73]),
+      ok(2, chain('ss-stream-cipher', 'camellia-256-cfb'), [502 * MiB, 1.4e9], [394 * MiB, 887e6, 3.73]),
       ok(3, chain('ss-aead-cipher', 'aes-256-gcm'), [804 * MiB, 2.25e9], [489 * MiB, 1.24e9, 3.31]),
     ],
   };
@@ -53,9 +62,19 @@ function seedResult() {
 
 function withUnmeasuredCases() {
   const result = seedResult();
-  result.cases.splice(1, 0, notMeasured(4, chain('ss-aead-cipher', 'chacha20-ietf-poly1305'), 'failed',
-    'relay client exited with code 1\nError: listen EADDRINUSE 127.0.0.1:1081'));
-  result.cases.push(notMeasured(5, chain('ss-stream-cipher', 'rc4-md5'), 'skipped', 'rc4-md5 needs OpenSSL legacy provider'));
+  result.cases.splice(
+    1,
+    0,
+    notMeasured(
+      4,
+      chain('ss-aead-cipher', 'chacha20-ietf-poly1305'),
+      'failed',
+      'relay client exited with code 1\nError: listen EADDRINUSE 127.0.0.1:1081',
+    ),
+  );
+  result.cases.push(
+    notMeasured(5, chain('ss-stream-cipher', 'rc4-md5'), 'skipped', 'rc4-md5 needs OpenSSL legacy provider'),
+  );
   return result;
 }
 
@@ -63,53 +82,70 @@ function interruptedResult() {
   const result = seedResult();
   result.complete = false;
   result.interrupted = 'SIGINT';
-  for (const caseResult of result.cases.slice(2)) Object.assign(caseResult, notMeasured(caseResult.index, caseResult.presets, 'skipped', 'run interrupted'));
+  for (const caseResult of result.cases.slice(2))
+    Object.assign(caseResult, notMeasured(caseResult.index, caseResult.presets, 'skipped', 'run interrupted'));
   return result;
 }
 
 test('a measured case block is the seed block, line for line', () => {
   const [first, , third] = seedResult().cases;
-  assert.equal(formatCaseBlock(first, { color: false }), [
-    '------------ Test Case 0 ----------------',
-    'ss-base + ss-stream-cipher(aes-256-ctr)',
-    'Interval         Transfer     Bitrate',
-    '0.00-3.00   sec  1.89 GBytes  5.42 Gbits/sec  sender',
-    '0.00-3.11   sec  1.77 GBytes  4.88 Gbits/sec  receiver',
-    '-----------------------------------------',
-  ].join('\n'));
-  assert.match(formatCaseBlock(third, { color: false }), /^0\.00-3\.73 {3}sec {2}394 MBytes {2}887 Mbits\/sec {2}receiver$/m);
+  assert.equal(
+    formatCaseBlock(first, { color: false }),
+    [
+      '------------ Test Case 0 ----------------',
+      'ss-base + ss-stream-cipher(aes-256-ctr)',
+      'Interval         Transfer     Bitrate',
+      '0.00-3.00   sec  1.89 GBytes  5.42 Gbits/sec  sender',
+      '0.00-3.11   sec  1.77 GBytes  4.88 Gbits/sec  receiver',
+      '-----------------------------------------',
+    ].join('\n'),
+  );
+  assert.match(
+    formatCaseBlock(third, { color: false }),
+    /^0\.00-3\.73 {3}sec {2}394 MBytes {2}887 Mbits\/sec {2}receiver$/m,
+  );
 });
 
 test('a case that did not measure says why instead of rows', () => {
   const result = withUnmeasuredCases();
-  assert.equal(formatCaseBlock(result.cases[1], { color: false }), [
-    '------------ Test Case 4 ----------------',
-    'ss-base + ss-aead-cipher(chacha20-ietf-poly1305)',
-    'FAILED: relay client exited with code 1',
-    '  Error: listen EADDRINUSE 127.0.0.1:1081',
-    '-----------------------------------------',
-  ].join('\n'));
-  assert.match(formatCaseBlock(result.cases.at(-1), { color: false }), /^SKIPPED: rc4-md5 needs OpenSSL legacy provider$/m);
+  assert.equal(
+    formatCaseBlock(result.cases[1], { color: false }),
+    [
+      '------------ Test Case 4 ----------------',
+      'ss-base + ss-aead-cipher(chacha20-ietf-poly1305)',
+      'FAILED: relay client exited with code 1',
+      '  Error: listen EADDRINUSE 127.0.0.1:1081',
+      '-----------------------------------------',
+    ].join('\n'),
+  );
+  assert.match(
+    formatCaseBlock(result.cases.at(-1), { color: false }),
+    /^SKIPPED: rc4-md5 needs OpenSSL legacy provider$/m,
+  );
 });
 
 test('ranking is by receiver bitrate, highest first, as in the seed', () => {
-  assert.equal(formatRanking(seedResult(), { color: false }), [
-    '(ranking):',
-    '',
-    ' 1: Test Case 0, Bitrate=[5.42 Gbits/sec, 4.88 Gbits/sec], ss-base + ss-stream-cipher(aes-256-ctr)',
-    ' 2: Test Case 1, Bitrate=[2.78 Gbits/sec, 2.26 Gbits/sec], ss-base + ss-stream-cipher(aes-256-cfb)',
-    ' 3: Test Case 3, Bitrate=[2.25 Gbits/sec, 1.24 Gbits/sec], ss-base + ss-aead-cipher(aes-256-gcm)',
-    ' 4: Test Case 2, Bitrate=[1.40 Gbits/sec, 887 Mbits/sec], ss-base + ss-stream-cipher(camellia-256-cfb)',
-    '',
-    'Done in 59.51s.',
-  ].join('\n'));
+  assert.equal(
+    formatRanking(seedResult(), { color: false }),
+    [
+      '(ranking):',
+      '',
+      ' 1: Test Case 0, Bitrate=[5.42 Gbits/sec, 4.88 Gbits/sec], ss-base + ss-stream-cipher(aes-256-ctr)',
+      ' 2: Test Case 1, Bitrate=[2.78 Gbits/sec, 2.26 Gbits/sec], ss-base + ss-stream-cipher(aes-256-cfb)',
+      ' 3: Test Case 3, Bitrate=[2.25 Gbits/sec, 1.24 Gbits/sec], ss-base + ss-aead-cipher(aes-256-gcm)',
+      ' 4: Test Case 2, Bitrate=[1.40 Gbits/sec, 887 Mbits/sec], ss-base + ss-stream-cipher(camellia-256-cfb)',
+      '',
+      'Done in 59.51s.',
+    ].join('\n'),
+  );
 });
 
 test('failed and skipped cases follow the ranking with their first reason line', () => {
   const lines = formatRanking(withUnmeasuredCases(), { color: false }).split('\n');
-  assert.deepEqual(lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.split(',')[0]), [
-    ' 1: Test Case 0', ' 2: Test Case 1', ' 3: Test Case 3', ' 4: Test Case 2',
-  ]);
+  assert.deepEqual(
+    lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.split(',')[0]),
+    [' 1: Test Case 0', ' 2: Test Case 1', ' 3: Test Case 3', ' 4: Test Case 2'],
+  );
   const notRanked = lines.slice(lines.indexOf('(not ranked):'));
   assert.deepEqual(notRanked.slice(0, 4), [
     '(not ranked):',
@@ -127,37 +163,43 @@ test('an interrupted run says so above the ranking', () => {
   assert.ok(lines.includes('    Test Case 3, SKIPPED: run interrupted, ss-base + ss-aead-cipher(aes-256-gcm)'));
 
   const aborted = { ...interruptedResult(), interrupted: 'aborted' };
-  assert.equal(formatRanking(aborted, { color: false }).split('\n')[2], 'INCOMPLETE: the run was cut short; 2 of 4 cases measured.');
+  assert.equal(
+    formatRanking(aborted, { color: false }).split('\n')[2],
+    'INCOMPLETE: the run was cut short; 2 of 4 cases measured.',
+  );
 });
 
 test('the header lists the machine, every Node.js version and iperf3, aligned', () => {
-  assert.equal(formatHeader(seedResult(), { color: false }), [
-    'cipherbench:',
-    'version         0.1.0',
-    'cases           /tmp/cases.js',
-    '',
-    'Operating System:',
-    'cpu             Intel(R) Core(TM) i3-4160 CPU @ 3.60GHz',
-    'cores           4 (2 physical)',
-    'memory          15.6 GBytes',
-    'type            Linux',
-    'platform        linux',
-    'arch            x64',
-    'release         4.4.0-96-generic',
-    'distro          Ubuntu 16.04.3 LTS',
-    'aes             yes',
-    '',
-    'Node.js Versions:',
-    'http_parser     2.7.0',
-    'node            8.6.0',
-    'v8              6.0.287.53',
-    'uv              1.14.1',
-    'openssl         1.0.2l',
-    '',
-    'iperf3:',
-    'version         3.12',
-    'path            /usr/bin/iperf3',
-  ].join('\n'));
+  assert.equal(
+    formatHeader(seedResult(), { color: false }),
+    [
+      'cipherbench:',
+      'version         0.1.0',
+      'cases           /tmp/cases.js',
+      '',
+      'Operating System:',
+      'cpu             Intel(R) Core(TM) i3-4160 CPU @ 3.60GHz',
+      'cores           4 (2 physical)',
+      'memory          15.6 GBytes',
+      'type            Linux',
+      'platform        linux',
+      'arch            x64',
+      'release         4.4.0-96-generic',
+      'distro          Ubuntu 16.04.3 LTS',
+      'aes             yes',
+      '',
+      'Node.js Versions:',
+      'http_parser     2.7.0',
+      'node            8.6.0',
+      'v8              6.0.287.53',
+      'uv              1.14.1',
+      'openssl         1.0.2l',
+      '',
+      'iperf3:',
+      'version         3.12',
+      'path            /usr/bin/iperf3',
+    ].join('\n'),
+  );
 });
 
 test('the header widens its label column for long names and says what is unknown', () => {
@@ -201,38 +243,54 @@ test('colour only when asked, and then the same text underneath', () => {
 const repeated = () => JSON.parse(readFileSync(new URL('../fixtures/result-v2.json', import.meta.url), 'utf8'));
 
 test('a repeated case shows the median run, the spread, cost, latency and ceiling', () => {
-  assert.equal(formatCaseBlock(repeated().cases[0], { color: false }), [
-    '------------ Test Case 0 ----------------',
-    'ss-base + ss-aead-cipher(aes-256-gcm)',
-    'Interval         Transfer     Bitrate',
-    '0.00-3.00   sec  937 MBytes  2.62 Gbits/sec  sender',
-    '0.00-3.04   sec  888 MBytes  2.45 Gbits/sec  receiver',
-    'sender    median 2.62 Gbits/sec  min 2.55  max 2.66  cv 2.1%  (3 runs)',
-    'receiver  median 2.45 Gbits/sec  min 2.41  max 2.52  cv 2.3%  (3 runs)',
-    'cost             cpu s  cpu s/GB     peak RSS',
-    'relay client      2.10      2.23  58.3 MBytes',
-    'relay server      2.18      2.32  57.7 MBytes',
-    'latency (ms)     count   mean    p50    p90    p99  p99.9    max',
-    'rtt               2000  0.081  0.075  0.102  0.181  0.402  0.812',
-    'connect            200  0.512  0.470  0.610  0.980  1.700  1.700',
-    'ceiling          encrypt 5.12 Gbits/sec  decrypt 5.40 Gbits/sec  (16.0 KBytes reads, one core)  efficiency 47.9%',
-    '-----------------------------------------',
-  ].join('\n'));
+  assert.equal(
+    formatCaseBlock(repeated().cases[0], { color: false }),
+    [
+      '------------ Test Case 0 ----------------',
+      'ss-base + ss-aead-cipher(aes-256-gcm)',
+      'Interval         Transfer     Bitrate',
+      '0.00-3.00   sec  937 MBytes  2.62 Gbits/sec  sender',
+      '0.00-3.04   sec  888 MBytes  2.45 Gbits/sec  receiver',
+      'sender    median 2.62 Gbits/sec  min 2.55  max 2.66  cv 2.1%  (3 runs)',
+      'receiver  median 2.45 Gbits/sec  min 2.41  max 2.52  cv 2.3%  (3 runs)',
+      'cost             cpu s  cpu s/GB     peak RSS',
+      'relay client      2.10      2.23  58.3 MBytes',
+      'relay server      2.18      2.32  57.7 MBytes',
+      'latency (ms)     count   mean    p50    p90    p99  p99.9    max',
+      'rtt               2000  0.081  0.075  0.102  0.181  0.402  0.812',
+      'connect            200  0.512  0.470  0.610  0.980  1.700  1.700',
+      'ceiling          encrypt 5.12 Gbits/sec  decrypt 5.40 Gbits/sec  (16.0 KBytes reads, one core)  efficiency 47.9%',
+      '-----------------------------------------',
+    ].join('\n'),
+  );
 });
 
 test('an unstable case is marked in its block and its rank, with a warning under the ranking', () => {
   const result = repeated();
-  assert.match(formatCaseBlock(result.cases[2], { color: false }),
-    /^receiver  median 1\.35 Gbits\/sec  min 1\.10  max 1\.62  cv 19\.2%  \(3 runs\)  UNSTABLE$/m);
+  assert.match(
+    formatCaseBlock(result.cases[2], { color: false }),
+    /^receiver  median 1\.35 Gbits\/sec  min 1\.10  max 1\.62  cv 19\.2%  \(3 runs\)  UNSTABLE$/m,
+  );
   const lines = formatRanking(result, { color: false }).split('\n');
-  assert.deepEqual(lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.replace(/, ss-base \+ .*$/, '')), [
-    ' 1: Test Case 0, Bitrate=[2.62 Gbits/sec, 2.45 Gbits/sec], median of 3, cv 2.3%',
-    ' 2: Test Case 0 (reverse), Bitrate=[2.49 Gbits/sec, 2.35 Gbits/sec], median of 3, cv 1.7%',
-    ' 3: Test Case 1 (reverse), Bitrate=[1.59 Gbits/sec, 1.49 Gbits/sec], median of 2, cv 0.9%',
-    ' 4: Test Case 1, Bitrate=[1.45 Gbits/sec, 1.35 Gbits/sec], median of 3, cv 19.2% UNSTABLE',
-  ]);
-  assert.ok(lines.some((line) => line.startsWith('UNSTABLE: the receiver bitrate of 1 case varied by more than 10.0% between runs')));
-  assert.ok(lines.includes('    Test Case 2 (reverse), FAILED: relay server exited with code 1, ss-base + ss-stream-cipher(rc4-md5)'));
+  assert.deepEqual(
+    lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.replace(/, ss-base \+ .*$/, '')),
+    [
+      ' 1: Test Case 0, Bitrate=[2.62 Gbits/sec, 2.45 Gbits/sec], median of 3, cv 2.3%',
+      ' 2: Test Case 0 (reverse), Bitrate=[2.49 Gbits/sec, 2.35 Gbits/sec], median of 3, cv 1.7%',
+      ' 3: Test Case 1 (reverse), Bitrate=[1.59 Gbits/sec, 1.49 Gbits/sec], median of 2, cv 0.9%',
+      ' 4: Test Case 1, Bitrate=[1.45 Gbits/sec, 1.35 Gbits/sec], median of 3, cv 19.2% UNSTABLE',
+    ],
+  );
+  assert.ok(
+    lines.some((line) =>
+      line.startsWith('UNSTABLE: the receiver bitrate of 1 case varied by more than 10.0% between runs'),
+    ),
+  );
+  assert.ok(
+    lines.includes(
+      '    Test Case 2 (reverse), FAILED: relay server exited with code 1, ss-base + ss-stream-cipher(rc4-md5)',
+    ),
+  );
   assert.ok(!formatRanking(seedResult(), { color: false }).includes('UNSTABLE'));
 });
 
@@ -267,9 +325,9 @@ test('one run with no extras keeps the seed block and ranking line exactly', () 
 
 test('a figure asked for but not measured says why, above the closing line', () => {
   const caseResult = repeated().cases[4];
-  caseResult.warnings = ['no cipher ceiling: needs OpenSSL\'s legacy provider, which could not be loaded: unsupported'];
+  caseResult.warnings = ["no cipher ceiling: needs OpenSSL's legacy provider, which could not be loaded: unsupported"];
   assert.deepEqual(formatCaseBlock(caseResult, { color: false }).split('\n').slice(-2), [
-    'warning: no cipher ceiling: needs OpenSSL\'s legacy provider, which could not be loaded: unsupported',
+    "warning: no cipher ceiling: needs OpenSSL's legacy provider, which could not be loaded: unsupported",
     '-----------------------------------------',
   ]);
 });
@@ -289,8 +347,10 @@ test('a reference row reads by its label everywhere, never as JSON', () => {
     ...ok(6, undefined, [1 * GiB, 3e9], [1 * GiB, 2.9e9, 3.0]),
     impl: 'command',
     label: 'before aes-256-gcm',
-    client: 'node ../before/bin/cipherbench.js relay client --listen {listen} --server {server} --forward {forward} --key {key} --presets \'[{"name":"ss-base"}]\'',
-    server: 'node ../before/bin/cipherbench.js relay server --listen {listen} --key {key} --presets \'[{"name":"ss-base"}]\'',
+    client:
+      'node ../before/bin/cipherbench.js relay client --listen {listen} --server {server} --forward {forward} --key {key} --presets \'[{"name":"ss-base"}]\'',
+    server:
+      'node ../before/bin/cipherbench.js relay server --listen {listen} --key {key} --presets \'[{"name":"ss-base"}]\'',
   };
   delete command.presets;
   result.cases.push(command);

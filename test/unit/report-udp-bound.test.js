@@ -16,9 +16,26 @@ const fixture = () => JSON.parse(readFileSync(new URL('../fixtures/result-v2.jso
 // them, neither has a cipher ceiling (docs/udp.md).
 function fixedRateResult() {
   const result = upgradeResult(fixture());
-  result.options = { ...result.options, repeat: 1, udp: true, rate: 1e9, length: 1200, maxLoss: 1, rateSearch: false, ceiling: false };
+  result.options = {
+    ...result.options,
+    repeat: 1,
+    udp: true,
+    rate: 1e9,
+    length: 1200,
+    maxLoss: 1,
+    rateSearch: false,
+    ceiling: false,
+  };
   const udp = (lost, overBound) => ({
-    offered_bps: 1e9, length: 1200, packets: 10000, lost_packets: lost * 100, lost_percent: lost, jitter_ms: 0.1, out_of_order: 0, max_loss: null, over_bound: overBound,
+    offered_bps: 1e9,
+    length: 1200,
+    packets: 10000,
+    lost_packets: lost * 100,
+    lost_percent: lost,
+    jitter_ms: 0.1,
+    out_of_order: 0,
+    max_loss: null,
+    over_bound: overBound,
   });
   const [within, over] = result.cases.filter((caseResult) => caseResult.direction === 'forward');
   within.udp = udp(0.5, null);
@@ -33,13 +50,22 @@ const LINE = 'lost 85.2% at 1.00 Gbits/sec, above the 1% bound: not ranked';
 test('a UDP row that lost more than its bound is not ranked by what got through, in every report', () => {
   const result = fixedRateResult();
   const { ranked, overBound } = rankCases(result);
-  assert.deepEqual(ranked.map((caseResult) => caseResult.index), [0]);
-  assert.deepEqual(overBound.map((caseResult) => caseResult.index), [1]);
+  assert.deepEqual(
+    ranked.map((caseResult) => caseResult.index),
+    [0],
+  );
+  assert.deepEqual(
+    overBound.map((caseResult) => caseResult.index),
+    [1],
+  );
 
   const text = formatRanking(result);
   assert.match(text, /^ 1: Test Case 0,/m);
   assert.doesNotMatch(text, /^ 2: /m);
-  assert.match(text, /\(not ranked\):\n\n +Test Case 1, lost 85\.2% at 1\.00 Gbits\/sec, above the 1% bound: not ranked, /);
+  assert.match(
+    text,
+    /\(not ranked\):\n\n +Test Case 1, lost 85\.2% at 1\.00 Gbits\/sec, above the 1% bound: not ranked, /,
+  );
   assert.match(formatCaseBlock(result.cases[1]), new RegExp(`^loss bound +${LINE}$`, 'm'));
   assert.doesNotMatch(formatCaseBlock(result.cases[1]), /efficiency|ceiling/);
 
@@ -47,25 +73,59 @@ test('a UDP row that lost more than its bound is not ranked by what got through,
   assert.match(markdown, /^### cipherbench: 2 of 2 cases measured$/m);
   assert.match(markdown, new RegExp(`^Not ranked:\\n\\n- Case 1 \`[^\`]+\`: ${LINE}$`, 'm'));
   assert.doesNotMatch(markdown, /Efficiency/);
-  assert.equal(markdown.split('\n').filter((line) => /^\| \d+ \| 1 \|/.test(line)).length, 0, 'no ranking row for case 1');
+  assert.equal(
+    markdown.split('\n').filter((line) => /^\| \d+ \| 1 \|/.test(line)).length,
+    0,
+    'no ranking row for case 1',
+  );
 
   const html = formatHtmlReport(result);
-  assert.match(html, new RegExp(`<section id="not-ranked">\\n<h2>Not ranked</h2>\\n<ul>\\n<li>Case 1 <code>[^<]+</code>: ${LINE}</li>`));
+  assert.match(
+    html,
+    new RegExp(`<section id="not-ranked">\\n<h2>Not ranked</h2>\\n<ul>\\n<li>Case 1 <code>[^<]+</code>: ${LINE}</li>`),
+  );
   assert.doesNotMatch(html, /Efficiency/);
 
-  assert.deepEqual(JSON.parse(formatJsonReport(result)).cases[1].udp.over_bound, { percent: 1, runs: 1, of: 1, lost_percent: 85.2, offered_bps: 1e9, searched: false });
+  assert.deepEqual(JSON.parse(formatJsonReport(result)).cases[1].udp.over_bound, {
+    percent: 1,
+    runs: 1,
+    of: 1,
+    lost_percent: 85.2,
+    offered_bps: 1e9,
+    searched: false,
+  });
 });
 
 test('a search where no probe passed, and a row over the bound in some runs only, say so', () => {
   const result = fixedRateResult();
-  result.cases[1].udp.over_bound = { percent: 1, runs: 2, of: 3, lost_percent: 12.5, offered_bps: 31.25e6, searched: true };
-  assert.match(formatRanking(result), /Test Case 1, lost 12\.5% at 31\.2 Mbits\/sec, the lowest rate searched, above the 1% bound \(2 of 3 runs\): not ranked/);
+  result.cases[1].udp.over_bound = {
+    percent: 1,
+    runs: 2,
+    of: 3,
+    lost_percent: 12.5,
+    offered_bps: 31.25e6,
+    searched: true,
+  };
+  assert.match(
+    formatRanking(result),
+    /Test Case 1, lost 12\.5% at 31\.2 Mbits\/sec, the lowest rate searched, above the 1% bound \(2 of 3 runs\): not ranked/,
+  );
 });
 
 test('compare and history tell a searched UDP rate from an offered one, and an offered one with its bound from one without (version 4)', () => {
   const options = { duration: 3, udp: true, rate: 1e9, length: 1200 };
   const described = (extra) => workloadOf({ options: { ...options, ...extra } }).description;
-  assert.equal(described({ maxLoss: 1, rateSearch: true }), 'UDP the highest rate up to 1.00 Gbits/sec losing at most 1%, 1200-byte datagrams, 3 s a run');
-  assert.equal(described({ maxLoss: 1, rateSearch: false }), 'UDP at 1.00 Gbits/sec offered, 1200-byte datagrams, 3 s a run');
-  assert.equal(described({ maxLoss: 1, rateSearch: false }), described({ maxLoss: null, rateSearch: false }), 'the bound decides the ranking, not the figures');
+  assert.equal(
+    described({ maxLoss: 1, rateSearch: true }),
+    'UDP the highest rate up to 1.00 Gbits/sec losing at most 1%, 1200-byte datagrams, 3 s a run',
+  );
+  assert.equal(
+    described({ maxLoss: 1, rateSearch: false }),
+    'UDP at 1.00 Gbits/sec offered, 1200-byte datagrams, 3 s a run',
+  );
+  assert.equal(
+    described({ maxLoss: 1, rateSearch: false }),
+    described({ maxLoss: null, rateSearch: false }),
+    'the bound decides the ranking, not the figures',
+  );
 });

@@ -7,29 +7,117 @@ const read = (url) => JSON.parse(readFileSync(url, 'utf8'));
 const FIGURES = new URL('../../docs/figures/', import.meta.url);
 // Every archived result the repository keeps: written by earlier versions.
 const ARCHIVED = [
-  ...readdirSync(FIGURES).filter((name) => name.endsWith('.json')).map((name) => [name, read(new URL(name, FIGURES))]),
+  ...readdirSync(FIGURES)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => [name, read(new URL(name, FIGURES))]),
   ['result-v2.json', read(new URL('../fixtures/result-v2.json', import.meta.url))],
 ];
-const RUN_FIELDS = ['resultVersion', 'tool', 'startedAt', 'finishedAt', 'wallSeconds', 'complete', 'interrupted', 'rounds', 'stopped', 'noiseFloor', 'environment', 'options', 'warnings', 'cases'];
-const OPTION_FIELDS = ['casesFile', 'mode', 'duration', 'repeat', 'seed', 'confidence', 'maxRounds', 'maxTime', 'noiseFloor', 'parallel', 'rate', 'reverse', 'both', 'latency', 'ceiling', 'filter', 'relativeTo', 'engine', 'link', 'remote', 'ports', 'requests', 'concurrency', 'responseSize', 'newConnections'];
-const CASE_FIELDS = ['index', 'status', 'reason', 'direction', 'parallel', 'runs', 'sender', 'receiver', 'unstable', 'wallSeconds', 'cost', 'wire', 'transport', 'latency', 'requests', 'ceiling', 'relative', 'warnings', 'width', 'converged'];
+const RUN_FIELDS = [
+  'resultVersion',
+  'tool',
+  'startedAt',
+  'finishedAt',
+  'wallSeconds',
+  'complete',
+  'interrupted',
+  'rounds',
+  'stopped',
+  'noiseFloor',
+  'environment',
+  'options',
+  'warnings',
+  'cases',
+];
+const OPTION_FIELDS = [
+  'casesFile',
+  'mode',
+  'duration',
+  'repeat',
+  'seed',
+  'confidence',
+  'maxRounds',
+  'maxTime',
+  'noiseFloor',
+  'parallel',
+  'rate',
+  'reverse',
+  'both',
+  'latency',
+  'ceiling',
+  'filter',
+  'relativeTo',
+  'engine',
+  'link',
+  'remote',
+  'ports',
+  'requests',
+  'concurrency',
+  'responseSize',
+  'newConnections',
+];
+const CASE_FIELDS = [
+  'index',
+  'status',
+  'reason',
+  'direction',
+  'parallel',
+  'runs',
+  'sender',
+  'receiver',
+  'unstable',
+  'wallSeconds',
+  'cost',
+  'wire',
+  'transport',
+  'latency',
+  'requests',
+  'ceiling',
+  'relative',
+  'warnings',
+  'width',
+  'converged',
+];
 
 test('every archived result upgrades to the current shape, field for field', () => {
   for (const [name, archived] of ARCHIVED) {
     assert.ok(isResult(archived), name);
     const result = upgradeResult(archived);
     assert.equal(result.resultVersion, RESULT_VERSION, name);
-    assert.deepEqual(RUN_FIELDS.filter((field) => !(field in result)), [], name);
-    assert.deepEqual(OPTION_FIELDS.filter((field) => !(field in result.options)), [], name);
+    assert.deepEqual(
+      RUN_FIELDS.filter((field) => !(field in result)),
+      [],
+      name,
+    );
+    assert.deepEqual(
+      OPTION_FIELDS.filter((field) => !(field in result.options)),
+      [],
+      name,
+    );
     for (const caseResult of result.cases) {
-      assert.deepEqual(CASE_FIELDS.filter((field) => !(field in caseResult)), [], `${name} case ${caseResult.index}`);
+      assert.deepEqual(
+        CASE_FIELDS.filter((field) => !(field in caseResult)),
+        [],
+        `${name} case ${caseResult.index}`,
+      );
       for (const side of [caseResult.sender, caseResult.receiver].filter(Boolean)) {
-        assert.deepEqual(['min', 'max', 'cv'].filter((field) => typeof side[field] !== 'number'), [], `${name} case ${caseResult.index}`);
-        assert.deepEqual(['low', 'high', 'level', 'coverage'].filter((field) => !(field in side)), [], `${name} case ${caseResult.index}`);
+        assert.deepEqual(
+          ['min', 'max', 'cv'].filter((field) => typeof side[field] !== 'number'),
+          [],
+          `${name} case ${caseResult.index}`,
+        );
+        assert.deepEqual(
+          ['low', 'high', 'level', 'coverage'].filter((field) => !(field in side)),
+          [],
+          `${name} case ${caseResult.index}`,
+        );
       }
     }
     // What the file had stays as it was.
-    assert.deepEqual(result.cases.map((caseResult) => caseResult.runs), archived.cases.map((caseResult) => caseResult.runs), name);
+    assert.deepEqual(
+      result.cases.map((caseResult) => caseResult.runs),
+      archived.cases.map((caseResult) => caseResult.runs),
+      name,
+    );
   }
 });
 
@@ -44,22 +132,77 @@ test('a result from before repeats: its case is its one run, a skipped case has 
     tool: { name: 'cipherbench', version: '0.1.0' },
     options: { duration: 3, parallel: 2, filter: null },
     cases: [
-      { index: 0, presets: [{ name: 'ss-base' }], status: 'ok', reason: null, sender: measured, receiver: measured, wallSeconds: 3.4 },
-      { index: 1, presets: [{ name: 'ss-base' }], status: 'skipped', reason: 'legacy', sender: null, receiver: null, wallSeconds: 0 },
+      {
+        index: 0,
+        presets: [{ name: 'ss-base' }],
+        status: 'ok',
+        reason: null,
+        sender: measured,
+        receiver: measured,
+        wallSeconds: 3.4,
+      },
+      {
+        index: 1,
+        presets: [{ name: 'ss-base' }],
+        status: 'skipped',
+        reason: 'legacy',
+        sender: null,
+        receiver: null,
+        wallSeconds: 0,
+      },
     ],
   };
   const result = upgradeResult(old);
   const [ok, skipped] = result.cases;
-  assert.deepEqual(ok.runs, [{ repeat: 0, status: 'ok', reason: null, sender: measured, receiver: measured, wallSeconds: 3.4, cost: null }]);
-  assert.deepEqual(ok.receiver, { ...measured, min: 3e9, max: 3e9, cv: 0, low: null, high: null, level: null, coverage: null });
+  assert.deepEqual(ok.runs, [
+    { repeat: 0, status: 'ok', reason: null, sender: measured, receiver: measured, wallSeconds: 3.4, cost: null },
+  ]);
+  assert.deepEqual(ok.receiver, {
+    ...measured,
+    min: 3e9,
+    max: 3e9,
+    cv: 0,
+    low: null,
+    high: null,
+    level: null,
+    coverage: null,
+  });
   assert.equal(ok.parallel, 2);
   assert.equal(ok.direction, 'forward');
-  assert.deepEqual([ok.cost, ok.wire, ok.udp, ok.latency, ok.requests, ok.ceiling, ok.relative, ok.unstable, ok.warnings], [null, null, null, null, null, null, null, false, []]);
+  assert.deepEqual(
+    [ok.cost, ok.wire, ok.udp, ok.latency, ok.requests, ok.ceiling, ok.relative, ok.unstable, ok.warnings],
+    [null, null, null, null, null, null, null, false, []],
+  );
   assert.deepEqual(skipped.runs, []);
   assert.deepEqual(result.options, {
-    duration: 3, parallel: 2, filter: null, repeat: 1, mode: null, latency: false, reverse: false, both: false, ceiling: false, engine: null, relativeTo: null, link: null, remote: null,
-    seed: null, confidence: null, maxRounds: null, maxTime: null, rate: null, noiseFloor: null, remeasure: 0,
-    requests: false, concurrency: null, responseSize: null, warmup: null, newConnections: false, udp: false, length: null, maxLoss: null,
+    duration: 3,
+    parallel: 2,
+    filter: null,
+    repeat: 1,
+    mode: null,
+    latency: false,
+    reverse: false,
+    both: false,
+    ceiling: false,
+    engine: null,
+    relativeTo: null,
+    link: null,
+    remote: null,
+    seed: null,
+    confidence: null,
+    maxRounds: null,
+    maxTime: null,
+    rate: null,
+    noiseFloor: null,
+    remeasure: 0,
+    requests: false,
+    concurrency: null,
+    responseSize: null,
+    warmup: null,
+    newConnections: false,
+    udp: false,
+    length: null,
+    maxLoss: null,
     rateSearch: false,
   });
   assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged, ok.disturbed], [1, null, null, null, null]);
@@ -69,7 +212,10 @@ test('a result from before repeats: its case is its one run, a skipped case has 
 });
 
 test('a result from a newer cipherbench is refused, not misread', () => {
-  assert.throws(() => upgradeResult({ resultVersion: RESULT_VERSION + 1, cases: [] }), (error) => error.exitCode === 2 && /newer than this cipherbench reads/.test(error.message));
+  assert.throws(
+    () => upgradeResult({ resultVersion: RESULT_VERSION + 1, cases: [] }),
+    (error) => error.exitCode === 2 && /newer than this cipherbench reads/.test(error.message),
+  );
 });
 
 test('a version 1 result keeps its figures and its unpaired ratio; what it did not compute is null', () => {
@@ -78,7 +224,17 @@ test('a version 1 result keeps its figures and its unpaired ratio; what it did n
   const v1 = {
     resultVersion: 1,
     options: { repeat: 2, relativeTo: '0' },
-    cases: [{ index: 0, presets: [], status: 'ok', runs: [run, { ...run, repeat: 1 }], sender: side, receiver: side, relative: { to: 0, ratio: 0.8 } }],
+    cases: [
+      {
+        index: 0,
+        presets: [],
+        status: 'ok',
+        runs: [run, { ...run, repeat: 1 }],
+        sender: side,
+        receiver: side,
+        relative: { to: 0, ratio: 0.8 },
+      },
+    ],
   };
   const [caseResult] = upgradeResult(v1).cases;
   assert.deepEqual(caseResult.relative, { to: 0, ratio: 0.8, low: null, high: null, level: null, rounds: null });
@@ -88,7 +244,16 @@ test('a version 1 result keeps its figures and its unpaired ratio; what it did n
 
 test('a version 4 UDP result: only --max-loss searched, no row was judged by a bound, and a UDP row keeps no TCP ceiling', () => {
   const side = { bytes: 1, seconds: 1, bits_per_second: 150e6, min: 150e6, max: 150e6, cv: 0 };
-  const udp = { offered_bps: 1e9, length: 1200, packets: 100, lost_packets: 85, lost_percent: 85, jitter_ms: 0.1, out_of_order: 0, max_loss: null };
+  const udp = {
+    offered_bps: 1e9,
+    length: 1200,
+    packets: 100,
+    lost_packets: 85,
+    lost_percent: 85,
+    jitter_ms: 0.1,
+    out_of_order: 0,
+    max_loss: null,
+  };
   const ceiling = { encrypt_bps: 3.5e9, decrypt_bps: 3.6e9, size: 16384, efficiency: 0.04 };
   const v4 = (maxLoss) => ({
     resultVersion: 4,

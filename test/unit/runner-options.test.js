@@ -43,8 +43,19 @@ test('defaults', () => {
 });
 
 test('the request workload: its options, and each mistake in one line', () => {
-  const pick = ({ requests, concurrency, responseSize, warmup, newConnections }) => ({ requests, concurrency, responseSize, warmup, newConnections });
-  assert.deepEqual(pick(normalizeOptions({ requests: true, concurrency: '50', responseSize: '1024', warmup: '0', newConnections: true })), { requests: true, concurrency: 50, responseSize: 1024, warmup: 0, newConnections: true });
+  const pick = ({ requests, concurrency, responseSize, warmup, newConnections }) => ({
+    requests,
+    concurrency,
+    responseSize,
+    warmup,
+    newConnections,
+  });
+  assert.deepEqual(
+    pick(
+      normalizeOptions({ requests: true, concurrency: '50', responseSize: '1024', warmup: '0', newConnections: true }),
+    ),
+    { requests: true, concurrency: 50, responseSize: 1024, warmup: 0, newConnections: true },
+  );
   const mistakes = [
     [{ requests: true, concurrency: '0' }, /^concurrency must be a whole number of clients, 1 to 4096; got "0"$/],
     [{ requests: true, concurrency: '2.5' }, /^concurrency must be a whole number/],
@@ -57,14 +68,22 @@ test('the request workload: its options, and each mistake in one line', () => {
     [{ requests: true, warmup: '61' }, /^warmup must be a whole number of seconds, 0 to 60/],
   ];
   for (const [options, message] of mistakes) {
-    assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
+    assert.throws(
+      () => normalizeOptions(options),
+      (error) => error.exitCode === 2 && message.test(error.message),
+      JSON.stringify(options),
+    );
   }
 });
 
 test('--udp: the offered rate and datagram length, with defaults, and refused without --udp or out of range', () => {
   const pick = ({ udp, rate, length }) => ({ udp, rate, length });
   assert.deepEqual(pick(normalizeOptions({ udp: true })), { udp: true, rate: 1e9, length: 1200 });
-  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '250M', length: '1400' })), { udp: true, rate: 250e6, length: 1400 });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '250M', length: '1400' })), {
+    udp: true,
+    rate: 250e6,
+    length: 1400,
+  });
   assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '1.5g' })), { udp: true, rate: 1.5e9, length: 1200 });
   assert.equal(normalizeOptions({ udp: true, maxLoss: '0.5' }).maxLoss, 0.5);
   for (const [options, message] of [
@@ -79,37 +98,107 @@ test('--udp: the offered rate and datagram length, with defaults, and refused wi
     [{ udp: true, maxLoss: '-1' }, /^--max-loss must be a percentage/],
     [{ udp: true, maxLoss: 'some' }, /^--max-loss must be a percentage/],
   ]) {
-    assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
+    assert.throws(
+      () => normalizeOptions(options),
+      (error) => error.exitCode === 2 && message.test(error.message),
+      JSON.stringify(options),
+    );
   }
 });
 
 test('--udp alone searches the rate up to 1G under a 1% bound; --rate alone is one run there, still judged by the bound; --rate with --max-loss searches up to it', () => {
   const pick = ({ rate, maxLoss, rateSearch, ceiling }) => ({ rate, maxLoss, rateSearch, ceiling });
   assert.deepEqual(pick(normalizeOptions({ udp: true })), { rate: 1e9, maxLoss: 1, rateSearch: true, ceiling: false });
-  assert.deepEqual(pick(normalizeOptions({ udp: true, maxLoss: '5' })), { rate: 1e9, maxLoss: 5, rateSearch: true, ceiling: false });
-  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '200M' })), { rate: 200e6, maxLoss: 1, rateSearch: false, ceiling: false });
-  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '200M', maxLoss: 2 })), { rate: 200e6, maxLoss: 2, rateSearch: true, ceiling: false });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, maxLoss: '5' })), {
+    rate: 1e9,
+    maxLoss: 5,
+    rateSearch: true,
+    ceiling: false,
+  });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '200M' })), {
+    rate: 200e6,
+    maxLoss: 1,
+    rateSearch: false,
+    ceiling: false,
+  });
+  assert.deepEqual(pick(normalizeOptions({ udp: true, rate: '200M', maxLoss: 2 })), {
+    rate: 200e6,
+    maxLoss: 2,
+    rateSearch: true,
+    ceiling: false,
+  });
   // The API may say which it wants; over TCP there is nothing to search.
   assert.equal(normalizeOptions({ udp: true, rateSearch: false }).rateSearch, false);
-  assert.deepEqual(pick(normalizeOptions({ rate: '1G' })), { rate: 1e9, maxLoss: null, rateSearch: false, ceiling: true });
-  assert.throws(() => normalizeOptions({ rateSearch: true }), (error) => error.exitCode === 2 && /^rateSearch goes with --udp/.test(error.message));
+  assert.deepEqual(pick(normalizeOptions({ rate: '1G' })), {
+    rate: 1e9,
+    maxLoss: null,
+    rateSearch: false,
+    ceiling: true,
+  });
+  assert.throws(
+    () => normalizeOptions({ rateSearch: true }),
+    (error) => error.exitCode === 2 && /^rateSearch goes with --udp/.test(error.message),
+  );
 });
 
 test('a mode sets duration, repeat, latency and how many cases; explicit options win', () => {
   const pick = ({ mode, duration, repeat, latency, caseLimit }) => ({ mode, duration, repeat, latency, caseLimit });
-  assert.deepEqual(pick(normalizeOptions({ mode: 'smoke' })), { mode: 'smoke', duration: 1, repeat: 1, latency: false, caseLimit: 3 });
-  assert.deepEqual(pick(normalizeOptions({ mode: 'default' })), { mode: 'default', duration: 1, repeat: 3, latency: false, caseLimit: null });
-  assert.deepEqual(pick(normalizeOptions({ mode: 'full' })), { mode: 'full', duration: 5, repeat: 3, latency: true, caseLimit: null });
-  assert.deepEqual(
-    pick(normalizeOptions({ mode: 'full', duration: '2', repeat: '5', latency: false })),
-    { mode: 'full', duration: 2, repeat: 5, latency: false, caseLimit: null },
-  );
-  assert.deepEqual(pick(normalizeOptions({ mode: 'smoke', repeat: 2, latency: true })), { mode: 'smoke', duration: 1, repeat: 2, latency: true, caseLimit: 3 });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'smoke' })), {
+    mode: 'smoke',
+    duration: 1,
+    repeat: 1,
+    latency: false,
+    caseLimit: 3,
+  });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'default' })), {
+    mode: 'default',
+    duration: 1,
+    repeat: 3,
+    latency: false,
+    caseLimit: null,
+  });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'full' })), {
+    mode: 'full',
+    duration: 5,
+    repeat: 3,
+    latency: true,
+    caseLimit: null,
+  });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'full', duration: '2', repeat: '5', latency: false })), {
+    mode: 'full',
+    duration: 2,
+    repeat: 5,
+    latency: false,
+    caseLimit: null,
+  });
+  assert.deepEqual(pick(normalizeOptions({ mode: 'smoke', repeat: 2, latency: true })), {
+    mode: 'smoke',
+    duration: 1,
+    repeat: 2,
+    latency: true,
+    caseLimit: 3,
+  });
 });
 
 test('the CLI gives text, the API numbers: both read the same', () => {
-  const fromCli = normalizeOptions({ duration: '2', parallel: '4', ports: '2001,2002,2003', seed: '7', confidence: '99,2.5', maxTime: '60', rate: '1.5G' });
-  const fromApi = normalizeOptions({ duration: 2, parallel: 4, ports: { client: 2001, server: 2002, target: 2003 }, seed: 7, confidence: '99,2.5', maxTime: 60, rate: 1.5e9 });
+  const fromCli = normalizeOptions({
+    duration: '2',
+    parallel: '4',
+    ports: '2001,2002,2003',
+    seed: '7',
+    confidence: '99,2.5',
+    maxTime: '60',
+    rate: '1.5G',
+  });
+  const fromApi = normalizeOptions({
+    duration: 2,
+    parallel: 4,
+    ports: { client: 2001, server: 2002, target: 2003 },
+    seed: 7,
+    confidence: '99,2.5',
+    maxTime: 60,
+    rate: 1.5e9,
+  });
   assert.deepEqual(fromCli, fromApi);
 });
 
@@ -121,7 +210,10 @@ test('bad values say what is wanted and what was given', () => {
     [{ filter: '' }, /filter must be/],
     [{ relativeTo: '' }, /^relativeTo must be a case index or some text from one case, got ""$/],
     [{ engine: 'netperf' }, /^engine must be one of auto, iperf3, node, wrk, got "netperf"$/],
-    [{ engine: 'wrk' }, /^--engine wrk loads the request workload: add --requests, or measure a bulk stream with --engine iperf3 or node$/],
+    [
+      { engine: 'wrk' },
+      /^--engine wrk loads the request workload: add --requests, or measure a bulk stream with --engine iperf3 or node$/,
+    ],
     [{ readyTimeout: 0 }, /readyTimeout must be a positive number/],
     [{ repeat: 0 }, /^repeat must be a whole number of runs, 1 to 100; got 0$/],
     [{ mode: 'quick' }, /^mode must be one of smoke, default, full, got "quick"$/],
@@ -130,7 +222,10 @@ test('bad values say what is wanted and what was given', () => {
     [{ ports: '1,2' }, /--ports must be three port numbers/],
     [{ ports: '1081,1081,1083' }, /must differ/],
     [{ ports: { client: 70000, server: 1, target: 2 } }, /the client port must be a whole number from 1 to 65535/],
-    [{ confidence: '49,5' }, /^--confidence takes LEVEL,WIDTH in percent: a level from 50 to 99\.9 and a width above 0, e\.g\. 95,5; got "49,5"$/],
+    [
+      { confidence: '49,5' },
+      /^--confidence takes LEVEL,WIDTH in percent: a level from 50 to 99\.9 and a width above 0, e\.g\. 95,5; got "49,5"$/,
+    ],
     [{ confidence: '100,5' }, /^--confidence takes LEVEL,WIDTH/],
     [{ confidence: '95,0' }, /^--confidence takes LEVEL,WIDTH/],
     [{ confidence: '95' }, /^--confidence takes LEVEL,WIDTH/],
@@ -142,7 +237,11 @@ test('bad values say what is wanted and what was given', () => {
     [{ seed: -1 }, /^seed must be a whole number of a 32-bit seed, 0 to 4294967295; got -1$/],
   ];
   for (const [options, message] of bad) {
-    assert.throws(() => normalizeOptions(options), (error) => error.exitCode === 2 && message.test(error.message), JSON.stringify(options));
+    assert.throws(
+      () => normalizeOptions(options),
+      (error) => error.exitCode === 2 && message.test(error.message),
+      JSON.stringify(options),
+    );
   }
 });
 
@@ -155,11 +254,32 @@ test('--full brings the stopping rule: 95 % within 5 %, at most 900 s; flags win
   assert.deepEqual([full.confidence, full.maxTime, full.maxRounds], [{ level: 0.95, width: 0.05 }, 900, 30]);
   const mine = normalizeOptions({ mode: 'full', confidence: '99,2', maxTime: '120', maxRounds: '10' });
   assert.deepEqual([mine.confidence, mine.maxTime, mine.maxRounds], [{ level: 0.99, width: 0.02 }, 120, 10]);
-  assert.deepEqual([normalizeOptions({ rate: '500M' }).rate, normalizeOptions({ rate: '1g' }).rate, normalizeOptions({ rate: '2500k' }).rate], [5e8, 1e9, 2.5e6]);
+  assert.deepEqual(
+    [
+      normalizeOptions({ rate: '500M' }).rate,
+      normalizeOptions({ rate: '1g' }).rate,
+      normalizeOptions({ rate: '2500k' }).rate,
+    ],
+    [5e8, 1e9, 2.5e6],
+  );
 });
 
 test('--noise-floor: 3 direct runs unless --smoke; --no-noise-floor and 0 turn it off', () => {
-  assert.deepEqual(['smoke', 'default', 'full'].map((mode) => normalizeOptions({ mode }).noiseFloor), [0, 3, 3]);
-  assert.deepEqual([normalizeOptions({ noiseFloor: false }).noiseFloor, normalizeOptions({ noiseFloor: '0' }).noiseFloor, normalizeOptions({ noiseFloor: '5' }).noiseFloor], [0, 0, 5]);
-  assert.throws(() => normalizeOptions({ noiseFloor: '11' }), (error) => error.exitCode === 2 && /^--noise-floor must be a whole number of runs, 0 to 10; got "11"$/.test(error.message));
+  assert.deepEqual(
+    ['smoke', 'default', 'full'].map((mode) => normalizeOptions({ mode }).noiseFloor),
+    [0, 3, 3],
+  );
+  assert.deepEqual(
+    [
+      normalizeOptions({ noiseFloor: false }).noiseFloor,
+      normalizeOptions({ noiseFloor: '0' }).noiseFloor,
+      normalizeOptions({ noiseFloor: '5' }).noiseFloor,
+    ],
+    [0, 0, 5],
+  );
+  assert.throws(
+    () => normalizeOptions({ noiseFloor: '11' }),
+    (error) =>
+      error.exitCode === 2 && /^--noise-floor must be a whole number of runs, 0 to 10; got "11"$/.test(error.message),
+  );
 });

@@ -1,8 +1,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
-  UNSTABLE_CV, bootstrapMedianInterval, coefficientOfVariation, distribution, max, mean, median, medianInterval, min, pairedRatios, percentile,
-  roundsForLevel, sampleStdDev, seededRandom, summarise, summariseCost,
+  UNSTABLE_CV,
+  bootstrapMedianInterval,
+  coefficientOfVariation,
+  distribution,
+  max,
+  mean,
+  median,
+  medianInterval,
+  min,
+  pairedRatios,
+  percentile,
+  roundsForLevel,
+  sampleStdDev,
+  seededRandom,
+  summarise,
+  summariseCost,
 } from '../../lib/statistics/summaries.js';
 
 const close = (actual, expected, digits = 12) =>
@@ -71,22 +85,40 @@ test('statistics of nothing are a bug and fail loudly', () => {
 });
 
 const measurement = (bitsPerSecond, seconds = 3) => ({
-  bytes: Math.round((bitsPerSecond * seconds) / 8), seconds, bits_per_second: bitsPerSecond,
+  bytes: Math.round((bitsPerSecond * seconds) / 8),
+  seconds,
+  bits_per_second: bitsPerSecond,
 });
 const okRun = (repeat, senderBps, receiverBps) => ({
-  repeat, status: 'ok', reason: null, sender: measurement(senderBps, 3), receiver: measurement(receiverBps, 3.1), wallSeconds: 3.4,
+  repeat,
+  status: 'ok',
+  reason: null,
+  sender: measurement(senderBps, 3),
+  receiver: measurement(receiverBps, 3.1),
+  wallSeconds: 3.4,
 });
 const failedRun = (repeat) => ({
-  repeat, status: 'failed', reason: 'relay exited with code 1', sender: null, receiver: null, wallSeconds: 0.2,
+  repeat,
+  status: 'failed',
+  reason: 'relay exited with code 1',
+  sender: null,
+  receiver: null,
+  wallSeconds: 0.2,
 });
 
 test('summarise: odd count takes the median run for bytes and seconds', () => {
   const runs = [okRun(0, 2.5e9, 2.4e9), okRun(1, 2.3e9, 2.2e9), okRun(2, 2.6e9, 2.5e9)];
   const { sender, receiver, unstable } = summarise(runs);
   assert.deepEqual(receiver, {
-    ...runs[0].receiver, min: 2.2e9, max: 2.5e9, cv: coefficientOfVariation([2.4e9, 2.2e9, 2.5e9]),
+    ...runs[0].receiver,
+    min: 2.2e9,
+    max: 2.5e9,
+    cv: coefficientOfVariation([2.4e9, 2.2e9, 2.5e9]),
     // Three runs reach 75 % at best: min..max, said as such.
-    low: 2.2e9, high: 2.5e9, level: 0.95, coverage: 0.75,
+    low: 2.2e9,
+    high: 2.5e9,
+    level: 0.95,
+    coverage: 0.75,
   });
   assert.equal(sender.bits_per_second, 2.5e9);
   assert.equal(sender.bytes, runs[0].sender.bytes);
@@ -126,7 +158,7 @@ test('summarise: only ok runs count; none ok gives no measurement', () => {
 });
 
 test('summarise: unstable when the receiver cv exceeds 10 %, whatever the sender does', () => {
-  assert.equal(UNSTABLE_CV, 0.10);
+  assert.equal(UNSTABLE_CV, 0.1);
   // Receiver 1, 2, 3 (scaled): cv 0.5.
   assert.equal(summarise([okRun(0, 2e9, 1e9), okRun(1, 2e9, 2e9), okRun(2, 2e9, 3e9)]).unstable, true);
   // Receiver 0.89, 1.0, 1.11: cv 0.11, just over.
@@ -143,7 +175,7 @@ const costed = (run, clientCpu, serverCpu, rss) => ({
   },
 });
 
-test('summariseCost: medians over ok runs; per GB is the median of each run\'s own ratio', () => {
+test("summariseCost: medians over ok runs; per GB is the median of each run's own ratio", () => {
   const runs = [
     costed({ ...okRun(0, 2e9, 2e9), receiver: { bytes: 1e9, seconds: 3, bits_per_second: 2e9 } }, 2, 3, 60e6),
     costed({ ...okRun(1, 2e9, 2e9), receiver: { bytes: 0.5e9, seconds: 3, bits_per_second: 2e9 } }, 1.5, 2, 50e6),
@@ -159,7 +191,11 @@ test('summariseCost: medians over ok runs; per GB is the median of each run\'s o
     saturatedRuns: 0,
   });
   // At a fixed rate a run that fell short of it is left out and counted.
-  const atRate = summariseCost([{ ...runs[0], saturated: false }, { ...runs[1], saturated: true }, { ...runs[2], saturated: false }]);
+  const atRate = summariseCost([
+    { ...runs[0], saturated: false },
+    { ...runs[1], saturated: true },
+    { ...runs[2], saturated: false },
+  ]);
   assert.deepEqual([atRate.pair.cpuSecondsPerGB, atRate.saturatedRuns], [(5 + 3.5) / 2, 1]);
 });
 
@@ -184,8 +220,31 @@ test('median interval: the order statistics of the sign-test table, n = 5 to 30'
   // Ranks of the 95 % interval for the median (Conover, Practical
   // nonparametric statistics, table A3; the same in any sign-test table).
   const table = {
-    6: 1, 7: 1, 8: 1, 9: 2, 10: 2, 11: 2, 12: 3, 13: 3, 14: 3, 15: 4, 16: 4, 17: 5, 18: 5, 19: 5, 20: 6,
-    21: 6, 22: 6, 23: 7, 24: 7, 25: 8, 26: 8, 27: 8, 28: 9, 29: 9, 30: 10,
+    6: 1,
+    7: 1,
+    8: 1,
+    9: 2,
+    10: 2,
+    11: 2,
+    12: 3,
+    13: 3,
+    14: 3,
+    15: 4,
+    16: 4,
+    17: 5,
+    18: 5,
+    19: 5,
+    20: 6,
+    21: 6,
+    22: 6,
+    23: 7,
+    24: 7,
+    25: 8,
+    26: 8,
+    27: 8,
+    28: 9,
+    29: 9,
+    30: 10,
   };
   for (let n = 5; n <= 30; n += 1) {
     // Reversed, so the interval cannot lean on the input's order.
@@ -210,7 +269,10 @@ test('median interval: other levels, too few values, one value', () => {
   assert.deepEqual(medianInterval([...Array(20).keys()], 0.99).low, 3);
   assert.deepEqual(medianInterval([...Array(10).keys()], 0.99).low, 0);
   // 50 %: n = 10 reaches ranks 4 and 7 (65.6 %); rank 5 gives 24.6 %.
-  assert.deepEqual([medianInterval([...Array(10).keys()], 0.5).low, medianInterval([...Array(10).keys()], 0.5).high], [3, 6]);
+  assert.deepEqual(
+    [medianInterval([...Array(10).keys()], 0.5).low, medianInterval([...Array(10).keys()], 0.5).high],
+    [3, 6],
+  );
   assert.deepEqual(medianInterval([3, 1, 2]), { low: 1, high: 3, level: 0.95, coverage: 0.75 });
   assert.deepEqual(medianInterval([2, 1]), { low: 1, high: 2, level: 0.95, coverage: 0.5 });
   assert.deepEqual(medianInterval([7]), { low: null, high: null, level: 0.95, coverage: 0 });
@@ -234,7 +296,10 @@ test('bootstrap interval of a median: repeatable, inside the values, none below 
   const values = [0.77, 0.81, 0.74, 0.79, 0.83, 0.76, 0.8];
   const interval = bootstrapMedianInterval(values);
   assert.deepEqual(bootstrapMedianInterval(values), interval);
-  assert.ok(interval.low >= 0.74 && interval.low <= median(values) && interval.high >= median(values) && interval.high <= 0.83, JSON.stringify(interval));
+  assert.ok(
+    interval.low >= 0.74 && interval.low <= median(values) && interval.high >= median(values) && interval.high <= 0.83,
+    JSON.stringify(interval),
+  );
   assert.equal(interval.level, 0.95);
   // All resamples of equal values have that value as their median.
   assert.deepEqual(bootstrapMedianInterval([2, 2, 2, 2]), { low: 2, high: 2, level: 0.95 });
@@ -245,7 +310,11 @@ test('bootstrap interval of a median: repeatable, inside the values, none below 
 });
 
 test('paired ratios: one per round both measured, matched by round', () => {
-  const run = (repeat, bps, status = 'ok') => ({ repeat, status, receiver: status === 'ok' ? { bits_per_second: bps } : null });
+  const run = (repeat, bps, status = 'ok') => ({
+    repeat,
+    status,
+    receiver: status === 'ok' ? { bits_per_second: bps } : null,
+  });
   const mine = [run(0, 2), run(1, 3), run(2, 0, 'failed'), run(3, 8)];
   const reference = [run(1, 6), run(0, 4), run(2, 5), run(3, 0, 'failed')];
   assert.deepEqual(pairedRatios(mine, reference), [0.5, 0.5]);
@@ -256,7 +325,10 @@ test('distribution: every sample kept, nearest-rank percentiles exact at million
   for (let i = 0; i < million.length; i += 1) million[i] = million.length - i;
   const figures = distribution(million);
   assert.equal(figures.count, 1_000_000);
-  assert.deepEqual([figures.p50, figures.p90, figures.p99, figures.p999, figures.max], [500_000, 900_000, 990_000, 999_000, 1_000_000]);
+  assert.deepEqual(
+    [figures.p50, figures.p90, figures.p99, figures.p999, figures.max],
+    [500_000, 900_000, 990_000, 999_000, 1_000_000],
+  );
   assert.equal(million[0], 1_000_000, 'the samples given are left as they were');
   const small = distribution([2, 4, 4, 4, 5, 5, 7, 9]);
   assert.equal(small.mean, 5);

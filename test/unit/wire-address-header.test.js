@@ -30,28 +30,50 @@ test('the length is known only once the whole header can be seen, and never befo
     const header = Buffer.from(hex, 'hex');
     const withData = Buffer.concat([header, Buffer.from('first bytes')]);
     for (let available = 0; available < header.length; available++) {
-      assert.equal(addressHeaderLength((i) => withData[i], available), 0, `${hex} with ${available} bytes`);
+      assert.equal(
+        addressHeaderLength((i) => withData[i], available),
+        0,
+        `${hex} with ${available} bytes`,
+      );
     }
-    assert.equal(addressHeaderLength((i) => withData[i], header.length), header.length);
-    assert.equal(addressHeaderLength((i) => withData[i], withData.length), header.length);
+    assert.equal(
+      addressHeaderLength((i) => withData[i], header.length),
+      header.length,
+    );
+    assert.equal(
+      addressHeaderLength((i) => withData[i], withData.length),
+      header.length,
+    );
   }
 });
 
 test('an unknown address type and an empty domain name are protocol errors at once', () => {
   for (const atyp of [0, 2, 5, 0x7f, 0xff]) {
-    assert.throws(() => addressHeaderLength(() => atyp, 1), { code: 'ERR_CIPHERBENCH_PROTOCOL', message: `unknown address type ${atyp}` });
+    assert.throws(() => addressHeaderLength(() => atyp, 1), {
+      code: 'ERR_CIPHERBENCH_PROTOCOL',
+      message: `unknown address type ${atyp}`,
+    });
   }
   const empty = Buffer.from([3, 0]);
-  assert.throws(() => addressHeaderLength((i) => empty[i], 2), { code: 'ERR_CIPHERBENCH_PROTOCOL', message: /empty domain name/ });
+  assert.throws(() => addressHeaderLength((i) => empty[i], 2), {
+    code: 'ERR_CIPHERBENCH_PROTOCOL',
+    message: /empty domain name/,
+  });
 });
 
 test('a domain name holds 1 to 255 bytes, counted in UTF-8', () => {
   const longest = 'a'.repeat(255);
   const header = encodeAddressHeader({ host: longest, port: 1 });
   assert.equal(header.length, 1 + 1 + 255 + 2);
-  assert.equal(addressHeaderLength((i) => header[i], header.length), header.length);
+  assert.equal(
+    addressHeaderLength((i) => header[i], header.length),
+    header.length,
+  );
   assert.deepEqual(decodeAddressHeader(header), { host: longest, port: 1 });
   assert.throws(() => encodeAddressHeader({ host: 'a'.repeat(256), port: 1 }), /1 to 255 bytes/);
   assert.throws(() => encodeAddressHeader({ host: 'é'.repeat(128), port: 1 }), /1 to 255 bytes/);
-  assert.deepEqual(decodeAddressHeader(encodeAddressHeader({ host: 'bücher.example', port: 443 })), { host: 'bücher.example', port: 443 });
+  assert.deepEqual(decodeAddressHeader(encodeAddressHeader({ host: 'bücher.example', port: 443 })), {
+    host: 'bücher.example',
+    port: 443,
+  });
 });

@@ -111,10 +111,25 @@ test('the opener takes a stream cut anywhere, SIP022 nonces', () => {
 test('checkLength sees every length once it authenticates, before its payload arrives, and may refuse it', () => {
   const wire = reference(method, SIP004, [Buffer.alloc(0x4000)]);
   const seen = [];
-  const { open } = openAll(method, { firstNonce: 0, checkLength: (n) => seen.push(n) }, [wire.subarray(0, LENGTH_RECORD)]);
+  const { open } = openAll(method, { firstNonce: 0, checkLength: (n) => seen.push(n) }, [
+    wire.subarray(0, LENGTH_RECORD),
+  ]);
   assert.deepEqual(seen, [0x3fff]);
   assert.equal(open.awaitingPayload(), true);
-  assert.throws(() => openAll(method, { firstNonce: 0, checkLength: () => { throw new Error('refused'); } }, [wire]), /refused/);
+  assert.throws(
+    () =>
+      openAll(
+        method,
+        {
+          firstNonce: 0,
+          checkLength: () => {
+            throw new Error('refused');
+          },
+        },
+        [wire],
+      ),
+    /refused/,
+  );
 });
 
 test('awaitingPayload is false between chunks and true inside one', () => {
@@ -133,7 +148,12 @@ test('an empty chunk pushes nothing when checkLength lets it through (SIP022 all
     return Buffer.concat([ciphertext, cipher.getAuthTag()]);
   };
   // A zero-length chunk under nonces 2 and 3, then 'x' under 4 and 5.
-  const wire = Buffer.concat([sealAt(2, Buffer.from([0, 0])), sealAt(3, Buffer.alloc(0)), sealAt(4, Buffer.from([0, 1])), sealAt(5, Buffer.from('x'))]);
+  const wire = Buffer.concat([
+    sealAt(2, Buffer.from([0, 0])),
+    sealAt(3, Buffer.alloc(0)),
+    sealAt(4, Buffer.from([0, 1])),
+    sealAt(5, Buffer.from('x')),
+  ]);
   const pushed = [];
   const queue = createByteQueue();
   queue.push(wire);
@@ -148,9 +168,18 @@ test('a flipped bit in a length record or a payload record is refused as a tag m
     copy[at] ^= 1;
     return copy;
   };
-  assert.throws(() => openAll(method, { firstNonce: 0 }, [flipped(0)]), { code: 'ERR_CIPHERBENCH_PROTOCOL', message: /tag mismatch in a length chunk/ });
-  assert.throws(() => openAll(method, { firstNonce: 0 }, [flipped(LENGTH_RECORD)]), { code: 'ERR_CIPHERBENCH_PROTOCOL', message: /tag mismatch in a payload chunk/ });
-  assert.throws(() => openAll(method, { firstNonce: 0 }, [flipped(wire.length - 1)]), /tag mismatch in a payload chunk/);
+  assert.throws(() => openAll(method, { firstNonce: 0 }, [flipped(0)]), {
+    code: 'ERR_CIPHERBENCH_PROTOCOL',
+    message: /tag mismatch in a length chunk/,
+  });
+  assert.throws(() => openAll(method, { firstNonce: 0 }, [flipped(LENGTH_RECORD)]), {
+    code: 'ERR_CIPHERBENCH_PROTOCOL',
+    message: /tag mismatch in a payload chunk/,
+  });
+  assert.throws(
+    () => openAll(method, { firstNonce: 0 }, [flipped(wire.length - 1)]),
+    /tag mismatch in a payload chunk/,
+  );
   // Under the other sequence's nonces nothing authenticates.
   assert.throws(() => openAll(method, { firstNonce: 2 }, [wire]), /tag mismatch in a length chunk/);
 });

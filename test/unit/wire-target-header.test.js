@@ -17,7 +17,10 @@ const headerLength = (queue) => {
   const length = 1 + queue.peek(0) + 2;
   return queue.length < length ? 0 : length;
 };
-const decodeHeader = (header) => ({ host: header.subarray(1, header.length - 2).toString(), port: header.readUInt16BE(header.length - 2) });
+const decodeHeader = (header) => ({
+  host: header.subarray(1, header.length - 2).toString(),
+  port: header.readUInt16BE(header.length - 2),
+});
 
 function stages(options = {}) {
   const targets = [];
@@ -32,17 +35,29 @@ const run = (stage, pieces) => {
 
 test('the client sends the header once, joined to the first write; later writes pass untouched', () => {
   const { clientEncode } = stages();
-  assert.deepEqual(run(clientEncode, [Buffer.from('ab'), Buffer.from('cd')]), [Buffer.from('\x01h\x00\x07ab', 'latin1'), Buffer.from('cd')]);
+  assert.deepEqual(run(clientEncode, [Buffer.from('ab'), Buffer.from('cd')]), [
+    Buffer.from('\x01h\x00\x07ab', 'latin1'),
+    Buffer.from('cd'),
+  ]);
 });
 
 test('an empty first write sends the header alone, unless firstBytes holds it for data', () => {
   assert.deepEqual(run(stages().clientEncode, [Buffer.alloc(0)]), [Buffer.from('\x01h\x00\x07', 'latin1')]);
-  assert.deepEqual(run(stages({ firstBytes: true }).clientEncode, [Buffer.alloc(0), Buffer.alloc(0), Buffer.from('x')]), [Buffer.from('\x01h\x00\x07x', 'latin1')]);
+  assert.deepEqual(
+    run(stages({ firstBytes: true }).clientEncode, [Buffer.alloc(0), Buffer.alloc(0), Buffer.from('x')]),
+    [Buffer.from('\x01h\x00\x07x', 'latin1')],
+  );
 });
 
 test('the server holds bytes until the header is whole, names the target once, then passes everything on', () => {
   const { serverDecode, targets } = stages();
-  const out = run(serverDecode, [Buffer.from([1]), Buffer.from('h\x00'), Buffer.from('\x07'), Buffer.from('data'), Buffer.from('more')]);
+  const out = run(serverDecode, [
+    Buffer.from([1]),
+    Buffer.from('h\x00'),
+    Buffer.from('\x07'),
+    Buffer.from('data'),
+    Buffer.from('more'),
+  ]);
   assert.deepEqual(targets, [{ host: 'h', port: 7 }]);
   assert.deepEqual(out, [Buffer.from('data'), Buffer.from('more')]);
 });
@@ -56,12 +71,15 @@ test('bytes behind the header in the same read go on in that read; none means no
 });
 
 test('what headerLength and decodeHeader throw reaches the caller', () => {
-  const { serverDecode } = targetHeaderStages({ onTarget: () => {} }, {
-    encodeHeader,
-    headerLength: () => {
-      throw new Error('bad header');
+  const { serverDecode } = targetHeaderStages(
+    { onTarget: () => {} },
+    {
+      encodeHeader,
+      headerLength: () => {
+        throw new Error('bad header');
+      },
+      decodeHeader,
     },
-    decodeHeader,
-  });
+  );
   assert.throws(() => run(serverDecode, [Buffer.from('x')]), /bad header/);
 });

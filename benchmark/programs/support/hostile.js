@@ -32,7 +32,8 @@ export function sealedPlaintext({ presets, password, plaintext }) {
 
 // The SIP004 method of a chain whose wire is ss-aead-cipher's (nothing
 // after it), or undefined: what sealedLength's records are sent to.
-export const aeadMethod = (presets) => (presets.at(-1).name === 'ss-aead-cipher' ? presets.at(-1).params.method : undefined);
+export const aeadMethod = (presets) =>
+  presets.at(-1).name === 'ss-aead-cipher' ? presets.at(-1).params.method : undefined;
 
 // A salt and a correctly sealed length field announcing `length` bytes.
 export function sealedLength({ method, password, length }) {
@@ -67,14 +68,19 @@ export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutA
       if (error) reject(error);
       else resolve({ ms: Date.now() - started, how, received: Buffer.concat(received) });
     };
-    const timer = setTimeout(() => done(null, new Error(`:${port} kept a hostile connection open for ${timeoutMs} ms`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(null, new Error(`:${port} kept a hostile connection open for ${timeoutMs} ms`)),
+      timeoutMs,
+    );
     const cut = cutAfterMs === null ? null : setTimeout(() => done('cut'), cutAfterMs);
     socket.on('connect', () => (end ? socket.end(bytes) : socket.write(bytes)));
     socket.on('data', (data) => received.push(data));
     socket.on('error', (error) => done(error.code === 'ECONNRESET' ? 'reset' : error.code));
     // libuv reports a reset that arrives during a read as an end: an end
     // counts only if an empty write back then succeeds.
-    socket.on('end', () => (socket.writable ? socket.write(Buffer.alloc(0), (error) => done(error ? 'reset' : 'end')) : done('end')));
+    socket.on('end', () =>
+      socket.writable ? socket.write(Buffer.alloc(0), (error) => done(error ? 'reset' : 'end')) : done('end'),
+    );
     socket.on('close', () => done('close'));
   });
 }
@@ -182,22 +188,35 @@ export function emptyChunkFlood({ presets, password, target, count }) {
     const subkey = deriveSubkey(evpBytesToKey(password, spec.keyLength), request.subarray(0, spec.saltLength));
     const key = spec.importKey(subkey);
     // The request was one chunk: nonces 0 and 1.
-    for (let i = 1; i <= count; i++) chunks.push(sealWith(spec, key, 2 * i, Buffer.alloc(2)), sealWith(spec, key, 2 * i + 1, Buffer.alloc(0)));
+    for (let i = 1; i <= count; i++)
+      chunks.push(sealWith(spec, key, 2 * i, Buffer.alloc(2)), sealWith(spec, key, 2 * i + 1, Buffer.alloc(0)));
   } else if (wire.name === 'ss-2022') {
     const { keyLength, aead } = AEAD_2022_METHODS[wire.params.method];
-    const key = aead.importKey(deriveSessionSubkey(parsePsk(wire.params.method, password).psk, request.subarray(0, keyLength)));
+    const key = aead.importKey(
+      deriveSessionSubkey(parsePsk(wire.params.method, password).psk, request.subarray(0, keyLength)),
+    );
     // The request's two header records took nonces 0 and 1.
-    for (let i = 1; i <= count; i++) chunks.push(sealRecord(aead, key, 2 * i, Buffer.alloc(2)), sealRecord(aead, key, 2 * i + 1, Buffer.alloc(0)));
+    for (let i = 1; i <= count; i++)
+      chunks.push(sealRecord(aead, key, 2 * i, Buffer.alloc(2)), sealRecord(aead, key, 2 * i + 1, Buffer.alloc(0)));
   } else if (wire.name === 'aead-random-cipher') {
     const spec = AEAD_METHODS[wire.params.method];
     const algorithm = wire.params.method;
-    const subkey = deriveSubkey(createSecretKey(Buffer.from(password, 'utf8')), request.subarray(0, spec.saltLength), spec.keyLength, wire.params.info ?? 'bs-subkey');
+    const subkey = deriveSubkey(
+      createSecretKey(Buffer.from(password, 'utf8')),
+      request.subarray(0, spec.saltLength),
+      spec.keyLength,
+      wire.params.info ?? 'bs-subkey',
+    );
     const factor = wire.params.factor ?? 2;
     // Chunk i: padding of factor * the first tag byte of its nonce (2i)
     // sealed under itself, its length under 2i, its payload under 2i + 1.
     for (let i = 1; i <= count; i++) {
       const padding = factor * gcm(subkey, 2 * i, counterNonce(2 * i), algorithm)[12];
-      chunks.push(randomBytes(padding), gcm(subkey, 2 * i, Buffer.alloc(2), algorithm), gcm(subkey, 2 * i + 1, Buffer.alloc(0), algorithm));
+      chunks.push(
+        randomBytes(padding),
+        gcm(subkey, 2 * i, Buffer.alloc(2), algorithm),
+        gcm(subkey, 2 * i + 1, Buffer.alloc(0), algorithm),
+      );
     }
   } else {
     return undefined;
@@ -228,7 +247,10 @@ export function stormKinds(presets, target, password, wrongPassword) {
   const good = () => clientBytes({ presets, password, target, payload: randomBytes(2048) });
   const kinds = {
     'random bytes': () => ({ bytes: randomBytes(1 + Math.floor(Math.random() * 4096)), end: true }),
-    'valid salt or IV, then garbage': () => ({ bytes: Buffer.concat([good().subarray(0, 32), randomBytes(512)]), end: true }),
+    'valid salt or IV, then garbage': () => ({
+      bytes: Buffer.concat([good().subarray(0, 32), randomBytes(512)]),
+      end: true,
+    }),
     'closed half-way': () => {
       const bytes = good();
       return { bytes: bytes.subarray(0, bytes.length >> 1), cutAfterMs: 5 };
@@ -241,7 +263,8 @@ export function stormKinds(presets, target, password, wrongPassword) {
   } catch (error) {
     if (!isProtocolError(error)) throw error;
   }
-  if (keyIsTheSecret(presets, password, wrongPassword)) kinds['wrong key'] = () => ({ bytes: clientBytes({ presets, password: wrongPassword, target }), end: true });
+  if (keyIsTheSecret(presets, password, wrongPassword))
+    kinds['wrong key'] = () => ({ bytes: clientBytes({ presets, password: wrongPassword, target }), end: true });
   const method = aeadMethod(presets);
   if (method) {
     kinds['one flipped bit in a tag'] = () => {
@@ -249,7 +272,10 @@ export function stormKinds(presets, target, password, wrongPassword) {
       bytes[bytes.length - 1 - Math.floor(Math.random() * 16)] ^= 1 << Math.floor(Math.random() * 8);
       return { bytes, end: true };
     };
-    kinds['length field over 0x3FFF'] = () => ({ bytes: sealedLength({ method, password, length: 0x4000 + Math.floor(Math.random() * 0xbfff) }), end: true });
+    kinds['length field over 0x3FFF'] = () => ({
+      bytes: sealedLength({ method, password, length: 0x4000 + Math.floor(Math.random() * 0xbfff) }),
+      end: true,
+    });
   }
   return kinds;
 }

@@ -7,7 +7,10 @@ import { prepareChain } from '../../../lib/chain/pipeline.js';
 // the same wires, as they would on the sockets.
 // `salts` and `now` go to prepareChain (a salt filter, a clock); sent()
 // returns everything the client has put on its wire so far.
-export function pipelinePair(chain, { password = 'pipeline-pair', target = { host: '127.0.0.1', port: 5201 }, salts, now } = {}) {
+export function pipelinePair(
+  chain,
+  { password = 'pipeline-pair', target = { host: '127.0.0.1', port: 5201 }, salts, now } = {},
+) {
   const create = prepareChain(chain, { password, salts, now });
   const targets = [];
   const client = create('client', { target });

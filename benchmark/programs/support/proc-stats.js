@@ -25,14 +25,21 @@ export function largestAnonymousMappings(pid, count = 6) {
     const head = /^([0-9a-f]+)-([0-9a-f]+) \S+ \S+ \S+ (\d+)\s*(.*)$/.exec(line);
     if (head) {
       const [, start, end, inode, name] = head;
-      current = inode === '0' && !name.startsWith('/') ? { name: name || 'anon', size: parseInt(end, 16) - parseInt(start, 16), rss: 0 } : null;
+      current =
+        inode === '0' && !name.startsWith('/')
+          ? { name: name || 'anon', size: parseInt(end, 16) - parseInt(start, 16), rss: 0 }
+          : null;
       if (current) mappings.push(current);
     } else if (current && line.startsWith('Rss:')) {
       current.rss = Number(/(\d+) kB/.exec(line)[1]) * 1024;
     }
   }
   const mb = (bytes) => (bytes / 2 ** 20).toFixed(1);
-  return mappings.sort((a, b) => b.rss - a.rss).slice(0, count).map((m) => `${m.name} ${mb(m.size)}/${mb(m.rss)} MB`).join(', ');
+  return mappings
+    .sort((a, b) => b.rss - a.rss)
+    .slice(0, count)
+    .map((m) => `${m.name} ${mb(m.size)}/${mb(m.rss)} MB`)
+    .join(', ');
 }
 
 // CPU seconds (user and system) a process has used so far, in USER_HZ

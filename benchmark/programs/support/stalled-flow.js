@@ -23,7 +23,10 @@ export async function stallFlow({ port, presets, password, target }) {
     encode(CHUNK);
     sent += CHUNK.length;
     if (!socket.writableNeedDrain) continue;
-    const drained = await Promise.race([once(socket, 'drain').then(() => true), sleep(STALLED_AFTER_MS).then(() => false)]);
+    const drained = await Promise.race([
+      once(socket, 'drain').then(() => true),
+      sleep(STALLED_AFTER_MS).then(() => false),
+    ]);
     if (!drained) return { socket, sent };
   }
 }

@@ -22,7 +22,8 @@ function readBounded(file) {
   try {
     const buffer = Buffer.alloc(MAX_FILE_BYTES + 1);
     let length = 0;
-    for (let read = -1; read !== 0 && length < buffer.length; length += read) read = readSync(fd, buffer, length, buffer.length - length, null);
+    for (let read = -1; read !== 0 && length < buffer.length; length += read)
+      read = readSync(fd, buffer, length, buffer.length - length, null);
     if (length > MAX_FILE_BYTES) throw new Error(`${file} is larger than ${MAX_FILE_BYTES} bytes: not a template`);
     return buffer.toString('utf8', 0, length);
   } finally {
@@ -38,8 +39,10 @@ export function readTemplate(file) {
     // without end: only a regular file is read, and no more of it than the
     // bound, should it grow after the check.
     const stats = statSync(resolved);
-    if (!stats.isFile() && !stats.isDirectory()) throw new Error(`${resolved} is not a regular file (a device, FIFO or socket): not a template`);
-    if (stats.size > MAX_FILE_BYTES) throw new Error(`${resolved} is larger than ${MAX_FILE_BYTES} bytes: not a template`);
+    if (!stats.isFile() && !stats.isDirectory())
+      throw new Error(`${resolved} is not a regular file (a device, FIFO or socket): not a template`);
+    if (stats.size > MAX_FILE_BYTES)
+      throw new Error(`${resolved} is larger than ${MAX_FILE_BYTES} bytes: not a template`);
     text = readBounded(resolved);
   } catch (error) {
     throw error.code ? new Error(`cannot read ${resolved}: ${READ_ERRORS[error.code] ?? error.code}`) : error;
@@ -68,16 +71,23 @@ export function parseTemplate(text, where = 'the template') {
   // blinksocks silently drops a part no mark line follows: refuse it, so
   // that every file accepted here means the same pairs to both.
   if (unclosed) throw new Error(`${where}: the last part has no '------' or '======' line after it`);
-  if (parts.length === 0) throw new Error(`${where}: no request/response pair ('------' between request and response, '======' after each pair)`);
-  if (parts.length % 2 !== 0) throw new Error(`${where}: ${parts.length} parts, but each request needs a response after a '------' line`);
+  if (parts.length === 0)
+    throw new Error(
+      `${where}: no request/response pair ('------' between request and response, '======' after each pair)`,
+    );
+  if (parts.length % 2 !== 0)
+    throw new Error(`${where}: ${parts.length} parts, but each request needs a response after a '------' line`);
   const pairs = [];
-  for (let i = 0; i < parts.length; i += 2) pairs.push({ request: Buffer.from(parts[i]), response: Buffer.from(parts[i + 1]) });
+  for (let i = 0; i < parts.length; i += 2)
+    pairs.push({ request: Buffer.from(parts[i]), response: Buffer.from(parts[i + 1]) });
   // The server takes the first request the stream starts with; if one
   // request began another, the longer one's tail would be read as data.
   for (const a of pairs) {
     for (const b of pairs) {
       if (a.request.length < b.request.length && b.request.subarray(0, a.request.length).equals(a.request)) {
-        throw new Error(`${where}: request ${JSON.stringify(firstLine(a.request))} is the start of a longer one, so the server could not tell them apart`);
+        throw new Error(
+          `${where}: request ${JSON.stringify(firstLine(a.request))} is the start of a longer one, so the server could not tell them apart`,
+        );
       }
     }
   }

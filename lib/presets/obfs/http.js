@@ -7,7 +7,8 @@ import { DEFAULT_TEMPLATE, readTemplate } from './http-template.js';
 // request's response; after them the bytes flow unchanged. A fixed-text
 // disguise for the first glance of a middlebox, not a real HTTP exchange.
 function fileProblem(file) {
-  if (typeof file !== 'string' || file === '') return 'must be the path of a template file (request, a "------" line, response, a "======" line, ...)';
+  if (typeof file !== 'string' || file === '')
+    return 'must be the path of a template file (request, a "------" line, response, a "======" line, ...)';
   try {
     readTemplate(file);
     return undefined;
@@ -24,7 +25,9 @@ function headerReader(candidates) {
   let pending = Buffer.alloc(0);
   return (data) => {
     pending = pending.length === 0 ? data : Buffer.concat([pending, data]);
-    const index = candidates.findIndex((header) => pending.length >= header.length && pending.subarray(0, header.length).equals(header));
+    const index = candidates.findIndex(
+      (header) => pending.length >= header.length && pending.subarray(0, header.length).equals(header),
+    );
     if (index >= 0) return { index, rest: pending.subarray(candidates[index].length) };
     if (!candidates.some((header) => header.subarray(0, pending.length).equals(pending))) {
       throw protocolError('the stream does not open with an HTTP header of the obfs-http template');
@@ -53,12 +56,14 @@ function afterHeader(candidates, onHeader) {
 
 export default {
   name: 'obfs-http',
-  summary: 'blinksocks HTTP disguise: each stream opens with a request (and its response) from a template file of request/response pairs',
+  summary:
+    'blinksocks HTTP disguise: each stream opens with a request (and its response) from a template file of request/response pairs',
   roles: ['disguise'],
   params: {
     file: {
       required: false,
-      description: 'template file of HTTP request/response pairs in blinksocks\' format, relative to the current folder (default: lib/presets/obfs/http-default.txt, bundled)',
+      description:
+        "template file of HTTP request/response pairs in blinksocks' format, relative to the current folder (default: lib/presets/obfs/http-default.txt, bundled)",
       check: fileProblem,
     },
   },
@@ -86,10 +91,16 @@ export default {
           return requests[pair];
         }),
         // Before its request is sent, a client expects nothing from the server.
-        clientDecode: afterHeader(() => (pair < 0 ? [] : [responses[pair]]), () => {}),
-        serverDecode: afterHeader(() => requests, (index) => {
-          pair = index;
-        }),
+        clientDecode: afterHeader(
+          () => (pair < 0 ? [] : [responses[pair]]),
+          () => {},
+        ),
+        serverDecode: afterHeader(
+          () => requests,
+          (index) => {
+            pair = index;
+          },
+        ),
         serverEncode: opening(() => responses[pair]),
       };
     };

@@ -84,7 +84,8 @@ function decoder() {
 
 export default {
   name: 'obfs-random-padding',
-  summary: 'blinksocks random-length frames, short ones padded with up to 255 random bytes (between the address preset and the cipher)',
+  summary:
+    'blinksocks random-length frames, short ones padded with up to 255 random bytes (between the address preset and the cipher)',
   roles: [],
   joinsWrites: true,
   params: {},

@@ -1,8 +1,6 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import { protocolError } from '../../wire/protocol-error.js';
-import {
-  CHANGE_CIPHER_SPEC, HANDSHAKE, record, TLS_1_0, TLS_1_2,
-} from './tls-records.js';
+import { CHANGE_CIPHER_SPEC, HANDSHAKE, record, TLS_1_0, TLS_1_2 } from './tls-records.js';
 
 // The handshake obfs-tls1.2-ticket plays: a TLS 1.2 session resumption with
 // a session ticket, in the shape blinksocks 3.3.0 sends it. Nothing in it is
@@ -61,7 +59,12 @@ export function clientHello(serverName) {
     extension(0x000a, withLength16(hex('00170018'))), // supported_groups: P-256, P-384
   ]);
   const body = Buffer.concat([
-    u16(TLS_1_2), helloRandom(), sessionId(), withLength16(CIPHER_SUITES), hex('0100'), withLength16(extensions),
+    u16(TLS_1_2),
+    helloRandom(),
+    sessionId(),
+    withLength16(CIPHER_SUITES),
+    hex('0100'),
+    withLength16(extensions),
   ]);
   // The record layer says TLS 1.0, the hello TLS 1.2, as browsers did.
   return record(HANDSHAKE, TLS_1_0, handshake(CLIENT_HELLO, body));
@@ -82,7 +85,8 @@ const OUR_OFFER = {
 
 // TLS 1.3 suites (0x13xx), signalling values and GREASE name no TLS 1.2
 // cipher a ServerHello could pick.
-const isTls12Suite = (suite) => suite >>> 8 !== 0x13 && suite !== RENEGOTIATION_SCSV && suite !== 0x5600 && (suite & 0x0f0f) !== 0x0a0a;
+const isTls12Suite = (suite) =>
+  suite >>> 8 !== 0x13 && suite !== RENEGOTIATION_SCSV && suite !== 0x5600 && (suite & 0x0f0f) !== 0x0a0a;
 
 // ServerHello (accepting the ticket: ECDHE-RSA-AES128-GCM-SHA256, or the
 // first TLS 1.2 suite offered without it), a new ticket, ChangeCipherSpec
@@ -94,15 +98,20 @@ const isTls12Suite = (suite) => suite >>> 8 !== 0x13 && suite !== RENEGOTIATION_
 // "unsolicited extension"), the ticket only when the hello offered one.
 // blinksocks' flight adds status_request whatever the hello offered.
 export function serverHandshake(offer = OUR_OFFER) {
-  const suite = offer.cipherSuites.includes(ECDHE_RSA_AES128_GCM_SHA256) ? ECDHE_RSA_AES128_GCM_SHA256 : offer.cipherSuites.find(isTls12Suite);
+  const suite = offer.cipherSuites.includes(ECDHE_RSA_AES128_GCM_SHA256)
+    ? ECDHE_RSA_AES128_GCM_SHA256
+    : offer.cipherSuites.find(isTls12Suite);
   if (suite === undefined) throw protocolError('TLS ClientHello offers no TLS 1.2 cipher suite');
   const offered = (type) => offer.extensions.has(type);
   const extensions = Buffer.concat([
-    offered(RENEGOTIATION_INFO) || offer.cipherSuites.includes(RENEGOTIATION_SCSV) ? extension(RENEGOTIATION_INFO, hex('00')) : Buffer.alloc(0),
+    offered(RENEGOTIATION_INFO) || offer.cipherSuites.includes(RENEGOTIATION_SCSV)
+      ? extension(RENEGOTIATION_INFO, hex('00'))
+      : Buffer.alloc(0),
     offered(EXTENDED_MASTER_SECRET) ? extension(EXTENDED_MASTER_SECRET) : Buffer.alloc(0),
     offered(SESSION_TICKET) ? extension(SESSION_TICKET) : Buffer.alloc(0),
   ]);
-  const session = offer.sessionId.length > 0 ? Buffer.concat([Buffer.from([offer.sessionId.length]), offer.sessionId]) : sessionId();
+  const session =
+    offer.sessionId.length > 0 ? Buffer.concat([Buffer.from([offer.sessionId.length]), offer.sessionId]) : sessionId();
   const hello = Buffer.concat([u16(TLS_1_2), helloRandom(), session, u16(suite), hex('00'), withLength16(extensions)]);
   const ticket = Buffer.concat([hex('000004b0'), withLength16(randomBytes(randomInt(200, 256)))]); // lifetime 1200 s
   return Buffer.concat([

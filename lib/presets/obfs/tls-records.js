@@ -42,7 +42,11 @@ export function applicationData(data) {
   return pieces;
 }
 
-const TYPE_NAMES = { [CHANGE_CIPHER_SPEC]: 'ChangeCipherSpec', [HANDSHAKE]: 'Handshake', [APPLICATION_DATA]: 'ApplicationData' };
+const TYPE_NAMES = {
+  [CHANGE_CIPHER_SPEC]: 'ChangeCipherSpec',
+  [HANDSHAKE]: 'Handshake',
+  [APPLICATION_DATA]: 'ApplicationData',
+};
 const typeName = (type) => TYPE_NAMES[type] ?? `type 0x${type.toString(16).padStart(2, '0')}`;
 const versionName = (version) => `0x${version.toString(16).padStart(4, '0')}`;
 
@@ -62,9 +66,12 @@ export function createRecordReader() {
         if (!bytes) return null;
         header = { type: bytes[0], version: bytes.readUInt16BE(1), length: bytes.readUInt16BE(3) };
         if (header.type !== expected.type || header.version !== expected.version) {
-          throw protocolError(`expected a TLS ${typeName(expected.type)} record (version ${versionName(expected.version)}), got ${typeName(header.type)} (version ${versionName(header.version)})`);
+          throw protocolError(
+            `expected a TLS ${typeName(expected.type)} record (version ${versionName(expected.version)}), got ${typeName(header.type)} (version ${versionName(header.version)})`,
+          );
         }
-        if (header.length > MAX_RECORD_BODY) throw protocolError(`TLS record of ${header.length} bytes exceeds 2^14 + 2048`);
+        if (header.length > MAX_RECORD_BODY)
+          throw protocolError(`TLS record of ${header.length} bytes exceeds 2^14 + 2048`);
       }
       const body = header.length === 0 ? Buffer.alloc(0) : queue.take(header.length);
       if (!body) return null;

@@ -2,10 +2,21 @@ import { randomInt } from 'node:crypto';
 import { protocolError } from '../../wire/protocol-error.js';
 import { readClientHello } from './tls-client-hello.js';
 import {
-  CLIENT_HELLO, clientFinish, clientHello, NEW_SESSION_TICKET, SERVER_HELLO, serverHandshake,
+  CLIENT_HELLO,
+  clientFinish,
+  clientHello,
+  NEW_SESSION_TICKET,
+  SERVER_HELLO,
+  serverHandshake,
 } from './tls-handshake.js';
 import {
-  APPLICATION_DATA, applicationData, CHANGE_CIPHER_SPEC, createRecordReader, HANDSHAKE, TLS_1_0, TLS_1_2,
+  APPLICATION_DATA,
+  applicationData,
+  CHANGE_CIPHER_SPEC,
+  createRecordReader,
+  HANDSHAKE,
+  TLS_1_0,
+  TLS_1_2,
 } from './tls-records.js';
 
 // blinksocks' obfs-tls1.2-ticket: the stream looks like a TLS 1.2 session
@@ -25,8 +36,11 @@ const MAX_NAME_BYTES = 255;
 
 function sniProblem(sni) {
   const names = Array.isArray(sni) ? sni : [sni];
-  const valid = names.length > 0 && names.every((name) => typeof name === 'string' && name !== '' && Buffer.byteLength(name) <= MAX_NAME_BYTES);
-  if (!valid) return `must be a host name or a non-empty array of host names (1 to ${MAX_NAME_BYTES} bytes each), e.g. "www.example.com"`;
+  const valid =
+    names.length > 0 &&
+    names.every((name) => typeof name === 'string' && name !== '' && Buffer.byteLength(name) <= MAX_NAME_BYTES);
+  if (!valid)
+    return `must be a host name or a non-empty array of host names (1 to ${MAX_NAME_BYTES} bytes each), e.g. "www.example.com"`;
   return undefined;
 }
 
@@ -36,7 +50,8 @@ function parseEndpoint(text) {
   const port = match ? Number(match[3]) : 0;
   return port >= 1 && port <= 65535 ? { host: match[1] ?? match[2], port } : null;
 }
-const fallbackProblem = (value) => (parseEndpoint(value) ? undefined : 'must be HOST:PORT of a TLS server, e.g. "127.0.0.1:443" or "[::1]:443"');
+const fallbackProblem = (value) =>
+  parseEndpoint(value) ? undefined : 'must be HOST:PORT of a TLS server, e.g. "127.0.0.1:443" or "[::1]:443"';
 
 // A handshake message inside a record: [type][length, 3 bytes][body].
 const handshakeMessage = (type, name) => (body) => {
@@ -98,18 +113,21 @@ function recordDecoder(steps, afterStep) {
 
 export default {
   name: 'obfs-tls1.2-ticket',
-  summary: 'blinksocks TLS 1.2 disguise: a session-ticket resumption handshake (ClientHello with SNI, ServerHello), then application-data records; the server answers only its own server names',
+  summary:
+    'blinksocks TLS 1.2 disguise: a session-ticket resumption handshake (ClientHello with SNI, ServerHello), then application-data records; the server answers only its own server names',
   roles: ['disguise'],
   joinsWrites: true,
   params: {
     sni: {
       required: true,
-      description: 'the server name (SNI) the ClientHello shows, or an array of them to pick from per connection, e.g. "www.example.com"',
+      description:
+        'the server name (SNI) the ClientHello shows, or an array of them to pick from per connection, e.g. "www.example.com"',
       check: sniProblem,
     },
     fallback: {
       required: false,
-      description: 'server side: HOST:PORT of a real TLS server that gets, untouched, every connection whose ClientHello names none of the sni values (without it they are refused as any probe is: no answer, reset at the handshake timeout)',
+      description:
+        'server side: HOST:PORT of a real TLS server that gets, untouched, every connection whose ClientHello names none of the sni values (without it they are refused as any probe is: no answer, reset at the handshake timeout)',
       check: fallbackProblem,
     },
   },
@@ -170,7 +188,8 @@ export default {
           }
           if (data.length === 0) return;
           heldBytes += data.length;
-          if (heldBytes > MAX_HELD_BYTES) throw protocolError(`no TLS ServerHello while ${MAX_HELD_BYTES} bytes waited to be sent`);
+          if (heldBytes > MAX_HELD_BYTES)
+            throw protocolError(`no TLS ServerHello while ${MAX_HELD_BYTES} bytes waited to be sent`);
           held.push(data);
           connection.holding(heldBytes);
         },

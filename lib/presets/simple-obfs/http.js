@@ -12,14 +12,14 @@ const WEBSOCKET_GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 // picked once per process; so does a prepared chain here.
 export function requestHead({ host, key, contentLength, curl }) {
   return (
-    'GET / HTTP/1.1\r\n'
-    + `Host: ${host}\r\n`
-    + `User-Agent: curl/7.${curl.major}.${curl.minor}\r\n`
-    + 'Upgrade: websocket\r\n'
-    + 'Connection: Upgrade\r\n'
-    + `Sec-WebSocket-Key: ${key}\r\n`
-    + `Content-Length: ${contentLength}\r\n`
-    + '\r\n'
+    'GET / HTTP/1.1\r\n' +
+    `Host: ${host}\r\n` +
+    `User-Agent: curl/7.${curl.major}.${curl.minor}\r\n` +
+    'Upgrade: websocket\r\n' +
+    'Connection: Upgrade\r\n' +
+    `Sec-WebSocket-Key: ${key}\r\n` +
+    `Content-Length: ${contentLength}\r\n` +
+    '\r\n'
   );
 }
 
@@ -28,17 +28,20 @@ export function requestHead({ host, key, contentLength, curl }) {
 // request's key, as a real WebSocket server would (obfs-local reads neither).
 export function responseHead({ accept, date, nginx }) {
   return (
-    'HTTP/1.1 101 Switching Protocols\r\n'
-    + `Server: nginx/1.${nginx.major}.${nginx.minor}\r\n`
-    + `Date: ${date}\r\n`
-    + 'Upgrade: websocket\r\n'
-    + 'Connection: Upgrade\r\n'
-    + `Sec-WebSocket-Accept: ${accept}\r\n`
-    + '\r\n'
+    'HTTP/1.1 101 Switching Protocols\r\n' +
+    `Server: nginx/1.${nginx.major}.${nginx.minor}\r\n` +
+    `Date: ${date}\r\n` +
+    'Upgrade: websocket\r\n' +
+    'Connection: Upgrade\r\n' +
+    `Sec-WebSocket-Accept: ${accept}\r\n` +
+    '\r\n'
   );
 }
 
-export const websocketAccept = (key) => createHash('sha1').update(key + WEBSOCKET_GUID).digest('base64');
+export const websocketAccept = (key) =>
+  createHash('sha1')
+    .update(key + WEBSOCKET_GUID)
+    .digest('base64');
 
 // A request this server takes: GET (all obfs-local 0.0.5 sends), HTTP/1.1,
 // an upgrade to websocket with a key, for `host` (a port after the name is
@@ -51,11 +54,13 @@ function checkRequest(head, host) {
   if (!/^GET \S+ HTTP\/1\.1$/.test(startLine)) {
     throw protocolError(`not a simple-obfs HTTP request: ${JSON.stringify(startLine.slice(0, 64))}`);
   }
-  if (fields.get('upgrade')?.toLowerCase() !== 'websocket') throw protocolError('HTTP request without Upgrade: websocket');
+  if (fields.get('upgrade')?.toLowerCase() !== 'websocket')
+    throw protocolError('HTTP request without Upgrade: websocket');
   const hostField = fields.get('host');
   if (hostField === undefined) throw protocolError('HTTP request without a Host header');
   const name = hostField.replace(/:\d+$/, '');
-  if (name.toLowerCase() !== host.toLowerCase()) throw protocolError(`HTTP request for host ${JSON.stringify(name.slice(0, 64))}, not ${host}`);
+  if (name.toLowerCase() !== host.toLowerCase())
+    throw protocolError(`HTTP request for host ${JSON.stringify(name.slice(0, 64))}, not ${host}`);
   const key = fields.get('sec-websocket-key');
   if (!key) throw protocolError('HTTP request without Sec-WebSocket-Key');
   return key;
@@ -63,7 +68,8 @@ function checkRequest(head, host) {
 
 function checkResponse(head) {
   const { startLine } = parseHead('HTTP response', head);
-  if (!/^HTTP\/1\.1 101 /.test(startLine)) throw protocolError(`not a simple-obfs HTTP answer: ${JSON.stringify(startLine.slice(0, 64))}`);
+  if (!/^HTTP\/1\.1 101 /.test(startLine))
+    throw protocolError(`not a simple-obfs HTTP answer: ${JSON.stringify(startLine.slice(0, 64))}`);
 }
 
 export function prepareHttp({ host }) {
@@ -85,7 +91,9 @@ export function prepareHttp({ host }) {
         if (data.length === 0) return;
         requested = true;
         const key = randomBytes(16).toString('base64');
-        push(Buffer.concat([Buffer.from(requestHead({ host, key, contentLength: data.length, curl }), 'latin1'), data]));
+        push(
+          Buffer.concat([Buffer.from(requestHead({ host, key, contentLength: data.length, curl }), 'latin1'), data]),
+        );
       },
       serverDecode(data, push) {
         if (!requestReader) return push(data);

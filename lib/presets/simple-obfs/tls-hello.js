@@ -26,11 +26,11 @@ const CIPHER_SUITES = Buffer.from(
   'hex',
 );
 const OTHER_EXTENSIONS = Buffer.from(
-  '000b000403010002' // ec_point_formats: uncompressed and both compressed forms
-  + '000a000a0008001d001700190018' // supported_groups: x25519, secp256r1, secp521r1, secp384r1
-  + '000d0020001e060106020603050105020503040104020403030103020303020102020203' // signature_algorithms
-  + '00160000' // encrypt_then_mac
-  + '00170000', // extended_master_secret
+  '000b000403010002' + // ec_point_formats: uncompressed and both compressed forms
+    '000a000a0008001d001700190018' + // supported_groups: x25519, secp256r1, secp521r1, secp384r1
+    '000d0020001e060106020603050105020503040104020403030103020303020102020203' + // signature_algorithms
+    '00160000' + // encrypt_then_mac
+    '00170000', // extended_master_secret
   'hex',
 );
 // The ServerHello's extensions: renegotiation_info, extended_master_secret,
@@ -45,7 +45,8 @@ const CIPHER_SUITE = 0xcca8; // ECDHE-RSA-CHACHA20-POLY1305
 const CLIENT_HELLO_HEAD = RECORD_HEADER + 4 + 2 + 32 + 1 + SESSION_ID_LENGTH + 2 + CIPHER_SUITES.length + 2 + 2;
 const TICKET_HEADER = 4;
 const SERVER_NAME_HEADER = 9;
-const clientHelloOverhead = (host) => CLIENT_HELLO_HEAD + TICKET_HEADER + SERVER_NAME_HEADER + host.length + OTHER_EXTENSIONS.length;
+const clientHelloOverhead = (host) =>
+  CLIENT_HELLO_HEAD + TICKET_HEADER + SERVER_NAME_HEADER + host.length + OTHER_EXTENSIONS.length;
 
 // The most of a stream's first bytes one ClientHello carries for `host`:
 // as much as keeps the hello within MAX_CLIENT_HELLO bytes. obfs-server
@@ -114,8 +115,21 @@ export function clientHello({ host, ticket, sessionId, random }) {
 // in the ServerHello's extensions length though 15 bytes of extensions
 // follow; this writes 15, as TLS has it (obfs-local reads neither).
 export function serverFlight({ sessionId, random, data }) {
-  const flight = writer(RECORD_HEADER + 4 + 2 + 32 + 1 + SESSION_ID_LENGTH + 2 + 1 + 2 + SERVER_EXTENSIONS.length
-    + CHANGE_CIPHER_SPEC.length + RECORD_HEADER + data.length);
+  const flight = writer(
+    RECORD_HEADER +
+      4 +
+      2 +
+      32 +
+      1 +
+      SESSION_ID_LENGTH +
+      2 +
+      1 +
+      2 +
+      SERVER_EXTENSIONS.length +
+      CHANGE_CIPHER_SPEC.length +
+      RECORD_HEADER +
+      data.length,
+  );
   const helloLength = 4 + 2 + 32 + 1 + SESSION_ID_LENGTH + 2 + 1 + 2 + SERVER_EXTENSIONS.length;
   flight.u8(HANDSHAKE);
   flight.u16(0x0301);
@@ -182,7 +196,8 @@ function reader(body, what) {
 // version 3.3, random, session id. Returns the session id.
 function helloStart(read, type, recordLength, what) {
   if (read.u8() !== type) throw protocolError(`TLS handshake record is not a ${what}`);
-  if (read.u8() * 0x10000 + read.u16() !== recordLength - 4) throw protocolError(`TLS ${what} length disagrees with its record`);
+  if (read.u8() * 0x10000 + read.u16() !== recordLength - 4)
+    throw protocolError(`TLS ${what} length disagrees with its record`);
   if (read.u16() !== 0x0303) throw protocolError(`TLS ${what} is not TLS 1.2`);
   read.bytes(32);
   const sessionIdLength = read.u8();

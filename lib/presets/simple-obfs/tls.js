@@ -2,8 +2,19 @@ import { randomBytes } from 'node:crypto';
 import { createByteQueue } from '../../wire/byte-queue.js';
 import { protocolError } from '../../wire/protocol-error.js';
 import {
-  APPLICATION_DATA, CHANGE_CIPHER_SPEC, clientHello, HANDSHAKE, handshakeRecordLength, helloRandom, MAX_HELLO_RECORD,
-  MAX_RECORD, maxTicket, parseClientHello, RECORD_HEADER, serverFlight, serverHelloSessionId,
+  APPLICATION_DATA,
+  CHANGE_CIPHER_SPEC,
+  clientHello,
+  HANDSHAKE,
+  handshakeRecordLength,
+  helloRandom,
+  MAX_HELLO_RECORD,
+  MAX_RECORD,
+  maxTicket,
+  parseClientHello,
+  RECORD_HEADER,
+  serverFlight,
+  serverHelloSessionId,
 } from './tls-hello.js';
 
 // simple-obfs' obfs=tls: after the hellos (tls-hello.js), every byte either
@@ -105,7 +116,9 @@ export function prepareTls({ host }) {
         if (!body) return;
         const hello = parseClientHello(body);
         if (hello.serverName?.toLowerCase() !== host.toLowerCase()) {
-          throw protocolError(`TLS ClientHello for server name ${JSON.stringify(hello.serverName?.slice(0, 64) ?? null)}, not ${host}`);
+          throw protocolError(
+            `TLS ClientHello for server name ${JSON.stringify(hello.serverName?.slice(0, 64) ?? null)}, not ${host}`,
+          );
         }
         sessionId = Buffer.from(hello.sessionId);
         if (hello.ticket.length > 0) push(hello.ticket);
@@ -128,7 +141,8 @@ export function prepareTls({ host }) {
         if (!serverHelloRead) {
           const body = takeRecord(MAX_RECORD, 'ServerHello');
           if (!body) return;
-          if (!helloSent || !serverHelloSessionId(body).equals(sessionId)) throw protocolError('TLS ServerHello does not echo our session id');
+          if (!helloSent || !serverHelloSessionId(body).equals(sessionId))
+            throw protocolError('TLS ServerHello does not echo our session id');
           serverHelloRead = true;
         }
         const changeCipherSpec = queue.take(CHANGE_CIPHER_SPEC.length);

@@ -35,7 +35,8 @@ export function openRecord(aead, key, counter, record, what) {
 const equalChunks = (length) => Math.ceil(length / Math.ceil(length / MAX_PAYLOAD));
 
 // (data, push): data as length and payload records after the headers.
-export const createBodySealer = (aead, subkey, key) => createChunkSealer(aead, subkey, key, { firstNonce: FIRST_BODY_NONCE, chunkSize: equalChunks });
+export const createBodySealer = (aead, subkey, key) =>
+  createChunkSealer(aead, subkey, key, { firstNonce: FIRST_BODY_NONCE, chunkSize: equalChunks });
 
 // SIP022 does not forbid an empty chunk, and shadowsocks-rust accepts
 // them, but none of its clients sends one after another: a run of them

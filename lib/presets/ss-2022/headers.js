@@ -54,7 +54,9 @@ function checkTypeAndTime(header, type, now) {
   const timestamp = header.readBigUInt64BE(1);
   const skew = timestamp - BigInt(now);
   if (skew > MAX_CLOCK_SKEW_S || skew < -MAX_CLOCK_SKEW_S) {
-    throw protocolError(`header timestamp ${timestamp} is ${skew} s from this clock (over ${MAX_CLOCK_SKEW_S} s: a replay)`);
+    throw protocolError(
+      `header timestamp ${timestamp} is ${skew} s from this clock (over ${MAX_CLOCK_SKEW_S} s: a replay)`,
+    );
   }
 }
 
@@ -74,12 +76,14 @@ export function decodeResponseFixed(header, saltLength, now = unixSeconds()) {
 // chunk, and a header with neither payload nor padding is refused (3.1.3).
 export function decodeRequestVariable(header) {
   const addressLength = addressHeaderLength((i) => header[i], header.length);
-  if (addressLength === 0 || addressLength + 2 > header.length) throw protocolError('variable-length header ends inside the address');
+  if (addressLength === 0 || addressLength + 2 > header.length)
+    throw protocolError('variable-length header ends inside the address');
   const paddingLength = header.readUInt16BE(addressLength);
   if (paddingLength > MAX_PADDING) throw protocolError(`padding length ${paddingLength} exceeds ${MAX_PADDING}`);
   const payloadStart = addressLength + 2 + paddingLength;
   if (payloadStart > header.length) throw protocolError('padding extends beyond the header chunk');
   const payload = header.subarray(payloadStart);
-  if (payload.length === 0 && paddingLength === 0) throw protocolError('request header with neither initial payload nor padding');
+  if (payload.length === 0 && paddingLength === 0)
+    throw protocolError('request header with neither initial payload nor padding');
   return { target: decodeAddressHeader(header.subarray(0, addressLength)), payload };
 }

@@ -4,8 +4,14 @@ import { createByteQueue } from '../../wire/byte-queue.js';
 import { protocolError } from '../../wire/protocol-error.js';
 import { createBodyOpener, createBodySealer, MAX_PAYLOAD, openRecord, sealRecord, TAG_LENGTH } from './chunks.js';
 import {
-  decodeRequestFixed, decodeRequestVariable, decodeResponseFixed, encodeRequestFixed, encodeRequestVariable, encodeResponseFixed,
-  REQUEST_FIXED_LENGTH, responseFixedLength,
+  decodeRequestFixed,
+  decodeRequestVariable,
+  decodeResponseFixed,
+  encodeRequestFixed,
+  encodeRequestVariable,
+  encodeResponseFixed,
+  REQUEST_FIXED_LENGTH,
+  responseFixedLength,
 } from './headers.js';
 import { createSaltPool } from './salt-pool.js';
 import { ss2022UdpSessions } from './udp-sessions.js';
@@ -32,7 +38,8 @@ const INITIAL_PAYLOAD = MAX_PAYLOAD - 2 - 259; // room for the longest address a
 
 export default {
   name: 'ss-2022',
-  summary: 'Shadowsocks 2022 (SIP022): base64 pre-shared key, BLAKE3 session subkeys, timestamped headers with padding, replay-checked salts, chunks of up to 0xFFFF bytes',
+  summary:
+    'Shadowsocks 2022 (SIP022): base64 pre-shared key, BLAKE3 session subkeys, timestamped headers with padding, replay-checked salts, chunks of up to 0xFFFF bytes',
   roles: ['address', 'cipher'],
   authenticated: true,
   params: {
@@ -62,7 +69,9 @@ export default {
     };
     const firstRead = (queue, length, what) => {
       if (queue.length < length) {
-        throw protocolError(`first read of ${queue.length} bytes is shorter than the salt and ${what} (${length}), which SIP022 sends in one write`);
+        throw protocolError(
+          `first read of ${queue.length} bytes is shorter than the salt and ${what} (${length}), which SIP022 sends in one write`,
+        );
       }
     };
     // A FIN inside a header or a chunk is a cut stream, not its end: the
@@ -84,7 +93,13 @@ export default {
         const { subkey, key } = keysFor(salt);
         const initial = data.subarray(0, INITIAL_PAYLOAD);
         const variable = encodeRequestVariable(connection.target, initial, randomInt);
-        push(Buffer.concat([salt, sealRecord(aead, key, 0, encodeRequestFixed(variable.length)), sealRecord(aead, key, 1, variable)]));
+        push(
+          Buffer.concat([
+            salt,
+            sealRecord(aead, key, 0, encodeRequestFixed(variable.length)),
+            sealRecord(aead, key, 1, variable),
+          ]),
+        );
         sealBody = createBodySealer(aead, subkey, key);
         sealBody(data.subarray(initial.length), push);
       };
@@ -95,7 +110,10 @@ export default {
     // it holds), then the body. Nothing is kept until the fixed header
     // passed every check (then accepted(salt)); ready() throws while no
     // stream may come.
-    const streamDecoder = (connection, { ready = () => {}, fixedRecord, readFixed, accepted = () => {}, secondRecord, readSecond }) => {
+    const streamDecoder = (
+      connection,
+      { ready = () => {}, fixedRecord, readFixed, accepted = () => {}, secondRecord, readSecond },
+    ) => {
       const queue = createByteQueue();
       let key = null;
       let secondLength = -1;
@@ -127,19 +145,20 @@ export default {
     };
 
     // Server: reads the request header, names the target, then the body.
-    const requestDecoder = (connection, shared) => streamDecoder(connection, {
-      fixedRecord: { length: REQUEST_FIXED_LENGTH + TAG_LENGTH, what: 'request header' },
-      readFixed: decodeRequestFixed,
-      accepted: (salt) => {
-        shared.requestSalt = salt;
-      },
-      secondRecord: 'variable-length request header',
-      readSecond: (variable) => {
-        const { target, payload } = decodeRequestVariable(variable);
-        connection.onTarget(target);
-        return payload;
-      },
-    });
+    const requestDecoder = (connection, shared) =>
+      streamDecoder(connection, {
+        fixedRecord: { length: REQUEST_FIXED_LENGTH + TAG_LENGTH, what: 'request header' },
+        readFixed: decodeRequestFixed,
+        accepted: (salt) => {
+          shared.requestSalt = salt;
+        },
+        secondRecord: 'variable-length request header',
+        readSecond: (variable) => {
+          const { target, payload } = decodeRequestVariable(variable);
+          connection.onTarget(target);
+          return payload;
+        },
+      });
 
     // Server: the response stream, sent with the first bytes the target
     // returns (3.1.3: a response header never goes alone).
@@ -152,30 +171,34 @@ export default {
         connection.salts.add(salt);
         const { subkey, key } = keysFor(salt);
         const first = data.subarray(0, MAX_PAYLOAD);
-        push(Buffer.concat([
-          salt,
-          sealRecord(aead, key, 0, encodeResponseFixed(shared.requestSalt, first.length)),
-          sealRecord(aead, key, 1, first),
-        ]));
+        push(
+          Buffer.concat([
+            salt,
+            sealRecord(aead, key, 0, encodeResponseFixed(shared.requestSalt, first.length)),
+            sealRecord(aead, key, 1, first),
+          ]),
+        );
         sealBody = createBodySealer(aead, subkey, key);
         sealBody(data.subarray(first.length), push);
       };
     };
 
     // Client: checks the response header against this connection's request.
-    const responseDecoder = (connection, shared) => streamDecoder(connection, {
-      ready: () => {
-        if (!shared.requestSalt) throw protocolError('a response before any request');
-      },
-      fixedRecord: { length: responseFixedLength(saltLength) + TAG_LENGTH, what: 'response header' },
-      readFixed: (fixed) => {
-        const header = decodeResponseFixed(fixed, saltLength);
-        if (!header.requestSalt.equals(shared.requestSalt)) throw protocolError('response names another request\'s salt');
-        return header.firstLength;
-      },
-      secondRecord: 'first response payload',
-      readSecond: (first) => first,
-    });
+    const responseDecoder = (connection, shared) =>
+      streamDecoder(connection, {
+        ready: () => {
+          if (!shared.requestSalt) throw protocolError('a response before any request');
+        },
+        fixedRecord: { length: responseFixedLength(saltLength) + TAG_LENGTH, what: 'response header' },
+        readFixed: (fixed) => {
+          const header = decodeResponseFixed(fixed, saltLength);
+          if (!header.requestSalt.equals(shared.requestSalt))
+            throw protocolError("response names another request's salt");
+          return header.firstLength;
+        },
+        secondRecord: 'first response payload',
+        readSecond: (first) => first,
+      });
 
     return (connection) => {
       const shared = { requestSalt: null };

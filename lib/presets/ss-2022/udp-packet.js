@@ -48,10 +48,20 @@ export function packetCipher(methodName, psk) {
         return Buffer.concat([nonce, ...sealed, cipher.getAuthTag()]);
       },
       open(packet) {
-        if (packet.length < XCHACHA_NONCE + IDS_LENGTH + TAG_LENGTH) throw protocolError(`datagram of ${packet.length} bytes is shorter than SIP022's headers`);
-        const plaintext = openSealed(XCHACHA, key, Buffer.from(packet.subarray(0, XCHACHA_NONCE)), packet.subarray(XCHACHA_NONCE));
+        if (packet.length < XCHACHA_NONCE + IDS_LENGTH + TAG_LENGTH)
+          throw protocolError(`datagram of ${packet.length} bytes is shorter than SIP022's headers`);
+        const plaintext = openSealed(
+          XCHACHA,
+          key,
+          Buffer.from(packet.subarray(0, XCHACHA_NONCE)),
+          packet.subarray(XCHACHA_NONCE),
+        );
         if (!plaintext) throw protocolError('AEAD tag mismatch in a datagram: wrong key or corrupted');
-        return { sessionId: plaintext.subarray(0, SESSION_ID_LENGTH), packetId: readId(plaintext, SESSION_ID_LENGTH), body: plaintext.subarray(IDS_LENGTH) };
+        return {
+          sessionId: plaintext.subarray(0, SESSION_ID_LENGTH),
+          packetId: readId(plaintext, SESSION_ID_LENGTH),
+          body: plaintext.subarray(IDS_LENGTH),
+        };
       },
     };
   }
@@ -85,7 +95,8 @@ export function packetCipher(methodName, psk) {
       return Buffer.concat([encryptIds.update(ids), ciphertext, cipher.getAuthTag()]);
     },
     open(packet) {
-      if (packet.length < IDS_LENGTH + TAG_LENGTH) throw protocolError(`datagram of ${packet.length} bytes is shorter than SIP022's headers`);
+      if (packet.length < IDS_LENGTH + TAG_LENGTH)
+        throw protocolError(`datagram of ${packet.length} bytes is shorter than SIP022's headers`);
       const ids = decryptIds.update(packet.subarray(0, IDS_LENGTH));
       const sessionId = ids.subarray(0, SESSION_ID_LENGTH);
       const body = openSealed(aead, sessionKey(sessionId), ids.subarray(4), packet.subarray(IDS_LENGTH));
@@ -97,7 +108,8 @@ export function packetCipher(methodName, psk) {
 
 const checkTime = (body, now) => {
   const skew = Number(body.readBigUInt64BE(1)) - now;
-  if (Math.abs(skew) > MAX_CLOCK_SKEW_S) throw protocolError(`datagram timestamp ${skew} s from this clock (over ${MAX_CLOCK_SKEW_S} s: a replay)`);
+  if (Math.abs(skew) > MAX_CLOCK_SKEW_S)
+    throw protocolError(`datagram timestamp ${skew} s from this clock (over ${MAX_CLOCK_SKEW_S} s: a replay)`);
 };
 
 // The spec pads a datagram without payload; one with payload goes bare.
@@ -126,7 +138,9 @@ function decodeBody(body, type, now) {
   return { clientSessionId, ...decodeAddressFrame(body.subarray(fixed + padding)) };
 }
 
-export const encodeRequestBody = (address, payload, now = unixSeconds()) => encodeBody(REQUEST_TYPE, null, address, payload, now);
-export const encodeResponseBody = (clientSessionId, address, payload, now = unixSeconds()) => encodeBody(RESPONSE_TYPE, clientSessionId, address, payload, now);
+export const encodeRequestBody = (address, payload, now = unixSeconds()) =>
+  encodeBody(REQUEST_TYPE, null, address, payload, now);
+export const encodeResponseBody = (clientSessionId, address, payload, now = unixSeconds()) =>
+  encodeBody(RESPONSE_TYPE, clientSessionId, address, payload, now);
 export const decodeRequestBody = (body, now = unixSeconds()) => decodeBody(body, REQUEST_TYPE, now);
 export const decodeResponseBody = (body, now = unixSeconds()) => decodeBody(body, RESPONSE_TYPE, now);

@@ -3,7 +3,12 @@ import { protocolError } from '../../wire/protocol-error.js';
 import { MAX_ADDRESS_LENGTH } from '../udp/address-frame.js';
 import { createPacketWindow } from './packet-window.js';
 import {
-  decodeRequestBody, decodeResponseBody, encodeRequestBody, encodeResponseBody, packetCipher, SESSION_ID_LENGTH,
+  decodeRequestBody,
+  decodeResponseBody,
+  encodeRequestBody,
+  encodeResponseBody,
+  packetCipher,
+  SESSION_ID_LENGTH,
 } from './udp-packet.js';
 
 // ss-2022's UDP form: sessions over udp-packet.js. The client draws one
@@ -14,7 +19,8 @@ import {
 // address it comes: the server finds a live session by its id, not by the
 // sender's address.
 // Marked, so a relay can count replays apart from other refusals.
-const replayError = (packetId) => Object.assign(protocolError(`packet id ${packetId} seen before or too old: a replay`), { replay: true });
+const replayError = (packetId) =>
+  Object.assign(protocolError(`packet id ${packetId} seen before or too old: a replay`), { replay: true });
 
 export function ss2022UdpSessions(methodName, psk) {
   const cipher = packetCipher(methodName, psk);
@@ -60,7 +66,7 @@ export function ss2022UdpSessions(methodName, psk) {
         const { sessionId, packetId, body } = cipher.open(packet);
         const { address, payload } = decodeRequestBody(body);
         const name = sessionId.toString('hex');
-        const session = current?.name === name ? current : live.get(name) ?? newSession(Buffer.from(sessionId), name);
+        const session = current?.name === name ? current : (live.get(name) ?? newSession(Buffer.from(sessionId), name));
         if (!session.window.accept(packetId)) throw replayError(packetId);
         return { session, address, payload };
       },

@@ -3,8 +3,18 @@ import { createByteQueue } from '../../wire/byte-queue.js';
 import { protocolError } from '../../wire/protocol-error.js';
 import { createClientIds, createReplayWindows } from './connection-ids.js';
 import {
-  authenticatesStreamIv, blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, recordHandshake,
-  streamCipherKeys, unixTime,
+  authenticatesStreamIv,
+  blockKey,
+  checkClock,
+  decryptBlock,
+  encryptBlock,
+  firstPartLength,
+  hmac,
+  macKeys,
+  placement,
+  recordHandshake,
+  streamCipherKeys,
+  unixTime,
 } from './shared.js';
 
 // ShadowsocksR's auth_aes128_md5 and auth_aes128_sha1 (obfsplugin/auth.py).
@@ -71,7 +81,10 @@ function chunkWriter(algorithm, userKey) {
       const size = 8 + paddingFieldLength(padding) + payload;
       const macKey = macKeyFor(id);
       out.writeUInt16LE(size, start);
-      createHmac(algorithm, macKey).update(out.subarray(start, start + 2)).digest().copy(out, start + 2, 0, 2);
+      createHmac(algorithm, macKey)
+        .update(out.subarray(start, start + 2))
+        .digest()
+        .copy(out, start + 2, 0, 2);
       offset = writePadding(out, start + 4, padding);
       offset += data.copy(out, offset, read, read + payload);
       read += payload;
@@ -99,9 +112,11 @@ function chunkReader(algorithm, userKey) {
       if (size === 0) {
         const head = Buffer.from([queue.peek(0), queue.peek(1)]);
         const sizeMac = createHmac(algorithm, macKey).update(head).digest();
-        if (sizeMac[0] !== queue.peek(2) || sizeMac[1] !== queue.peek(3)) throw protocolError('SSR auth_aes128 chunk size fails its HMAC');
+        if (sizeMac[0] !== queue.peek(2) || sizeMac[1] !== queue.peek(3))
+          throw protocolError('SSR auth_aes128 chunk size fails its HMAC');
         size = head.readUInt16LE(0);
-        if (size < MIN_CHUNK || size >= MAX_CHUNK) throw protocolError(`SSR auth_aes128 chunk size ${size} out of range`);
+        if (size < MIN_CHUNK || size >= MAX_CHUNK)
+          throw protocolError(`SSR auth_aes128 chunk size ${size} out of range`);
       }
       if (queue.length < size) {
         awaited = size;
@@ -109,7 +124,9 @@ function chunkReader(algorithm, userKey) {
       }
       awaited = 0;
       const chunk = queue.take(size);
-      const mac = createHmac(algorithm, macKey).update(chunk.subarray(0, size - 4)).digest();
+      const mac = createHmac(algorithm, macKey)
+        .update(chunk.subarray(0, size - 4))
+        .digest();
       if (mac.compare(chunk, size - 4, size, 0, 4) !== 0) throw protocolError('SSR auth_aes128 chunk fails its HMAC');
       id = (id + 1) >>> 0;
       const start = chunk[4] < 0xff ? chunk[4] + 4 : chunk.readUInt16LE(5) + 4;
@@ -156,9 +173,12 @@ function createAuthAes128(name, protocol, algorithm) {
         const check = randomBytes(1);
         const part2 = Buffer.concat([randomBytes(4), encryptBlock(blockKeyOf(key), block)]);
         const head = Buffer.concat([
-          check, hmac(algorithm, macKey, check).subarray(0, 6),
-          part2, hmac(algorithm, macKey, part2).subarray(0, 4),
-          randomBytes(padding), first,
+          check,
+          hmac(algorithm, macKey, check).subarray(0, 6),
+          part2,
+          hmac(algorithm, macKey, part2).subarray(0, 4),
+          randomBytes(padding),
+          first,
         ]);
         return Buffer.concat([head, hmac(algorithm, key, head).subarray(0, 4)]);
       }
@@ -178,7 +198,8 @@ function createAuthAes128(name, protocol, algorithm) {
         const block = decryptBlock(blockKeyOf(key), head.subarray(11, 27));
         const length = block.readUInt16LE(12);
         const padding = block.readUInt16LE(14);
-        if (length < 35 + padding || length > MAX_HANDSHAKE) throw protocolError(`SSR ${protocol} handshake length ${length} out of range`);
+        if (length < 35 + padding || length > MAX_HANDSHAKE)
+          throw protocolError(`SSR ${protocol} handshake length ${length} out of range`);
         if (head.length < length) return null;
         if (hmac(algorithm, key, head.subarray(0, length - 4)).compare(head, length - 4, length, 0, 4) !== 0) {
           throw protocolError(`SSR ${protocol} handshake fails its HMAC`);
@@ -202,7 +223,11 @@ function createAuthAes128(name, protocol, algorithm) {
             writeChunks = chunkWriter(algorithm, keys.key);
             const split = firstPartLength(data);
             const rest = data.subarray(split);
-            push(rest.length > 0 ? Buffer.concat([handshake(keys, data.subarray(0, split)), writeChunks(rest)]) : handshake(keys, data));
+            push(
+              rest.length > 0
+                ? Buffer.concat([handshake(keys, data.subarray(0, split)), writeChunks(rest)])
+                : handshake(keys, data),
+            );
             return undefined;
           },
           clientDecode(data, push) {
@@ -229,7 +254,8 @@ function createAuthAes128(name, protocol, algorithm) {
           // A FIN inside the handshake or a chunk is a cut stream, not its
           // end: the relay passes it on as a reset.
           decodeEnded() {
-            if (pending?.length > 0 || readChunks?.holding()) throw protocolError(`SSR ${protocol}: stream ended inside a chunk: truncated`);
+            if (pending?.length > 0 || readChunks?.holding())
+              throw protocolError(`SSR ${protocol}: stream ended inside a chunk: truncated`);
           },
         };
       };

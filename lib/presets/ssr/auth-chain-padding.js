@@ -31,7 +31,8 @@ export function chainAPadding(hash, size) {
 // key, so the lengths on the wire cluster as a key-specific set.
 export function chainBSizes(key) {
   const generator = fromBytes(key);
-  const draw = (count) => Array.from({ length: count }, () => Number(generator.next() % 2340n % 2040n % 1440n)).sort((a, b) => a - b);
+  const draw = (count) =>
+    Array.from({ length: count }, () => Number(((generator.next() % 2340n) % 2040n) % 1440n)).sort((a, b) => a - b);
   const first = draw(Number(generator.next() % 8n) + 4);
   const second = draw(Number(generator.next() % 16n) + 8);
   return [first, second];

@@ -5,8 +5,18 @@ import { protocolError } from '../../wire/protocol-error.js';
 import { chainAPadding, chainBPadding, chainBSizes } from './auth-chain-padding.js';
 import { createClientIds, createReplayWindows } from './connection-ids.js';
 import {
-  authenticatesStreamIv, blockKey, checkClock, decryptBlock, encryptBlock, firstPartLength, hmac, macKeys, placement, recordHandshake,
-  streamCipherKeys, unixTime,
+  authenticatesStreamIv,
+  blockKey,
+  checkClock,
+  decryptBlock,
+  encryptBlock,
+  firstPartLength,
+  hmac,
+  macKeys,
+  placement,
+  recordHandshake,
+  streamCipherKeys,
+  unixTime,
 } from './shared.js';
 
 // ShadowsocksR's auth_chain_a and auth_chain_b (obfsplugin/auth_chain.py).
@@ -85,8 +95,11 @@ function frameReader({ userKey, decipher, pad, hash }) {
       if (length >= MAX_FRAME) throw protocolError(`SSR auth_chain frame of ${length} bytes is too long`);
       if (queue.length < length + 4) break;
       const frame = queue.take(length + 4);
-      const mac = createHmac('md5', macKeyFor(id)).update(frame.subarray(0, length + 2)).digest();
-      if (mac[0] !== frame[length + 2] || mac[1] !== frame[length + 3]) throw protocolError('SSR auth_chain frame fails its HMAC');
+      const mac = createHmac('md5', macKeyFor(id))
+        .update(frame.subarray(0, length + 2))
+        .digest();
+      if (mac[0] !== frame[length + 2] || mac[1] !== frame[length + 3])
+        throw protocolError('SSR auth_chain frame fails its HMAC');
       last = mac;
       id = (id + 1) >>> 0;
       if (size > 0) pieces.push(frame.subarray(2 + start, 2 + start + size));
@@ -115,7 +128,10 @@ function createAuthChain(name, protocol, variant) {
       const derive = (key) => {
         if (!derived.has(key)) {
           const sizes = variant === 'b' ? chainBSizes(key) : null;
-          derived.set(key, { blockKey: blockKey(key, protocol), pad: sizes ? (hash, size) => chainBPadding(sizes, hash, size) : chainAPadding });
+          derived.set(key, {
+            blockKey: blockKey(key, protocol),
+            pad: sizes ? (hash, size) => chainBPadding(sizes, hash, size) : chainAPadding,
+          });
         }
         return derived.get(key);
       };
@@ -135,16 +151,22 @@ function createAuthChain(name, protocol, variant) {
         block.writeUInt16LE(OVERHEAD, 12);
         const part = Buffer.concat([uid, encryptBlock(derive(key).blockKey, block)]);
         const serverHash = hmac('md5', key, part);
-        return { bytes: Buffer.concat([check, clientHash.subarray(0, 8), part, serverHash.subarray(0, 4)]), clientHash, serverHash };
+        return {
+          bytes: Buffer.concat([check, clientHash.subarray(0, 8), part, serverHash.subarray(0, 4)]),
+          clientHash,
+          serverHash,
+        };
       }
 
       function readHandshake(head, { key, clientIv }, connection) {
         if (head.length < 12) return null;
         const clientHash = hmac('md5', Buffer.concat([clientIv, key]), head.subarray(0, 4));
-        if (clientHash.compare(head, 4, 12, 0, 8) !== 0) throw protocolError(`SSR ${protocol} handshake fails its first HMAC`);
+        if (clientHash.compare(head, 4, 12, 0, 8) !== 0)
+          throw protocolError(`SSR ${protocol} handshake fails its first HMAC`);
         if (head.length < 36) return null;
         const serverHash = hmac('md5', key, head.subarray(12, 32));
-        if (serverHash.compare(head, 32, 36, 0, 4) !== 0) throw protocolError(`SSR ${protocol} handshake fails its second HMAC`);
+        if (serverHash.compare(head, 32, 36, 0, 4) !== 0)
+          throw protocolError(`SSR ${protocol} handshake fails its second HMAC`);
         const block = decryptBlock(derive(key).blockKey, head.subarray(16, 32));
         checkClock(block.readUInt32LE(0), now);
         insert(block.readUInt32LE(4), block.readUInt32LE(8));
@@ -159,9 +181,18 @@ function createAuthChain(name, protocol, variant) {
         const client = role === 'client';
         return {
           write: frameWriter({
-            userKey: key, cipher: createCipheriv('rc4', rc4, null), pad, hash: client ? clientHash : serverHash, unit: client ? CLIENT_UNIT : SERVER_UNIT,
+            userKey: key,
+            cipher: createCipheriv('rc4', rc4, null),
+            pad,
+            hash: client ? clientHash : serverHash,
+            unit: client ? CLIENT_UNIT : SERVER_UNIT,
           }),
-          read: frameReader({ userKey: key, decipher: createDecipheriv('rc4', rc4, null), pad, hash: client ? serverHash : clientHash }),
+          read: frameReader({
+            userKey: key,
+            decipher: createDecipheriv('rc4', rc4, null),
+            pad,
+            hash: client ? serverHash : clientHash,
+          }),
         };
       }
 
@@ -217,7 +248,8 @@ function createAuthChain(name, protocol, variant) {
           // A FIN inside the handshake or a frame is a cut stream, not its
           // end: the relay passes it on as a reset.
           decodeEnded() {
-            if (pending?.length > 0 || frames?.read.holding()) throw protocolError(`SSR ${protocol}: stream ended inside a frame: truncated`);
+            if (pending?.length > 0 || frames?.read.holding())
+              throw protocolError(`SSR ${protocol}: stream ended inside a frame: truncated`);
           },
         };
       };

@@ -36,13 +36,21 @@ const WINDOW_SPAN = 0x1000;
 export function createReplayWindows({ idleMs, maxClients = 64, now = Date.now }) {
   const clients = new Map();
 
-  const fresh = (connectionId) => ({ front: connectionId - WINDOW_BELOW, back: connectionId + 1, seen: new Set(), lastUpdate: now() });
+  const fresh = (connectionId) => ({
+    front: connectionId - WINDOW_BELOW,
+    back: connectionId + 1,
+    seen: new Set(),
+    lastUpdate: now(),
+  });
   const idle = (client) => now() - client.lastUpdate >= idleMs;
 
   function admit(client, connectionId) {
-    if (connectionId < client.front) throw protocolError(`SSR connection id ${connectionId} is older than the window (a replay)`);
-    if (connectionId > client.front + WINDOW_ABOVE) throw protocolError(`SSR connection id ${connectionId} is too far ahead of the window`);
-    if (client.seen.has(connectionId)) throw protocolError(`SSR connection id ${connectionId} was used before (a replay)`);
+    if (connectionId < client.front)
+      throw protocolError(`SSR connection id ${connectionId} is older than the window (a replay)`);
+    if (connectionId > client.front + WINDOW_ABOVE)
+      throw protocolError(`SSR connection id ${connectionId} is too far ahead of the window`);
+    if (client.seen.has(connectionId))
+      throw protocolError(`SSR connection id ${connectionId} was used before (a replay)`);
     client.lastUpdate = now();
     if (client.back <= connectionId) client.back = connectionId + 1;
     client.seen.add(connectionId);

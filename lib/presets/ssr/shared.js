@@ -11,7 +11,8 @@ import { protocolError } from '../../wire/protocol-error.js';
 // cipher encrypts them (obfs, if any, comes after).
 export function placement(chain, index) {
   const self = chain[index].name;
-  if (index !== 1) return `${self} must come right after the address preset (ShadowsocksR's protocol layer wraps the address header)`;
+  if (index !== 1)
+    return `${self} must come right after the address preset (ShadowsocksR's protocol layer wraps the address header)`;
   if (chain[index + 1]?.name !== 'ss-stream-cipher') {
     return `${self} must be followed by ss-stream-cipher (its handshake is authenticated with that cipher's key and IV)`;
   }
@@ -62,7 +63,8 @@ export const unixTime = (now = Date.now) => Math.floor(now() / 1000) >>> 0;
 const MAX_CLOCK_SKEW = 24 * 60 * 60;
 export function checkClock(utc, now = Date.now) {
   const skew = (utc - unixTime(now)) | 0;
-  if (skew < -MAX_CLOCK_SKEW || skew > MAX_CLOCK_SKEW) throw protocolError(`SSR handshake clock is ${skew} s off (more than a day)`);
+  if (skew < -MAX_CLOCK_SKEW || skew > MAX_CLOCK_SKEW)
+    throw protocolError(`SSR handshake clock is ${skew} s off (more than a day)`);
 }
 
 // The client's first packet carries the address header and up to 31 more

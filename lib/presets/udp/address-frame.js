@@ -11,7 +11,8 @@ export const MAX_ADDRESS_LENGTH = 1 + 1 + 255 + 2;
 let last = { host: null, port: null, header: null };
 
 export function encodeAddressFrame(address, payload) {
-  if (address.host !== last.host || address.port !== last.port) last = { host: address.host, port: address.port, header: encodeAddressHeader(address) };
+  if (address.host !== last.host || address.port !== last.port)
+    last = { host: address.host, port: address.port, header: encodeAddressHeader(address) };
   return Buffer.concat([last.header, payload]);
 }
 

@@ -11,7 +11,8 @@ export function streamPacket(method, key) {
       return Buffer.concat([iv, method.create(false, key, iv).update(plaintext)]);
     },
     open(packet) {
-      if (packet.length <= method.ivLength) throw protocolError(`datagram of ${packet.length} bytes holds no more than an IV`);
+      if (packet.length <= method.ivLength)
+        throw protocolError(`datagram of ${packet.length} bytes holds no more than an IV`);
       const iv = packet.subarray(0, method.ivLength);
       return method.create(true, key, iv).update(packet.subarray(method.ivLength));
     },

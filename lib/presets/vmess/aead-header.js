@@ -87,7 +87,13 @@ export function openRequestPrefix(cmdKey, prefix) {
   const authId = prefix.subarray(0, AUTH_ID_LENGTH);
   const nonce = prefix.subarray(AUTH_ID_LENGTH + LENGTH_RECORD, PREFIX_LENGTH);
   const keys = headerKeys(cmdKey, authId, nonce);
-  const length = gcmOpen(keys.lengthKey, keys.lengthNonce, prefix.subarray(AUTH_ID_LENGTH, AUTH_ID_LENGTH + LENGTH_RECORD), authId, 'request header length');
+  const length = gcmOpen(
+    keys.lengthKey,
+    keys.lengthNonce,
+    prefix.subarray(AUTH_ID_LENGTH, AUTH_ID_LENGTH + LENGTH_RECORD),
+    authId,
+    'request header length',
+  );
   return {
     sealedLength: length.readUInt16BE(0) + TAG,
     open: (sealed) => gcmOpen(keys.payloadKey, keys.payloadNonce, sealed, authId, 'request header'),
@@ -112,13 +118,17 @@ export function sealResponseHeader(secrets, plain) {
   const keys = responseKeys(secrets);
   const length = Buffer.alloc(2);
   length.writeUInt16BE(plain.length);
-  return Buffer.concat([gcmSeal(keys.lengthKey, keys.lengthNonce, length), gcmSeal(keys.payloadKey, keys.payloadNonce, plain)]);
+  return Buffer.concat([
+    gcmSeal(keys.lengthKey, keys.lengthNonce, length),
+    gcmSeal(keys.payloadKey, keys.payloadNonce, plain),
+  ]);
 }
 
 export function openResponseLength(secrets) {
   const keys = responseKeys(secrets);
   return {
-    sealedLength: (record) => gcmOpen(keys.lengthKey, keys.lengthNonce, record, null, 'response header length').readUInt16BE(0) + TAG,
+    sealedLength: (record) =>
+      gcmOpen(keys.lengthKey, keys.lengthNonce, record, null, 'response header length').readUInt16BE(0) + TAG,
     open: (sealed) => gcmOpen(keys.payloadKey, keys.payloadNonce, sealed, null, 'response header'),
   };
 }

@@ -29,8 +29,21 @@ export function encodeRequest({ bodyIv, bodyKey, responseByte, option, security,
   // The Shadowsocks address header holds the same address as type, address,
   // port; VMess puts the port first and numbers the types differently.
   const ss = encodeAddressHeader(target);
-  const address = Buffer.concat([ss.subarray(ss.length - 2), Buffer.from([TO_VMESS_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
-  const head = Buffer.from([VERSION, ...bodyIv, ...bodyKey, responseByte, option, (padding.length << 4) | security, 0, COMMAND_TCP]);
+  const address = Buffer.concat([
+    ss.subarray(ss.length - 2),
+    Buffer.from([TO_VMESS_TYPE[ss[0]]]),
+    ss.subarray(1, ss.length - 2),
+  ]);
+  const head = Buffer.from([
+    VERSION,
+    ...bodyIv,
+    ...bodyKey,
+    responseByte,
+    option,
+    (padding.length << 4) | security,
+    0,
+    COMMAND_TCP,
+  ]);
   const unsigned = Buffer.concat([head, address, padding]);
   const checksum = Buffer.alloc(4);
   checksum.writeUInt32BE(fnv1a32(unsigned));
@@ -60,7 +73,8 @@ export function requestLength(plain) {
 export function decodeRequest(header) {
   if (header[0] !== VERSION) throw protocolError(`unknown request version ${header[0]}`);
   const expected = header.readUInt32BE(header.length - 4);
-  if (fnv1a32(header.subarray(0, header.length - 4)) !== expected) throw protocolError('request header checksum mismatch');
+  if (fnv1a32(header.subarray(0, header.length - 4)) !== expected)
+    throw protocolError('request header checksum mismatch');
   const command = header[37];
   if (command !== COMMAND_TCP) throw protocolError(`unsupported command ${command}: only TCP (1) is carried`);
   const paddingLength = header[35] >> 4;

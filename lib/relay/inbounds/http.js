@@ -2,7 +2,14 @@ import { timingSafeEqual } from 'node:crypto';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { resetSocket } from '../bridge.js';
 import { dialFor, readHandshake } from './handshake.js';
-import { bodyLength, headerValues, isHttpRefusal, parseAuthority, parseRequestHead, refusalResponse } from './http-head.js';
+import {
+  bodyLength,
+  headerValues,
+  isHttpRefusal,
+  parseAuthority,
+  parseRequestHead,
+  refusalResponse,
+} from './http-head.js';
 
 // An HTTP proxy, as a browser's proxy setting uses one: CONNECT host:port
 // opens a tunnel (200, then bytes both ways, whatever they are), and a
@@ -25,11 +32,19 @@ export function httpInbound({ auth, dial, open, splice, queues, log }) {
   const authorized = (head) => {
     if (!credentials) return true;
     const given = headerValues(head, 'proxy-authorization');
-    return given.length === 1 && given[0].length === credentials.length && timingSafeEqual(Buffer.from(given[0]), Buffer.from(credentials));
+    return (
+      given.length === 1 &&
+      given[0].length === credentials.length &&
+      timingSafeEqual(Buffer.from(given[0]), Buffer.from(credentials))
+    );
   };
   const check = (head) => {
     if (authorized(head)) return null;
-    return { status: 407, reason: 'missing or wrong Proxy-Authorization', headers: ['Proxy-Authenticate: Basic realm="cipherbench"'] };
+    return {
+      status: 407,
+      reason: 'missing or wrong Proxy-Authorization',
+      headers: ['Proxy-Authenticate: Basic realm="cipherbench"'],
+    };
   };
 
   return (local) => {
@@ -48,13 +63,26 @@ export function httpInbound({ auth, dial, open, splice, queues, log }) {
         if (head === null) return 0;
         const denied = check(head);
         if (denied) {
-          handshake.refuse(refusalResponse(denied.status, denied.reason, denied.headers), `${denied.status} ${denied.reason}`);
+          handshake.refuse(
+            refusalResponse(denied.status, denied.reason, denied.headers),
+            `${denied.status} ${denied.reason}`,
+          );
           return 1;
         }
         const rest = held.subarray(head.length);
         if (head.method === 'CONNECT') return tunnel(head, rest);
         handshake.finish();
-        startPlain(local, { head, rest, peer: handshake.peer, refuse: handshake.refuse, check, dial, open, queues, log });
+        startPlain(local, {
+          head,
+          rest,
+          peer: handshake.peer,
+          refuse: handshake.refuse,
+          check,
+          dial,
+          open,
+          queues,
+          log,
+        });
         return held.length;
       },
     });
@@ -62,7 +90,10 @@ export function httpInbound({ auth, dial, open, splice, queues, log }) {
     const tunnel = (head, rest) => {
       const target = parseAuthority(head.target);
       if (!target) {
-        handshake.refuse(refusalResponse(400, 'CONNECT takes host:port'), `400 CONNECT to ${JSON.stringify(head.target.slice(0, 80))}`);
+        handshake.refuse(
+          refusalResponse(400, 'CONNECT takes host:port'),
+          `400 CONNECT to ${JSON.stringify(head.target.slice(0, 80))}`,
+        );
         return 1;
       }
       handshake.finish();
@@ -73,7 +104,10 @@ export function httpInbound({ auth, dial, open, splice, queues, log }) {
           local.resume();
         },
         failed(error) {
-          handshake.refuse(refusalResponse(502, 'the relay server is unreachable'), `502 the relay server is unreachable (${error.message})`);
+          handshake.refuse(
+            refusalResponse(502, 'the relay server is unreachable'),
+            `502 the relay server is unreachable (${error.message})`,
+          );
         },
       });
       return head.length + rest.length;
@@ -192,7 +226,11 @@ class PlainConnection {
 
   forward(request) {
     const denied = this.check(request);
-    if (denied) return this.refuse(refusalResponse(denied.status, denied.reason, denied.headers), `${denied.status} ${denied.reason}`);
+    if (denied)
+      return this.refuse(
+        refusalResponse(denied.status, denied.reason, denied.headers),
+        `${denied.status} ${denied.reason}`,
+      );
     const rewritten = originForm(request);
     if (rewritten.refusal) return this.refuse(refusalResponse(400, rewritten.refusal), `400 ${rewritten.refusal}`);
     this.legTo(rewritten.target);
@@ -262,7 +300,9 @@ function closeLeg(old) {
 function originForm(request) {
   const { method, target, version, headers } = request;
   if (!/^http:\/\//i.test(target)) {
-    return { refusal: `${method} ${JSON.stringify(target.slice(0, 80))}: a proxy takes an absolute http:// URI (or CONNECT host:port)` };
+    return {
+      refusal: `${method} ${JSON.stringify(target.slice(0, 80))}: a proxy takes an absolute http:// URI (or CONNECT host:port)`,
+    };
   }
   const pathAt = target.slice(7).search(/[/?#]/);
   const authorityText = pathAt === -1 ? target.slice(7) : target.slice(7, 7 + pathAt);

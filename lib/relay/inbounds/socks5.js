@@ -31,7 +31,8 @@ const SOCKS5_REPLIES = Object.freeze({
 const socks5Reply = (code) => Buffer.from([VERSION, code, 0, 1, 0, 0, 0, 0, 0, 0]);
 
 // UDP ASSOCIATE's reply names where the datagrams go.
-const boundReply = (bound) => Buffer.concat([Buffer.from([VERSION, SOCKS5_REPLIES.succeeded, 0]), encodeAddressHeader(bound)]);
+const boundReply = (bound) =>
+  Buffer.concat([Buffer.from([VERSION, SOCKS5_REPLIES.succeeded, 0]), encodeAddressHeader(bound)]);
 
 export function socks5Inbound({ auth, dial, splice, associate, log }) {
   return (local) => {
@@ -50,14 +51,21 @@ export function socks5Inbound({ auth, dial, splice, associate, log }) {
         const methods = held.subarray(2, 2 + count);
         const wanted = auth ? USER_PASSWORD : NO_AUTH;
         if (!methods.includes(wanted)) {
-          return refused(Buffer.from([VERSION, NO_ACCEPTABLE_METHOD]), `no acceptable method (offered ${[...methods].join(', ') || 'none'}, ${auth ? 'username/password' : 'no authentication'} required)`);
+          return refused(
+            Buffer.from([VERSION, NO_ACCEPTABLE_METHOD]),
+            `no acceptable method (offered ${[...methods].join(', ') || 'none'}, ${auth ? 'username/password' : 'no authentication'} required)`,
+          );
         }
         local.write(Buffer.from([VERSION, wanted]));
         stage = auth ? 'auth' : 'request';
         return 2 + count;
       },
       auth(held) {
-        if (held[0] !== AUTH_VERSION) return refused(Buffer.from([AUTH_VERSION, 1]), `username/password version byte ${held[0]}, not ${AUTH_VERSION}`);
+        if (held[0] !== AUTH_VERSION)
+          return refused(
+            Buffer.from([AUTH_VERSION, 1]),
+            `username/password version byte ${held[0]}, not ${AUTH_VERSION}`,
+          );
         if (held.length < 2) return 0;
         const userEnd = 2 + held[1];
         if (held.length < userEnd + 1) return 0;
@@ -73,11 +81,15 @@ export function socks5Inbound({ auth, dial, splice, associate, log }) {
         return passwordEnd;
       },
       request(held) {
-        if (held[0] !== VERSION) return refused(socks5Reply(SOCKS5_REPLIES.generalFailure), `request version byte ${held[0]}, not ${VERSION}`);
+        if (held[0] !== VERSION)
+          return refused(socks5Reply(SOCKS5_REPLIES.generalFailure), `request version byte ${held[0]}, not ${VERSION}`);
         if (held.length < 4) return 0;
         const command = held[1];
         if (command !== CONNECT && !(command === UDP_ASSOCIATE && associate)) {
-          return refused(socks5Reply(SOCKS5_REPLIES.commandNotSupported), `command ${command} not supported (CONNECT${associate ? ' and UDP ASSOCIATE' : ''} only)`);
+          return refused(
+            socks5Reply(SOCKS5_REPLIES.commandNotSupported),
+            `command ${command} not supported (CONNECT${associate ? ' and UDP ASSOCIATE' : ''} only)`,
+          );
         }
         const address = held.subarray(3);
         let length;
@@ -100,16 +112,20 @@ export function socks5Inbound({ auth, dial, splice, associate, log }) {
       handshake.refuse(reply, reason);
       return 1;
     };
-    const connect = (target, rest) => dialFor(local, dial, {
-      connected(upstream) {
-        local.write(socks5Reply(SOCKS5_REPLIES.succeeded));
-        splice(local, upstream, target, rest);
-        local.resume();
-      },
-      failed(error) {
-        handshake.refuse(socks5Reply(SOCKS5_REPLIES.connectionRefused), `the relay server is unreachable (${error.message})`);
-      },
-    });
+    const connect = (target, rest) =>
+      dialFor(local, dial, {
+        connected(upstream) {
+          local.write(socks5Reply(SOCKS5_REPLIES.succeeded));
+          splice(local, upstream, target, rest);
+          local.resume();
+        },
+        failed(error) {
+          handshake.refuse(
+            socks5Reply(SOCKS5_REPLIES.connectionRefused),
+            `the relay server is unreachable (${error.message})`,
+          );
+        },
+      });
     // The connection then only keeps the association alive: whatever the
     // application sends on it is read and ignored, and its end is the
     // association's (socks5-associate.js closes the socket on 'close').
@@ -117,7 +133,8 @@ export function socks5Inbound({ auth, dial, splice, associate, log }) {
       local.on('error', (error) => log.debug(`${handshake.peer}: socks5 udp associate: ${error.message}`));
       const bound = await associate.open(local, requested);
       if (local.destroyed) return;
-      if (!bound) return handshake.refuse(socks5Reply(SOCKS5_REPLIES.generalFailure), 'no UDP association can be made now');
+      if (!bound)
+        return handshake.refuse(socks5Reply(SOCKS5_REPLIES.generalFailure), 'no UDP association can be made now');
       local.on('data', () => {});
       local.once('end', () => local.end());
       local.write(boundReply(bound));
@@ -137,7 +154,8 @@ export function socks5ConnectRequest(target) {
 // method choice, then the reply, whose length depends on its address type.
 export function socks5AnswerLength(peekByte, available) {
   if (available < 2) return 0;
-  if (peekByte(0) !== VERSION || peekByte(1) !== NO_AUTH) throw protocolError(`SOCKS5 method answer ${peekByte(0)} ${peekByte(1)}, not ${VERSION} ${NO_AUTH}`);
+  if (peekByte(0) !== VERSION || peekByte(1) !== NO_AUTH)
+    throw protocolError(`SOCKS5 method answer ${peekByte(0)} ${peekByte(1)}, not ${VERSION} ${NO_AUTH}`);
   if (available < 4) return 0;
   if (peekByte(3) !== SOCKS5_REPLIES.succeeded) throw protocolError(`SOCKS5 reply code ${peekByte(3)}`);
   const length = addressHeaderLength((at) => peekByte(5 + at), available - 5);

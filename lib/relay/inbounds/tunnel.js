@@ -2,4 +2,7 @@
 // client was started with (--forward), as ss-tunnel and sslocal --protocol
 // tunnel do. No handshake, so iperf3 and any TCP program need no proxy
 // support.
-export const tunnelInbound = ({ forward, dial, splice }) => (local) => splice(local, dial(), forward);
+export const tunnelInbound =
+  ({ forward, dial, splice }) =>
+  (local) =>
+    splice(local, dial(), forward);

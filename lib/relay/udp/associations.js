@@ -15,12 +15,15 @@ export function createAssociations({ timeoutMs, maxAssociations, close }) {
   const entries = new Map();
   // Swept a few times per timeout, so an idle association lives at most
   // 1.25 timeouts; the timer never keeps the process alive.
-  const sweep = setInterval(() => {
-    const oldest = performance.now() - timeoutMs;
-    for (const [key, entry] of entries) {
-      if (entry.seen < oldest) remove(key, entry);
-    }
-  }, Math.max(50, timeoutMs / 4));
+  const sweep = setInterval(
+    () => {
+      const oldest = performance.now() - timeoutMs;
+      for (const [key, entry] of entries) {
+        if (entry.seen < oldest) remove(key, entry);
+      }
+    },
+    Math.max(50, timeoutMs / 4),
+  );
   sweep.unref();
   const remove = (key, entry) => {
     entries.delete(key);

@@ -80,7 +80,9 @@ export async function startUdpRelayClient({
         counts.overCap += 1;
         if (!warnedFull) {
           warnedFull = true;
-          log.warn(`udp: ${maxAssociations} local senders (--udp-max-associations) at once; dropping new ones until some are idle (said once)`);
+          log.warn(
+            `udp: ${maxAssociations} local senders (--udp-max-associations) at once; dropping new ones until some are idle (said once)`,
+          );
         }
         return;
       }

@@ -26,7 +26,16 @@ export async function startUdpRelayServer({
   log,
 }) {
   const sessions = prepareUdpChain(presets, { password }).server();
-  const counts = { datagrams: 0, relayed: 0, replies: 0, refused: 0, replays: 0, targetsRefused: 0, overCap: 0, sendErrors: 0 };
+  const counts = {
+    datagrams: 0,
+    relayed: 0,
+    replies: 0,
+    refused: 0,
+    replays: 0,
+    targetsRefused: 0,
+    overCap: 0,
+    sendErrors: 0,
+  };
   const socket = createUdpSocket(listen.host, log);
   const associations = createAssociations({
     timeoutMs,
@@ -79,7 +88,9 @@ export async function startUdpRelayServer({
       counts.overCap += 1;
       if (!warnedFull) {
         warnedFull = true;
-        log.warn(`udp: ${maxAssociations} associations (--udp-max-associations) in use; refusing new senders until some are idle for --udp-timeout (said once)`);
+        log.warn(
+          `udp: ${maxAssociations} associations (--udp-max-associations) in use; refusing new senders until some are idle for --udp-timeout (said once)`,
+        );
       }
       return;
     }
@@ -98,11 +109,18 @@ export async function startUdpRelayServer({
     // Port 0 names no target (and Node's send would throw on it).
     if (address.port === 0 || !allowed) {
       counts.targetsRefused += 1;
-      log.debug(`udp: refused target ${formatEndpoint(address)}: ${address.port === 0 ? 'port 0' : 'not loopback (start with --allow-remote to permit)'}`);
+      log.debug(
+        `udp: refused target ${formatEndpoint(address)}: ${address.port === 0 ? 'port 0' : 'not loopback (start with --allow-remote to permit)'}`,
+      );
       return;
     }
     if (!association) {
-      association = associations.add(key, { key, client: { address: client.address, port: client.port }, session, outbound: {} });
+      association = associations.add(key, {
+        key,
+        client: { address: client.address, port: client.port },
+        session,
+        outbound: {},
+      });
       sessions.hold(session);
     } else if (association.session !== session) {
       sessions.hold(session);
@@ -114,7 +132,8 @@ export async function startUdpRelayServer({
   });
 
   const address = await bindUdp(socket, listen);
-  const summary = () => `${counts.datagrams} datagrams, ${counts.relayed} relayed, ${counts.replies} replies, ${counts.refused} refused (${counts.replays} replays), ${counts.overCap} over the association cap, ${counts.targetsRefused} to a refused target`;
+  const summary = () =>
+    `${counts.datagrams} datagrams, ${counts.relayed} relayed, ${counts.replies} replies, ${counts.refused} refused (${counts.replays} replays), ${counts.overCap} over the association cap, ${counts.targetsRefused} to a refused target`;
   return {
     address,
     stats: () => ({ ...counts, associations: associations.size }),

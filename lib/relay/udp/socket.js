@@ -56,10 +56,11 @@ export function bindUdp(socket, { host, port }) {
   });
 }
 
-export const closeUdp = (socket) => new Promise((done) => {
-  try {
-    socket.close(done);
-  } catch {
-    done();
-  }
-});
+export const closeUdp = (socket) =>
+  new Promise((done) => {
+    try {
+      socket.close(done);
+    } catch {
+      done();
+    }
+  });

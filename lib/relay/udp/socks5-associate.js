@@ -32,7 +32,16 @@ import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendDatagram } from
 // `maxAssociations` at once a request is refused.
 export function createSocks5Associate({ server, serverAddress, password, presets, timeoutMs, maxAssociations, log }) {
   const chain = prepareUdpChain(presets, { password });
-  const counts = { associations: 0, datagrams: 0, relayed: 0, replies: 0, dropped: 0, strangers: 0, overCap: 0, sendErrors: 0 };
+  const counts = {
+    associations: 0,
+    datagrams: 0,
+    relayed: 0,
+    replies: 0,
+    dropped: 0,
+    strangers: 0,
+    overCap: 0,
+    sendErrors: 0,
+  };
   const table = createAssociations({ timeoutMs, maxAssociations, close: (association) => association.close() });
   let nextKey = 0;
   const sent = (error) => {
@@ -77,7 +86,9 @@ export function createSocks5Associate({ server, serverAddress, password, presets
       counts.datagrams += 1;
       if (from.address !== clientHost || (clientPort !== null && from.port !== clientPort)) {
         counts.strangers += 1;
-        log.debug(`${peer}: udp associate: a datagram from ${from.address}:${from.port}, not the association's client; dropped`);
+        log.debug(
+          `${peer}: udp associate: a datagram from ${from.address}:${from.port}, not the association's client; dropped`,
+        );
         return;
       }
       let request;
@@ -93,7 +104,8 @@ export function createSocks5Associate({ server, serverAddress, password, presets
       sendDatagram(upstream, session.encode(request.address, request.data), server.port, serverAddress, sent);
     });
     upstream.on('message', (packet, from) => {
-      if (from.port !== server.port || from.address !== serverAddress) return drop(`a datagram from ${from.address}:${from.port}, not the relay server`);
+      if (from.port !== server.port || from.address !== serverAddress)
+        return drop(`a datagram from ${from.address}:${from.port}, not the relay server`);
       let opened;
       try {
         opened = session.decode(packet);
@@ -132,7 +144,9 @@ export function createSocks5Associate({ server, serverAddress, password, presets
     open,
     stats: () => ({ ...counts, open: table.size }),
     close() {
-      log.info(`udp associate: ${counts.associations} associations, ${counts.datagrams} datagrams, ${counts.relayed} relayed, ${counts.replies} replies, ${counts.dropped} dropped, ${counts.strangers} from elsewhere, ${counts.overCap} refused over the association cap`);
+      log.info(
+        `udp associate: ${counts.associations} associations, ${counts.datagrams} datagrams, ${counts.relayed} relayed, ${counts.replies} replies, ${counts.dropped} dropped, ${counts.strangers} from elsewhere, ${counts.overCap} refused over the association cap`,
+      );
       table.closeAll();
     },
   };

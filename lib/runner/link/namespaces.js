@@ -46,13 +46,32 @@ export async function setUpLink(profile) {
     for (const name of [clientNs, serverNs]) {
       await runCommand('ip', ['netns', 'add', name]).catch((error) => {
         throw /Operation not permitted|Permission denied/.test(error.message)
-          ? inputError(`--link needs root or CAP_NET_ADMIN to make network namespaces (ip netns add said: ${error.stderr.trim()}); run as root, or without --link`)
+          ? inputError(
+              `--link needs root or CAP_NET_ADMIN to make network namespaces (ip netns add said: ${error.stderr.trim()}); run as root, or without --link`,
+            )
           : error;
       });
       created.push(name);
     }
-    await runCommand('ip', ['link', 'add', 'name', clientDev, 'netns', clientNs, 'type', 'veth', 'peer', 'name', serverDev, 'netns', serverNs]);
-    for (const [ns, dev, address] of [[clientNs, clientDev, CLIENT_ADDRESS], [serverNs, serverDev, SERVER_ADDRESS]]) {
+    await runCommand('ip', [
+      'link',
+      'add',
+      'name',
+      clientDev,
+      'netns',
+      clientNs,
+      'type',
+      'veth',
+      'peer',
+      'name',
+      serverDev,
+      'netns',
+      serverNs,
+    ]);
+    for (const [ns, dev, address] of [
+      [clientNs, clientDev, CLIENT_ADDRESS],
+      [serverNs, serverDev, SERVER_ADDRESS],
+    ]) {
       await runCommand('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
       await runCommand('ip', ['-n', ns, 'address', 'add', `${address}/${PREFIX}`, 'dev', dev]);
       // One MTU-sized packet per buffer, as a real link carries them: with
@@ -74,11 +93,17 @@ export async function setUpLink(profile) {
     // `ip netns exec` enters the namespace and then execs the program
     // itself, so the pid the runner holds is the program's, for its CPU
     // and its stop.
-    place: (spec) => ({ ...spec, file: 'ip', args: ['netns', 'exec', isServerSide(spec.role) ? serverNs : clientNs, spec.file, ...spec.args] }),
+    place: (spec) => ({
+      ...spec,
+      file: 'ip',
+      args: ['netns', 'exec', isServerSide(spec.role) ? serverNs : clientNs, spec.file, ...spec.args],
+    }),
     // Every byte the client's end of the link carried, both ways, headers
     // and all: what the wire cost, set against what the engine counted.
     async wireBytes() {
-      const [device] = JSON.parse(await runCommand('ip', ['-n', clientNs, '-s', '-j', 'link', 'show', 'dev', clientDev]));
+      const [device] = JSON.parse(
+        await runCommand('ip', ['-n', clientNs, '-s', '-j', 'link', 'show', 'dev', clientDev]),
+      );
       return device.stats64.rx.bytes + device.stats64.tx.bytes;
     },
     tearDown,
@@ -92,11 +117,14 @@ async function shape(ns, dev, profile) {
   let parent = ['root', 'handle', '1:'];
   if (needsNetem(profile)) {
     const netem = ['limit', '100000'];
-    if (profile.delay_ms !== null) netem.push('delay', `${profile.delay_ms / 2}ms`, ...(profile.jitter_ms ? [`${profile.jitter_ms / 2}ms`] : []));
+    if (profile.delay_ms !== null)
+      netem.push('delay', `${profile.delay_ms / 2}ms`, ...(profile.jitter_ms ? [`${profile.jitter_ms / 2}ms`] : []));
     if (profile.loss_percent !== null) netem.push('loss', `${profile.loss_percent}%`);
     await tc(...parent, 'netem', ...netem).catch((error) => {
       throw /qdisc kind is unknown/.test(error.message)
-        ? inputError(`--link ${profile.name}: this kernel has no netem queueing discipline (module sch_netem, CONFIG_NET_SCH_NETEM), which delay, jitter and loss need; a rate limit alone works here (e.g. --link rate=100mbit)`)
+        ? inputError(
+            `--link ${profile.name}: this kernel has no netem queueing discipline (module sch_netem, CONFIG_NET_SCH_NETEM), which delay, jitter and loss need; a rate limit alone works here (e.g. --link rate=100mbit)`,
+          )
         : error;
     });
     parent = ['parent', '1:1', 'handle', '10:'];
@@ -105,14 +133,27 @@ async function shape(ns, dev, profile) {
     // The bucket holds at least one 64 KiB GSO segment, or tbf would drop
     // every segment the kernel hands it whole; else 10 ms at the rate.
     const burst = Math.max(128 * 1024, Math.ceil(profile.rate_bps / 8 / 100));
-    await tc(...parent, 'tbf', 'rate', `${Math.round(profile.rate_bps)}bit`, 'burst', String(burst), 'latency', '100ms');
+    await tc(
+      ...parent,
+      'tbf',
+      'rate',
+      `${Math.round(profile.rate_bps)}bit`,
+      'burst',
+      String(burst),
+      'latency',
+      '100ms',
+    );
   }
 }
 
 async function requireIproute2() {
   for (const program of ['ip', 'tc']) {
     await runCommand(program, ['-V']).catch((error) => {
-      throw inputError(/ENOENT/.test(error.message) ? '--link needs iproute2 (ip and tc): apt-get install iproute2' : `--link: ${error.message}`);
+      throw inputError(
+        /ENOENT/.test(error.message)
+          ? '--link needs iproute2 (ip and tc): apt-get install iproute2'
+          : `--link: ${error.message}`,
+      );
     });
   }
 }
@@ -121,10 +162,13 @@ async function requireIproute2() {
 // handler) are removed once their run's process is gone.
 async function removeStaleNamespaces() {
   const listed = await runCommand('ip', ['netns', 'list']).catch(() => '');
-  const stale = listed.split('\n').map((line) => line.split(' ')[0]).filter((name) => {
-    const match = NAME.exec(name);
-    return match && !isAlive(Number(match[1]));
-  });
+  const stale = listed
+    .split('\n')
+    .map((line) => line.split(' ')[0])
+    .filter((name) => {
+      const match = NAME.exec(name);
+      return match && !isAlive(Number(match[1]));
+    });
   await Promise.all(stale.map((name) => runCommand('ip', ['netns', 'del', name]).catch(() => {})));
 }
 

@@ -19,7 +19,8 @@ const TIME_UNITS = { us: 1e-3, ms: 1, s: 1000 };
 // { name, rate_bps, delay_ms, jitter_ms, loss_percent } (null where the
 // link does not shape that), the shape every report prints.
 export function parseLinkProfile(text) {
-  if (typeof text !== 'string' || text.trim() === '') throw inputError(`--link takes a profile (${Object.keys(PROFILES).join(', ')}) or ${FREE_FORM}`);
+  if (typeof text !== 'string' || text.trim() === '')
+    throw inputError(`--link takes a profile (${Object.keys(PROFILES).join(', ')}) or ${FREE_FORM}`);
   const named = Object.hasOwn(PROFILES, text) ? PROFILES[text] : null;
   const fields = named ?? freeFormFields(text);
   const profile = {
@@ -29,7 +30,8 @@ export function parseLinkProfile(text) {
     jitter_ms: fields.jitter === undefined ? null : time('jitter', fields.jitter),
     loss_percent: fields.loss === undefined ? null : loss(fields.loss),
   };
-  if (profile.jitter_ms !== null && profile.delay_ms === null) throw inputError('--link: jitter varies a delay: give delay= too');
+  if (profile.jitter_ms !== null && profile.delay_ms === null)
+    throw inputError('--link: jitter varies a delay: give delay= too');
   return profile;
 }
 
@@ -37,9 +39,13 @@ function freeFormFields(text) {
   const fields = {};
   for (const part of text.split(',')) {
     const match = /^\s*(\w+)\s*=\s*(\S+)\s*$/.exec(part);
-    if (!match) throw inputError(`--link: ${JSON.stringify(text)} is neither a profile (${Object.keys(PROFILES).join(', ')}) nor KEY=VALUE pairs like ${FREE_FORM}`);
+    if (!match)
+      throw inputError(
+        `--link: ${JSON.stringify(text)} is neither a profile (${Object.keys(PROFILES).join(', ')}) nor KEY=VALUE pairs like ${FREE_FORM}`,
+      );
     const [, key, value] = match;
-    if (!['rate', 'delay', 'jitter', 'loss'].includes(key)) throw inputError(`--link: unknown setting ${JSON.stringify(key)}; valid: rate, delay, jitter, loss`);
+    if (!['rate', 'delay', 'jitter', 'loss'].includes(key))
+      throw inputError(`--link: unknown setting ${JSON.stringify(key)}; valid: rate, delay, jitter, loss`);
     if (Object.hasOwn(fields, key)) throw inputError(`--link: ${key} given twice`);
     fields[key] = value;
   }
@@ -50,7 +56,10 @@ function freeFormFields(text) {
 // eight times what was meant.
 function rate(text) {
   const match = /^(\d+(?:\.\d+)?)(bit|kbit|mbit|gbit)$/i.exec(text);
-  if (!match) throw inputError(`--link: rate ${JSON.stringify(text)} must be a number of bit, kbit, mbit or gbit per second, e.g. 100mbit`);
+  if (!match)
+    throw inputError(
+      `--link: rate ${JSON.stringify(text)} must be a number of bit, kbit, mbit or gbit per second, e.g. 100mbit`,
+    );
   const bps = Number(match[1]) * RATE_UNITS[match[2].toLowerCase()];
   if (!(bps >= 8000 && bps <= 100e9)) throw inputError(`--link: rate ${text} is outside 8kbit to 100gbit`);
   return bps;
@@ -67,7 +76,8 @@ function time(name, text) {
 function loss(text) {
   const match = /^(\d+(?:\.\d+)?)%$/.exec(text);
   const percent = match ? Number(match[1]) : NaN;
-  if (!(percent >= 0 && percent < 100)) throw inputError(`--link: loss ${JSON.stringify(text)} must be a percentage under 100%, e.g. 0.5%`);
+  if (!(percent >= 0 && percent < 100))
+    throw inputError(`--link: loss ${JSON.stringify(text)} must be a percentage under 100%, e.g. 0.5%`);
   return percent;
 }
 

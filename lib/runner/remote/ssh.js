@@ -17,7 +17,8 @@ import { splitCommand } from '../../process/split-command.js';
 
 // Words safe in a POSIX shell as they are; anything else is single-quoted.
 const PLAIN_WORD = /^[\w@%+=:,./-]+$/;
-const shellQuote = (words) => words.map((word) => (PLAIN_WORD.test(word) ? word : `'${word.replaceAll('\'', '\'\\\'\'')}'`)).join(' ');
+const shellQuote = (words) =>
+  words.map((word) => (PLAIN_WORD.test(word) ? word : `'${word.replaceAll("'", "'\\''")}'`)).join(' ');
 
 // Connects once before the run: asks the remote cipherbench for its
 // environment, which also proves ssh, Node.js and the same version are
@@ -29,20 +30,29 @@ export async function connectRemote({ destination, sshConfig = null, command = '
     throw inputError(`--remote takes an ssh destination such as user@host, got ${JSON.stringify(destination)}`);
   }
   const cipherbench = splitCommand(command);
-  if (cipherbench.error || cipherbench.words.length === 0) throw inputError(`--remote-cipherbench: ${cipherbench.error ?? 'empty command'}`);
+  if (cipherbench.error || cipherbench.words.length === 0)
+    throw inputError(`--remote-cipherbench: ${cipherbench.error ?? 'empty command'}`);
   // BatchMode: a run must never stop at a password or host-key prompt.
   const ssh = ['-o', 'BatchMode=yes', ...(sshConfig ? ['-F', sshConfig] : [])];
   const address = await resolveHostName(ssh, destination);
   let environment;
   try {
-    const out = await runCommand('ssh', [...ssh, destination, '--', shellQuote([...cipherbench.words, 'environment'])], { timeoutMs: 60_000 });
+    const out = await runCommand(
+      'ssh',
+      [...ssh, destination, '--', shellQuote([...cipherbench.words, 'environment'])],
+      { timeoutMs: 60_000 },
+    );
     environment = JSON.parse(out);
   } catch (error) {
     const said = error.stderr?.trim().split('\n').pop() || error.message;
-    throw inputError(`--remote ${destination}: \`${command} environment\` failed there (${said}). The server's host needs Node.js and cipherbench ${version} (npm install -g cipherbench@${version}), or --remote-cipherbench saying how to run it there; ssh must log in without a prompt.`);
+    throw inputError(
+      `--remote ${destination}: \`${command} environment\` failed there (${said}). The server's host needs Node.js and cipherbench ${version} (npm install -g cipherbench@${version}), or --remote-cipherbench saying how to run it there; ssh must log in without a prompt.`,
+    );
   }
   if (environment.cipherbench !== version) {
-    throw inputError(`--remote ${destination} runs cipherbench ${environment.cipherbench}, this host ${version}: both halves must be the same version`);
+    throw inputError(
+      `--remote ${destination} runs cipherbench ${environment.cipherbench}, this host ${version}: both halves must be the same version`,
+    );
   }
   const place = (spec) => {
     if (!isServerSide(spec.role)) return spec;
@@ -53,7 +63,9 @@ export async function connectRemote({ destination, sshConfig = null, command = '
       args: [...ssh, '-tt', destination, '--', shellQuote(['exec', ...words])],
       // The remote socket table is not readable from here; a server's
       // port accepting a connection is (a bare connect reaches no target).
-      readiness: spec.readiness?.listening ? { connectable: { host: address, port: spec.readiness.listening } } : spec.readiness,
+      readiness: spec.readiness?.listening
+        ? { connectable: { host: address, port: spec.readiness.listening } }
+        : spec.readiness,
       remote: true,
     };
   };
@@ -67,9 +79,11 @@ async function resolveHostName(ssh, destination) {
   try {
     config = await runCommand('ssh', [...ssh, '-G', destination]);
   } catch (error) {
-    throw inputError(/ENOENT/.test(error.message)
-      ? '--remote needs the ssh client (apt-get install openssh-client)'
-      : `--remote ${destination}: ${error.stderr?.trim() || error.message}`);
+    throw inputError(
+      /ENOENT/.test(error.message)
+        ? '--remote needs the ssh client (apt-get install openssh-client)'
+        : `--remote ${destination}: ${error.stderr?.trim() || error.message}`,
+    );
   }
   const hostname = /^hostname (\S+)$/m.exec(config)?.[1];
   if (!hostname) throw inputError(`--remote ${destination}: ssh -G named no host`);

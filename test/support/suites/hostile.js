@@ -6,7 +6,15 @@ import { prepareChain } from '../../../lib/chain/pipeline.js';
 import { chainIsAuthenticated } from '../../../lib/chain/requirements.js';
 import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
-import { aeadMethod, clientBytes, emptyChunkFlood, isDisguised, keyIsTheSecret, sealedLength, sendHostile } from '../../../benchmark/programs/support/hostile.js';
+import {
+  aeadMethod,
+  clientBytes,
+  emptyChunkFlood,
+  isDisguised,
+  keyIsTheSecret,
+  sealedLength,
+  sendHostile,
+} from '../../../benchmark/programs/support/hostile.js';
 import { pipelinePair } from '../../../benchmark/programs/support/pipeline-pair.js';
 import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
 import { echoTransfer } from '../../../benchmark/programs/support/transfer.js';
@@ -30,7 +38,11 @@ export function hostileSuite(chains) {
 
       before(async () => {
         echo = await startEchoServer();
-        server = await startRelayServer({ key: password, presets, extra: ['--log-level', 'debug', '--handshake-timeout', '1'] });
+        server = await startRelayServer({
+          key: password,
+          presets,
+          extra: ['--log-level', 'debug', '--handshake-timeout', '1'],
+        });
         client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: password, presets });
         // One byte there and back completes the steady connection's
         // handshake now: a chain whose client speaks only with data (base-auth)
@@ -58,7 +70,10 @@ export function hostileSuite(chains) {
       // secret, a flipped tag where the wire is SIP004's.
       if (keyIsTheSecret(presets, password, wrongPassword)) {
         test('a wrong key is refused, whatever it decodes to', () =>
-          expectRefused(clientBytes({ presets, password: wrongPassword, target: { host: '127.0.0.1', port: 9 } }), /discarding its bytes|no target named/));
+          expectRefused(
+            clientBytes({ presets, password: wrongPassword, target: { host: '127.0.0.1', port: 9 } }),
+            /discarding its bytes|no target named/,
+          ));
       }
       const method = aeadMethod(presets);
       if (method) {
@@ -69,16 +84,29 @@ export function hostileSuite(chains) {
         });
       }
       if (method) {
-        test('a length field over 0x3FFF', () => expectRefused(sealedLength({ method, password: password, length: 0x4000 }), /chunk length 16384 exceeds 0x3FFF/));
-        test('a length field of 0', () => expectRefused(sealedLength({ method, password: password, length: 0 }), /chunk length 0\b/));
+        test('a length field over 0x3FFF', () =>
+          expectRefused(
+            sealedLength({ method, password: password, length: 0x4000 }),
+            /chunk length 16384 exceeds 0x3FFF/,
+          ));
+        test('a length field of 0', () =>
+          expectRefused(sealedLength({ method, password: password, length: 0 }), /chunk length 0\b/));
         test('a valid-looking salt followed by garbage', () => expectRefused(randomBytes(232), /tag mismatch/));
       }
       // A disguise's client holds the request until the server's handshake
       // answer, so bytes made offline carry no request to refuse.
-      if (!isDisguised(presets)) test('a target that is not on loopback', () =>
-        expectRefused(clientBytes({ presets, password: password, target: { host: '10.1.2.3', port: 80 } }), /refused target 10\.1\.2\.3:80: not loopback/));
+      if (!isDisguised(presets))
+        test('a target that is not on loopback', () =>
+          expectRefused(
+            clientBytes({ presets, password: password, target: { host: '10.1.2.3', port: 80 } }),
+            /refused target 10\.1\.2\.3:80: not loopback/,
+          ));
       test('a truncated stream, then FIN: reset at the FIN', async () => {
-        const { ms, how } = await expectRefused(clientBytes({ presets, password: password, target: target() }).subarray(0, 4), /ended before naming a target/, { end: true });
+        const { ms, how } = await expectRefused(
+          clientBytes({ presets, password: password, target: target() }).subarray(0, 4),
+          /ended before naming a target/,
+          { end: true },
+        );
         assert.equal(how, 'reset');
         assert.ok(ms < 900, `reset after ${ms} ms`);
       });
@@ -87,10 +115,15 @@ export function hostileSuite(chains) {
         const { ms, how } = await hostile(Buffer.from([1]), { timeoutMs: 4000 });
         assert.ok(ms >= 900 && ms < 3000, `closed after ${ms} ms, handshake timeout is 1 s`);
         assert.equal(how, 'reset');
-        assert.match(server.output.slice(before), /no target named within 1000 ms|discarding its bytes until the handshake timeout/);
+        assert.match(
+          server.output.slice(before),
+          /no target named within 1000 ms|discarding its bytes until the handshake timeout/,
+        );
       });
       test('random bytes of random length, 200 connections', async () => {
-        await Promise.all(Array.from({ length: 200 }, () => hostile(randomBytes(1 + Math.floor(Math.random() * 4096)), { end: true })));
+        await Promise.all(
+          Array.from({ length: 200 }, () => hostile(randomBytes(1 + Math.floor(Math.random() * 4096)), { end: true })),
+        );
       });
 
       test('afterwards: the process is up, printed no stack, and the steady connection still flows', async () => {
@@ -128,21 +161,29 @@ const frames = (presets) => chainIsAuthenticated(presets) || presets.some(({ nam
 export function hostileInProcessSuite(chains) {
   for (const { label, presets, password = KEY } of chains) {
     describe(`hostile input in process (${label})`, () => {
-      test('a stream cut inside a record ends as a reset, not a clean end', { skip: !frames(presets) && 'no records: a stream cipher marks no end' }, () => {
-        for (const keep of [1, 5, 17, 100]) {
-          const pair = pipelinePair(presets, { password, target: TARGET });
-          pair.clientWrite(Buffer.from('hello'));
-          pair.flush();
-          assert.equal(pair.targets.length, 1);
-          // A whole stream ends cleanly, where the protocol has no end
-          // record (VMess's is the empty chunk, which the client sends at
-          // its own end).
-          if (!presets.some(({ name }) => name === 'v2ray-vmess')) pair.serverEnded();
-          pair.clientWrite(randomBytes(3000));
-          pair.flush((bytes) => [bytes.subarray(0, bytes.length - keep)]);
-          assert.throws(() => pair.serverEnded(), (error) => isProtocolError(error) && /truncated|end/.test(error.message), `cut ${keep} bytes short`);
-        }
-      });
+      test(
+        'a stream cut inside a record ends as a reset, not a clean end',
+        { skip: !frames(presets) && 'no records: a stream cipher marks no end' },
+        () => {
+          for (const keep of [1, 5, 17, 100]) {
+            const pair = pipelinePair(presets, { password, target: TARGET });
+            pair.clientWrite(Buffer.from('hello'));
+            pair.flush();
+            assert.equal(pair.targets.length, 1);
+            // A whole stream ends cleanly, where the protocol has no end
+            // record (VMess's is the empty chunk, which the client sends at
+            // its own end).
+            if (!presets.some(({ name }) => name === 'v2ray-vmess')) pair.serverEnded();
+            pair.clientWrite(randomBytes(3000));
+            pair.flush((bytes) => [bytes.subarray(0, bytes.length - keep)]);
+            assert.throws(
+              () => pair.serverEnded(),
+              (error) => isProtocolError(error) && /truncated|end/.test(error.message),
+              `cut ${keep} bytes short`,
+            );
+          }
+        },
+      );
 
       const flood = (count) => emptyChunkFlood({ presets, password, target: TARGET, count });
       if (flood(0)) {
@@ -153,7 +194,10 @@ export function hostileInProcessSuite(chains) {
           let named = false;
           const pipeline = prepareChain(presets, { password })('server', { onTarget: () => (named = true) });
           pipeline.encoder(() => {});
-          assert.throws(() => pipeline.decoder(() => {})(bytes), (error) => isProtocolError(error) && /chunk length 0|empty chunks in a row/.test(error.message));
+          assert.throws(
+            () => pipeline.decoder(() => {})(bytes),
+            (error) => isProtocolError(error) && /chunk length 0|empty chunks in a row/.test(error.message),
+          );
           assert.equal(named, true, 'the request before them named its target');
         });
       }

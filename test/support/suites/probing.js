@@ -5,7 +5,14 @@ import { clientHello } from '../../../lib/presets/obfs/tls-handshake.js';
 import { isLoopbackHost } from '../../../lib/relay/loopback.js';
 import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 import { startEchoServer } from '../echo-server.js';
-import { answersHandshake, clientBytes, keyIsTheSecret, namedTarget, sealedPlaintext, sendHostile } from '../../../benchmark/programs/support/hostile.js';
+import {
+  answersHandshake,
+  clientBytes,
+  keyIsTheSecret,
+  namedTarget,
+  sealedPlaintext,
+  sendHostile,
+} from '../../../benchmark/programs/support/hostile.js';
 import { startRelayServer, stopAll } from '../processes.js';
 
 // Probing resistance, for each chain it is given (from preset-chains.js):
@@ -22,7 +29,10 @@ const KEY = 'probing-test-password';
 // Half a second: long enough to tell a reset at the timeout from one at
 // once, short enough that 26 chains' waits add up to little.
 const TIMEOUT_MS = 500;
-const LENGTHS = [1, 2, 7, 8, 12, 15, 16, 17, 18, 28, 31, 32, 33, 34, 35, 42, 49, 50, 51, 64, 100, 255, 256, 512, 1000, 1024, 1500, 2000];
+const LENGTHS = [
+  1, 2, 7, 8, 12, 15, 16, 17, 18, 28, 31, 32, 33, 34, 35, 42, 49, 50, 51, 64, 100, 255, 256, 512, 1000, 1024, 1500,
+  2000,
+];
 
 // Random bytes of `length` that are a probe, not a request. Under a chain
 // that authenticates nothing (a stream cipher) random bytes read as a
@@ -44,12 +54,23 @@ function randomProbe(presets, password, length) {
 // wrong key (when --key is the secret), an unknown address type (when the
 // chain carries a header the client does not check), a refused target.
 function keyedProbes(presets, echoPort, password, wrongPassword) {
-  const probes = [{ what: 'a target beyond loopback', bytes: clientBytes({ presets, password: password, target: { host: '10.9.8.7', port: 443 } }) }];
+  const probes = [
+    {
+      what: 'a target beyond loopback',
+      bytes: clientBytes({ presets, password: password, target: { host: '10.9.8.7', port: 443 } }),
+    },
+  ];
   if (keyIsTheSecret(presets, password, wrongPassword)) {
-    probes.push({ what: 'a request with a wrong key', bytes: clientBytes({ presets, password: wrongPassword, target: { host: '127.0.0.1', port: echoPort } }) });
+    probes.push({
+      what: 'a request with a wrong key',
+      bytes: clientBytes({ presets, password: wrongPassword, target: { host: '127.0.0.1', port: echoPort } }),
+    });
   }
   try {
-    probes.push({ what: 'an unknown address type', bytes: sealedPlaintext({ presets, password: password, plaintext: Buffer.from([9, 1, 2, 3, 4, 5, 6, 7]) }) });
+    probes.push({
+      what: 'an unknown address type',
+      bytes: sealedPlaintext({ presets, password: password, plaintext: Buffer.from([9, 1, 2, 3, 4, 5, 6, 7]) }),
+    });
   } catch (error) {
     if (!isProtocolError(error)) throw error;
   }
@@ -63,7 +84,11 @@ export function probingSuite(chains) {
       let server;
       before(async () => {
         echo = await startEchoServer();
-        server = await startRelayServer({ key: password, presets, extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)] });
+        server = await startRelayServer({
+          key: password,
+          presets,
+          extra: ['--handshake-timeout', String(TIMEOUT_MS / 1000)],
+        });
       });
       after(async () => {
         await stopAll();
@@ -71,15 +96,27 @@ export function probingSuite(chains) {
       });
 
       test(`random probes of ${LENGTHS.length} lengths from 1 to 2,000 bytes, and refused requests with the key`, async () => {
-        const probes = LENGTHS.map((length) => ({ what: `${length} random bytes`, bytes: randomProbe(presets, password, length), random: true }));
+        const probes = LENGTHS.map((length) => ({
+          what: `${length} random bytes`,
+          bytes: randomProbe(presets, password, length),
+          random: true,
+        }));
         // A disguise answers its own handshake only: a TLS hello for a
         // server name not the chain's is a probe like any other.
         if (presets.some(({ name }) => name === 'obfs-tls1.2-ticket')) {
-          probes.push({ what: 'a TLS ClientHello for another server name', bytes: clientHello('other.example'), random: true });
+          probes.push({
+            what: 'a TLS ClientHello for another server name',
+            bytes: clientHello('other.example'),
+            random: true,
+          });
         }
         probes.push(...keyedProbes(presets, echo.port, password, wrongPassword));
-        const results = await Promise.all(probes.map(({ bytes }) => sendHostile({ port: server.port, bytes, timeoutMs: TIMEOUT_MS + 3000 })));
-        const lines = results.map(({ ms, how, received }, i) => `${probes[i].what}: ${how} after ${ms} ms, ${received.length} bytes back`);
+        const results = await Promise.all(
+          probes.map(({ bytes }) => sendHostile({ port: server.port, bytes, timeoutMs: TIMEOUT_MS + 3000 })),
+        );
+        const lines = results.map(
+          ({ ms, how, received }, i) => `${probes[i].what}: ${how} after ${ms} ms, ${received.length} bytes back`,
+        );
         for (const [i, { ms, how, received }] of results.entries()) {
           assert.equal(how, 'reset', lines[i]);
           if (probes[i].random || !answersHandshake(presets)) assert.equal(received.length, 0, lines[i]);

@@ -8,7 +8,13 @@ import { encodeAddressHeader } from '../../../lib/wire/address-header.js';
 import { createLog } from '../../../lib/relay/log.js';
 import { startRelayServer as startRelayServerInProcess } from '../../../lib/relay/server.js';
 import { startEchoServer } from '../echo-server.js';
-import { answersHandshake, clientBytes, clientExchange, sendHostile, targetNamedBy } from '../../../benchmark/programs/support/hostile.js';
+import {
+  answersHandshake,
+  clientBytes,
+  clientExchange,
+  sendHostile,
+  targetNamedBy,
+} from '../../../benchmark/programs/support/hostile.js';
 import { pipelinePair } from '../../../benchmark/programs/support/pipeline-pair.js';
 import { startRelayServer, stopAll } from '../processes.js';
 
@@ -45,7 +51,14 @@ export function replaySuite(chains) {
         // that the server's answer, fed back, would name a target as well.
         const target = { host: '127.0.0.1', port: echo.port };
         const payload = Buffer.concat([encodeAddressHeader(target), Buffer.from('reflect me')]);
-        ({ sent: captured, answer } = await clientExchange({ port: server.port, presets, password: password, target, payload, expected: payload.length }));
+        ({ sent: captured, answer } = await clientExchange({
+          port: server.port,
+          presets,
+          password: password,
+          target,
+          payload,
+          expected: payload.length,
+        }));
         assert.equal(connections(), 1, 'the original connection reached the echo target');
       });
       after(async () => {
@@ -54,7 +67,9 @@ export function replaySuite(chains) {
       });
 
       test('three replays of a captured connection reach no target', async () => {
-        const replays = await Promise.all([1, 2, 3].map(() => sendHostile({ port: server.port, bytes: captured, timeoutMs: 4000 })));
+        const replays = await Promise.all(
+          [1, 2, 3].map(() => sendHostile({ port: server.port, bytes: captured, timeoutMs: 4000 })),
+        );
         assert.equal(connections(), 1, 'no replay reached the echo target');
         for (const { how, received, ms } of replays) {
           assert.equal(how, 'reset');
@@ -72,12 +87,18 @@ export function replaySuite(chains) {
 
       test('each refusal is counted, and each replay the salt filter caught is a warn line', async () => {
         await stopAll();
-        const [, replays] = /relay server: 5 connections, 1 to a target, 4 refused \((\d) replays\)/.exec(server.output) ?? [];
+        const [, replays] =
+          /relay server: 5 connections, 1 to a target, 4 refused \((\d) replays\)/.exec(server.output) ?? [];
         assert.ok(replays !== undefined, server.output);
         // Where a protocol refuses replays before the cipher's salt is read
         // (SSR's connection id), they are refused without a salt count.
         if (Number(replays) > 0) {
-          assert.match(server.output, new RegExp(`warn: 127\\.0\\.0\\.1:\\d+: refused a replayed or reflected connection \\(.+\\); ${replays} so far`));
+          assert.match(
+            server.output,
+            new RegExp(
+              `warn: 127\\.0\\.0\\.1:\\d+: refused a replayed or reflected connection \\(.+\\); ${replays} so far`,
+            ),
+          );
         }
       });
     });
@@ -92,7 +113,13 @@ export function replayStatsTest() {
     const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
     const password = KEY;
     const echo = await startEchoServer();
-    const relay = await startRelayServerInProcess({ listen: { host: '127.0.0.1', port: 0 }, password, presets, handshakeTimeoutMs: 200, log: createLog('error') });
+    const relay = await startRelayServerInProcess({
+      listen: { host: '127.0.0.1', port: 0 },
+      password,
+      presets,
+      handshakeTimeoutMs: 200,
+      log: createLog('error'),
+    });
     try {
       const bytes = clientBytes({ presets, password, target: { host: '127.0.0.1', port: echo.port } });
       await sendHostile({ port: relay.address.port, bytes, cutAfterMs: 200 });
@@ -103,7 +130,15 @@ export function replayStatsTest() {
       // process busy-waits 1.85 s after the connect. When a replay is reset
       // is replaySuite's to check, against a relay process.
       await sendHostile({ port: relay.address.port, bytes });
-      assert.deepEqual(relay.stats(), { accepted: 2, relayed: 1, diverted: 0, refused: 1, replays: 1, displaced: 0, dropped: 0 });
+      assert.deepEqual(relay.stats(), {
+        accepted: 2,
+        relayed: 1,
+        diverted: 0,
+        refused: 1,
+        replays: 1,
+        displaced: 0,
+        dropped: 0,
+      });
     } finally {
       await relay.close();
       await echo.close();
@@ -136,7 +171,8 @@ const recordsAuthIdFirst = (presets) => presets.some(({ name, params }) => name 
 // A stream cipher's IV is recorded on arrival: nothing authenticates it.
 const keylessPrefixSkip = (presets) => {
   if (recordsAuthIdFirst(presets)) return 'V2Ray records a VMess AEAD auth ID before it authenticates the header';
-  if (!chainIsAuthenticated(presets)) return 'unauthenticated: nothing authenticates a stream cipher\'s IV, recorded on arrival';
+  if (!chainIsAuthenticated(presets))
+    return "unauthenticated: nothing authenticates a stream cipher's IV, recorded on arrival";
   return false;
 };
 const isSsr = (presets) => presets.some(({ name }) => name.startsWith('ssr-'));
@@ -145,15 +181,23 @@ export function replayInProcessSuite(chains) {
   for (const { label, presets, password = KEY } of chains) {
     const skip = CLEARTEXT.has(label) && 'cleartext: no salt, IV or secret tells a replay from the original';
     describe(`replays refused in process, with a clock the test moves (${label})`, { skip }, () => {
-      test("a keyless probe that repeats a captured connection's first 16 or 32 bytes does not keep the connection out", { skip: keylessPrefixSkip(presets) }, () => {
-        const now = Date.now;
-        const create = prepareChain(presets, { password, salts: smallFilter(), now });
-        const sent = capture(presets, password, now);
-        for (const length of [16, 32]) {
-          assert.equal(namesTarget(create, Buffer.concat([sent.subarray(0, length), randomBytes(400)])), false, `the ${length}-byte probe named no target`);
-        }
-        assert.equal(namesTarget(create, sent), true, 'the genuine connection, after the probes, reached its target');
-      });
+      test(
+        "a keyless probe that repeats a captured connection's first 16 or 32 bytes does not keep the connection out",
+        { skip: keylessPrefixSkip(presets) },
+        () => {
+          const now = Date.now;
+          const create = prepareChain(presets, { password, salts: smallFilter(), now });
+          const sent = capture(presets, password, now);
+          for (const length of [16, 32]) {
+            assert.equal(
+              namesTarget(create, Buffer.concat([sent.subarray(0, length), randomBytes(400)])),
+              false,
+              `the ${length}-byte probe named no target`,
+            );
+          }
+          assert.equal(namesTarget(create, sent), true, 'the genuine connection, after the probes, reached its target');
+        },
+      );
 
       test('a replay 11 minutes after the original (its client id idle since) reaches no target', () => {
         const clock = { ms: Date.now() };
@@ -172,9 +216,18 @@ export function replayInProcessSuite(chains) {
           const victim = capture(presets, password, now);
           assert.equal(namesTarget(create, victim), true);
           // Each capture is a client process of its own: a fresh client id.
-          for (let i = 0; i < 64; i++) assert.equal(namesTarget(create, capture(presets, password, now)), true, `burst connection ${i}`);
-          assert.equal(namesTarget(create, capture(presets, password, now)), true, 'a new client after the burst reached its target');
-          assert.equal(namesTarget(create, victim), false, 'the evicted client\'s connection, replayed, reached no target');
+          for (let i = 0; i < 64; i++)
+            assert.equal(namesTarget(create, capture(presets, password, now)), true, `burst connection ${i}`);
+          assert.equal(
+            namesTarget(create, capture(presets, password, now)),
+            true,
+            'a new client after the burst reached its target',
+          );
+          assert.equal(
+            namesTarget(create, victim),
+            false,
+            "the evicted client's connection, replayed, reached no target",
+          );
         });
       }
     });

@@ -107,7 +107,8 @@ export async function lateServerConnection(port, server) {
 // the suite makes itself; stop() ends it. It also ends itself within 50 ms
 // of losing its parent (its parent pid changes): a test process killed
 // from outside, which runs no 'exit' handler, must not leave it spinning.
-const BURN = 'const parent = process.ppid; for (;;) { const until = Date.now() + 50; while (Date.now() < until); if (process.ppid !== parent) process.exit(); }';
+const BURN =
+  'const parent = process.ppid; for (;;) { const until = Date.now() + 50; while (Date.now() < until); if (process.ppid !== parent) process.exit(); }';
 
 export function startCpuBurner() {
   const child = spawn(process.execPath, ['-e', BURN], { stdio: 'ignore' });
@@ -134,7 +135,13 @@ export async function startSoakPair({ presets, password }) {
   let client;
   try {
     server = await startRelayServer({ key: password, presets, extra: ['--log-level', 'debug'] });
-    client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: password, presets, extra: ['--log-level', 'debug'] });
+    client = await startRelayClient({
+      serverPort: server.port,
+      forwardPort: echo.port,
+      key: password,
+      presets,
+      extra: ['--log-level', 'debug'],
+    });
   } catch (error) {
     // Half a pair is stopped too: nothing the soak started outlives it.
     await stopAll();
@@ -185,9 +192,21 @@ export function soakSuite(chains, { describe, test, before, after, assert }) {
         const results = await runPlans(pair.port, roundPlans());
         results.push(await lateServerConnection(pair.port, pair.server));
         const { connections, bytes, resets, failed } = tally(results);
-        t.diagnostic(`${label}: ${connections} connections, ${(bytes / 2 ** 20).toFixed(1)} MB each way, ${resets} resets, ${failed.length} failed`);
-        const why = failed.slice(0, 5).map((result) => `${result.plan}: ${result.error ?? 'changed bytes'} (${result.received} of ${result.bytes} back)`).join('; ');
-        assert.equal(failed.length, 0, `${failed.length} of ${connections} connections failed (${why})\n${pair.logs()}`);
+        t.diagnostic(
+          `${label}: ${connections} connections, ${(bytes / 2 ** 20).toFixed(1)} MB each way, ${resets} resets, ${failed.length} failed`,
+        );
+        const why = failed
+          .slice(0, 5)
+          .map(
+            (result) =>
+              `${result.plan}: ${result.error ?? 'changed bytes'} (${result.received} of ${result.bytes} back)`,
+          )
+          .join('; ');
+        assert.equal(
+          failed.length,
+          0,
+          `${failed.length} of ${connections} connections failed (${why})\n${pair.logs()}`,
+        );
       });
     });
   }

@@ -25,7 +25,10 @@ const RSS_GROWTH_MB = 50;
 // connections (stormKinds of ../hostile.js unless a file brings its own, as
 // relay-storm-vmess.test.js does); `connections` and `stalls` count them;
 // `rssGrowthMb` bounds what the server's RSS may grow by over the storm.
-export function stormSuite(chains, { kinds = stormKinds, connections = CONNECTIONS, stalls = STALLS, rssGrowthMb = RSS_GROWTH_MB } = {}) {
+export function stormSuite(
+  chains,
+  { kinds = stormKinds, connections = CONNECTIONS, stalls = STALLS, rssGrowthMb = RSS_GROWTH_MB } = {},
+) {
   for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of chains) {
     describe(`relay server under a storm of ${connections} hostile connections (${label})`, () => {
       let echo;
@@ -33,7 +36,11 @@ export function stormSuite(chains, { kinds = stormKinds, connections = CONNECTIO
       let client;
       before(async () => {
         echo = await startEchoServer();
-        server = await startRelayServer({ key: password, presets, extra: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)] });
+        server = await startRelayServer({
+          key: password,
+          presets,
+          extra: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S)],
+        });
         client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: password, presets });
       });
       after(async () => {
@@ -51,7 +58,8 @@ export function stormSuite(chains, { kinds = stormKinds, connections = CONNECTIO
           stalls,
           rssGrowthMb,
           handshakeTimeoutS: HANDSHAKE_TIMEOUT_S,
-        }));
+        }),
+      );
     });
   }
 }
@@ -65,7 +73,10 @@ export function stormSuite(chains, { kinds = stormKinds, connections = CONNECTIO
 // a time: `stalls` of them one byte and nothing more (held until the
 // server's handshake timeout cuts them), the rest made by `kinds` in turn
 // ({ name: () => ({ bytes, end | cutAfterMs }) }).
-async function weathersStorm(t, { label, server, clientPort, kinds, connections, stalls, rssGrowthMb, handshakeTimeoutS }) {
+async function weathersStorm(
+  t,
+  { label, server, clientPort, kinds, connections, stalls, rssGrowthMb, handshakeTimeoutS },
+) {
   const fdsIdle = fdCount(server.pid);
   const rssIdle = rssBytes(server.pid);
   const warm = await echoTransfer({ port: clientPort, size: 16 * 1024 * 1024, timeoutMs: 60_000 });
@@ -73,7 +84,9 @@ async function weathersStorm(t, { label, server, clientPort, kinds, connections,
   await sleep(200);
   const fdsBefore = fdCount(server.pid);
   const rssBefore = rssBytes(server.pid);
-  t.diagnostic(`idle: fds ${fdsIdle} RSS ${(rssIdle / 2 ** 20).toFixed(1)} MB; after 16 MB valid: fds ${fdsBefore} RSS ${(rssBefore / 2 ** 20).toFixed(1)} MB`);
+  t.diagnostic(
+    `idle: fds ${fdsIdle} RSS ${(rssIdle / 2 ** 20).toFixed(1)} MB; after 16 MB valid: fds ${fdsBefore} RSS ${(rssBefore / 2 ** 20).toFixed(1)} MB`,
+  );
   const steady = steadyStream(clientPort);
   await sleep(300);
 
@@ -107,13 +120,18 @@ async function weathersStorm(t, { label, server, clientPort, kinds, connections,
 
   const tried = Object.values(tally).reduce((a, b) => a + b, 0);
   t.diagnostic(`${label}: ${tried} hostile connections in ${stormSeconds.toFixed(1)} s: ${JSON.stringify(tally)}`);
-  t.diagnostic(`${label}: fds ${fdsBefore} -> ${fdsAfter}; RSS ${(rssBefore / 2 ** 20).toFixed(1)} -> ${(rssAfter / 2 ** 20).toFixed(1)} MB; steady stream ${stream.sentBytes} bytes sent, ${stream.backBytes} back`);
+  t.diagnostic(
+    `${label}: fds ${fdsBefore} -> ${fdsAfter}; RSS ${(rssBefore / 2 ** 20).toFixed(1)} -> ${(rssAfter / 2 ** 20).toFixed(1)} MB; steady stream ${stream.sentBytes} bytes sent, ${stream.backBytes} back`,
+  );
 
   assert.equal(tried, connections);
   assert.equal(server.exitCode, null, 'relay server still running');
   assert.doesNotMatch(server.output, /\n\s+at |Uncaught|Error/, 'nothing but the listening line was printed');
   assert.equal(fdsAfter, fdsBefore, 'file descriptors back to their count before the storm');
-  assert.ok(rssAfter - rssBefore < rssGrowthMb * 2 ** 20, `RSS grew by ${((rssAfter - rssBefore) / 2 ** 20).toFixed(1)} MB`);
+  assert.ok(
+    rssAfter - rssBefore < rssGrowthMb * 2 ** 20,
+    `RSS grew by ${((rssAfter - rssBefore) / 2 ** 20).toFixed(1)} MB`,
+  );
   assert.ok(stream.sentBytes > 0);
   assert.equal(stream.backBytes, stream.sentBytes, 'the steady stream got all its bytes back');
   assert.equal(stream.back, stream.sent, 'the steady stream is intact');

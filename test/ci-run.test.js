@@ -41,7 +41,7 @@ test('.ci/run without Node.js stops at once, in one line naming it', async () =>
   assert.equal(stdout, '');
   assert.match(
     stderr,
-    /^cipherbench CI needs Node\.js 20\.14 or later with npm: install it from https:\/\/nodejs\.org[^\n]*\n$/,
+    /^cipherbench CI needs Node\.js 20\.19 or later with npm: install it from https:\/\/nodejs\.org[^\n]*\n$/,
   );
 });
 

@@ -1,5 +1,6 @@
+import { readFileSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
-import { runCommand } from './processes.js';
+import { endianness } from 'node:os';
 
 // What a process (with the processes it started) has cost the machine so
 // far, read from Linux's /proc: CPU seconds in user and kernel mode, and
@@ -7,21 +8,44 @@ import { runCommand } from './processes.js';
 // Nothing is sampled: the kernel keeps both totals, so one read at the end
 // sees every tick and the highest RSS the process ever had.
 
-// /proc/PID/stat counts CPU time in clock ticks of USER_HZ, which
-// `getconf CLK_TCK` reports. Linux has fixed it at 100 on every architecture
-// for decades, so that is the fallback when getconf is missing.
+// /proc/PID/stat counts CPU time in clock ticks of USER_HZ, which the
+// kernel hands every process in its auxiliary vector as AT_CLKTCK (what
+// `getconf CLK_TCK` prints), read here from /proc/self/auxv rather than by
+// starting getconf: a child started in the middle of a run is one more
+// that a signal can catch half-started. Linux has fixed it at 100 on every
+// architecture for decades, so that is the fallback.
 const FALLBACK_CLK_TCK = 100;
+const AT_CLKTCK = 17;
 let clockTicks = null;
 
 export function clockTicksPerSecond() {
-  clockTicks ??= runCommand('getconf', ['CLK_TCK'], { timeoutMs: 5000 }).then(
-    (stdout) => {
-      const ticks = Number(stdout.trim());
-      return Number.isInteger(ticks) && ticks > 0 ? ticks : FALLBACK_CLK_TCK;
-    },
-    () => FALLBACK_CLK_TCK,
-  );
+  clockTicks ??= Promise.resolve(readClockTicks());
   return clockTicks;
+}
+
+// The auxiliary vector: pairs of machine words (type, value), ending with
+// type 0; a word is 8 bytes on a 64-bit process, 4 on a 32-bit one.
+function readClockTicks() {
+  let auxv;
+  try {
+    auxv = readFileSync('/proc/self/auxv');
+  } catch {
+    return FALLBACK_CLK_TCK;
+  }
+  const word = ['x64', 'arm64', 'ppc64', 's390x', 'riscv64', 'loong64', 'mips64el'].includes(process.arch) ? 8 : 4;
+  const read = (at) => {
+    if (word === 4) return endianness() === 'LE' ? auxv.readUInt32LE(at) : auxv.readUInt32BE(at);
+    return Number(endianness() === 'LE' ? auxv.readBigUInt64LE(at) : auxv.readBigUInt64BE(at));
+  };
+  for (let at = 0; at + 2 * word <= auxv.length; at += 2 * word) {
+    const type = read(at);
+    if (type === 0) break;
+    if (type === AT_CLKTCK) {
+      const ticks = read(at + word);
+      return Number.isInteger(ticks) && ticks > 0 ? ticks : FALLBACK_CLK_TCK;
+    }
+  }
+  return FALLBACK_CLK_TCK;
 }
 
 // { cpuSeconds, userSeconds, systemSeconds, peakRssBytes } of a live process

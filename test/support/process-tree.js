@@ -27,7 +27,20 @@ export function isRunning(pid) {
 
 export function assertAllGone(pids, what = 'process') {
   const alive = [...pids].filter(isAlive);
-  assert.deepEqual(alive, [], `${what} left alive: ${alive.join(', ')}`);
+  assert.deepEqual(alive, [], `${what} left alive: ${alive.map(described).join(', ')}`);
+}
+
+// '1234 (iperf3 -s -p 1083, state S, parent 1)': what a pid left alive is,
+// read at once (it may be gone a moment later).
+function described(pid) {
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return `${pid} (${command || '?'}, state ${state}, parent ${parent})`;
+  } catch {
+    return `${pid} (gone as it was read)`;
+  }
 }
 
 // Occupies an iperf3 -s as another client would: connects straight to it,

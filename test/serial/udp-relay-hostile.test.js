@@ -18,11 +18,11 @@ import { startUdpEchoServer, udpEchoTransfer, udpSender } from '../support/udp-e
 // trace, and its memory grows by less than 50 MB. Its summary line counts
 // what it refused.
 //
-// In test/serial/, alone: how high the server's memory peaks depends on
-// when V8 frees the flood's ArrayBuffers, which load beside it delays. With
-// the CPU contended (other test files, or two busy loops), now and then they
-// piled up to some 40 MB before a collection freed them, and the malloc
-// arena kept the pages they had taken (docs/reliability.md).
+// In test/serial/, alone, where it went when load beside it let the
+// flood's buffers pile up before V8 collected them. The server has its
+// young generation collected every 2 MB of datagrams read, the buffers
+// freed in that pause (lib/relay/udp/young-collection.js); where the rest
+// of its growth lives is in docs/reliability.md.
 const SPOOFED = 10_000;
 const TIMEOUT_S = 8;
 const CHAINS = [

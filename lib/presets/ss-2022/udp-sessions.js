@@ -22,6 +22,14 @@ import {
 const replayError = (packetId) =>
   Object.assign(protocolError(`packet id ${packetId} seen before or too old: a replay`), { replay: true });
 
+// A session keeps its peer's id for as long as it lives: a copy of its
+// own, since a slice of Node's shared 8 KB pool would keep the whole pool.
+function unpooledCopy(bytes) {
+  const copy = Buffer.allocUnsafeSlow(bytes.length);
+  bytes.copy(copy);
+  return copy;
+}
+
 export function ss2022UdpSessions(methodName, psk) {
   const cipher = packetCipher(methodName, psk);
   const overhead = cipher.overhead + 1 + 8 + SESSION_ID_LENGTH + 2 + MAX_ADDRESS_LENGTH;
@@ -37,7 +45,7 @@ export function ss2022UdpSessions(methodName, psk) {
         const { clientSessionId, address, payload } = decodeResponseBody(body);
         if (!clientSessionId.equals(sessionId)) throw protocolError('a reply to another client session');
         // A server that restarted answers from a new session: a new window.
-        if (!server?.id.equals(serverId)) server = { id: Buffer.from(serverId), window: createPacketWindow() };
+        if (!server?.id.equals(serverId)) server = { id: unpooledCopy(serverId), window: createPacketWindow() };
         if (!server.window.accept(packetId)) throw replayError(packetId);
         return { address, payload };
       },
@@ -66,7 +74,8 @@ export function ss2022UdpSessions(methodName, psk) {
         const { sessionId, packetId, body } = cipher.open(packet);
         const { address, payload } = decodeRequestBody(body);
         const name = sessionId.toString('hex');
-        const session = current?.name === name ? current : (live.get(name) ?? newSession(Buffer.from(sessionId), name));
+        const session =
+          current?.name === name ? current : (live.get(name) ?? newSession(unpooledCopy(sessionId), name));
         if (!session.window.accept(packetId)) throw replayError(packetId);
         return { session, address, payload };
       },

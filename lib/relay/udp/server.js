@@ -4,6 +4,7 @@ import { formatEndpoint } from '../endpoint.js';
 import { isLoopbackHost } from '../loopback.js';
 import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
 import { bindUdp, closeUdp, createUdpSocket, sendDatagram, udpType } from './socket.js';
+import { collectYoungEvery } from './young-collection.js';
 
 // The UDP relay server (as ss-server -u): every datagram that opens as the
 // chain's is sent on to the target it names, from a socket of the sender's
@@ -45,6 +46,8 @@ export async function startUdpRelayServer({
       sessions.release(association.session);
     },
   });
+  // Every datagram read, from a client or a target, refused or relayed.
+  const received = collectYoungEvery();
   const failed = (error) => {
     counts.sendErrors += 1;
     log.debug(`udp: ${error.message}`);
@@ -65,6 +68,7 @@ export async function startUdpRelayServer({
     if (!outbound) {
       outbound = createUdpSocket(type === 'udp6' ? '::' : '0.0.0.0', log);
       outbound.on('message', (data, source) => {
+        received(data.length);
         associations.touch(association.key);
         counts.replies += 1;
         const packet = association.session.encode({ host: source.address, port: source.port }, data);
@@ -78,6 +82,7 @@ export async function startUdpRelayServer({
   let warnedFull = false;
   socket.on('message', (datagram, client) => {
     counts.datagrams += 1;
+    received(datagram.length);
     const key = `${client.address}|${client.port}`;
     let association = associations.get(key);
     // A full table refuses a new sender whatever it sent, so that is

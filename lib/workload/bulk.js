@@ -40,19 +40,7 @@ export const bulkWorkload = {
   // At a fixed rate over TCP the figure is what carrying it cost.
   figure: (settings) => (settings.rate === null ? 'bitrate' : 'cost'),
   target: ({ engine, port, host }) => engine.server(port, host),
-  measure: ({ engine, entry, settings, direction, signal, track, listeners, place }) =>
-    measureTransfer({
-      engine,
-      ...entry,
-      duration: settings.duration,
-      parallel: settings.parallel,
-      rate: settings.rate,
-      reverse: direction === 'reverse',
-      signal,
-      track,
-      listeners,
-      place,
-    }),
+  measure: (measuring) => transferThrough(measuring),
   result: ({ sender, receiver }, settings) => ({
     sender,
     receiver,
@@ -78,6 +66,28 @@ function checkBulk(selected, settings, engine) {
   }
 }
 
+// One transfer of the run's settings through the case's entry (a
+// workload's measure() arguments); `overrides` change what it sends (the
+// UDP workload's datagrams).
+export function transferThrough(
+  { engine, entry, settings, direction, signal, track, listeners, place },
+  overrides = {},
+) {
+  return measureTransfer({
+    engine,
+    ...entry,
+    duration: settings.duration,
+    parallel: settings.parallel,
+    rate: settings.rate,
+    reverse: direction === 'reverse',
+    signal,
+    track,
+    listeners,
+    place,
+    ...overrides,
+  });
+}
+
 // At a fixed offered rate, a run whose receiver got less than
 // SATURATED_SHARE of it did not keep up: its cost is that of a relay at
 // its limit, not at the rate asked, so the cost figures leave it out. What
@@ -94,7 +104,7 @@ function saturation(rate, { sender, receiver }) {
 // of them dies the client gets a grace period, then is stopped, and the
 // failure names who died. Resolves with iperf3 -J's figures, or { reason }.
 // UDP runs pass `udp` ({ rate, length }) and no TCP `rate`.
-export async function measureTransfer({
+async function measureTransfer({
   engine,
   host = '127.0.0.1',
   port,

@@ -4,7 +4,7 @@ import { inputError } from '../errors.js';
 import { carriesUdp, withoutUdpReason } from '../peers/index.js';
 import { median, summarise } from '../statistics/summaries.js';
 import { UDP_LENGTH } from '../traffic/udp-datagrams.js';
-import { bulkWorkload, measureTransfer } from './bulk.js';
+import { bulkWorkload, transferThrough } from './bulk.js';
 
 // run --udp: what must hold before anything starts, and what a case's UDP
 // runs add up to.
@@ -25,19 +25,10 @@ export const udpWorkload = {
   // Over UDP the rate is the offered load, and loss at it the figure.
   figure: () => 'bitrate',
   target: bulkWorkload.target,
-  measure: ({ engine, entry, settings, direction, signal, track, listeners, place }) =>
-    measureTransfer({
-      engine,
-      ...entry,
-      duration: settings.duration,
-      parallel: settings.parallel,
+  measure: (measuring) =>
+    transferThrough(measuring, {
       rate: null,
-      reverse: direction === 'reverse',
-      udp: { rate: settings.rate, length: settings.length },
-      signal,
-      track,
-      listeners,
-      place,
+      udp: { rate: measuring.settings.rate, length: measuring.settings.length },
     }),
   result: ({ sender, receiver, udp }, settings) => ({
     sender,

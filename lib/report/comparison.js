@@ -292,13 +292,17 @@ function verdictText(comparison, paint) {
   const withMachine = rows.filter((row) => row.verdict === 'machine-changed');
   if (withMachine.length > 0) {
     const starved = withMachine.filter((row) => row.relayCpu).length;
-    const withDirect = withMachine.length - starved;
+    const disturbedRows = withMachine.filter((row) => row.disturbedIn).length;
+    const withDirect = withMachine.length - starved - disturbedRows;
     const parts = [
       ...(withDirect > 0
         ? [`${withDirect} of ${rows.length} cases moved with the direct runs (${signedPercent(machine.deltaPercent)})`]
         : []),
       ...(starved > 0
         ? [`${starved} of ${rows.length} cases moved with the CPU their relays got from a busy machine`]
+        : []),
+      ...(disturbedRows > 0
+        ? [`${disturbedRows} of ${rows.length} cases moved in a run other processes disturbed`]
         : []),
     ];
     return paint.yellow(
@@ -335,6 +339,7 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, 
     verdict: null,
     regressed: false,
     relayCpu: null,
+    disturbedIn: null,
   };
   if (!oldCase) return { ...row, verdict: 'only-new' };
   if (!newCase) return { ...row, verdict: 'only-old' };
@@ -360,13 +365,30 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, 
         : ranged;
     return { ...row, deltaPercent, verdict, regressed: verdict === 'slower' };
   }
-  return starved(
-    { ...row, ...judge(row.old, row.new, { threshold, intervals, machine }) },
+  return disturbed(
+    starved(
+      { ...row, ...judge(row.old, row.new, { threshold, intervals, machine }) },
+      oldCase,
+      newCase,
+      threshold,
+      busy,
+    ),
     oldCase,
     newCase,
-    threshold,
-    busy,
   );
+}
+
+// A change in the direction a disturbed run moves its case is the
+// machine's: a case that got slower in a run where other processes took
+// the CPU it needed (docs/statistics.md, "What disturbed a run"), or faster
+// than a run where they did, measured its neighbours. A case slower than a
+// disturbed old run is still slower.
+function disturbed(row, oldCase, newCase) {
+  if (row.verdict !== 'slower' && row.verdict !== 'faster') return row;
+  const side = row.verdict === 'slower' ? 'new' : 'old';
+  const caseResult = side === 'new' ? newCase : oldCase;
+  if (!caseResult.disturbed) return row;
+  return { ...row, verdict: 'machine-changed', regressed: false, disturbedIn: side };
 }
 
 // A change the direct runs did not show can still be the machine's: on a
@@ -539,6 +561,8 @@ function formatP(p) {
 
 function verdictCell(row, machine) {
   if (row.paired) return `${VERDICT_TEXT[row.verdict]} *`;
+  if (row.verdict === 'machine-changed' && row.disturbedIn)
+    return `the machine changed: disturbed in the ${row.disturbedIn} run`;
   if (row.verdict === 'machine-changed' && row.relayCpu)
     return `the machine changed: relays got ${signedPercent(row.relayCpu.deltaPercent)} CPU`;
   if (row.verdict === 'machine-changed') return `the machine changed by ${signedPercent(machine.deltaPercent)}`;

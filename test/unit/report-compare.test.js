@@ -58,6 +58,25 @@ test('a synthetic regression: 18 % slower, every new run below every old one, th
   assert.equal(lenient.regressed, false);
 });
 
+test('slower in a run other processes disturbed is the machine changing, not the code; slower than a disturbed run is slower', () => {
+  const oldResult = copy();
+  setRuns(oldResult.cases[0], [3.0e9, 2.9e9, 3.1e9]);
+  const disturbedNew = copy();
+  disturbedNew.cases[0].disturbed = {
+    runs: 2,
+    of: 3,
+    reason: "other processes took 40% of the machine's CPU (limit 10%)",
+  };
+  const comparison = compareResults(oldResult, disturbedNew);
+  const row = rowFor(comparison, 0);
+  assert.deepEqual([row.verdict, row.regressed, row.disturbedIn], ['machine-changed', false, 'new']);
+  assert.equal(comparison.regressed, false);
+  assert.match(formatComparison(comparison), /the machine changed: disturbed in the new run/);
+  // The old run disturbed, the new one slower still: that is the code.
+  oldResult.cases[0].disturbed = { runs: 1, of: 3, reason: 'x' };
+  assert.equal(rowFor(compareResults(oldResult, fixture), 0).verdict, 'slower');
+});
+
 test('a drop beyond the threshold whose runs overlap is within the noise, not a regression', () => {
   // New chacha: runs 1.10, 1.62, 1.35 (unstable). Old: 1.40, 1.50, 1.60.
   const oldResult = copy();

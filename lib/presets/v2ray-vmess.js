@@ -1,7 +1,7 @@
 import { randomBytes, randomInt } from 'node:crypto';
 import * as aeadHeader from './vmess/aead-header.js';
 import { createBodyDecoder, createBodyEncoder } from './vmess/body.js';
-import { alterIds, cmdKey, isUuid, uuidBytes } from './vmess/id.js';
+import { alterIds, cmdKey, UUID_ID_PARAM, uuidBytes } from './vmess/id.js';
 import * as legacyHeader from './vmess/legacy-header.js';
 import { decodeRequest, encodeRequest, MAX_REQUEST_LENGTH, OPTION, requestLength, SECURITY } from './vmess/request.js';
 import { protocolError } from '../wire/protocol-error.js';
@@ -41,14 +41,7 @@ export default {
   // Its body is sealed unless the security is none or zero (V2Ray's raw body).
   authenticated: ({ security = 'aes-128-gcm' }) => security !== 'none' && security !== 'zero',
   params: {
-    id: {
-      required: true,
-      description: 'the user UUID, e.g. "a3482e88-686a-4a58-8126-99c9df64b7bf"',
-      check: (value) =>
-        isUuid(value)
-          ? undefined
-          : `must be a UUID like "a3482e88-686a-4a58-8126-99c9df64b7bf", not ${JSON.stringify(value)}`,
-    },
+    id: UUID_ID_PARAM,
     security: { required: false, values: SECURITIES, description: 'body cipher (default aes-128-gcm)' },
     alterId: {
       required: false,

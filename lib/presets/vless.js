@@ -1,6 +1,6 @@
 import { decodeAddressHeader, encodeAddressHeader } from '../wire/address-header.js';
 import { protocolError } from '../wire/protocol-error.js';
-import { isUuid, uuidBytes } from './vmess/id.js';
+import { UUID_ID_PARAM, uuidBytes } from './vmess/id.js';
 
 // VLESS (V2Ray 4.30+), version 0, as V2Ray 4.34's outbound sends it with no
 // flow: the client opens
@@ -64,14 +64,7 @@ export default {
   summary: 'VLESS version 0 (V2Ray): a user UUID and the target, then the plain stream; meant inside tls',
   roles: ['address'],
   params: {
-    id: {
-      required: true,
-      description: 'the user UUID, e.g. "a3482e88-686a-4a58-8126-99c9df64b7bf"',
-      check: (value) =>
-        isUuid(value)
-          ? undefined
-          : `must be a UUID like "a3482e88-686a-4a58-8126-99c9df64b7bf", not ${JSON.stringify(value)}`,
-    },
+    id: UUID_ID_PARAM,
   },
   prepare(params) {
     const uuid = uuidBytes(params.id);

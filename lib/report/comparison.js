@@ -381,14 +381,30 @@ function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, 
 // A change in the direction a disturbed run moves its case is the
 // machine's: a case that got slower in a run where other processes took
 // the CPU it needed (docs/statistics.md, "What disturbed a run"), or faster
-// than a run where they did, measured its neighbours. A case slower than a
-// disturbed old run is still slower.
+// than a run where they did, measured its neighbours, as far as the CPU
+// they took can reach. Beside a busy loop, cases lost 1.1 to 1.3 times the
+// share of the machine the loop took (their interval's near end against
+// the largest share of their disturbed runs, 2026-11-28): DISTURBED_REACH
+// times that share, at most MOST_DISTURBED, is what it may explain. A
+// case slower than that, or slower than a disturbed old run, is slower.
+const DISTURBED_REACH = 1.5;
+const MOST_DISTURBED = 0.9;
+
 function disturbed(row, oldCase, newCase) {
   if (row.verdict !== 'slower' && row.verdict !== 'faster') return row;
   const side = row.verdict === 'slower' ? 'new' : 'old';
   const caseResult = side === 'new' ? newCase : oldCase;
   if (!caseResult.disturbed) return row;
-  return { ...row, verdict: 'machine-changed', regressed: false, disturbedIn: side };
+  const taken = Math.max(
+    0,
+    ...caseResult.runs.filter((run) => run.disturbed).map((run) => run.disturbance?.others ?? 0),
+  );
+  const reach = Math.min(DISTURBED_REACH * taken, MOST_DISTURBED);
+  // Slower: the new figure fell by up to `reach`; faster: the old one did,
+  // which raises new over old by up to reach / (1 - reach).
+  const explained =
+    side === 'new' ? row.intervalPercent.high >= -reach * 100 : row.intervalPercent.low <= (reach / (1 - reach)) * 100;
+  return explained ? { ...row, verdict: 'machine-changed', regressed: false, disturbedIn: side } : row;
 }
 
 // A change the direct runs did not show can still be the machine's: on a

@@ -58,22 +58,31 @@ test('a synthetic regression: 18 % slower, every new run below every old one, th
   assert.equal(lenient.regressed, false);
 });
 
-test('slower in a run other processes disturbed is the machine changing, not the code; slower than a disturbed run is slower', () => {
+test('slower in a run other processes disturbed is the machine changing, as far as the CPU they took reaches', () => {
   const oldResult = copy();
   setRuns(oldResult.cases[0], [3.0e9, 2.9e9, 3.1e9]);
   const disturbedNew = copy();
-  disturbedNew.cases[0].disturbed = {
-    runs: 2,
-    of: 3,
-    reason: "other processes took 40% of the machine's CPU (limit 10%)",
+  const disturb = (caseResult, others) => {
+    caseResult.disturbed = {
+      runs: caseResult.runs.length,
+      of: caseResult.runs.length,
+      reason: 'other processes took 30%',
+    };
+    for (const run of caseResult.runs)
+      Object.assign(run, { disturbed: 'other processes took 30%', disturbance: { ...run.disturbance, others } });
   };
+  // 18 % slower [-22.3 %, -13.1 %] where others took 30 % of the machine: theirs.
+  disturb(disturbedNew.cases[0], 0.3);
   const comparison = compareResults(oldResult, disturbedNew);
   const row = rowFor(comparison, 0);
   assert.deepEqual([row.verdict, row.regressed, row.disturbedIn], ['machine-changed', false, 'new']);
   assert.equal(comparison.regressed, false);
   assert.match(formatComparison(comparison), /the machine changed: disturbed in the new run/);
+  // Where they took 5 %, an 18 % drop is beyond what they could take: slower.
+  disturb(disturbedNew.cases[0], 0.05);
+  assert.equal(rowFor(compareResults(oldResult, disturbedNew), 0).verdict, 'slower');
   // The old run disturbed, the new one slower still: that is the code.
-  oldResult.cases[0].disturbed = { runs: 1, of: 3, reason: 'x' };
+  disturb(oldResult.cases[0], 0.3);
   assert.equal(rowFor(compareResults(oldResult, fixture), 0).verdict, 'slower');
 });
 

@@ -8,7 +8,17 @@ const CMD_KEY_SALT = 'c48619fe-8f02-49e0-b9e9-edf763e17e21';
 const NEXT_ID_SALT = '16167dc8-16b6-4e6d-b8bb-65dd68113a81';
 const NEXT_ID_RETRY_SALT = '533eff8a-4113-4b10-b5ce-0f5d76b98cd2';
 
-export const isUuid = (value) => typeof value === 'string' && UUID.test(value);
+const isUuid = (value) => typeof value === 'string' && UUID.test(value);
+
+// The `id` parameter of every preset whose user is a UUID (VMess, VLESS).
+export const UUID_ID_PARAM = Object.freeze({
+  required: true,
+  description: 'the user UUID, e.g. "a3482e88-686a-4a58-8126-99c9df64b7bf"',
+  check: (value) =>
+    isUuid(value)
+      ? undefined
+      : `must be a UUID like "a3482e88-686a-4a58-8126-99c9df64b7bf", not ${JSON.stringify(value)}`,
+});
 
 export const uuidBytes = (id) => Buffer.from(id.replaceAll('-', ''), 'hex');
 

@@ -121,22 +121,9 @@ function connectionCap({ maxConnections, counts, log }) {
 // a target, the client has a handler of its own and no target socket
 // exists, so hostile connections, most of which never get that far, cost
 // one socket, not two. `served` is what the server's connections share.
-function serve(
-  socket,
-  {
-    createPipeline,
-    transport,
-    salts,
-    sockets,
-    queues,
-    cap,
-    counts,
-    allowRemote,
-    handshakeTimeoutMs,
-    idleTimeoutMs,
-    log,
-  },
-) {
+function serve(socket, served) {
+  const { createPipeline, transport, salts, sockets, queues, cap } = served;
+  const { counts, allowRemote, handshakeTimeoutMs, idleTimeoutMs, log } = served;
   sockets.add(socket);
   counts.accepted += 1;
   const peer = `${socket.remoteAddress}:${socket.remotePort}`;

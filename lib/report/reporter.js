@@ -99,21 +99,7 @@ export async function createReporter(options = {}) {
     }
     out.write(`${formatRanking(result, { color })}\n`);
 
-    let regressed = false;
-    let baselineRefused = false;
-    if (baseline) {
-      try {
-        const comparison = compareResults(baseline, result, { threshold: settings.threshold, strict: settings.strict });
-        out.write(`\nAgainst the baseline ${settings.baseline}:\n${formatComparison(comparison, { color })}`);
-        regressed = comparison.regressed;
-      } catch (error) {
-        // A baseline of another workload: what was measured is still
-        // reported and archived, and the run does not pass.
-        if (error.exitCode === undefined) throw error;
-        baselineRefused = true;
-        stderr.write(`cipherbench: --baseline ${settings.baseline}: ${error.message}\n`);
-      }
-    }
+    const { regressed, baselineRefused } = againstBaseline(baseline, result, { settings, out, stderr, color });
     if (jsonToStdout) stdout.write(formatJsonReport(result));
 
     let archived = null;
@@ -149,6 +135,23 @@ export async function createReporter(options = {}) {
   }
 
   return { onEvent, stop, finish };
+}
+
+// With --baseline, the comparison after the ranking: { regressed,
+// baselineRefused }. A baseline of another workload is refused in one
+// line: what was measured is still reported and archived, and the run
+// does not pass.
+function againstBaseline(baseline, result, { settings, out, stderr, color }) {
+  if (!baseline) return { regressed: false, baselineRefused: false };
+  try {
+    const comparison = compareResults(baseline, result, { threshold: settings.threshold, strict: settings.strict });
+    out.write(`\nAgainst the baseline ${settings.baseline}:\n${formatComparison(comparison, { color })}`);
+    return { regressed: comparison.regressed, baselineRefused: false };
+  } catch (error) {
+    if (error.exitCode === undefined) throw error;
+    stderr.write(`cipherbench: --baseline ${settings.baseline}: ${error.message}\n`);
+    return { regressed: false, baselineRefused: true };
+  }
 }
 
 // As many tests as the report will show (runs of the same case are one

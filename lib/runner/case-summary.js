@@ -1,5 +1,12 @@
 import { ceilingFor } from '../ceiling/chain-ceilings.js';
-import { bootstrapMedianInterval, median, pairedRatios, runCostPerGB, summariseCost } from '../statistics/summaries.js';
+import {
+  bootstrapMedianInterval,
+  DEFAULT_LEVEL,
+  median,
+  pairedRatios,
+  runCostPerGB,
+  summariseCost,
+} from '../statistics/summaries.js';
 
 // The cases of a run as measured so far: each entry's (a case in one
 // direction, schedule.js) runs and latency, summarised into the result's
@@ -7,7 +14,10 @@ import { bootstrapMedianInterval, median, pairedRatios, runCostPerGB, summariseC
 // and the stopping rule's verdict. `found` holds what locatePeer() found for
 // each case index (a reason when its implementation is missing); `figure`
 // is the workload's ('bitrate', 'cost' or 'requests').
-export function caseLedger({ entries, found, workload, parallel, level, referenceIndex, figure, confidence }) {
+export function caseLedger({ entries, found, workload, settings, referenceIndex }) {
+  const { parallel, confidence } = settings;
+  const level = confidence?.level ?? DEFAULT_LEVEL;
+  const figure = workload.figure(settings);
   const states = entries.map(({ index }) => ({
     runs: [],
     latency: null,

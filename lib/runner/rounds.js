@@ -8,7 +8,7 @@ import { roundOrder } from './schedule.js';
 // The rounds of a run (schedule.js says why rounds): every measurable
 // entry once per round, in a fresh order drawn from --seed. Without the
 // stopping rule a run is --repeat rounds; with it (--confidence) at least
-// `minRounds` and at most `maxRounds`, a round started only while some case
+// `rounds.min` and at most `rounds.max`, a round started only while some case
 // has not converged and, at the pace of the rounds so far, it ends within
 // --max-time. Each run goes to `ledger`; `onRun({ rounds })` is told after
 // each, with the rounds finished so far. Emits
@@ -21,11 +21,11 @@ export async function measureRounds({
   ledger,
   settings,
   context,
-  minRounds,
-  maxRounds,
+  rounds: bounds,
   started,
   onRun,
 }) {
+  const { min: minRounds, max: maxRounds } = bounds;
   const { signal, emit } = context;
   const confidence = settings.confidence;
   const perRound = measurable.filter(Boolean).length;

@@ -26,45 +26,37 @@ const SYSCALL_SECONDS = 2;
 // case itself; status 'skipped' means `signal` was aborted first.
 export async function runCase(identity, settings, context) {
   const started = performance.now();
-  const { index, link, remote, signal } = context;
-  const away = link ?? remote;
-  const processes = caseProcesses({ index, place: away ? away.place : (spec) => spec, emit: context.emit });
-  const profiler = context.profile
-    ? caseProfiler({
-        dir: context.profile,
-        name: `case-${index}-${context.direction}-run-${context.profileRun + 1}`,
-        link,
-        remote,
-      })
-    : null;
+  const away = context.link ?? context.remote;
+  const processes = caseProcesses({
+    index: context.index,
+    place: away ? away.place : (spec) => spec,
+    emit: context.emit,
+  });
+  const profiler = profilerFor(context);
   let plan = null;
   let outcome;
   let tails;
   let probe = {};
   try {
-    if (remote && !runsRemotely(identity)) {
+    const elsewhere = context.remote && !runsRemotely(identity);
+    if (elsewhere)
       outcome = {
-        reason: `${identity.label} runs from files on this host: its server cannot be started on ${remote.destination}`,
+        reason: `${identity.label} runs from files on this host: its server cannot be started on ${context.remote.destination}`,
       };
-    } else {
-      plan = await planPeer(identity, {
-        ports: settings.ports,
-        key: context.key,
-        found: context.found ?? {},
-        serverHost: away?.serverAddress,
-        serverBind: away?.serverBind,
-        udp: settings.udp,
-      });
+    else {
+      plan = await planPeer(identity, peerPlacement(settings, context, away));
       outcome = await measureThrough(plan, { identity, processes, profiler, settings, context });
     }
     tails = processes.tails();
     if (outcome.sender && settings.latency) {
+      const { link, signal } = context;
+      const udp = settings.udp && !away;
       probe = await probeLatency({
         ...outcome.listening,
         start: processes.start,
         port: settings.ports.target,
         link,
-        udp: settings.udp && !away,
+        udp,
         signal,
       });
     }
@@ -73,25 +65,43 @@ export async function runCase(identity, settings, context) {
     await plan?.cleanup?.();
   }
   const wallSeconds = (performance.now() - started) / 1000;
-  if (signal?.aborted)
-    return { status: 'skipped', reason: 'run interrupted', sender: null, receiver: null, wallSeconds, cost: null };
+  return runResult(outcome, { wallSeconds, tails, probe, profiler, processes, settings, context });
+}
+
+// --profile's step for this run, or null without --profile.
+function profilerFor({ profile, index, direction, profileRun, link, remote }) {
+  if (!profile) return null;
+  return caseProfiler({ dir: profile, name: `case-${index}-${direction}-run-${profileRun + 1}`, link, remote });
+}
+
+// Where planPeer() puts the case's two halves: this host, or the server's
+// half across a link or on a remote host.
+function peerPlacement(settings, context, away) {
+  const { ports, udp } = settings;
+  return {
+    ports,
+    key: context.key,
+    found: context.found ?? {},
+    serverHost: away?.serverAddress,
+    serverBind: away?.serverBind,
+    udp,
+  };
+}
+
+// The run as docs/result.md gives it: skipped when the signal came first,
+// failed (with what the children said last) when nothing was measured,
+// else ok with the workload's figures and every step's.
+async function runResult(outcome, { wallSeconds, tails, probe, profiler, processes, settings, context }) {
+  const none = { sender: null, receiver: null, wallSeconds, cost: null };
+  if (context.signal?.aborted) return { status: 'skipped', reason: 'run interrupted', ...none };
   if (!outcome.sender && !outcome.requests)
-    return {
-      status: 'failed',
-      reason: [outcome.reason, ...tails].join('\n'),
-      sender: null,
-      receiver: null,
-      wallSeconds,
-      cost: null,
-    };
+    return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), ...none };
   // The profiles are written as the relays exit, so they are read last.
   const profile = await profiler?.outcome();
   return {
     status: 'ok',
     reason: null,
-    sender: null,
-    receiver: null,
-    wallSeconds,
+    ...none,
     cost: outcome.cost,
     transport: processes.transport(),
     ...context.workload.result(outcome, settings),

@@ -8,7 +8,6 @@ import { clearLeftovers } from '../process/child-ledger.js';
 import { assertPortsFree } from '../process/ports.js';
 import { findProgram } from '../process/programs.js';
 import { RESULT_VERSION } from '../result.js';
-import { DEFAULT_LEVEL } from '../statistics/summaries.js';
 import { bulkWorkload, workloadFor } from '../workload/index.js';
 import { caseLedger } from './case-summary.js';
 import {
@@ -63,17 +62,7 @@ export async function run(options = {}) {
   const entries = caseEntries(plan.selected, directionsFor(settings));
   // A case whose implementation is missing has no runs: it is skipped.
   const measurable = entries.map(({ index }) => !located.get(index).reason);
-  const level = settings.confidence?.level ?? DEFAULT_LEVEL;
-  const ledger = caseLedger({
-    entries,
-    found: located,
-    workload,
-    parallel: settings.parallel,
-    level,
-    referenceIndex: plan.referenceIndex,
-    figure: workload.figure(settings),
-    confidence: settings.confidence,
-  });
+  const ledger = caseLedger({ entries, found: located, workload, settings, referenceIndex: plan.referenceIndex });
   const rounds = roundBounds(settings);
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
@@ -85,20 +74,7 @@ export async function run(options = {}) {
   measuredSoFar();
   try {
     emit({ type: 'run-started', result, total: rounds.min * measurable.filter(Boolean).length, cases: entries.length });
-    // One password per run: the relays only ever talk to each other. Hex,
-    // as base64url may start with '-', which another relay's command line
-    // (ssserver -k -x...) would take for an option.
-    const context = {
-      workload,
-      engine: plan.engine,
-      key: randomBytes(16).toString('hex'),
-      located,
-      link,
-      remote,
-      profile,
-      signal,
-      emit,
-    };
+    const context = { workload, engine: plan.engine, key: runKey(), located, link, remote, profile, signal, emit };
     if (settings.ceiling) ledger.setCeilings(await measureCeilings(plan.selected, context));
     result.noiseFloor = await noiseFloor(plan, measurable, context, options);
     done = await measureRounds({
@@ -107,8 +83,7 @@ export async function run(options = {}) {
       ledger,
       settings,
       context,
-      minRounds: rounds.min,
-      maxRounds: rounds.max,
+      rounds,
       started,
       onRun: measuredSoFar,
     });
@@ -116,13 +91,15 @@ export async function run(options = {}) {
     await link?.tearDown();
   }
   measuredSoFar(done);
-  result.stopped = done.stopped;
-  result.finishedAt = new Date().toISOString();
-  result.wallSeconds = (performance.now() - started) / 1000;
-  result.complete = !signal?.aborted;
-  result.interrupted = signal?.aborted ? interruptName(signal.reason) : null;
-  return result;
+  const interrupted = signal?.aborted ? interruptName(signal.reason) : null;
+  const finished = { finishedAt: new Date().toISOString(), wallSeconds: (performance.now() - started) / 1000 };
+  return Object.assign(result, { stopped: done.stopped, ...finished, complete: !interrupted, interrupted });
 }
+
+// One password per run: the relays only ever talk to each other. Hex, as
+// base64url may start with '-', which another relay's command line
+// (ssserver -k -x...) would take for an option.
+const runKey = () => randomBytes(16).toString('hex');
 
 // Everything a run needs to know before it starts anything, bad input
 // thrown as such: the settings, the cases and those selected, the case

@@ -6,6 +6,9 @@ import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } 
 import { bindUdp, closeUdp, createUdpSocket, sendDatagram, udpType } from './socket.js';
 import { collectYoungEvery } from './young-collection.js';
 
+// What the UDP relay server counts, as stats() gives it and its closing log line.
+const COUNTS = ['datagrams', 'relayed', 'replies', 'refused', 'replays', 'targetsRefused', 'overCap', 'sendErrors'];
+
 // The UDP relay server (as ss-server -u): every datagram that opens as the
 // chain's is sent on to the target it names, from a socket of the sender's
 // association, and whatever comes back to that socket, from any address,
@@ -17,26 +20,11 @@ import { collectYoungEvery } from './young-collection.js';
 // opened, the table is bounded in count (a full one refuses new senders,
 // counted, warned of once) and idle time, and a target off this machine is
 // refused unless allowed, as the TCP server does.
-export async function startUdpRelayServer({
-  listen,
-  password,
-  presets,
-  allowRemote = false,
-  timeoutMs = DEFAULT_UDP_TIMEOUT_MS,
-  maxAssociations = DEFAULT_MAX_ASSOCIATIONS,
-  log,
-}) {
+export async function startUdpRelayServer(options) {
+  const { listen, password, presets, allowRemote = false, log } = options;
+  const { timeoutMs = DEFAULT_UDP_TIMEOUT_MS, maxAssociations = DEFAULT_MAX_ASSOCIATIONS } = options;
   const sessions = prepareUdpChain(presets, { password }).server();
-  const counts = {
-    datagrams: 0,
-    relayed: 0,
-    replies: 0,
-    refused: 0,
-    replays: 0,
-    targetsRefused: 0,
-    overCap: 0,
-    sendErrors: 0,
-  };
+  const counts = Object.fromEntries(COUNTS.map((name) => [name, 0]));
   const socket = createUdpSocket(listen.host, log);
   const associations = createAssociations({
     timeoutMs,

@@ -5,6 +5,9 @@ import { decodeSocks5UdpDatagram, encodeSocks5UdpDatagram } from '../../wire/soc
 import { createAssociations } from './associations.js';
 import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendDatagram } from './socket.js';
 
+// What UDP ASSOCIATE counts, as stats() gives it and its closing log line.
+const COUNTS = ['associations', 'datagrams', 'relayed', 'replies', 'dropped', 'strangers', 'overCap', 'sendErrors'];
+
 // SOCKS5 UDP ASSOCIATE for the relay client's socks5 inbound (RFC 1928,
 // section 7, as ss-local -u): each association gets a UDP socket of its own
 // on the address the application reached the TCP port on, named in the
@@ -32,16 +35,7 @@ import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendDatagram } from
 // `maxAssociations` at once a request is refused.
 export function createSocks5Associate({ server, serverAddress, password, presets, timeoutMs, maxAssociations, log }) {
   const chain = prepareUdpChain(presets, { password });
-  const counts = {
-    associations: 0,
-    datagrams: 0,
-    relayed: 0,
-    replies: 0,
-    dropped: 0,
-    strangers: 0,
-    overCap: 0,
-    sendErrors: 0,
-  };
+  const counts = Object.fromEntries(COUNTS.map((name) => [name, 0]));
   const table = createAssociations({ timeoutMs, maxAssociations, close: (association) => association.close() });
   let nextKey = 0;
   const sent = (error) => {

@@ -1,4 +1,4 @@
-import { createSecretKey, randomBytes } from 'node:crypto';
+import { createSecretKey } from 'node:crypto';
 import { AEAD_METHODS, TAG_LENGTH } from '../crypto/aead-methods.js';
 import { deriveSubkey } from '../crypto/hkdf-subkey.js';
 import { addLittleEndian } from '../crypto/nonce.js';
@@ -82,7 +82,7 @@ export default {
       const length = Buffer.alloc(2);
       return (data, push) => {
         if (!state) {
-          const salt = randomBytes(method.saltLength);
+          const salt = randomView(method.saltLength);
           connection.salts.add(salt);
           state = keys(salt);
           push(salt);

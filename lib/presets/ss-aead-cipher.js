@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { AEAD_METHODS } from '../crypto/aead-methods.js';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
 import { createHkdfSha1 } from '../crypto/hkdf-sha1.js';
 import { SS_SUBKEY_INFO } from '../crypto/hkdf-subkey.js';
+import { randomView } from '../crypto/random-pool.js';
 import { createChunkOpener, createChunkSealer } from '../wire/aead-chunks.js';
 import { createByteQueue } from '../wire/byte-queue.js';
 import { protocolError } from '../wire/protocol-error.js';
@@ -50,7 +50,9 @@ export default {
       let seal = null;
       return (data, push) => {
         if (!seal) {
-          const salt = randomBytes(method.saltLength);
+          // A view of the random pool: a randomBytes() call of its own per
+          // connection costs more (docs/performance.md, "Connections").
+          const salt = randomView(method.saltLength);
           // Remembered so that this stream, fed back to us, is refused.
           salts.add(salt);
           const { subkey, key } = keysFor(salt);

@@ -1,5 +1,5 @@
-import { randomBytes } from 'node:crypto';
 import { evpBytesToKey } from '../crypto/evp-bytes-to-key.js';
+import { randomView } from '../crypto/random-pool.js';
 import { STREAM_METHODS } from '../crypto/stream-methods.js';
 import { createByteQueue } from '../wire/byte-queue.js';
 import { protocolError } from '../wire/protocol-error.js';
@@ -83,7 +83,7 @@ export default {
     // What the stages before this one may read: the key bytes, the IV this
     // side sends with and, once it arrived, the peer's.
     return ({ layers, salts }) => {
-      const published = { key: keyBytes, sentIv: randomBytes(method.ivLength), receivedIv: null };
+      const published = { key: keyBytes, sentIv: randomView(method.ivLength), receivedIv: null };
       if (layers) layers.streamCipher = published;
       const encode = encoder(published.sentIv, salts);
       return {

@@ -1,5 +1,6 @@
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import { AEAD_2022_METHODS, deriveSessionSubkey, newPsk, parsePsk } from '../../crypto/aead-2022-methods.js';
+import { randomView } from '../../crypto/random-pool.js';
 import { createByteQueue } from '../../wire/byte-queue.js';
 import { protocolError } from '../../wire/protocol-error.js';
 import { createBodyOpener, createBodySealer, MAX_PAYLOAD, openRecord, sealRecord, TAG_LENGTH } from './chunks.js';
@@ -87,7 +88,7 @@ export default {
       let sealBody = null;
       return (data, push) => {
         if (sealBody) return sealBody(data, push);
-        const salt = randomBytes(saltLength);
+        const salt = randomView(saltLength);
         connection.salts.add(salt);
         shared.requestSalt = salt;
         const { subkey, key } = keysFor(salt);
@@ -167,7 +168,7 @@ export default {
       return (data, push) => {
         if (sealBody) return sealBody(data, push);
         if (data.length === 0) return;
-        const salt = randomBytes(saltLength);
+        const salt = randomView(saltLength);
         connection.salts.add(salt);
         const { subkey, key } = keysFor(salt);
         const first = data.subarray(0, MAX_PAYLOAD);

@@ -6,7 +6,7 @@ import { bridge } from './bridge.js';
 import { INBOUNDS } from './inbounds/index.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
 import { CLIENT_FILTER, createSaltFilter } from './salt-filter.js';
-import { connectOptions, SERVER_SOCKET_OPTIONS } from './socket-options.js';
+import { connectCorked, SERVER_SOCKET_OPTIONS } from './socket-options.js';
 import { createSocks5Associate } from './udp/socks5-associate.js';
 import { createWriteQueues } from './write-queues.js';
 
@@ -38,7 +38,7 @@ export async function startRelayClient({
 
   // A connection to the relay server (through the chain's transport, TLS),
   // not yet carrying anything.
-  const dial = () => transport.connect(sockets.add(net.connect(connectOptions(server))));
+  const dial = () => transport.connect(sockets.add(connectCorked(server)));
 
   // The chain's two directions for one stream to `target` over `upstream`:
   // what the inbound writes goes out encoded; what comes back is decoded

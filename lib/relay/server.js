@@ -7,7 +7,7 @@ import { formatEndpoint } from './endpoint.js';
 import { isLoopbackHost } from './loopback.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
 import { createSaltFilter, SERVER_FILTER } from './salt-filter.js';
-import { connectOptions, SERVER_SOCKET_OPTIONS } from './socket-options.js';
+import { connectCorked, SERVER_SOCKET_OPTIONS } from './socket-options.js';
 import { createWriteQueues } from './write-queues.js';
 
 export const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
@@ -156,7 +156,7 @@ function serve(socket, served) {
   const connectTarget = ({ host, port }) => {
     clearTimeout(handshakeTimer);
     cap.named(socket);
-    target = sockets.add(net.connect(connectOptions({ host, port })));
+    target = sockets.add(connectCorked({ host, port }));
     client.off('data', onHandshakeData);
     client.off('end', onEarlyEnd);
     client.off('error', onEarlyError);

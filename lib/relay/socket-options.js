@@ -1,3 +1,5 @@
+import net from 'node:net';
+
 // Options every relay socket shares. Half-close is passed on (see bridge.js),
 // Nagle is off, so small records are not delayed, and TCP keep-alive after
 // 15 s of silence (shadowsocks-rust's default) finds peers that vanished
@@ -17,7 +19,7 @@ export const SERVER_SOCKET_OPTIONS = {
   keepAliveInitialDelay: KEEP_ALIVE_MS,
 };
 
-export const connectOptions = ({ host, port }) => ({
+const connectOptions = ({ host, port }) => ({
   host,
   port,
   allowHalfOpen: true,
@@ -27,3 +29,14 @@ export const connectOptions = ({ host, port }) => ({
   keepAlive: true,
   keepAliveInitialDelay: KEEP_ALIVE_MS,
 });
+
+// A connection out (to the relay server, to a target). What is written
+// before it connects (an address header, then the first bytes after it)
+// leaves in one write once it does, not in one write and one TCP segment
+// each, which the peer would then read one by one.
+export function connectCorked(endpoint) {
+  const socket = net.connect(connectOptions(endpoint));
+  socket.cork();
+  socket.once('connect', () => socket.uncork());
+  return socket;
+}

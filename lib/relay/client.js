@@ -3,6 +3,7 @@ import net from 'node:net';
 import { prepareChain } from '../chain/pipeline.js';
 import { prepareTransport } from '../chain/transport.js';
 import { bridge } from './bridge.js';
+import { peerLabel } from './endpoint.js';
 import { INBOUNDS } from './inbounds/index.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
 import { CLIENT_FILTER, createSaltFilter } from './salt-filter.js';
@@ -65,7 +66,7 @@ export async function startRelayClient({
       aEnded: stream.encodeEnded,
       bEnded: stream.decodeEnded,
       log,
-      label: `${local.remoteAddress}:${local.remotePort}`,
+      label: peerLabel(local),
       queues,
     });
     // The address header goes out at once, so protocols where the server

@@ -27,3 +27,15 @@ export function parseEndpoint(text, { anyPort = false } = {}) {
 }
 
 export const formatEndpoint = ({ host, port }) => (net.isIPv6(host) ? `[${host}]:${port}` : `${host}:${port}`);
+
+// A connection's "address:port" for log lines, read when a line first needs
+// it: reading it at once costs every connection a getpeername() call,
+// though most never log a line. An object whose toString() does the work,
+// so `${peer}` in a template reads it. A socket already closed has no
+// address left to read.
+export function peerLabel(socket) {
+  let text = null;
+  const read = () =>
+    socket.remoteAddress === undefined ? 'a closed connection' : `${socket.remoteAddress}:${socket.remotePort}`;
+  return { toString: () => (text ??= read()) };
+}

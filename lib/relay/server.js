@@ -3,7 +3,7 @@ import { prepareChain } from '../chain/pipeline.js';
 import { prepareTransport } from '../chain/transport.js';
 import { isProtocolError, protocolError } from '../wire/protocol-error.js';
 import { bridge, resetSocket } from './bridge.js';
-import { formatEndpoint } from './endpoint.js';
+import { formatEndpoint, peerLabel } from './endpoint.js';
 import { isLoopbackHost } from './loopback.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
 import { createSaltFilter, SERVER_FILTER } from './salt-filter.js';
@@ -126,7 +126,7 @@ function serve(socket, served) {
   const { counts, allowRemote, handshakeTimeoutMs, idleTimeoutMs, log } = served;
   sockets.add(socket);
   counts.accepted += 1;
-  const peer = `${socket.remoteAddress}:${socket.remotePort}`;
+  const peer = peerLabel(socket);
   // A transport's handshake (TLS) is part of the connection's: the same
   // timeout bounds both, and its failures are handled as any other
   // error before a target is named.

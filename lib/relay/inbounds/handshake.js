@@ -1,4 +1,5 @@
 import { resetSocket } from '../bridge.js';
+import { peerLabel } from '../endpoint.js';
 
 // How long an application may take to say where it wants to go (a SOCKS5
 // greeting and request, an HTTP request head) before its connection is
@@ -13,7 +14,7 @@ const INBOUND_HANDSHAKE_TIMEOUT_MS = 10_000;
 // (and pauses the socket) once the handshake is whole; the step that calls
 // it passes on whatever it was given past the handshake.
 export function readHandshake(local, { log, kind, step }) {
-  const peer = `${local.remoteAddress}:${local.remotePort}`;
+  const peer = peerLabel(local);
   let held = Buffer.alloc(0);
   let over = false;
   const timer = setTimeout(() => {

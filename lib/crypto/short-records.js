@@ -34,7 +34,9 @@ const BATCH = 16;
 // Scratch space for one seal or open at a time (they run synchronously), so
 // an idle connection carries only what must outlive a call.
 const scratch = {
-  counters: Buffer.alloc(32 * BATCH),
+  // A zero block, then BATCH records' two counter blocks: the zero block's
+  // encryption is the GHASH key, computed with a key's first batch.
+  counters: Buffer.alloc(16 + 32 * BATCH),
   words: new Int32Array(4),
   expected: Buffer.alloc(TAG),
   block0: new Uint32Array(16),
@@ -44,9 +46,10 @@ const scratch = {
   subkey: Buffer.alloc(32),
 };
 for (let i = 0; i < BATCH; i++) {
-  scratch.counters.writeUInt32BE(1, 32 * i + 12);
-  scratch.counters.writeUInt32BE(2, 32 * i + 28);
+  scratch.counters.writeUInt32BE(1, 16 + 32 * i + 12);
+  scratch.counters.writeUInt32BE(2, 16 + 32 * i + 28);
 }
+const BATCH_END = 16 + 32 * BATCH;
 
 function checkLength(n) {
   if (n > MAX_SHORT_PLAINTEXT)
@@ -60,28 +63,44 @@ function sameTag(a, aOffset, b, bOffset) {
   return diff === 0;
 }
 
-const ZERO_BLOCK = Buffer.alloc(16);
+// The AES-ECB blocks of one key, and the GHASH multiplier of its hash key
+// H = E(K, 0^128). H is encrypted with the first blocks the key needs, not
+// in a call of its own: each update() is a native call and a new buffer,
+// and a short connection makes only one or two per direction.
+function ecbBlocks(ecb) {
+  let multiply = null;
+  return {
+    // The encryption of blocks[start, end); blocks[start - 16, start) must
+    // be a zero block, the hash key's, encrypted along while it is missing.
+    encrypt(blocks, start, end) {
+      if (multiply) return ecb.update(blocks.subarray(start, end));
+      const out = ecb.update(blocks.subarray(start - 16, end));
+      multiply = createGhashMultiplier(out);
+      return out.subarray(16);
+    },
+    multiplier: () => multiply,
+  };
+}
 
 // ecbAlgorithm: 'aes-128-ecb' | 'aes-192-ecb' | 'aes-256-ecb'; key: bytes or
 // a KeyObject (cheaper per cipher object on current Node, see aead-methods).
 // The records also offer smallPayloads: whole AES-GCM records of up to
 // SMALL_PAYLOAD bytes under any nonce, from the same AES-ECB object.
 export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
-  const ecb = createCipheriv(ecbAlgorithm, key, null).setAutoPadding(false);
-  const multiply = createGhashMultiplier(ecb.update(ZERO_BLOCK));
+  const blocks = ecbBlocks(createCipheriv(ecbAlgorithm, key, null).setAutoPadding(false));
   const nonce = addLittleEndian(Buffer.alloc(12), offset);
   let masks = null;
   let next = BATCH;
   const nextMasks = () => {
     if (next === BATCH) {
-      // Per record: J0 = nonce || 1 (masks the tag), J0+1 = nonce || 2 (keystream).
       const { counters } = scratch;
+      // Per record: J0 = nonce || 1 (masks the tag), J0+1 = nonce || 2 (keystream).
       for (let i = 0; i < BATCH; i++) {
-        nonce.copy(counters, 32 * i);
-        nonce.copy(counters, 32 * i + 16);
+        nonce.copy(counters, 16 + 32 * i);
+        nonce.copy(counters, 16 + 32 * i + 16);
         addLittleEndian(nonce, step);
       }
-      masks = ecb.update(counters);
+      masks = blocks.encrypt(counters, 16, BATCH_END);
       next = 0;
     }
     return 32 * next++;
@@ -90,6 +109,7 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
   // (no additional data; ciphertext n bytes = 8n bits), masked by E(K, J0).
   const tag = (ciphertext, at, n, mask, out, outAt) => {
     const { words } = scratch;
+    const multiply = blocks.multiplier();
     words.fill(0);
     for (let i = 0; i < n; i++) words[i >> 2] |= ciphertext[at + i] << (24 - 8 * (i & 3));
     let z = multiply(words[0], words[1], words[2], words[3]);
@@ -97,7 +117,7 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
     for (let w = 0; w < 4; w++) out.writeInt32BE(z[w] ^ masks.readInt32BE(mask + 4 * w), outAt + 4 * w);
   };
   return {
-    smallPayloads: gcmSmallPayloads(ecb, multiply),
+    smallPayloads: gcmSmallPayloads(blocks),
     // Writes ciphertext || tag (plaintext.length + 16 bytes) to out at at.
     seal(plaintext, out, at) {
       const n = plaintext.length;
@@ -126,16 +146,18 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
 // JavaScript, even with a cipher object per record
 // (docs/performance.md, "Small records").
 export const SMALL_PAYLOAD = 256;
-const smallCounters = Buffer.alloc(16 * (SMALL_PAYLOAD / 16 + 2));
+// A zero block (see ecbBlocks), then a record's counter blocks.
+const smallCounters = Buffer.alloc(16 + 16 * (SMALL_PAYLOAD / 16 + 2));
 
 // AES-GCM records of up to SMALL_PAYLOAD bytes, no additional data, under a
 // 12-byte nonce given per call (NIST SP 800-38D, 7.1): J0 = nonce || 1
 // masks the tag, nonce || 2, 3, ... the payload. One ECB call gives all
 // the blocks; GHASH runs over the ciphertext here.
-function gcmSmallPayloads(ecb, multiply) {
+function gcmSmallPayloads(blocks) {
   // GHASH of the ciphertext blocks (the last zero-padded) and the lengths
   // block, XORed with E(K, J0) from masks, written to out at outAt.
   const tag = (ciphertext, at, n, masks, out, outAt) => {
+    const multiply = blocks.multiplier();
     let z0 = 0,
       z1 = 0,
       z2 = 0,
@@ -170,12 +192,12 @@ function gcmSmallPayloads(ecb, multiply) {
   };
   const masksFor = (nonce, n) => {
     if (n > SMALL_PAYLOAD) throw new RangeError(`a small record holds at most ${SMALL_PAYLOAD} bytes, not ${n}`);
-    const blocks = 1 + Math.ceil(n / 16);
-    for (let b = 0; b < blocks; b++) {
-      nonce.copy(smallCounters, 16 * b);
-      smallCounters.writeUInt32BE(b + 1, 16 * b + 12);
+    const count = 1 + Math.ceil(n / 16);
+    for (let b = 0; b < count; b++) {
+      nonce.copy(smallCounters, 16 + 16 * b);
+      smallCounters.writeUInt32BE(b + 1, 16 + 16 * b + 12);
     }
-    return ecb.update(smallCounters.subarray(0, 16 * blocks));
+    return blocks.encrypt(smallCounters, 16, 16 + 16 * count);
   };
   return {
     maxLength: SMALL_PAYLOAD,

@@ -14,7 +14,7 @@ export default {
     return (connection) =>
       targetHeaderStages(connection, {
         encodeHeader: encodeAddressHeader,
-        headerLength: (queue) => addressHeaderLength(queue.peek, queue.length),
+        headerLength: (queue) => addressHeaderLength((index) => queue.peek(index), queue.length),
         decodeHeader: decodeAddressHeader,
       });
   },

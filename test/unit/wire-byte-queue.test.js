@@ -43,7 +43,10 @@ test('empty pushes are ignored; peek reads any queued byte without taking it', (
   queue.push(Buffer.from('ab'));
   queue.push(Buffer.alloc(0));
   queue.push(Buffer.from('cd'));
-  assert.deepEqual([0, 1, 2, 3, 4].map(queue.peek), [0x61, 0x62, 0x63, 0x64, undefined]);
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((index) => queue.peek(index)),
+    [0x61, 0x62, 0x63, 0x64, undefined],
+  );
   assert.equal(queue.length, 4);
 });
 

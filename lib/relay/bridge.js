@@ -11,6 +11,27 @@ const NOTHING = Buffer.alloc(0);
 const HOLD_MARK_BYTES = 1 << 20;
 const HOLDS_NOTHING = { held: () => 0, whenReleased: (callback) => callback() };
 
+// A socket that sent its FIN is no longer read, so a reset it sends
+// afterwards would go unnoticed while the other side stays silent, and
+// both sockets would be held until the idle timeout. An empty write
+// reports that reset (EPIPE/ECONNRESET) and puts nothing on the wire.
+// One timer checks every such socket of the process, not one per socket:
+// each connection half-closes two, most for a moment before they close.
+const halfClosed = new Set();
+let halfClosedCheck = null;
+function checkHalfClosed() {
+  for (const socket of halfClosed) if (socket.writable) socket.write(NOTHING);
+  if (halfClosed.size > 0) return;
+  clearInterval(halfClosedCheck);
+  halfClosedCheck = null;
+}
+function watchAfterFin(socket) {
+  if (socket.destroyed) return;
+  halfClosed.add(socket);
+  socket.once('close', () => halfClosed.delete(socket));
+  halfClosedCheck ??= setInterval(checkHalfClosed, HALF_CLOSED_CHECK_MS).unref();
+}
+
 // Ends a socket with a TCP reset, so its peer sees an error, not an end.
 // One still connecting is reset once connected (Node waits for that), and
 // destroyed after LINGER_MS if it never connects.
@@ -49,17 +70,6 @@ export function bridge(
     if (error) log.debug(`${label}: ${error.message ?? error}`);
     resetSocket(a);
     resetSocket(b);
-  };
-
-  // A socket that sent its FIN is no longer read, so a reset it sends
-  // afterwards would go unnoticed while the other side stays silent, and
-  // both sockets would be held until the idle timeout. An empty write
-  // reports that reset (EPIPE/ECONNRESET) and puts nothing on the wire.
-  const watchAfterFin = (socket) => {
-    const timer = setInterval(() => {
-      if (socket.writable) socket.write(NOTHING);
-    }, HALF_CLOSED_CHECK_MS).unref();
-    socket.once('close', () => clearInterval(timer));
   };
 
   const carry = (from, to, transform, ended, hold) => {

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG } from '../../lib/crypto/legacy-provider.js';
+import { dyingWithParent } from '../../lib/process/death-signal.js';
 import { chainNeedsLegacyProvider } from '../../lib/chain/requirements.js';
 import { listeningInodes } from '../../lib/process/socket-table.js';
 import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
@@ -12,7 +13,8 @@ export const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta
 // and, when `listening` names a port, that port listens (shadowsocks-libev
 // prints its 'listening at' line just before it binds); rejects with its
 // output if it exits first or takes too long. Every child is remembered so
-// stopAll() leaves nothing running after a test.
+// stopAll() leaves nothing running after a test, and dies with the test's
+// process if that ends first.
 const children = new Set();
 
 // The readiness bound is for a program that never becomes ready; on a
@@ -25,7 +27,9 @@ export function startProcess(
   args,
   { ready, listening, timeoutMs = 30_000, env = process.env, detached = false } = {},
 ) {
-  const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'], env, detached });
+  // Under setpriv --pdeathsig, as the runner starts its children: a test
+  // file's process that dies (a crash, a kill) takes its relays with it.
+  const child = spawn(...dyingWithParent(command, args), { stdio: ['ignore', 'pipe', 'pipe'], env, detached });
   children.add(child);
   child.output = '';
   const append = (data) => {

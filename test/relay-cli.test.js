@@ -392,8 +392,22 @@ describe("relay command: started by hand, with the relay's node flags", () => {
     });
   }
 
-  test('flags the person gave are kept, and no second process is started', async () => {
-    const relay = await byHand({ NODE_OPTIONS: '--max-semi-space-size=8' });
+  test('flags the person gave are kept: only the missing ones are added', async () => {
+    const wrapper = await byHand({ NODE_OPTIONS: '--max-semi-space-size=8' });
+    const [relayPid] = descendants(wrapper.pid);
+    const flags = commandLine(relayPid);
+    assert.ok(flags.includes('--no-concurrent-recompilation'), `flags: ${flags.join(' ')}`);
+    assert.ok(!flags.some((flag) => flag.startsWith('--max-semi-space-size')), `flags: ${flags.join(' ')}`);
+    wrapper.kill('SIGTERM');
+    assert.deepEqual(await wrapper.exited, { code: 0, signal: null });
+  });
+
+  test('with every flag given, no second process is started', async () => {
+    const relay = await startProcess(
+      process.execPath,
+      [...RELAY_NODE_FLAGS, CLI, 'relay', 'server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', AES],
+      { ready: /listening on/ },
+    );
     assert.deepEqual(descendants(relay.pid), []);
     relay.kill('SIGTERM');
     assert.deepEqual(await relay.exited, { code: 0, signal: null });

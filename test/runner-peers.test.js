@@ -114,7 +114,7 @@ test(
     );
     assert.equal(commands.has('1 relay-server'), false);
     assert.deepEqual(
-      program('2 relay-server').slice(1, 5),
+      program('2 relay-server').slice(1, RELAY_NODE_FLAGS.length + 4),
       [...RELAY_NODE_FLAGS, 'cipherbench.js', 'relay', 'server'],
       "started with the relay's node flags",
     );

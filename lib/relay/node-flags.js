@@ -17,7 +17,18 @@ import v8 from 'node:v8';
 // own young generation (v8.setFlagsFromString does not resize a heap that
 // is already set up), so whoever starts one passes it; a relay started by
 // hand without it is started again with it (lib/cli/relay-node-flags.js).
-export const RELAY_NODE_FLAGS = ['--max-semi-space-size=4'];
+//
+// And TurboFan compiles on the relay's own thread, not in the background:
+// process.exit() joins V8's worker threads, and a background compile job
+// that needs a collection waits for the main thread, which waits for it
+// (nodejs/node#54918, open). A relay server stopped by SIGTERM hung so,
+// forever, beside a test suite on 2026-11-28 (gdb: the main thread in
+// NodePlatform::Shutdown, a worker in CollectionBarrier::
+// AwaitCollectionBackground under OptimizingCompileDispatcher). With the
+// flag, aes-128-gcm carried 1.02x [0.96-1.07] the bulk bitrate, 8 rounds,
+// and spent 1.02x [0.95-1.10] the CPU per new connection, 6 rounds
+// (docs/reliability.md).
+export const RELAY_NODE_FLAGS = ['--max-semi-space-size=4', '--no-concurrent-recompilation'];
 
 // What is left of a storm's growth is old space: objects of the connections
 // in flight outlive two scavenges, and V8 lets the old generation grow to

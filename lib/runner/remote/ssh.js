@@ -92,11 +92,13 @@ async function resolveHostName(ssh, destination) {
 
 // Our own processes run as the remote cipherbench with the same arguments
 // (Node's flags through NODE_OPTIONS); another program runs by its name on
-// the remote PATH.
+// the remote PATH. A flag NODE_OPTIONS refuses (--no-concurrent-recompilation)
+// would stop node from starting at all: it is left to the remote bin, which
+// starts a relay again in a node with the relay flags it lacks.
 function remoteWords(spec, cipherbench) {
   if (spec.file === process.execPath) {
     const at = spec.args.indexOf(CLI);
-    const nodeFlags = spec.args.slice(0, at);
+    const nodeFlags = spec.args.slice(0, at).filter((flag) => process.allowedNodeEnvironmentFlags.has(flag));
     const words = [...cipherbench, ...spec.args.slice(at + 1)];
     return nodeFlags.length > 0 ? ['env', `NODE_OPTIONS=${nodeFlags.join(' ')}`, ...words] : words;
   }

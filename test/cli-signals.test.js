@@ -376,7 +376,11 @@ test('a run clears the iperf3 -s a killed run left on its port, and says so', { 
     setInterval(() => {}, 1000);
   `,
   );
-  const runner = spawn(process.execPath, [stranded], { stdio: ['ignore', 'pipe', 'inherit'] });
+  // A ledger folder of this test's own (the ledger lives under TMPDIR): any
+  // other cipherbench run of this user (the suite's other files, a benchmark
+  // beside it) clears a dead runner's leftovers too, and can get there first.
+  const env = { ...process.env, TMPDIR: emptyFolder() };
+  const runner = spawn(process.execPath, [stranded], { stdio: ['ignore', 'pipe', 'inherit'], env });
   const leftover = Number(await new Promise((resolve) => runner.stdout.once('data', resolve)));
   t.after(() => isAlive(leftover) && process.kill(leftover, 'SIGKILL'));
   while (!(await portBusy(targetPort))) await delay(20);
@@ -386,7 +390,7 @@ test('a run clears the iperf3 -s a killed run left on its port, and says so', { 
 
   const cwd = emptyFolder();
   writeFileSync(path.join(cwd, 'cases.js'), `export default ${JSON.stringify([chain('aes-128-gcm')])};\n`);
-  const result = await runCli(['--duration', '1', '--no-ceiling', '--no-archive', ...ports], { cwd });
+  const result = await runCli(['--duration', '1', '--no-ceiling', '--no-archive', ...ports], { cwd, env });
   assert.equal(result.code, 0, result.stderr);
   assert.match(
     result.stdout,

@@ -15,7 +15,7 @@
 // evicting the oldest). ss-server has no 2022 method. Loopback only;
 // everything it starts is stopped before it exits.
 import { spawn } from 'node:child_process';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -24,6 +24,7 @@ import { prepareUdpChain } from '../../lib/chain/udp.js';
 import { newPsk } from '../../lib/crypto/aead-2022-methods.js';
 import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
 import { median } from '../../lib/statistics/summaries.js';
+import { hostileDatagrams } from './support/hostile.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -162,17 +163,7 @@ async function flood(server, method) {
     }, 100);
     const valid = chain.client().encode(target, randomBytes(1200));
     const other = prepareUdpChain(presets, { password: is2022(method) ? newPsk(method) : 'another key' });
-    const hostile = [
-      ...Array.from({ length: 300 }, () => randomBytes(randomInt(0, 2000))),
-      randomBytes(65_507),
-      ...Array.from({ length: 100 }, () => valid.subarray(0, randomInt(valid.length))),
-      ...Array.from({ length: 100 }, () => {
-        const flipped = Buffer.from(valid);
-        flipped[randomInt(flipped.length)] ^= 1 << randomInt(8);
-        return flipped;
-      }),
-      ...Array.from({ length: 100 }, () => other.client().encode(target, randomBytes(100))),
-    ];
+    const hostile = hostileDatagrams(valid, () => other.client().encode(target, randomBytes(100)));
     const during = carry(1000);
     const probe = await bound(dgram.createSocket('udp4'));
     for (const datagram of hostile) await new Promise((resolve) => probe.send(datagram, port, '127.0.0.1', resolve));

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomBytes, randomInt } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { prepareUdpChain } from '../../lib/chain/udp.js';
 import { newPsk } from '../../lib/crypto/aead-2022-methods.js';
+import { hostileDatagrams } from '../../benchmark/programs/support/hostile.js';
 import { fdCount, largestAnonymousMappings, rssParts } from '../../benchmark/programs/support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from '../support/processes.js';
 import { startUdpEchoServer, udpEchoTransfer, udpSender } from '../support/udp-echo.js';
@@ -107,22 +108,14 @@ for (const { label, presets, key } of CHAINS) {
         const probe = dgram.createSocket('udp4');
         await new Promise((resolve) => probe.bind(0, '127.0.0.1', resolve));
         t.after(() => probe.close());
+        const foreign = () =>
+          prepareUdpChain(presets, {
+            password: presets[0].name === 'ss-2022' ? newPsk(presets[0].params.method) : 'wrong key',
+          })
+            .client()
+            .encode({ host: '127.0.0.1', port: echo.port }, randomBytes(100));
         const hostile = [
-          ...Array.from({ length: 300 }, () => randomBytes(randomInt(0, 2000))),
-          randomBytes(65_507),
-          ...Array.from({ length: 100 }, () => genuine.subarray(0, randomInt(genuine.length))),
-          ...Array.from({ length: 100 }, () => {
-            const flipped = Buffer.from(genuine);
-            flipped[randomInt(flipped.length)] ^= 1 << randomInt(8);
-            return flipped;
-          }),
-          ...Array.from({ length: 100 }, () =>
-            prepareUdpChain(presets, {
-              password: presets[0].name === 'ss-2022' ? newPsk(presets[0].params.method) : 'wrong key',
-            })
-              .client()
-              .encode({ host: '127.0.0.1', port: echo.port }, randomBytes(100)),
-          ),
+          ...hostileDatagrams(genuine, foreign),
           // Valid, but naming port 0 or a target off this machine.
           form.client().encode({ host: '127.0.0.1', port: 0 }, randomBytes(100)),
           form.client().encode({ host: '192.0.2.1', port: 53 }, randomBytes(100)),

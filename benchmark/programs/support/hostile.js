@@ -1,4 +1,4 @@
-import { createCipheriv, createSecretKey, randomBytes } from 'node:crypto';
+import { createCipheriv, createSecretKey, randomBytes, randomInt } from 'node:crypto';
 import net from 'node:net';
 import { AEAD_2022_METHODS, deriveSessionSubkey, parsePsk } from '../../../lib/crypto/aead-2022-methods.js';
 import { AEAD_METHODS } from '../../../lib/crypto/aead-methods.js';
@@ -279,3 +279,20 @@ export function stormKinds(presets, target, password, wrongPassword) {
   }
   return kinds;
 }
+
+// The hostile datagrams of a UDP flood (test/serial/udp-relay-hostile.test.js,
+// benchmark/programs/udp-flood-rss.js): 300 of random garbage up to 2 KB,
+// one of the largest size, 100 cuts and 100 one-bit flips of `genuine` (a
+// datagram the server would relay), and 100 from `foreign()`, a datagram
+// sealed under another key.
+export const hostileDatagrams = (genuine, foreign) => [
+  ...Array.from({ length: 300 }, () => randomBytes(randomInt(0, 2000))),
+  randomBytes(65_507),
+  ...Array.from({ length: 100 }, () => genuine.subarray(0, randomInt(genuine.length))),
+  ...Array.from({ length: 100 }, () => {
+    const flipped = Buffer.from(genuine);
+    flipped[randomInt(flipped.length)] ^= 1 << randomInt(8);
+    return flipped;
+  }),
+  ...Array.from({ length: 100 }, foreign),
+];

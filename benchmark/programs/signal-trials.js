@@ -16,7 +16,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { descendants } from './support/proc-stats.js';
+import { describeProcess, descendants, isRunning } from './support/proc-stats.js';
 import { CLI, freePort } from './support/processes.js';
 
 const args = process.argv.slice(2);
@@ -26,22 +26,6 @@ const signals = option('--signals', 'SIGKILL,SIGHUP,SIGTERM,double-SIGINT').spli
 const LATEST_MS = 15_000;
 const chain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
 const CASES = [chain('aes-128-gcm'), chain('aes-256-gcm'), chain('chacha20-ietf-poly1305')];
-
-const alive = (pid) => {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return false;
-  }
-};
-const commandOf = (pid) => {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-  } catch {
-    return '?';
-  }
-};
 
 async function trial(kind, afterMs) {
   const cwd = mkdtempSync(path.join(os.tmpdir(), 'cipherbench-signal-'));
@@ -84,8 +68,7 @@ async function trial(kind, afterMs) {
   // A killed runner's children get their death signal from the kernel at
   // once; give them the moment they need to exit.
   await sleep(kind === 'SIGKILL' ? 1000 : 200);
-  const left = [...seen].filter(alive).map((pid) => `${pid} ${commandOf(pid)}`);
-  const problems = left.map((line) => `left running: ${line}`);
+  const problems = [...seen].filter(isRunning).map((pid) => `left running: ${describeProcess(pid)}`);
   const reports = path.join(cwd, 'reports');
   const files = (() => {
     try {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
+import { describeProcess, isRunning } from '../../benchmark/programs/support/proc-stats.js';
+
+export { isRunning };
 
 // Whether a pid still names a process (a zombie counts: nobody reaped it).
 export function isAlive(pid) {
@@ -14,33 +16,9 @@ export function isAlive(pid) {
   }
 }
 
-// Running, not merely present: a zombie (dead, not yet reaped by its
-// parent, init for an orphan) counts as gone.
-export function isRunning(pid) {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
-  } catch {
-    return false;
-  }
-}
-
 export function assertAllGone(pids, what = 'process') {
   const alive = [...pids].filter(isAlive);
-  assert.deepEqual(alive, [], `${what} left alive: ${alive.map(described).join(', ')}`);
-}
-
-// '1234 (iperf3 -s -p 1083, state S, parent 1)': what a pid left alive is,
-// read at once (it may be gone a moment later).
-function described(pid) {
-  try {
-    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return `${pid} (${command || '?'}, state ${state}, parent ${parent})`;
-  } catch {
-    return `${pid} (gone as it was read)`;
-  }
+  assert.deepEqual(alive, [], `${what} left alive: ${alive.map(describeProcess).join(', ')}`);
 }
 
 // Occupies an iperf3 -s as another client would: connects straight to it,

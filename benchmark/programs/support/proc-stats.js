@@ -74,3 +74,27 @@ export function descendants(root) {
   }
   return found;
 }
+
+// Running, not merely present: a zombie (dead, not yet reaped by its
+// parent, init for an orphan) counts as gone.
+export function isRunning(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return !stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z');
+  } catch {
+    return false;
+  }
+}
+
+// '1234 (iperf3 -s -p 1083, state S, parent 1)': what a pid left alive is,
+// read at once (it may be gone a moment later).
+export function describeProcess(pid) {
+  try {
+    const command = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean).join(' ');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const [state, parent] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return `${pid} (${command || '?'}, state ${state}, parent ${parent})`;
+  } catch {
+    return `${pid} (gone as it was read)`;
+  }
+}

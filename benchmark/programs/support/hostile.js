@@ -49,8 +49,9 @@ export function sealedLength({ method, password, length }) {
 }
 
 // Sends bytes to host:port and resolves once the far side has closed (or
-// `cutAfterMs` passed, for connections the client itself abandons) with how
-// long it took, how it closed ('reset', 'end' or 'cut') and what came back.
+// `cutAfterMs` passed since the bytes were written, for connections the
+// client itself abandons) with how long it took, how it closed ('reset',
+// 'end' or 'cut') and what came back.
 // Rejects if the far side keeps it open past timeoutMs: 10 s, ten times the
 // suites' handshake timeout, as a loaded machine fires timers late.
 export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutAfterMs = null, timeoutMs = 10_000 }) {
@@ -59,6 +60,7 @@ export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutA
     const socket = net.connect({ port, host, allowHalfOpen: true });
     const received = [];
     let settled = false;
+    let cut = null;
     const done = (how, error) => {
       if (settled) return;
       settled = true;
@@ -72,8 +74,13 @@ export function sendHostile({ port, host = '127.0.0.1', bytes, end = false, cutA
       () => done(null, new Error(`:${port} kept a hostile connection open for ${timeoutMs} ms`)),
       timeoutMs,
     );
-    const cut = cutAfterMs === null ? null : setTimeout(() => done('cut'), cutAfterMs);
-    socket.on('connect', () => (end ? socket.end(bytes) : socket.write(bytes)));
+    // The cut counts from the write: counted from the connect, a stall of
+    // this process past it fired the cut before the bytes were ever sent.
+    socket.on('connect', () => {
+      if (end) socket.end(bytes);
+      else socket.write(bytes);
+      if (cutAfterMs !== null) cut = setTimeout(() => done('cut'), cutAfterMs);
+    });
     socket.on('data', (data) => received.push(data));
     socket.on('error', (error) => done(error.code === 'ECONNRESET' ? 'reset' : error.code));
     // libuv reports a reset that arrives during a read as an end: an end

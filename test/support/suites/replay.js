@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, test } from 'node:test';
 import { prepareChain } from '../../../lib/chain/pipeline.js';
@@ -123,13 +124,17 @@ export function replayStatsTest() {
     });
     try {
       const bytes = clientBytes({ presets, password, target: { host: '127.0.0.1', port: echo.port } });
-      await sendHostile({ port: relay.address.port, bytes, cutAfterMs: 200 });
-      // The replay goes only once the server has taken the original for
-      // the genuine one: a server stalled past the cut could otherwise read
-      // both in one turn, the replay first, relay it (to the echo target,
-      // which keeps it open) and refuse the original instead, which failed
-      // this test beside a looping benchmark.
+      // The original stays open until the server has relayed it, and the
+      // replay goes only then: a timed cut fired before the bytes were
+      // written when this process stalled (the server shares it), and a
+      // server stalled past the cut could read both in one turn, the replay
+      // first. Each failed this test beside a looping benchmark.
+      const original = net.connect({ port: relay.address.port, host: '127.0.0.1' });
+      original.on('error', () => {});
+      original.on('connect', () => original.write(bytes));
       for (let waited = 0; relay.stats().relayed === 0 && waited < 10_000; waited += 10) await sleep(10);
+      original.destroy();
+      assert.equal(relay.stats().relayed, 1, `the original was not relayed in 10 s: ${JSON.stringify(relay.stats())}`);
       // Only a hang bound: the server shares this process's event loop, and
       // its 200 ms handshake timer starts at the accept, so a stall of this
       // process between connect and accept brings a tight bound due first:

@@ -1,4 +1,5 @@
 import { resetSocket } from './bridge.js';
+import { setAcceptedSocketOptions } from './socket-options.js';
 
 // What both relay roles share: a set of live sockets, and a listen() that
 // reports the bound address and can close everything it opened.
@@ -36,6 +37,7 @@ export function bindServer(server, { host, port }) {
 
 export async function listen(server, endpoint, sockets, log) {
   const address = await bindServer(server, endpoint);
+  setAcceptedSocketOptions(server);
   server.on('error', (error) => log.error(error.message));
   return {
     address,

@@ -17,6 +17,10 @@
 // a process or opening a socket throws, so that tier stays fast and needs
 // no program of this machine.
 //
+// Every file's process runs with --no-concurrent-recompilation, as the
+// relays do (lib/relay/node-flags.js): with TurboFan compiling on a worker
+// thread, process.exit() can hang for ever joining it (nodejs/node#54918,
+// seen in a relay), and these processes exit through process.exit().
 // Each file's process exits as soon as its tests end (--test-force-exit):
 // in a loop of the whole suite under load, Node 20.20 once spun in its own
 // teardown with no handle left, which would hold a run until CI's limit.
@@ -79,6 +83,7 @@ try {
       process.execPath,
       [
         ...(pure ? ['--import', pureGuard] : []),
+        '--no-concurrent-recompilation',
         '--test',
         ...(forceExit ? ['--test-force-exit'] : []),
         `--test-concurrency=${concurrency}`,

@@ -17,16 +17,23 @@ const joinsWrites = (entry) => {
 // whose handshakes carry a time, so a test can move it.
 export function prepareChain(chain, { password, salts = acceptEverySalt, now = Date.now }) {
   const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password, now }));
+  const joins = chain.some((entry, i) => i > 0 && joinsWrites(entry));
   const joining = chain.map((entry, i) => i > 0 && joinsWrites(entry));
+  const last = factories.length - 1;
   return (role, connection) => {
     // entries[i] feeds stage i of the encode direction; a stage's reply
     // enters at i + 1, past itself. Filled in when the encoder is composed.
     let entries = [];
     const layers = {};
-    const hold = createHold();
+    const hold = createHold(factories.length);
+    const { target, onTarget, divert } = connection;
+    // One object of one shape per stage, not a spread of `connection`:
+    // a spread made a dictionary of 1.2 KB per stage and connection.
     const stages = factories.map((create, i) =>
       create({
-        ...connection,
+        target,
+        onTarget,
+        divert,
         salts,
         layers,
         reply: (data) => entries[i + 1](data),
@@ -34,15 +41,16 @@ export function prepareChain(chain, { password, salts = acceptEverySalt, now = D
       }),
     );
     const pick = (name) => stages.map((stage) => stage[name] ?? passThrough);
-    const encoders = pick(role === 'client' ? 'clientEncode' : 'serverEncode');
-    const decoders = pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse();
     return {
       encoder: (sink) => {
-        entries = joining.some(Boolean) ? composeJoining(encoders, sink, joining) : compose(encoders, sink);
+        const encoders = pick(role === 'client' ? 'clientEncode' : 'serverEncode');
+        entries = joins ? composeJoining(encoders, sink, joining) : compose(encoders, sink);
         return entries[0];
       },
-      decoder: (sink) => compose(decoders, sink)[0],
-      decodeEnded: () => [...stages].reverse().forEach((stage) => stage.decodeEnded?.()),
+      decoder: (sink) => compose(pick(role === 'client' ? 'clientDecode' : 'serverDecode').reverse(), sink)[0],
+      decodeEnded: () => {
+        for (let i = last; i >= 0; i--) stages[i].decodeEnded?.();
+      },
       // Each end record goes through the stages after its own.
       encodeEnded: () => stages.forEach((stage, i) => stage.encodeEnded?.(entries[i + 1])),
       // What the encode direction holds back (connection.holding), and a
@@ -53,15 +61,17 @@ export function prepareChain(chain, { password, salts = acceptEverySalt, now = D
   };
 }
 
-// The bytes each stage says it holds back, and who waits for none.
-function createHold() {
-  const bytes = new Map();
+// The bytes each of `count` stages says it holds back, and who waits for
+// none.
+function createHold(count) {
+  let bytes = null;
   let total = 0;
   let waiting = [];
   return {
-    set(stage, count) {
-      total += count - (bytes.get(stage) ?? 0);
-      bytes.set(stage, count);
+    set(stage, held) {
+      bytes ??= new Array(count).fill(0);
+      total += held - bytes[stage];
+      bytes[stage] = held;
       if (total > 0 || waiting.length === 0) return;
       const callbacks = waiting;
       waiting = [];

@@ -5,10 +5,14 @@ import { setAcceptedSocketOptions } from './socket-options.js';
 // reports the bound address and can close everything it opened.
 export function createSocketSet() {
   const sockets = new Set();
+  // One listener for every socket of the set, not a closure each.
+  const forget = function () {
+    sockets.delete(this);
+  };
   return {
     add(socket) {
       sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
+      socket.on('close', forget);
       return socket;
     },
     get size() {

@@ -8,7 +8,8 @@ import { createByteQueue } from './byte-queue.js';
 // header never leaves alone: an empty first write waits for data.
 export function targetHeaderStages(connection, { encodeHeader, headerLength, decodeHeader, firstBytes = false }) {
   let headerSent = false;
-  let headerQueue = createByteQueue();
+  // The server's, made at its first read: a client has none.
+  let headerQueue;
   return {
     clientEncode(data, push) {
       if (headerSent) return push(data);
@@ -17,7 +18,8 @@ export function targetHeaderStages(connection, { encodeHeader, headerLength, dec
       push(Buffer.concat([encodeHeader(connection.target), data]));
     },
     serverDecode(data, push) {
-      if (!headerQueue) return push(data);
+      if (headerQueue === null) return push(data);
+      headerQueue ??= createByteQueue();
       headerQueue.push(data);
       const length = headerLength(headerQueue);
       if (length === 0) return;

@@ -49,9 +49,28 @@ const connectOptions = ({ host, port }) => ({
   noDelay: true,
   readableHighWaterMark: STREAM_MARK_BYTES,
   writableHighWaterMark: STREAM_MARK_BYTES,
-  keepAlive: true,
-  keepAliveInitialDelay: KEEP_ALIVE_MS,
 });
+
+// Keep-alive on a dialled socket once it has lived through a sweep, every
+// KEEP_ALIVE_SWEEP_MS: its four setsockopt calls are then paid only by the
+// connections that live long enough to need them, not by every short
+// request, while a connection idle from its start still sends its first
+// probe within 15 + 5 s.
+const KEEP_ALIVE_SWEEP_MS = 5_000;
+const awaitingKeepAlive = new Set();
+let sweep = null;
+const forget = function () {
+  awaitingKeepAlive.delete(this);
+};
+
+function keepAliveOnceSwept(socket) {
+  awaitingKeepAlive.add(socket);
+  socket.once('close', forget);
+  sweep ??= setInterval(() => {
+    for (const waiting of awaitingKeepAlive) waiting.setKeepAlive(true, KEEP_ALIVE_MS);
+    awaitingKeepAlive.clear();
+  }, KEEP_ALIVE_SWEEP_MS).unref();
+}
 
 // A connection out (to the relay server, to a target). What is written
 // before it connects (an address header, then the first bytes after it)
@@ -61,5 +80,6 @@ export function connectCorked(endpoint) {
   const socket = net.connect(connectOptions(endpoint));
   socket.cork();
   socket.once('connect', () => socket.uncork());
+  keepAliveOnceSwept(socket);
   return socket;
 }

@@ -3,8 +3,8 @@
 // reference implementations (docs/performance.md, "Connections and small
 // requests against Node's floor"). Every row through the tunnel inbound, so
 // wrk loads them all:
-//   node bin/cipherbench.js requests benchmark/cases/floor.cases.js --repeat 3 --relative-to 1
-//   node bin/cipherbench.js requests benchmark/cases/floor.cases.js --repeat 3 --relative-to 1 --new-connections
+//   node bin/cipherbench.js requests benchmark/cases/floor.cases.js --repeat 3 --duration 3 --relative-to 1
+//   node bin/cipherbench.js requests benchmark/cases/floor.cases.js --repeat 3 --duration 3 --relative-to 1 --new-connections
 // Case 1 is bare-node. The TLS chains (trojan, vless) stand beside V2Ray
 // and trojan-gfw for the same protocol, which need v2ray and trojan on
 // PATH (SKIPPED without).

@@ -115,6 +115,8 @@ test(
         file,
         '--duration',
         '1',
+        '--warmup',
+        '1',
         '--concurrency',
         '4',
         '--no-ceiling',

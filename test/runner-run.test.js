@@ -76,7 +76,7 @@ test(
       requests: false,
       concurrency: 20,
       responseSize: 2,
-      warmup: 1,
+      warmup: 3,
       newConnections: false,
       udp: false,
       length: null,

@@ -21,8 +21,14 @@ const ENGINES = Object.freeze(['auto', 'iperf3', 'node', 'wrk']);
 const DEFAULT_CONCURRENCY = 20;
 const MAX_CONCURRENCY = 4096;
 const DEFAULT_RESPONSE_SIZE = 2;
-const DEFAULT_WARMUP = 1;
 const MAX_RESPONSE_SIZE = 64 * 1024 * 1024;
+// With --requests, seconds of load before the counted ones. After 1 s our
+// relays were still compiling their hot code: aes-128-gcm new connections
+// read 632 ms of CPU per 1,000 and 2,101 conn/s counted over the next
+// second, 477 and 2,828 after 3 s (493 and 2,624 counted over 3 s after
+// 1 s), while bare-node, with little JavaScript, read 233-243 either way
+// (3 rounds each, 2026-11-28). A proxy in use has long been warm.
+const DEFAULT_WARMUP = 3;
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
 // UDP mode (docs/udp.md): iperf3 -u at an offered rate, in datagrams of a
@@ -58,6 +64,7 @@ const MAX_SEED = 2 ** 32 - 1;
 const MODES = Object.freeze({
   smoke: Object.freeze({
     duration: 1,
+    warmup: 1,
     repeat: 1,
     latency: false,
     cases: 3,
@@ -68,6 +75,7 @@ const MODES = Object.freeze({
   }),
   default: Object.freeze({
     duration: DEFAULT_DURATION,
+    warmup: DEFAULT_WARMUP,
     repeat: 3,
     latency: false,
     cases: null,
@@ -78,6 +86,7 @@ const MODES = Object.freeze({
   }),
   full: Object.freeze({
     duration: 5,
+    warmup: DEFAULT_WARMUP,
     repeat: 3,
     latency: true,
     cases: null,
@@ -373,12 +382,12 @@ export const RUN_OPTIONS = Object.freeze([
     cli: [
       {
         flags: '--warmup <seconds>',
-        description: `with --requests: seconds of load before the --duration that counts, while relays on a JIT warm up (default: ${DEFAULT_WARMUP})`,
+        description: `with --requests: seconds of load before the --duration that counts, while relays on a JIT warm up (default: ${standard.warmup}, ${smoke.warmup} with --smoke)`,
       },
     ],
-    read: (value, { options }) =>
+    read: (value, { options, preset }) =>
       requestsOnly('warmup', value, options, () =>
-        wholeNumber('warmup', value ?? DEFAULT_WARMUP, { unit: 'seconds', min: 0, max: 60 }),
+        wholeNumber('warmup', value ?? preset.warmup, { unit: 'seconds', min: 0, max: 60 }),
       ),
   },
   {

@@ -26,7 +26,7 @@ test('defaults', () => {
     requests: false,
     concurrency: 20,
     responseSize: 2,
-    warmup: 1,
+    warmup: 3,
     newConnections: false,
     reverse: false,
     both: false,

@@ -1,5 +1,8 @@
-import { readFileSync } from 'node:fs';
+import dgram from 'node:dgram';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 
 // A port nothing listens on now, for the programs that must be told a number
 // up front (ss-server, iperf3, v2ray and blinksocks configs, `cipherbench
@@ -12,12 +15,22 @@ import net from 'node:net';
 // from. Drawn from inside that range (the kernel's pick for port 0), a
 // port was taken in that moment by one of the thousands of connections the
 // storm files make: a fresh-clone CI run failed with ss-tunnel's "bind:
-// Address already in use". What is left is another file's freePort()
-// drawing the same of some 20,000 numbers in the same moment, and a test
-// that loses fails with EADDRINUSE, never passes wrongly. Never handed out
-// twice in this process.
+// Address already in use".
+//
+// Test files run four at a time, each in its own process, so a port is
+// also reserved across them: a file in /tmp names each port handed out
+// and the process it went to, and no other process takes it while that
+// one lives. Without it two files drew the same number in the same
+// moment, and a `run --udp` relay client found its port taken (a
+// fresh-clone CI run, 2026-11-28). The port must be free for UDP as well
+// as TCP: the runner's relays and sinks listen on both.
 const given = new Set();
 const LOWEST = 10_000;
+// This process's reservations go with it.
+process.once('exit', () => {
+  for (const port of given) rmSync(join(RESERVED, String(port)), { force: true });
+});
+const RESERVED = join(tmpdir(), `cipherbench-test-ports-${process.getuid?.() ?? 'user'}`);
 
 function ephemeralRange() {
   try {
@@ -29,8 +42,8 @@ function ephemeralRange() {
   return { low: 49152, high: 65535 };
 }
 
-// Resolves true when `port` (0: any) could be listened on, with the port
-// the kernel gave.
+// Resolves with the port the kernel gave when `port` (0: any) could be
+// listened on, else null.
 const tryListen = (port) =>
   new Promise((resolve, reject) => {
     const server = net.createServer();
@@ -43,6 +56,47 @@ const tryListen = (port) =>
     });
   });
 
+// Whether a UDP socket could bind `port` now.
+const udpFree = (port) =>
+  new Promise((resolve, reject) => {
+    const socket = dgram.createSocket('udp4');
+    socket.once('error', (error) => {
+      socket.close();
+      if (error.code === 'EADDRINUSE' || error.code === 'EACCES') resolve(false);
+      else reject(error);
+    });
+    socket.bind(port, '127.0.0.1', () => socket.close(() => resolve(true)));
+  });
+
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return error.code === 'EPERM';
+  }
+};
+
+// Whether this process now holds `port` in the shared reservations (a
+// reservation of a process that is gone is taken over).
+function reserve(port) {
+  mkdirSync(RESERVED, { recursive: true });
+  const file = join(RESERVED, String(port));
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      writeFileSync(file, String(process.pid), { flag: 'wx' });
+      return true;
+    } catch (error) {
+      if (error.code !== 'EEXIST') throw error;
+    }
+    const holder = Number(readFileSync(file, 'utf8'));
+    if (holder === process.pid) return true;
+    if (holder > 0 && alive(holder)) return false;
+    rmSync(file, { force: true });
+  }
+  return false;
+}
+
 export async function freePort() {
   const { low, high } = ephemeralRange();
   // Below the range when it leaves room there, else above it.
@@ -50,10 +104,9 @@ export async function freePort() {
   for (;;) {
     const wanted = to - from >= 1000 ? from + Math.floor(Math.random() * (to - from + 1)) : 0;
     const port = await tryListen(wanted);
-    if (port !== null && !given.has(port)) {
-      given.add(port);
-      return port;
-    }
+    if (port === null || given.has(port) || !(await udpFree(port)) || !reserve(port)) continue;
+    given.add(port);
+    return port;
   }
 }
 

@@ -17,8 +17,8 @@ const joinsWrites = (entry) => {
 // whose handshakes carry a time, so a test can move it.
 export function prepareChain(chain, { password, salts = acceptEverySalt, now = Date.now }) {
   const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password, now }));
-  const joins = chain.some((entry, i) => i > 0 && joinsWrites(entry));
   const joining = chain.map((entry, i) => i > 0 && joinsWrites(entry));
+  const joins = joining.some(Boolean);
   const last = factories.length - 1;
   return (role, connection) => {
     // entries[i] feeds stage i of the encode direction; a stage's reply

@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isRunning } from '../../benchmark/programs/support/proc-stats.js';
 
 // A port nothing listens on now, for the programs that must be told a number
 // up front (ss-server, iperf3, v2ray and blinksocks configs, `cipherbench
@@ -68,15 +69,6 @@ const udpFree = (port) =>
     socket.bind(port, '127.0.0.1', () => socket.close(() => resolve(true)));
   });
 
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return error.code === 'EPERM';
-  }
-};
-
 // Whether this process now holds `port` in the shared reservations (a
 // reservation of a process that is gone is taken over).
 function reserve(port) {
@@ -91,7 +83,7 @@ function reserve(port) {
     }
     const holder = Number(readFileSync(file, 'utf8'));
     if (holder === process.pid) return true;
-    if (holder > 0 && alive(holder)) return false;
+    if (holder > 0 && isRunning(holder)) return false;
     rmSync(file, { force: true });
   }
   return false;

@@ -1,4 +1,5 @@
 import { isProtocolError } from '../wire/protocol-error.js';
+import { resetSocket } from './reset-socket.js';
 
 // How long one side may keep flushing after the other has closed cleanly.
 const LINGER_MS = 5000;
@@ -30,15 +31,6 @@ function watchAfterFin(socket) {
   halfClosed.add(socket);
   socket.once('close', () => halfClosed.delete(socket));
   halfClosedCheck ??= setInterval(checkHalfClosed, HALF_CLOSED_CHECK_MS).unref();
-}
-
-// Ends a socket with a TCP reset, so its peer sees an error, not an end.
-// One still connecting is reset once connected (Node waits for that), and
-// destroyed after LINGER_MS if it never connects.
-export function resetSocket(socket) {
-  if (socket.destroyed) return;
-  if (socket.connecting) setTimeout(() => socket.destroy(), LINGER_MS).unref();
-  socket.resetAndDestroy();
 }
 
 // Carries bytes both ways between two sockets, each direction through its

@@ -1,4 +1,4 @@
-import { resetSocket } from './bridge.js';
+import { resetSocket } from './reset-socket.js';
 import { setAcceptedSocketOptions } from './socket-options.js';
 
 // What both relay roles share: a set of live sockets, and a listen() that

@@ -1,4 +1,4 @@
-import { resetSocket } from '../bridge.js';
+import { resetSocket } from '../reset-socket.js';
 import { peerLabel } from '../endpoint.js';
 
 // How long an application may take to say where it wants to go (a SOCKS5

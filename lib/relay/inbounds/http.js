@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto';
 import { isProtocolError } from '../../wire/protocol-error.js';
-import { resetSocket } from '../bridge.js';
+import { resetSocket } from '../reset-socket.js';
 import { dialFor, readHandshake } from './handshake.js';
 import {
   bodyLength,

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash } from 'node:crypto';
+import { randomView } from '../../crypto/random-pool.js';
 import { crc32 } from 'node:zlib';
 import { protocolError } from '../../wire/protocol-error.js';
 import { kdf, kdf16 } from './kdf.js';
@@ -25,18 +26,36 @@ const ecb = (key, decrypt) => {
   return cipher;
 };
 
-export function createAuthId(authKey, seconds, random = randomBytes(4)) {
+// One AES-ECB object each way per auth key, not one per connection: ECB
+// keeps nothing between blocks, and an auth ID is a single block.
+const authCiphers = new WeakMap();
+// A block it is given must be whole: a part would stay in the object and
+// shift every later auth ID.
+function authCipher(authKey, decrypt, block) {
+  if (block.length !== AUTH_ID_LENGTH)
+    throw new RangeError(`an auth ID is ${AUTH_ID_LENGTH} bytes, not ${block.length}`);
+  let pair = authCiphers.get(authKey);
+  if (!pair) {
+    pair = { seal: null, open: null };
+    authCiphers.set(authKey, pair);
+  }
+  const which = decrypt ? 'open' : 'seal';
+  pair[which] ??= ecb(authKey, decrypt);
+  return pair[which];
+}
+
+export function createAuthId(authKey, seconds, random = randomView(4)) {
   const plain = Buffer.alloc(16);
   plain.writeBigInt64BE(BigInt(seconds), 0);
   random.copy(plain, 8);
   plain.writeUInt32BE(crc32(plain.subarray(0, 12)), 12);
-  return ecb(authKey).update(plain);
+  return authCipher(authKey, false, plain).update(plain);
 }
 
 // The auth ID's time when it is one of this user's and fresh; null for
 // bytes that are not an auth ID under this key (a legacy header, a probe).
 export function openAuthId(authKey, authId, nowSeconds) {
-  const plain = ecb(authKey, true).update(authId);
+  const plain = authCipher(authKey, true, authId).update(authId);
   if (plain.readUInt32BE(12) !== crc32(plain.subarray(0, 12))) return null;
   const seconds = Number(plain.readBigInt64BE(0));
   if (seconds < 0) return null;
@@ -69,7 +88,7 @@ const headerKeys = (cmdKey, authId, nonce) => ({
   payloadNonce: kdf(cmdKey, 'VMess Header AEAD Nonce', authId, nonce).subarray(0, 12),
 });
 
-export function sealRequestHeader(cmdKey, authId, plain, nonce = randomBytes(NONCE_LENGTH)) {
+export function sealRequestHeader(cmdKey, authId, plain, nonce = randomView(NONCE_LENGTH)) {
   const keys = headerKeys(cmdKey, authId, nonce);
   const length = Buffer.alloc(2);
   length.writeUInt16BE(plain.length);
@@ -102,8 +121,8 @@ export function openRequestPrefix(cmdKey, prefix) {
 
 // The AEAD request's response keys: SHA-256 of the request's, cut to 16.
 export const responseSecrets = (bodyKey, bodyIv) => ({
-  key: createHash('sha256').update(bodyKey).digest().subarray(0, 16),
-  iv: createHash('sha256').update(bodyIv).digest().subarray(0, 16),
+  key: hash('sha256', bodyKey, 'buffer').subarray(0, 16),
+  iv: hash('sha256', bodyIv, 'buffer').subarray(0, 16),
 });
 
 const responseKeys = ({ key, iv }) => ({

@@ -1,4 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, createSecretKey, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createHash, createSecretKey } from 'node:crypto';
+import { randomView } from '../../crypto/random-pool.js';
 import { createByteQueue } from '../../wire/byte-queue.js';
 import { protocolError } from '../../wire/protocol-error.js';
 import { OPTION, SECURITY } from './request.js';
@@ -56,22 +57,6 @@ function framing({ option, security, key, iv }) {
 // The raw stream, either way: no chunks, so no end chunk to send or miss.
 const rawStream = (ends) => Object.assign((data, push) => data.length > 0 && push(data), ends);
 
-// Padding bytes come from a pool of random bytes shared by every
-// connection: one call to the generator per 1,000 chunks or so instead of
-// one a chunk (about 5% of a connection's time). Chunks hold views of the
-// pool until written, so a spent pool is replaced, never refilled.
-const POOL_SIZE = 64 * 1024;
-let pool = randomBytes(POOL_SIZE);
-let poolOffset = 0;
-function randomPadding(length) {
-  if (poolOffset + length > POOL_SIZE) {
-    pool = randomBytes(POOL_SIZE);
-    poolOffset = 0;
-  }
-  poolOffset += length;
-  return pool.subarray(poolOffset - length, poolOffset);
-}
-
 function nonceCounter(iv) {
   const nonce = Buffer.from(iv.subarray(0, 12));
   let count = 0;
@@ -101,7 +86,7 @@ export function createBodyEncoder(body) {
       push(cipher.update(payload));
       cipher.final();
       push(cipher.getAuthTag());
-      if (paddingLength > 0) push(randomPadding(paddingLength));
+      if (paddingLength > 0) push(randomView(paddingLength));
     }
   };
   // At a clean end, the size of an empty chunk: V2Ray ends the stream on

@@ -16,8 +16,19 @@ const SESSION_SUBKEY_CONTEXT = 'shadowsocks 2022 session subkey';
 // session_subkey := blake3::derive_key(context, key_material: psk + salt),
 // as long as the method's key (BLAKE3's output is extendable; a shorter one
 // is the longer one's prefix).
+// derive_key first hashes the context into a key; that key is the same
+// for every stream, so it is hashed once, into a hasher per output length
+// that each derivation clones (the context's hash was half of BLAKE3's
+// work per stream).
+const contextHashers = new Map();
 export function deriveSessionSubkey(psk, salt) {
-  return Buffer.from(blake3(Buffer.concat([psk, salt]), { context: SESSION_SUBKEY_CONTEXT, dkLen: psk.length }));
+  let base = contextHashers.get(psk.length);
+  if (!base) {
+    base = blake3.create({ context: SESSION_SUBKEY_CONTEXT, dkLen: psk.length });
+    contextHashers.set(psk.length, base);
+  }
+  const digest = base.clone().update(psk).update(salt).digest();
+  return Buffer.from(digest.buffer, digest.byteOffset, digest.length);
 }
 
 // A fresh PSK for the method, as shadowsocks-rust and `openssl rand -base64 N` print it.

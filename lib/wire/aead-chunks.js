@@ -43,8 +43,14 @@ export function openSealed(method, key, nonce, record) {
 // buffer, sealed without a node:crypto object where the method offers
 // that (smallPayloads, AES-GCM): one write instead of three, no cipher
 // object per record. A large one is sealed by node:crypto.
-export function createChunkSealer(method, subkey, key, { firstNonce, chunkSize }) {
-  const lengths = method.shortRecords(subkey, key, lengthSequence(firstNonce));
+// `lengths`, when given, is the method's short records of that sequence
+// (offset firstNonce, step 2), made by a caller that shares their cipher.
+export function createChunkSealer(
+  method,
+  subkey,
+  key,
+  { firstNonce, chunkSize, lengths = method.shortRecords(subkey, key, lengthSequence(firstNonce)) },
+) {
   const small = lengths.smallPayloads;
   const nonce = payloadNonce(method, firstNonce);
   const length = Buffer.alloc(2);
@@ -76,8 +82,12 @@ export function createChunkSealer(method, subkey, key, { firstNonce, chunkSize }
 // throws to refuse it; no length is over 0xFFFF, so at most 0xFFFF + 16
 // bytes are ever awaited. open.awaitingPayload() says whether a length was
 // read without its payload.
-export function createChunkOpener(method, subkey, key, { firstNonce, checkLength = () => {} }) {
-  const lengths = method.shortRecords(subkey, key, lengthSequence(firstNonce));
+export function createChunkOpener(
+  method,
+  subkey,
+  key,
+  { firstNonce, checkLength = () => {}, lengths = method.shortRecords(subkey, key, lengthSequence(firstNonce)) },
+) {
   const small = lengths.smallPayloads;
   const nonce = payloadNonce(method, firstNonce);
   const length = Buffer.alloc(2);

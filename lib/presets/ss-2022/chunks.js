@@ -30,13 +30,42 @@ export function openRecord(aead, key, counter, record, what) {
   return plaintext;
 }
 
+// One stream's records under its subkey: the two header records by their
+// counters (seal, open), then the body (sealer, opener). Where the method
+// seals small payloads itself (AES-GCM), one AES-ECB object serves the
+// headers and the body's lengths and small payloads, not a node:crypto
+// cipher object per header record: a short connection's four header
+// records, sealed and opened, were eight cipher objects.
+export function createStreamRecords(aead, subkey, key) {
+  const lengths = aead.shortRecords(subkey, key, { offset: FIRST_BODY_NONCE, step: 2 });
+  const small = lengths.smallPayloads;
+  const fits = (n) => small && n <= small.maxLength;
+  return {
+    seal(counter, plaintext) {
+      if (!fits(plaintext.length)) return sealRecord(aead, key, counter, plaintext);
+      const record = Buffer.allocUnsafe(plaintext.length + TAG_LENGTH);
+      small.sealInto(counterNonce(counter), plaintext, record, 0);
+      return record;
+    },
+    open(counter, record, what) {
+      if (!fits(record.length - TAG_LENGTH)) return openRecord(aead, key, counter, record, what);
+      const plaintext = small.open(counterNonce(counter), record);
+      if (!plaintext) throw protocolError(`AEAD tag mismatch in the ${what}: wrong key or corrupted stream`);
+      return plaintext;
+    },
+    sealer: () => createBodySealer(aead, subkey, key, lengths),
+    opener: () => createBodyOpener(aead, subkey, key, lengths),
+  };
+}
+
 // A read longer than one payload is cut into equal chunks, so 64 KiB costs
 // two records, not a full one and a 1-byte one.
 const equalChunks = (length) => Math.ceil(length / Math.ceil(length / MAX_PAYLOAD));
 
 // (data, push): data as length and payload records after the headers.
-export const createBodySealer = (aead, subkey, key) =>
-  createChunkSealer(aead, subkey, key, { firstNonce: FIRST_BODY_NONCE, chunkSize: equalChunks });
+// lengths: the short records of the body's lengths, when the caller has them.
+export const createBodySealer = (aead, subkey, key, lengths) =>
+  createChunkSealer(aead, subkey, key, { firstNonce: FIRST_BODY_NONCE, chunkSize: equalChunks, lengths });
 
 // SIP022 does not forbid an empty chunk, and shadowsocks-rust accepts
 // them, but none of its clients sends one after another: a run of them
@@ -45,11 +74,11 @@ export const createBodySealer = (aead, subkey, key) =>
 const MAX_EMPTY_RUN = 16;
 
 // (queue, push), and open.awaitingPayload(): see createChunkOpener.
-export function createBodyOpener(aead, subkey, key) {
+export function createBodyOpener(aead, subkey, key, lengths) {
   let emptyRun = 0;
   const checkLength = (length) => {
     emptyRun = length === 0 ? emptyRun + 1 : 0;
     if (emptyRun > MAX_EMPTY_RUN) throw protocolError(`more than ${MAX_EMPTY_RUN} empty chunks in a row`);
   };
-  return createChunkOpener(aead, subkey, key, { firstNonce: FIRST_BODY_NONCE, checkLength });
+  return createChunkOpener(aead, subkey, key, { firstNonce: FIRST_BODY_NONCE, checkLength, lengths });
 }

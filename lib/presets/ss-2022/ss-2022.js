@@ -3,7 +3,7 @@ import { AEAD_2022_METHODS, deriveSessionSubkey, newPsk, parsePsk } from '../../
 import { randomView } from '../../crypto/random-pool.js';
 import { createByteQueue } from '../../wire/byte-queue.js';
 import { protocolError } from '../../wire/protocol-error.js';
-import { createBodyOpener, createBodySealer, MAX_PAYLOAD, openRecord, sealRecord, TAG_LENGTH } from './chunks.js';
+import { createStreamRecords, MAX_PAYLOAD, TAG_LENGTH } from './chunks.js';
 import {
   decodeRequestFixed,
   decodeRequestVariable,
@@ -61,9 +61,9 @@ export default {
     const { psk, problem } = parsePsk(params.method, password);
     if (problem) throw new Error(problem);
     const pool = createSaltPool();
-    const keysFor = (salt) => {
+    const recordsFor = (salt) => {
       const subkey = deriveSessionSubkey(psk, salt);
-      return { subkey, key: aead.importKey(subkey) };
+      return createStreamRecords(aead, subkey, aead.importKey(subkey));
     };
     const refuseReplay = (salt, connection) => {
       if (!pool.add(salt) || !connection.salts.add(salt)) throw protocolError('salt seen before: a replay');
@@ -91,17 +91,11 @@ export default {
         const salt = randomView(saltLength);
         connection.salts.add(salt);
         shared.requestSalt = salt;
-        const { subkey, key } = keysFor(salt);
+        const records = recordsFor(salt);
         const initial = data.subarray(0, INITIAL_PAYLOAD);
         const variable = encodeRequestVariable(connection.target, initial, randomInt);
-        push(
-          Buffer.concat([
-            salt,
-            sealRecord(aead, key, 0, encodeRequestFixed(variable.length)),
-            sealRecord(aead, key, 1, variable),
-          ]),
-        );
-        sealBody = createBodySealer(aead, subkey, key);
+        push(Buffer.concat([salt, records.seal(0, encodeRequestFixed(variable.length)), records.seal(1, variable)]));
+        sealBody = records.sealer();
         sealBody(data.subarray(initial.length), push);
       };
     };
@@ -116,32 +110,30 @@ export default {
       { ready = () => {}, fixedRecord, readFixed, accepted = () => {}, secondRecord, readSecond },
     ) => {
       const queue = createByteQueue();
-      let key = null;
+      let records = null;
       let secondLength = -1;
       let openBody = null;
-      let bodyOpener = null;
       const decode = (data, push) => {
         queue.push(data);
         if (openBody) return openBody(queue, push);
-        if (!key) {
+        if (!records) {
           ready();
           firstRead(queue, saltLength + fixedRecord.length, `fixed-length ${fixedRecord.what}`);
           const salt = Buffer.from(queue.take(saltLength));
-          const keys = keysFor(salt);
-          secondLength = readFixed(openRecord(aead, keys.key, 0, queue.take(fixedRecord.length), fixedRecord.what));
+          const candidate = recordsFor(salt);
+          secondLength = readFixed(candidate.open(0, queue.take(fixedRecord.length), fixedRecord.what));
           refuseReplay(salt, connection);
           accepted(salt);
-          key = keys.key;
-          bodyOpener = createBodyOpener(aead, keys.subkey, key);
+          records = candidate;
         }
         const record = queue.take(secondLength + TAG_LENGTH);
         if (!record) return;
-        const payload = readSecond(openRecord(aead, key, 1, record, secondRecord));
-        openBody = bodyOpener;
+        const payload = readSecond(records.open(1, record, secondRecord));
+        openBody = records.opener();
         if (payload.length > 0) push(payload);
         openBody(queue, push);
       };
-      decode.ended = () => endedInside(queue, key !== null, openBody);
+      decode.ended = () => endedInside(queue, records !== null, openBody);
       return decode;
     };
 
@@ -170,16 +162,16 @@ export default {
         if (data.length === 0) return;
         const salt = randomView(saltLength);
         connection.salts.add(salt);
-        const { subkey, key } = keysFor(salt);
+        const records = recordsFor(salt);
         const first = data.subarray(0, MAX_PAYLOAD);
         push(
           Buffer.concat([
             salt,
-            sealRecord(aead, key, 0, encodeResponseFixed(shared.requestSalt, first.length)),
-            sealRecord(aead, key, 1, first),
+            records.seal(0, encodeResponseFixed(shared.requestSalt, first.length)),
+            records.seal(1, first),
           ]),
         );
-        sealBody = createBodySealer(aead, subkey, key);
+        sealBody = records.sealer();
         sealBody(data.subarray(first.length), push);
       };
     };

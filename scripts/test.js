@@ -20,13 +20,13 @@
 // Every file's process runs with --no-concurrent-recompilation, as the
 // relays do (lib/relay/node-flags.js): with TurboFan compiling on a worker
 // thread, process.exit() can hang for ever joining it (nodejs/node#54918,
-// seen in a relay), and these processes exit through process.exit().
-// Each file's process exits as soon as its tests end (--test-force-exit):
-// in a loop of the whole suite under load, Node 20.20 once spun in its own
-// teardown with no handle left, which would hold a run until CI's limit.
-// test/unit/ goes without it: its files hold no handle, and the flag loses
-// verdicts now and then (Node 20, 22 and 24: a file's last tests run but go
-// unreported, exit 0; docs/reliability.md).
+// seen in a relay).
+// A file's process ends when nothing of it is left open, as any Node
+// program does: not --test-force-exit, which loses verdicts now and then
+// (Node 20, 22 and 24: a file's last tests run but go unreported, exit 0;
+// docs/reliability.md). A process that cannot end (a handle left open)
+// holds its part past its minutes (below), and the part is stopped and failed
+// with a line that says so, not left to run until CI's limit.
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,14 +46,11 @@ const reporter = fileURLToPath(new URL('../test/support/failure-reporter.js', im
 const pureGuard = fileURLToPath(new URL('../test/support/pure.js', import.meta.url));
 const SHOWN = 40;
 
-const UNIT = { folder: 'test/unit', concurrency: 4, pure: true, forceExit: false };
+// minutes: several times what each part takes on a loaded 2-core machine.
+const UNIT = { folder: 'test/unit', concurrency: 4, pure: true, minutes: 5 };
 const parts = unit
   ? [UNIT]
-  : [
-      UNIT,
-      { folder: 'test', concurrency: 4, forceExit: true },
-      { folder: 'test/serial', concurrency: 1, forceExit: true },
-    ];
+  : [UNIT, { folder: 'test', concurrency: 4, minutes: 25 }, { folder: 'test/serial', concurrency: 1, minutes: 10 }];
 
 const scratch = mkdtempSync(join(tmpdir(), 'cipherbench-test-'));
 let failed = false;
@@ -67,7 +64,7 @@ if (!unit && hasScript(root, 'lint')) {
   failed ||= lintFailed;
 }
 try {
-  for (const [index, { folder, concurrency, pure = false, forceExit }] of parts.entries()) {
+  for (const [index, { folder, concurrency, pure = false, minutes }] of parts.entries()) {
     const files = listed(join(root, folder)).map((name) => join(folder, name));
     if (files.length === 0) {
       // node --test with no file would look for tests everywhere.
@@ -85,7 +82,6 @@ try {
         ...(pure ? ['--import', pureGuard] : []),
         '--no-concurrent-recompilation',
         '--test',
-        ...(forceExit ? ['--test-force-exit'] : []),
         `--test-concurrency=${concurrency}`,
         '--test-reporter=tap',
         '--test-reporter-destination=stdout',
@@ -93,8 +89,22 @@ try {
         `--test-reporter-destination=${silent}`,
         ...files,
       ],
-      { cwd: root, stdio: 'inherit', env: { ...process.env, CIPHERBENCH_FAILURES_FILE: found } },
+      {
+        cwd: root,
+        stdio: 'inherit',
+        env: { ...process.env, CIPHERBENCH_FAILURES_FILE: found },
+        timeout: minutes * 60_000,
+        killSignal: 'SIGINT',
+      },
     );
+    if (error?.code === 'ETIMEDOUT') {
+      console.error(
+        `npm test: the ${folder} part did not end within ${minutes} minutes and was stopped: ` +
+          "a test file's process that cannot exit holds a handle open (the last file above that began and did not end)",
+      );
+      failed = true;
+      continue;
+    }
     if (error) throw error;
     if (signal) {
       // Interrupted (Ctrl-C, or a CI limit): say so and stop, as npm would.

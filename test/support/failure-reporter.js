@@ -5,9 +5,9 @@
 // CI log that keeps only its tail still shows it.
 //
 // It writes that file itself, synchronously, and yields nothing to its
-// reporter destination: under --test-force-exit, node --test exits before
-// a destination stream has flushed, and the last lines were lost (1 run in
-// 3 of test/npm-test.test.js).
+// reporter destination: a node --test that exits before a destination
+// stream has flushed (as it did under --test-force-exit) would lose the
+// last lines (1 run in 3 of test/npm-test.test.js then).
 import { appendFileSync } from 'node:fs';
 
 const ERROR_LINES = 8;

@@ -1,8 +1,6 @@
 import { isProtocolError } from '../wire/protocol-error.js';
-import { resetSocket } from './reset-socket.js';
+import { LINGER_MS, resetSocket } from './reset-socket.js';
 
-// How long one side may keep flushing after the other has closed cleanly.
-const LINGER_MS = 5000;
 // How often a socket that has sent its FIN is checked for a later reset.
 const HALF_CLOSED_CHECK_MS = 500;
 const NOTHING = Buffer.alloc(0);

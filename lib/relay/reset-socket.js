@@ -1,3 +1,7 @@
+// How long a socket may take to finish what it was doing (connect, or
+// flush after the other side closed cleanly) before it is destroyed.
+export const LINGER_MS = 5000;
+
 // Ends a socket with a TCP reset, so its peer sees an error, not an end.
 //
 // libuv refuses to reset a socket whose shutdown (our FIN) is under way
@@ -8,16 +12,16 @@
 // test/relay-reset-socket.test.js). A socket ended with nothing left to
 // write has its shutdown under way, so it is reset once the shutdown is
 // done. One still connecting is reset once connected, and destroyed after
-// lingerMs if it never connects.
-export function resetSocket(socket, lingerMs = 5000) {
+// LINGER_MS if it never connects.
+export function resetSocket(socket) {
   if (socket.destroyed) return;
   if (socket.connecting) {
-    setTimeout(() => socket.destroy(), lingerMs).unref();
-    socket.once('connect', () => resetSocket(socket, lingerMs));
+    setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once('connect', () => resetSocket(socket));
     return;
   }
   if (shutdownUnderWay(socket)) {
-    socket.once('finish', () => resetSocket(socket, lingerMs));
+    socket.once('finish', () => resetSocket(socket));
     return;
   }
   socket.resetAndDestroy();

@@ -24,8 +24,11 @@ export function sealRecord(aead, key, counter, plaintext) {
   return Buffer.concat([ciphertext, cipher.getAuthTag()]);
 }
 
-export function openRecord(aead, key, counter, record, what) {
-  const plaintext = openSealed(aead, key, counterNonce(counter), record);
+export const openRecord = (aead, key, counter, record, what) =>
+  authenticated(openSealed(aead, key, counterNonce(counter), record), what);
+
+// An opened record's plaintext; null (its tag did not match) refuses it.
+function authenticated(plaintext, what) {
   if (!plaintext) throw protocolError(`AEAD tag mismatch in the ${what}: wrong key or corrupted stream`);
   return plaintext;
 }
@@ -49,9 +52,7 @@ export function createStreamRecords(aead, subkey, key) {
     },
     open(counter, record, what) {
       if (!fits(record.length - TAG_LENGTH)) return openRecord(aead, key, counter, record, what);
-      const plaintext = small.open(counterNonce(counter), record);
-      if (!plaintext) throw protocolError(`AEAD tag mismatch in the ${what}: wrong key or corrupted stream`);
-      return plaintext;
+      return authenticated(small.open(counterNonce(counter), record), what);
     },
     sealer: () => createBodySealer(aead, subkey, key, lengths),
     opener: () => createBodyOpener(aead, subkey, key, lengths),

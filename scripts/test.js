@@ -97,19 +97,20 @@ try {
         killSignal: 'SIGINT',
       },
     );
+    // Stopped at its time limit, the part still has its failures listed
+    // at the end, as any failed part does.
     if (error?.code === 'ETIMEDOUT') {
       console.error(
         `npm test: the ${folder} part did not end within ${minutes} minutes and was stopped: ` +
           "a test file's process that cannot exit holds a handle open (the last file above that began and did not end)",
       );
-      failed = true;
-      continue;
-    }
-    if (error) throw error;
-    if (signal) {
-      // Interrupted (Ctrl-C, or a CI limit): say so and stop, as npm would.
-      console.error(`npm test: the ${folder} part was stopped by ${signal}`);
-      process.kill(process.pid, signal);
+    } else {
+      if (error) throw error;
+      if (signal) {
+        // Interrupted (Ctrl-C, or a CI limit): say so and stop, as npm would.
+        console.error(`npm test: the ${folder} part was stopped by ${signal}`);
+        process.kill(process.pid, signal);
+      }
     }
     if (status !== 0) failed = true;
     try {

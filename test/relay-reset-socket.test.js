@@ -40,7 +40,7 @@ test("Node's own resetAndDestroy() there fails, never closes, and the process ne
   assert.equal(node.exited, false, 'the process exited');
 });
 
-test('the peer of a socket ended and then reset sees the reset after the end', async () => {
+test('a socket ended and then reset closes without an error, and its peer sees its end first', async () => {
   const seen = [];
   let peerClosed;
   const server = net.createServer((peer) => {

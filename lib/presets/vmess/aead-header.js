@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, hash } from 'node:crypto';
-import { randomView } from '../../crypto/random-pool.js';
 import { crc32 } from 'node:zlib';
+import { randomView } from '../../crypto/random-pool.js';
 import { protocolError } from '../../wire/protocol-error.js';
 import { kdf, kdf16 } from './kdf.js';
 

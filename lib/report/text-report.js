@@ -282,6 +282,11 @@ function rankingNotes(result, ranked, reference, paint) {
   const smoke = smokeNote(result);
   if (smoke) notes.push(paint.yellow(smoke));
   const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
+  if (result.options.warmup > 0) {
+    notes.push(
+      `Each run began with ${result.options.warmup} s of traffic through its relays (--warmup), not counted: relays on a JIT compile their hot code over their first seconds.`,
+    );
+  }
   if (isCostRanked(result)) {
     notes.push(
       `Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`,

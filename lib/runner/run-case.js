@@ -132,7 +132,7 @@ async function measureThrough(plan, { identity, processes, profiler, settings, c
   const cost = relayCostMeter(relays);
   await cost.mark();
   await profiler?.listening(relays);
-  const wireBefore = await link?.wireBytes();
+  let wireBefore = await link?.wireBytes();
   const disturbance = await watchMachine();
   const entry = { host: plan.entryHost ?? '127.0.0.1', port: plan.entryPort };
   const measuring = {
@@ -146,8 +146,11 @@ async function measureThrough(plan, { identity, processes, profiler, settings, c
     track: processes.track,
     listeners: processes.children,
     place: processes.place,
-    // The warm-up's CPU is not the measured requests'.
-    onMeasuring: cost.mark,
+    // The warm-up's CPU and bytes on the wire are not the measured ones.
+    onMeasuring: async () => {
+      await cost.mark();
+      wireBefore = await link?.wireBytes();
+    },
   };
   const { engineCpu, ...measured } = await workload.measure(measuring);
   if (measured.receiver || measured.requests) measured.disturbance = await disturbance(engineCpu);

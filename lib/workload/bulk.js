@@ -68,12 +68,21 @@ function checkBulk(selected, settings, engine) {
 
 // One transfer of the run's settings through the case's entry (a
 // workload's measure() arguments); `overrides` change what it sends (the
-// UDP workload's datagrams).
-export function transferThrough(
-  { engine, entry, settings, direction, signal, track, listeners, place },
+// UDP workload's datagrams). With --warmup, the same transfer for that
+// many seconds through the same relays comes first and is not counted:
+// fresh relays on a JIT compile their hot code over their first seconds of
+// traffic, and at a fixed 400 Mbit/s our aes-256-gcm pair spent 4.7-5.1
+// CPU s/GB over its first 3 s, 3.7-4.4 over the next 3 and 2.6-4.0 after
+// that, where shadowsocks-libev spent 1.8-2.0 throughout (docs/statistics.md).
+// At its own rate, not faster: a paced stream takes other paths through
+// Node's streams (writev of corked records) than a saturated one, and
+// after 10 s as fast as it went a relay still compiled 39 functions over
+// its next 8 s at 400 Mbit/s.
+export async function transferThrough(
+  { engine, entry, settings, direction, signal, track, listeners, place, onMeasuring },
   overrides = {},
 ) {
-  return measureTransfer({
+  const transfer = {
     engine,
     ...entry,
     duration: settings.duration,
@@ -84,8 +93,14 @@ export function transferThrough(
     track,
     listeners,
     place,
-    ...overrides,
-  });
+  };
+  if (settings.warmup > 0) {
+    const warm = await measureTransfer({ ...transfer, duration: settings.warmup, ...overrides });
+    if (warm.reason) return { reason: `during the warm-up: ${warm.reason}` };
+    if (signal?.aborted) return { reason: 'run interrupted' };
+  }
+  await onMeasuring?.();
+  return measureTransfer({ ...transfer, ...overrides });
 }
 
 // At a fixed offered rate, a run whose receiver got less than

@@ -26,7 +26,7 @@ test('defaults', () => {
     requests: false,
     concurrency: 20,
     responseSize: 2,
-    warmup: 3,
+    warmup: 0,
     newConnections: false,
     reverse: false,
     both: false,
@@ -64,7 +64,6 @@ test('the request workload: its options, and each mistake in one line', () => {
     [{ concurrency: '5' }, /^--concurrency goes with --requests$/],
     [{ newConnections: true }, /^--new-connections goes with --requests$/],
     [{ responseSize: '5' }, /^--response-size goes with --requests$/],
-    [{ warmup: '2' }, /^--warmup goes with --requests$/],
     [{ requests: true, warmup: '61' }, /^warmup must be a whole number of seconds, 0 to 60/],
   ];
   for (const [options, message] of mistakes) {
@@ -74,6 +73,20 @@ test('the request workload: its options, and each mistake in one line', () => {
       JSON.stringify(options),
     );
   }
+});
+
+test('--warmup: a transfer has none unless asked; the request workload 3 s, 1 with --smoke', () => {
+  assert.equal(normalizeOptions({}).warmup, 0);
+  assert.equal(normalizeOptions({ warmup: '2' }).warmup, 2);
+  assert.equal(normalizeOptions({ udp: true, warmup: '1' }).warmup, 1);
+  assert.equal(normalizeOptions({ requests: true }).warmup, 3);
+  assert.equal(normalizeOptions({ requests: true, mode: 'smoke' }).warmup, 1);
+  assert.equal(normalizeOptions({ requests: true, mode: 'full' }).warmup, 3);
+  assert.equal(normalizeOptions({ mode: 'full' }).warmup, 0);
+  assert.throws(
+    () => normalizeOptions({ warmup: '61' }),
+    (error) => error.exitCode === 2 && /^warmup must be a whole number of seconds, 0 to 60/.test(error.message),
+  );
 });
 
 test('--udp: the offered rate and datagram length, with defaults, and refused without --udp or out of range', () => {

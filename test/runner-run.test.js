@@ -227,8 +227,8 @@ test(
     assert.equal(result.options.warmup, 2);
     assert.equal(cold.result.options.warmup, 0);
     const started = (role) => events.filter((event) => event.type === 'process-started' && event.role === role);
-    // Two transfers through one relay pair: the warm-up, then the counted one.
-    assert.equal(started('iperf3-client').length, 2);
+    // Three transfers through one relay pair: the warm-up's two, then the counted one.
+    assert.equal(started('iperf3-client').length, 3);
     assert.equal(started('relay-server').length, 1);
     const [warm] = warmCase.runs;
     assert.ok(warm.wallSeconds >= 3, `the run took ${warm.wallSeconds} s: the warm-up's 2 and the counted 1`);

@@ -77,6 +77,10 @@ describe('cipherbench run: --seed, --confidence, --max-rounds, --max-time, --rat
     assert.equal(plain.cost.saturatedRuns, plain.runs.filter((run) => run.saturated).length);
     if (plain.cost.saturatedRuns < 3) assert.ok(pair.cpuSecondsPerGB > 0 && pair.level === 0.95, JSON.stringify(pair));
     assert.match(stdout, /Ranked by the relay pair's CPU seconds per GB at 50\.0 Mbits\/sec offered, lowest first/);
+    assert.match(
+      stdout,
+      /No warm-up: each cost includes what fresh relays on a JIT spend compiling .*--warmup 6 leaves it out/,
+    );
     assert.match(stdout, /3 rounds in a random order, seed 99 \(--seed 99 replays it\)\./);
   });
 });

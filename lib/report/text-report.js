@@ -286,6 +286,12 @@ function rankingNotes(result, ranked, reference, paint) {
     notes.push(
       `Each run began with ${result.options.warmup} s of traffic through its relays (--warmup), not counted: relays on a JIT compile their hot code over their first seconds.`,
     );
+  } else if (isCostRanked(result)) {
+    notes.push(
+      paint.yellow(
+        "No warm-up: each cost includes what fresh relays on a JIT spend compiling over their first seconds; --warmup 6 leaves it out (docs/statistics.md, 'Cost at a fixed rate').",
+      ),
+    );
   }
   if (isCostRanked(result)) {
     notes.push(

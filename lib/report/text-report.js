@@ -289,7 +289,7 @@ function rankingNotes(result, ranked, reference, paint) {
   } else if (isCostRanked(result)) {
     notes.push(
       paint.yellow(
-        "No warm-up: each cost includes what fresh relays on a JIT spend compiling over their first seconds; --warmup 6 leaves it out (docs/statistics.md, 'Cost at a fixed rate').",
+        "No warm-up: each cost includes what fresh relays on a JIT spend compiling over their first seconds; --warmup 6 leaves it out (docs/statistics.md, 'Warm-up').",
       ),
     );
   }

@@ -5,7 +5,6 @@ import { startRelayClient } from '../relay/client.js';
 import { INBOUND_KINDS } from '../relay/inbounds/index.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
 import { isLoopbackHost } from '../relay/loopback.js';
-import { limitOldGenerationGrowth } from '../relay/node-flags.js';
 import {
   DEFAULT_HANDSHAKE_TIMEOUT_MS,
   DEFAULT_IDLE_TIMEOUT_MS,
@@ -95,7 +94,6 @@ export function registerRelayCommands(program) {
     }
     const allowRemote = Boolean(options.allowRemote);
     const udp = withUdp(options, settings, 'server');
-    limitOldGenerationGrowth();
     await serve(() =>
       udp(() => startRelayServer({ ...settings, allowRemote, handshakeTimeoutMs, idleTimeoutMs, maxConnections }), {
         allowRemote,
@@ -134,7 +132,6 @@ export function registerRelayCommands(program) {
     // the tunnel's is a port forward beside the TCP one.
     const udpAssociate = options.udp && inbound === 'socks5' ? udpLimits(options, settings) : null;
     const udp = udpAssociate ? (startTcp) => startTcp() : withUdp(options, settings, 'client');
-    limitOldGenerationGrowth();
     await serve(() =>
       udp(() => startRelayClient({ ...settings, server, forward, inbound, inboundAuth, udpAssociate }), {
         server,

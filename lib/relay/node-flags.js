@@ -1,5 +1,3 @@
-import v8 from 'node:v8';
-
 // The Node flags a relay process is started with: by the runner
 // (peers/ours.js), and by the tests and benchmarks that start relays.
 //
@@ -30,14 +28,10 @@ import v8 from 'node:v8';
 // (docs/reliability.md).
 export const RELAY_NODE_FLAGS = ['--max-semi-space-size=4', '--no-concurrent-recompilation'];
 
-// What is left of a storm's growth is old space: objects of the connections
-// in flight outlive two scavenges, and V8 lets the old generation grow to
-// up to four times its live size (7 MB in a relay) before it next
-// mark-compacts. That factor is read each time, so a running relay can set
-// it for itself: at 1.5 a 3,000-connection storm grew a capped server
-// +13.9 (+13.4 to +15.7) MB instead of +21.0 (+18.1 to +21.9), while 512 MB
-// over 1 or 8 flows took the same 2 to 3 mark-compacts as before
-// (docs/reliability.md). The relay commands call this before they listen.
-export function limitOldGenerationGrowth() {
-  v8.setFlagsFromString('--heap-growing-percent=50');
-}
+// The old generation grows as V8 decides, up to four times its live size
+// before the next mark-compact. Held to 1.5 (--heap-growing-percent=50), a
+// 3,000-connection storm grew a server +8 to +9 MB instead of +17, but
+// under a crowd of new connections a relay then mark-compacted every 220
+// ms, and each one dropped the compiled code of the closures a connection
+// makes, compiled again by the next ones: 7 to 14 % more CPU per new
+// connection (docs/reliability.md).

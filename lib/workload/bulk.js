@@ -70,15 +70,14 @@ function checkBulk(selected, settings, engine) {
 // workload's measure() arguments); `overrides` change what it sends (the
 // UDP workload's datagrams). With --warmup, the same transfer for that
 // many seconds (in two, warmupTransfers) through the same relays comes
-// first and is not counted:
-// fresh relays on a JIT compile their hot code over their first seconds of
-// traffic, and at a fixed 400 Mbit/s our aes-256-gcm pair spent 4.7-5.1
-// CPU s/GB over its first 3 s, 3.7-4.4 over the next 3 and 2.6-4.0 after
-// that, where shadowsocks-libev spent 1.8-2.0 throughout (docs/statistics.md).
-// At its own rate, not faster: a paced stream takes other paths through
-// Node's streams (writev of corked records) than a saturated one, and
-// after 10 s as fast as it went a relay still compiled 39 functions over
-// its next 8 s at 400 Mbit/s.
+// first and is not counted: fresh relays on a JIT compile their hot code
+// over their first seconds of traffic, and at a fixed 400 Mbit/s our
+// aes-256-gcm pair spent 4.7-5.1 CPU s/GB over its first 3 s, 3.7-4.4
+// over the next 3 and 2.6-4.0 after that, where shadowsocks-libev spent
+// 1.8-2.0 throughout (docs/statistics.md). At its own rate, not faster: a
+// paced stream takes other paths through Node's streams (writev of corked
+// records) than a saturated one, and after 10 s as fast as it went a
+// relay still compiled 39 functions over its next 8 s at 400 Mbit/s.
 export async function transferThrough(
   { engine, entry, settings, direction, signal, track, listeners, place, onMeasuring },
   overrides = {},

@@ -37,6 +37,24 @@ export function smokeNote(result) {
     : '';
 }
 
+// Whether each run began with --warmup's traffic, or, ranked by cost
+// without one, that its costs include fresh relays' first JIT work
+// (docs/statistics.md): { text, warn }, or null when there is nothing to say.
+export function warmupNote(result) {
+  const { warmup } = result.options;
+  if (warmup > 0) {
+    return {
+      text: `Each run began with ${warmup} s of traffic through its relays (--warmup), not counted: relays on a JIT compile their hot code over their first seconds.`,
+      warn: false,
+    };
+  }
+  if (!isCostRanked(result)) return null;
+  return {
+    text: "No warm-up: each cost includes what fresh relays on a JIT spend compiling over their first seconds; --warmup 6 leaves it out (docs/statistics.md, 'Warm-up').",
+    warn: true,
+  };
+}
+
 export function isCostRanked(result) {
   return result.options.rate !== null && result.options.rate !== undefined && !result.options.udp;
 }

@@ -18,6 +18,7 @@ import {
   relativeCell,
   relativeReference,
   smokeNote,
+  warmupNote,
   withinNoiseAbove,
 } from './ranking.js';
 import { machineLoadText } from './machine-load.js';
@@ -282,17 +283,8 @@ function rankingNotes(result, ranked, reference, paint) {
   const smoke = smokeNote(result);
   if (smoke) notes.push(paint.yellow(smoke));
   const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
-  if (result.options.warmup > 0) {
-    notes.push(
-      `Each run began with ${result.options.warmup} s of traffic through its relays (--warmup), not counted: relays on a JIT compile their hot code over their first seconds.`,
-    );
-  } else if (isCostRanked(result)) {
-    notes.push(
-      paint.yellow(
-        "No warm-up: each cost includes what fresh relays on a JIT spend compiling over their first seconds; --warmup 6 leaves it out (docs/statistics.md, 'Warm-up').",
-      ),
-    );
-  }
+  const warmup = warmupNote(result);
+  if (warmup) notes.push(warmup.warn ? paint.yellow(warmup.text) : warmup.text);
   if (isCostRanked(result)) {
     notes.push(
       `Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`,

@@ -3,15 +3,7 @@ import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
-import {
-  isCostRanked,
-  isRepeated,
-  rankCases,
-  rankRequests,
-  relativeReference,
-  smokeNote,
-  warmupNote,
-} from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference, runNotesText } from './ranking.js';
 import { overBoundText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
@@ -74,7 +66,7 @@ ${environmentRows(result)
 </table>
 </div>
 ${machineLoadNote(result)}</section>
-${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor, smoke: smokeNote(result), warmup: warmupNote(result)?.text ?? '' }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor)}${notRankedSection(overBound)}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor, notes: runNotesText(result) }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor)}${notRankedSection(overBound)}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -118,7 +110,7 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by" : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.${context.smoke ? ` ${escape(context.smoke)}` : ''}${context.warmup ? ` ${escape(context.warmup)}` : ''}</p>
+<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by" : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.${context.notes ? ` ${escape(context.notes)}` : ''}</p>
 </section>
 `;
 }

@@ -2,15 +2,7 @@ import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
-import {
-  isCostRanked,
-  isRepeated,
-  rankCases,
-  rankRequests,
-  relativeReference,
-  smokeNote,
-  warmupNote,
-} from './ranking.js';
+import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference, runNotesText } from './ranking.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { overBoundText } from './udp-bound.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
@@ -42,6 +34,7 @@ export function formatMarkdownReport(given) {
     lines.push(`**Incomplete:** ${cause}.`, '');
   }
   if (ranked.length > 0) {
+    const notes = runNotesText(result);
     lines.push(
       row(columns.map((column) => column.title)),
       row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
@@ -56,8 +49,7 @@ export function formatMarkdownReport(given) {
         `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}` +
         `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}` +
         '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.' +
-        `${smokeNote(result) ? ` ${smokeNote(result)}` : ''}` +
-        `${warmupNote(result) ? ` ${warmupNote(result).text}` : ''}`,
+        `${notes ? ` ${notes}` : ''}`,
       '',
     );
   }

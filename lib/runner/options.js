@@ -146,11 +146,14 @@ function wholeNumber(name, value, { unit, min, max = Infinity }) {
 // ignored without a word: say so instead. Its setting is read either way,
 // so the result records the defaults a requests run used.
 function requestsOnly(name, value, options, read) {
-  if (value !== undefined && value !== null && !flag('requests', options.requests ?? undefined, false)) {
+  if (value !== undefined && value !== null && !asksForRequests(options)) {
     throw inputError(`${name.startsWith('--') ? name : `--${name}`} goes with --requests`);
   }
   return read();
 }
+
+// Whether the options ask for the request workload, before --requests is read.
+const asksForRequests = (options) => flag('requests', options.requests ?? undefined, false);
 
 function flag(name, value, fallback) {
   if (value === undefined || value === null) return fallback;
@@ -389,7 +392,7 @@ export const RUN_OPTIONS = Object.freeze([
     // asked: a bulk run's default is three rounds of 1 s, and a warm-up
     // would triple it. Its first seconds' cost is in docs/statistics.md.
     read: (value, { options, preset }) =>
-      wholeNumber('warmup', value ?? (flag('requests', options.requests ?? undefined, false) ? preset.warmup : 0), {
+      wholeNumber('warmup', value ?? (asksForRequests(options) ? preset.warmup : 0), {
         unit: 'seconds',
         min: 0,
         max: 60,
@@ -542,7 +545,7 @@ export const RUN_OPTIONS = Object.freeze([
     read: (value = 'auto', { options }) => {
       if (!ENGINES.includes(value))
         throw inputError(`engine must be one of ${ENGINES.join(', ')}, got ${JSON.stringify(value)}`);
-      if (value === 'wrk' && !flag('requests', options.requests ?? undefined, false)) {
+      if (value === 'wrk' && !asksForRequests(options)) {
         throw inputError(
           '--engine wrk loads the request workload: add --requests, or measure a bulk stream with --engine iperf3 or node',
         );

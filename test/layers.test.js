@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
+import { CLI, startProcess, stopAll } from './support/processes.js';
 
 // The rooms of lib/ and what each may import besides itself (CONTRIBUTING.md,
 // "How lib/ is built"). The wire (crypto, wire, presets, chain) knows no socket;
@@ -123,7 +126,7 @@ function staticallyLoaded(entry) {
   return { files: seen.size, packages: [...packages], seen };
 }
 
-for (const entry of ['cli/main.js', 'cli/relay-main.js', 'ceiling/ceiling-child.js']) {
+for (const entry of ['cli/main.js', 'ceiling/ceiling-child.js']) {
   test(`lib/${entry} loads neither ${HEAVY.join(' nor ')} at start`, () => {
     const { files, packages } = staticallyLoaded(entry);
     assert.ok(files > 3, `only ${files} files reached: the pattern no longer matches lib/'s imports`);
@@ -138,12 +141,58 @@ for (const entry of ['cli/main.js', 'cli/relay-main.js', 'ceiling/ceiling-child.
   });
 }
 
-// A relay process loads the relay and its presets, nothing of the runner,
-// the reports, the peers or the traffic engines: with all of the command
-// line loaded, the same relay code carried about a third less on Node 24.
-test('lib/cli/relay-main.js loads no runner, report, peer or traffic module', () => {
-  const { seen } = staticallyLoaded('cli/relay-main.js');
-  const rooms = [...seen].map((file) => path.relative(LIB, file).split(path.sep)[0]);
-  assert.ok(rooms.includes('relay') && rooms.includes('presets'), 'the relay itself is reached');
-  assert.deepEqual([...new Set(rooms.filter((room) => ['runner', 'report', 'peers', 'traffic'].includes(room)))], []);
+// A relay process loads the relay and its chain's presets, nothing of the
+// runner, the reports, the peers or the traffic engines, and no other
+// preset: with all of the command line loaded, the same relay code carried
+// about a third less on Node 24, and with every preset loaded a tenth less.
+// Read from the files a real relay server loads (test/support/loading-hook.js),
+// as its presets are imported when its command line is read.
+test('a relay server loads the relay and its own presets, nothing else of lib/ and no heavy package', async (t) => {
+  const log = path.join(mkdtempSync(path.join(tmpdir(), 'cipherbench-loads-')), 'modules');
+  t.after(stopAll);
+  const relay = await startProcess(
+    process.execPath,
+    [
+      ...RELAY_NODE_FLAGS,
+      '--import',
+      fileURLToPath(new URL('./support/loading-hook.js', import.meta.url)),
+      CLI,
+      'relay',
+      'server',
+      '--listen',
+      '127.0.0.1:0',
+      '--key',
+      'k',
+      '--presets',
+      JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }]),
+    ],
+    { ready: /listening on /, env: { ...process.env, CIPHERBENCH_TEST_MODULE_LOG: log } },
+  );
+  relay.kill('SIGTERM');
+  await relay.exited;
+  const files = readFileSync(log, 'utf8')
+    .trim()
+    .split('\n')
+    .map((url) => fileURLToPath(url));
+  const ours = files.filter((file) => file.startsWith(LIB)).map((file) => path.relative(LIB, file));
+  assert.ok(ours.includes(path.join('relay', 'server.js')), `the relay itself is loaded: ${ours.join(', ')}`);
+  const rooms = new Set(ours.map((file) => file.split(path.sep)[0]));
+  assert.deepEqual(
+    ['runner', 'report', 'peers', 'traffic'].filter((room) => rooms.has(room)),
+    [],
+  );
+  assert.deepEqual(
+    files.filter((file) => HEAVY.some((name) => file.includes(`${path.sep}node_modules${path.sep}${name}${path.sep}`))),
+    [],
+  );
+  // Of the catalogue's modules (presets/registry.js), the chain's two.
+  const catalogue = readFileSync(path.join(LIB, 'presets', 'registry.js'), 'utf8');
+  const presetModules = [...catalogue.matchAll(/import\('\.\/([^']+)'\)/g)].map(([, file]) =>
+    path.join('presets', file),
+  );
+  assert.ok(presetModules.length >= 15, 'the catalogue pattern no longer matches registry.js');
+  assert.deepEqual([...new Set(presetModules.filter((file) => ours.includes(file)))].sort(), [
+    path.join('presets', 'ss-aead-cipher.js'),
+    path.join('presets', 'ss-base.js'),
+  ]);
 });

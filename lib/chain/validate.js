@@ -1,13 +1,13 @@
 import { nearestHint } from '../nearest-name.js';
 import { isPlainObject } from '../plain-object.js';
-import { PRESETS, presetNamed } from '../presets/index.js';
+import { loadedPresets, PRESET_NAMES, presetNamed } from '../presets/index.js';
 
 // A chain is what cases.js and `relay --presets` name: an array of
 // { name, params }. Its rules live here, once, for the relay, the runner and
 // the ciphers command; each preset's own rules live in its file.
 
 const ADDRESS_PRESETS = () =>
-  Object.values(PRESETS)
+  loadedPresets()
     .filter((preset) => preset.roles.includes('address'))
     .map((p) => p.name);
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
@@ -37,7 +37,7 @@ function entryProblems(entry, at) {
     return [
       {
         field: `${at}.name`,
-        message: `unknown preset ${JSON.stringify(entry.name)}${nearestHint(entry.name, Object.keys(PRESETS))}; valid: ${Object.keys(PRESETS).join(', ')}`,
+        message: `unknown preset ${JSON.stringify(entry.name)}${nearestHint(entry.name, PRESET_NAMES)}; valid: ${PRESET_NAMES.join(', ')}`,
       },
     ];
   }

@@ -1,6 +1,7 @@
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainIsAuthenticated, chainNeedsLegacyProvider, chainPasswordProblem } from '../chain/requirements.js';
 import { validateChain } from '../chain/validate.js';
+import { loadPresets } from '../presets/registry.js';
 import { startRelayClient } from '../relay/client.js';
 import { INBOUND_KINDS } from '../relay/inbounds/index.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
@@ -74,7 +75,7 @@ export function registerRelayCommands(program) {
     )
     .addHelpText('after', SERVER_HELP);
   udpOptions(server, 'server').action(async (options) => {
-    const settings = relaySettings(options);
+    const settings = await relaySettings(options);
     const handshakeTimeoutMs = secondsOption('--handshake-timeout', options.handshakeTimeout) * 1000;
     const idleTimeoutMs = secondsOption('--idle-timeout', options.idleTimeout) * 1000;
     const maxConnections = decimal(options.maxConnections);
@@ -121,7 +122,7 @@ export function registerRelayCommands(program) {
     )
     .option('--inbound-password <password>', 'with --inbound-user: the password that goes with it');
   udpOptions(client, 'client').action(async (options) => {
-    const settings = relaySettings(options);
+    const settings = await relaySettings(options);
     const server = endpointOption('--server', options.server);
     const { inbound, forward, inboundAuth } = inboundSettings(options);
     if (options.udp && inbound === 'http')
@@ -173,13 +174,13 @@ function inboundSettings(options) {
   return { inbound, forward, inboundAuth: auth };
 }
 
-function relaySettings(options) {
+async function relaySettings(options) {
   if (!LOG_LEVELS.includes(options.logLevel)) {
     throw inputError(`--log-level: unknown level ${JSON.stringify(options.logLevel)}; valid: ${LOG_LEVELS.join(', ')}`);
   }
   const listen = endpointOption('--listen', options.listen, { anyPort: true });
   if (options.key === '') throw inputError('--key must not be empty');
-  const presets = parsePresets(options.presets);
+  const presets = await parsePresets(options.presets);
   const keyProblem = chainPasswordProblem(presets, options.key);
   if (keyProblem) throw inputError(`--key: ${keyProblem}`);
   return { listen, password: rawOptionValue('--key', options.key), presets, log: createLog(options.logLevel) };
@@ -199,13 +200,17 @@ function secondsOption(flag, text) {
   return seconds;
 }
 
-function parsePresets(text) {
+async function parsePresets(text) {
   let presets;
   try {
     presets = JSON.parse(text);
   } catch (error) {
     throw inputError(`--presets is not valid JSON (${error.message})`);
   }
+  // A relay loads the presets its chain names, no others (registry.js);
+  // a chain it refuses is refused naming every preset it could have used.
+  await loadPresets(Array.isArray(presets) ? presets.map((entry) => entry?.name) : []);
+  if (validateChain(presets).length > 0) await loadPresets();
   const problems = validateChain(presets);
   // One line in all, every problem in it.
   if (problems.length > 0)

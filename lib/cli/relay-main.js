@@ -1,14 +1,21 @@
-import { registerBareRelayCommand } from './bare-relay-command.js';
-import { runProgram } from './program.js';
-import { registerRelayCommands } from './relay-command.js';
+import { planPresets } from '../presets/registry.js';
 
 // The command line of a relay process (`relay server|client`,
-// `bare-relay`), which loads only the relay and its presets: with every
-// command's modules loaded as well (the runner, the reports, execa,
-// systeminformation), the same relay code carried about a third less on
-// Node 24 (docs/performance.md, "What a relay loads"). bin/cipherbench.js
-// sends these commands here before anything else is loaded.
-export function relayMain(argv = process.argv) {
+// `bare-relay`), which loads only the relay and the presets its chain
+// names: with every command's modules loaded as well (the runner, the
+// reports, execa, systeminformation), the same relay code carried about a
+// third less on Node 24, and with the whole preset catalogue a tenth less
+// (docs/performance.md, "What a relay loads"). bin/cipherbench.js sends
+// these commands here before anything else is loaded.
+export async function relayMain(argv = process.argv) {
+  // Before the commands' modules import the presets: none up front; the
+  // relay command loads its chain's (relay-command.js).
+  planPresets([]);
+  const [{ registerRelayCommands }, { registerBareRelayCommand }, { runProgram }] = await Promise.all([
+    import('./relay-command.js'),
+    import('./bare-relay-command.js'),
+    import('./program.js'),
+  ]);
   return runProgram((program) => {
     registerRelayCommands(program);
     registerBareRelayCommand(program);

@@ -7,6 +7,12 @@ import { register } from 'node:module';
 // right after its first line holds SIGINT and SIGTERM, so the file appears
 // the moment the CLI can catch them: before then Node is still bootstrapping
 // (over 0.46 s on a loaded 2-core machine), when no Node program can.
+// With CIPHERBENCH_TEST_MODULE_LOG (a file path) it also appends the URL of
+// every file the process loads there, one a line.
 register('./loading-hook-thread.js', import.meta.url, {
-  data: { marker: process.env.CIPHERBENCH_TEST_LOADING, holdMs: Number(process.env.CIPHERBENCH_TEST_HOLD_MS ?? 0) },
+  data: {
+    marker: process.env.CIPHERBENCH_TEST_LOADING,
+    holdMs: Number(process.env.CIPHERBENCH_TEST_HOLD_MS ?? 0),
+    moduleLog: process.env.CIPHERBENCH_TEST_MODULE_LOG,
+  },
 });

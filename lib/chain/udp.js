@@ -1,6 +1,6 @@
 import { presetNamed } from '../presets/index.js';
 
-// A chain's UDP form, when every preset in it has one (presets/index.js,
+// A chain's UDP form, when every preset in it has one (presets/registry.js,
 // `udp`): the address preset frames each datagram, the cipher presets seal
 // it in chain order and open it in reverse, or one preset (ss-2022) is the
 // whole form with sessions of its own.

@@ -144,7 +144,7 @@ for (const entry of ['cli/main.js', 'ceiling/ceiling-child.js']) {
 // A relay process loads the relay and its chain's presets, nothing of the
 // runner, the reports, the peers or the traffic engines, and no other
 // preset: with all of the command line loaded, the same relay code carried
-// about a third less on Node 24, and with every preset loaded a tenth less.
+// about a third less on Node 24, and with every preset loaded about 6% less.
 // Read from the files a real relay server loads (test/support/loading-hook.js),
 // as its presets are imported when its command line is read.
 test('a relay server loads the relay and its own presets, nothing else of lib/ and no heavy package', async (t) => {

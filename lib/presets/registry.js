@@ -1,13 +1,13 @@
 // The catalogue: every preset's name and the module that defines it, in
 // the order `cipherbench presets` lists them. Loaded when asked for, not
-// when this module is: a relay process loads only the presets its chain
-// names (lib/cli/relay-main.js plans them before anything imports
-// index.js). Every module a relay loads enlarges the heap each of V8's
-// mark-compacts walks, and a relay carrying a stream mark-compacts often
-// (its buffers are external memory): with the whole catalogue loaded, an
-// aes-256-gcm relay pair carried 0.90x [0.87-0.95] of what it carried with
-// only its two presets loaded, on Node.js 24 (docs/performance.md, "What a
-// relay loads").
+// when this module is: a relay process plans none before anything imports
+// index.js (lib/cli/relay-main.js), and its command loads the presets its
+// chain names (lib/cli/relay-command.js). Every module a relay loads
+// enlarges the heap each of V8's mark-compacts walks, and a relay carrying
+// a stream mark-compacts often (its buffers are external memory): an
+// aes-256-gcm relay pair with only its two presets loaded carried 1.06x
+// (1.02-1.14) the bitrate it carried with the whole catalogue, on Node.js
+// 24 (docs/performance.md, "What a relay loads").
 //
 // Every preset is a module with the same shape:
 //   name, summary,
@@ -100,7 +100,7 @@ const loaded = new Map();
 let planned = PRESET_NAMES;
 
 // The presets index.js loads when it is first imported: all of them,
-// unless a relay process named its chain's first.
+// unless a relay process planned others first.
 export function planPresets(names) {
   planned = names.filter((name) => Object.hasOwn(MODULES, name));
 }

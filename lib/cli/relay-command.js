@@ -210,8 +210,11 @@ async function parsePresets(text) {
   // A relay loads the presets its chain names, no others (registry.js);
   // a chain it refuses is refused naming every preset it could have used.
   await loadPresets(Array.isArray(presets) ? presets.map((entry) => entry?.name) : []);
-  if (validateChain(presets).length > 0) await loadPresets();
-  const problems = validateChain(presets);
+  let problems = validateChain(presets);
+  if (problems.length > 0) {
+    await loadPresets();
+    problems = validateChain(presets);
+  }
   // One line in all, every problem in it.
   if (problems.length > 0)
     throw inputError(

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
-import { CLI, startProcess, stopAll } from './support/processes.js';
+import { startRelayServer, stopAll } from './support/processes.js';
 
 // The rooms of lib/ and what each may import besides itself (CONTRIBUTING.md,
 // "How lib/ is built"). The wire (crypto, wire, presets, chain) knows no socket;
@@ -150,24 +149,12 @@ for (const entry of ['cli/main.js', 'ceiling/ceiling-child.js']) {
 test('a relay server loads the relay and its own presets, nothing else of lib/ and no heavy package', async (t) => {
   const log = path.join(mkdtempSync(path.join(tmpdir(), 'cipherbench-loads-')), 'modules');
   t.after(stopAll);
-  const relay = await startProcess(
-    process.execPath,
-    [
-      ...RELAY_NODE_FLAGS,
-      '--import',
-      fileURLToPath(new URL('./support/loading-hook.js', import.meta.url)),
-      CLI,
-      'relay',
-      'server',
-      '--listen',
-      '127.0.0.1:0',
-      '--key',
-      'k',
-      '--presets',
-      JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }]),
-    ],
-    { ready: /listening on /, env: { ...process.env, CIPHERBENCH_TEST_MODULE_LOG: log } },
-  );
+  const relay = await startRelayServer({
+    key: 'k',
+    presets: [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } }],
+    nodeFlags: ['--import', fileURLToPath(new URL('./support/loading-hook.js', import.meta.url))],
+    env: { ...process.env, CIPHERBENCH_TEST_MODULE_LOG: log },
+  });
   relay.kill('SIGTERM');
   await relay.exited;
   const files = readFileSync(log, 'utf8')

@@ -82,7 +82,12 @@ export async function stopAll() {
 }
 
 // Our relays as the runner starts them (lib/peers/ours.js).
-const nodeArgs = (presets) => [...RELAY_NODE_FLAGS, ...(chainNeedsLegacyProvider(presets) ? [LEGACY_FLAG] : []), CLI];
+const nodeArgs = (presets, nodeFlags = []) => [
+  ...RELAY_NODE_FLAGS,
+  ...(chainNeedsLegacyProvider(presets) ? [LEGACY_FLAG] : []),
+  ...nodeFlags,
+  CLI,
+];
 
 // A relay started on port 0 says which port it got: child.port.
 const withPort = (child) => {
@@ -90,11 +95,13 @@ const withPort = (child) => {
   return child;
 };
 
-export function startRelayServer({ port = 0, key, presets, extra = [] }) {
+// nodeFlags: more flags for node (an --import hook); env: the relay's
+// environment, if not this process's.
+export function startRelayServer({ port = 0, key, presets, extra = [], nodeFlags = [], env }) {
   return startProcess(
     process.execPath,
     [
-      ...nodeArgs(presets),
+      ...nodeArgs(presets, nodeFlags),
       'relay',
       'server',
       '--listen',
@@ -105,7 +112,7 @@ export function startRelayServer({ port = 0, key, presets, extra = [] }) {
       JSON.stringify(presets),
       ...extra,
     ],
-    { ready: /listening on / },
+    { ready: /listening on /, env },
   ).then(withPort);
 }
 

@@ -39,6 +39,26 @@ describe('cipherbench requests: mistakes are one line and exit 2, before anythin
       stderr: /^cipherbench: --concurrency goes with --requests\n$/,
     },
     {
+      what: '--udp with requests (once a crash in the UDP rate search)',
+      cases: [AES],
+      args: ['requests', '--udp', '--smoke'],
+      stderr:
+        /^cipherbench: --udp measures datagrams \(iperf3 -u\), not requests: drop it, or measure UDP with `cipherbench run --udp`\n$/,
+    },
+    {
+      what: 'run --requests with --udp --rate (once dropped without a word)',
+      cases: [AES],
+      args: ['run', '--requests', '--udp', '--rate', '10M'],
+      stderr: /^cipherbench: --udp measures datagrams \(iperf3 -u\), not requests/,
+    },
+    {
+      what: '--parallel with requests',
+      cases: [AES],
+      args: ['requests', '--parallel', '4'],
+      stderr:
+        /^cipherbench: --parallel sets iperf3's parallel streams \(-P\), not the request workload's clients: drop it, or give --concurrency\n$/,
+    },
+    {
       what: 'an unknown inbound',
       cases: [{ chain: AES, inbound: 'socks4' }],
       args: ['requests'],
@@ -97,6 +117,16 @@ describe('cipherbench requests: mistakes are one line and exit 2, before anythin
       assert.deepEqual(result.descendants, [], 'nothing started');
     });
   }
+});
+
+test('cipherbench requests --help lists only what the request workload takes', async () => {
+  const bulkOnly = ['--parallel', '--reverse', '--both', '--latency', '--udp', '--rate', '--length', '--max-loss'];
+  const requests = await runCli(['requests', '--help']);
+  assert.equal(requests.code, 0, requests.stderr);
+  assert.match(requests.stdout, /--concurrency <clients>/);
+  for (const flag of bulkOnly) assert.doesNotMatch(requests.stdout, new RegExp(`^ +${flag}\\b`, 'm'), flag);
+  const run = await runCli(['run', '--help']);
+  for (const flag of bulkOnly) assert.match(run.stdout, new RegExp(`^ +${flag}\\b`, 'm'), flag);
 });
 
 test(

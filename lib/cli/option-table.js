@@ -1,9 +1,14 @@
+import { Option } from 'commander';
+
 // Commander options from an option table (lib/runner/options.js,
 // lib/report/options.js), and back: the library's option names and values
-// from what commander parsed.
-export function addOptions(command, table) {
-  for (const { cli = [] } of table) {
-    for (const { flags, description, default: value } of cli) command.option(flags, description, value);
+// from what commander parsed. An entry `hidden(entry)` names is still
+// parsed, so that the library refuses it saying why, but left out of
+// --help.
+export function addOptions(command, table, { hidden = () => false } = {}) {
+  for (const entry of table) {
+    for (const { flags, description, default: value } of entry.cli ?? [])
+      command.addOption(new Option(flags, description).default(value).hideHelp(hidden(entry)));
   }
   return command;
 }

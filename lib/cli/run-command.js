@@ -40,10 +40,14 @@ export function registerRequestsCommand(program) {
     .description(
       'the request workload (run --requests): concurrent HTTP/1.1 clients through every case in FILE to a built-in target; requests per second and latency percentiles, ranked and archived (docs/requests.md)',
     );
+  // A bulk stream's and UDP's options are parsed but not listed: given,
+  // they are refused saying why (lib/runner/options.js), not taken for a
+  // typo.
   addOptions(
     addOptions(
       command,
       RUN_OPTIONS.filter((option) => option.name !== 'requests'),
+      { hidden: (option) => Boolean(option.notForRequests) },
     ),
     REPORT_OPTIONS,
   ).action(actionWithExitCode((file, options) => runCommand(file, { ...options, requests: true })));

@@ -175,6 +175,10 @@ function flag(name, value, fallback) {
 //             read is an input another entry reads (remote's)
 //   record    what the result keeps of the setting (options in
 //             docs/result.md): false for none, a function for a part
+//   notForRequests  the rest of the line refusing the option with
+//             --requests, after its flag: why the request workload has no
+//             use for it and what to do; `cipherbench requests --help`
+//             leaves it out
 const { smoke, default: standard, full } = MODES;
 
 export const RUN_OPTIONS = Object.freeze([
@@ -306,17 +310,20 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'parallel',
+    notForRequests:
+      "sets iperf3's parallel streams (-P), not the request workload's clients: drop it, or give --concurrency",
     cli: [
       {
         flags: '--parallel <streams>',
-        description: 'parallel iperf3 streams (iperf3 -P)',
-        default: String(DEFAULT_PARALLEL),
+        description: `parallel iperf3 streams (iperf3 -P) (default: ${DEFAULT_PARALLEL})`,
       },
     ],
     read: (value) => wholeNumber('parallel', value ?? DEFAULT_PARALLEL, { unit: 'streams', min: 1, max: MAX_PARALLEL }),
   },
   {
     name: 'reverse',
+    notForRequests:
+      'turns a bulk stream around (iperf3 -R), and a request goes out and its response back already: drop it',
     cli: [
       {
         flags: '--reverse',
@@ -328,6 +335,7 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'both',
+    notForRequests: 'measures a bulk stream both ways, and a request goes out and its response back already: drop it',
     cli: [{ flags: '--both', description: 'measure each case forward, then reverse' }],
     read: (value, { options }) => {
       const both = flag('both', value, false);
@@ -411,6 +419,8 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'latency',
+    notForRequests:
+      'times round trips beside a bulk stream, and the request workload times every request already: drop it',
     cli: [
       {
         flags: '--latency',
@@ -422,6 +432,8 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'udp',
+    notForRequests:
+      'measures datagrams (iperf3 -u), not requests: drop it, or measure UDP with `cipherbench run --udp`',
     cli: [
       {
         flags: '--udp',
@@ -432,6 +444,8 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'rate',
+    notForRequests:
+      "paces iperf3 (-b), and the request workload's clients send as fast as they are answered: drop it, or give --concurrency",
     cli: [
       {
         flags: '--rate <bits/s>',
@@ -446,6 +460,7 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'length',
+    notForRequests: 'sizes UDP datagrams (iperf3 -l), not requests: drop it',
     cli: [
       {
         flags: '--length <bytes>',
@@ -460,6 +475,7 @@ export const RUN_OPTIONS = Object.freeze([
   },
   {
     name: 'maxLoss',
+    notForRequests: "bounds a UDP rate's loss, not a request rate's: drop it",
     cli: [
       {
         flags: '--max-loss <percent>',
@@ -481,6 +497,7 @@ export const RUN_OPTIONS = Object.freeze([
     // (one run at that rate) or not. Recorded, so compare and history
     // tell a searched rate from an offered one.
     name: 'rateSearch',
+    notForRequests: 'searches a UDP rate, not a request rate: drop it',
     read: (value, { options }) => {
       const udp = flag('udp', options.udp, false);
       const given = (name) => options[name] !== undefined && options[name] !== null;
@@ -655,11 +672,25 @@ function readMode(mode = 'default') {
 export function normalizeOptions(options = {}) {
   const preset = MODES[readMode(options.mode ?? undefined)];
   const context = { options, preset };
+  if (asksForRequests(options)) refuseBulkOptions(options);
   const settings = RUN_OPTIONS.filter((option) => option.read).map((option) => [
     option.name,
     option.read(options[option.name] ?? undefined, context),
   ]);
   return { ...Object.fromEntries(settings), caseLimit: preset.cases };
+}
+
+// An option of a bulk stream or of UDP, given with --requests, would be
+// dropped without a word (or, for --udp, break the run): refuse it, saying
+// why, before anything starts. false asks for what a request run does
+// anyway (no latency probe, no reverse), and passes.
+function refuseBulkOptions(options) {
+  for (const { name, cli, notForRequests } of RUN_OPTIONS) {
+    const value = options[name];
+    if (!notForRequests || value === undefined || value === null || value === false) continue;
+    const flagName = cli ? cli[0].flags.split(' ')[0] : name;
+    throw inputError(`${flagName} ${notForRequests}`);
+  }
 }
 
 // What a result keeps of the settings (its options in docs/result.md).

@@ -75,6 +75,34 @@ test('the request workload: its options, and each mistake in one line', () => {
   }
 });
 
+test("with --requests, a bulk stream's and UDP's options are refused saying why, not dropped", () => {
+  const refused = [
+    [{ requests: true, udp: true, rate: '10M' }, /^--udp measures datagrams \(iperf3 -u\), not requests: drop it/],
+    [{ requests: true, udp: true, mode: 'smoke' }, /^--udp measures datagrams/],
+    [{ requests: true, rate: '10M' }, /^--rate paces iperf3 \(-b\)/],
+    [{ requests: true, parallel: '2' }, /^--parallel sets iperf3's parallel streams \(-P\)/],
+    [{ requests: true, parallel: 1 }, /^--parallel /],
+    [{ requests: true, reverse: true }, /^--reverse turns a bulk stream around/],
+    [{ requests: true, both: true }, /^--both measures a bulk stream both ways/],
+    [{ requests: true, latency: true }, /^--latency times round trips beside a bulk stream/],
+    [{ requests: true, length: '1000' }, /^--length sizes UDP datagrams/],
+    [{ requests: true, maxLoss: '5' }, /^--max-loss bounds a UDP rate's loss/],
+    [{ requests: true, rateSearch: true }, /^rateSearch searches a UDP rate/],
+  ];
+  for (const [options, message] of refused) {
+    assert.throws(
+      () => normalizeOptions(options),
+      (error) => error.exitCode === 2 && message.test(error.message) && !error.message.includes('\n'),
+      JSON.stringify(options),
+    );
+  }
+  // false asks for what a request run does anyway; --full's latency is the
+  // mode's, not asked for.
+  for (const options of [{ reverse: false, latency: false, both: false, udp: false }, { mode: 'full' }])
+    assert.equal(normalizeOptions({ requests: true, ...options }).requests, true, JSON.stringify(options));
+  assert.equal(normalizeOptions({ parallel: '2' }).parallel, 2, 'a bulk run keeps them');
+});
+
 test('--warmup: a transfer has none unless asked; the request workload 3 s, 1 with --smoke', () => {
   assert.equal(normalizeOptions({}).warmup, 0);
   assert.equal(normalizeOptions({ warmup: '2' }).warmup, 2);

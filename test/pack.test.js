@@ -30,7 +30,12 @@ async function pack() {
   mkdirSync(destination);
   const { stdout } = await npm(['pack', '--json', '--pack-destination', destination], { cwd: PROJECT });
   const [{ filename, files }] = JSON.parse(stdout);
-  packed = { tarball: path.join(destination, filename), filename, paths: files.map((file) => file.path) };
+  packed = {
+    tarball: path.join(destination, filename),
+    filename,
+    paths: files.map((file) => file.path),
+    modes: new Map(files.map((file) => [file.path, file.mode])),
+  };
   return packed;
 }
 
@@ -71,6 +76,32 @@ test('npm pack: the code, the bundled cases, the docs the README links, and noth
   // Every module the CLI can import ships: each lib/ file in git is packed.
   const { stdout } = await run('git', ['ls-files', 'lib', 'bin'], { cwd: PROJECT });
   for (const file of stdout.trim().split('\n')) assert.ok(paths.includes(file), `${file} in the package`);
+});
+
+// npm makes a bin executable as it links it, but a clone's checkout keeps
+// git's mode, and the package keeps the checkout's.
+test('bin/cipherbench.js is executable in git and in the package', async (t) => {
+  if (!requirePrograms(t, 'npm', 'git')) return;
+  const { stdout } = await run('git', ['ls-files', '--stage', manifest.bin.cipherbench], { cwd: PROJECT });
+  assert.match(stdout, /^100755 /, 'git update-index --chmod=+x bin/cipherbench.js');
+  const { modes } = await pack();
+  assert.equal(modes.get(manifest.bin.cipherbench) & 0o111, 0o111, `mode ${modes.get(manifest.bin.cipherbench)}`);
+});
+
+// `npx /path/to/cipherbench-0.1.0.tgz` runs the tarball itself as the
+// command (npx runs a path that names a file): Permission denied, exit 126.
+// The tarball goes after --package, and the command is cipherbench.
+test('README.md and CONTRIBUTING.md run a packed tarball as npx --package TARBALL cipherbench', () => {
+  // Every npx command naming a tarball, but the one CONTRIBUTING.md warns of.
+  const said = (file) =>
+    readFileSync(path.join(PROJECT, file), 'utf8').match(
+      /npx (?![^`\n]*` runs the tarball itself)[^`\n]*\.tgz[^`\n]*/g,
+    ) ?? [];
+  const readme = said('README.md');
+  assert.equal(readme.length, 1, `the README says it once: ${JSON.stringify(readme)}`);
+  for (const command of [...readme, ...said('CONTRIBUTING.md')]) {
+    assert.match(command, /^npx --package \S+\/cipherbench-\d+\.\d+\.\d+\.tgz cipherbench( |$)/, command);
+  }
 });
 
 // What `npx cipherbench` does once the package is on the registry: install

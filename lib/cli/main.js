@@ -9,6 +9,7 @@ import { registerRelayCommands } from './relay-command.js';
 import { registerReportCommand } from './report-command.js';
 import { registerRequestsCommand, registerRunCommand } from './run-command.js';
 import { registerHttpTargetCommand } from './http-target-command.js';
+import { registerTlsSiteCommand } from './tls-site-command.js';
 import { registerBareRelayCommand } from './bare-relay-command.js';
 import { runProgram } from './program.js';
 import { registerTrafficCommands } from './traffic-command.js';
@@ -31,6 +32,7 @@ export function main(argv = process.argv) {
     registerLatencyCommands(program);
     registerTrafficCommands(program);
     registerHttpTargetCommand(program);
+    registerTlsSiteCommand(program);
     registerBareRelayCommand(program);
     registerEnvironmentCommand(program);
   }, argv);

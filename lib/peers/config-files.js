@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 // Each run of a peer configured by files gets a folder of its own:
-// configsIn(folder) gives { name: config }, each written there as
+// configsIn(folder) gives (or resolves with) { name: config }, each written there as
 // NAME.json. Resolves with { files: { name: path }, cleanup }; cleanup()
 // removes the folder, with whatever the peer kept beside the configs (its
 // logs, its settings), when the run ends.
 export async function writeConfigFiles(impl, configsIn) {
   const folder = await mkdtemp(path.join(tmpdir(), `cipherbench-${impl}-`));
   const files = {};
-  for (const [name, config] of Object.entries(configsIn(folder))) {
+  for (const [name, config] of Object.entries(await configsIn(folder))) {
     files[name] = path.join(folder, `${name}.json`);
     await writeFile(files[name], JSON.stringify(config));
   }

@@ -10,9 +10,11 @@ import ours from './ours.js';
 import plain from './plain.js';
 import shadowsocksLibev from './shadowsocks-libev.js';
 import shadowsocksRust from './shadowsocks-rust.js';
+import singBox from './sing-box.js';
 import ssr from './ssr.js';
 import trojanGfw from './trojan-gfw.js';
 import v2ray from './v2ray.js';
+import xray from './xray.js';
 
 // A case is a preset chain, run by our relays, or a reference row naming
 // another implementation: { impl: 'shadowsocks-libev', method }. Every
@@ -22,9 +24,20 @@ import v2ray from './v2ray.js';
 // costs and stops every one alike.
 /** @type {Record<string, import('../contracts.js').Peer>} */
 const PEERS = Object.fromEntries(
-  [direct, plain, bareNode, shadowsocksLibev, shadowsocksRust, blinksocks, v2ray, trojanGfw, ssr, command].map(
-    (peer) => [peer.impl, peer],
-  ),
+  [
+    direct,
+    plain,
+    bareNode,
+    shadowsocksLibev,
+    shadowsocksRust,
+    blinksocks,
+    v2ray,
+    xray,
+    singBox,
+    trojanGfw,
+    ssr,
+    command,
+  ].map((peer) => [peer.impl, peer]),
 );
 export const IMPLS = Object.keys(PEERS);
 // Own names only: a case's impl of "toString" names no peer.

@@ -122,7 +122,8 @@ export function startProcess(label, file, args, { onLine = () => {} } = {}) {
   // exited first, `timeoutMs` passed, or `signal` was aborted. `readiness`
   // is { stdout: RegExp } or { stderr: RegExp } (a line the child prints
   // once it listens), or { listening: port } for a child that prints
-  // nothing reliable: the kernel's table of listening sockets says so.
+  // nothing reliable: the kernel's table of listening sockets says so
+  // ({ listening: port, udp: true }: a socket bound to the UDP port).
   // Both a line and `listening` wait for the line, then the port: for a
   // child whose line comes from a helper it starts (a plugin) before it
   // listens itself.
@@ -145,7 +146,7 @@ export function startProcess(label, file, args, { onLine = () => {} } = {}) {
         Object.entries(readiness).find(([name]) => name === 'stdout' || name === 'stderr') ?? [];
       const watchPort = () => {
         if (readiness.connectable) watchConnectable(readiness.connectable, () => done).then(finish);
-        else watchListening(readiness.listening, subprocess.pid, () => done).then(finish);
+        else watchListening(readiness, subprocess.pid, () => done).then(finish);
       };
       const afterLine = () => {
         lineListeners.delete(onLine);
@@ -195,9 +196,9 @@ export function tellingLines(lines, count = TAIL_LINES) {
 // Resolves null once something listens on `port` in the network namespace
 // of process `pid`, or with why that cannot be known; stops quietly once
 // `over()` says the wait has ended.
-async function watchListening(port, pid, over) {
+async function watchListening({ listening: port, udp = false }, pid, over) {
   while (!over()) {
-    const inodes = await listeningInodes(port, pid);
+    const inodes = await listeningInodes(port, pid, { udp });
     if (inodes?.size > 0) return null;
     // The child's tables are gone with the child when it dies at once:
     // its exit, not this, says why it was not ready.

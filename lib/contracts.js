@@ -223,11 +223,12 @@
 
 /**
  * docs/result.md, "Events": what run({ onEvent }) is called with.
- * @typedef {RunStarted | CeilingStarted | CaseStarted | ProcessStarted | CaseFinished | RoundFinished | NoiseFloorStarted | NoiseFloorFinished} RunEvent
+ * @typedef {RunStarted | CeilingStarted | CaseStarted | CaseRemeasured | ProcessStarted | CaseFinished | RoundFinished | NoiseFloorStarted | NoiseFloorFinished} RunEvent
  */
 /** @typedef {{ type: 'run-started', result: Result, total: number, cases: number }} RunStarted */
 /** @typedef {{ type: 'ceiling-started', presets: object[], position: number, total: number }} CeilingStarted */
 /** @typedef {{ type: 'case-started', case: CaseResult, position: number, total: number, repeat: number, repeats: number | null }} CaseStarted */
+/** @typedef {{ type: 'case-remeasured', case: CaseResult, reason: string, wallSeconds: number, attempt: number, attempts: number, added: number, budget: number, position: number, total: number, repeat: number, repeats: number | null }} CaseRemeasured */
 /** @typedef {{ type: 'process-started', index: number, role: string, pid: number, command: string[] }} ProcessStarted */
 /** @typedef {{ type: 'case-finished', case: CaseResult, run: CaseRun, position: number, total: number, repeat: number, repeats: number | null, last: boolean }} CaseFinished */
 /** @typedef {{ type: 'round-finished', round: number, rounds: number | null, widest: { index: number, direction: string, width: number } | null }} RoundFinished */

@@ -1,7 +1,8 @@
 import { Chalk } from 'chalk';
 
 // A run takes minutes, so a person at a terminal sees one live line: which
-// run of how many, which case, what it measures, how long so far and how long to go. A log file (no
+// run of how many (and how many disturbed runs were measured again, beyond
+// them), which case, what it measures, how long so far and how long to go. A log file (no
 // TTY) gets one line per case instead, since rewriting a line only garbles it.
 // Nothing here goes to stdout, which carries the report.
 const CLEAR_LINE = '\r\x1b[2K';
@@ -17,6 +18,9 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
   let lineShown = false;
   // With the stopping rule: the widest interval after the last round.
   let widest = '';
+  // Disturbed runs measured again so far: runs more than `total`.
+  let again = 0;
+  const counter = (position) => `run ${position}/${total}${again > 0 ? ` (+${again} again)` : ''}`;
 
   // Before any case has finished, the best guess is iperf3's duration plus
   // about a second of relay start and teardown per case.
@@ -29,19 +33,19 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
           : duration + 1;
     if (perCase === null) return null;
     const spentOnCurrent = current ? (Date.now() - current.startedAt) / 1000 : 0;
-    return Math.max(0, perCase * (total - finishedWallSeconds.length) - spentOnCurrent);
+    return Math.max(0, perCase * (total + again - finishedWallSeconds.length) - spentOnCurrent);
   }
 
   function render() {
     if (!current) return;
     const eta = etaSeconds();
-    const counter = `run ${current.position}/${total}`;
+    const runCounter = counter(current.position);
     const times = `${clock((Date.now() - runStartedAt) / 1000)} elapsed  ETA ${eta === null ? '--' : clock(eta)}`;
-    const repeat = [current.repeat, widest].filter(Boolean).join('  ');
+    const repeat = [current.repeat, current.again, widest].filter(Boolean).join('  ');
     // The last column stays empty: writing into it makes some terminals wrap.
-    const room = (stream.columns || 80) - 1 - counter.length - times.length - 4 - (repeat ? repeat.length + 2 : 0);
+    const room = (stream.columns || 80) - 1 - runCounter.length - times.length - 4 - (repeat ? repeat.length + 2 : 0);
     const label = truncate(current.label, room);
-    const parts = [paint.bold(counter), label, repeat, paint.dim(times)].filter(Boolean);
+    const parts = [paint.bold(runCounter), label, repeat, paint.dim(times)].filter(Boolean);
     stream.write(`${CLEAR_LINE}${parts.join('  ')}`);
     lineShown = true;
   }
@@ -64,11 +68,29 @@ export function createProgress({ stream = process.stderr, total, isTTY = stream.
       current = { position, label, repeat: round, startedAt: Date.now() };
       if (!isTTY) {
         stream.write(
-          `${paint.bold(`[run ${position}/${total}]`)} ${current.label}${current.repeat ? ` (${current.repeat}${widest ? `, ${widest}` : ''})` : ''} ...\n`,
+          `${paint.bold(`[${counter(position)}]`)} ${current.label}${current.repeat ? ` (${current.repeat}${widest ? `, ${widest}` : ''})` : ''} ...\n`,
         );
         return;
       }
       timer ??= setInterval(render, REFRESH_MS).unref();
+      render();
+    },
+    // A disturbed run set aside, to be measured again at once: a run more
+    // than planned. `attempt` of `attempts` for this run, `added` of
+    // `budget` for the whole run (case-remeasured in docs/result.md).
+    caseRemeasured({ reason, wallSeconds, attempt, attempts, added, budget }) {
+      const measured = current ? (Date.now() - current.startedAt) / 1000 : 0;
+      finishedWallSeconds.push(typeof wallSeconds === 'number' ? wallSeconds : measured);
+      again = added;
+      if (!current) return;
+      current.startedAt = Date.now();
+      current.again = `again ${attempt}/${attempts}`;
+      if (!isTTY) {
+        stream.write(
+          `${paint.bold(`[${counter(current.position)}]`)} ${current.label}: ${reason}, so measured again (${attempt} of at most ${attempts}): 1 more run, ${added} added so far of at most ${budget} ...\n`,
+        );
+        return;
+      }
       render();
     },
     // After each round: the widest interval so far (a share of its median),

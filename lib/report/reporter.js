@@ -65,6 +65,8 @@ export async function createReporter(options = {}) {
         repeats: event.repeats,
         runs: event.total,
       });
+    } else if (event.type === 'case-remeasured') {
+      progress.caseRemeasured(event);
     } else if (event.type === 'noise-floor-started') {
       progress.noiseFloorStarted(event.runs);
     } else if (event.type === 'noise-floor-finished') {

@@ -33,7 +33,8 @@ export async function measureRounds({
   const random = seededRandom(settings.seed);
   const roundsStarted = performance.now();
   let total = minRounds * perRound;
-  const retries = { left: retryBudget(total, settings.remeasure) };
+  const budget = retryBudget(total, settings.remeasure);
+  const retries = { left: budget, budget };
   let position = 0;
   let rounds = 0;
   let stopped = null;
@@ -84,7 +85,8 @@ export async function measureRounds({
 // figure the highest rate that passed. A disturbed run
 // (disturbed-runs.js) is measured again while the run's retries last; the
 // run kept says how many were set aside (`remeasured`), and, when it was
-// disturbed too, why (`disturbed`).
+// disturbed too, why (`disturbed`). Each retry is announced
+// (case-remeasured): it is a run more than the rounds planned.
 async function measureEntry(
   { index, direction, ...identity },
   { entry, round, where, ledger, settings, context, retries },
@@ -111,6 +113,17 @@ async function measureEntry(
   ) {
     retries.left -= 1;
     setAside.push({ reason: judge(outcome), wallSeconds: outcome.wallSeconds });
+    context.emit({
+      type: 'case-remeasured',
+      case: { index, ...identity, direction },
+      reason: judge(outcome),
+      wallSeconds: outcome.wallSeconds,
+      attempt: setAside.length,
+      attempts: settings.remeasure,
+      added: retries.budget - retries.left,
+      budget: retries.budget,
+      ...where,
+    });
     const again = await measure();
     // An interrupted retry leaves the disturbed run it replaced.
     if (again.status === 'skipped') break;

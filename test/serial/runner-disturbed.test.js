@@ -47,7 +47,7 @@ test(
     } finally {
       loops.stop();
     }
-    const { result, pids } = recorded;
+    const { result, pids, events } = recorded;
     const [caseResult] = result.cases;
     const [run] = caseResult.runs;
     t.diagnostic(`others: ${run.disturbance.others}, idle: ${run.disturbance.idle}`);
@@ -58,6 +58,21 @@ test(
     assert.equal(run.remeasured.length, 1);
     assert.match(run.remeasured[0].reason, /^other processes took \d+% of the machine's CPU \(limit 10%\)$/);
     assert.ok(run.remeasured[0].wallSeconds > 1, JSON.stringify(run.remeasured));
+    // Announced as it happens, for the progress line: a run more than planned.
+    assert.deepEqual(
+      events
+        .filter((event) => event.type === 'case-remeasured')
+        .map(({ reason, attempt, attempts, added, budget, position, total }) => ({
+          reason,
+          attempt,
+          attempts,
+          added,
+          budget,
+          position,
+          total,
+        })),
+      [{ reason: run.remeasured[0].reason, attempt: 1, attempts: 1, added: 1, budget: 1, position: 1, total: 1 }],
+    );
     assert.match(run.disturbed, /^other processes took \d+% of the machine's CPU \(limit 10%\)$/);
     assert.deepEqual(caseResult.disturbed, { runs: 1, of: 1, reason: run.disturbed });
     assert.equal(result.options.remeasure, 1);

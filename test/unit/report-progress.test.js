@@ -77,6 +77,49 @@ test('without a terminal one plain line per case and nothing rewritten', () => {
   );
 });
 
+const DISTURBED = "other processes took 23% of the machine's CPU (limit 10%)";
+const remeasured = (attempt, added) => ({
+  reason: DISTURBED,
+  wallSeconds: 2,
+  attempt,
+  attempts: 2,
+  added,
+  budget: 17,
+});
+
+test('a disturbed run measured again says so, why, and how many runs that adds', () => {
+  const log = fakeStream({ isTTY: false });
+  const plain = createProgress({ stream: log, total: 66, duration: 1 });
+  plain.caseStarted(gcm, 12);
+  plain.caseRemeasured(remeasured(1, 1));
+  plain.caseRemeasured(remeasured(2, 2));
+  plain.caseFinished({ status: 'ok', wallSeconds: 2 });
+  plain.caseStarted(ctr, 13);
+  assert.equal(
+    log.writes.join(''),
+    [
+      '[run 12/66] Test Case 0  aes-256-gcm ...',
+      `[run 12/66 (+1 again)] Test Case 0  aes-256-gcm: ${DISTURBED}, so measured again (1 of at most 2): 1 more run, 1 added so far of at most 17 ...`,
+      `[run 12/66 (+2 again)] Test Case 0  aes-256-gcm: ${DISTURBED}, so measured again (2 of at most 2): 1 more run, 2 added so far of at most 17 ...`,
+      '[run 13/66 (+2 again)] Test Case 3  aes-256-ctr ...',
+      '',
+    ].join('\n'),
+  );
+
+  // On a terminal the live line counts them, and the ETA has a run more
+  // to go: 3 runs of 2 s, one of them measured again.
+  const tty = fakeStream({ isTTY: true });
+  const live = createProgress({ stream: tty, total: 3, duration: 1 });
+  live.caseStarted(gcm, 1);
+  live.caseRemeasured(remeasured(1, 1));
+  assert.equal(visibleLine(tty), 'run 1/3 (+1 again)  Test Case 0  aes-256-gcm  again 1/2  0:00 elapsed  ETA 0:06');
+  live.caseFinished({ status: 'ok', wallSeconds: 2 });
+  live.stop();
+  live.caseStarted(ctr, 2);
+  assert.equal(visibleLine(tty), 'run 2/3 (+1 again)  Test Case 3  aes-256-ctr  0:00 elapsed  ETA 0:04');
+  live.stop();
+});
+
 test('positions count up by themselves when not given', () => {
   const stream = fakeStream({ isTTY: false });
   const progress = createProgress({ stream, total: 2 });
@@ -153,7 +196,20 @@ test('the header, the progress line and the case blocks number cases alike', asy
     repeat: 0,
     repeats: 2,
   });
+  reporter.onEvent({
+    type: 'case-remeasured',
+    case: { ...ctr, direction: 'forward' },
+    ...remeasured(1, 1),
+    position: 1,
+    total: 4,
+    repeat: 0,
+    repeats: 2,
+  });
   reporter.stop();
   assert.match(out.stdout, /\n\nrunning 3 tests \(1 not available here\), 2 runs each: 4 runs\.\.\.\n\n$/);
-  assert.equal(out.stderr, '[run 1/4] Test Case 3  aes-256-ctr (repeat 1/2) ...\n');
+  assert.equal(
+    out.stderr,
+    '[run 1/4] Test Case 3  aes-256-ctr (repeat 1/2) ...\n' +
+      `[run 1/4 (+1 again)] Test Case 3  aes-256-ctr: ${DISTURBED}, so measured again (1 of at most 2): 1 more run, 1 added so far of at most 17 ...\n`,
+  );
 });

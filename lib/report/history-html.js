@@ -130,7 +130,10 @@ function tooltip(point, environment, figure) {
       point.change.deltaPercent === null
         ? ''
         : `${point.change.deltaPercent > 0 ? '+' : ''}${formatFixed(point.change.deltaPercent, 1)}%: `;
-    lines.push(`change from the run before: ${delta}${point.change.verdict.replaceAll('-', ' ')}`);
+    const verdict = point.change.changed
+      ? `not judged: ${point.change.changed.join(', ')}`
+      : point.change.verdict.replaceAll('-', ' ');
+    lines.push(`change from the run before: ${delta}${verdict}`);
   }
   lines.push(...environment.map(([name, value]) => `${name}: ${value}`), `file: ${point.file}`);
   return lines.join('\n');

@@ -71,7 +71,7 @@ function pointRow(point, figure) {
       '',
       '',
       '',
-      point.change ? (VERDICT_TEXT[point.change.verdict] ?? '') : '',
+      point.change ? verdictCell(point.change) : '',
     ];
   return [
     started,
@@ -79,8 +79,15 @@ function pointRow(point, figure) {
     spreadCell(point, figure),
     String(point.runs),
     changeCell(point.change),
-    point.change ? (VERDICT_TEXT[point.change.verdict] ?? point.change.verdict) : '',
+    verdictCell(point.change),
   ];
+}
+
+// Where the software under the relays changed, what changed, not a verdict.
+function verdictCell(change) {
+  if (!change) return '';
+  if (change.changed) return `not judged: ${change.changed.join(', ')}`;
+  return VERDICT_TEXT[change.verdict] ?? change.verdict;
 }
 
 function spreadCell(point, figure) {

@@ -14,7 +14,9 @@ import { workloadOf } from './workload.js';
 // engine and workload is a history of its own. A run cut short measured
 // part of its cases under conditions it did not finish: it is listed apart,
 // never a point of a trend. Each point's change from the run before it in
-// its history is judged as `compare` judges two runs.
+// its history is judged as `compare` judges two runs, unless the software
+// under the relays changed between the two (softwareChanges): the point
+// then says what changed instead of a verdict.
 
 // Resolves with { runs: [{ file, result }] oldest first, problems: [{ file,
 // message }] } where a problem is a file that could not be read (not JSON,
@@ -66,7 +68,9 @@ export async function readArchivedRuns(dir) {
 // interval, change } in the workload's figure (median null when the run did
 // not measure it; change null for the first point, else { deltaPercent,
 // intervalPercent, p, verdict, regressed } from compareResults against the
-// last run in the history that measured it).
+// last run in the history that measured it; where the software changed
+// between the two, verdict 'software-changed', regressed false and
+// `changed`: ['Node.js 20.19.0 to 24.11.0', ...]).
 export function buildHistory(runs, { threshold, strict = false } = {}) {
   const bySeries = new Map();
   const interrupted = [];
@@ -96,7 +100,7 @@ export function buildHistory(runs, { threshold, strict = false } = {}) {
 // What makes two runs' figures comparable at all: the CPU, its cores, the
 // engine that moved the bytes, and where the server half ran. Node.js and
 // OpenSSL versions are what a history is often about, so they stay inside
-// one history and are shown on each run.
+// one history, shown on each run, and mark the point where they change.
 function machineOf(result) {
   const { environment: env, options } = result;
   const remote = env.remote ? `, server on ${env.remote.destination}` : '';
@@ -112,8 +116,16 @@ function machineHistory({ machine, workload, runs }, rule) {
   const comparisons = new Map();
   const judged = (older, newer, key) => {
     const pair = `${older.file}\n${newer.file}`;
-    if (!comparisons.has(pair)) comparisons.set(pair, judgements(older.result, newer.result, rule));
-    return comparisons.get(pair).get(key) ?? null;
+    if (!comparisons.has(pair))
+      comparisons.set(pair, {
+        rows: judgements(older.result, newer.result, rule),
+        changed: softwareChanges(older.result, newer.result),
+      });
+    const { rows, changed } = comparisons.get(pair);
+    const change = rows.get(key) ?? null;
+    // A case that fails now has failed, whatever changed.
+    if (!change || changed.length === 0 || change.verdict === 'failed') return change;
+    return { ...change, verdict: 'software-changed', regressed: false, changed };
   };
   for (const run of runs) {
     const seen = new Set();
@@ -142,6 +154,28 @@ function machineHistory({ machine, workload, runs }, rule) {
     })),
     cases: [...cases.values()],
   };
+}
+
+// What our relays' figures rest on besides their code and the CPU: the
+// Node.js and OpenSSL they run on (here, and on a --remote server host),
+// and the program that loads every case. Between two runs where one
+// changed, a change of a figure is that software's as much as the code's,
+// and the direct runs do not see it: judged, a Node.js upgrade reads as
+// "the machine changed" or as the code getting faster. A version one run
+// does not record (an older result) is no change.
+const SOFTWARE = [
+  ['Node.js', ({ environment }) => environment.node?.node],
+  ['OpenSSL', ({ environment }) => environment.node?.openssl],
+  ["the server host's Node.js", ({ environment }) => environment.remote?.node?.node],
+  ['iperf3', ({ environment, options }) => (options.engine === 'node' ? null : environment.iperf3?.version)],
+  ['wrk', ({ environment }) => environment.wrk?.version],
+];
+
+function softwareChanges(older, newer) {
+  return SOFTWARE.flatMap(([name, read]) => {
+    const [before, after] = [read(older), read(newer)];
+    return before && after && before !== after ? [`${name} ${before} to ${after}`] : [];
+  });
 }
 
 function judgements(oldResult, newResult, rule) {

@@ -80,7 +80,7 @@ const written = (cwd) =>
   ].sort();
 // The archive is named for the second its run started: two runs, two names.
 const archiveNamed = (files) =>
-  files.map((file) => file.replace(/^(reports[\\/])\d{4}-\d\d-\d\d-\d{6}(-\d+)?\./, '$1RUN.'));
+  files.map((file) => file.replace(/^(reports[\\/])\d{4}-\d\d-\d\d-\d{6}Z(-\d+)?\./, '$1RUN.'));
 
 test('the package API writes the same files as the CLI for the same run', { timeout: 60_000 }, async () => {
   assert.deepEqual(

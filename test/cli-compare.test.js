@@ -54,7 +54,7 @@ test('cipherbench compare exits 0, 1 on a regression, 0 when it cannot tell, and
 
   for (const [args, message] of [
     [[join(dir, 'missing.json'), files.same], /^cipherbench: cannot read .*missing\.json: no such file$/],
-    [[files.notJson, files.same], /^cipherbench: .*broken\.json is not JSON .*reports\/YYYY-MM-DD\.json$/],
+    [[files.notJson, files.same], /^cipherbench: .*broken\.json is not JSON .*reports\/YYYY-MM-DD-HHMMSSZ\.json$/],
     [[files.same, files.notResult], /^cipherbench: .*other\.json is not a cipherbench result/],
     [[files.same, files.same, '--threshold', 'five'], /^cipherbench: --threshold must be a percentage of 0 or more/],
   ]) {

@@ -52,7 +52,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     assert.doesNotMatch(stdout, ANSI, 'no colour off a terminal');
     assert.match(
       stderr,
-      /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Test Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d-\d{6}\.txt and .*reports\/\d{4}-\d\d-\d\d-\d{6}\.json\n$/,
+      /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Test Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d-\d{6}Z\.txt and .*reports\/\d{4}-\d\d-\d\d-\d{6}Z\.json\n$/,
     );
     assert.equal(archived.options.casesFile, path.join(cwd, 'cases.js'));
     assert.equal(archived.complete, true);

@@ -174,13 +174,37 @@ function brokenLinks(file) {
 const markdownFiles = () => [
   path.join(PROJECT, 'README.md'),
   path.join(PROJECT, 'CONTRIBUTING.md'),
+  path.join(PROJECT, 'reports', 'README.md'),
   ...readdirSync(DOCS, { recursive: true })
     .filter((name) => name.endsWith('.md'))
     .map((name) => path.join(DOCS, name)),
 ];
 
-test('every link of the README, CONTRIBUTING.md and docs/ leads to a file and heading that exist', () => {
+test('every link of the README, CONTRIBUTING.md, reports/README.md and docs/ leads to a file and heading that exist', () => {
   assert.deepEqual(markdownFiles().flatMap(brokenLinks), []);
+});
+
+// An archive is named as lib/report/archive.js names it: a placeholder of
+// another form (reports/YYYY-MM-DD.json, the time left out) is one a
+// person copies and finds nothing under; a section named in quotes is one
+// no link check follows.
+test('every archive name the docs and messages suggest is the form run writes, and no section is named in quotes', () => {
+  const texts = [
+    ...markdownFiles().filter((file) => !file.includes(`${path.sep}notes${path.sep}`)),
+    path.join(PROJECT, 'lib', 'report', 'result-file.js'),
+  ].map((file) => [path.relative(PROJECT, file), readFileSync(file, 'utf8')]);
+  // docs/history.md names the older forms, which history still reads.
+  const older = new Set(['docs/history.md: YYYY-MM-DD-HHMMSS', 'docs/history.md: YYYY-MM-DD']);
+  const wrong = texts.flatMap(([file, text]) =>
+    [...text.matchAll(/\bYYYY-MM-DD[-\w]*/g)]
+      .map(([name]) => `${file}: ${name}`)
+      .filter((entry) => !entry.endsWith(': YYYY-MM-DD-HHMMSSZ') && !older.has(entry)),
+  );
+  assert.deepEqual(wrong, []);
+  const quoted = texts.flatMap(([file, text]) =>
+    [...text.matchAll(/README's "([^"]+)"/g)].map(([, section]) => `${file}: "${section}"`),
+  );
+  assert.deepEqual(quoted, [], 'link the section instead');
 });
 
 test('the link check finds a missing file and a missing heading', () => {

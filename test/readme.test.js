@@ -264,7 +264,7 @@ const COMMANDS = {
       assert.match(stdout, /chacha20-ietf-poly1305/);
     },
   },
-  'npx cipherbench report reports/YYYY-MM-DD-HHMMSS.json --markdown r.md --html r.html': {
+  'npx cipherbench report reports/YYYY-MM-DD-HHMMSSZ.json --markdown r.md --html r.html': {
     programs: ['iperf3'],
     async run(line) {
       const { json } = await smokeRun();
@@ -274,7 +274,7 @@ const COMMANDS = {
         .map(
           (word) =>
             ({
-              'reports/YYYY-MM-DD-HHMMSS.json': json,
+              'reports/YYYY-MM-DD-HHMMSSZ.json': json,
               'r.md': path.join(out, 'r.md'),
               'r.html': path.join(out, 'r.html'),
             })[word] ?? word,

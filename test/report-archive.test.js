@@ -12,9 +12,9 @@ import { formatTextReport } from '../lib/report/text-report.js';
 
 const execFileAsync = promisify(execFile);
 
-// 2026-11-23 at 00:30 local time, whatever this machine's zone: the name
-// must follow the local time, whose day differs from the UTC day in many zones.
-const STARTED = new Date(2026, 10, 23, 0, 30);
+// 2026-11-23 at 00:30 UTC: the name follows UTC whatever this machine's
+// zone, whose day differs from the UTC day in many zones.
+const STARTED = new Date(Date.UTC(2026, 10, 23, 0, 30));
 
 function sampleResult() {
   const presets = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
@@ -65,15 +65,15 @@ async function freshDir(t) {
   return dir;
 }
 
-test('writes the text and JSON reports named for the local time the run started', async (t) => {
+test('writes the text and JSON reports named for the UTC time the run started, with a Z', async (t) => {
   const dir = path.join(await freshDir(t), 'reports', 'nested');
   const result = sampleResult();
   const { textPath, jsonPath } = await archiveReport(result, { dir });
-  assert.equal(textPath, path.join(dir, '2026-11-23-003000.txt'));
-  assert.equal(jsonPath, path.join(dir, '2026-11-23-003000.json'));
+  assert.equal(textPath, path.join(dir, '2026-11-23-003000Z.txt'));
+  assert.equal(jsonPath, path.join(dir, '2026-11-23-003000Z.json'));
   assert.equal(await readFile(textPath, 'utf8'), formatTextReport(result, { color: false }));
   assert.deepEqual(JSON.parse(await readFile(jsonPath, 'utf8')), result);
-  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23-003000.json', '2026-11-23-003000.txt']);
+  assert.deepEqual((await readdir(dir)).sort(), ['2026-11-23-003000Z.json', '2026-11-23-003000Z.txt']);
 });
 
 test('a second and third run started in the same second get -2 and -3 and leave no temporary files', async (t) => {
@@ -82,19 +82,19 @@ test('a second and third run started in the same second get -2 and -3 and leave 
   for (let run = 0; run < 3; run += 1) paths.push(await archiveReport(sampleResult(), { dir }));
   assert.deepEqual(
     paths.map(({ textPath }) => path.basename(textPath)),
-    ['2026-11-23-003000.txt', '2026-11-23-003000-2.txt', '2026-11-23-003000-3.txt'],
+    ['2026-11-23-003000Z.txt', '2026-11-23-003000Z-2.txt', '2026-11-23-003000Z-3.txt'],
   );
   assert.deepEqual(
     paths.map(({ jsonPath }) => path.basename(jsonPath)),
-    ['2026-11-23-003000.json', '2026-11-23-003000-2.json', '2026-11-23-003000-3.json'],
+    ['2026-11-23-003000Z.json', '2026-11-23-003000Z-2.json', '2026-11-23-003000Z-3.json'],
   );
   assert.deepEqual((await readdir(dir)).sort(), [
-    '2026-11-23-003000-2.json',
-    '2026-11-23-003000-2.txt',
-    '2026-11-23-003000-3.json',
-    '2026-11-23-003000-3.txt',
-    '2026-11-23-003000.json',
-    '2026-11-23-003000.txt',
+    '2026-11-23-003000Z-2.json',
+    '2026-11-23-003000Z-2.txt',
+    '2026-11-23-003000Z-3.json',
+    '2026-11-23-003000Z-3.txt',
+    '2026-11-23-003000Z.json',
+    '2026-11-23-003000Z.txt',
   ]);
 });
 
@@ -103,11 +103,11 @@ test('runs archiving at the same moment each get their own suffix', async (t) =>
   const paths = await Promise.all(Array.from({ length: 5 }, () => archiveReport(sampleResult(), { dir })));
   const names = paths.map(({ textPath }) => path.basename(textPath, '.txt')).sort();
   assert.deepEqual(names, [
-    '2026-11-23-003000',
-    '2026-11-23-003000-2',
-    '2026-11-23-003000-3',
-    '2026-11-23-003000-4',
-    '2026-11-23-003000-5',
+    '2026-11-23-003000Z',
+    '2026-11-23-003000Z-2',
+    '2026-11-23-003000Z-3',
+    '2026-11-23-003000Z-4',
+    '2026-11-23-003000Z-5',
   ]);
   for (const { jsonPath } of paths) assert.equal(JSON.parse(await readFile(jsonPath, 'utf8')).tool.name, 'cipherbench');
   assert.equal((await readdir(dir)).length, 10);
@@ -115,38 +115,39 @@ test('runs archiving at the same moment each get their own suffix', async (t) =>
 
 test('the .txt and .json of a run share a suffix, skipping one that only one of them holds', async (t) => {
   const dir = await freshDir(t);
-  await writeFile(path.join(dir, '2026-11-23-003000.json'), 'kept');
+  await writeFile(path.join(dir, '2026-11-23-003000Z.json'), 'kept');
   const { textPath, jsonPath } = await archiveReport(sampleResult(), { dir });
-  assert.equal(path.basename(textPath), '2026-11-23-003000-2.txt');
-  assert.equal(path.basename(jsonPath), '2026-11-23-003000-2.json');
-  assert.equal(await readFile(path.join(dir, '2026-11-23-003000.json'), 'utf8'), 'kept');
+  assert.equal(path.basename(textPath), '2026-11-23-003000Z-2.txt');
+  assert.equal(path.basename(jsonPath), '2026-11-23-003000Z-2.json');
+  assert.equal(await readFile(path.join(dir, '2026-11-23-003000Z.json'), 'utf8'), 'kept');
   assert.deepEqual((await readdir(dir)).sort(), [
-    '2026-11-23-003000-2.json',
-    '2026-11-23-003000-2.txt',
-    '2026-11-23-003000.json',
+    '2026-11-23-003000Z-2.json',
+    '2026-11-23-003000Z-2.txt',
+    '2026-11-23-003000Z.json',
   ]);
 });
 
 test('names sort in the order the runs started, and archives named the old way are still read', async (t) => {
   const dir = await freshDir(t);
   const starts = [
-    new Date(2026, 10, 23, 9, 5, 3),
-    new Date(2026, 10, 23, 10, 0, 0),
-    new Date(2026, 10, 23, 23, 59, 59),
-    new Date(2026, 10, 24, 0, 0, 1),
+    new Date(Date.UTC(2026, 10, 23, 9, 5, 3)),
+    new Date(Date.UTC(2026, 10, 23, 10, 0, 0)),
+    new Date(Date.UTC(2026, 10, 23, 23, 59, 59)),
+    new Date(Date.UTC(2026, 10, 24, 0, 0, 1)),
   ];
   for (const date of starts.toReversed()) {
     await archiveReport({ ...sampleResult(), startedAt: date.toISOString() }, { dir });
   }
   const names = (await readdir(dir)).filter((name) => name.endsWith('.json')).sort();
   assert.deepEqual(names, [
-    '2026-11-23-090503.json',
-    '2026-11-23-100000.json',
-    '2026-11-23-235959.json',
-    '2026-11-24-000001.json',
+    '2026-11-23-090503Z.json',
+    '2026-11-23-100000Z.json',
+    '2026-11-23-235959Z.json',
+    '2026-11-24-000001Z.json',
   ]);
-  // Before, the day's runs were counted: -2 ... -10, a name order that is not
-  // the order they ran in.
+  // Before, names were local time (an hour repeats each autumn), and
+  // before that the day's runs were counted: -2 ... -10, a name order that
+  // is not the order they ran in.
   await writeFile(
     path.join(dir, '2026-11-22-10.json'),
     JSON.stringify({ ...sampleResult(), startedAt: new Date(2026, 10, 22, 20).toISOString() }),
@@ -155,18 +156,47 @@ test('names sort in the order the runs started, and archives named the old way a
     path.join(dir, '2026-11-22-2.json'),
     JSON.stringify({ ...sampleResult(), startedAt: new Date(2026, 10, 22, 8).toISOString() }),
   );
+  await writeFile(
+    path.join(dir, '2026-11-22-220000.json'),
+    JSON.stringify({ ...sampleResult(), startedAt: new Date(Date.UTC(2026, 10, 22, 21)).toISOString() }),
+  );
   const { runs, problems } = await readArchivedRuns(dir);
   assert.deepEqual(problems, []);
   assert.deepEqual(
     runs.map(({ file }) => path.basename(file)),
-    ['2026-11-22-2.json', '2026-11-22-10.json', ...names],
+    ['2026-11-22-2.json', '2026-11-22-10.json', '2026-11-22-220000.json', ...names],
   );
+});
+
+// In New York the autumn's 01:00 to 02:00 comes twice: named for local
+// time, a run at 01:30 EDT and one at 01:10 EST forty minutes later sorted
+// the other way round, and so did runs either side of a change of zone.
+test('names sort as the runs ran across a change of daylight saving time or of zone', async (t) => {
+  const dir = await freshDir(t);
+  const zone = process.env.TZ;
+  t.after(() => {
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
+  });
+  const runs = [
+    ['America/New_York', Date.UTC(2026, 10, 1, 5, 30)],
+    ['America/New_York', Date.UTC(2026, 10, 1, 6, 10)],
+    ['Asia/Tokyo', Date.UTC(2026, 10, 1, 7, 0)],
+  ];
+  const names = [];
+  for (const [tz, time] of runs) {
+    process.env.TZ = tz;
+    const { jsonPath } = await archiveReport({ ...sampleResult(), startedAt: new Date(time).toISOString() }, { dir });
+    names.push(path.basename(jsonPath));
+  }
+  assert.deepEqual(names, ['2026-11-01-053000Z.json', '2026-11-01-061000Z.json', '2026-11-01-070000Z.json']);
+  assert.deepEqual([...names].sort(), names);
 });
 
 test('an explicit date names the files', async (t) => {
   const dir = await freshDir(t);
-  const { textPath } = await archiveReport(sampleResult(), { dir, date: new Date(2027, 0, 5, 23, 59) });
-  assert.equal(path.basename(textPath), '2027-01-05-235900.txt');
+  const { textPath } = await archiveReport(sampleResult(), { dir, date: new Date(Date.UTC(2027, 0, 5, 23, 59)) });
+  assert.equal(path.basename(textPath), '2027-01-05-235900Z.txt');
 });
 
 test('a directory that cannot be created fails naming the path', async (t) => {

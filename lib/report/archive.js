@@ -4,11 +4,14 @@ import { replaceFile } from './export-file.js';
 import { formatJsonReport } from './json-report.js';
 import { formatTextReport } from './text-report.js';
 
-// Keeps every run: reports/YYYY-MM-DD-HHMMSS.txt and .json named for the
-// local time the run started, so names sort as the runs ran (a count of the
-// day's runs sorted -10 before -2); -2, -3, ... only for runs that started
-// in the same second. Older archives named YYYY-MM-DD[-N] are read all the
-// same: history orders runs by their startedAt, not their names. An archive
+// Keeps every run: reports/YYYY-MM-DD-HHMMSSZ.txt and .json named for the
+// UTC time the run started, so names sort as the runs ran, across a change
+// of daylight saving time or of the machine's zone too (local time, as
+// names once were, repeats an hour each autumn; a count of the day's runs
+// sorted -10 before -2); -2, -3, ... only for runs that started in the same
+// second. Older archives, named YYYY-MM-DD-HHMMSS in local time or
+// YYYY-MM-DD[-N], are read all the same: history orders runs by their
+// startedAt, not their names. An archive
 // is never overwritten and never seen half written. Failing to archive
 // throws with the directory named, so the caller can still print the report
 // instead.
@@ -16,7 +19,7 @@ export async function archiveReport(result, { dir, date = new Date(result.starte
   const texts = { text: formatTextReport(result, { color: false }), json: formatJsonReport(result) };
   try {
     await mkdir(dir, { recursive: true });
-    const started = localTime(date);
+    const started = utcTime(date);
     for (let run = 1; ; run += 1) {
       const name = run === 1 ? started : `${started}-${run}`;
       const paths = { text: path.join(dir, `${name}.txt`), json: path.join(dir, `${name}.json`) };
@@ -33,11 +36,8 @@ export async function archiveReport(result, { dir, date = new Date(result.starte
   }
 }
 
-function localTime(date) {
-  const pad = (number) => String(number).padStart(2, '0');
-  const clock = [date.getHours(), date.getMinutes(), date.getSeconds()].map(pad).join('');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}-${clock}`;
-}
+// 2026-11-23T00:30:00.000Z -> 2026-11-23-003000Z
+const utcTime = (date) => date.toISOString().replace(/^(\d{4}-\d\d-\d\d)T(\d\d):(\d\d):(\d\d)\..*$/, '$1-$2$3$4Z');
 
 // Creating both names with 'wx' is what makes the choice safe against a
 // second run archiving at the same moment: only one of them can create a

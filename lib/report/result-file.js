@@ -19,12 +19,12 @@ export async function readResultFile(path) {
   } catch (error) {
     const { line, message } = jsonProblem(text, error);
     throw inputError(
-      `${path}${line ? `:${line}` : ''} is not JSON (${message}); pass a report such as reports/YYYY-MM-DD.json`,
+      `${path}${line ? `:${line}` : ''} is not JSON (${message}); pass a report such as reports/YYYY-MM-DD-HHMMSSZ.json`,
     );
   }
   if (!isResult(result)) {
     throw inputError(
-      `${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD.json`,
+      `${path} is not a cipherbench result (no cases[] of preset chains or reference rows); pass a report such as reports/YYYY-MM-DD-HHMMSSZ.json`,
     );
   }
   try {

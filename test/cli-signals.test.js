@@ -85,7 +85,7 @@ test(
       assert.equal(jsonName.replace(/\.json$/, ''), textName.replace(/\.txt$/, ''), `${what}: a pair`);
       const archived = JSON.parse(readFileSync(path.join(reports, jsonName), 'utf8'));
       const text = readFileSync(path.join(reports, textName), 'utf8');
-      assert.match(text, /Done in [\d.]+s\.\n?$/, `${what}: the text report is whole`);
+      assert.match(text, /(Done in|Interrupted by SIG[A-Z]+ after) [\d.]+s\.\n?$/, `${what}: the text report is whole`);
       if (result.code === 0) {
         assert.equal(archived.complete, true, `${what}: finished before the signal`);
       } else {
@@ -93,6 +93,7 @@ test(
         assert.equal(archived.complete, false, what);
         assert.equal(archived.interrupted, signal, what);
         assert.match(text, /INCOMPLETE/, what);
+        assert.match(text, new RegExp(`\nInterrupted by ${signal} after [\\d.]+s\\.\n?$`), `${what}: not "Done in"`);
         for (const entry of archived.cases) assert.ok(['ok', 'skipped', 'failed'].includes(entry.status), what);
       }
     }
@@ -139,7 +140,7 @@ for (const signal of SIGNALS) {
       );
       assert.match(
         readFileSync(path.join(reports, json.replace(/\.json$/, '.txt')), 'utf8'),
-        /INCOMPLETE[\s\S]*Done in [\d.]+s\.\n?$/,
+        /INCOMPLETE[\s\S]*Interrupted by SIG[A-Z]+ after [\d.]+s\.\n?$/,
       );
       assertAllGone(result.descendants);
     },
@@ -291,7 +292,7 @@ function assertArchivedAndNamed(reports, before, result, what) {
   const [jsonName, textName] = added;
   const archived = JSON.parse(readFileSync(path.join(reports, jsonName), 'utf8'));
   const text = readFileSync(path.join(reports, textName), 'utf8');
-  assert.match(text, /Done in [\d.]+s\.\n?$/, `${what}: the text report is whole`);
+  assert.match(text, /(Done in|Interrupted by SIG[A-Z]+ after) [\d.]+s\.\n?$/, `${what}: the text report is whole`);
   const named = result.stderr.match(
     /report archived: (\S+) and (\S+?)( \(incomplete: (\d+) of (\d+) cases measured\))?\n/,
   );

@@ -225,8 +225,18 @@ export function formatRanking(given, { color = false } = {}) {
       );
     }
   }
-  lines.push('', `Done in ${result.wallSeconds.toFixed(2)}s.`);
+  lines.push('', lastLine(result));
   return lines.join('\n');
+}
+
+// How the run ended: a run stopped by a signal (or cut short by an API
+// caller, or one archived before it could record either) is not done.
+function lastLine({ complete, interrupted, wallSeconds }) {
+  const seconds = `${wallSeconds.toFixed(2)}s`;
+  if (complete !== false) return `Done in ${seconds}.`;
+  return interrupted?.startsWith('SIG')
+    ? `Interrupted by ${interrupted} after ${seconds}.`
+    : `Cut short after ${seconds}.`;
 }
 
 // One case's request figures, under its block's title.

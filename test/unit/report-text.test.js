@@ -156,9 +156,16 @@ test('failed and skipped cases follow the ranking with their first reason line',
   assert.equal(lines.at(-1), 'Done in 59.51s.');
 });
 
-test('an interrupted run says so above the ranking', () => {
+test('an interrupted run says so above the ranking, and at the end in place of "Done in"', () => {
   const lines = formatRanking(interruptedResult(), { color: false }).split('\n');
   assert.equal(lines[2], 'INCOMPLETE: interrupted by SIGINT; 2 of 4 cases measured.');
+  assert.equal(lines.at(-1), 'Interrupted by SIGINT after 59.51s.');
+  assert.equal(
+    formatRanking({ ...interruptedResult(), interrupted: 'aborted' }, { color: false })
+      .split('\n')
+      .at(-1),
+    'Cut short after 59.51s.',
+  );
   assert.match(lines[4], /^ 1: Test Case 0,/);
   assert.ok(lines.includes('    Test Case 3, SKIPPED: run interrupted, ss-base + ss-aead-cipher(aes-256-gcm)'));
 

@@ -57,10 +57,15 @@ export async function startReferencePaths(
 // Every byte must come back unchanged, each path must make one connection
 // to the target, and what arrived there must hash as what was sent.
 // `explain(path, error)` may add the processes' output to a failed transfer.
-export async function assertCarried(echo, paths, { size, oneAtATime = false, explain = (path, error) => error }) {
+// `transfer(path)` gives more options of echoTransfer for a path.
+export async function assertCarried(
+  echo,
+  paths,
+  { size, oneAtATime = false, explain = (path, error) => error, transfer = () => ({}) },
+) {
   const before = echo.received.length;
   const carry = ([path, port]) =>
-    echoTransfer({ port, size }).then(
+    echoTransfer({ port, size, ...transfer(path) }).then(
       (result) => ({ path, ...result }),
       (error) => {
         throw explain(path, error);

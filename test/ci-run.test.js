@@ -62,6 +62,29 @@ test('.ci/run without cargo, when shadowsocks-rust is not built, stops at once n
   );
 });
 
+test('.ci/run without go, when Xray and sing-box are not built, stops at once naming Go', async () => {
+  const ssrust = builtShadowsocksRust('no-go');
+  const { code, stderr } = await ciRun('no-go', ['node', 'npm'], {
+    CIPHERBENCH_SHADOWSOCKS_RUST: ssrust,
+    CIPHERBENCH_GO_PEERS: path.join(root, 'no-go', 'go'),
+  });
+  assert.equal(code, 1);
+  assert.match(
+    stderr,
+    /^cipherbench CI needs Go 1\.26 or later to build Xray-core and sing-box: install it from https:\/\/go\.dev\/dl and run \.ci\/run again\n$/,
+  );
+});
+
+// A folder of programs built, as far as .ci/run looks: it checks only that
+// they are executable.
+function built(name, folder, programs) {
+  const bin = path.join(root, name, folder, 'bin');
+  mkdirSync(bin, { recursive: true });
+  for (const program of programs) symlinkSync(which('bash'), path.join(bin, program));
+  return path.dirname(bin);
+}
+const builtShadowsocksRust = (name) => built(name, 'shadowsocks-rust', ['ssserver', 'sslocal']);
+
 // The tests read CI=true as "a missing program fails"; .ci/run is exactly
 // what CI does only if it says so itself.
 test('.ci/run sets CI=true when the caller has not, and keeps a value given', () => {
@@ -91,11 +114,10 @@ test('.ci/run runs the unit tests and the smoke benchmark on the Node.js version
 // with the exit status at the end, however the script ends. Here the first
 // stage fails at once: no apt-get on this PATH.
 test('.ci/run prints a line as each stage starts and one with its exit status at the end', async () => {
-  const ssrust = path.join(root, 'stages', 'shadowsocks-rust');
-  mkdirSync(path.join(ssrust, 'bin'), { recursive: true });
-  // Built, as far as .ci/run looks: it checks only that they are executable.
-  for (const program of ['ssserver', 'sslocal']) symlinkSync(which('bash'), path.join(ssrust, 'bin', program));
-  const { code, stdout, stderr } = await ciRun('stages', ['node', 'npm'], { CIPHERBENCH_SHADOWSOCKS_RUST: ssrust });
+  const { code, stdout, stderr } = await ciRun('stages', ['node', 'npm'], {
+    CIPHERBENCH_SHADOWSOCKS_RUST: builtShadowsocksRust('stages'),
+    CIPHERBENCH_GO_PEERS: built('stages', 'go', ['xray', 'sing-box']),
+  });
   assert.equal(code, 127, `apt-get: command not found\n${stdout}${stderr}`);
   // Minutes and seconds since the start: a loaded machine may take a second.
   assert.match(stdout, /^==> \.ci\/run 0:0\d apt-get: the reference programs\n==> \.ci\/run 0:\d\d end, exit 127\n$/);

@@ -6,9 +6,12 @@ export function requirePrograms(t, ...names) {
   const missing = names.filter((name) => !which(name));
   if (missing.length === 0) return true;
   const rust = missing.some((name) => name === 'ssserver' || name === 'sslocal');
+  const go = missing.some((name) => name === 'xray' || name === 'sing-box');
   const install = rust
     ? 'cargo install shadowsocks-rust --locked --root /var/cache/cipherbench/shadowsocks-rust, then that bin on PATH, as .ci/run does'
-    : 'Debian: apt-get install -y iperf3 shadowsocks-libev';
+    : go
+      ? '.ci/run builds xray and sing-box with go install into /var/cache/cipherbench/go/bin: put that on PATH'
+      : 'Debian: apt-get install -y iperf3 shadowsocks-libev';
   const message = `needs ${missing.join(', ')} on PATH (${install})`;
   if (process.env.CI === 'true') throw new Error(message);
   t.skip(message);

@@ -196,6 +196,12 @@ const COMMANDS = {
     not: "installs the dependencies (this checkout has them), then the full run, minutes long; the sample report's test runs its --smoke form",
   },
   'bash .ci/run': { not: 'installs system packages as root; test/ci-run.test.js runs its checks of what it needs' },
+  'go install github.com/xtls/xray-core/main@v1.260327.0 && mv ~/go/bin/main ~/go/bin/xray': {
+    not: '.ci/run builds the same pinned version into its cache (the versions are checked below)',
+  },
+  'go install -tags with_quic,with_utls github.com/sagernet/sing-box/cmd/sing-box@v1.14.1': {
+    not: '.ci/run builds the same pinned version into its cache (the versions are checked below)',
+  },
   'npm run benchmark -- benchmark/cases/aead-gap.cases.js': {
     async run(line) {
       const { code, stdout, stderr } = await exec('npm', [
@@ -360,3 +366,23 @@ for (const [line, { run, not, programs = [] }] of Object.entries(COMMANDS)) {
     await run(line);
   });
 }
+
+// The Xray and sing-box a user builds from the README are the ones CI
+// proves the wire against and the peers' install hints name.
+test('the README, .ci/run and the peers name the same Xray and sing-box versions', async () => {
+  const script = readFileSync(path.join(PROJECT, '.ci', 'run'), 'utf8');
+  const { default: xray } = await import('../lib/peers/xray.js');
+  const { default: singBox } = await import('../lib/peers/sing-box.js');
+  const pinned = {
+    xray: /^XRAY_VERSION=(v[\d.]+)$/m.exec(script)?.[1],
+    'sing-box': /^SING_BOX_VERSION=(v[\d.]+)$/m.exec(script)?.[1],
+  };
+  assert.ok(pinned.xray && pinned['sing-box'], '.ci/run pins both');
+  assert.ok(README.includes(`xray-core/main@${pinned.xray}`), 'README names Xray ' + pinned.xray);
+  assert.ok(
+    README.includes(`sing-box/cmd/sing-box@${pinned['sing-box']}`),
+    'README names sing-box ' + pinned['sing-box'],
+  );
+  assert.ok(xray.hint.includes(`@${pinned.xray}`), xray.hint);
+  assert.ok(singBox.hint.includes(`@${pinned['sing-box']}`), singBox.hint);
+});

@@ -9,7 +9,7 @@ import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
 import { startEchoServer } from './support/echo-server.js';
 import { describeTcpPairings, describeUdpPairings, goPeerPairings, startGoPeer } from './support/go-peers.js';
 import { freePorts } from './support/ports.js';
-import { stopAll } from './support/processes.js';
+import { startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 
 // Wire compatibility with Xray-core 26.3.27 (built by .ci/run), both ways,
@@ -82,4 +82,46 @@ describe("Xray's own defects, xray -> xray", () => {
       await assert.rejects(echoTransfer({ port: clientPort, ...defect.transfer, timeoutMs: 5_000 }), defect.expected);
     });
   }
+});
+
+// A Vision client (flow xtls-rprx-vision) at our VLESS server, which has no
+// flow: the request's addons name one, so the server refuses it as it
+// refuses any request it cannot carry (read on to the handshake timeout,
+// no close that depends on the bytes), and nothing reaches the target; a
+// plain VLESS client is served beside it.
+test('an Xray Vision client at our VLESS server: refused, the target never reached', { timeout: 60_000 }, async (t) => {
+  if (!requirePrograms(t, 'xray')) return;
+  const folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-xray-vision-'));
+  const echo = await startEchoServer();
+  t.after(async () => {
+    await stopAll();
+    await echo.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+  const { cert, key } = writeCertificateFiles(folder);
+  const tls = { cert, key, ca: cert };
+  const id = goPeerPairings().find(({ user }) => user.protocol === 'vless').user.id;
+  const server = await startRelayServer({
+    key: 'unused',
+    presets: [
+      { name: 'vless', params: { id } },
+      { name: 'tls', params: tls },
+    ],
+    extra: ['--log-level', 'debug'],
+  });
+  const [visionPort, plainPort] = await freePorts(2);
+  const user = { protocol: 'vless', id, serverPort: server.port, forwardPort: echo.port, tls };
+  await startGoPeer(
+    'xray',
+    folder,
+    'vision',
+    xrayClientConfig({ ...user, flow: 'xtls-rprx-vision', port: visionPort }),
+    visionPort,
+  );
+  await startGoPeer('xray', folder, 'plain', xrayClientConfig({ ...user, port: plainPort }), plainPort);
+  await assert.rejects(echoTransfer({ port: visionPort, size: 64 * 1024, timeoutMs: 3_000 }), /timed out with 0 of/);
+  assert.equal(echo.received.length, 0, 'the Vision request reached no target');
+  assert.match(server.output, /VLESS addons \(\d+ bytes: a flow\) are not carried/);
+  const served = await echoTransfer({ port: plainPort, size: 64 * 1024 });
+  assert.equal(served.returned, served.sent);
 });

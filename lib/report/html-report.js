@@ -3,7 +3,16 @@ import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
-import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference, runNotesText } from './ranking.js';
+import {
+  disturbedHeadline,
+  isCostRanked,
+  isRepeated,
+  levelsText,
+  rankCases,
+  rankRequests,
+  relativeReference,
+  runNotesText,
+} from './ranking.js';
 import { overBoundText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
@@ -46,6 +55,8 @@ export function formatHtmlReport(given) {
   const { ranked, unranked, overBound } = rankCases(result);
   const requests = rankRequests(result);
   const title = `cipherbench: ${ranked.length + overBound.length + requests.length} of ${result.cases.length} cases measured`;
+  // Above the first table that ranks, where a reader looks first.
+  const headline = disturbedHeadline([...ranked, ...requests]);
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -66,7 +77,7 @@ ${environmentRows(result)
 </table>
 </div>
 ${machineLoadNote(result)}</section>
-${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor, notes: runNotesText(result) }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor)}${notRankedSection(overBound)}${notMeasuredSection(unranked)}</body>
+${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor, notes: runNotesText(result), headline }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor, ranked.length > 0 ? '' : headline)}${notRankedSection(overBound)}${notMeasuredSection(unranked)}</body>
 </html>
 `;
 }
@@ -75,6 +86,11 @@ ${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(res
 function machineLoadNote(result) {
   const load = machineLoadText(result);
   return load ? `<p class="note">${escape(load)}</p>\n` : '';
+}
+
+// A sentence every reader must see, in the warning's colours; '' for none.
+function warning(text) {
+  return text ? `<p class="warning">${escape(text)}</p>\n` : '';
 }
 
 function incomplete(result) {
@@ -98,11 +114,11 @@ function rankingSection(ranked, context) {
     return `<tr${caseResult.unstable ? ' class="unstable"' : ''}>${cells}</tr>`;
   });
   const note = ranked.some(isRepeated)
-    ? `, the median over runs; <span class="marker">unstable</span>: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; <span class="marker">overlaps #N</span>: its interval overlaps that of rank N, so their order may be the noise's`
+    ? `, the median over runs; <span class="marker">unstable</span>: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; <span class="marker">overlaps #N-#M</span>: its interval overlaps those of ranks N to M, above or below, so their order may be the noise's`
     : '';
   return `<section id="ranking">
 <h2>Ranking</h2>
-<div class="scroll">
+${warning(context.headline)}<div class="scroll">
 <table class="stacks">
 <thead><tr>${header}</tr></thead>
 <tbody>
@@ -260,16 +276,14 @@ function whiskerMarks(role, side, data, at, y) {
 }
 
 function whiskerLegend(cases) {
-  const withInterval = cases.find(
-    (caseResult) => caseResult.receiver.low !== null && caseResult.receiver.low !== undefined,
-  );
-  if (!withInterval) return 'bar: median; whisker: min..max over runs';
-  return `bar: median; error bar: its ${Math.round(withInterval.receiver.level * 1000) / 10}% interval (min..max with 2 runs or fewer)`;
+  const level = levelsText(cases.map((caseResult) => caseResult.receiver));
+  if (!level) return 'bar: median; whisker: min..max over runs';
+  return `bar: median; error bar: its ${level} interval (min..max with 2 runs or fewer)`;
 }
 
-function requestsSection(requests, noiseFloor) {
+function requestsSection(requests, noiseFloor, headline) {
   if (requests.length === 0) return '';
-  const columns = requestColumns(requests, { noiseFloor });
+  const columns = requestColumns(requests);
   const rows = requests.map((caseResult, position) =>
     columns
       .map((column) => {
@@ -280,7 +294,7 @@ function requestsSection(requests, noiseFloor) {
   );
   return `<section id="requests">
 <h2>Requests</h2>
-<div class="scroll">
+${warning(headline)}<div class="scroll">
 <table>
 <thead><tr>${columns.map((column) => `<th${column.align === 'right' ? ' class="number"' : ''}>${escape(column.title)}</th>`).join('')}</tr></thead>
 <tbody>

@@ -2,7 +2,15 @@ import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
-import { isCostRanked, isRepeated, rankCases, rankRequests, relativeReference, runNotesText } from './ranking.js';
+import {
+  disturbedHeadline,
+  isCostRanked,
+  isRepeated,
+  rankCases,
+  rankRequests,
+  relativeReference,
+  runNotesText,
+} from './ranking.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { overBoundText } from './udp-bound.js';
 import { isReverse, percent, rankingColumns } from './ranking-columns.js';
@@ -33,6 +41,8 @@ export function formatMarkdownReport(given) {
       : 'the run was cut short';
     lines.push(`**Incomplete:** ${cause}.`, '');
   }
+  const headline = disturbedHeadline([...ranked, ...rankRequests(result)]);
+  if (headline) lines.push(`**${escape(headline)}**`, '');
   if (ranked.length > 0) {
     const notes = runNotesText(result);
     lines.push(
@@ -46,7 +56,7 @@ export function formatMarkdownReport(given) {
         ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by"
         : 'Ranked by') +
         ' the bitrate the receiving end got' +
-        `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N**: its interval overlaps that of rank N, so their order may be the noise's` : ''}` +
+        `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N-#M**: its interval overlaps those of ranks N to M, above or below, so their order may be the noise's` : ''}` +
         `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}` +
         '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.' +
         `${notes ? ` ${notes}` : ''}`,
@@ -55,7 +65,7 @@ export function formatMarkdownReport(given) {
   }
   const requests = rankRequests(result);
   if (requests.length > 0) {
-    const columns = requestColumns(requests, { noiseFloor: result.noiseFloor });
+    const columns = requestColumns(requests);
     lines.push(
       row(columns.map((column) => column.title)),
       row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),

@@ -4,6 +4,7 @@ import {
   convergenceNote,
   intervalText,
   isRepeated,
+  levelsText,
   pairCostText,
   rankNote,
   relativeCell,
@@ -29,9 +30,10 @@ const COLUMNS = [
   { title: 'Sender', align: 'right', cell: (caseResult) => formatBitrate(caseResult.sender.bits_per_second) },
   {
     title: (cases) =>
-      cases.some((caseResult) => intervalText(caseResult.receiver))
-        ? `Receiver [${levelText(cases)} interval]`
-        : 'Receiver',
+      withLevel(
+        'Receiver',
+        cases.map((caseResult) => caseResult.receiver),
+      ),
     align: 'right',
     style: 'strong',
     cell: (caseResult) =>
@@ -70,7 +72,11 @@ const COLUMNS = [
       cost ? `${formatFixed(cost.client.cpuSecondsPerGB, 2)}, ${formatFixed(cost.server.cpuSecondsPerGB, 2)}` : '',
   },
   {
-    title: 'CPU s/GB pair [interval]',
+    title: (cases) =>
+      withLevel(
+        'CPU s/GB pair',
+        cases.map((caseResult) => caseResult.cost?.pair),
+      ),
     align: 'right',
     when: (cases, { byCost }) => byCost,
     cell: ({ cost }) => (cost ? pairCostText(cost) : ''),
@@ -115,10 +121,11 @@ export function rankingColumns(ranked, context = { reference: null, byCost: fals
   }));
 }
 
-// '95%' (or '99.9%'): the level of the ranked cases' intervals.
-function levelText(cases) {
-  const { level } = cases.find((caseResult) => intervalText(caseResult.receiver)).receiver;
-  return `${formatFixed(level * 100, 1).replace(/\.0$/, '')}%`;
+// 'Receiver [75% interval]': a column's title with the level its
+// intervals actually hold; the title alone when none has one.
+function withLevel(title, summaries) {
+  const level = levelsText(summaries);
+  return level ? `${title} [${level} interval]` : title;
 }
 
 export function percent(fraction) {

@@ -127,34 +127,75 @@ export function intervalText(side) {
 // ' at N%' where too few rounds give it only at a lower level than asked;
 // '' without one. Bitrates, costs and request rates all print their
 // intervals through this, so they read alike in every report.
-export function bracketedInterval({ low, high, coverage, level }, format) {
-  if (low === null || low === undefined) return '';
-  const range = `${format(low)}-${format(high)}`;
-  return coverage < level ? `[${range} at ${formatFixed(coverage * 100, 0)}%]` : `[${range}]`;
+export function bracketedInterval(summary, format) {
+  if (!hasInterval(summary)) return '';
+  const range = `${format(summary.low)}-${format(summary.high)}`;
+  return isBelowLevel(summary) ? `[${range} at ${levelPercent(summary)}]` : `[${range}]`;
 }
 
-// Whether the receiver interval of ranked[position] overlaps that of a
-// case ranked above it: their order may then be the noise's, not the
+const hasInterval = (summary) => Boolean(summary) && summary.low !== null && summary.low !== undefined;
+const isBelowLevel = ({ coverage, level }) => coverage < level;
+
+// The level a summary's interval holds: the level asked, or the lower one
+// its rounds reach ('75%' with 3).
+function levelPercent(summary) {
+  return isBelowLevel(summary)
+    ? `${formatFixed(summary.coverage * 100, 0)}%`
+    : `${formatFixed(summary.level * 100, 1).replace(/\.0$/, '')}%`;
+}
+
+// The level these summaries' intervals actually hold, for a header or a
+// legend: '75%' when three rounds gave every one min..max, '75%-95%' when
+// they differ; '' when none has an interval.
+export function levelsText(summaries) {
+  const levels = summaries.filter(hasInterval).map((summary) => ({
+    value: isBelowLevel(summary) ? summary.coverage : summary.level,
+    text: levelPercent(summary),
+  }));
+  if (levels.length === 0) return '';
+  const sorted = levels.sort((a, b) => a.value - b.value);
+  const [lowest, highest] = [sorted[0], sorted.at(-1)];
+  return lowest.text === highest.text ? lowest.text : `${lowest.text}-${highest.text}`;
+}
+
+// The figure ranked cases are set side by side on: the pair's cost when
+// ranked by cost, else the receiver bitrate.
+const rankedFigure = (byCost) => (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver);
+
+// Whether the interval of ranked[position] overlaps that of any other
+// ranked case: its order against them may then be the noise's, not the
 // code's. Ranked by cost (byCost), the pair's cost intervals are set side
 // by side.
-export function overlapsAbove(ranked, position, byCost = false) {
-  return (
-    highestOverlap(ranked, position, (caseResult) => (byCost ? caseResult.cost?.pair : caseResult.receiver)) !== -1
-  );
+export function overlapsAny(ranked, position, byCost = false) {
+  return overlappingRanks(ranked, position, rankedFigure(byCost)).length > 0;
 }
 
-// The highest rank above ranked[position] whose interval overlaps its own,
-// by `figure`, as a position; -1 for none. However far up it is, the
-// figures cannot put the case below it: 'overlaps #3' on rank 5 says so
-// where the neighbour alone would say 'overlaps #4'.
-function highestOverlap(ranked, position, figure) {
-  return ranked.slice(0, position).findIndex((above) => intervalsOverlap(figure(above), figure(ranked[position])));
+// The ranks (from 1), above and below, whose interval of `figure`
+// overlaps that of ranked[position]: the figures put it on neither side
+// of them.
+function overlappingRanks(ranked, position, figure) {
+  const own = figure(ranked[position]);
+  return ranked.flatMap((other, at) => (at !== position && intervalsOverlap(figure(other), own) ? [at + 1] : []));
 }
 
-function intervalsOverlap(above, below) {
-  if (!above || !below) return false;
-  if (above.low === null || above.low === undefined || below.low === null || below.low === undefined) return false;
-  return below.high >= above.low && above.high >= below.low;
+function intervalsOverlap(one, other) {
+  if (!hasInterval(one) || !hasInterval(other)) return false;
+  return other.high >= one.low && one.high >= other.low;
+}
+
+// 'overlaps #2-#5' (every rank from 2 to 5 but its own), 'overlaps #1
+// and #4' (ranks 2 and 3 apart from it), so each pair can be read off a
+// row; '' for none. `own` is the row's rank: a range runs across it.
+export function overlapText(ranks, own) {
+  if (ranks.length === 0) return '';
+  const runs = [];
+  for (const rank of ranks) {
+    const last = runs.at(-1);
+    if (last && (rank === last[1] + 1 || (rank === own + 1 && last[1] === own - 1))) last[1] = rank;
+    else runs.push([rank, rank]);
+  }
+  const names = runs.map(([from, to]) => (from === to ? `#${from}` : `#${from}-#${to}`));
+  return `overlaps ${names.length === 1 ? names[0] : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`}`;
 }
 
 // Without intervals to set side by side (one round), whether the median of
@@ -164,48 +205,52 @@ function intervalsOverlap(above, below) {
 export function withinNoiseAbove(ranked, position, noiseFloor) {
   if (position === 0 || !noiseFloor) return false;
   const [above, below] = [ranked[position - 1].receiver, ranked[position].receiver];
-  return closerThanNoise(above, below, above.bits_per_second, below.bits_per_second, noiseFloor);
-}
-
-// Only where there is no interval to judge by.
-function closerThanNoise(above, below, aboveValue, belowValue, noiseFloor) {
-  if (above.low !== null && above.low !== undefined) return false;
-  return Math.abs(aboveValue - belowValue) < noiseFloor.cv * aboveValue;
+  if (hasInterval(above)) return false;
+  return Math.abs(above.bits_per_second - below.bits_per_second) < noiseFloor.cv * above.bits_per_second;
 }
 
 // The request workload's rank note, by the same rules on requests per
-// second: 'disturbed', 'overlaps #2', 'within noise of #2' (one round,
-// closer than the noise floor's cv), or ''.
-export function requestsRankNote(ranked, position, noiseFloor) {
-  const disturbed = disturbedNote(ranked[position]);
-  if (position === 0) return disturbed;
-  const [above, below] = [ranked[position - 1].requests, ranked[position].requests];
-  const overlapped = highestOverlap(ranked, position, (caseResult) => caseResult.requests);
-  if (overlapped !== -1) return joinNotes(disturbed, `overlaps #${overlapped + 1}`);
-  if (noiseFloor && closerThanNoise(above, below, above.requestsPerSecond, below.requestsPerSecond, noiseFloor))
-    return joinNotes(disturbed, `within noise of #${position}`);
-  return disturbed;
+// second: 'disturbed', 'overlaps #1-#3', or ''. Never 'within noise': the
+// noise floor is a bulk stream's bitrate, not a request rate's spread.
+export function requestsRankNote(ranked, position) {
+  const overlapped = overlapText(
+    overlappingRanks(ranked, position, (caseResult) => caseResult.requests),
+    position + 1,
+  );
+  return joinNotes(disturbedNote(ranked[position]), overlapped);
 }
 
 // What the ranking says of ranked[position]: 'disturbed' (other work took
-// the CPU it needed, docs/statistics.md), 'overlaps #2' (its interval
-// overlaps that of rank 2, the highest it overlaps), 'within noise of #2' (one round,
-// closer than the noise floor), 'cipher faster than #2' (a case of the
-// same chain ranked above it although its own cipher is the faster, by
-// more than the noise), or '' for a rank the figures stand behind.
-// `byCost`: ranked by cost.
+// the CPU it needed, docs/statistics.md), 'overlaps #2-#4' (its interval
+// overlaps those of ranks 2 to 4, above or below it), 'within noise of #2'
+// (one round, closer than the noise floor), 'cipher faster than #2' (a
+// case of the same chain ranked above it although its own cipher is the
+// faster, by more than the noise), or '' for a rank the figures stand
+// behind. `byCost`: ranked by cost.
 export function rankNote(ranked, position, { byCost = false, noiseFloor = null } = {}) {
   const notes = [disturbedNote(ranked[position])];
-  const overlapped = highestOverlap(ranked, position, (caseResult) =>
-    byCost ? caseResult.cost?.pair : caseResult.receiver,
-  );
-  if (overlapped !== -1) notes.push(`overlaps #${overlapped + 1}`);
+  const overlapped = overlapText(overlappingRanks(ranked, position, rankedFigure(byCost)), position + 1);
+  if (overlapped) notes.push(overlapped);
   else if (!byCost && withinNoiseAbove(ranked, position, noiseFloor)) notes.push(`within noise of #${position}`);
   if (!byCost) notes.push(againstCeilingNote(ranked, position, noiseFloor));
   return joinNotes(...notes);
 }
 
 const joinNotes = (...notes) => notes.filter(Boolean).join(', ');
+
+// Above every ranking, where a reader looks first: how many ranked cases
+// stayed disturbed, and that their order is then not one, whatever
+// their intervals say. '' when none was.
+export function disturbedHeadline(ranked) {
+  const disturbed = ranked.filter((caseResult) => caseResult.disturbed).length;
+  if (disturbed === 0) return '';
+  const all = disturbed === ranked.length;
+  const cases = `${disturbed} of ${ranked.length} ranked ${ranked.length === 1 ? 'case was' : 'cases were'}`;
+  const order = all
+    ? 'this order is not a ranking'
+    : `the ${disturbed === 1 ? 'rank' : 'ranks'} marked disturbed ${disturbed === 1 ? 'is' : 'are'} not an order`;
+  return `DISTURBED: ${cases} measured while other processes took the CPU they needed: ${order}, whatever the intervals say; measure again on a quieter machine.`;
+}
 
 // 'disturbed' for a case whose only run stayed disturbed after being
 // measured again, 'disturbed in 1 of 3 runs' for one with more runs, ''

@@ -1,5 +1,5 @@
 import { caseLabel } from './case-label.js';
-import { bracketedInterval, relativeCell, requestsRankNote } from './ranking.js';
+import { bracketedInterval, levelsText, relativeCell, requestsRankNote } from './ranking.js';
 import { formatFixed } from './units.js';
 import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
 
@@ -35,11 +35,11 @@ const RELATIVE_COLUMN = Object.freeze({
 });
 
 // The columns for these ranked cases: the ratio's only when a case has
-// one. Requests per second carry the rank note against the case ranked
-// above, as the bitrate ranking marks its ranks. `noiseFloor`: the run's.
-export function requestColumns(ranked, { noiseFloor = null } = {}) {
+// one. Requests per second carry the rank note, as the bitrate ranking
+// marks its ranks.
+export function requestColumns(ranked) {
   const noted = (caseResult) => {
-    const note = requestsRankNote(ranked, ranked.indexOf(caseResult), noiseFloor);
+    const note = requestsRankNote(ranked, ranked.indexOf(caseResult));
     return note ? `${rateCell(caseResult)}, ${note}` : rateCell(caseResult);
   };
   const columns = COLUMNS.map((column) => (column.title === 'req/s' ? { ...column, cell: noted } : column));
@@ -53,13 +53,21 @@ export function requestsNote(ranked, { noiseFloor = null } = {}) {
   const mode = first.newConnections
     ? 'a new connection for every request (its handshake included)'
     : 'kept-alive connections';
-  const repeated = ranked.some((caseResult) => caseResult.runs.length > 1);
+  const level = levelsText(ranked.map((caseResult) => caseResult.requests));
   return (
     `${first.concurrency} clients, ${mode}; latency in ms; ranked by requests per second` +
-    `${repeated ? ", the median over runs with its 95% interval ('at N%' where too few runs reach 95%); overlaps #N: its interval overlaps that of rank N, so their order may be the noise's" : ''}` +
-    `${noiseFloor ? `; within noise of #N: closer to rank N than direct's own spread (cv ${formatFixed(noiseFloor.cv * 100, 1)}%)` : ''}; CPU: relay client + server` +
+    `${level ? `, the median over runs with its ${level} interval ('at N%' where too few runs reach the level asked); overlaps #N-#M: its interval overlaps those of ranks N to M, so their order may be the noise's` : ''}` +
+    `${noiseFloorNote(noiseFloor)}; CPU: relay client + server` +
     `${generatorNote(ranked)}.`
   );
+}
+
+// The noise floor is direct's bulk TCP spread, which says nothing of how
+// much a request rate varies: requests per second are never judged by it,
+// and a run that measured one says so.
+function noiseFloorNote(noiseFloor) {
+  if (!noiseFloor) return '';
+  return `; no noise floor applies to requests per second (direct's, cv ${formatFixed(noiseFloor.cv * 100, 1)}%, is a TCP stream's bitrate)`;
 }
 
 // Which load generator ran, and the rows it may have squeezed: '*' in the
@@ -75,7 +83,7 @@ function generatorNote(ranked) {
       : `; * ${name} took over ${percent(GENERATOR_SHARE_LIMIT)} of the machine with under ${percent(IDLE_LIMIT)} left idle in ` +
         `${squeezed.map((caseResult) => `${caseResult.requests.generator.squeezedRuns} of ${caseResult.runs.length} runs of ${caseLabel(caseResult)}`).join(', ')}: ` +
         'it took that CPU from what it measured, so the row may read slower than it is';
-  return `; load gen: ${name}'s own CPU${marked}`;
+  return `; load gen ms/1k: ${name}'s own CPU ms per 1,000 requests, (N%) its share of all cores' time${marked}`;
 }
 
 const percent = (share) => `${Math.round(share * 100)}%`;

@@ -7,10 +7,12 @@ import {
   againstCeilingNote,
   cannotTellFromReference,
   convergenceNote,
+  disturbedHeadline,
   intervalText,
   isCostRanked,
   isRepeated,
-  overlapsAbove,
+  levelsText,
+  overlapsAny,
   pairCostText,
   rankCases,
   rankNote,
@@ -159,6 +161,8 @@ export function formatRanking(given, { color = false } = {}) {
       '',
     );
   }
+  const headline = disturbedHeadline([...ranked, ...rankRequests(result)]);
+  if (headline) lines.push(paint.yellow.bold(headline), '');
   const rankWidth = Math.max(2, String(ranked.length).length);
   const reference = relativeReference(result);
   for (const [position, caseResult] of ranked.entries()) {
@@ -192,7 +196,7 @@ export function formatRanking(given, { color = false } = {}) {
   // the machine was and what the marks mean follow it.
   const requests = rankRequests(result);
   if (requests.length > 0) {
-    const columns = requestColumns(requests, { noiseFloor: result.noiseFloor });
+    const columns = requestColumns(requests);
     const rows = [
       columns.map((column) => column.title),
       ...requests.map((caseResult, position) => columns.map((column) => column.cell(caseResult, position + 1))),
@@ -303,14 +307,14 @@ function rankingNotes(result, ranked, reference, paint) {
   if (withInterval.length > 0) {
     const { level } = withInterval[0].receiver;
     notes.push(
-      `[low-high]: the ${plainPercent(level)} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)} needs ${roundsForLevel(level)}).`,
+      `[low-high]: the ${levelsText(withInterval.map((caseResult) => caseResult.receiver))} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)}, the level asked, needs ${roundsForLevel(level)}).`,
     );
   }
-  const overlapping = ranked.filter((_, position) => overlapsAbove(ranked, position, isCostRanked(result))).length;
+  const overlapping = ranked.filter((_, position) => overlapsAny(ranked, position, isCostRanked(result))).length;
   if (overlapping > 0)
     notes.push(
       paint.yellow(
-        `overlaps #N: ${overlapping} ${overlapping === 1 ? "case's interval overlaps" : "cases' intervals overlap"} that of rank N (the highest they overlap), so their order against it and the ranks between may be the noise's.`,
+        `overlaps #N-#M: ${overlapping} ${overlapping === 1 ? "case's interval overlaps" : "cases' intervals overlap"} those of ranks N to M, above or below, so their order against those may be the noise's; a rank not named is apart.`,
       ),
     );
   if (reference) {
@@ -336,7 +340,7 @@ function rankingNotes(result, ranked, reference, paint) {
       ),
     );
   }
-  if (result.noiseFloor) {
+  if (result.noiseFloor && ranked.length > 0) {
     notes.push(noiseFloorText(result.noiseFloor));
     const close = ranked.filter((_, position) => withinNoiseAbove(ranked, position, result.noiseFloor)).length;
     if (close > 0)

@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { formatHtmlReport } from '../../lib/report/html-report.js';
 import { formatMarkdownReport } from '../../lib/report/markdown-report.js';
+import { overlapText, rankNote } from '../../lib/report/ranking.js';
 import { formatRanking, formatTextReport } from '../../lib/report/text-report.js';
 import { RESULT_VERSION, upgradeResult } from '../../lib/result.js';
 import { medianInterval, summarise } from '../../lib/statistics/summaries.js';
@@ -78,7 +79,11 @@ test('six rounds: every figure with its 95% interval; overlapping ranks marked; 
   );
 
   const ranking = formatRanking(result);
-  assert.match(ranking, / 1: Test Case 0, Bitrate=\[[^\]]+, 3\.01 Gbits\/sec \[2\.90-3\.10\]\], median of 6, /);
+  // Ranks 1 and 2 overlap: each row names the other.
+  assert.match(
+    ranking,
+    / 1: Test Case 0, Bitrate=\[[^\]]+, 3\.01 Gbits\/sec \[2\.90-3\.10\]\], median of 6, cv [\d.]+%, overlaps #2, /,
+  );
   assert.match(
     ranking,
     / 2: Test Case 1, Bitrate=\[[^\]]+ \[2\.80-3\.04\]\], median of 6, cv [\d.]+%, overlaps #1, 0\.97 x \[0\.95-1\.01\] ss-base \+ ss-aead-cipher\(aes-128-gcm\) \(cannot be told apart from ss-base \+ ss-aead-cipher\(aes-128-gcm\)\), /,
@@ -90,7 +95,7 @@ test('six rounds: every figure with its 95% interval; overlapping ranks marked; 
   assert.doesNotMatch(ranking, /3: Test Case 2.*overlaps/);
   assert.match(
     ranking,
-    /\n\[low-high\]: the 95% interval of the median receiver bitrate \(docs\/statistics.md\); 'at N%' marks one that too few rounds give only at N% \(95% needs 6\)\./,
+    /\n\[low-high\]: the 95% interval of the median receiver bitrate \(docs\/statistics.md\); 'at N%' marks one that too few rounds give only at N% \(95%, the level asked, needs 6\)\./,
   );
   assert.match(
     ranking,
@@ -114,6 +119,70 @@ test('six rounds: every figure with its 95% interval; overlapping ranks marked; 
   );
   assert.match(html, /error bar: its 95% interval/);
   assert.match(html, /<span class="marker">overlaps #1<\/span>/);
+  assert.match(html, /<span class="marker">overlaps #2<\/span>/);
+});
+
+// The default run: 3 rounds, so every interval is min..max at 75 %,
+// whatever level was asked; an interval overlaps ranks below it as well
+// as above, and each row names every rank it cannot be told from.
+test('three rounds: headers say 75%, and each row names the ranks it overlaps as a range', () => {
+  const cases = [
+    caseOf(0, 'aes-128-gcm', [10.0e9, 10.4e9, 9.6e9]),
+    caseOf(1, 'aes-192-gcm', [9.5e9, 9.7e9, 9.9e9]),
+    caseOf(2, 'aes-256-gcm', [9.0e9, 9.2e9, 9.8e9]),
+    caseOf(3, 'chacha20-ietf-poly1305', [8.9e9, 8.8e9, 9.1e9]),
+    caseOf(4, 'aes-128-ctr', [5e9, 5.1e9, 4.9e9]),
+  ];
+  const result = { ...resultOf(cases, { repeat: 3 }), rounds: 3 };
+  assert.deepEqual(
+    [0, 1, 2, 3, 4].map((position) => rankNote(cases, position)),
+    ['overlaps #2-#3', 'overlaps #1-#3', 'overlaps #1-#4', 'overlaps #3', ''],
+  );
+  // Ranks apart from a row are left out of its range.
+  assert.equal(overlapText([1, 4], 2), 'overlaps #1 and #4');
+  assert.equal(overlapText([1, 3, 5, 6], 4), 'overlaps #1 and #3-#6');
+  const ranking = formatRanking(result);
+  assert.match(
+    ranking,
+    / 3: Test Case 2, Bitrate=\[[^\]]+ \[9\.00-9\.80 at 75%\]\], median of 3, cv [\d.]+%, overlaps #1-#4, /,
+  );
+  assert.match(ranking, /\n\[low-high\]: the 75% interval of the median receiver bitrate /);
+  assert.match(formatMarkdownReport(result), /\| Receiver \[75% interval\] \|/);
+  assert.doesNotMatch(formatMarkdownReport(result), /95% interval/);
+  const html = formatHtmlReport(result);
+  assert.match(html, /<th class="number">Receiver \[75% interval\]<\/th>/);
+  assert.match(html, /error bar: its 75% interval/);
+  // A case with more rounds beside them: the header gives the range.
+  cases[0] = caseOf(0, 'aes-128-gcm', [10.0e9, 10.4e9, 9.6e9, 10.1e9, 10.2e9, 9.9e9]);
+  assert.match(formatMarkdownReport({ ...result, cases }), /\| Receiver \[75%-95% interval\] \|/);
+});
+
+test('disturbed cases: the ranking says so above its rows, in every format, and on each disturbed row', () => {
+  const disturbed = { runs: 3, of: 3, reason: "other processes took 34% of the machine's CPU (limit 10%)" };
+  const cases = [
+    caseOf(0, 'aes-192-gcm', [9.0e9, 8.78e9, 10.02e9], { disturbed }),
+    caseOf(1, 'aes-128-gcm', [6.13e9, 5.88e9, 7.56e9], { disturbed: { ...disturbed, runs: 1 } }),
+  ];
+  const result = { ...resultOf(cases, { repeat: 3 }), rounds: 3 };
+  const headline =
+    'DISTURBED: 2 of 2 ranked cases were measured while other processes took the CPU they needed: this order is not a ranking, whatever the intervals say; measure again on a quieter machine.';
+  const ranking = formatRanking(result);
+  assert.ok(ranking.startsWith(`(ranking):\n\n${headline}\n\n 1: Test Case 0, `), ranking);
+  assert.match(ranking, / 1: Test Case 0, [^\n]*, disturbed in 3 of 3 runs, /);
+  assert.match(ranking, / 2: Test Case 1, [^\n]*, disturbed in 1 of 3 runs, /);
+  const markdown = formatMarkdownReport(result);
+  assert.ok(markdown.indexOf(`**${headline}**\n\n| # |`) !== -1, markdown);
+  assert.equal((markdown.match(/\*\*disturbed in \d of 3 runs\*\*/g) ?? []).length, 2);
+  const html = formatHtmlReport(result);
+  assert.ok(html.includes(`<h2>Ranking</h2>\n<p class="warning">${headline}</p>\n<div class="scroll">`));
+  // One of them only: the ranks marked are not an order.
+  cases[1] = { ...cases[1], disturbed: null };
+  assert.match(
+    formatRanking({ ...result, cases }),
+    /\(ranking\):\n\nDISTURBED: 1 of 2 ranked cases were measured while other processes took the CPU they needed: the rank marked disturbed is not an order, /,
+  );
+  // None: nothing above the rows.
+  assert.ok(formatRanking(resultOf([cases[1]])).startsWith('(ranking):\n\n 1: '));
 });
 
 test("one round with a noise floor: ranks closer than the machine's own spread are marked", () => {

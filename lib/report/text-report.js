@@ -24,7 +24,7 @@ import {
   withinNoiseAbove,
 } from './ranking.js';
 import { machineLoadText } from './machine-load.js';
-import { isOverBound, overBoundText } from './udp-bound.js';
+import { isOverBound, overBoundText, searchedRateText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
@@ -455,19 +455,19 @@ function spreadLines(caseResult, paint) {
 }
 
 // With --udp: what iperf3 -u's receiver counted (medians over the runs),
-// and whether a run lost more than the bound.
+// what a --max-loss search found, and whether a run at a fixed rate lost
+// more than the bound (a search says so on its own line).
 function udpLines(caseResult, paint) {
   const { udp } = caseResult;
   if (!udp) return [];
   const lost = `${formatFixed(udp.lost_percent, 2)}% (${udp.lost_packets} of ${udp.packets})`;
-  const bisected = udp.max_loss
-    ? [
-        `${'max rate'.padEnd(LABEL_WIDTH)}  ${udp.max_loss.rate_bps === null ? 'none' : formatBitrate(udp.max_loss.rate_bps)} offered with at most ${udp.max_loss.percent}% lost (the search; the figures above are that run's)`,
-      ]
-    : [];
-  const bound = isOverBound(caseResult)
-    ? [paint.yellow.bold(`${'loss bound'.padEnd(LABEL_WIDTH)}  ${overBoundText(caseResult)}`)]
-    : [];
+  const searched = searchedRateText(caseResult);
+  const marked = isOverBound(caseResult) ? paint.yellow.bold : (text) => text;
+  const bisected = searched ? [marked(`${'max rate'.padEnd(LABEL_WIDTH)}  ${searched}`)] : [];
+  const bound =
+    isOverBound(caseResult) && !searched
+      ? [paint.yellow.bold(`${'loss bound'.padEnd(LABEL_WIDTH)}  ${overBoundText(caseResult)}`)]
+      : [];
   return [
     ...alignTable(
       [

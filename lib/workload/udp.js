@@ -144,7 +144,9 @@ export function summariseUdp(runs) {
   if (measured.length === 0) return null;
   const middle = (field) => median(measured.map((figures) => figures[field]));
   return {
-    offered_bps: measured[0].offered_bps,
+    // A search's runs each offered the rate it found (or its lowest):
+    // the median, as every other figure here is.
+    offered_bps: middle('offered_bps'),
     length: measured[0].length,
     packets: middle('packets'),
     lost_packets: middle('lost_packets'),

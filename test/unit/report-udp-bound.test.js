@@ -8,6 +8,7 @@ import { formatMarkdownReport } from '../../lib/report/markdown-report.js';
 import { rankCases } from '../../lib/report/ranking.js';
 import { formatCaseBlock, formatRanking } from '../../lib/report/text-report.js';
 import { workloadOf } from '../../lib/report/workload.js';
+import { summariseUdp } from '../../lib/workload/udp.js';
 
 const fixture = () => JSON.parse(readFileSync(new URL('../fixtures/result-v2.json', import.meta.url), 'utf8'));
 
@@ -127,5 +128,74 @@ test('compare and history tell a searched UDP rate from an offered one, and an o
     described({ maxLoss: 1, rateSearch: false }),
     described({ maxLoss: null, rateSearch: false }),
     'the bound decides the ranking, not the figures',
+  );
+});
+
+// A --max-loss search in three rounds, each round's run at the rate it
+// found (or, finding none, at its lowest probe), summarised as the runner
+// does: the block's figures and its 'max rate' line say one thing.
+function searchedCase(found) {
+  const [caseResult] = upgradeResult(fixture()).cases;
+  const runs = found.map(([rate, lost], repeat) => ({
+    ...caseResult.runs[0],
+    repeat,
+    udp: {
+      offered_bps: rate ?? 31.25e6,
+      length: 1200,
+      packets: 10000,
+      lost_packets: lost * 100,
+      lost_percent: lost,
+      jitter_ms: 0.1,
+      out_of_order: 0,
+      loss_bound: 1,
+      max_loss: { percent: 1, rate_bps: rate, probes: [] },
+    },
+  }));
+  return { ...caseResult, runs, udp: summariseUdp(runs), ceiling: null, relative: null };
+}
+
+const udpRow = (block) => block.split('\n')[block.split('\n').findIndex((line) => line.startsWith('udp')) + 1];
+
+test('a searched UDP block says which runs its figures are from, and either the rate found or that none was', () => {
+  // Every round found a rate: the offered figure is their median, as the bitrates are.
+  const all = formatCaseBlock(
+    searchedCase([
+      [62.5e6, 0.5],
+      [125e6, 0.2],
+      [93.75e6, 0.8],
+    ]),
+  );
+  assert.match(udpRow(all), /^ +93\.8 Mbits\/sec +1200 B +0\.50% /);
+  assert.match(
+    all,
+    /^max rate +93\.8 Mbits\/sec offered with at most 1% lost \(the median of 3 rounds\); the figures above are the medians of each round's run at the rate it found$/m,
+  );
+  assert.doesNotMatch(all, /that run's|loss bound/);
+
+  // Two rounds found 31.2 Mbit/s, the third none at that lowest rate: one
+  // line says both, and that the row is not ranked.
+  const some = formatCaseBlock(
+    searchedCase([
+      [31.25e6, 0.5],
+      [31.25e6, 0.2],
+      [null, 56.7],
+    ]),
+  );
+  assert.match(
+    some,
+    /^max rate +31\.2 Mbits\/sec offered with at most 1% lost in 2 of 3 rounds; none in 1 \(lost 56\.7% at 31\.2 Mbits\/sec, the lowest rate searched\): not ranked; the figures above are the medians of each round's run at the rate it found or its lowest$/m,
+  );
+  assert.doesNotMatch(some, /loss bound/);
+
+  // One run that found none.
+  const none = formatCaseBlock(searchedCase([[null, 12.5]]));
+  assert.match(
+    none,
+    /^max rate +none with at most 1% lost \(lost 12\.5% at 31\.2 Mbits\/sec, the lowest rate searched\): not ranked; the figures above are that run's$/m,
+  );
+  assert.equal(
+    (none.match(/31\.2 Mbits\/sec/g) ?? []).length,
+    2,
+    'the rate appears in the udp row and the max rate line only',
   );
 });

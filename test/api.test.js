@@ -49,6 +49,8 @@ function shape(file) {
       .replace(/, N%N% stolen\./g, '.')
       .replace(/ N of N cases were disturbed: [^.]*\./g, '')
       .replace(/(\*\*|<p class="warning">)?DISTURBED: [^\n]*\n\n?/g, '')
+      .replace(/(, )?<span class="mark">(disturbed( in N of N runs)?|within noise of #N)<\/span>/g, '')
+      .replace(/ <span class="marker"><\/span>/g, '')
       .replace(/(, | \*\*| <span class="marker">)disturbed( in N of N runs)?(\*\*|<\/span>)?/g, '')
       // Whether a case ranks within noise of the one above is measured too:
       // it follows from two bitrates and the noise floor's spread.

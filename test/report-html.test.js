@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { formatHtmlReport } from '../lib/report/html-report.js';
+import { upgradeResult } from '../lib/result.js';
 
 // The page as Chromium lays it out; what the HTML says without a browser
 // is test/unit/report-html.test.js's.
@@ -267,6 +268,111 @@ test(
       // One number of decimals on every tick.
       const decimals = new Set(laid.ticks.map((tick) => (tick.split('.')[1] ?? '').length));
       assert.equal(decimals.size, 1, `ticks ${laid.ticks.join(' ')}`);
+    }
+  },
+);
+
+// The default run on a loaded machine: three rounds a case (every interval
+// min..max, at 75 %), every case disturbed, costs, ceilings and a
+// reference beside them, as wide as a ranking gets. Made from the same
+// real run with those figures added the way the runner records them.
+function loadedRun() {
+  const result = upgradeResult(
+    JSON.parse(readFileSync(new URL('../docs/figures/peers-p1.json', import.meta.url), 'utf8')),
+  );
+  const disturbed = { runs: 3, of: 3, reason: "other processes took 34% of the machine's CPU (limit 10%)" };
+  for (const caseResult of result.cases.filter((each) => each.status === 'ok')) {
+    const { receiver, cost } = caseResult;
+    caseResult.receiver = { ...receiver, low: receiver.min, high: receiver.max, level: 0.95, coverage: 0.75 };
+    caseResult.disturbed = disturbed;
+    if (cost) {
+      const pair = cost.client.cpuSecondsPerGB + cost.server.cpuSecondsPerGB;
+      cost.pair = { cpuSecondsPerGB: pair, low: pair * 0.9, high: pair * 1.1, level: 0.95, coverage: 0.75 };
+    }
+    if (caseResult.presets && !caseResult.impl && !caseResult.ceiling) {
+      const ceiling = { encrypt_bps: 9.56e9, decrypt_bps: 11e9, size: 65536 };
+      caseResult.ceiling = { ...ceiling, efficiency: receiver.bits_per_second / ceiling.encrypt_bps };
+    }
+  }
+  return { ...result, rounds: 3 };
+}
+
+test(
+  'Chromium at 1200 px and 390 px, every case disturbed: the ranking fits, its warning and every mark on screen',
+  { timeout: 60_000 },
+  async (t) => {
+    const { chromium, skip } = await loadChromium();
+    if (skip) {
+      t.diagnostic(`skipped: ${skip}`);
+      t.skip(skip);
+      return;
+    }
+    const dir = await mkdtemp(join(tmpdir(), 'cipherbench-html-loaded-'));
+    let context = null;
+    t.after(async () => {
+      await context?.close();
+      await rm(dir, { recursive: true, force: true });
+    });
+    await mkdir(SHOTS, { recursive: true });
+    const page = join(dir, 'report.html');
+    await writeFile(page, formatHtmlReport(loadedRun()));
+    context = await chromium.launchPersistentContext(join(dir, 'profile'), {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: CHROMIUM_ARGS,
+    });
+    const tab = await context.newPage();
+    for (const width of [1200, 390]) {
+      await tab.setViewportSize({ width, height: 900 });
+      await tab.goto(pathToFileURL(page).href, { waitUntil: 'load' });
+      const laid = await tab.evaluate(() => {
+        const box = (element) => element.getBoundingClientRect();
+        const warning = document.querySelector('#ranking .warning');
+        const table = document.querySelector('#ranking table');
+        return {
+          pageWidth: document.documentElement.scrollWidth,
+          viewport: window.innerWidth,
+          table: { scrollWidth: table.scrollWidth, boxWidth: document.querySelector('#ranking .scroll').clientWidth },
+          // Above the table, whole, within the page's width.
+          warning: warning && {
+            text: warning.textContent,
+            left: box(warning).left,
+            right: box(warning).right,
+            above: box(warning).bottom <= box(table).top,
+          },
+          // Every cell's text within the cell (none clipped), and every
+          // mark of a rank within the page.
+          clippedCells: [...table.querySelectorAll('td')]
+            .filter((cell) => cell.scrollWidth > cell.clientWidth + 1)
+            .map((cell) => `${cell.dataset.title}: ${cell.textContent}`),
+          marks: [...table.querySelectorAll('td .marker .mark')].map((mark) => ({
+            text: mark.textContent,
+            left: box(mark).left,
+            right: box(mark).right,
+          })),
+          headerHeight: box(table.querySelector('thead tr')).height,
+        };
+      });
+      await tab.screenshot({ path: join(SHOTS, `loaded-${width}.png`), fullPage: true });
+      t.diagnostic(`screenshot: ${join(SHOTS, `loaded-${width}.png`)}`);
+
+      assert.equal(laid.pageWidth, laid.viewport, `${width} px: the page scrolls sideways (${laid.pageWidth} px wide)`);
+      assert.ok(
+        laid.table.scrollWidth <= laid.table.boxWidth,
+        `${width} px: the ranking table (${laid.table.scrollWidth} px) is wider than its box (${laid.table.boxWidth} px)`,
+      );
+      assert.match(laid.warning?.text ?? '', /^DISTURBED: 18 of 18 ranked cases were measured while other processes/);
+      assert.ok(
+        laid.warning.above && laid.warning.left >= 0 && laid.warning.right <= laid.viewport,
+        `${width} px: the warning`,
+      );
+      assert.deepEqual(laid.clippedCells, [], `${width} px: cells cut off`);
+      assert.equal(laid.marks.filter((mark) => /^disturbed in 3 of 3 runs$/.test(mark.text)).length, 18);
+      assert.ok(laid.marks.some((mark) => /^overlaps #\d+-#\d+/.test(mark.text)));
+      const offScreen = laid.marks.filter((mark) => mark.left < 0 || mark.right > laid.viewport);
+      assert.deepEqual(offScreen, [], `${width} px: marks off screen`);
+      // A header row of two or three lines, not a column squeezed to a word a line.
+      if (width === 1200) assert.ok(laid.headerHeight < 80, `1200 px: the header row is ${laid.headerHeight} px tall`);
     }
   },
 );

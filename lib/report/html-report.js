@@ -139,8 +139,10 @@ function cell(column, caseResult, rank, ranked) {
       : column.style === 'strong'
         ? `<strong>${escape(text)}</strong>`
         : escape(text);
-  const marker = column.marker?.(caseResult, rank, ranked);
-  return marker ? `${styled} <span class="marker">${escape(marker)}</span>` : styled;
+  // Each note whole on its line: a wrap falls between two notes.
+  const notes = [column.marker?.(caseResult, rank, ranked) ?? []].flat();
+  if (notes.length === 0) return styled;
+  return `${styled} <span class="marker">${notes.map((note) => `<span class="mark">${escape(note)}</span>`).join(', ')}</span>`;
 }
 
 // A chain or row name that wraps only at its spaces (after each ' + '
@@ -407,8 +409,13 @@ code .name { white-space: nowrap; }
   table.stacks td { display: grid; grid-template-columns: minmax(6rem, 40%) 1fr; column-gap: 0.5rem; border: 0; padding: 0.05rem 0.25rem; text-align: left; }
   table.stacks td::before { content: attr(data-title); color: #556; white-space: normal; }
   table.stacks td:has(> span:empty) { display: none; }
+  table.stacks td.number { white-space: normal; }
 }
 .marker { color: #b35900; font-weight: 600; }
+/* A rank's marks go under its figure, wrapping there: beside it, on one
+   line, they made the ranking wider than a laptop's page. */
+table.stacks td .marker { display: block; white-space: normal; font-size: 0.9em; }
+table.stacks td .marker .mark { white-space: nowrap; }
 tr.unstable { background: #fff6e5; }
 .warning { background: #fff0f0; border-left: 4px solid #c62828; padding: 0.5rem 0.75rem; }
 .note { color: #556; font-size: 0.9em; }

@@ -118,8 +118,8 @@ function codeBlock(lines) {
 function cell(column, caseResult, rank, ranked) {
   const text = escape(column.cell(caseResult, rank));
   const styled = column.style === 'code' ? `\`${text}\`` : column.style === 'strong' ? `**${text}**` : text;
-  const marker = column.marker?.(caseResult, rank, ranked);
-  return marker ? `${styled} **${marker}**` : styled;
+  const notes = [column.marker?.(caseResult, rank, ranked) ?? []].flat();
+  return notes.length > 0 ? `${styled} **${escape(notes.join(', '))}**` : styled;
 }
 
 // A '|' inside a cell would end it; a newline would end the table.

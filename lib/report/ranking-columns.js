@@ -6,7 +6,7 @@ import {
   isRepeated,
   levelsText,
   pairCostText,
-  rankNote,
+  rankNotes,
   relativeCell,
 } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
@@ -14,7 +14,8 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 // The ranking table's columns, shared by the Markdown and HTML exports so a
 // figure reads the same in both. Cells are plain text; `style` ('code' or
 // 'strong') and `marker` (a word flagging the row) are dressed by each
-// format; a marker is given (caseResult, rank, ranked). Columns for
+// format; a marker is given (caseResult, rank, ranked) and is a note, a
+// list of notes, or null. Columns for
 // spread, cost, transport, latency, ceiling and direction appear only when
 // some ranked case has them, so a plain run stays narrow. A title may
 // depend on the run: `title(ranked, context)`.
@@ -41,7 +42,7 @@ const COLUMNS = [
     // Ranks whose intervals overlap are not an order; a case the stopping
     // rule gave up on says how wide it stayed.
     marker: (caseResult, rank, ranked, context) =>
-      [rankNote(ranked, rank - 1, context), convergenceNote(caseResult)].filter(Boolean).join(', ') || null,
+      [...rankNotes(ranked, rank - 1, context), convergenceNote(caseResult)].filter(Boolean),
   },
   {
     title: (cases, { reference, byCost }) =>
@@ -54,7 +55,8 @@ const COLUMNS = [
   {
     title: 'Receiver min..max',
     align: 'right',
-    when: (cases) => cases.some(isRepeated),
+    // With 3 rounds the interval is min..max: the column would repeat it.
+    when: (cases) => cases.some((caseResult) => isRepeated(caseResult) && !intervalIsMinMax(caseResult.receiver)),
     cell: (caseResult) => (isRepeated(caseResult) ? spread(caseResult.receiver) : ''),
   },
   {
@@ -120,6 +122,8 @@ export function rankingColumns(ranked, context = { reference: null, byCost: fals
     marker: column.marker && ((caseResult, rank, all) => column.marker(caseResult, rank, all, context)),
   }));
 }
+
+const intervalIsMinMax = ({ low, high, min, max }) => low === min && high === max;
 
 // 'Receiver [75% interval]': a column's title with the level its
 // intervals actually hold; the title alone when none has one.

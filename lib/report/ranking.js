@@ -227,13 +227,18 @@ export function requestsRankNote(ranked, position) {
 // case of the same chain ranked above it although its own cipher is the
 // faster, by more than the noise), or '' for a rank the figures stand
 // behind. `byCost`: ranked by cost.
-export function rankNote(ranked, position, { byCost = false, noiseFloor = null } = {}) {
+export function rankNote(ranked, position, options = {}) {
+  return joinNotes(...rankNotes(ranked, position, options));
+}
+
+// The same notes as a list, for a printer that lays each out apart.
+export function rankNotes(ranked, position, { byCost = false, noiseFloor = null } = {}) {
   const notes = [disturbedNote(ranked[position])];
   const overlapped = overlapText(overlappingRanks(ranked, position, rankedFigure(byCost)), position + 1);
   if (overlapped) notes.push(overlapped);
   else if (!byCost && withinNoiseAbove(ranked, position, noiseFloor)) notes.push(`within noise of #${position}`);
   if (!byCost) notes.push(againstCeilingNote(ranked, position, noiseFloor));
-  return joinNotes(...notes);
+  return notes.filter(Boolean);
 }
 
 const joinNotes = (...notes) => notes.filter(Boolean).join(', ');

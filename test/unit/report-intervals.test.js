@@ -118,8 +118,8 @@ test('six rounds: every figure with its 95% interval; overlapping ranks marked; 
     /<g class="whisker receiver" data-case="0" [^>]*data-min="2900000000" data-max="3100000000" data-low="2900000000" data-high="3100000000" data-level="0\.95">/,
   );
   assert.match(html, /error bar: its 95% interval/);
-  assert.match(html, /<span class="marker">overlaps #1<\/span>/);
-  assert.match(html, /<span class="marker">overlaps #2<\/span>/);
+  assert.match(html, /<span class="marker"><span class="mark">overlaps #1<\/span><\/span>/);
+  assert.match(html, /<span class="marker"><span class="mark">overlaps #2<\/span><\/span>/);
 });
 
 // The default run: 3 rounds, so every interval is min..max at 75 %,
@@ -219,5 +219,8 @@ test('a case the stopping rule gave up on is flagged in text, Markdown and HTML'
   );
   assert.match(formatTextReport(result), /receiver  median .*  not converged: ±6\.1%/);
   assert.match(formatMarkdownReport(result), /\*\*not converged: ±6\.1%\*\*/);
-  assert.match(formatHtmlReport(result), /<span class="marker">not converged: ±6\.1%<\/span>/);
+  assert.match(
+    formatHtmlReport(result),
+    /<span class="marker"><span class="mark">not converged: ±6\.1%<\/span><\/span>/,
+  );
 });

@@ -15,10 +15,13 @@
 //     'address'  carries the target (exactly one per chain, first),
 //     'cipher'   encrypts the stream (at most one per chain),
 //     'disguise' shapes the wire as another protocol (last only),
-//     'transport' carries the whole chain (last only): it has no stages
-//       and gives transport(params, { note }) -> { accept(socket),
-//       connect(socket) }, the socket the relay server and client then
-//       read and write (chain/transport.js),
+//     'transport' carries the whole chain (after every other preset): it
+//       has no stages and gives transport(params, { note }) -> {
+//       accept(socket), connect(socket) }, the socket the relay server and
+//       client then read and write (chain/transport.js); transports stack,
+//       the last one in the chain nearest the wire,
+//   inside?: [names]: the transports that may carry this one, following it
+//     in the chain (ws: ['tls']); a transport without it comes last,
 //   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
 //   paramsProblems?(params) -> [{ param, message }]: rules between params,
 //   placement?(chain, index) -> message | undefined (rules beyond the roles),
@@ -91,6 +94,8 @@ const MODULES = {
   'obfs-http': () => import('./obfs/http.js'),
   'obfs-tls1.2-ticket': () => import('./obfs/tls1.2-ticket.js'),
   'simple-obfs': () => import('./simple-obfs.js'),
+  ws: () => import('./ws.js'),
+  httpupgrade: () => import('./httpupgrade.js'),
   tls: () => import('./tls.js'),
 };
 

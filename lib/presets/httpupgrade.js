@@ -1,0 +1,122 @@
+import {
+  checkTarget,
+  createHeadReader,
+  DEFAULT_HOST,
+  DEFAULT_PATH,
+  formatHead,
+  hasToken,
+  hostCheck,
+  parseHead,
+  parseRequestLine,
+  parseStatusLine,
+  pathCheck,
+} from '../wire/http-upgrade.js';
+import { layeredSocket } from '../wire/layered-socket.js';
+import { protocolError } from '../wire/protocol-error.js';
+
+// Xray's and sing-box's `httpupgrade` transport: the client's HTTP/1.1 GET
+// with Connection: Upgrade and Upgrade: websocket, the server's 101, and
+// from then on the connection's bytes as they are, with no frames. A web
+// server or CDN in front sees a WebSocket upgrade; the bytes cost nothing
+// more than TCP's.
+//
+// The client sends nothing after its request until the 101 has come: both
+// Xray's and sing-box's servers read the request through a buffer they
+// then drop, so bytes that arrive with it would be lost. It sends no
+// Sec-WebSocket-Key either: sing-box's server refuses a request that has
+// one, as a real WebSocket client's. A FIN is a FIN, as over TCP.
+function serverCodec({ path, host }, note) {
+  const heads = createHeadReader();
+  let open = false;
+  return {
+    start() {},
+    read(chunk, io) {
+      if (open) return io.deliver(chunk);
+      const done = heads.read(chunk);
+      if (!done) return;
+      const { startLine, headers } = parseHead(done.head);
+      checkTarget(parseRequestLine(startLine), headers, { path, host }, 'httpupgrade');
+      // Open before the answer goes out: a client may reply to it at once.
+      open = true;
+      // Xray's client compares the whole status line.
+      io.send([
+        formatHead('HTTP/1.1 101 Switching Protocols', [
+          ['Connection', 'Upgrade'],
+          ['Upgrade', 'websocket'],
+        ]),
+      ]);
+      note(`httpupgrade ${path}`);
+      io.open();
+      if (done.rest.length > 0) io.deliver(done.rest);
+    },
+    frame: (buffers) => buffers,
+    close: () => [],
+    ended() {
+      if (!open) throw protocolError('httpupgrade: the connection ended inside its upgrade request');
+    },
+  };
+}
+
+export const upgradeRequest = ({ path, host }) =>
+  formatHead(`GET ${path} HTTP/1.1`, [
+    ['Host', host],
+    ['Connection', 'Upgrade'],
+    ['Upgrade', 'websocket'],
+  ]);
+
+function clientCodec({ path, host }, note) {
+  const heads = createHeadReader();
+  let open = false;
+  return {
+    start(io) {
+      io.send([upgradeRequest({ path, host })]);
+    },
+    read(chunk, io) {
+      if (open) return io.deliver(chunk);
+      const done = heads.read(chunk);
+      if (!done) return;
+      const { startLine, headers } = parseHead(done.head);
+      const { status, line } = parseStatusLine(startLine);
+      if (status !== 101) throw protocolError(`httpupgrade: the server refused the upgrade to ${path}: ${line}`);
+      if (!hasToken(headers.get('upgrade'), 'websocket') || !hasToken(headers.get('connection'), 'upgrade')) {
+        throw protocolError('httpupgrade: a 101 without Upgrade: websocket and Connection: Upgrade');
+      }
+      note(`httpupgrade ${path}, Host ${host}`);
+      open = true;
+      io.open();
+      if (done.rest.length > 0) io.deliver(done.rest);
+    },
+    frame: (buffers) => buffers,
+    close: () => [],
+    ended() {
+      if (!open) throw protocolError('httpupgrade: the server closed before answering the upgrade');
+    },
+  };
+}
+
+export default {
+  name: 'httpupgrade',
+  summary:
+    "Xray's and sing-box's httpupgrade transport: an HTTP/1.1 upgrade, then the bytes as they are; tls may carry it",
+  roles: ['transport'],
+  inside: ['tls'],
+  params: {
+    path: { required: false, description: `the upgrade request's path (default ${DEFAULT_PATH})`, check: pathCheck },
+    host: {
+      required: false,
+      description: `client: the Host it sends (default ${DEFAULT_HOST}); server: when given, the only Host it upgrades`,
+      check: hostCheck,
+    },
+  },
+  prepare() {
+    return () => ({});
+  },
+  transport(params, { note = () => {} } = {}) {
+    const server = { path: params.path ?? DEFAULT_PATH, host: params.host };
+    const client = { path: server.path, host: params.host ?? DEFAULT_HOST };
+    return {
+      accept: (socket) => layeredSocket(socket, serverCodec(server, note)),
+      connect: (socket) => layeredSocket(socket, clientCodec(client, note)),
+    };
+  },
+};

@@ -1,25 +1,43 @@
 import { presetNamed } from '../presets/index.js';
 
 // What carries a chain's bytes between the relays: the plain TCP socket, or
-// what the chain's transport preset (the last, as tls is) wraps it in.
-// accept(socket) on the relay server and connect(socket) on the relay
-// client return the socket the relay reads and writes; `note(text)` hears
-// what a connection negotiated, once per different text.
+// what the chain's transport presets wrap it in. They stack: the last in
+// the chain is nearest the wire, so [vless, ws, tls] is TLS over TCP and
+// WebSocket inside TLS. accept(socket) on the relay server and
+// connect(socket) on the relay client return the socket the relay reads
+// and writes; `note(text)` hears what a connection negotiated, once per
+// different text, every layer's in one line, outermost first ("ws
+// /cipherbench over TLSv1.3 ...").
 const TCP = Object.freeze({ accept: (socket) => socket, connect: (socket) => socket });
 
-const transportEntry = (chain) => chain.find((candidate) => presetNamed(candidate.name)?.transport);
+const transportEntries = (chain) => chain.filter((candidate) => presetNamed(candidate.name)?.transport);
 
-// The name of the chain's transport preset, or undefined for plain TCP.
-export const chainTransport = (chain) => transportEntry(chain)?.name;
+// The chain's transports as a label ("ws + tls"), or undefined for plain TCP.
+export function chainTransport(chain) {
+  const names = transportEntries(chain).map((entry) => entry.name);
+  return names.length > 0 ? names.join(' + ') : undefined;
+}
 
 export function prepareTransport(chain, { note = () => {} } = {}) {
-  const entry = transportEntry(chain);
-  if (!entry) return TCP;
+  const entries = transportEntries(chain);
+  if (entries.length === 0) return TCP;
   const said = new Set();
-  const noteOnce = (text) => {
-    if (said.has(text)) return;
-    said.add(text);
-    note(text);
+  const heard = entries.map(() => undefined);
+  const noteLayer = (index) => (text) => {
+    heard[index] = text;
+    if (heard.includes(undefined)) return;
+    const line = heard.join(' over ');
+    if (said.has(line)) return;
+    said.add(line);
+    note(line);
   };
-  return presetNamed(entry.name).transport(entry.params ?? {}, { note: noteOnce });
+  const layers = entries.map((entry, i) =>
+    presetNamed(entry.name).transport(entry.params ?? {}, { note: noteLayer(i) }),
+  );
+  // Nearest the wire first: the last in the chain wraps the TCP socket.
+  const wireFirst = [...layers].reverse();
+  return {
+    accept: (socket) => wireFirst.reduce((under, layer) => layer.accept(under), socket),
+    connect: (socket) => wireFirst.reduce((under, layer) => layer.connect(under), socket),
+  };
 }

@@ -116,13 +116,7 @@ function placementProblems(chain) {
       message: `a second cipher preset (${chain[ciphers[1]].name} after ${chain[ciphers[0]].name}): a chain encrypts once`,
     });
   }
-  withRole('transport').forEach((i) => {
-    if (i !== chain.length - 1)
-      problems.push({
-        field: `presets[${i}].name`,
-        message: `${chain[i].name} carries the whole chain and must be the last preset`,
-      });
-  });
+  problems.push(...transportProblems(chain, presets, withRole('transport')));
   withRole('disguise').forEach((i) => {
     if (i !== chain.length - 1)
       problems.push({
@@ -135,4 +129,47 @@ function placementProblems(chain) {
     if (message) problems.push({ field: `presets[${i}].name`, message });
   });
   return problems;
+}
+
+// Transports come after every other preset, each followed only by one that
+// may carry it (its `inside`): [vless, ws, tls], not [vless, tls, ws]. A
+// misplaced one is named with the order that would be valid.
+function transportProblems(chain, presets, transports) {
+  const carries = (outer, inner) => presets[inner].inside?.includes(chain[outer].name) === true;
+  for (const [k, i] of transports.entries()) {
+    const { name } = chain[i];
+    for (const j of transports.slice(0, k)) {
+      if (chain[j].name === name)
+        return [{ field: `presets[${i}].name`, message: `a second ${name}: a chain is carried by one` }];
+      if (!carries(i, j) && !carries(j, i)) {
+        return [
+          {
+            field: `presets[${i}].name`,
+            message: `${chain[j].name} and ${name} cannot carry each other: a chain takes one of them`,
+          },
+        ];
+      }
+    }
+  }
+  for (const i of transports) {
+    const inside = presets[i].inside ?? [];
+    if (i + 1 === chain.length || inside.includes(chain[i + 1].name)) continue;
+    const { name } = chain[i];
+    const rule =
+      inside.length === 0
+        ? `${name} carries the whole chain and must be the last preset`
+        : `${name} carries the chain and comes after every other preset, where only ${inside.join(' or ')} may follow it`;
+    return [{ field: `presets[${i}].name`, message: `${rule}; in order: ${validOrder(chain, presets).join(', ')}` }];
+  }
+  return [];
+}
+
+// The chain's names with its transports moved to the end, those that other
+// transports carry before those that carry them.
+function validOrder(chain, presets) {
+  const order = (i) => (presets[i].roles.includes('transport') ? (presets[i].inside?.length ? 1 : 2) : 0);
+  return chain
+    .map((entry, i) => ({ name: entry.name, rank: order(i), i }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map(({ name }) => name);
 }

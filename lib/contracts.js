@@ -43,6 +43,8 @@
  * @property {{ type: string, platform: string, arch: string, release: string, distro: string }} os
  * @property {Record<string, string | undefined>} node
  * @property {{ path: string | null, version: string | null }} iperf3
+ * @property {{ path: string, version: string | null }} [wrk] when wrk measured requests
+ * @property {Record<string, string>} [peers] each reference row's implementation and the version its program says
  * @property {object} [remote]
  */
 
@@ -295,6 +297,16 @@
  * @property {(reference: Reference) => boolean} [carriesUdp] true when the row relays UDP too; absent: TCP only
  * @property {(reference: Reference) => string | undefined} [withoutUdp] why a row carriesUdp refuses has no UDP form
  * @property {(reference: Reference) => string | undefined} [key] a fresh key of its own format (Shadowsocks 2022)
+ * @property {PeerVersion} [version] how its program says its version, for the report's header
+ */
+
+/**
+ * `program` (a name locate() found) run with `args` prints a line that
+ * `pattern`'s first group reads the version from.
+ * @typedef {object} PeerVersion
+ * @property {string} program
+ * @property {string[]} args
+ * @property {RegExp} pattern
  */
 
 export {};

@@ -55,6 +55,8 @@ test('xray and sing-box rows of what only they carry each give a bitrate', { tim
     ROWS.map((_, index) => roles.get(index).includes('relay-site')),
     [true, false, false, false, true, false],
   );
+  // The header names the versions that made these figures, as the programs say them.
+  assert.deepEqual(result.environment.peers, { xray: '26.3.27', 'sing-box': '1.14.1' });
   assertAllGone(pids);
   assert.deepEqual(
     configFolders().filter((name) => !foldersBefore.has(name)),

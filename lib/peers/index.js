@@ -4,6 +4,7 @@ import blinksocks from './blinksocks.js';
 import command from './command.js';
 import direct from './direct.js';
 import { isPlainObject } from '../plain-object.js';
+import { commandOutput } from '../process/processes.js';
 import { CASE_INBOUNDS } from './inbounds.js';
 import { nearestHint } from '../nearest-name.js';
 import ours from './ours.js';
@@ -112,6 +113,18 @@ export async function locatePeer(identity, options) {
   const { found, missing } = await peer.locate(identity, options);
   const hint = typeof peer.hint === 'function' ? peer.hint(identity) : peer.hint;
   return found ? { found } : { reason: `not installed: ${missing}; ${hint}` };
+}
+
+// What the program of a row that locatePeer() found says its version is
+// ({ impl, version }), for the report's header: a row's figures belong to
+// the version that made them. Null for a row whose peer does not say, or
+// when the program will not.
+export async function peerVersion(identity, found) {
+  const how = peerOf(identity).version;
+  if (!how || !found?.[how.program]) return null;
+  const said = await commandOutput(found[how.program], how.args);
+  const version = said === null ? null : (how.pattern.exec(said)?.[1] ?? null);
+  return { impl: identity.impl, version };
 }
 
 export const runsRemotely = (identity) => peerOf(identity).remote !== false;

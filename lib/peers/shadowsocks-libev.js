@@ -72,6 +72,7 @@ export default {
   inbounds: INBOUNDS,
   // -u: TCP and UDP; simple-obfs carries TCP only.
   carriesUdp: ({ obfs }) => !obfs,
+  version: { program: 'ss-server', args: ['-h'], pattern: /^shadowsocks-libev (\S+)/m },
   locate: ({ obfs, inbound }, options) =>
     findPrograms(
       [...PROGRAMS, ...(inbound === 'socks5' ? ['ss-local'] : []), ...(obfs ? PLUGIN_PROGRAMS : [])],

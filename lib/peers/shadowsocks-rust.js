@@ -31,6 +31,7 @@ export default {
   // -U: TCP and UDP (-u would be UDP alone).
   carriesUdp: () => true,
   locate: (reference, options) => findPrograms(['ssserver', 'sslocal'], options),
+  version: { program: 'ssserver', args: ['--version'], pattern: /^shadowsocks (\S+)/m },
   plan: async (
     { method, inbound = 'tunnel' },
     { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false },

@@ -266,6 +266,7 @@ export default {
   carriesUdp: ({ protocol }) => protocol !== 'shadowtls',
   withoutUdp: () => 'ShadowTLS carries TCP only',
   locate: (reference, options) => findPrograms(['sing-box'], options),
+  version: { program: 'sing-box', args: ['version'], pattern: /^sing-box version (\S+)/m },
   plan,
   // Its configuration and certificate are files on this host.
   remote: false,

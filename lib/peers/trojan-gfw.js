@@ -106,6 +106,7 @@ export default {
   label: () => 'trojan-gfw',
   hint: 'install it with `apt-get install trojan` (Debian/Ubuntu, 1.16) or put a trojan binary (github.com/trojan-gfw/trojan/releases) on PATH',
   locate: (reference, options) => findPrograms(['trojan'], options),
+  version: { program: 'trojan', args: ['-v'], pattern: /trojan (\d\S*)/ },
   plan,
   // Its configuration and certificate are files on this host.
   remote: false,

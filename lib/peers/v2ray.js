@@ -185,6 +185,7 @@ export default {
   carriesUdp: ({ protocol = 'vmess' }) => protocol !== 'trojan',
   withoutUdp: () => "V2Ray 4.34's trojan merges and splits datagrams",
   locate: (reference, options) => findPrograms(['v2ray'], options),
+  version: { program: 'v2ray', args: ['-version'], pattern: /^V2Ray (\S+)/m },
   plan,
   // Its configuration is a file on this host.
   remote: false,

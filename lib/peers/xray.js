@@ -249,6 +249,7 @@ export default {
   hint: 'build it with `go install github.com/xtls/xray-core/main@v1.260327.0` and put the binary on PATH as `xray` (go names it `main`), or put xray from a release (github.com/XTLS/Xray-core/releases) on PATH',
   carriesUdp: () => true,
   locate: (reference, options) => findPrograms(['xray'], options),
+  version: { program: 'xray', args: ['version'], pattern: /^Xray (\S+)/m },
   plan,
   // Its configuration and certificate are files on this host.
   remote: false,

@@ -275,6 +275,22 @@ export async function runCommand(file, args, { timeoutMs = 10_000, input } = {})
   throw commandError(file, args, result);
 }
 
+// What a program prints on both streams, whatever its exit status: a
+// program's version, which some print on stderr (trojan -v) or with a
+// usage text and a non-zero status. Null when it cannot be run or hangs.
+export async function commandOutput(file, args, { timeoutMs = 2_000 } = {}) {
+  const result = await tracked(
+    execa(...dyingWithParent(file, args), {
+      stdin: 'ignore',
+      reject: false,
+      timeout: timeoutMs,
+      forceKillAfterDelay: STOP_GRACE_MS,
+    }),
+  );
+  if (result.timedOut || result.exitCode === undefined) return null;
+  return `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
+}
+
 // The same, synchronous, for the one place that cannot wait: the
 // process's 'exit' handler, which removes what a crashed run set up.
 export function runCommandSync(file, args) {

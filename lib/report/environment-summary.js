@@ -25,6 +25,7 @@ export function environmentRows(result) {
     ['OS', `${env.os.distro} (${env.os.type} ${env.os.release}, ${env.os.arch})`],
     ['Node.js', `${env.node.node} (OpenSSL ${env.node.openssl ?? 'unknown'})`],
     ['iperf3', env.iperf3.version ?? (env.iperf3.path ? 'unknown' : 'not found')],
+    ...(env.peers ? [['Peers', peersLine(env.peers)]] : []),
     // Results from before the built-in engine (all iperf3) have no row.
     ...(options.engine ? [['Engine', options.engine === 'node' ? 'node (built in)' : options.engine]] : []),
     ...(options.link ? [['Link', linkLabel(options.link)]] : []),
@@ -41,3 +42,10 @@ export function environmentRows(result) {
     ['Started', result.startedAt],
   ];
 }
+
+// 'sing-box 1.14.1, xray 26.3.27': the reference rows' programs as they
+// said their versions.
+export const peersLine = (peers) =>
+  Object.entries(peers)
+    .map(([impl, version]) => `${impl} ${version}`)
+    .join(', ');

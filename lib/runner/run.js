@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { measureChainCeilings } from '../ceiling/chain-ceilings.js';
 import { inputError } from '../errors.js';
-import { locatePeer } from '../peers/index.js';
+import { locatePeer, peerVersion } from '../peers/index.js';
 import { clearLeftovers } from '../process/child-ledger.js';
 import { assertPortsFree } from '../process/ports.js';
 import { findProgram } from '../process/programs.js';
@@ -141,6 +141,8 @@ async function startResult({ settings, casesFile, selected, engine }) {
     settings.remote ? connectRemote({ ...settings.remote, version }) : null,
     casesSource(casesFile),
   ]);
+  const peers = await peerVersions(selected, located);
+  if (peers) environment.peers = peers;
   // The server's host speaks for itself: its own machine, OS and Node.
   if (remote)
     environment.remote = { destination: remote.destination, address: remote.serverAddress, ...remote.environment };
@@ -241,4 +243,16 @@ export function interimResult(result, reason) {
     complete: false,
     interrupted: interruptName(reason),
   };
+}
+
+// { impl: version } of each implementation the cases run that says its
+// version (one call a program, not a case), or null when none does.
+async function peerVersions(selected, located) {
+  const seen = new Map();
+  selected.forEach((selection, at) => {
+    if (selection.impl && located[at].found && !seen.has(selection.impl))
+      seen.set(selection.impl, peerVersion(selection, located[at].found));
+  });
+  const said = (await Promise.all(seen.values())).filter((peer) => peer?.version);
+  return said.length === 0 ? null : Object.fromEntries(said.map(({ impl, version }) => [impl, version]));
 }

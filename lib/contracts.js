@@ -113,10 +113,26 @@
  * @property {object | null} udp
  * @property {{ rtt?: LatencyFigures, connect?: LatencyFigures, udp_rtt?: LatencyFigures } | null} latency
  * @property {RequestsSummary | null} requests
- * @property {{ encrypt_bps: number, decrypt_bps: number, size: number, efficiency: number | null } | null} ceiling
+ * @property {CaseCeiling | null} ceiling
  * @property {{ runs: number, of: number, reason: string } | null} disturbed
  * @property {Relative | null} relative
  * @property {string[]} warnings
+ */
+
+/**
+ * A chain's cipher ceiling: each direction's median over its rounds, and
+ * (from the rounds on) their min and max. Results from before the rounds
+ * lack `rounds` and the min and max.
+ * @typedef {object} CaseCeiling
+ * @property {number} encrypt_bps
+ * @property {number} decrypt_bps
+ * @property {number} size
+ * @property {number} [rounds]
+ * @property {number} [encrypt_min_bps]
+ * @property {number} [encrypt_max_bps]
+ * @property {number} [decrypt_min_bps]
+ * @property {number} [decrypt_max_bps]
+ * @property {number | null} efficiency
  */
 
 /**

@@ -12,24 +12,34 @@ const RC4 = chain('ss-stream-cipher', 'rc4-md5');
 // load average 21 on 2 cores, the suite beside another).
 const HANG = { timeout: 120_000 };
 
-test('one ceiling per distinct chain; rc4-md5 through a child with the legacy provider', HANG, async () => {
-  // The test runner starts Node without --openssl-legacy-provider, as a
-  // person's shell does, so rc4-md5 must come from the child.
-  assert.notEqual(legacyProviderStatus(), 'loaded');
-  const told = [];
-  const ceilings = await measureChainCeilings([GCM, RC4, GCM], {
-    onChain: (presets, position, total) => told.push([presets, position, total]),
-  });
-  assert.deepEqual(told, [
-    [GCM, 1, 2],
-    [RC4, 2, 2],
-  ]);
-  for (const presets of [GCM, RC4]) {
-    const { ceiling } = ceilingFor(ceilings, presets);
-    assert.equal(ceiling.size, 65536);
-    assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
-  }
-});
+test(
+  'one ceiling per distinct chain, in 3 rounds with their spread; rc4-md5 through a child with the legacy provider',
+  HANG,
+  async () => {
+    // The test runner starts Node without --openssl-legacy-provider, as a
+    // person's shell does, so rc4-md5 must come from the child.
+    assert.notEqual(legacyProviderStatus(), 'loaded');
+    const told = [];
+    const ceilings = await measureChainCeilings([GCM, RC4, GCM], {
+      onChain: (presets, position, total) => told.push([presets, position, total]),
+    });
+    assert.deepEqual(told, [
+      [GCM, 1, 2],
+      [RC4, 2, 2],
+    ]);
+    for (const presets of [GCM, RC4]) {
+      const { ceiling } = ceilingFor(ceilings, presets);
+      assert.equal(ceiling.size, 65536);
+      assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
+      // Each direction the median of 3 rounds, between their min and max.
+      assert.equal(ceiling.rounds, 3);
+      for (const direction of ['encrypt', 'decrypt']) {
+        const [min, median, max] = ['min_bps', 'bps', 'max_bps'].map((field) => ceiling[`${direction}_${field}`]);
+        assert.ok(min <= median && median <= max && min > 1e8, JSON.stringify(ceiling));
+      }
+    }
+  },
+);
 
 test('any chain that needs the legacy provider is measured in the child, whatever its depth', HANG, async () => {
   const deeper = [

@@ -103,7 +103,17 @@ test(
       assert.equal(caseResult.cost.server.cpuSecondsPerGB, perGB('server'));
 
       const { ceiling } = caseResult;
-      assert.deepEqual(Object.keys(ceiling), ['encrypt_bps', 'decrypt_bps', 'size', 'efficiency']);
+      assert.deepEqual(Object.keys(ceiling), [
+        'encrypt_bps',
+        'decrypt_bps',
+        'size',
+        'rounds',
+        'encrypt_min_bps',
+        'encrypt_max_bps',
+        'decrypt_min_bps',
+        'decrypt_max_bps',
+        'efficiency',
+      ]);
       assert.equal(ceiling.size, 65536);
       assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
       assert.equal(

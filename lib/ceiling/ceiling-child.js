@@ -9,7 +9,8 @@ import { measureCeilingRounds } from './cipher-rounds.js';
 // error's message first, then its stack, and exits 1.
 // With rounds and seed in JSON, the chains are measured as
 // measureCeilingRounds does (cipher-rounds.js), interleaved, and each is
-// said once all rounds are done.
+// said once all rounds are done; { measuring, round, at } names the chain's
+// index (`at`) beside its position in the round.
 const { chains, sizes, seconds, warmUpSeconds, rounds, seed } = JSON.parse(process.argv[2]);
 const say = (message) => process.stdout.write(`${JSON.stringify(message)}\n`);
 
@@ -20,7 +21,7 @@ try {
       seconds,
       rounds,
       seed,
-      onStep: (round, position) => say({ measuring: position, round }),
+      onStep: (round, position, at) => say({ measuring: position, round, at }),
     });
     for (const [at, row] of rows.entries()) say({ measured: at, sizes: row.sizes });
   } else {

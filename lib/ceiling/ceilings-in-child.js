@@ -15,7 +15,8 @@ const STOPPED_BY = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 // loads only when it starts. The first `warmUpSeconds` are spent on the
 // first chain unrecorded; with `rounds` and `seed`, the chains are
 // interleaved in rounds instead (cipher-rounds.js). onChain(at, round) is
-// told as the chain at that index (with rounds: at that position) starts; `signal` stops the child, and the chains it had not reached get
+// told as the chain at that index (with rounds: at that position, then
+// the round and the chain's index) starts; `signal` stops the child, and the chains it had not reached get
 // no row. Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }];
 // rejects with the child's own words when it failed.
 export async function measureChainsInChild(
@@ -33,7 +34,7 @@ export async function measureChainsInChild(
     if (stream === 'stderr') stderr.push(line);
     else if (line.startsWith('{')) {
       const said = JSON.parse(line);
-      if (said.measured === undefined) onChain(said.measuring, said.round);
+      if (said.measured === undefined) onChain(said.measuring, said.round, said.at);
       else rows.push({ presets: chains[said.measured], sizes: said.sizes });
     }
   };

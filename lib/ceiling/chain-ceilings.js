@@ -6,12 +6,15 @@ import { measureChainsInChild } from './ceilings-in-child.js';
 // The cipher ceiling of every distinct chain a run measures, taken before
 // any relay starts so nothing else competes for the CPU. One read size,
 // 64 KiB (the largest read a Node socket hands a relay), and a fifth of a
-// CPU second per direction: about half a second a chain.
+// CPU second per direction, split over ROUNDS interleaved rounds
+// (cipher-rounds.js) so that a burst of other work lands on one round of
+// a chain and shows as its spread, not as its figure: about two thirds of
+// a second a chain, its warm-up included.
 const SIZE = 64 * 1024;
 const MIN_SECONDS = 0.2;
-// The first chain a fresh child measures comes out slow: a short
-// unrecorded pass goes first.
-const WARM_UP_SECONDS = 0.1;
+const ROUNDS = 3;
+// The rounds' order: fixed, so two runs measure alike.
+const SEED = 1;
 
 const keyOf = (presets) => JSON.stringify(presets);
 
@@ -44,18 +47,24 @@ export async function measureChainCeilings(chains, { onChain = () => {}, signal 
   for (const group of groups) {
     if (group.chains.length === 0 || signal?.aborted) continue;
     const first = told;
-    const onStart = (at) => onChain(group.chains[at], first + at + 1, distinct.length);
+    // Each chain is announced once, as its first round starts.
+    const onStart = (position, round, at) => {
+      if (round === 0) onChain(group.chains[at], first + position + 1, distinct.length);
+    };
     told += group.chains.length;
     try {
       const rows = await measureChainsInChild(group.chains, {
         sizes: [SIZE],
         seconds: MIN_SECONDS,
-        warmUpSeconds: WARM_UP_SECONDS,
+        rounds: ROUNDS,
+        seed: SEED,
         legacy: group.legacy,
         onChain: onStart,
         signal,
       });
-      for (const row of rows) ceilings.set(keyOf(row.presets), { ceiling: fromRows(row.sizes) });
+      // A chain stopped before its first round has no figure.
+      for (const row of rows.filter(({ sizes }) => sizes))
+        ceilings.set(keyOf(row.presets), { ceiling: fromRows(row.sizes) });
     } catch (error) {
       // Without the legacy provider these chains cannot be measured; any
       // other chain failing is a bug, and says so loudly.
@@ -71,6 +80,16 @@ export function ceilingFor(ceilings, presets) {
   return ceilings.get(keyOf(presets)) ?? null;
 }
 
-function fromRows([row]) {
-  return { encrypt_bps: row.encrypt.bits_per_second, decrypt_bps: row.decrypt.bits_per_second, size: row.size };
+// The medians of the rounds, and each direction's min and max over them.
+function fromRows([{ size, encrypt, decrypt }]) {
+  return {
+    encrypt_bps: encrypt.bits_per_second,
+    decrypt_bps: decrypt.bits_per_second,
+    size,
+    rounds: encrypt.rounds.length,
+    encrypt_min_bps: encrypt.min,
+    encrypt_max_bps: encrypt.max,
+    decrypt_min_bps: decrypt.min,
+    decrypt_max_bps: decrypt.max,
+  };
 }

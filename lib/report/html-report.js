@@ -1,5 +1,6 @@
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
+import { unsteadyLegend } from './ceiling-text.js';
 import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
@@ -88,6 +89,11 @@ function machineLoadNote(result) {
   return load ? `<p class="note">${escape(load)}</p>\n` : '';
 }
 
+// ' <span class="marker">mark</span>: meaning' of a legend entry; '' for none.
+function legendMark(legend) {
+  return legend ? ` <span class="marker">${escape(legend.mark)}</span>: ${escape(legend.meaning)}` : '';
+}
+
 // A sentence every reader must see, in the warning's colours; '' for none.
 function warning(text) {
   return text ? `<p class="warning">${escape(text)}</p>\n` : '';
@@ -126,7 +132,7 @@ ${rows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by" : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.${context.notes ? ` ${escape(context.notes)}` : ''}</p>
+<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by" : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.${context.notes ? ` ${escape(context.notes)}` : ''}${legendMark(unsteadyLegend(ranked))}</p>
 </section>
 `;
 }

@@ -1,5 +1,6 @@
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
+import { unsteadyLegend } from './ceiling-text.js';
 import { environmentRows } from './environment-summary.js';
 import { machineLoadText } from './machine-load.js';
 import {
@@ -59,7 +60,8 @@ export function formatMarkdownReport(given) {
         `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N-#M**: its interval overlaps those of ranks N to M, above or below, so their order may be the noise's` : ''}` +
         `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}` +
         '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.' +
-        `${notes ? ` ${notes}` : ''}`,
+        `${notes ? ` ${notes}` : ''}` +
+        legendText(unsteadyLegend(ranked)),
       '',
     );
   }
@@ -101,6 +103,11 @@ export function formatMarkdownReport(given) {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+// ' **mark**: meaning' of a legend entry; '' for none.
+function legendText(legend) {
+  return legend ? ` **${legend.mark}**: ${escape(legend.meaning)}` : '';
 }
 
 // The failing process's last stderr lines under its list item, verbatim: a

@@ -1,4 +1,5 @@
 import { caseLabel } from './case-label.js';
+import { efficiencyMark } from './ceiling-text.js';
 import {
   cannotTellFromReference,
   convergenceNote,
@@ -109,6 +110,7 @@ const COLUMNS = [
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.ceiling),
     cell: ({ ceiling }) => (ceiling ? percent(ceiling.efficiency) : ''),
+    marker: ({ ceiling }) => efficiencyMark(ceiling),
   },
 ];
 

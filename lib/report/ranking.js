@@ -1,4 +1,5 @@
 import { caseLabel } from './case-label.js';
+import { isUnsteadyCeiling } from './ceiling-text.js';
 import { isOverBound } from './udp-bound.js';
 import { formatBitrateIn, formatFixed } from './units.js';
 
@@ -287,10 +288,11 @@ const NOISE_AT_LEAST = 0.05;
 
 export function againstCeilingNote(ranked, position, noiseFloor) {
   const below = ranked[position];
-  if (!below.presets || !below.ceiling) return '';
+  if (!below.presets || !steadyCeiling(below)) return '';
   // The cipher a large part of each byte's time, as the faster case saw it.
   const cipherBound = (other) =>
-    other.ceiling && Math.max(ceilingBound(other), ceilingBound(below)) < CIPHER_SHARE * other.receiver.bits_per_second;
+    steadyCeiling(other) &&
+    Math.max(ceilingBound(other), ceilingBound(below)) < CIPHER_SHARE * other.receiver.bits_per_second;
   const margin = 1 + Math.max(noiseFloor?.cv ?? 0, NOISE_AT_LEAST);
   const shape = chainShape(below.presets);
   const above = ranked
@@ -307,6 +309,8 @@ export function againstCeilingNote(ranked, position, noiseFloor) {
   return above === -1 ? '' : `cipher faster than #${above + 1}`;
 }
 
+// A ceiling to judge an order by: measured, and its rounds agreeing.
+const steadyCeiling = ({ ceiling }) => Boolean(ceiling) && !isUnsteadyCeiling(ceiling);
 const ceilingBound = ({ ceiling }) => Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps);
 // A chain with every preset's method left out: what two cases that differ
 // only in their ciphers share.

@@ -2,6 +2,7 @@ import { Chalk } from 'chalk';
 import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
 import { roundsForLevel } from '../statistics/summaries.js';
 import { caseLabel } from './case-label.js';
+import { ceilingDirectionText, unsteadyCeilingText } from './ceiling-text.js';
 import { casesFileRow } from './cases-source.js';
 import {
   againstCeilingNote,
@@ -131,7 +132,7 @@ export function formatCaseBlock(given, { color = false } = {}) {
       ...wireLines(caseResult.wire),
       ...transportLines(caseResult.transport),
       ...latencyLines(caseResult.latency),
-      ...ceilingLines(caseResult.ceiling),
+      ...ceilingLines(caseResult.ceiling, paint),
       ...profileLines(caseResult.runs),
     );
   } else {
@@ -569,16 +570,22 @@ function transportLines(transport) {
   return transport ? [`${'transport'.padEnd(LABEL_WIDTH)}  ${transport}`] : [];
 }
 
-function ceilingLines(ceiling) {
+// The ceiling's two directions with their rounds' spread, and the
+// efficiency, marked when it rests on an unsteady ceiling.
+function ceilingLines(ceiling, paint) {
   if (!ceiling) return [];
+  const unsteady = unsteadyCeilingText(ceiling);
+  const rounds = ceiling.rounds > 1 ? `, ${ceiling.rounds} rounds` : '';
+  const efficiency = `efficiency ${percent(ceiling.efficiency)}`;
   return [
     [
       'ceiling'.padEnd(15),
-      `encrypt ${formatBitrate(ceiling.encrypt_bps)}`,
-      `decrypt ${formatBitrate(ceiling.decrypt_bps)}`,
-      `(${formatBytes(ceiling.size)} reads, one core)`,
-      `efficiency ${percent(ceiling.efficiency)}`,
+      ceilingDirectionText(ceiling, 'encrypt'),
+      ceilingDirectionText(ceiling, 'decrypt'),
+      `(${formatBytes(ceiling.size)} reads, one core${rounds})`,
+      unsteady ? paint.yellow.bold(`${efficiency} of an unsteady ceiling`) : efficiency,
     ].join('  '),
+    ...(unsteady ? [paint.yellow.bold(`${''.padEnd(LABEL_WIDTH)}  ${unsteady}`)] : []),
   ];
 }
 

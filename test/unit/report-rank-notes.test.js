@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { againstCeilingNote, disturbedNote, rankNote } from '../../lib/report/ranking.js';
+import { formatHtmlReport } from '../../lib/report/html-report.js';
+import { formatMarkdownReport } from '../../lib/report/markdown-report.js';
+import { formatCaseBlock } from '../../lib/report/text-report.js';
+import { upgradeResult } from '../../lib/result.js';
 import { disturbedReason, retryBudget } from '../../lib/runner/disturbed-runs.js';
 
 // What the ranking says of a rank beyond its distance to the one above:
@@ -88,4 +93,73 @@ test('a run is disturbed past 10 % of the CPU to other processes or 5 % stolen; 
   assert.equal(disturbedReason({ status: 'failed' }), null);
   // A quarter of the planned runs, at least the retries of one run; none when asked for none.
   assert.deepEqual([retryBudget(3, 2), retryBudget(22, 2), retryBudget(66, 2), retryBudget(22, 0)], [2, 6, 17, 0]);
+});
+
+// A ceiling measured in 3 rounds: each direction's median with its min and
+// max, as lib/ceiling/chain-ceilings.js records it.
+const roundsCeiling = (encrypt, decrypt, receiverBps) => ({
+  encrypt_bps: encrypt[1],
+  decrypt_bps: decrypt[1],
+  size: 65536,
+  rounds: 3,
+  encrypt_min_bps: encrypt[0],
+  encrypt_max_bps: encrypt[2],
+  decrypt_min_bps: decrypt[0],
+  decrypt_max_bps: decrypt[2],
+  efficiency: receiverBps / Math.min(encrypt[1], decrypt[1]),
+});
+
+test("a ceiling carries its rounds' spread; one whose rounds disagree marks the efficiency set against it", () => {
+  const result = upgradeResult(
+    JSON.parse(readFileSync(new URL('../fixtures/result-v2.json', import.meta.url), 'utf8')),
+  );
+  const [steady, unsteady] = result.cases.filter((caseResult) => caseResult.ceiling);
+  steady.ceiling = roundsCeiling([30e9, 31.5e9, 33e9], [33e9, 34e9, 35e9], steady.receiver.bits_per_second);
+  // The issue's aes-128-ctr: 9.56 Gbit/s in one round, 20.3 in another.
+  unsteady.ceiling = roundsCeiling([9.56e9, 19.8e9, 20.3e9], [21e9, 22e9, 23e9], unsteady.receiver.bits_per_second);
+
+  assert.match(
+    formatCaseBlock(steady),
+    /^ceiling {10}encrypt 31\.5 Gbits\/sec \(30\.0\.\.33\.0\) {2}decrypt 34\.0 Gbits\/sec \(33\.0\.\.35\.0\) {2}\(64\.0 KBytes reads, one core, 3 rounds\) {2}efficiency [\d.]+%$/m,
+  );
+  assert.doesNotMatch(formatCaseBlock(steady), /unsteady/);
+  const block = formatCaseBlock(unsteady);
+  assert.match(block, /\(64\.0 KBytes reads, one core, 3 rounds\) {2}efficiency [\d.]+% of an unsteady ceiling$/m);
+  assert.match(
+    block,
+    /^ {17}unsteady: its 3 rounds of encrypt spread 9\.56\.\.20\.3 Gbits\/sec, more than 50% of their median, so the efficiency may be off by as much$/m,
+  );
+
+  // The Efficiency column marks it where the figure is.
+  const markdown = formatMarkdownReport(result);
+  assert.equal((markdown.match(/\| [\d.]+% \*\*unsteady ceiling\*\* \|/g) ?? []).length, 1);
+  assert.match(
+    formatHtmlReport(result),
+    /[\d.]+% <span class="marker"><span class="mark">unsteady ceiling<\/span><\/span>/,
+  );
+  assert.match(
+    markdown,
+    / \*\*unsteady ceiling\*\*: the cipher ceiling's rounds spread by more than 50% of their median/,
+  );
+  assert.match(
+    formatHtmlReport(result),
+    / <span class="marker">unsteady ceiling<\/span>: the cipher ceiling&#39;s rounds spread/,
+  );
+  // A result from before rounds: no spread, no mark.
+  assert.doesNotMatch(
+    formatMarkdownReport(
+      upgradeResult(JSON.parse(readFileSync(new URL('../fixtures/result-v2.json', import.meta.url), 'utf8'))),
+    ),
+    /unsteady/,
+  );
+});
+
+test('an unsteady ceiling orders nothing: no cipher faster than # from it', () => {
+  const rows = ranked(
+    [chain('ss-stream-cipher', 'aes-256-cfb'), 2.21e9, 3.0e9],
+    [chain('ss-stream-cipher', 'aes-128-cfb'), 0.95e9, 4.0e9],
+  );
+  assert.equal(againstCeilingNote(rows, 1, null), 'cipher faster than #1');
+  rows[1].ceiling = roundsCeiling([2.0e9, 4.0e9, 4.2e9], [4.4e9, 4.4e9, 4.4e9], 0.95e9);
+  assert.equal(againstCeilingNote(rows, 1, null), '');
 });

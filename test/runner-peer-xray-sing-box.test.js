@@ -32,6 +32,20 @@ const ROWS = [
 const configFolders = () =>
   readdirSync(tmpdir()).filter((name) => /^cipherbench-(xray|sing-box)-/.test(name) && !name.includes('test'));
 
+// `cipherbench COMMAND cases.json ...` on `rows` for 1 s a case, its JSON
+// result's cases once it exits 0.
+async function runCases(rows, [command, ...args]) {
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(rows));
+  const common = ['--duration', '1', '--no-ceiling', '--json', '--no-archive', ...(await freePortsFlag())];
+  const { code, stdout, stderr } = await runCli([command, 'cases.json', ...args, ...common], {
+    cwd,
+    env: { NO_COLOR: '1' },
+  });
+  assert.equal(code, 0, stderr);
+  return JSON.parse(stdout).cases;
+}
+
 test('xray and sing-box rows of what only they carry each give a bitrate', { timeout: 180_000 }, async (t) => {
   if (!requirePrograms(t, 'xray', 'sing-box', 'iperf3')) return;
   const foldersBefore = new Set(configFolders());
@@ -67,32 +81,14 @@ test('xray and sing-box rows of what only they carry each give a bitrate', { tim
 
 test('run --udp through sing-box Hysteria2 and TUIC: iperf3 -u over QUIC', { timeout: 180_000 }, async (t) => {
   if (!requirePrograms(t, 'sing-box', 'iperf3')) return;
-  const cwd = emptyFolder();
-  writeFileSync(
-    path.join(cwd, 'cases.json'),
-    JSON.stringify([
+  const cases = await runCases(
+    [
       { impl: 'sing-box', protocol: 'hysteria2' },
       { impl: 'sing-box', protocol: 'tuic' },
-    ]),
-  );
-  const { code, stdout, stderr } = await runCli(
-    [
-      'run',
-      'cases.json',
-      '--udp',
-      '--rate',
-      '20M',
-      '--duration',
-      '1',
-      '--no-ceiling',
-      '--json',
-      '--no-archive',
-      ...(await freePortsFlag()),
     ],
-    { cwd, env: { NO_COLOR: '1' } },
+    ['run', '--udp', '--rate', '20M'],
   );
-  assert.equal(code, 0, stderr);
-  for (const caseResult of JSON.parse(stdout).cases) {
+  for (const caseResult of cases) {
     assert.equal(caseResult.status, 'ok', caseResult.reason);
     assert.ok(
       caseResult.udp.packets > 0 && caseResult.udp.lost_percent < 50,
@@ -113,29 +109,8 @@ test('requests through the SOCKS5 and HTTP inbounds of xray and sing-box', { tim
     ...inbounds.map((inbound) => ({ impl: 'xray', protocol: 'vless', tls: true, inbound })),
     ...inbounds.map((inbound) => ({ impl: 'sing-box', protocol: 'trojan', tls: true, inbound })),
   ];
-  const cwd = emptyFolder();
-  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(rows));
-  const { code, stdout, stderr } = await runCli(
-    [
-      'requests',
-      'cases.json',
-      '--engine',
-      'node',
-      '--duration',
-      '1',
-      '--repeat',
-      '1',
-      '--warmup',
-      '0',
-      '--no-ceiling',
-      '--json',
-      '--no-archive',
-      ...(await freePortsFlag()),
-    ],
-    { cwd, env: { NO_COLOR: '1' } },
-  );
-  assert.equal(code, 0, stderr);
-  for (const caseResult of JSON.parse(stdout).cases) {
+  const cases = await runCases(rows, ['requests', '--engine', 'node', '--repeat', '1', '--warmup', '0']);
+  for (const caseResult of cases) {
     const { requests } = caseResult;
     assert.equal(caseResult.status, 'ok', `${caseResult.label}: ${caseResult.reason}`);
     assert.ok(requests.ok > 0, `${caseResult.label}: requests answered`);

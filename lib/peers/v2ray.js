@@ -5,6 +5,7 @@ import { findPrograms } from '../process/programs.js';
 import { writeCertificateFiles } from './certificate-files.js';
 import { writeConfigFiles } from './config-files.js';
 import { CASE_INBOUNDS } from './inbounds.js';
+import { v2rayClientInbound } from './v2ray-inbounds.js';
 
 // V2Ray (4.x, as Debian packages it) carrying VMess, Trojan or VLESS: the
 // server an inbound of the protocol with a freedom outbound, the client a
@@ -64,22 +65,6 @@ export const v2rayServerConfig = ({ protocol = 'vmess', port, listen = '127.0.0.
   outbounds: [{ protocol: 'freedom' }],
 });
 
-// The client's inbound for a case's: dokodemo-door forwards to the target;
-// socks (no authentication) and http (CONNECT and plain) let the
-// application name it.
-const clientInbound = (inbound, port, forwardPort, udp) => {
-  if (inbound === 'socks5')
-    return { listen: '127.0.0.1', port, protocol: 'socks', settings: { auth: 'noauth', udp: false } };
-  if (inbound === 'http-connect' || inbound === 'http-proxy')
-    return { listen: '127.0.0.1', port, protocol: 'http', settings: {} };
-  return {
-    listen: '127.0.0.1',
-    port,
-    protocol: 'dokodemo-door',
-    settings: { address: '127.0.0.1', port: forwardPort, network: udp ? 'tcp,udp' : 'tcp' },
-  };
-};
-
 export const v2rayClientConfig = ({
   protocol = 'vmess',
   port,
@@ -92,7 +77,7 @@ export const v2rayClientConfig = ({
   ...user
 }) => ({
   log: { loglevel: 'warning' },
-  inbounds: [clientInbound(inbound, port, forwardPort, udp)],
+  inbounds: [v2rayClientInbound(inbound, port, forwardPort, udp)],
   outbounds: [
     { protocol, settings: outboundSettings[protocol]({ server, serverPort, ...user }), ...clientStream(tls) },
   ],

@@ -7,6 +7,7 @@ import { borrowedSite, realityKeyPair } from './borrowed-site.js';
 import { writeCertificateFiles } from './certificate-files.js';
 import { writeConfigFiles } from './config-files.js';
 import { CASE_INBOUNDS } from './inbounds.js';
+import { v2rayClientInbound } from './v2ray-inbounds.js';
 import { validateMethod } from './method-field.js';
 import { fieldProblem, oneOf } from './reference-fields.js';
 
@@ -104,22 +105,6 @@ export const xrayServerConfig = ({ protocol, port, listen = '127.0.0.1', transpo
   outbounds: [{ protocol: 'freedom' }],
 });
 
-// The client's inbound for a case's: dokodemo-door forwards to the
-// target; socks (no authentication) and http (CONNECT and plain) let the
-// application name it.
-function clientInbound(inbound, port, forwardPort, udp) {
-  if (inbound === 'socks5')
-    return { listen: '127.0.0.1', port, protocol: 'socks', settings: { auth: 'noauth', udp: false } };
-  if (inbound === 'http-connect' || inbound === 'http-proxy')
-    return { listen: '127.0.0.1', port, protocol: 'http', settings: {} };
-  return {
-    listen: '127.0.0.1',
-    port,
-    protocol: 'dokodemo-door',
-    settings: { address: '127.0.0.1', port: forwardPort, network: udp ? 'tcp,udp' : 'tcp' },
-  };
-}
-
 export const xrayClientConfig = ({
   protocol,
   port,
@@ -134,7 +119,7 @@ export const xrayClientConfig = ({
   ...user
 }) => ({
   log: { loglevel: 'warning' },
-  inbounds: [clientInbound(inbound, port, forwardPort, udp)],
+  inbounds: [v2rayClientInbound(inbound, port, forwardPort, udp)],
   outbounds: [
     {
       protocol,

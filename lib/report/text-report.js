@@ -89,6 +89,8 @@ export function formatHeader(given, { color = false } = {}) {
           ],
         ]
       : []),
+    // The reference rows' programs, each as it said its version.
+    ...(env.peers ? [['Peers:', Object.entries(env.peers)]] : []),
     ...remoteSections(env.remote),
   ];
   // One label column for every section, as wide as the seed's 16 or the

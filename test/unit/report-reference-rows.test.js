@@ -156,3 +156,11 @@ test('compare matches reference rows by what they ran, and names them by label',
     /\n {3}2 {2}forward {4}shadowsocks-libev aes-256-gcm +2\.00 Gbits\/sec {2}1\.00 Gbits\/sec {2}-50\.0% +slower\n/,
   );
 });
+
+test('the header names each reference row program with the version it said, in text and in the exports', () => {
+  const withPeers = result();
+  withPeers.environment.peers = { 'shadowsocks-libev': '3.3.5', xray: '26.3.27' };
+  assert.match(formatHeader(withPeers), /\nPeers:\nshadowsocks-libev +3\.3\.5\nxray +26\.3\.27$/);
+  assert.match(formatMarkdownReport(withPeers), /Peers \| shadowsocks-libev 3\.3\.5, xray 26\.3\.27/);
+  assert.doesNotMatch(formatHeader(result()), /Peers:/, 'absent when no row said a version');
+});

@@ -136,7 +136,6 @@ export function createFrameReader({ masked, onData, onControl }) {
   };
 
   const startFrame = () => {
-    if (closed) throw protocolError('ws: a frame after the Close frame');
     if (head[0] & 0x70) throw protocolError('ws: a frame with reserved bits set, and no extension agreed');
     const fin = (head[0] & 0x80) !== 0;
     opcode = head[0] & 0x0f;
@@ -195,9 +194,12 @@ export function createFrameReader({ masked, onData, onControl }) {
   };
 
   return {
+    // Bytes after a Close are not read: the peer has said it is done, and
+    // sing-box says so twice (its reader answers a Close with one, then its
+    // Close() sends another).
     read(chunk) {
       let at = 0;
-      while (at < chunk.length) {
+      while (at < chunk.length && !closed) {
         if (!inFrame) {
           while (have < 2 && at < chunk.length) head[have++] = chunk[at++];
           if (have < 2) return;

@@ -314,6 +314,7 @@
  * @property {(reference: Reference) => string | undefined} [withoutUdp] why a row carriesUdp refuses has no UDP form
  * @property {(reference: Reference) => string | undefined} [key] a fresh key of its own format (Shadowsocks 2022)
  * @property {PeerVersion} [version] how its program says its version, for the report's header
+ * @property {(reference: Reference) => string | undefined} [note] what a reader must know to read the row's figures, said once in the report
  */
 
 /**

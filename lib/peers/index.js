@@ -127,6 +127,10 @@ export async function peerVersion(identity, found) {
   return { impl: identity.impl, version };
 }
 
+// What a reader must know to read a row's figures (the library it measures
+// rather than the cipher, say), or undefined.
+export const peerNote = (identity) => peerOf(identity).note?.(identity);
+
 export const runsRemotely = (identity) => peerOf(identity).remote !== false;
 
 export const carriesUdp = (identity) => peerOf(identity).carriesUdp?.(identity) === true;

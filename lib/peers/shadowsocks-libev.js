@@ -59,6 +59,8 @@ function validateObfs({ obfs }) {
 
 const plugin = (obfs, program) => (obfs ? ['--plugin', program, '--plugin-opts', `obfs=${obfs}`] : []);
 
+const MBED_TLS_GCM = ['aes-128-gcm', 'aes-192-gcm'];
+
 /** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'shadowsocks-libev',
@@ -73,6 +75,12 @@ export default {
   // -u: TCP and UDP; simple-obfs carries TCP only.
   carriesUdp: ({ obfs }) => !obfs,
   version: { program: 'ss-server', args: ['-h'], pattern: /^shadowsocks-libev (\S+)/m },
+  // Debian's build takes these two from mbed TLS 2.28, whose GCM runs a
+  // block at a time; aes-256-gcm and ChaCha20 from libsodium's pipelined code.
+  note: ({ method }) =>
+    MBED_TLS_GCM.includes(method)
+      ? `shadowsocks-libev ${method} measures mbed TLS's GCM, a block at a time, where its aes-256-gcm measures libsodium's: a row of the library more than the cipher (docs/performance.md)`
+      : undefined,
   locate: ({ obfs, inbound }, options) =>
     findPrograms(
       [...PROGRAMS, ...(inbound === 'socks5' ? ['ss-local'] : []), ...(obfs ? PLUGIN_PROGRAMS : [])],

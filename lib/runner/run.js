@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { measureChainCeilings } from '../ceiling/chain-ceilings.js';
 import { inputError } from '../errors.js';
-import { locatePeer, peerVersion } from '../peers/index.js';
+import { locatePeer, peerNote, peerVersion } from '../peers/index.js';
 import { clearLeftovers } from '../process/child-ledger.js';
 import { assertPortsFree } from '../process/ports.js';
 import { findProgram } from '../process/programs.js';
@@ -167,6 +167,7 @@ async function startResult({ settings, casesFile, selected, engine }) {
           `ended pid ${pid} (${command}), left running by an earlier cipherbench run that was killed`,
       ),
       ...duplicateWarnings(selected),
+      ...new Set(selected.map(peerNote).filter(Boolean)),
       ...(settings.requests && engine.reason
         ? [
             `the built-in Node client loads every case, not wrk: ${engine.reason}; its own CPU may squeeze the rows (docs/requests.md)`,

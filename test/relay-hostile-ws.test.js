@@ -61,7 +61,7 @@ describe('relay server over ws under hostile input (vless)', () => {
     const result = await sendHostile({ port: server.port, bytes, timeoutMs: 5000, ...options });
     await new Promise((resolve) => setTimeout(resolve, 50));
     assert.match(server.output.slice(logged), reason);
-    assert.equal(result.how, how, `closed by ${result.how}`);
+    assert.ok([how].flat().includes(result.how), `closed by ${result.how}`);
     if (atOnce) assert.ok(result.ms < AT_ONCE_MS, `closed after ${result.ms} ms`);
     else assert.ok(result.ms >= HANDSHAKE_TIMEOUT_S * 1000 - 100 && result.ms < 3000, `closed after ${result.ms} ms`);
     assert.equal(target.received.length, reached, 'nothing reached the target');
@@ -96,9 +96,13 @@ describe('relay server over ws under hostile input (vless)', () => {
     await refused(Buffer.concat([UPGRADE, cut]), { reason: /no target named within 1000 ms/, atOnce: false });
   });
 
+  // The server resets (strace: SO_LINGER 0 then close, 10 times of 10), but
+  // a client that has sent its FIN cannot always tell: libuv reports a
+  // reset that arrives while it reads the 101 as an end, and with its
+  // sending side closed it has no write left to probe with.
   test('a message never finished, then FIN: reset at the FIN', async () => {
     const cut = masked(Buffer.alloc(1000)).subarray(0, 2 + 2 + 4 + 10);
-    await refused(Buffer.concat([UPGRADE, cut]), { reason: /ended inside a frame/, end: true });
+    await refused(Buffer.concat([UPGRADE, cut]), { reason: /ended inside a frame/, end: true, how: ['reset', 'end'] });
   });
 
   test('an upgrade request never finished: reset at the handshake timeout', () =>

@@ -273,3 +273,17 @@ test('docs/commands.md: the commands table lists every command of cipherbench --
   );
   assert.deepEqual([...new Set(listed)].sort(), commands.sort(), 'the Commands table lists every command of --help');
 });
+
+test('docs/commands.md: the plumbing table lists every command of cipherbench plumbing, which --help leaves out', async () => {
+  const run = (args) =>
+    promisify(execFile)(process.execPath, [path.join(PROJECT, 'bin', 'cipherbench.js'), ...args], {
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+  const plumbing = [...(await run(['plumbing'])).stdout.matchAll(/^ {2}([\w-]+)/gm)].map(([, name]) => name);
+  const listed = tableRows(page('commands.md'), '| plumbing |').flatMap(([cell]) =>
+    codeSpans(cell).map((span) => span.split(' ')[0]),
+  );
+  assert.deepEqual([...new Set(listed)].sort(), [...plumbing].sort());
+  const help = (await run(['--help'])).stdout;
+  for (const name of plumbing) assert.doesNotMatch(help, new RegExp(`^  ${name} `, 'm'), `--help leaves out ${name}`);
+});

@@ -10,6 +10,7 @@ import { registerReportCommand } from './report-command.js';
 import { registerRequestsCommand, registerRunCommand } from './run-command.js';
 import { registerHttpTargetCommand } from './http-target-command.js';
 import { registerTlsSiteCommand } from './tls-site-command.js';
+import { registerPlumbingCommand } from './plumbing-command.js';
 import { registerBareRelayCommand } from './bare-relay-command.js';
 import { runProgram } from './program.js';
 import { registerTrafficCommands } from './traffic-command.js';
@@ -35,5 +36,6 @@ export function main(argv = process.argv) {
     registerTlsSiteCommand(program);
     registerBareRelayCommand(program);
     registerEnvironmentCommand(program);
+    registerPlumbingCommand(program);
   }, argv);
 }

@@ -24,7 +24,7 @@ const HANDLES_SIGNALS = new Set([
 export async function runProgram(register, argv = process.argv) {
   const program = new Command('cipherbench')
     .description(
-      'How fast does a Shadowsocks preset chain carry a TCP stream on this machine? iperf3 through a real relay pair, ranked and archived.',
+      'How fast does a cipher, a preset chain or a proxy (ours, Xray, sing-box, shadowsocks-rust, ...) carry a stream or requests on this machine? iperf3 or wrk through real relay pairs, ranked and archived.',
     )
     .version(version)
     .exitOverride()

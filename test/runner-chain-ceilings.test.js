@@ -92,7 +92,7 @@ test(
     const trojan = [{ name: 'trojan' }, { name: 'tls' }];
     const ceilings = await measureChainCeilings([trojan, GCM]);
     assert.deepEqual(ceilingFor(ceilings, trojan), {
-      reason: "its tls transport encrypts in the relay's socket, outside the in-process measurement",
+      reason: "its tls transport works in the relay's socket, outside the in-process measurement",
     });
     assert.ok(ceilingFor(ceilings, GCM).ceiling.encrypt_bps > 1e8);
   },

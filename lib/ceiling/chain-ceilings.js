@@ -26,13 +26,13 @@ const keyOf = (presets) => JSON.stringify(presets);
 // never held up by them.
 export async function measureChainCeilings(chains, { onChain = () => {}, signal } = {}) {
   const ceilings = new Map();
-  // A transport (tls) encrypts inside the relay's socket, which the
-  // in-process measurement has none of: its figure would be the rest of
-  // the chain's alone, and read as the whole.
+  // A transport (tls, ws, httpupgrade) works inside the relay's socket,
+  // which the in-process measurement has none of: its figure would be the
+  // rest of the chain's alone, and read as the whole.
   const all = [...new Map(chains.map((presets) => [keyOf(presets), presets])).values()];
   for (const presets of all.filter(chainTransport)) {
     ceilings.set(keyOf(presets), {
-      reason: `its ${chainTransport(presets)} transport encrypts in the relay's socket, outside the in-process measurement`,
+      reason: `its ${chainTransport(presets)} transport works in the relay's socket, outside the in-process measurement`,
     });
   }
   const distinct = all.filter((presets) => !chainTransport(presets));

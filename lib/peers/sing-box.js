@@ -18,17 +18,8 @@ import { fieldProblem, oneOf } from './reference-fields.js';
 // Hysteria2 and TUIC are QUIC: their servers bind UDP only. ShadowTLS v3
 // carries a Shadowsocks inbound (the case's method) inside a handshake it
 // borrows from a TLS site the run starts on loopback.
-export const SING_BOX_PROTOCOLS = [
-  'shadowsocks',
-  'vmess',
-  'vless',
-  'trojan',
-  'hysteria2',
-  'tuic',
-  'shadowtls',
-  'anytls',
-];
-export const SING_BOX_METHODS = [
+const SING_BOX_PROTOCOLS = ['shadowsocks', 'vmess', 'vless', 'trojan', 'hysteria2', 'tuic', 'shadowtls', 'anytls'];
+const SING_BOX_METHODS = [
   'aes-128-gcm',
   'aes-256-gcm',
   'chacha20-ietf-poly1305',
@@ -36,7 +27,7 @@ export const SING_BOX_METHODS = [
   ...Object.keys(AEAD_2022_METHODS),
 ];
 const SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto', 'zero'];
-export const SING_BOX_TRANSPORTS = ['tcp', 'ws', 'grpc', 'httpupgrade'];
+const SING_BOX_TRANSPORTS = ['tcp', 'ws', 'grpc', 'httpupgrade'];
 // Protocols whose own layer is TLS (QUIC's or a TLS stream's): no tls field.
 const OWN_TLS = ['hysteria2', 'tuic', 'anytls'];
 const QUIC = ['hysteria2', 'tuic'];
@@ -243,7 +234,7 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
   return { relays: [...site, ...relays], entryPort: ports.client, cleanup };
 }
 
-export const singBoxLabel = ({ protocol, method, security, tls, transport }) =>
+const singBoxLabel = ({ protocol, method, security, tls, transport }) =>
   [
     `sing-box ${protocol}`,
     method ?? security,

@@ -20,16 +20,16 @@ import { fieldProblem, oneOf } from './reference-fields.js';
 // which the client verifies (Xray 26 refuses allowInsecure). REALITY
 // borrows the handshake of a TLS site the run starts on loopback; its
 // client authenticates the server by the X25519 key made for the run.
-export const XRAY_PROTOCOLS = ['shadowsocks', 'vmess', 'vless', 'trojan'];
-export const XRAY_METHODS = [
+const XRAY_PROTOCOLS = ['shadowsocks', 'vmess', 'vless', 'trojan'];
+const XRAY_METHODS = [
   'aes-128-gcm',
   'aes-256-gcm',
   'chacha20-ietf-poly1305',
   'xchacha20-ietf-poly1305',
   ...Object.keys(AEAD_2022_METHODS),
 ];
-export const XRAY_SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto', 'zero'];
-export const XRAY_TRANSPORTS = ['tcp', 'ws', 'grpc', 'httpupgrade'];
+const XRAY_SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto', 'zero'];
+const XRAY_TRANSPORTS = ['tcp', 'ws', 'grpc', 'httpupgrade'];
 const FLOWS = ['xtls-rprx-vision'];
 // Where a transport's requests go: any path serves, as long as both ends agree.
 const PATH = '/cipherbench';
@@ -211,7 +211,7 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
   return { relays: [...site, ...relays], entryPort: ports.client, cleanup };
 }
 
-export const xrayLabel = ({ protocol, method, security, tls, reality, flow, transport }) =>
+const xrayLabel = ({ protocol, method, security, tls, reality, flow, transport }) =>
   [
     `xray ${protocol}`,
     method ?? security,

@@ -11,7 +11,7 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 // on a quiet machine (docs/measurements.md): half the median marks the
 // rounds that disagree as one run's aes-128-ctr ceiling did with the
 // next's (9.56 and 20.3 Gbit/s), not the ordinary jitter of short windows.
-export const UNSTEADY_CEILING = 0.5;
+const UNSTEADY_CEILING = 0.5;
 
 // 'encrypt 31.5 Gbits/sec (28.0..33.1)'; without rounds (a result from
 // before them), the median alone.

@@ -45,7 +45,7 @@ export function environmentRows(result) {
 
 // 'sing-box 1.14.1, xray 26.3.27': the reference rows' programs as they
 // said their versions.
-export const peersLine = (peers) =>
+const peersLine = (peers) =>
   Object.entries(peers)
     .map(([impl, version]) => `${impl} ${version}`)
     .join(', ');

@@ -1,17 +1,14 @@
 import {
   checkTarget,
   createHeadReader,
-  DEFAULT_HOST,
-  DEFAULT_PATH,
   formatHead,
   hasToken,
-  hostCheck,
   parseHead,
   parseRequestLine,
   parseStatusLine,
-  pathCheck,
+  UPGRADE_PARAMS,
+  upgradeTransport,
 } from '../wire/http-upgrade.js';
-import { layeredSocket } from '../wire/layered-socket.js';
 import { protocolError } from '../wire/protocol-error.js';
 
 // Xray's and sing-box's `httpupgrade` transport: the client's HTTP/1.1 GET
@@ -100,23 +97,9 @@ export default {
     "Xray's and sing-box's httpupgrade transport: an HTTP/1.1 upgrade, then the bytes as they are; tls may carry it",
   roles: ['transport'],
   inside: ['tls'],
-  params: {
-    path: { required: false, description: `the upgrade request's path (default ${DEFAULT_PATH})`, check: pathCheck },
-    host: {
-      required: false,
-      description: `client: the Host it sends (default ${DEFAULT_HOST}); server: when given, the only Host it upgrades`,
-      check: hostCheck,
-    },
-  },
+  params: UPGRADE_PARAMS,
   prepare() {
     return () => ({});
   },
-  transport(params, { note = () => {} } = {}) {
-    const server = { path: params.path ?? DEFAULT_PATH, host: params.host };
-    const client = { path: server.path, host: params.host ?? DEFAULT_HOST };
-    return {
-      accept: (socket) => layeredSocket(socket, serverCodec(server, note)),
-      connect: (socket) => layeredSocket(socket, clientCodec(client, note)),
-    };
-  },
+  transport: upgradeTransport(serverCodec, clientCodec),
 };

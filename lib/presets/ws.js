@@ -3,18 +3,15 @@ import { randomView } from '../crypto/random-pool.js';
 import {
   checkTarget,
   createHeadReader,
-  DEFAULT_HOST,
-  DEFAULT_PATH,
   formatHead,
   hasToken,
-  hostCheck,
   parseHead,
   parseRequestLine,
   parseStatusLine,
-  pathCheck,
   refusal,
+  UPGRADE_PARAMS,
+  upgradeTransport,
 } from '../wire/http-upgrade.js';
-import { layeredSocket } from '../wire/layered-socket.js';
 import { protocolError } from '../wire/protocol-error.js';
 
 // WebSocket (RFC 6455) as the chain's transport, the wire of Xray's and
@@ -351,23 +348,9 @@ export default {
   roles: ['transport'],
   // The transports that may carry this one (follow it in the chain).
   inside: ['tls'],
-  params: {
-    path: { required: false, description: `the upgrade request's path (default ${DEFAULT_PATH})`, check: pathCheck },
-    host: {
-      required: false,
-      description: `client: the Host it sends (default ${DEFAULT_HOST}); server: when given, the only Host it upgrades`,
-      check: hostCheck,
-    },
-  },
+  params: UPGRADE_PARAMS,
   prepare() {
     return () => ({});
   },
-  transport(params, { note = () => {} } = {}) {
-    const server = { path: params.path ?? DEFAULT_PATH, host: params.host };
-    const client = { path: server.path, host: params.host ?? DEFAULT_HOST };
-    return {
-      accept: (socket) => layeredSocket(socket, serverCodec(server, note)),
-      connect: (socket) => layeredSocket(socket, clientCodec(client, note)),
-    };
-  },
+  transport: upgradeTransport(serverCodec, clientCodec),
 };

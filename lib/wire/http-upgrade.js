@@ -1,3 +1,4 @@
+import { layeredSocket } from './layered-socket.js';
 import { protocolError } from './protocol-error.js';
 
 // The HTTP/1.1 exchange that opens a ws or httpupgrade connection: a GET
@@ -6,8 +7,8 @@ import { protocolError } from './protocol-error.js';
 
 // Where a client asks to upgrade by default: the path lib/peers gives Xray
 // and sing-box, and the name tls's client asks for.
-export const DEFAULT_PATH = '/cipherbench';
-export const DEFAULT_HOST = 'localhost';
+const DEFAULT_PATH = '/cipherbench';
+const DEFAULT_HOST = 'localhost';
 
 // Node's own bound on a request's head (http.maxHeaderSize): a head that
 // has not ended by then is not a client's.
@@ -114,11 +115,35 @@ export function checkTarget(request, headers, { path, host }, what) {
 
 // A path and a host as the chain gives them: a path of visible ASCII
 // starting with '/', a host name with an optional port.
-export const pathCheck = (value) =>
+const pathCheck = (value) =>
   typeof value === 'string' && /^\/[\x21-\x7e]{0,1023}$/.test(value) && !value.includes('?')
     ? undefined
     : 'must be a path starting with "/", without spaces or a query, e.g. "/cipherbench"';
-export const hostCheck = (value) =>
+const hostCheck = (value) =>
   typeof value === 'string' && /^[A-Za-z0-9.-]{1,253}(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/.test(value)
     ? undefined
     : 'must be a host name, with a port if it is not the default, e.g. "example.com" or "127.0.0.1:8080"';
+
+// What both upgrade transports (ws, httpupgrade) take as params, and how
+// either becomes a transport: the server's codec checks the request's
+// path (and Host, when given), the client's sends them, each over the
+// relay's socket as layered-socket.js wraps it.
+export const UPGRADE_PARAMS = Object.freeze({
+  path: { required: false, description: `the upgrade request's path (default ${DEFAULT_PATH})`, check: pathCheck },
+  host: {
+    required: false,
+    description: `client: the Host it sends (default ${DEFAULT_HOST}); server: when given, the only Host it upgrades`,
+    check: hostCheck,
+  },
+});
+
+export const upgradeTransport =
+  (serverCodec, clientCodec) =>
+  (params, { note = () => {} } = {}) => {
+    const server = { path: params.path ?? DEFAULT_PATH, host: params.host };
+    const client = { path: server.path, host: params.host ?? DEFAULT_HOST };
+    return {
+      accept: (socket) => layeredSocket(socket, serverCodec(server, note)),
+      connect: (socket) => layeredSocket(socket, clientCodec(client, note)),
+    };
+  };

@@ -1,0 +1,30 @@
+// One protocol over each transport, ours beside Xray's and sing-box's
+// (issue 51): Shadowsocks aes-256-gcm and VLESS over plain TCP, ws,
+// httpupgrade, tls and ws inside tls (wss). Run with
+//   node bin/cipherbench.js run benchmark/cases/transports.cases.js --repeat 5 \
+//     --relative-to 'xray shadowsocks aes-256-gcm'
+// xray and sing-box rows need both on PATH (docs/xray-sing-box.md).
+const ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
+const SS = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
+const VLESS = { name: 'vless', params: { id: ID } };
+const TRANSPORTS = [[], [{ name: 'ws' }], [{ name: 'httpupgrade' }]];
+const SECURED = [[{ name: 'tls' }], [{ name: 'ws' }, { name: 'tls' }]];
+const peerFields = (transports) => {
+  const names = transports.map(({ name }) => name);
+  return {
+    ...(names.includes('tls') ? { tls: true } : {}),
+    ...(names.some((name) => name !== 'tls') ? { transport: names.find((name) => name !== 'tls') } : {}),
+  };
+};
+
+export default [
+  ...TRANSPORTS.flatMap((transports) => [
+    [...SS, ...transports],
+    { impl: 'xray', protocol: 'shadowsocks', method: 'aes-256-gcm', ...peerFields(transports) },
+  ]),
+  ...[...TRANSPORTS, ...SECURED].flatMap((transports) => [
+    [VLESS, ...transports],
+    { impl: 'xray', protocol: 'vless', ...peerFields(transports) },
+    { impl: 'sing-box', protocol: 'vless', ...peerFields(transports) },
+  ]),
+];

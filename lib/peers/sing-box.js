@@ -8,6 +8,13 @@ import { writeConfigFiles } from './config-files.js';
 import { CASE_INBOUNDS } from './inbounds.js';
 import { validateMethod } from './method-field.js';
 import { fieldProblem, oneOf } from './reference-fields.js';
+import {
+  GRPC_SERVICE,
+  SHADOWSOCKS_METHODS,
+  TRANSPORT_PATH,
+  TRANSPORTS,
+  VMESS_SECURITIES,
+} from './xray-sing-box-fields.js';
 
 // sing-box (1.14, built with the with_quic and with_utls tags): its server
 // an inbound of the protocol, its client a `direct` inbound overriding
@@ -19,29 +26,18 @@ import { fieldProblem, oneOf } from './reference-fields.js';
 // carries a Shadowsocks inbound (the case's method) inside a handshake it
 // borrows from a TLS site the run starts on loopback.
 const SING_BOX_PROTOCOLS = ['shadowsocks', 'vmess', 'vless', 'trojan', 'hysteria2', 'tuic', 'shadowtls', 'anytls'];
-const SING_BOX_METHODS = [
-  'aes-128-gcm',
-  'aes-256-gcm',
-  'chacha20-ietf-poly1305',
-  'xchacha20-ietf-poly1305',
-  ...Object.keys(AEAD_2022_METHODS),
-];
-const SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto', 'zero'];
-const SING_BOX_TRANSPORTS = ['tcp', 'ws', 'grpc', 'httpupgrade'];
 // Protocols whose own layer is TLS (QUIC's or a TLS stream's): no tls field.
 const OWN_TLS = ['hysteria2', 'tuic', 'anytls'];
 const QUIC = ['hysteria2', 'tuic'];
 // The protocols that take a transport other than tcp (V2Ray's transports).
 const V2RAY_FAMILY = ['vmess', 'vless', 'trojan'];
-const PATH = '/cipherbench';
-const GRPC_SERVICE = 'cipherbench';
 
 const transportOf = (transport = 'tcp') =>
   ({
     tcp: {},
-    ws: { transport: { type: 'ws', path: PATH } },
+    ws: { transport: { type: 'ws', path: TRANSPORT_PATH } },
     grpc: { transport: { type: 'grpc', service_name: GRPC_SERVICE } },
-    httpupgrade: { transport: { type: 'httpupgrade', path: PATH } },
+    httpupgrade: { transport: { type: 'httpupgrade', path: TRANSPORT_PATH } },
   })[transport];
 
 // tls of each end, with QUIC's ALPN where the protocol is QUIC.
@@ -174,11 +170,11 @@ function validate(reference) {
   if (unknown) return [unknown];
   const problems = [];
   if (protocol === 'shadowsocks' || protocol === 'shadowtls')
-    problems.push(...validateMethod(reference, SING_BOX_METHODS));
+    problems.push(...validateMethod(reference, SHADOWSOCKS_METHODS));
   else if (method !== undefined)
     problems.push(fieldProblem('method', `belongs to shadowsocks and shadowtls; ${protocol} has no method`));
   if (protocol === 'vmess') {
-    const bad = oneOf('security', security, SECURITIES);
+    const bad = oneOf('security', security, VMESS_SECURITIES);
     if (bad) problems.push(bad);
   } else if (security !== undefined)
     problems.push(fieldProblem('security', `belongs to vmess; ${protocol} has no security`));
@@ -187,7 +183,7 @@ function validate(reference) {
     else if (OWN_TLS.includes(protocol) || protocol === 'shadowtls')
       problems.push(fieldProblem('tls', `${protocol} always runs its own TLS: give no tls field`));
   }
-  const badTransport = oneOf('transport', transport, SING_BOX_TRANSPORTS);
+  const badTransport = oneOf('transport', transport, TRANSPORTS);
   if (badTransport) problems.push(badTransport);
   else if (transport !== 'tcp' && !V2RAY_FAMILY.includes(protocol))
     problems.push(fieldProblem('transport', `${protocol} has no transport; vmess, vless and trojan do`));

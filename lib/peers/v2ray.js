@@ -1,9 +1,9 @@
 // @ts-check
 import { randomUUID } from 'node:crypto';
-import { nearestHint } from '../nearest-name.js';
 import { findPrograms } from '../process/programs.js';
 import { writeCertificateFiles } from './certificate-files.js';
 import { writeConfigFiles } from './config-files.js';
+import { oneOf } from './reference-fields.js';
 import { CASE_INBOUNDS } from './inbounds.js';
 import { v2rayClientInbound } from './v2ray-inbounds.js';
 
@@ -84,14 +84,9 @@ export const v2rayClientConfig = ({
 });
 
 function validate({ protocol = 'vmess', security, alterId, tls }) {
+  const unknown = oneOf('protocol', protocol, PROTOCOLS);
+  if (unknown) return [unknown];
   const problems = [];
-  if (!PROTOCOLS.includes(protocol))
-    return [
-      {
-        field: 'protocol',
-        message: `unknown protocol ${JSON.stringify(protocol)}${nearestHint(protocol, PROTOCOLS)}; valid: ${PROTOCOLS.join(', ')}`,
-      },
-    ];
   if (tls !== undefined && typeof tls !== 'boolean')
     problems.push({
       field: 'tls',
@@ -107,12 +102,8 @@ function validate({ protocol = 'vmess', security, alterId, tls }) {
     }
     return problems;
   }
-  if (!SECURITIES.includes(security)) {
-    problems.push({
-      field: 'security',
-      message: `${security === undefined ? 'missing' : `unknown security ${JSON.stringify(security)}${nearestHint(security, SECURITIES)}`}; valid: ${SECURITIES.join(', ')}`,
-    });
-  }
+  const badSecurity = oneOf('security', security, SECURITIES);
+  if (badSecurity) problems.push(badSecurity);
   if (alterId !== undefined && !(Number.isInteger(alterId) && alterId >= 0 && alterId <= MAX_ALTER_ID)) {
     problems.push({ field: 'alterId', message: `must be an integer from 0 to ${MAX_ALTER_ID}` });
   }

@@ -1,7 +1,6 @@
 // @ts-check
 import { randomUUID } from 'node:crypto';
 import { AEAD_2022_METHODS, newPsk } from '../crypto/aead-2022-methods.js';
-import { nearestHint } from '../nearest-name.js';
 import { findPrograms } from '../process/programs.js';
 import { borrowedSite, realityKeyPair } from './borrowed-site.js';
 import { writeCertificateFiles } from './certificate-files.js';
@@ -9,6 +8,13 @@ import { writeConfigFiles } from './config-files.js';
 import { CASE_INBOUNDS } from './inbounds.js';
 import { v2rayClientInbound } from './v2ray-inbounds.js';
 import { validateMethod } from './method-field.js';
+import {
+  GRPC_SERVICE,
+  SHADOWSOCKS_METHODS,
+  TRANSPORT_PATH,
+  TRANSPORTS,
+  VMESS_SECURITIES,
+} from './xray-sing-box-fields.js';
 import { fieldProblem, oneOf } from './reference-fields.js';
 
 // Xray-core (26.x, `go install github.com/xtls/xray-core/main`, installed as
@@ -21,26 +27,14 @@ import { fieldProblem, oneOf } from './reference-fields.js';
 // borrows the handshake of a TLS site the run starts on loopback; its
 // client authenticates the server by the X25519 key made for the run.
 const XRAY_PROTOCOLS = ['shadowsocks', 'vmess', 'vless', 'trojan'];
-const XRAY_METHODS = [
-  'aes-128-gcm',
-  'aes-256-gcm',
-  'chacha20-ietf-poly1305',
-  'xchacha20-ietf-poly1305',
-  ...Object.keys(AEAD_2022_METHODS),
-];
-const XRAY_SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto', 'zero'];
-const XRAY_TRANSPORTS = ['tcp', 'ws', 'grpc', 'httpupgrade'];
 const FLOWS = ['xtls-rprx-vision'];
-// Where a transport's requests go: any path serves, as long as both ends agree.
-const PATH = '/cipherbench';
-const GRPC_SERVICE = 'cipherbench';
 
 const transportSettings = (transport) =>
   ({
     tcp: { network: 'raw' },
-    ws: { network: 'ws', wsSettings: { path: PATH } },
+    ws: { network: 'ws', wsSettings: { path: TRANSPORT_PATH } },
     grpc: { network: 'grpc', grpcSettings: { serviceName: GRPC_SERVICE } },
-    httpupgrade: { network: 'httpupgrade', httpupgradeSettings: { path: PATH } },
+    httpupgrade: { network: 'httpupgrade', httpupgradeSettings: { path: TRANSPORT_PATH } },
   })[transport];
 
 // streamSettings of each end: the transport, then TLS, REALITY or nothing.
@@ -140,16 +134,11 @@ function validate(reference) {
     if (value !== undefined && protocol !== owner)
       problems.push(fieldProblem(field, `belongs to ${owner}; ${protocol} has no ${field}${why}`));
   };
-  if (protocol === 'shadowsocks') problems.push(...validateMethod(reference, XRAY_METHODS));
+  if (protocol === 'shadowsocks') problems.push(...validateMethod(reference, SHADOWSOCKS_METHODS));
   else belongs('method', method, 'shadowsocks');
   if (protocol === 'vmess') {
-    if (!XRAY_SECURITIES.includes(security))
-      problems.push(
-        fieldProblem(
-          'security',
-          `${security === undefined ? 'missing' : `unknown security ${JSON.stringify(security)}${nearestHint(security, XRAY_SECURITIES)}`}; valid: ${XRAY_SECURITIES.join(', ')}`,
-        ),
-      );
+    const badSecurity = oneOf('security', security, VMESS_SECURITIES);
+    if (badSecurity) problems.push(badSecurity);
   } else belongs('security', security, 'vmess');
   for (const [field, value] of Object.entries({ tls, reality })) {
     if (value !== undefined && typeof value !== 'boolean') problems.push(fieldProblem(field, 'must be true or false'));
@@ -160,7 +149,7 @@ function validate(reference) {
     if (!['tcp', 'grpc'].includes(transport))
       problems.push(fieldProblem('reality', `runs over tcp or grpc, not ${JSON.stringify(transport)}`));
   }
-  const badTransport = oneOf('transport', transport, XRAY_TRANSPORTS);
+  const badTransport = oneOf('transport', transport, TRANSPORTS);
   if (badTransport) problems.push(badTransport);
   if (flow !== undefined) {
     const badFlow = oneOf('flow', flow, FLOWS);

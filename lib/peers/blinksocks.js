@@ -7,7 +7,7 @@ import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../chain/label.js';
 import { nearestHint } from '../nearest-name.js';
 import { isPlainObject } from '../plain-object.js';
-import { writeConfigFiles } from './config-files.js';
+import { configuredRelays, writeConfigFiles } from './config-files.js';
 import { methodHint } from './method-field.js';
 
 // blinksocks 3.x, the Node.js proxy framework cipherbench's presets and
@@ -180,13 +180,13 @@ async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }
     ...(usesRc4(presets) ? [LEGACY_FLAG] : []),
     ...(usesStreamChacha(presets) ? ['--require', ANY_NODE] : []),
   ];
-  const relays = ['server', 'client'].map((role) => ({
-    role,
-    label: `blinksocks ${role}`,
+  const relays = configuredRelays({
+    files,
+    ports,
     file: process.execPath,
-    args: [...flags, found.blinksocks, '-c', files[role]],
-    readiness: { listening: role === 'server' ? ports.server : ports.client },
-  }));
+    args: (config) => [...flags, found.blinksocks, '-c', config],
+    label: (role) => `blinksocks ${role}`,
+  });
   return { relays, entryPort: ports.client, cleanup };
 }
 

@@ -17,3 +17,16 @@ export async function writeConfigFiles(impl, configsIn) {
   }
   return { files, cleanup: () => rm(folder, { recursive: true, force: true }) };
 }
+
+// The two relays of a peer configured by files: `file` run with each
+// role's config (`args(config)`), labelled `label(role)`, ready once it
+// listens on its port; `serverReadiness` adds to the server's ({ udp:
+// true } for a QUIC server, which binds UDP only).
+export const configuredRelays = ({ files, ports, file, args, label, serverReadiness = {} }) =>
+  ['server', 'client'].map((role) => ({
+    role,
+    label: label(role),
+    file,
+    args: args(files[role]),
+    readiness: role === 'server' ? { listening: ports.server, ...serverReadiness } : { listening: ports.client },
+  }));

@@ -4,7 +4,7 @@ import { AEAD_2022_METHODS, newPsk } from '../crypto/aead-2022-methods.js';
 import { findPrograms } from '../process/programs.js';
 import { borrowedSite } from './borrowed-site.js';
 import { writeCertificateFiles } from './certificate-files.js';
-import { writeConfigFiles } from './config-files.js';
+import { configuredRelays, writeConfigFiles } from './config-files.js';
 import { CASE_INBOUNDS } from './inbounds.js';
 import { validateMethod } from './method-field.js';
 import { fieldProblem, oneOf } from './reference-fields.js';
@@ -217,16 +217,14 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
       }),
     };
   });
-  const relays = ['server', 'client'].map((role) => ({
-    role,
-    label: `sing-box ${role}`,
+  const relays = configuredRelays({
+    files,
+    ports,
     file: found['sing-box'],
-    args: ['run', '-c', files[role]],
-    readiness:
-      role === 'server'
-        ? { listening: ports.server, ...(QUIC.includes(protocol) ? { udp: true } : {}) }
-        : { listening: ports.client },
-  }));
+    args: (config) => ['run', '-c', config],
+    label: (role) => `sing-box ${role}`,
+    serverReadiness: QUIC.includes(protocol) ? { udp: true } : {},
+  });
   return { relays: [...site, ...relays], entryPort: ports.client, cleanup };
 }
 

@@ -1,7 +1,7 @@
 // @ts-check
 import { findPrograms } from '../process/programs.js';
 import { writeCertificateFiles } from './certificate-files.js';
-import { writeConfigFiles } from './config-files.js';
+import { configuredRelays, writeConfigFiles } from './config-files.js';
 
 // trojan-gfw (Debian `trojan`, 1.16: C++, Boost.Asio, OpenSSL): its server,
 // and its `forward` client relaying every connection to the target. Both
@@ -88,13 +88,13 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
       }),
     };
   });
-  const relays = ['server', 'client'].map((role) => ({
-    role,
-    label: `trojan ${role === 'server' ? 'server' : 'forward'}`,
+  const relays = configuredRelays({
+    files,
+    ports,
     file: found.trojan,
-    args: ['-c', files[role]],
-    readiness: { listening: role === 'server' ? ports.server : ports.client },
-  }));
+    args: (config) => ['-c', config],
+    label: (role) => `trojan ${role === 'server' ? 'server' : 'forward'}`,
+  });
   return { relays, entryPort: ports.client, cleanup };
 }
 

@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { findPrograms } from '../process/programs.js';
 import { writeCertificateFiles } from './certificate-files.js';
-import { writeConfigFiles } from './config-files.js';
+import { configuredRelays, writeConfigFiles } from './config-files.js';
 import { oneOf } from './reference-fields.js';
 import { CASE_INBOUNDS } from './inbounds.js';
 import { v2rayClientInbound } from './v2ray-inbounds.js';
@@ -134,13 +134,13 @@ async function plan(
       }),
     };
   });
-  const relays = ['server', 'client'].map((role) => ({
-    role,
-    label: `v2ray ${role}`,
+  const relays = configuredRelays({
+    files,
+    ports,
     file: found.v2ray,
-    args: ['-config', files[role]],
-    readiness: { listening: role === 'server' ? ports.server : ports.client },
-  }));
+    args: (config) => ['-config', config],
+    label: (role) => `v2ray ${role}`,
+  });
   return { relays, entryPort: ports.client, cleanup };
 }
 

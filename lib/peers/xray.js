@@ -4,7 +4,7 @@ import { AEAD_2022_METHODS, newPsk } from '../crypto/aead-2022-methods.js';
 import { findPrograms } from '../process/programs.js';
 import { borrowedSite, realityKeyPair } from './borrowed-site.js';
 import { writeCertificateFiles } from './certificate-files.js';
-import { writeConfigFiles } from './config-files.js';
+import { configuredRelays, writeConfigFiles } from './config-files.js';
 import { CASE_INBOUNDS } from './inbounds.js';
 import { v2rayClientInbound } from './v2ray-inbounds.js';
 import { validateMethod } from './method-field.js';
@@ -190,13 +190,13 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
       }),
     };
   });
-  const relays = ['server', 'client'].map((role) => ({
-    role,
-    label: `xray ${role}`,
+  const relays = configuredRelays({
+    files,
+    ports,
     file: found.xray,
-    args: ['run', '-c', files[role]],
-    readiness: { listening: role === 'server' ? ports.server : ports.client },
-  }));
+    args: (config) => ['run', '-c', config],
+    label: (role) => `xray ${role}`,
+  });
   return { relays: [...site, ...relays], entryPort: ports.client, cleanup };
 }
 

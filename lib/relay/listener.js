@@ -39,6 +39,28 @@ export function bindServer(server, { host, port }) {
   });
 }
 
+// A target's server (echo, HTTP, the borrowed TLS site), bound: its
+// connections are counted from accept, one that resets is its own
+// business (never another's), and close() destroys every one still open
+// before the server closes. Resolves with { address, close }.
+export async function bindClosingAll(server, { host, port }) {
+  const sockets = new Set();
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    socket.on('error', () => {});
+  });
+  const address = await bindServer(server, { host, port });
+  return {
+    address,
+    close: () =>
+      new Promise((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 export async function listen(server, endpoint, sockets, log) {
   const address = await bindServer(server, endpoint);
   setAcceptedSocketOptions(server);

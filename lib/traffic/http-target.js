@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { bindServer } from '../relay/listener.js';
+import { bindClosingAll } from '../relay/listener.js';
 
 // The far end of the request workload (`cipherbench http-target`): an
 // HTTP/1.1 server that answers every request with `responseSize` bytes, on
@@ -23,12 +23,8 @@ export async function startHttpTarget({
     Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${responseSize}\r\n${close ? 'Connection: close\r\n' : ''}\r\n`);
   const keepAlive = Buffer.concat([head(false), body]);
   const closing = Buffer.concat([head(true), body]);
-  const sockets = new Set();
   let requests = 0;
   const server = net.createServer({ noDelay: true }, (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
     let held = '';
     socket.setEncoding('latin1');
     socket.on('data', (data) => {
@@ -49,14 +45,5 @@ export async function startHttpTarget({
       if (held.length > 64 * 1024) socket.destroy();
     });
   });
-  const address = await bindServer(server, { host, port });
-  return {
-    address,
-    requests: () => requests,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return { ...(await bindClosingAll(server, { host, port })), requests: () => requests };
 }

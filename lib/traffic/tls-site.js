@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
-import { bindServer } from '../relay/listener.js';
+import { bindClosingAll } from '../relay/listener.js';
 
 // The web site a camouflage protocol borrows its TLS handshake from, on
 // loopback so nothing leaves the machine: a REALITY server (Xray, sing-box)
@@ -16,7 +16,6 @@ const HEAD_LIMIT = 16 * 1024;
 const IDLE_MS = 10_000;
 
 export async function startTlsSite({ host = '127.0.0.1', port = 0, cert, key }) {
-  const sockets = new Set();
   const server = tls.createServer(
     { cert: readFileSync(cert), key: readFileSync(key), minVersion: 'TLSv1.2', ALPNProtocols: ['h2', 'http/1.1'] },
     (socket) => {
@@ -29,20 +28,7 @@ export async function startTlsSite({ host = '127.0.0.1', port = 0, cert, key }) 
       });
     },
   );
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-    socket.on('error', () => {});
-  });
   // A handshake that fails (a probe, a client that gave up) is the client's business.
   server.on('tlsClientError', () => {});
-  const address = await bindServer(server, { host, port });
-  return {
-    address,
-    close: () =>
-      new Promise((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+  return bindClosingAll(server, { host, port });
 }

@@ -262,15 +262,7 @@ export function startCommand(file, args, { timeoutMs, signal }) {
 // rejects with an error carrying its own stderr and stdout. `input` is
 // written to its stdin.
 export async function runCommand(file, args, { timeoutMs = 10_000, input } = {}) {
-  const stdin = input === undefined ? { stdin: 'ignore' } : { input };
-  const result = await tracked(
-    execa(...dyingWithParent(file, args), {
-      ...stdin,
-      reject: false,
-      timeout: timeoutMs,
-      forceKillAfterDelay: STOP_GRACE_MS,
-    }),
-  );
+  const result = await boundedRun(file, args, { timeoutMs, input });
   if (result.exitCode === 0) return result.stdout;
   throw commandError(file, args, result);
 }
@@ -279,17 +271,22 @@ export async function runCommand(file, args, { timeoutMs = 10_000, input } = {})
 // program's version, which some print on stderr (trojan -v) or with a
 // usage text and a non-zero status. Null when it cannot be run or hangs.
 export async function commandOutput(file, args, { timeoutMs = 2_000 } = {}) {
-  const result = await tracked(
+  const result = await boundedRun(file, args, { timeoutMs });
+  if (result.timedOut || result.exitCode === undefined) return null;
+  return `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
+}
+
+// One short command to its end, killed past `timeoutMs`, never rejecting:
+// the caller reads the result.
+const boundedRun = (file, args, { timeoutMs, input }) =>
+  tracked(
     execa(...dyingWithParent(file, args), {
-      stdin: 'ignore',
+      ...(input === undefined ? { stdin: 'ignore' } : { input }),
       reject: false,
       timeout: timeoutMs,
       forceKillAfterDelay: STOP_GRACE_MS,
     }),
   );
-  if (result.timedOut || result.exitCode === undefined) return null;
-  return `${result.stdout ?? ''}\n${result.stderr ?? ''}`;
-}
 
 // The same, synchronous, for the one place that cannot wait: the
 // process's 'exit' handler, which removes what a crashed run set up.

@@ -165,3 +165,18 @@ test('run before `npm ci`: one line that says to run it, exit 1, no stack', asyn
   assert.equal(stdout, '');
   assert.equal(stderr, `cipherbench: the package commander it needs is not installed: run \`npm ci\` in ${clone}\n`);
 });
+
+test('tls-site with a certificate file that is not there: one line naming the flag, exit 2', async () => {
+  const { code, stdout, stderr } = await runCli([
+    'tls-site',
+    '--listen',
+    '127.0.0.1:0',
+    '--cert',
+    '/nonexistent/cert.pem',
+    '--key',
+    '/nonexistent/key.pem',
+  ]);
+  assert.equal(code, 2);
+  assert.equal(stdout, '');
+  assert.equal(stderr, 'cipherbench: --cert /nonexistent/cert.pem: cannot read it (ENOENT); give a PEM file\n');
+});

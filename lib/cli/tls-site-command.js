@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { inputError } from '../errors.js';
 import { startTlsSite } from '../traffic/tls-site.js';
 import { endpointOption, serve } from './serve.js';
 
@@ -12,6 +14,15 @@ export function registerTlsSiteCommand(program) {
     .requiredOption('--key <file>', "the certificate's private key, PEM")
     .action(async (options) => {
       const listen = endpointOption('--listen', options.listen, { anyPort: true });
-      await serve(() => startTlsSite({ ...listen, cert: options.cert, key: options.key }));
+      const [cert, key] = [readPem('--cert', options.cert), readPem('--key', options.key)];
+      await serve(() => startTlsSite({ ...listen, cert, key }));
     });
+}
+
+function readPem(flag, file) {
+  try {
+    return readFileSync(file);
+  } catch (error) {
+    throw inputError(`${flag} ${file}: cannot read it (${error.code ?? error.message}); give a PEM file`);
+  }
 }

@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import tls from 'node:tls';
 import { bindClosingAll } from '../relay/listener.js';
 
@@ -15,19 +14,17 @@ const PAGE =
 const HEAD_LIMIT = 16 * 1024;
 const IDLE_MS = 10_000;
 
+// `cert` and `key`: the run's certificate and key, PEM.
 export async function startTlsSite({ host = '127.0.0.1', port = 0, cert, key }) {
-  const server = tls.createServer(
-    { cert: readFileSync(cert), key: readFileSync(key), minVersion: 'TLSv1.2', ALPNProtocols: ['h2', 'http/1.1'] },
-    (socket) => {
-      let head = '';
-      socket.setEncoding('latin1');
-      socket.setTimeout(IDLE_MS, () => socket.destroy());
-      socket.on('data', (data) => {
-        head += data;
-        if (head.includes('\r\n\r\n') || head.length > HEAD_LIMIT) socket.end(PAGE);
-      });
-    },
-  );
+  const server = tls.createServer({ cert, key, minVersion: 'TLSv1.2', ALPNProtocols: ['h2', 'http/1.1'] }, (socket) => {
+    let head = '';
+    socket.setEncoding('latin1');
+    socket.setTimeout(IDLE_MS, () => socket.destroy());
+    socket.on('data', (data) => {
+      head += data;
+      if (head.includes('\r\n\r\n') || head.length > HEAD_LIMIT) socket.end(PAGE);
+    });
+  });
   // A handshake that fails (a probe, a client that gave up) is the client's business.
   server.on('tlsClientError', () => {});
   return bindClosingAll(server, { host, port });

@@ -14,7 +14,7 @@ process.once('exit', () => rmSync(root, { recursive: true, force: true }));
 let folders = 0;
 // `cipherbench [run] [cases] [options]`, not another command nor --help.
 const COMMANDS =
-  /^(ciphers|compare|history|report|relay|presets|environment|key|latency|send|sink|echo|udp-echo|http-target|bare-relay|traffic|help)$/;
+  /^(ciphers|compare|history|report|relay|presets|environment|key|latency|send|sink|echo|udp-echo|http-target|tls-site|plumbing|bare-relay|traffic|help)$/;
 // Right after the command's name (or first, for the default command), so
 // a test's last flag still lacks its value when it means to.
 function testDefaults(args) {

@@ -3,7 +3,7 @@ import { profiledRelays, readProfiles } from './cpu-profile.js';
 import { readPerf, startPerf } from './perf-record.js';
 import { countSyscalls, straceUnavailable } from './syscall-count.js';
 
-// --profile as a step of one run of a case (docs/profiling.md): our relays
+// --profile as a step of one run of a case (docs/profiles.md): our relays
 // start under V8's CPU profiler, a reference row's are sampled by perf,
 // and after the transfer our relays' system calls are counted on a pair of
 // their own. `name` names the run's files in `dir`; `link` and `remote`

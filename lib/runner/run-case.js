@@ -10,7 +10,7 @@ import { relayCostMeter } from './relay-cost.js';
 // --profile's system call count: seconds of the extra transfer under strace.
 const SYSCALL_SECONDS = 2;
 
-// One run of a case (docs/result.md, "runs"): the workload's target on the
+// One run of a case (docs/result.md, "A run of a case"): the workload's target on the
 // target port, the case's relay pair in front of it (ours with its chain,
 // or a reference implementation's; none for direct), the workload through
 // the pair, then with `settings.latency` the latency probe through the same

@@ -1,7 +1,7 @@
 // This checkout's relays beside another checkout's (CIPHERBENCH_BEFORE, the
 // folder of an older clone with its node_modules), with the bare Node pair
 // as the floor: the A/B of a change to the data path, in the same minutes
-// (docs/performance.md, "What a new connection costs"). Both run as command
+// (docs/notes/performance.md, "What a new connection costs"). Both run as command
 // rows with the relays' node flags, so they differ only by their code.
 //   git worktree add /tmp/before <commit> && ln -s "$PWD/node_modules" /tmp/before/
 //   CIPHERBENCH_BEFORE=/tmp/before node bin/cipherbench.js requests benchmark/cases/before-after.cases.js \

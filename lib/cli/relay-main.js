@@ -5,7 +5,7 @@ import { planPresets } from '../presets/registry.js';
 // names: with every command's modules loaded as well (the runner, the
 // reports, execa, systeminformation), the same relay code carried about a
 // third less on Node 24, and with the whole preset catalogue about 6% less
-// (docs/performance.md, "What a relay loads"). bin/cipherbench.js sends
+// (docs/notes/performance.md, "What a relay loads"). bin/cipherbench.js sends
 // these commands here before anything else is loaded.
 export async function relayMain(argv = process.argv) {
   // Before the commands' modules import the presets: none up front; the

@@ -144,7 +144,7 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
 // datagram) is sealed and opened here; past it, node:crypto's AES-GCM
 // (AES-NI and carry-less multiplication) is faster than GHASH in
 // JavaScript, even with a cipher object per record
-// (docs/performance.md, "Small records").
+// (docs/notes/performance.md, "Small records").
 export const SMALL_PAYLOAD = 256;
 // A zero block (see ecbBlocks), then a record's counter blocks.
 const smallCounters = Buffer.alloc(16 + 16 * (SMALL_PAYLOAD / 16 + 2));

@@ -7,7 +7,7 @@
 // a stream mark-compacts often (its buffers are external memory): an
 // aes-256-gcm relay pair with only its two presets loaded carried 1.06x
 // (1.02-1.14) the bitrate it carried with the whole catalogue, on Node.js
-// 24 (docs/performance.md, "What a relay loads").
+// 24 (docs/notes/performance.md, "What a relay loads").
 //
 // Every preset is a module with the same shape:
 //   name, summary,

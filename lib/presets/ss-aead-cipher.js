@@ -51,7 +51,7 @@ export default {
       return (data, push) => {
         if (!seal) {
           // A view of the random pool: a randomBytes() call of its own per
-          // connection costs more (docs/performance.md, "What a new connection costs").
+          // connection costs more (docs/notes/performance.md, "What a new connection costs").
           const salt = randomView(method.saltLength);
           // Remembered so that this stream, fed back to us, is refused.
           salts.add(salt);

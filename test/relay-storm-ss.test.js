@@ -7,7 +7,7 @@ import { stormSuite } from './support/suites/storm.js';
 // side. aes-256-gcm, the method the reference rows share, takes 3,000
 // connections (300 of them stalls) under the same 50 MB bound, which a
 // relay whose young generation grows to node's default cap exceeded
-// (+66 MB; docs/reliability.md); the others take the suite's 500.
+// (+66 MB; docs/notes/reliability.md); the others take the suite's 500.
 const BIG_STORM = 'ss aes-256-gcm';
 const chains = chainsForThisProcess(import.meta.url, chainsOf('ss'));
 stormSuite(

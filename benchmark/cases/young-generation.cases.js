@@ -3,7 +3,7 @@
 // 16 MB) and with --max-semi-space-size=4, the flag the runner and the
 // tests start our relays with (lib/relay/node-flags.js), both as command
 // rows so neither follows the runner's choice; shadowsocks-libev's row is
-// the control for the machine's load (docs/reliability.md). Run with
+// the control for the machine's load (docs/notes/reliability.md). Run with
 //   node bin/cipherbench.js run benchmark/cases/young-generation.cases.js --repeat 5 --no-ceiling \
 //     --relative-to 'node defaults'
 import { fileURLToPath } from 'node:url';

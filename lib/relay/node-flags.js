@@ -9,7 +9,7 @@
 // 3,000 hostile connections grew them to 16, 24 MB of the +25 to +37 MB it
 // added to a server's RSS. Capped at 4 MB, what a transfer reaches anyway,
 // the storm added +15 to +23 MB, and a transfer takes as many collections
-// as before (docs/reliability.md, benchmark/programs/storm-rss.js and relay-gc.js).
+// as before (docs/notes/reliability.md, benchmark/programs/storm-rss.js and relay-gc.js).
 //
 // It is a flag of the node process: once running, a relay cannot cap its
 // own young generation (v8.setFlagsFromString does not resize a heap that
@@ -25,7 +25,7 @@
 // AwaitCollectionBackground under OptimizingCompileDispatcher). With the
 // flag, aes-128-gcm carried 1.02x [0.96-1.07] the bulk bitrate, 8 rounds,
 // and spent 1.02x [0.95-1.10] the CPU per new connection, 6 rounds
-// (docs/reliability.md).
+// (docs/notes/reliability.md).
 export const RELAY_NODE_FLAGS = ['--max-semi-space-size=4', '--no-concurrent-recompilation'];
 
 // The old generation grows as V8 decides, up to four times its live size
@@ -34,4 +34,4 @@ export const RELAY_NODE_FLAGS = ['--max-semi-space-size=4', '--no-concurrent-rec
 // under a crowd of new connections a relay then mark-compacted every 220
 // ms, and each one dropped the compiled code of the closures a connection
 // makes, compiled again by the next ones: 7 to 14 % more CPU per new
-// connection (docs/reliability.md).
+// connection (docs/notes/reliability.md).

@@ -23,7 +23,7 @@ import { startUdpEchoServer, udpEchoTransfer, udpSender } from '../support/udp-e
 // flood's buffers pile up before V8 collected them. The server has its
 // young generation collected every 2 MB of datagrams read, the buffers
 // freed in that pause (lib/relay/udp/young-collection.js); where the rest
-// of its growth lives is in docs/reliability.md.
+// of its growth lives is in docs/notes/reliability.md.
 const SPOOFED = 10_000;
 const TIMEOUT_S = 8;
 const CHAINS = [

@@ -12,7 +12,7 @@ import { runInNewContext } from 'node:vm';
 // So a UDP relay counts what it receives and has the young generation
 // collected every `limit` bytes, its buffers freed within that pause:
 // however busy the machine, no more than `limit` of them wait
-// (docs/reliability.md).
+// (docs/notes/reliability.md).
 const YOUNG_COLLECTION_BYTES = 2 * 2 ** 20;
 // What a received buffer costs beyond its bytes: Node's and V8's
 // bookkeeping for it, malloc's headers.

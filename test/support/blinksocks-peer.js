@@ -58,21 +58,35 @@ async function start(role, config, presets) {
   );
   const args = [...(needsLegacy(presets) ? [LEGACY_FLAG] : []), '--require', ANY_NODE, blinksocksPath(), '-c', file];
   return startProcess(process.execPath, args, {
-    ready: new RegExp(`blinksocks ${role} is running at tcp://`),
+    ready: new RegExp(`blinksocks ${role} is running at \\w+://`),
     timeoutMs: 20_000,
   });
 }
 
+// The service a server listens on, or a client reaches its server by:
+// `transport` is blinksocks' URL scheme (tcp, ws, wss, tls), `path` the
+// WebSocket path, `tls` the { cert, key } files wss and tls need (a client
+// trusts `cert`, self-signed).
+const serviceOf = (port, { transport = 'tcp', path: pathname = '' }) =>
+  `${transport}://127.0.0.1:${port}${transport.startsWith('ws') ? pathname : ''}`;
+const tlsFields = (role, { transport = 'tcp', tls }) => {
+  if (!['wss', 'tls'].includes(transport)) return {};
+  return role === 'server'
+    ? { tls_cert: tls.cert, tls_key: tls.key }
+    : { tls_cert: tls.cert, tls_cert_self_signed: true };
+};
+
 // Resolves with { child, port } once blinksocks listens.
-export async function startBlinksocksServer({ key, presets }) {
+export async function startBlinksocksServer({ key, presets, ...service }) {
   const port = await freePort();
-  const child = await start('server', { service: `tcp://127.0.0.1:${port}`, key, presets }, presets);
+  const config = { service: serviceOf(port, service), key, presets, ...tlsFields('server', service) };
+  const child = await start('server', config, presets);
   return { child, port };
 }
 
-export async function startBlinksocksClient({ key, presets, serverPort, forwardPort }) {
+export async function startBlinksocksClient({ key, presets, serverPort, forwardPort, ...service }) {
   const port = await freePort();
-  const server = { service: `tcp://127.0.0.1:${serverPort}`, key, presets };
+  const server = { service: serviceOf(serverPort, service), key, presets, ...tlsFields('client', service) };
   const child = await start(
     'client',
     { service: `tcp://127.0.0.1:${port}?forward=127.0.0.1:${forwardPort}`, server },

@@ -1,0 +1,166 @@
+import { decodeAddressHeader, encodeAddressHeader } from './address-header.js';
+import { protocolError } from './protocol-error.js';
+
+// Mux.Cool, the multiplexing of V2Ray 4.x and Xray (V2Ray's "Mux.Cool
+// protocol" document, Xray's common/mux): many streams, each a session
+// with a 16-bit id, in frames inside one connection of the proxy protocol,
+// whose target is the magic address v1.mux.cool. A frame is
+//   metadata length (2, big-endian) | session id (2) | status (1) | option (1)
+//   [New only: network (1: 1 TCP, 2 UDP) | port (2) | address type (1 IPv4,
+//    2 domain, 3 IPv6) | address]
+//   [option has Data (0x01): data length (2) | data]
+// Status: New opens a session (with its target), Keep carries more of it,
+// End closes it both ways (Error 0x02 in option: it broke), KeepAlive
+// carries nothing. Metadata may carry more than these fields (Xray's XUDP
+// global id, a reverse proxy's source address): a reader skips them.
+export const MUX_COOL_TARGET = Object.freeze({ host: 'v1.mux.cool', port: 9527 });
+export const STATUS = Object.freeze({ new: 1, keep: 2, end: 3, keepAlive: 4 });
+const OPTION_DATA = 0x01;
+const OPTION_ERROR = 0x02;
+export const NETWORK_TCP = 1;
+// Xray's and V2Ray's readers refuse metadata over 512 bytes; a New frame's
+// own fields take at most 264.
+export const MOST_METADATA_BYTES = 512;
+// The most a frame's data may be: its length is 16 bits.
+export const MOST_DATA_BYTES = 0xffff;
+
+const ADDRESS_IPV4 = 1;
+const ADDRESS_DOMAIN = 2;
+const ADDRESS_IPV6 = 3;
+
+// The address as the Shadowsocks header's fields (address-header.js),
+// renumbered: Mux.Cool puts the port first and numbers a domain 2.
+const TO_MUX_TYPE = { 1: ADDRESS_IPV4, 3: ADDRESS_DOMAIN, 4: ADDRESS_IPV6 };
+function portThenAddress(target) {
+  const ss = encodeAddressHeader(target);
+  return Buffer.concat([ss.subarray(ss.length - 2), Buffer.from([TO_MUX_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
+}
+
+// One frame as buffers to write in order: its metadata, then, when `data`
+// is given (even empty), the Data option, its length and the bytes.
+// `target` ({ host, port }) only with New; `error` only with End.
+export function encodeFrame({ id, status, target = null, error = false, data = null }) {
+  const option = (data ? OPTION_DATA : 0) | (error ? OPTION_ERROR : 0);
+  let fields = Buffer.from([0, 0, id >>> 8, id & 0xff, status, option]);
+  if (status === STATUS.new) {
+    fields = Buffer.concat([fields, Buffer.from([NETWORK_TCP]), portThenAddress(target)]);
+  }
+  fields.writeUInt16BE(fields.length - 2, 0);
+  if (!data) return [fields];
+  const length = Buffer.from([data.length >>> 8, data.length & 0xff]);
+  return [fields, length, data];
+}
+
+// The metadata's fields, past its length: { id, status, error, hasData,
+// network, target } (network and target for New only). Throws
+// protocolError for what no sender of the protocol writes.
+export function decodeMetadata(meta) {
+  if (meta.length < 4) throw protocolError(`mux: metadata of ${meta.length} bytes, under 4`);
+  const id = meta.readUInt16BE(0);
+  const status = meta[2];
+  const option = meta[3];
+  if (status < STATUS.new || status > STATUS.keepAlive) throw protocolError(`mux: unknown frame status ${status}`);
+  const frame = {
+    id,
+    status,
+    error: (option & OPTION_ERROR) !== 0,
+    hasData: (option & OPTION_DATA) !== 0,
+    network: 0,
+    target: null,
+  };
+  if (status !== STATUS.new) return frame;
+  if (meta.length < 8) throw protocolError(`mux: a New frame's metadata of ${meta.length} bytes, under 8`);
+  frame.network = meta[4];
+  const port = meta.readUInt16BE(5);
+  const type = meta[7];
+  let host;
+  if (type === ADDRESS_IPV4) {
+    if (meta.length < 12) throw protocolError('mux: a New frame cut inside its IPv4 address');
+    host = `${meta[8]}.${meta[9]}.${meta[10]}.${meta[11]}`;
+  } else if (type === ADDRESS_IPV6) {
+    if (meta.length < 24) throw protocolError('mux: a New frame cut inside its IPv6 address');
+    ({ host } = decodeAddressHeader(Buffer.concat([Buffer.from([4]), meta.subarray(8, 24), Buffer.alloc(2)])));
+  } else if (type === ADDRESS_DOMAIN) {
+    const length = meta[8] ?? 0;
+    if (length === 0) throw protocolError('mux: a New frame with an empty domain name');
+    if (meta.length < 9 + length) throw protocolError('mux: a New frame cut inside its domain name');
+    host = meta.subarray(9, 9 + length).toString('utf8');
+  } else {
+    throw protocolError(`mux: unknown address type ${type}`);
+  }
+  frame.target = { host, port };
+  return frame;
+}
+
+// Reads frames from a stream of bytes: onFrame(frame) for each frame's
+// metadata (decodeMetadata's shape), then its data as it arrives,
+// onData(frame, piece), then onFrameEnd(frame). A frame's data is not
+// held until it is whole: a frame announcing 64 KB costs nothing until
+// its bytes come.
+export function createFrameReader({ onFrame, onData, onFrameEnd }) {
+  // 'length': the metadata length; 'meta'; 'data-length'; 'data'.
+  let state = 'length';
+  let need = 2;
+  let held = [];
+  let heldBytes = 0;
+  let frame = null;
+
+  const take = (chunk, at) => {
+    const piece = chunk.subarray(at, at + need - heldBytes);
+    held.push(piece);
+    heldBytes += piece.length;
+    return piece.length;
+  };
+  const whole = () => {
+    const bytes = held.length === 1 ? held[0] : Buffer.concat(held);
+    held = [];
+    heldBytes = 0;
+    return bytes;
+  };
+  const finishFrame = () => {
+    const done = frame;
+    frame = null;
+    state = 'length';
+    need = 2;
+    onFrameEnd(done);
+  };
+
+  return {
+    read(chunk) {
+      let at = 0;
+      while (at < chunk.length) {
+        if (state === 'data') {
+          const piece = chunk.subarray(at, at + need);
+          at += piece.length;
+          need -= piece.length;
+          onData(frame, piece);
+          if (need === 0) finishFrame();
+          continue;
+        }
+        at += take(chunk, at);
+        if (heldBytes < need) return;
+        const bytes = whole();
+        if (state === 'length') {
+          need = bytes.readUInt16BE(0);
+          if (need > MOST_METADATA_BYTES)
+            throw protocolError(`mux: metadata of ${need} bytes, over ${MOST_METADATA_BYTES}`);
+          if (need < 4) throw protocolError(`mux: metadata of ${need} bytes, under 4`);
+          state = 'meta';
+        } else if (state === 'meta') {
+          frame = decodeMetadata(bytes);
+          onFrame(frame);
+          if (frame.hasData) {
+            state = 'data-length';
+            need = 2;
+          } else finishFrame();
+        } else {
+          need = bytes.readUInt16BE(0);
+          state = 'data';
+          if (need === 0) finishFrame();
+        }
+      }
+    },
+    // Whether the bytes so far end on a frame's end.
+    atBoundary: () => state === 'length' && heldBytes === 0,
+  };
+}

@@ -20,6 +20,10 @@
 //       accept(socket), connect(socket) }, the socket the relay server and
 //       client then read and write (chain/transport.js); transports stack,
 //       the last one in the chain nearest the wire,
+//     'mux' carries many client connections over one of the chain's (at
+//       most one, after the address and cipher presets): it has no stages
+//       and gives multiplex(params) -> its frame codec and limits, which
+//       the relay's mux-client.js and mux-server.js run (chain/mux.js),
 //   inside?: [names]: the transports that may carry this one, following it
 //     in the chain (ws: ['tls']); a transport without it comes last,
 //   params: { key: { required, values?, description?, check?(value) -> message | undefined } },
@@ -94,6 +98,7 @@ const MODULES = {
   'obfs-http': () => import('./obfs/http.js'),
   'obfs-tls1.2-ticket': () => import('./obfs/tls1.2-ticket.js'),
   'simple-obfs': () => import('./simple-obfs.js'),
+  mux: () => import('./mux.js'),
   ws: () => import('./ws.js'),
   httpupgrade: () => import('./httpupgrade.js'),
   tls: () => import('./tls.js'),

@@ -1,11 +1,13 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
+import { prepareMux } from '../chain/mux.js';
 import { prepareChain } from '../chain/pipeline.js';
 import { prepareTransport } from '../chain/transport.js';
 import { bridge } from './bridge.js';
 import { peerLabel } from './endpoint.js';
 import { INBOUNDS } from './inbounds/index.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
+import { createMuxPool } from './mux-client.js';
 import { CLIENT_FILTER, createSaltFilter } from './salt-filter.js';
 import { connectCorked, SERVER_SOCKET_OPTIONS } from './socket-options.js';
 import { createSocks5Associate } from './udp/socks5-associate.js';
@@ -39,12 +41,18 @@ export async function startRelayClient({
 
   // A connection to the relay server (through the chain's transport, TLS),
   // not yet carrying anything.
-  const dial = () => transport.connect(sockets.add(connectCorked(server)));
+  const dialServer = () => transport.connect(sockets.add(connectCorked(server)));
+  // With a multiplexing chain, a connection to the server is a session in
+  // a tunnel the pool shares (mux-client.js), and the pool dials.
+  const mux = prepareMux(presets);
+  const pool = mux && createMuxPool({ mux, dial: dialServer, createPipeline, log });
+  const dial = pool ? pool.session : dialServer;
 
   // The chain's two directions for one stream to `target` over `upstream`:
   // what the inbound writes goes out encoded; what comes back is decoded
   // into `reply`; `hold` says what the encoder holds back (bridge.js).
   const open = (upstream, target, reply) => {
+    if (pool) return upstream.open(target, reply);
     const pipeline = createPipeline('client', { target });
     return {
       encode: pipeline.encoder((data) => upstream.write(data)),
@@ -92,12 +100,13 @@ export async function startRelayClient({
   });
 
   const relay = await listenOn(listener, listen, sockets, log);
-  if (!associate) return relay;
+  if (!associate && !pool) return relay;
   return {
     ...relay,
-    stats: () => ({ udp: associate.stats() }),
+    stats: () => ({ ...(associate ? { udp: associate.stats() } : {}), ...(pool ? { mux: pool.stats() } : {}) }),
     close() {
-      associate.close();
+      associate?.close();
+      if (pool) log.info(`relay client: ${pool.summary()}`);
       return relay.close();
     },
   };

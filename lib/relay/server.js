@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { prepareMux } from '../chain/mux.js';
 import { prepareChain } from '../chain/pipeline.js';
 import { prepareTransport } from '../chain/transport.js';
 import { isProtocolError, protocolError } from '../wire/protocol-error.js';
@@ -7,6 +8,7 @@ import { resetSocket } from './reset-socket.js';
 import { formatEndpoint, peerLabel } from './endpoint.js';
 import { isLoopbackHost } from './loopback.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
+import { serveMux } from './mux-server.js';
 import { createSaltFilter, SERVER_FILTER } from './salt-filter.js';
 import { connectCorked, SERVER_SOCKET_OPTIONS } from './socket-options.js';
 import { createWriteQueues } from './write-queues.js';
@@ -39,10 +41,21 @@ export async function startRelayServer({
   log,
 }) {
   const salts = createSaltFilter(SERVER_FILTER);
-  const counts = { accepted: 0, relayed: 0, diverted: 0, refused: 0, replays: 0, displaced: 0, dropped: 0 };
+  const counts = {
+    accepted: 0,
+    relayed: 0,
+    diverted: 0,
+    refused: 0,
+    replays: 0,
+    displaced: 0,
+    dropped: 0,
+    muxTunnels: 0,
+    muxSessions: 0,
+  };
   const served = {
     createPipeline: prepareChain(presets, { password, salts }),
     transport: prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) }),
+    mux: prepareMux(presets),
     salts,
     sockets: createSocketSet(),
     queues: createWriteQueues(),
@@ -60,7 +73,7 @@ export async function startRelayServer({
 
   const listening = await listenOn(server, listen, sockets, log);
   const summary = () =>
-    `${counts.accepted} connections, ${counts.relayed} to a target, ${counts.refused} refused (${counts.replays} replays), ${counts.displaced} reset in their handshake to make room and ${counts.dropped} refused at the connection cap${counts.diverted > 0 ? `, ${counts.diverted} diverted to a fallback` : ''}`;
+    `${counts.accepted} connections, ${counts.relayed} to a target, ${counts.refused} refused (${counts.replays} replays), ${counts.displaced} reset in their handshake to make room and ${counts.dropped} refused at the connection cap${counts.diverted > 0 ? `, ${counts.diverted} diverted to a fallback` : ''}${counts.muxTunnels > 0 ? `, ${counts.muxTunnels} of them mux tunnels carrying ${counts.muxSessions} sessions` : ''}`;
   return {
     ...listening,
     stats: () => ({ ...counts }),
@@ -123,7 +136,7 @@ function connectionCap({ maxConnections, counts, log }) {
 // exists, so hostile connections, most of which never get that far, cost
 // one socket, not two. `served` is what the server's connections share.
 function serve(socket, served) {
-  const { createPipeline, transport, salts, sockets, queues, cap } = served;
+  const { createPipeline, transport, mux, salts, sockets, queues, cap } = served;
   const { counts, allowRemote, handshakeTimeoutMs, idleTimeoutMs, log } = served;
   sockets.add(socket);
   counts.accepted += 1;
@@ -135,6 +148,7 @@ function serve(socket, served) {
   let target = null;
   let refused = false;
   let bridged = null;
+  let tunnel = null;
 
   const handshakeTimer = setTimeout(() => {
     if (!refused) log.debug(`${peer}: no target named within ${handshakeTimeoutMs} ms`);
@@ -163,14 +177,46 @@ function serve(socket, served) {
     client.off('error', onEarlyError);
   };
 
+  const checkTarget = ({ host, port }) => {
+    if (!allowRemote && !isLoopbackHost(host)) {
+      throw protocolError(
+        `refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`,
+      );
+    }
+  };
+  // The connection is a tunnel of sessions (mux-server.js), each to its
+  // own target, from here on.
+  const startTunnel = () => {
+    clearTimeout(handshakeTimer);
+    cap.named(socket);
+    counts.muxTunnels += 1;
+    client.off('data', onHandshakeData);
+    client.off('end', onEarlyEnd);
+    client.off('error', onEarlyError);
+    tunnel = serveMux({
+      tunnel: client,
+      mux,
+      pipeline,
+      decode,
+      encode,
+      connectTarget(address) {
+        checkTarget(address);
+        counts.relayed += 1;
+        return sockets.add(connectCorked(address));
+      },
+      queues,
+      counts,
+      idleTimeoutMs,
+      log,
+      label: peer,
+    });
+  };
+
   const pipeline = createPipeline('server', {
     onTarget({ host, port }) {
-      if (target) throw protocolError('second address header');
-      if (!allowRemote && !isLoopbackHost(host)) {
-        throw protocolError(
-          `refused target ${formatEndpoint({ host, port })}: not loopback (start with --allow-remote to permit)`,
-        );
-      }
+      if (target || tunnel) throw protocolError('second address header');
+      if (mux?.carries({ host, port })) return startTunnel();
+      checkTarget({ host, port });
       counts.relayed += 1;
       connectTarget({ host, port });
       bridged = bridge(client, target, {
@@ -189,7 +235,7 @@ function serve(socket, served) {
     // read, to the real server its chain names, which answers as it
     // would anyone: the relay carries both ways as they are.
     divert({ host, port }, received) {
-      if (target) throw protocolError('a diverted connection after its target');
+      if (target || tunnel) throw protocolError('a diverted connection after its target');
       counts.diverted += 1;
       log.debug(`${peer}: diverted to ${formatEndpoint({ host, port })}`);
       connectTarget({ host, port });
@@ -204,7 +250,7 @@ function serve(socket, served) {
       });
     },
   });
-  const decode = pipeline.decoder((data) => target.write(data));
+  const decode = pipeline.decoder((data) => (tunnel ? tunnel.read(data) : target.write(data)));
   const encode = pipeline.encoder((data) => client.write(data));
   const onHandshakeData = (data) => {
     if (refused) return;
@@ -218,6 +264,7 @@ function serve(socket, served) {
       // The header came in this same read and a later stage broke:
       // the target exists, and the bridge resets both.
       if (bridged) return bridged.tearDown(error);
+      if (tunnel) return tunnel.fail(error);
       refuse(error, salts.refused > repeatsBefore);
     }
   };

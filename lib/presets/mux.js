@@ -1,0 +1,69 @@
+import { presetNamed } from './registry.js';
+import { createFrameReader, encodeFrame, MUX_COOL_TARGET, NETWORK_TCP, STATUS } from '../wire/mux-cool.js';
+
+// Mux.Cool (V2Ray 4.x, Xray: wire/mux-cool.js): the relay client carries
+// many client connections as sessions over few connections of the chain,
+// each to the magic target v1.mux.cool, and the relay server demultiplexes
+// them to their targets (relay/mux-client.js, relay/mux-server.js). It has
+// no stages: the protocol before it carries the frames as its payload.
+//
+// It comes after the presets that carry the target and encrypt (which then
+// carry v1.mux.cool) and before any disguise or transport, which carry the
+// tunnel: [vless, mux, tls] reads "VLESS, multiplexed, over TLS".
+export const MOST_CONCURRENCY = 1024;
+const DEFAULT_CONCURRENCY = 8;
+// V2Ray's and Xray's clients move to a new connection after 128 sessions
+// (their ClientStrategy's MaxConnection); ours does the same, so session
+// ids stay small and a long-lived tunnel is renewed.
+const SESSIONS_PER_TUNNEL = 128;
+const BEFORE_ROLES = ['address', 'cipher'];
+const AFTER_ROLES = ['disguise', 'transport'];
+
+function placement(chain, index) {
+  const roles = chain.map((entry) => presetNamed(entry.name).roles);
+  const before = roles.slice(0, index);
+  const after = roles.slice(index + 1).filter((own) => !own.includes('mux'));
+  if (before.some((own) => own.includes('mux'))) return 'a second mux: a chain multiplexes once';
+  const fits =
+    before.length > 0 &&
+    before.every((own) => own.some((role) => BEFORE_ROLES.includes(role))) &&
+    after.every((own) => own.some((role) => AFTER_ROLES.includes(role)));
+  if (fits) return undefined;
+  const rank = (own) => (own.includes('mux') ? 1 : own.some((role) => AFTER_ROLES.includes(role)) ? 2 : 0);
+  const order = chain
+    .map((entry, i) => ({ name: entry.name, rank: rank(roles[i]), i }))
+    .sort((a, b) => a.rank - b.rank || a.i - b.i)
+    .map(({ name }) => name);
+  return `mux multiplexes the connections the protocol carries: it comes after the address and cipher presets, before any disguise or transport; in order: ${order.join(', ')}`;
+}
+
+export default {
+  name: 'mux',
+  summary:
+    'Mux.Cool (V2Ray, Xray): many client connections as sessions over few connections of the chain, to v1.mux.cool',
+  roles: ['mux'],
+  params: {
+    concurrency: {
+      required: false,
+      description: `sessions open at once on one connection (default ${DEFAULT_CONCURRENCY}, as Xray's), 1 to ${MOST_CONCURRENCY}; a server refuses a connection with more`,
+      check: (value) =>
+        Number.isInteger(value) && value >= 1 && value <= MOST_CONCURRENCY
+          ? undefined
+          : `must be an integer from 1 to ${MOST_CONCURRENCY}`,
+    },
+  },
+  placement,
+  prepare() {
+    return () => ({});
+  },
+  multiplex: ({ concurrency = DEFAULT_CONCURRENCY }) => ({
+    concurrency,
+    sessionsPerTunnel: SESSIONS_PER_TUNNEL,
+    target: MUX_COOL_TARGET,
+    carries: ({ host }) => host === MUX_COOL_TARGET.host,
+    network: NETWORK_TCP,
+    status: STATUS,
+    encodeFrame,
+    createFrameReader,
+  }),
+};

@@ -1,0 +1,230 @@
+import { isProtocolError, protocolError } from '../wire/protocol-error.js';
+import { LINGER_MS, resetSocket } from './reset-socket.js';
+
+// The relay server's side of a multiplexing chain (presets/mux.js): a
+// connection whose protocol named the multiplexing target is a tunnel, and
+// each session in it is carried to its own target. Its client is trusted
+// no more than any other: every count and length it controls is bounded,
+// and a frame no client of the protocol sends closes the tunnel (and every
+// target of it) with one line at debug level.
+//
+// End closes a session both ways (Mux.Cool has no half-close), as V2Ray's
+// and Xray's servers close it: the target gets its FIN after what was
+// written to it, and nothing more of it is carried back. A target's end
+// or failure is an End (with Error when it failed) toward the client.
+
+// Frames in a row that carry nothing (KeepAlive, Keep without data): a
+// client sends one now and then, never a stream of them.
+export const MOST_EMPTY_FRAMES_IN_A_ROW = 64;
+// Sessions one tunnel may open in its life: V2Ray's and Xray's clients
+// open 128, then a new tunnel; ids are never reused.
+export const MOST_SESSIONS_PER_TUNNEL = 1024;
+// A tunnel with no session open is closed after this long (or the
+// server's idle timeout, when shorter): Xray's server checks every 60 s.
+const MOST_IDLE_TUNNEL_MS = 60_000;
+const FRAME_DATA_BYTES = 8 * 1024;
+
+// Serves `tunnel` (the client connection, its handshake done) from here
+// on. `decode` and `encode` are its pipeline's directions; the caller
+// passes what decode gives to read(), the bytes of the handshake's read
+// first. `connectTarget(address)` gives a socket to the target, or throws
+// protocolError when it is refused.
+export function serveMux({
+  tunnel,
+  mux,
+  pipeline,
+  decode,
+  encode,
+  connectTarget,
+  queues,
+  counts,
+  idleTimeoutMs,
+  log,
+  label,
+}) {
+  const { status } = mux;
+  const open = new Map();
+  const seen = new Set();
+  let emptyInARow = 0;
+  let over = false;
+  let idleTimer = null;
+  let blocked = 0;
+  const idleMs = Math.min(MOST_IDLE_TUNNEL_MS, idleTimeoutMs > 0 ? idleTimeoutMs : MOST_IDLE_TUNNEL_MS);
+
+  const send = (frame) => {
+    if (over) return;
+    const buffers = mux.encodeFrame(frame);
+    encode(buffers.length === 1 ? buffers[0] : Buffer.concat(buffers));
+  };
+  const block = () => {
+    blocked += 1;
+    tunnel.pause();
+  };
+  const unblock = () => {
+    blocked -= 1;
+    if (blocked === 0 && !over) tunnel.resume();
+  };
+  const checkIdle = () => {
+    clearTimeout(idleTimer);
+    if (open.size === 0 && !over) idleTimer = setTimeout(closeIdle, idleMs).unref();
+  };
+  const closeIdle = () => {
+    log.debug(`${label}: mux tunnel with no session for ${idleMs} ms: closed`);
+    finish();
+  };
+
+  // Ends the session `id` from the server's side: End toward the client.
+  const endSession = (session, error) => {
+    if (session.over) return;
+    session.over = true;
+    open.delete(session.id);
+    send({ id: session.id, status: status.end, error });
+    checkIdle();
+  };
+
+  const startSession = ({ id, network, target: address }) => {
+    seen.add(id);
+    counts.muxSessions += 1;
+    if (network !== mux.network) {
+      log.debug(`${label}: mux session ${id}: network ${network} is not carried, only TCP`);
+      return send({ id, status: status.end, error: true });
+    }
+    let target;
+    try {
+      target = connectTarget(address);
+    } catch (error) {
+      if (!isProtocolError(error)) throw error;
+      log.debug(`${label}: mux session ${id}: ${error.message}`);
+      return send({ id, status: status.end, error: true });
+    }
+    const session = { id, target, over: false };
+    open.set(id, session);
+    checkIdle();
+    target.on('data', (data) => {
+      if (session.over || over) return;
+      for (let at = 0; at < data.length; at += FRAME_DATA_BYTES) {
+        send({ id, status: status.keep, data: data.subarray(at, at + FRAME_DATA_BYTES) });
+      }
+      if (queues.full(tunnel)) {
+        target.pause();
+        tunnel.once('drain', () => target.resume());
+      }
+    });
+    target.on('end', () => {
+      endSession(session, false);
+      target.end();
+    });
+    target.on('error', (error) => {
+      log.debug(`${label}: mux session ${id}: ${error.message}`);
+      endSession(session, true);
+      target.destroy();
+    });
+    target.on('close', () => endSession(session, false));
+  };
+
+  // The client's End: the target gets its FIN (a reset, for End with
+  // Error) and is not read any more; End goes back, as Xray's server
+  // answers.
+  const clientEnded = (session, error) => {
+    if (error) resetSocket(session.target);
+    else {
+      session.target.end();
+      setTimeout(() => session.target.destroy(), LINGER_MS).unref();
+    }
+    endSession(session, error);
+  };
+
+  const counted = (frame) => {
+    emptyInARow += 1;
+    if (emptyInARow > MOST_EMPTY_FRAMES_IN_A_ROW)
+      throw protocolError(
+        `mux: over ${MOST_EMPTY_FRAMES_IN_A_ROW} frames in a row carried nothing (status ${frame.status})`,
+      );
+  };
+
+  const reader = mux.createFrameReader({
+    onFrame(frame) {
+      const { id } = frame;
+      if (frame.status === status.keepAlive) return counted(frame);
+      if (frame.status === status.new) {
+        if (seen.has(id)) throw protocolError(`mux: session id ${id} opened a second time`);
+        if (open.size >= mux.concurrency)
+          throw protocolError(`mux: a session over ${mux.concurrency} open at once (concurrency)`);
+        if (seen.size >= MOST_SESSIONS_PER_TUNNEL)
+          throw protocolError(`mux: over ${MOST_SESSIONS_PER_TUNNEL} sessions on one tunnel`);
+        return startSession(frame);
+      }
+      if (!seen.has(id)) throw protocolError(`mux: a frame (status ${frame.status}) for session ${id}, never opened`);
+      if (frame.status === status.keep && !frame.hasData) return counted(frame);
+      if (frame.status === status.end) {
+        const session = open.get(id);
+        if (session) clientEnded(session, frame.error);
+      }
+    },
+    onData(frame, piece) {
+      if (frame.status !== status.new && frame.status !== status.keep) return;
+      emptyInARow = 0;
+      const session = open.get(frame.id);
+      if (!session) return;
+      const { target } = session;
+      target.write(piece);
+      if (queues.full(target)) {
+        block();
+        target.once('drain', unblock);
+        target.once('close', () => target.off('drain', unblock));
+      }
+    },
+    onFrameEnd() {},
+  });
+
+  // The tunnel broke or broke the protocol: every target is reset.
+  const fail = (error) => {
+    if (over) return;
+    over = true;
+    clearTimeout(idleTimer);
+    log.debug(`${label}: mux tunnel: ${error.message ?? error}`);
+    for (const session of open.values()) resetSocket(session.target);
+    open.clear();
+    resetSocket(tunnel);
+  };
+  // The tunnel ends cleanly: every target gets its FIN, the client ours.
+  const finish = () => {
+    if (over) return;
+    over = true;
+    clearTimeout(idleTimer);
+    for (const session of open.values()) session.target.end();
+    open.clear();
+    try {
+      pipeline.encodeEnded();
+    } finally {
+      tunnel.end();
+    }
+  };
+
+  const guard = (work) => {
+    try {
+      work();
+    } catch (error) {
+      if (!isProtocolError(error)) throw error;
+      fail(error);
+    }
+  };
+  tunnel.on('data', (data) => guard(() => decode(data)));
+  tunnel.on('end', () =>
+    guard(() => {
+      pipeline.decodeEnded();
+      if (!reader.atBoundary()) throw protocolError('mux: the tunnel ended inside a frame');
+      finish();
+    }),
+  );
+  tunnel.on('error', fail);
+  tunnel.on('close', () => fail(new Error('closed')));
+  if (idleTimeoutMs > 0) tunnel.setTimeout(idleTimeoutMs, () => fail(new Error(`idle for ${idleTimeoutMs} ms`)));
+  checkIdle();
+
+  return {
+    // The tunnel's decoded bytes.
+    read: (data) => reader.read(data),
+    fail,
+  };
+}

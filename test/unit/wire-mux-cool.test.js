@@ -1,0 +1,145 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { validateChain } from '../../lib/chain/validate.js';
+import '../../lib/presets/index.js';
+import { createFrameReader, encodeFrame, MOST_METADATA_BYTES, STATUS } from '../../lib/wire/mux-cool.js';
+
+// Known-answer frames of Mux.Cool, written out from V2Ray's "Mux.Cool
+// protocol" document and Xray's common/mux/frame.go (port before address,
+// address types 1 IPv4, 2 domain, 3 IPv6), and how the reader takes them
+// apart, whole and cut at every byte.
+const hex = (text) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
+const ascii = (text) => Buffer.from(text, 'ascii').toString('hex');
+
+const VECTORS = [
+  {
+    label: 'New, TCP to example.com:80, no data',
+    frame: { id: 1, status: STATUS.new, target: { host: 'example.com', port: 80 } },
+    bytes: hex(`0014 0001 01 00 01 0050 02 0b ${ascii('example.com')}`),
+    read: { id: 1, status: STATUS.new, network: 1, target: { host: 'example.com', port: 80 }, data: '' },
+  },
+  {
+    label: 'New with data, TCP to 127.0.0.1:443',
+    frame: { id: 2, status: STATUS.new, target: { host: '127.0.0.1', port: 443 }, data: Buffer.from('GET') },
+    bytes: hex(`000c 0002 01 01 01 01bb 01 7f000001 0003 ${ascii('GET')}`),
+    read: { id: 2, status: STATUS.new, network: 1, target: { host: '127.0.0.1', port: 443 }, data: 'GET' },
+  },
+  {
+    label: 'New, TCP to [::1]:8080',
+    frame: { id: 3, status: STATUS.new, target: { host: '::1', port: 8080 } },
+    bytes: hex('0018 0003 01 00 01 1f90 03 00000000000000000000000000000001'),
+    read: { id: 3, status: STATUS.new, network: 1, target: { host: '::1', port: 8080 }, data: '' },
+  },
+  {
+    label: 'Keep with data',
+    frame: { id: 1, status: STATUS.keep, data: Buffer.from('ok') },
+    bytes: hex(`0004 0001 02 01 0002 ${ascii('ok')}`),
+    read: { id: 1, status: STATUS.keep, network: 0, target: null, data: 'ok' },
+  },
+  {
+    label: 'End with Error',
+    frame: { id: 513, status: STATUS.end, error: true },
+    bytes: hex('0004 0201 03 02'),
+    read: { id: 513, status: STATUS.end, error: true, network: 0, target: null, data: '' },
+  },
+  {
+    label: 'KeepAlive',
+    frame: { id: 0, status: STATUS.keepAlive },
+    bytes: hex('0004 0000 04 00'),
+    read: { id: 0, status: STATUS.keepAlive, network: 0, target: null, data: '' },
+  },
+];
+
+// Every frame the reader finds in `pieces`, with its data joined.
+function readFrames(pieces) {
+  const frames = [];
+  let data = [];
+  const reader = createFrameReader({
+    onFrame: () => {},
+    onData: (frame, piece) => data.push(Buffer.from(piece)),
+    onFrameEnd(frame) {
+      frames.push({ ...frame, data: Buffer.concat(data).toString('latin1') });
+      data = [];
+    },
+  });
+  for (const piece of pieces) reader.read(piece);
+  return { frames, atBoundary: reader.atBoundary() };
+}
+
+const pick = (frame, keys) => Object.fromEntries(keys.map((key) => [key, frame[key]]));
+
+for (const { label, frame, bytes, read } of VECTORS) {
+  test(`mux frame: ${label}`, () => {
+    assert.equal(Buffer.concat(encodeFrame(frame)).toString('hex'), bytes.toString('hex'));
+    const cuts = [[bytes], Array.from(bytes, (byte) => Buffer.from([byte]))];
+    for (let cut = 1; cut < bytes.length; cut++) cuts.push([bytes.subarray(0, cut), bytes.subarray(cut)]);
+    for (const pieces of cuts) {
+      const { frames, atBoundary } = readFrames(pieces);
+      assert.equal(frames.length, 1);
+      assert.deepEqual(pick(frames[0], Object.keys(read)), read);
+      assert.ok(atBoundary);
+    }
+  });
+}
+
+test("mux reader: metadata past a New frame's own fields (Xray's XUDP global id) is skipped", () => {
+  const bytes = hex(`0014 0001 01 01 01 0050 01 7f000001 0102030405060708 0001 ${ascii('x')} 0004 0001 03 00`);
+  const { frames } = readFrames([bytes]);
+  assert.deepEqual(
+    frames.map((frame) => pick(frame, ['id', 'status', 'data'])),
+    [
+      { id: 1, status: STATUS.new, data: 'x' },
+      { id: 1, status: STATUS.end, data: '' },
+    ],
+  );
+});
+
+test('mux reader: a frame cut inside is not at a boundary', () => {
+  assert.equal(readFrames([hex('0004 0001 02 01 0005 6f')]).atBoundary, false);
+});
+
+test('mux reader: what no sender writes is a protocol error', () => {
+  const refused = [
+    [`0${(MOST_METADATA_BYTES + 1).toString(16)}`, /metadata of 513 bytes, over 512/],
+    ['ffff', /metadata of 65535 bytes, over 512/],
+    ['0003 000102', /metadata of 3 bytes, under 4/],
+    ['0004 0001 05 00', /unknown frame status 5/],
+    ['0004 0001 00 00', /unknown frame status 0/],
+    ['0005 0001 01 00 01', /New frame's metadata of 5 bytes, under 8/],
+    ['0009 0001 01 00 01 0050 04 00', /unknown address type 4/],
+    ['0009 0001 01 00 01 0050 02 00', /empty domain name/],
+    ['000a 0001 01 00 01 0050 02 05 61', /cut inside its domain name/],
+    ['000a 0001 01 00 01 0050 01 7f 00', /cut inside its IPv4 address/],
+  ];
+  for (const [bytes, message] of refused) {
+    assert.throws(
+      () => readFrames([hex(bytes)]),
+      (error) => error.code === 'ERR_CIPHERBENCH_PROTOCOL' && message.test(error.message),
+      bytes,
+    );
+  }
+});
+
+test('mux in a chain: after the address and cipher presets, before any transport', () => {
+  const id = 'a3482e88-686a-4a58-8126-99c9df64b7bf';
+  const vless = { name: 'vless', params: { id } };
+  const base = { name: 'ss-base' };
+  const gcm = { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } };
+  const messages = (chain) => validateChain(chain).map(({ field, message }) => `${field}: ${message}`);
+  assert.deepEqual(messages([vless, { name: 'mux' }, { name: 'tls' }]), []);
+  assert.deepEqual(messages([base, gcm, { name: 'mux', params: { concurrency: 16 } }]), []);
+  assert.match(
+    messages([base, { name: 'mux' }, gcm])[0],
+    /presets\[1\]\.name: mux .* in order: ss-base, ss-aead-cipher, mux$/,
+  );
+  assert.match(messages([vless, { name: 'tls' }, { name: 'mux' }]).join('\n'), /in order: vless, mux, tls/);
+  assert.match(messages([vless, { name: 'mux' }, { name: 'mux' }])[0], /presets\[2\]\.name: a second mux/);
+  assert.match(
+    messages([vless, { name: 'mux', params: { concurrency: 0 } }])[0],
+    /concurrency: must be an integer from 1 to 1024/,
+  );
+  assert.match(
+    messages([vless, { name: 'mux', params: { concurency: 8 } }])[0],
+    /takes no parameter "concurency" \(did you mean "concurrency"/,
+  );
+});

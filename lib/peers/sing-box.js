@@ -38,6 +38,7 @@ const transportOf = (transport = 'tcp') =>
     ws: { transport: { type: 'ws', path: TRANSPORT_PATH } },
     grpc: { transport: { type: 'grpc', service_name: GRPC_SERVICE } },
     httpupgrade: { transport: { type: 'httpupgrade', path: TRANSPORT_PATH } },
+    h2: { transport: { type: 'http', path: TRANSPORT_PATH } },
   })[transport];
 
 // tls of each end, with QUIC's ALPN where the protocol is QUIC.
@@ -183,10 +184,15 @@ function validate(reference) {
     else if (OWN_TLS.includes(protocol) || protocol === 'shadowtls')
       problems.push(fieldProblem('tls', `${protocol} always runs its own TLS: give no tls field`));
   }
-  const badTransport = oneOf('transport', transport, TRANSPORTS);
+  const badTransport = oneOf('transport', transport, [...TRANSPORTS, 'h2']);
   if (badTransport) problems.push(badTransport);
   else if (transport !== 'tcp' && !V2RAY_FAMILY.includes(protocol))
     problems.push(fieldProblem('transport', `${protocol} has no transport; vmess, vless and trojan do`));
+  // Without tls, sing-box's `http` transport is HTTP/1.1, not HTTP/2.
+  else if (transport === 'h2' && tls !== true)
+    problems.push(
+      fieldProblem('transport', 'h2 runs inside TLS (sing-box speaks HTTP/1.1 without it): give tls: true'),
+    );
   return problems;
 }
 

@@ -21,24 +21,42 @@ const PROTOCOLS = ['vmess', 'trojan', 'vless'];
 const SECURITIES = ['aes-128-gcm', 'chacha20-poly1305', 'none', 'auto'];
 const MAX_ALTER_ID = 65535;
 
-// streamSettings: plain TCP, or TLS with the run's certificate.
-const serverStream = (tls) =>
-  tls
+// Where ws and h2 requests go: our presets' default path.
+const TRANSPORT_PATH = '/cipherbench';
+const TRANSPORTS = ['tcp', 'ws', 'h2'];
+const network = (transport = 'tcp') =>
+  ({
+    tcp: { network: 'tcp' },
+    ws: { network: 'ws', wsSettings: { path: TRANSPORT_PATH } },
+    h2: { network: 'http', httpSettings: { path: TRANSPORT_PATH } },
+  })[transport];
+
+// streamSettings: the transport, plain or inside TLS with the run's certificate.
+const serverStream = (tls, transport) =>
+  tls || transport
     ? {
         streamSettings: {
-          network: 'tcp',
-          security: 'tls',
-          tlsSettings: { certificates: [{ certificateFile: tls.cert, keyFile: tls.key }] },
+          ...network(transport),
+          ...(tls
+            ? { security: 'tls', tlsSettings: { certificates: [{ certificateFile: tls.cert, keyFile: tls.key }] } }
+            : {}),
         },
       }
     : {};
-const clientStream = (tls) =>
-  tls
+const clientStream = (tls, transport) =>
+  tls || transport
     ? {
         streamSettings: {
-          network: 'tcp',
-          security: 'tls',
-          tlsSettings: { serverName: 'localhost', certificates: [{ usage: 'verify', certificateFile: tls.cert }] },
+          ...network(transport),
+          ...(tls
+            ? {
+                security: 'tls',
+                tlsSettings: {
+                  serverName: 'localhost',
+                  certificates: [{ usage: 'verify', certificateFile: tls.cert }],
+                },
+              }
+            : {}),
         },
       }
     : {};
@@ -59,9 +77,9 @@ const outboundSettings = {
 };
 
 // `tls`: { cert, key } files, or none for plain TCP.
-export const v2rayServerConfig = ({ protocol = 'vmess', port, listen = '127.0.0.1', tls, ...user }) => ({
+export const v2rayServerConfig = ({ protocol = 'vmess', port, listen = '127.0.0.1', tls, transport, ...user }) => ({
   log: { loglevel: 'warning' },
-  inbounds: [{ listen, port, protocol, settings: inboundSettings[protocol](user), ...serverStream(tls) }],
+  inbounds: [{ listen, port, protocol, settings: inboundSettings[protocol](user), ...serverStream(tls, transport) }],
   outbounds: [{ protocol: 'freedom' }],
 });
 
@@ -72,6 +90,7 @@ export const v2rayClientConfig = ({
   forwardPort,
   server = '127.0.0.1',
   tls,
+  transport,
   inbound = 'tunnel',
   udp = false,
   ...user
@@ -79,14 +98,23 @@ export const v2rayClientConfig = ({
   log: { loglevel: 'warning' },
   inbounds: [v2rayClientInbound(inbound, port, forwardPort, udp)],
   outbounds: [
-    { protocol, settings: outboundSettings[protocol]({ server, serverPort, ...user }), ...clientStream(tls) },
+    {
+      protocol,
+      settings: outboundSettings[protocol]({ server, serverPort, ...user }),
+      ...clientStream(tls, transport),
+    },
   ],
 });
 
-function validate({ protocol = 'vmess', security, alterId, tls }) {
+function validate({ protocol = 'vmess', security, alterId, tls, transport = 'tcp' }) {
   const unknown = oneOf('protocol', protocol, PROTOCOLS);
   if (unknown) return [unknown];
   const problems = [];
+  const badTransport = oneOf('transport', transport, TRANSPORTS);
+  if (badTransport) problems.push(badTransport);
+  // V2Ray's client dials its http transport only over TLS that agreed on h2.
+  else if (transport === 'h2' && tls !== true)
+    problems.push({ field: 'transport', message: 'h2 runs inside TLS in V2Ray: give tls: true' });
   if (tls !== undefined && typeof tls !== 'boolean')
     problems.push({
       field: 'tls',
@@ -114,10 +142,10 @@ function validate({ protocol = 'vmess', security, alterId, tls }) {
 // it has started, but readiness is read from the listening table, as for
 // the other peers.
 async function plan(
-  { protocol = 'vmess', security, alterId = 0, tls = false, inbound },
+  { protocol = 'vmess', security, alterId = 0, tls = false, transport, inbound },
   { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false },
 ) {
-  const user = { protocol, id: randomUUID(), password: key, alterId, security };
+  const user = { protocol, id: randomUUID(), password: key, alterId, security, transport };
   const { files, cleanup } = await writeConfigFiles('v2ray', (folder) => {
     const certificate = tls ? writeCertificateFiles(folder) : undefined;
     return {
@@ -147,11 +175,19 @@ async function plan(
 /** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'v2ray',
-  fields: ['protocol', 'security', 'alterId', 'tls'],
+  fields: ['protocol', 'security', 'alterId', 'tls', 'transport'],
   validate,
   inbounds: CASE_INBOUNDS,
-  label: ({ protocol = 'vmess', security, alterId, tls }) =>
-    [`v2ray ${protocol}`, security, alterId ? `alterId ${alterId}` : '', tls ? '+ tls' : ''].filter(Boolean).join(' '),
+  label: ({ protocol = 'vmess', security, alterId, tls, transport }) =>
+    [
+      `v2ray ${protocol}`,
+      security,
+      alterId ? `alterId ${alterId}` : '',
+      tls ? '+ tls' : '',
+      transport && transport !== 'tcp' ? `+ ${transport}` : '',
+    ]
+      .filter(Boolean)
+      .join(' '),
   hint: 'install it with `apt-get install v2ray` (Debian/Ubuntu, 4.x) or put a v2ray 4.x binary (github.com/v2fly/v2ray-core/releases) on PATH',
   // VMess and VLESS carry each datagram whole, with TLS too. V2Ray 4.34's
   // trojan does not keep datagram boundaries: its client packs what it has

@@ -7,8 +7,11 @@ import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../chain/label.js';
 import { nearestHint } from '../nearest-name.js';
 import { isPlainObject } from '../plain-object.js';
+import { writeCertificateFiles } from './certificate-files.js';
 import { configuredRelays, writeConfigFiles } from './config-files.js';
 import { methodHint } from './method-field.js';
+import { oneOf } from './reference-fields.js';
+import { TRANSPORT_PATH } from './xray-sing-box-fields.js';
 
 // blinksocks 3.x, the Node.js proxy framework cipherbench's presets and
 // report come from, run from its own package: `blinksocks -c FILE.json`, a
@@ -17,6 +20,9 @@ import { methodHint } from './method-field.js';
 // dependency: it is found in the folder cipherbench runs in, or in the
 // folder CIPHERBENCH_BLINKSOCKS names (where `npm install blinksocks@3` put
 // it), so a person can compare against it without it being installed here.
+// `transport` is its service URL's scheme: tcp (the default), ws and wss
+// (the `ws` package, on TRANSPORT_PATH, as our ws chains default to) or
+// tls, with a certificate made for the run that its client trusts.
 
 // 3.3.0's built-in presets ('mux' is internal to it) and, for the two
 // Shadowsocks ones, its methods. It refuses chacha20-ietf on any Node.js
@@ -72,7 +78,13 @@ const REQUIRED = {
   'v2ray-vmess': ['id'],
 };
 
-function validate({ presets }) {
+const TRANSPORTS = ['tcp', 'ws', 'wss', 'tls'];
+
+function validate({ presets, transport = 'tcp' }) {
+  const badTransport = oneOf('transport', transport, TRANSPORTS, {
+    elsewhere: { httpupgrade: 'xray', grpc: 'xray' },
+  });
+  if (badTransport) return [badTransport];
   if (!Array.isArray(presets) || presets.length === 0) {
     return [
       {
@@ -122,7 +134,7 @@ function validate({ presets }) {
 // 'blinksocks aes-256-gcm' for ss-base and one Shadowsocks cipher, as the
 // libev row reads; any other chain as the reports label ours:
 // 'blinksocks base-auth + obfs-random-padding + ss-aead-cipher(aes-256-gcm)'.
-function label({ presets }) {
+function label({ presets, transport = 'tcp' }) {
   const [base, cipher, ...rest] = presets;
   const plainShadowsocks =
     rest.length === 0 &&
@@ -130,7 +142,8 @@ function label({ presets }) {
     !base.params &&
     METHODS[cipher?.name] &&
     Object.keys(cipher.params ?? {}).join() === 'method';
-  return `blinksocks ${plainShadowsocks ? cipher.params.method : chainLabel(presets)}`;
+  const over = transport === 'tcp' ? '' : ` + ${transport}`;
+  return `blinksocks ${plainShadowsocks ? cipher.params.method : chainLabel(presets)}${over}`;
 }
 
 const usesRc4 = (presets) =>
@@ -161,21 +174,34 @@ async function locate(reference, { env = process.env, cwd = process.cwd() } = {}
   return { missing: `the blinksocks package cannot be resolved from ${folders.join(' or ')}` };
 }
 
-// The two configs, with blinksocks's log files beside them, in a folder
-// removed when the run ends. Quiet logging: no line a connection, so
-// readiness comes from the listening table.
-async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }) {
+// The two configs, with blinksocks's log files (and for wss and tls a
+// certificate for the server's host) beside them, in a folder removed when
+// the run ends. Quiet logging: no line a connection, so readiness comes
+// from the listening table.
+async function plan({ presets, transport = 'tcp' }, { ports, key, found, serverHost = '127.0.0.1' }) {
   const common = { log_level: 'warn', timeout: 600 };
-  const server = { service: `tcp://${serverHost}:${ports.server}`, key, presets };
-  const { files, cleanup } = await writeConfigFiles('blinksocks', (folder) => ({
-    server: { ...server, ...common, log_path: path.join(folder, 'server.log') },
-    client: {
-      service: `tcp://127.0.0.1:${ports.client}?forward=127.0.0.1:${ports.target}`,
-      server,
-      ...common,
-      log_path: path.join(folder, 'client.log'),
-    },
-  }));
+  const pathname = transport.startsWith('ws') ? TRANSPORT_PATH : '';
+  const server = { service: `${transport}://${serverHost}:${ports.server}${pathname}`, key, presets };
+  const { files, cleanup } = await writeConfigFiles('blinksocks', (folder) => {
+    const secured = ['wss', 'tls'].includes(transport);
+    const certificate = secured
+      ? writeCertificateFiles(folder, { hosts: ['localhost', '127.0.0.1', serverHost] })
+      : null;
+    return {
+      server: {
+        ...server,
+        ...(certificate ? { tls_cert: certificate.cert, tls_key: certificate.key } : {}),
+        ...common,
+        log_path: path.join(folder, 'server.log'),
+      },
+      client: {
+        service: `tcp://127.0.0.1:${ports.client}?forward=127.0.0.1:${ports.target}`,
+        server: { ...server, ...(certificate ? { tls_cert: certificate.cert, tls_cert_self_signed: true } : {}) },
+        ...common,
+        log_path: path.join(folder, 'client.log'),
+      },
+    };
+  });
   const flags = [
     ...(usesRc4(presets) ? [LEGACY_FLAG] : []),
     ...(usesStreamChacha(presets) ? ['--require', ANY_NODE] : []),
@@ -193,7 +219,7 @@ async function plan({ presets }, { ports, key, found, serverHost = '127.0.0.1' }
 /** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'blinksocks',
-  fields: ['presets'],
+  fields: ['presets', 'transport'],
   validate,
   label,
   hint: 'install it with `npm install blinksocks@3` in the folder you run cipherbench from, or set CIPHERBENCH_BLINKSOCKS to a folder where it is installed',

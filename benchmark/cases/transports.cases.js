@@ -3,7 +3,9 @@
 // httpupgrade, tls and ws inside tls (wss). Run with
 //   node bin/cipherbench.js run benchmark/cases/transports.cases.js --repeat 5 \
 //     --relative-to 'xray shadowsocks aes-256-gcm'
-// xray and sing-box rows need both on PATH (docs/xray-sing-box.md).
+// xray and sing-box rows need both on PATH (docs/xray-sing-box.md);
+// blinksocks rows, Shadowsocks over its tcp://, ws:// and wss:// services,
+// need blinksocks 3 (docs/blinksocks.md).
 const ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
 const SS = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
 const VLESS = { name: 'vless', params: { id: ID } };
@@ -22,6 +24,11 @@ export default [
     [...SS, ...transports],
     { impl: 'xray', protocol: 'shadowsocks', method: 'aes-256-gcm', ...peerFields(transports) },
   ]),
+  // blinksocks has no httpupgrade; its wss is ws inside tls.
+  { impl: 'blinksocks', presets: SS },
+  { impl: 'blinksocks', presets: SS, transport: 'ws' },
+  [...SS, ...SECURED[1]],
+  { impl: 'blinksocks', presets: SS, transport: 'wss' },
   ...[...TRANSPORTS, ...SECURED].flatMap((transports) => [
     [VLESS, ...transports],
     { impl: 'xray', protocol: 'vless', ...peerFields(transports) },

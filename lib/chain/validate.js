@@ -116,8 +116,24 @@ function placementProblems(chain) {
       message: `a second cipher preset (${chain[ciphers[1]].name} after ${chain[ciphers[0]].name}): a chain encrypts once`,
     });
   }
-  problems.push(...transportProblems(chain, presets, withRole('transport')));
-  withRole('disguise').forEach((i) => {
+  const transports = withRole('transport');
+  const disguises = withRole('disguise');
+  if (transports.length > 0 && disguises.length > 0) {
+    // Each shapes the wire as something else: the order the transport rules
+    // would suggest puts the disguise inside, which is no valid chain.
+    const [i] = disguises;
+    const without = (list) => list.filter((_, k) => k !== i);
+    const carriers = transports.map((k) => chain[k].name).join(' + ');
+    return [
+      ...problems,
+      {
+        field: `presets[${i}].name`,
+        message: `${chain[i].name} disguises the wire, and ${carriers} ${transports.length > 1 ? 'carry' : 'carries'} it: a chain takes one of them; without ${chain[i].name}, in order: ${validOrder(without(chain), without(presets)).join(', ')}`,
+      },
+    ];
+  }
+  problems.push(...transportProblems(chain, presets, transports));
+  disguises.forEach((i) => {
     if (i !== chain.length - 1)
       problems.push({
         field: `presets[${i}].name`,

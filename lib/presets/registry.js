@@ -101,6 +101,8 @@ const MODULES = {
   mux: () => import('./mux.js'),
   ws: () => import('./ws.js'),
   httpupgrade: () => import('./httpupgrade.js'),
+  grpc: () => import('./grpc.js'),
+  h2: () => import('./h2.js'),
   tls: () => import('./tls.js'),
 };
 

@@ -1,4 +1,5 @@
 import { decodeAddressHeader, encodeAddressHeader } from '../wire/address-header.js';
+import { MUX_COOL_TARGET } from '../wire/mux-cool.js';
 import { protocolError } from '../wire/protocol-error.js';
 import { UUID_ID_PARAM, uuidBytes } from './vmess/id.js';
 
@@ -8,14 +9,21 @@ import { UUID_ID_PARAM, uuidBytes } from './vmess/id.js';
 //   | port (2, big-endian) | address type (1 IPv4, 2 domain, 3 IPv6) | address
 // then payload; the server answers version 0 | addons length 0 ahead of the
 // target's first bytes. No cipher and no framing: it runs inside TLS.
+// Command 3 opens a Mux.Cool tunnel and ends the request, with no port or
+// address: Xray's client sends it for v1.mux.cool, and its server reads it
+// as that target, port 0.
 const VERSION = 0;
 const COMMAND_TCP = 1;
+const COMMAND_MUX = 3;
+const MUX_TARGET = Object.freeze({ host: MUX_COOL_TARGET.host, port: 0 });
 const FIXED = 1 + 16 + 1;
 const TO_VLESS_TYPE = { 1: 1, 3: 2, 4: 3 };
 const TO_SS_TYPE = { 1: 1, 2: 3, 3: 4 };
 const RESPONSE = Buffer.from([VERSION, 0]);
 
 function encodeRequest(uuid, target) {
+  if (target.host === MUX_COOL_TARGET.host)
+    return Buffer.concat([Buffer.from([VERSION]), uuid, Buffer.from([0, COMMAND_MUX])]);
   // The Shadowsocks address header's fields, port first and renumbered.
   const ss = encodeAddressHeader(target);
   return Buffer.concat([
@@ -36,9 +44,11 @@ function requestLength(held, uuid) {
   if (held.length < FIXED) return 0;
   if (!uuid.equals(held.subarray(1, 17))) throw protocolError('unknown VLESS user id');
   if (held[17] !== 0) throw protocolError(`VLESS addons (${held[17]} bytes: a flow) are not carried`);
-  if (held.length < FIXED + 4) return 0;
+  if (held.length < FIXED + 1) return 0;
+  if (held[FIXED] === COMMAND_MUX) return FIXED + 1;
   if (held[FIXED] !== COMMAND_TCP)
-    throw protocolError(`unsupported VLESS command ${held[FIXED]}: only TCP (1) is carried`);
+    throw protocolError(`unsupported VLESS command ${held[FIXED]}: only TCP (1) and Mux (3) are carried`);
+  if (held.length < FIXED + 4) return 0;
   const type = held[FIXED + 3];
   let addressLength;
   if (type === 1) addressLength = 4;
@@ -53,6 +63,7 @@ function requestLength(held, uuid) {
 }
 
 function decodeTarget(request) {
+  if (request[FIXED] === COMMAND_MUX) return MUX_TARGET;
   const port = request.subarray(FIXED + 1, FIXED + 3);
   return decodeAddressHeader(
     Buffer.concat([Buffer.from([TO_SS_TYPE[request[FIXED + 3]]]), request.subarray(FIXED + 4), port]),

@@ -1,8 +1,16 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { prepareChain } from '../../lib/chain/pipeline.js';
 import { validateChain } from '../../lib/chain/validate.js';
 import '../../lib/presets/index.js';
-import { createFrameReader, encodeFrame, MOST_METADATA_BYTES, STATUS } from '../../lib/wire/mux-cool.js';
+import { decodeRequest, encodeRequest, requestLength } from '../../lib/presets/vmess/request.js';
+import {
+  createFrameReader,
+  encodeFrame,
+  MOST_METADATA_BYTES,
+  MUX_COOL_TARGET,
+  STATUS,
+} from '../../lib/wire/mux-cool.js';
 
 // Known-answer frames of Mux.Cool, written out from V2Ray's "Mux.Cool
 // protocol" document and Xray's common/mux/frame.go (port before address,
@@ -142,4 +150,31 @@ test('mux in a chain: after the address and cipher presets, before any transport
     messages([vless, { name: 'mux', params: { concurency: 8 } }])[0],
     /takes no parameter "concurency" \(did you mean "concurrency"/,
   );
+});
+
+// V2Ray's and Xray's clients open a tunnel over VLESS and VMess with the
+// Mux command (3), which has no port or address (Xray's
+// proxy/vless/encoding, V2Ray's proxy/vmess/encoding); their servers read
+// it as v1.mux.cool, port 0.
+test('VLESS and VMess: v1.mux.cool is the Mux command, without an address', () => {
+  const id = 'a3482e88-686a-4a58-8126-99c9df64b7bf';
+  const vless = [{ name: 'vless', params: { id } }];
+  const out = [];
+  const encode = prepareChain(vless, {})('client', { target: MUX_COOL_TARGET }).encoder((data) => out.push(data));
+  encode(hex('0004 0000 04 00'));
+  assert.equal(Buffer.concat(out).toString('hex'), `00${id.replaceAll('-', '')}0003` + '0004000004' + '00');
+  const targets = [];
+  const passed = [];
+  const server = prepareChain(vless, {})('server', { onTarget: (address) => targets.push(address) });
+  server.decoder((data) => passed.push(data))(Buffer.concat(out));
+  assert.deepEqual(targets, [{ host: 'v1.mux.cool', port: 0 }]);
+  assert.equal(Buffer.concat(passed).toString('hex'), '000400000400');
+
+  const shape = { bodyIv: Buffer.alloc(16, 1), bodyKey: Buffer.alloc(16, 2), responseByte: 7, option: 1, security: 3 };
+  const request = encodeRequest({ ...shape, target: MUX_COOL_TARGET, padding: Buffer.alloc(3) });
+  assert.equal(request.length, 38 + 3 + 4);
+  assert.equal(request[37], 3);
+  assert.equal(requestLength(request), request.length);
+  assert.equal(requestLength(request.subarray(0, request.length - 1)), 0);
+  assert.deepEqual(decodeRequest(request).target, { host: 'v1.mux.cool', port: 0 });
 });

@@ -1,4 +1,5 @@
 import { decodeAddressHeader, encodeAddressHeader } from '../../wire/address-header.js';
+import { MUX_COOL_TARGET } from '../../wire/mux-cool.js';
 import { protocolError } from '../../wire/protocol-error.js';
 
 // The request header's plaintext, the same under both header kinds
@@ -6,9 +7,14 @@ import { protocolError } from '../../wire/protocol-error.js';
 //   version 1 | body IV (16) | body key (16) | response byte | option
 //   | padding length << 4 | security | reserved 0 | command
 //   | port (2, big-endian) | address type | address | padding | FNV-1a 32
-// Address types: 1 IPv4, 2 domain (length byte first), 3 IPv6.
+// Address types: 1 IPv4, 2 domain (length byte first), 3 IPv6. Command 3
+// opens a Mux.Cool tunnel and has no port or address: V2Ray's and Xray's
+// clients send it for v1.mux.cool, and their servers read it as that
+// target, port 0.
 const VERSION = 1;
 const COMMAND_TCP = 1;
+const COMMAND_MUX = 3;
+const MUX_TARGET = Object.freeze({ host: MUX_COOL_TARGET.host, port: 0 });
 export const OPTION = { chunkStream: 0x01, chunkMasking: 0x04, globalPadding: 0x08 };
 export const SECURITY = { 'aes-128-gcm': 3, 'chacha20-poly1305': 4, none: 5 };
 const FIXED = 38;
@@ -28,12 +34,11 @@ export function fnv1a32(bytes) {
 export function encodeRequest({ bodyIv, bodyKey, responseByte, option, security, target, padding }) {
   // The Shadowsocks address header holds the same address as type, address,
   // port; VMess puts the port first and numbers the types differently.
-  const ss = encodeAddressHeader(target);
-  const address = Buffer.concat([
-    ss.subarray(ss.length - 2),
-    Buffer.from([TO_VMESS_TYPE[ss[0]]]),
-    ss.subarray(1, ss.length - 2),
-  ]);
+  const mux = target.host === MUX_COOL_TARGET.host;
+  const ss = mux ? null : encodeAddressHeader(target);
+  const address = mux
+    ? Buffer.alloc(0)
+    : Buffer.concat([ss.subarray(ss.length - 2), Buffer.from([TO_VMESS_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
   const head = Buffer.from([
     VERSION,
     ...bodyIv,
@@ -42,7 +47,7 @@ export function encodeRequest({ bodyIv, bodyKey, responseByte, option, security,
     option,
     (padding.length << 4) | security,
     0,
-    COMMAND_TCP,
+    mux ? COMMAND_MUX : COMMAND_TCP,
   ]);
   const unsigned = Buffer.concat([head, address, padding]);
   const checksum = Buffer.alloc(4);
@@ -52,8 +57,10 @@ export function encodeRequest({ bodyIv, bodyKey, responseByte, option, security,
 
 // The header's whole length once `plain` holds enough of it to tell, else 0.
 export function requestLength(plain) {
-  if (plain.length < FIXED + 3) return 0;
+  if (plain.length < FIXED) return 0;
   const paddingLength = plain[35] >> 4;
+  if (plain[37] === COMMAND_MUX) return plain.length >= FIXED + paddingLength + 4 ? FIXED + paddingLength + 4 : 0;
+  if (plain.length < FIXED + 3) return 0;
   const type = plain[FIXED + 2];
   let addressLength;
   if (type === 1) addressLength = 4;
@@ -76,16 +83,22 @@ export function decodeRequest(header) {
   if (fnv1a32(header.subarray(0, header.length - 4)) !== expected)
     throw protocolError('request header checksum mismatch');
   const command = header[37];
-  if (command !== COMMAND_TCP) throw protocolError(`unsupported command ${command}: only TCP (1) is carried`);
+  if (command !== COMMAND_TCP && command !== COMMAND_MUX)
+    throw protocolError(`unsupported command ${command}: only TCP (1) and Mux (3) are carried`);
   const paddingLength = header[35] >> 4;
   const address = header.subarray(FIXED, header.length - paddingLength - 4);
-  const ss = Buffer.concat([Buffer.from([TO_SS_TYPE[address[2]]]), address.subarray(3), address.subarray(0, 2)]);
+  const target =
+    command === COMMAND_MUX
+      ? MUX_TARGET
+      : decodeAddressHeader(
+          Buffer.concat([Buffer.from([TO_SS_TYPE[address[2]]]), address.subarray(3), address.subarray(0, 2)]),
+        );
   return {
     bodyIv: Buffer.from(header.subarray(1, 17)),
     bodyKey: Buffer.from(header.subarray(17, 33)),
     responseByte: header[33],
     option: header[34],
     security: header[35] & 0x0f,
-    target: decodeAddressHeader(ss),
+    target,
   };
 }

@@ -110,6 +110,7 @@ export const xrayClientConfig = ({
   reality,
   inbound = 'tunnel',
   udp = false,
+  mux,
   ...user
 }) => ({
   log: { loglevel: 'warning' },
@@ -119,12 +120,13 @@ export const xrayClientConfig = ({
       protocol,
       settings: outboundSettings[protocol]({ server, serverPort, ...user }),
       streamSettings: streamSettings('client', { transport, tls, reality }),
+      ...(mux ? { mux: { enabled: true, concurrency: mux } } : {}),
     },
   ],
 });
 
 function validate(reference) {
-  const { protocol, method, security, tls, reality, flow, transport = 'tcp' } = reference;
+  const { protocol, method, security, tls, reality, flow, transport = 'tcp', mux, concurrency } = reference;
   const unknown = oneOf('protocol', protocol, XRAY_PROTOCOLS, {
     elsewhere: { hysteria2: 'sing-box', tuic: 'sing-box', shadowtls: 'sing-box', anytls: 'sing-box' },
   });
@@ -159,11 +161,25 @@ function validate(reference) {
       problems.push(fieldProblem('flow', 'Vision splices TLS inside TLS: give tls: true or reality: true'));
     if (transport !== 'tcp') problems.push(fieldProblem('flow', `Vision runs over tcp only, not ${transport}`));
   }
+  problems.push(...muxProblems({ mux, concurrency, flow }));
   return problems;
+}
+
+// `mux: true` turns on the client's Mux.Cool (its `mux` setting) with
+// `concurrency` sessions a connection (default 8, Xray's); its server
+// serves a mux connection of any protocol unasked.
+function muxProblems({ mux, concurrency, flow }) {
+  if (mux !== undefined && typeof mux !== 'boolean') return [fieldProblem('mux', 'must be true or false')];
+  if (concurrency !== undefined && !mux) return [fieldProblem('concurrency', 'belongs to mux: give mux: true')];
+  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 1024))
+    return [fieldProblem('concurrency', 'must be an integer from 1 to 1024')];
+  if (mux && flow) return [fieldProblem('mux', 'Vision carries one connection a tunnel: drop mux or flow')];
+  return [];
 }
 
 async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) {
   const { protocol, method, security, transport = 'tcp', flow, inbound } = reference;
+  const mux = reference.mux ? (reference.concurrency ?? 8) : undefined;
   const user = { protocol, id: randomUUID(), password: key, method, security, flow, transport };
   const site = [];
   const { files, cleanup } = await writeConfigFiles('xray', async (folder) => {
@@ -187,6 +203,7 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
         reality,
         inbound,
         udp,
+        mux,
       }),
     };
   });
@@ -200,7 +217,7 @@ async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', se
   return { relays: [...site, ...relays], entryPort: ports.client, cleanup };
 }
 
-const xrayLabel = ({ protocol, method, security, tls, reality, flow, transport }) =>
+const xrayLabel = ({ protocol, method, security, tls, reality, flow, transport, mux }) =>
   [
     `xray ${protocol}`,
     method ?? security,
@@ -208,6 +225,7 @@ const xrayLabel = ({ protocol, method, security, tls, reality, flow, transport }
     reality ? '+ reality' : '',
     flow ? '+ vision' : '',
     transport && transport !== 'tcp' ? `+ ${transport}` : '',
+    mux ? '+ mux' : '',
   ]
     .filter(Boolean)
     .join(' ');
@@ -215,7 +233,7 @@ const xrayLabel = ({ protocol, method, security, tls, reality, flow, transport }
 /** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'xray',
-  fields: ['protocol', 'method', 'security', 'tls', 'reality', 'flow', 'transport'],
+  fields: ['protocol', 'method', 'security', 'tls', 'reality', 'flow', 'transport', 'mux', 'concurrency'],
   validate,
   inbounds: CASE_INBOUNDS,
   label: xrayLabel,

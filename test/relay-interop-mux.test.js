@@ -1,0 +1,172 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
+import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
+import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
+import { startEchoServer } from './support/echo-server.js';
+import { startGoPeer } from './support/go-peers.js';
+import { freePorts } from './support/ports.js';
+import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { requirePrograms } from './support/programs.js';
+
+// Mux.Cool both ways against its references: our client (a [protocol, mux]
+// chain) to their server, their client with mux on to our server. Each
+// path carries CONNECTIONS client connections at once, 128 KB each way
+// each, SHA-256 checked at the echo target and back, and opens fewer
+// tunnel connections than client connections: a forwarder in front of
+// each server counts the TCP connections that reach it. Each client
+// connection ends once its bytes are back (Mux.Cool has no half-close).
+const ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
+const KEY = 'mux-interop-password';
+const CONNECTIONS = 12;
+const SIZE = 128 * 1024;
+const CONCURRENCY = 8;
+
+const PAIRINGS = [
+  {
+    program: 'xray',
+    label: 'VLESS',
+    user: { protocol: 'vless', id: ID },
+    address: { name: 'vless', params: { id: ID } },
+  },
+  {
+    program: 'xray',
+    label: 'VMess aes-128-gcm',
+    user: { protocol: 'vmess', id: ID, security: 'aes-128-gcm' },
+    address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
+  },
+  {
+    program: 'v2ray',
+    label: 'VMess aes-128-gcm',
+    user: { protocol: 'vmess', id: ID, security: 'aes-128-gcm' },
+    address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
+  },
+];
+
+// A loopback forwarder to `port` that counts the connections it accepts.
+async function countingForwarder(port) {
+  const sockets = new Set();
+  const counter = { accepted: 0 };
+  const server = net.createServer((socket) => {
+    counter.accepted += 1;
+    const upstream = net.connect({ host: '127.0.0.1', port });
+    for (const each of [socket, upstream]) {
+      sockets.add(each);
+      each.on('error', () => {});
+      each.on('close', () => sockets.delete(each));
+    }
+    socket.on('close', () => upstream.destroy());
+    upstream.on('close', () => socket.destroy());
+    socket.pipe(upstream);
+    upstream.pipe(socket);
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  counter.port = server.address().port;
+  counter.close = () => {
+    for (const socket of sockets) socket.destroy();
+    return new Promise((resolve) => server.close(resolve));
+  };
+  return counter;
+}
+
+function startPeer(program, folder, name, config, port) {
+  if (program === 'xray') return startGoPeer('xray', folder, name, config, port);
+  const file = path.join(folder, `${name}.json`);
+  return import('node:fs').then(({ writeFileSync }) => {
+    writeFileSync(file, JSON.stringify(config));
+    return startProcess('v2ray', ['-config', file], { ready: /started/, listening: port });
+  });
+}
+
+const configs = {
+  xray: { server: xrayServerConfig, client: (user) => xrayClientConfig({ ...user, mux: CONCURRENCY }) },
+  v2ray: {
+    server: v2rayServerConfig,
+    client: (user) => {
+      const config = v2rayClientConfig(user);
+      config.outbounds[0].mux = { enabled: true, concurrency: CONCURRENCY };
+      return config;
+    },
+  },
+};
+
+// CONNECTIONS transfers at once through `port`; every one must come back
+// whole, and the echo target must have received each one's bytes.
+async function assertCarriedAtOnce(echo, port, label) {
+  const before = echo.received.length;
+  const results = await Promise.all(
+    Array.from({ length: CONNECTIONS }, () => echoTransfer({ port, size: SIZE, timeoutMs: 15_000 })),
+  );
+  for (const { sent, returned, bytesBack } of results) {
+    assert.equal(bytesBack, SIZE, `${label}: bytes back`);
+    assert.equal(returned, sent, `${label}: data came back changed`);
+  }
+  const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
+  assert.deepEqual(
+    farEnd.map((record) => record.sha256).sort(),
+    results.map((result) => result.sent).sort(),
+    `${label}: the bytes at the echo target are the bytes sent`,
+  );
+}
+
+describe('Mux.Cool wire compatibility', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-mux-interop-'));
+  let echo;
+  after(async () => {
+    await stopAll();
+    await echo?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  for (const { program, label, user, address } of PAIRINGS) {
+    test(`${label} + mux: ours <-> ${program}`, { timeout: 60_000 }, async (t) => {
+      if (!requirePrograms(t, program)) return;
+      echo ??= await startEchoServer();
+      const forwarders = [];
+      t.after(async () => {
+        await stopAll();
+        await Promise.all(forwarders.map((forwarder) => forwarder.close()));
+      });
+      const presets = [address, { name: 'mux', params: { concurrency: CONCURRENCY } }];
+      const [theirServerPort, theirClientPort] = await freePorts(2);
+      const ourServer = await startRelayServer({ key: KEY, presets });
+      const toTheirs = await countingForwarder(theirServerPort);
+      const toOurs = await countingForwarder(ourServer.port);
+      forwarders.push(toTheirs, toOurs);
+      const [ourClient] = await Promise.all([
+        startRelayClient({ serverPort: toTheirs.port, forwardPort: echo.port, key: KEY, presets }),
+        startPeer(
+          program,
+          folder,
+          `${program}-server`,
+          configs[program].server({ ...user, port: theirServerPort }),
+          theirServerPort,
+        ),
+        startPeer(
+          program,
+          folder,
+          `${program}-client`,
+          configs[program].client({ ...user, port: theirClientPort, serverPort: toOurs.port, forwardPort: echo.port }),
+          theirClientPort,
+        ),
+      ]);
+
+      await assertCarriedAtOnce(echo, ourClient.port, `ours -> ${program}`);
+      await assertCarriedAtOnce(echo, theirClientPort, `${program} -> ours`);
+      for (const [way, forwarder] of [
+        [`ours -> ${program}`, toTheirs],
+        [`${program} -> ours`, toOurs],
+      ]) {
+        assert.ok(forwarder.accepted >= 1, `${way}: a tunnel connection`);
+        assert.ok(
+          forwarder.accepted <= Math.ceil(CONNECTIONS / CONCURRENCY) + 1,
+          `${way}: ${CONNECTIONS} client connections took ${forwarder.accepted} tunnel connections`,
+        );
+      }
+    });
+  }
+});

@@ -182,9 +182,9 @@ function tunnelLayer(inner, framing) {
     for (const next of run) next();
   };
 
-  inner.on('close', () => {
-    if (!layer.destroyed) fail(resetError());
-  });
+  // node:http2 closes the socket before it reports why (a session error):
+  // the reason, when there is one, is heard first.
+  inner.on('close', () => setImmediate(() => fail(resetError())));
 
   Object.defineProperties(layer, {
     remoteAddress: { get: () => inner.remoteAddress },

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import net from 'node:net';
+import { after, before, describe, test } from 'node:test';
+import { clientBytes, sendHostile } from '../benchmark/programs/support/hostile.js';
+import { rssBytes } from '../benchmark/programs/support/proc-stats.js';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
+import { hunkHeader } from '../lib/presets/grpc.js';
+import { MOST_CONTROL_FRAMES_IN_A_ROW } from '../lib/wire/http2-tunnel.js';
+import { startEchoServer } from './support/echo-server.js';
+import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+
+// A relay server whose chain ends in grpc, met by what HTTP/2 lets a
+// client abuse: SETTINGS and PING floods, the rapid-reset pattern of
+// CVE-2023-44487 (open a stream, reset it, again), a request never
+// finished, a gRPC message announcing 4 GiB, another path, bytes that are
+// not HTTP/2. Each is refused within a bound and closed, for the reason
+// its debug log gives; nothing reaches the target; the process stays up,
+// with no stack and its memory bounded, and a connection opened before
+// the attacks keeps flowing. The frames are written by hand here, as an
+// attacker would, not by node:http2, which would not send most of them.
+const ID = 'a3482e88-686a-4a58-8126-99c9df64b7bf';
+const KEY = 'http2-hostile-password';
+const PRESETS = [{ name: 'vless', params: { id: ID } }, { name: 'grpc' }];
+const HANDSHAKE_TIMEOUT_S = 1;
+const AT_ONCE_MS = 900;
+const RSS_GROWTH_BYTES = 50 * 1024 * 1024;
+
+const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
+const TYPES = { data: 0, headers: 1, rstStream: 3, settings: 4, ping: 6 };
+const END_STREAM = 0x1;
+const END_HEADERS = 0x4;
+const frame = (type, flags, stream, payload = Buffer.alloc(0)) => {
+  const header = Buffer.alloc(9);
+  header.writeUIntBE(payload.length, 0, 3);
+  header[3] = type;
+  header[4] = flags;
+  header.writeUInt32BE(stream, 5);
+  return Buffer.concat([header, payload]);
+};
+// HPACK literals without indexing, new names, no Huffman (RFC 7541 6.2.2).
+const hpack = (fields) =>
+  Buffer.concat(
+    fields.map(([name, value]) =>
+      Buffer.concat([
+        Buffer.from([0, name.length]),
+        Buffer.from(name),
+        Buffer.from([value.length]),
+        Buffer.from(value),
+      ]),
+    ),
+  );
+const request = (path = '/cipherbench/Tun') =>
+  hpack([
+    [':method', 'POST'],
+    [':scheme', 'http'],
+    [':path', path],
+    [':authority', 'localhost'],
+    ['content-type', 'application/grpc'],
+  ]);
+const opening = (stream = 1, path) =>
+  Buffer.concat([PREFACE, frame(TYPES.settings, 0, 0), frame(TYPES.headers, END_HEADERS, stream, request(path))]);
+const rstStream = (stream) => frame(TYPES.rstStream, 0, stream, Buffer.from([0, 0, 0, 8]));
+
+describe('relay server over grpc under hostile HTTP/2 (vless)', () => {
+  let target;
+  let server;
+  let client;
+  let steady;
+  let rssBefore;
+  before(async () => {
+    target = await startEchoServer();
+    server = await startRelayServer({
+      key: KEY,
+      presets: PRESETS,
+      extra: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S), '--log-level', 'debug'],
+    });
+    client = await startRelayClient({ serverPort: server.port, forwardPort: target.port, key: KEY, presets: PRESETS });
+    steady = net.connect({ port: client.port, host: '127.0.0.1' });
+    await new Promise((resolve) => steady.once('connect', resolve));
+    steady.write('x');
+    await new Promise((resolve) => steady.once('data', resolve));
+    rssBefore = rssBytes(server.pid);
+  });
+  after(async () => {
+    steady?.destroy();
+    await stopAll();
+    await target?.close();
+  });
+
+  const vlessRequest = () =>
+    clientBytes({
+      presets: [PRESETS[0]],
+      password: KEY,
+      target: { host: '127.0.0.1', port: target.port },
+      payload: Buffer.from('hello'),
+    });
+
+  async function refused(bytes, { reason, how = 'reset', atOnce = true, ...options }) {
+    const logged = server.output.length;
+    const reached = target.received.length;
+    const result = await sendHostile({ port: server.port, bytes, timeoutMs: 5000, ...options });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.match(server.output.slice(logged), reason);
+    assert.ok([how].flat().includes(result.how), `closed by ${result.how}`);
+    if (atOnce) assert.ok(result.ms < AT_ONCE_MS, `closed after ${result.ms} ms`);
+    else assert.ok(result.ms >= HANDSHAKE_TIMEOUT_S * 1000 - 100 && result.ms < 3000, `closed after ${result.ms} ms`);
+    assert.equal(target.received.length, reached, 'nothing reached the target');
+    return result;
+  }
+
+  test(`a SETTINGS flood: reset after ${MOST_CONTROL_FRAMES_IN_A_ROW}`, () =>
+    refused(Buffer.concat([PREFACE, ...Array.from({ length: 1000 }, () => frame(TYPES.settings, 0, 0))]), {
+      reason: /over 64 SETTINGS frames in a row with no data/,
+    }));
+
+  test(`a PING flood: reset after ${MOST_CONTROL_FRAMES_IN_A_ROW}`, () =>
+    refused(
+      Buffer.concat([
+        PREFACE,
+        frame(TYPES.settings, 0, 0),
+        ...Array.from({ length: 1000 }, (_, i) => frame(TYPES.ping, 0, 0, Buffer.alloc(8, i))),
+      ]),
+      { reason: /over 64 PING frames in a row with no data/ },
+    ));
+
+  test('rapid reset (CVE-2023-44487): the first reset ends the connection, no stream ever reaches a target', () => {
+    const cycles = Array.from({ length: 500 }, (_, i) =>
+      Buffer.concat([frame(TYPES.headers, END_HEADERS, 2 * i + 1, request()), rstStream(2 * i + 1)]),
+    );
+    return refused(Buffer.concat([PREFACE, frame(TYPES.settings, 0, 0), ...cycles]), {
+      reason: /http2: stream reset \(code 8\)/,
+    });
+  });
+
+  test('a gRPC message announcing 4 GiB: reset at once', () =>
+    refused(Buffer.concat([opening(), frame(TYPES.data, 0, 1, Buffer.from('00ffffffff', 'hex'))]), {
+      reason: /a message announcing 4294967295 bytes, over 4194304/,
+    }));
+
+  // A message's bytes are carried as they come (a target named inside an
+  // unfinished message is reached): here they stop before a whole request.
+  test('a request whose message never ends, then silence: reset at the handshake timeout', () => {
+    const message = Buffer.concat([hunkHeader(1000), vlessRequest().subarray(0, 10)]);
+    return refused(Buffer.concat([opening(), frame(TYPES.data, 0, 1, message)]), {
+      reason: /no target named within 1000 ms/,
+      atOnce: false,
+    });
+  });
+
+  test('headers never finished (no END_HEADERS, no CONTINUATION): reset at the handshake timeout', () =>
+    refused(Buffer.concat([PREFACE, frame(TYPES.settings, 0, 0), frame(TYPES.headers, 0, 1, request())]), {
+      reason: /no target named within 1000 ms/,
+      atOnce: false,
+    }));
+
+  test('a request ended inside a message: reset at once', () =>
+    refused(Buffer.concat([opening(), frame(TYPES.data, END_STREAM, 1, hunkHeader(1000))]), {
+      reason: /the stream ended inside a message/,
+    }));
+
+  test('another path: answered 404, then GOAWAY and a FIN', async () => {
+    const { received } = await refused(opening(1, '/elsewhere/Tun'), {
+      reason: /a call to "\/elsewhere\/Tun", not \/cipherbench\/Tun \(answered 404\)/,
+      how: 'end',
+    });
+    const frames = [];
+    for (let at = 0; at + 9 <= received.length; at += 9 + received.readUIntBE(at, 3)) {
+      frames.push({ type: received[at + 3], stream: received.readUInt32BE(at + 5), first: received[at + 9] });
+    }
+    // :status 404 is HPACK's static entry 13, sent indexed (0x80 | 13).
+    assert.ok(frames.some(({ type, stream, first }) => type === TYPES.headers && stream === 1 && first === 0x8d));
+    assert.ok(
+      frames.some(({ type }) => type === 7),
+      'a GOAWAY',
+    );
+  });
+
+  // nghttp2 answers GOAWAY (PROTOCOL_ERROR) and closes, as RFC 9113 3.4 asks.
+  test('not HTTP/2 at all (an HTTP/1.1 request): GOAWAY and closed at once', () =>
+    refused(Buffer.from('GET /cipherbench/Tun HTTP/1.1\r\nHost: localhost\r\n\r\n'), {
+      reason: /http2: Received bad client magic byte string/,
+      how: ['reset', 'end'],
+    }));
+
+  test('afterwards: the server is up, printed no stack, holds its memory, and the steady connection still flows', async () => {
+    assert.equal(server.exitCode, null, 'relay server still running');
+    assert.doesNotMatch(server.output, /\n\s+at |Uncaught|TypeError|RangeError/);
+    const growth = rssBytes(server.pid) - rssBefore;
+    assert.ok(growth < RSS_GROWTH_BYTES, `RSS grew by ${(growth / 1e6).toFixed(1)} MB`);
+    const payload = Buffer.alloc(1024 * 1024, 7);
+    const back = [];
+    let length = 0;
+    await new Promise((resolve, reject) => {
+      steady.on('data', (data) => {
+        back.push(data);
+        length += data.length;
+        if (length >= payload.length) resolve();
+      });
+      steady.on('error', reject);
+      steady.write(payload);
+    });
+    assert.deepEqual(Buffer.concat(back), payload);
+    const fresh = await echoTransfer({ port: client.port, size: 2 * 1024 * 1024 });
+    assert.equal(fresh.returned, fresh.sent);
+  });
+});

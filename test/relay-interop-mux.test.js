@@ -84,14 +84,7 @@ function startPeer(program, folder, name, config, port) {
 
 const configs = {
   xray: { server: xrayServerConfig, client: (user) => xrayClientConfig({ ...user, mux: CONCURRENCY }) },
-  v2ray: {
-    server: v2rayServerConfig,
-    client: (user) => {
-      const config = v2rayClientConfig(user);
-      config.outbounds[0].mux = { enabled: true, concurrency: CONCURRENCY };
-      return config;
-    },
-  },
+  v2ray: { server: v2rayServerConfig, client: (user) => v2rayClientConfig({ ...user, mux: CONCURRENCY }) },
 };
 
 // CONNECTIONS transfers at once through `port`; every one must come back

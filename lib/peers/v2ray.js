@@ -5,6 +5,7 @@ import { writeCertificateFiles } from './certificate-files.js';
 import { configuredRelays, writeConfigFiles } from './config-files.js';
 import { oneOf } from './reference-fields.js';
 import { CASE_INBOUNDS } from './inbounds.js';
+import { MUX_FIELDS, muxConcurrency, muxProblems, muxSetting } from './mux-fields.js';
 import { v2rayClientInbound } from './v2ray-inbounds.js';
 
 // V2Ray (4.x, as Debian packages it) carrying VMess, Trojan or VLESS: the
@@ -93,6 +94,7 @@ export const v2rayClientConfig = ({
   transport,
   inbound = 'tunnel',
   udp = false,
+  mux,
   ...user
 }) => ({
   log: { loglevel: 'warning' },
@@ -102,14 +104,15 @@ export const v2rayClientConfig = ({
       protocol,
       settings: outboundSettings[protocol]({ server, serverPort, ...user }),
       ...clientStream(tls, transport),
+      ...muxSetting(mux),
     },
   ],
 });
 
-function validate({ protocol = 'vmess', security, alterId, tls, transport = 'tcp' }) {
+function validate({ protocol = 'vmess', security, alterId, tls, transport = 'tcp', mux, concurrency }) {
   const unknown = oneOf('protocol', protocol, PROTOCOLS);
   if (unknown) return [unknown];
-  const problems = [];
+  const problems = [...muxProblems({ mux, concurrency })];
   const badTransport = oneOf('transport', transport, TRANSPORTS);
   if (badTransport) problems.push(badTransport);
   // V2Ray's client dials its http transport only over TLS that agreed on h2.
@@ -142,7 +145,7 @@ function validate({ protocol = 'vmess', security, alterId, tls, transport = 'tcp
 // it has started, but readiness is read from the listening table, as for
 // the other peers.
 async function plan(
-  { protocol = 'vmess', security, alterId = 0, tls = false, transport, inbound },
+  { protocol = 'vmess', security, alterId = 0, tls = false, transport, inbound, mux, concurrency },
   { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false },
 ) {
   const user = { protocol, id: randomUUID(), password: key, alterId, security, transport };
@@ -159,6 +162,7 @@ async function plan(
         tls: certificate,
         inbound,
         udp,
+        mux: muxConcurrency({ mux, concurrency }),
       }),
     };
   });
@@ -175,16 +179,17 @@ async function plan(
 /** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'v2ray',
-  fields: ['protocol', 'security', 'alterId', 'tls', 'transport'],
+  fields: ['protocol', 'security', 'alterId', 'tls', 'transport', ...MUX_FIELDS],
   validate,
   inbounds: CASE_INBOUNDS,
-  label: ({ protocol = 'vmess', security, alterId, tls, transport }) =>
+  label: ({ protocol = 'vmess', security, alterId, tls, transport, mux }) =>
     [
       `v2ray ${protocol}`,
       security,
       alterId ? `alterId ${alterId}` : '',
       tls ? '+ tls' : '',
       transport && transport !== 'tcp' ? `+ ${transport}` : '',
+      mux ? '+ mux' : '',
     ]
       .filter(Boolean)
       .join(' '),

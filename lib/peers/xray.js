@@ -16,6 +16,7 @@ import {
   VMESS_SECURITIES,
 } from './xray-sing-box-fields.js';
 import { fieldProblem, oneOf } from './reference-fields.js';
+import { MUX_FIELDS, muxConcurrency, muxProblems, muxSetting } from './mux-fields.js';
 
 // Xray-core (26.x, `go install github.com/xtls/xray-core/main`, installed as
 // `xray`): its server an inbound of the protocol with a freedom outbound,
@@ -120,7 +121,7 @@ export const xrayClientConfig = ({
       protocol,
       settings: outboundSettings[protocol]({ server, serverPort, ...user }),
       streamSettings: streamSettings('client', { transport, tls, reality }),
-      ...(mux ? { mux: { enabled: true, concurrency: mux } } : {}),
+      ...muxSetting(mux),
     },
   ],
 });
@@ -161,25 +162,14 @@ function validate(reference) {
       problems.push(fieldProblem('flow', 'Vision splices TLS inside TLS: give tls: true or reality: true'));
     if (transport !== 'tcp') problems.push(fieldProblem('flow', `Vision runs over tcp only, not ${transport}`));
   }
-  problems.push(...muxProblems({ mux, concurrency, flow }));
+  problems.push(...muxProblems({ mux, concurrency }));
+  if (mux && flow) problems.push(fieldProblem('mux', 'Vision carries one connection a tunnel: drop mux or flow'));
   return problems;
-}
-
-// `mux: true` turns on the client's Mux.Cool (its `mux` setting) with
-// `concurrency` sessions a connection (default 8, Xray's); its server
-// serves a mux connection of any protocol unasked.
-function muxProblems({ mux, concurrency, flow }) {
-  if (mux !== undefined && typeof mux !== 'boolean') return [fieldProblem('mux', 'must be true or false')];
-  if (concurrency !== undefined && !mux) return [fieldProblem('concurrency', 'belongs to mux: give mux: true')];
-  if (concurrency !== undefined && !(Number.isInteger(concurrency) && concurrency >= 1 && concurrency <= 1024))
-    return [fieldProblem('concurrency', 'must be an integer from 1 to 1024')];
-  if (mux && flow) return [fieldProblem('mux', 'Vision carries one connection a tunnel: drop mux or flow')];
-  return [];
 }
 
 async function plan(reference, { ports, key, found, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) {
   const { protocol, method, security, transport = 'tcp', flow, inbound } = reference;
-  const mux = reference.mux ? (reference.concurrency ?? 8) : undefined;
+  const mux = muxConcurrency(reference);
   const user = { protocol, id: randomUUID(), password: key, method, security, flow, transport };
   const site = [];
   const { files, cleanup } = await writeConfigFiles('xray', async (folder) => {
@@ -233,7 +223,7 @@ const xrayLabel = ({ protocol, method, security, tls, reality, flow, transport, 
 /** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'xray',
-  fields: ['protocol', 'method', 'security', 'tls', 'reality', 'flow', 'transport', 'mux', 'concurrency'],
+  fields: ['protocol', 'method', 'security', 'tls', 'reality', 'flow', 'transport', ...MUX_FIELDS],
   validate,
   inbounds: CASE_INBOUNDS,
   label: xrayLabel,

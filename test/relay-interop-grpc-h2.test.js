@@ -45,6 +45,7 @@ const PAIRINGS = [
   { program: 'xray', protocol: 'vless', transport: 'grpc' },
   { program: 'xray', protocol: 'vless', transport: 'grpc', tls: true },
   { program: 'xray', protocol: 'shadowsocks', transport: 'grpc' },
+  { program: 'xray', protocol: 'vless', transport: 'grpc', multiMode: true },
   { program: 'sing-box', protocol: 'vless', transport: 'grpc' },
   { program: 'sing-box', protocol: 'trojan', transport: 'grpc', tls: true },
   { program: 'sing-box', protocol: 'vless', transport: 'h2', tls: true },
@@ -52,6 +53,15 @@ const PAIRINGS = [
   { program: 'v2ray', protocol: 'vmess', transport: 'ws' },
 ];
 
+// Xray's multiMode: its client calls TunMulti and sends MultiHunk
+// messages; its server serves both paths, as ours does.
+const multiMode = (config) => (user) => {
+  const made = config(user);
+  for (const bound of [...made.inbounds, ...made.outbounds]) {
+    if (bound.streamSettings?.grpcSettings) bound.streamSettings.grpcSettings.multiMode = true;
+  }
+  return made;
+};
 // sing-box says it started only at log level info.
 const talking = (config) => (user) => ({ ...config(user), log: { level: 'info' } });
 const startV2ray = (folder, name, config, port) => {
@@ -78,9 +88,9 @@ describe('grpc and h2 wire compatibility with Xray, sing-box and V2Ray 4.34', ()
   });
   const echo = sharedEchoTarget({ cleanup: () => rmSync(made.folder, { recursive: true, force: true }) });
 
-  for (const { program, protocol, transport, tls } of PAIRINGS) {
+  for (const { program, protocol, transport, tls, multiMode: multi } of PAIRINGS) {
     test(
-      `${protocol} over ${transport}${tls ? ' + tls' : ''}: ours <-> ${program}`,
+      `${protocol} over ${transport}${multi ? ' (multiMode)' : ''}${tls ? ' + tls' : ''}: ours <-> ${program}`,
       { timeout: 120_000 },
       async (t) => {
         if (!requirePrograms(t, program)) return;
@@ -88,10 +98,13 @@ describe('grpc and h2 wire compatibility with Xray, sing-box and V2Ray 4.34', ()
         const user = { ...USERS[protocol], transport, tls: tls ? made.tls : undefined };
         const presets = [
           ...[ADDRESS[protocol]].flat(),
-          { name: transport },
+          { name: transport, ...(multi ? { params: { multiMode: true } } : {}) },
           ...(tls ? [{ name: 'tls', params: { ...made.tls, alpn: 'h2' } }] : []),
         ];
-        const { server, client, start } = PEERS[program];
+        const peer = PEERS[program];
+        const { start } = peer;
+        const server = multi ? multiMode(peer.server) : peer.server;
+        const client = multi ? multiMode(peer.client) : peer.client;
         const paths = await startReferencePaths(echo, {
           key: PASSWORD,
           presets,

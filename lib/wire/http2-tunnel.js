@@ -28,6 +28,8 @@ import { isProtocolError, protocolError } from './protocol-error.js';
 export const MOST_CONTROL_FRAMES_IN_A_ROW = 64;
 // Enough to keep a loopback stream flowing between two window updates.
 const WINDOW_BYTES = 1 << 20;
+// DATA frames a peer may send us: a relay's read in one, not four.
+const FRAME_BYTES = 64 * 1024;
 const SESSION_MEMORY_MB = 4;
 const LINGER_MS = 5000;
 const { NGHTTP2_NO_ERROR, NGHTTP2_CANCEL } = http2.constants;
@@ -37,6 +39,7 @@ const SESSION_OPTIONS = {
     maxConcurrentStreams: 1,
     initialWindowSize: WINDOW_BYTES,
     maxHeaderListSize: MAX_HEAD_BYTES,
+    maxFrameSize: FRAME_BYTES,
     enablePush: false,
   },
   maxSessionMemory: SESSION_MEMORY_MB,
@@ -131,6 +134,10 @@ function tunnelLayer(inner, framing) {
 
   const watchSession = (watched) => {
     session = watched;
+    // The connection's window, as the stream's: node leaves it at
+    // HTTP/2's 64 KiB, a window update every four reads.
+    if (session.connecting) session.once('connect', () => session.setLocalWindowSize(WINDOW_BYTES));
+    else session.setLocalWindowSize(WINDOW_BYTES);
     const control = (what) => () => {
       controlInARow += 1;
       if (controlInARow > MOST_CONTROL_FRAMES_IN_A_ROW) {

@@ -198,14 +198,19 @@ export function tellingLines(lines, count = TAIL_LINES) {
 // `over()` says the wait has ended.
 async function watchListening({ listening: port, udp = false }, pid, over) {
   while (!over()) {
+    const started = performance.now();
     const inodes = await listeningInodes(port, pid, { udp });
+    const took = performance.now() - started;
     if (inodes?.size > 0) return null;
     // The child's tables are gone with the child when it dies at once:
     // its exit, not this, says why it was not ready.
     if (inodes === null && (await listeningInodes(port)) === null) {
       return `cannot tell when port ${port} listens: there is no /proc/net/tcp here (Linux only)`;
     }
-    await delay(LISTEN_POLL_MS);
+    // A table of tens of thousands of TIME_WAIT lines (after a request
+    // benchmark) takes the kernel 100 ms and more to write out: polled
+    // every 25 ms regardless, each waiting relay would keep a core busy.
+    await delay(Math.max(LISTEN_POLL_MS, 3 * took));
   }
   return null;
 }

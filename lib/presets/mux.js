@@ -10,7 +10,7 @@ import { createFrameReader, encodeFrame, MUX_COOL_TARGET, NETWORK_TCP, STATUS } 
 // It comes after the presets that carry the target and encrypt (which then
 // carry v1.mux.cool) and before any disguise or transport, which carry the
 // tunnel: [vless, mux, tls] reads "VLESS, multiplexed, over TLS".
-export const MOST_CONCURRENCY = 1024;
+const MOST_CONCURRENCY = 1024;
 const DEFAULT_CONCURRENCY = 8;
 // V2Ray's and Xray's clients move to a new connection after 128 sessions
 // (their ClientStrategy's MaxConnection); ours does the same, so session

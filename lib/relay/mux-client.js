@@ -18,7 +18,7 @@ import { isProtocolError, protocolError } from '../wire/protocol-error.js';
 // checks every 16 s and closes one that had none for a whole period (16 to
 // 32 s); one period lets a browser's next burst of connections reuse it
 // without holding connections nobody needs for long.
-export const IDLE_TUNNEL_MS = 16_000;
+const IDLE_TUNNEL_MS = 16_000;
 // Frames of at most this much data, as V2Ray's and Xray's writers make.
 const FRAME_DATA_BYTES = 8 * 1024;
 // How much a tunnel may queue before its sessions' writes wait for it.

@@ -15,10 +15,10 @@ import { LINGER_MS, resetSocket } from './reset-socket.js';
 
 // Frames in a row that carry nothing (KeepAlive, Keep without data): a
 // client sends one now and then, never a stream of them.
-export const MOST_EMPTY_FRAMES_IN_A_ROW = 64;
+const MOST_EMPTY_FRAMES_IN_A_ROW = 64;
 // Sessions one tunnel may open in its life: V2Ray's and Xray's clients
 // open 128, then a new tunnel; ids are never reused.
-export const MOST_SESSIONS_PER_TUNNEL = 1024;
+const MOST_SESSIONS_PER_TUNNEL = 1024;
 // A tunnel with no session open is closed after this long (or the
 // server's idle timeout, when shorter): Xray's server checks every 60 s.
 const MOST_IDLE_TUNNEL_MS = 60_000;

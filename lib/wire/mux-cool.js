@@ -21,8 +21,6 @@ export const NETWORK_TCP = 1;
 // Xray's and V2Ray's readers refuse metadata over 512 bytes; a New frame's
 // own fields take at most 264.
 export const MOST_METADATA_BYTES = 512;
-// The most a frame's data may be: its length is 16 bits.
-export const MOST_DATA_BYTES = 0xffff;
 
 const ADDRESS_IPV4 = 1;
 const ADDRESS_DOMAIN = 2;
@@ -54,7 +52,7 @@ export function encodeFrame({ id, status, target = null, error = false, data = n
 // The metadata's fields, past its length: { id, status, error, hasData,
 // network, target } (network and target for New only). Throws
 // protocolError for what no sender of the protocol writes.
-export function decodeMetadata(meta) {
+function decodeMetadata(meta) {
   if (meta.length < 4) throw protocolError(`mux: metadata of ${meta.length} bytes, under 4`);
   const id = meta.readUInt16BE(0);
   const status = meta[2];

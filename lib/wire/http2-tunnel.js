@@ -190,8 +190,10 @@ function tunnelLayer(inner, framing) {
   };
 
   // node:http2 closes the socket before it reports why (a session error):
-  // the reason, when there is one, is heard first.
-  inner.on('close', () => setImmediate(() => fail(resetError())));
+  // the reason, when there is one, is heard first. A stream that ended
+  // cleanly both ways closes the layer itself, once its end is read.
+  const endedCleanly = () => pushedEnd && stream.destroyed && stream.rstCode === NGHTTP2_NO_ERROR;
+  inner.on('close', () => setImmediate(() => endedCleanly() || fail(resetError())));
 
   Object.defineProperties(layer, {
     remoteAddress: { get: () => inner.remoteAddress },

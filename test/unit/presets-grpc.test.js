@@ -94,3 +94,19 @@ test('a server refuses another path with a 404 the client reads as a refusal', a
   assert.match(error.message, /grpc: the server answered 404/);
   assert.match((await refusal).message, /a call to "\/other\/Tun", not \/cipherbench\/Tun \(answered 404\)/);
 });
+
+test('a stream ended both ways, its connection closed, is still read to its end, not reset', async () => {
+  const { client, server } = duplexPair();
+  const transport = grpc.transport({});
+  const ours = transport.connect(client);
+  const theirs = transport.accept(server);
+  theirs.pause();
+  const down = readToEnd(ours);
+  ours.end(Buffer.from('bytes up'));
+  await new Promise((resolve) => theirs.once('connect', resolve));
+  theirs.end(Buffer.from('bytes down'));
+  assert.equal((await down).toString(), 'bytes down');
+  await new Promise((resolve) => server.once('close', resolve));
+  await new Promise((resolve) => setTimeout(resolve, 20));
+  assert.equal((await readToEnd(theirs.resume())).toString(), 'bytes up');
+});

@@ -125,6 +125,23 @@ test('README.md is under 2,000 words (wc -w)', () => {
   assert.ok(words < 2000, `README.md has ${words} words: move reference to docs/, development to CONTRIBUTING.md`);
 });
 
+// The manual (docs/*.md, not the notebook in docs/notes/) is one a person
+// reads in an evening: a new figure replaces the old one here, and the
+// old one's story goes to docs/notes/.
+test('the manual is under 20,000 words (wc -w), each page under 3,000', () => {
+  const count = (text) => text.split(/\s+/).filter(Boolean).length;
+  const counts = readdirSync(DOCS)
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => [name, count(readFileSync(path.join(DOCS, name), 'utf8'))]);
+  const total = counts.reduce((sum, [, words]) => sum + words, 0);
+  assert.ok(total < 20000, `docs/*.md has ${total} words: move measurement stories to docs/notes/`);
+  assert.deepEqual(
+    counts.filter(([, words]) => words >= 3000),
+    [],
+    'a page of 3,000 words or more: split it by question, or move its history to docs/notes/',
+  );
+});
+
 // ---- Every link leads somewhere ----
 
 // GitHub's anchor for a heading: lower case, no punctuation but hyphens

@@ -197,6 +197,7 @@
  * @property {LatencyFigures & { stdev: number }} latency
  * @property {{ client: number, server: number } | null} cpuSecondsPerThousand
  * @property {{ engine: 'wrk' | 'node', cpuSecondsPerThousand: number | null, share: number | null, squeezedRuns: number } | null} generator
+ * @property {{ entry: number, server: number | null } | null} [opened] with --new-connections, TCP connections opened to the entry and to the server's port
  */
 
 /**

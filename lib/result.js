@@ -183,7 +183,7 @@ function upgradeCaseFrom1(caseResult) {
       sender: sideWithInterval(caseResult.sender),
       receiver: sideWithInterval(caseResult.receiver),
       relative,
-      requests: caseResult.requests && withDefaults(caseResult.requests, { generator: null }),
+      requests: caseResult.requests && withDefaults(caseResult.requests, { generator: null, opened: null }),
       udp: caseResult.udp && withDefaults(caseResult.udp, { over_bound: null }),
       // The cipher ceiling bounds a TCP stream: beside a UDP row it is no
       // figure of what the row could carry (docs/udp.md).

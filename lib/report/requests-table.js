@@ -28,6 +28,18 @@ const COLUMNS = Object.freeze([
   { title: 'CPU ms/1k req', align: 'right', cell: (caseResult) => cpuCell(caseResult.requests.cpuSecondsPerThousand) },
   { title: 'load gen ms/1k', align: 'right', cell: (caseResult) => generatorCell(caseResult.requests.generator) },
 ]);
+// With a new connection a request: connections opened to the case's entry
+// and to its server over the counted seconds (fewer to the server: a mux).
+const OPENED_COLUMN = Object.freeze({
+  title: 'conns in/out',
+  align: 'right',
+  cell: (caseResult) => {
+    const { opened } = caseResult.requests;
+    return opened && opened.server !== null
+      ? `${opened.entry.toLocaleString('en-US')}/${opened.server.toLocaleString('en-US')}`
+      : '';
+  },
+});
 const RELATIVE_COLUMN = Object.freeze({
   title: 'x ref',
   align: 'right',
@@ -43,6 +55,7 @@ export function requestColumns(ranked) {
     return note ? `${rateCell(caseResult)}, ${note}` : rateCell(caseResult);
   };
   const columns = COLUMNS.map((column) => (column.title === 'req/s' ? { ...column, cell: noted } : column));
+  if (ranked.some((caseResult) => caseResult.requests.opened?.server > 0)) columns.push(OPENED_COLUMN);
   return ranked.some((caseResult) => caseResult.relative) ? [...columns, RELATIVE_COLUMN] : columns;
 }
 
@@ -58,6 +71,7 @@ export function requestsNote(ranked, { noiseFloor = null } = {}) {
     `${first.concurrency} clients, ${mode}; latency in ms; ranked by requests per second` +
     `${level ? `, the median over runs with its ${level} interval ('at N%' where too few runs reach the level asked); overlaps #N-#M: its interval overlaps those of ranks N to M, so their order may be the noise's` : ''}` +
     `${noiseFloorNote(noiseFloor)}; CPU: relay client + server` +
+    `${ranked.some((caseResult) => caseResult.requests.opened?.server > 0) ? '; conns in/out: TCP connections opened to the relay client and by it to the relay server over the counted seconds' : ''}` +
     `${generatorNote(ranked)}.`
   );
 }

@@ -3,6 +3,7 @@ import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
 import { inputError } from '../errors.js';
 import { chooseRequestEngine, inboundOf } from '../traffic/request-engine.js';
+import { connectionsOn, openedBetween } from '../process/connections-opened.js';
 import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
 import { DEFAULT_LEVEL, median, medianInterval } from '../statistics/summaries.js';
 
@@ -31,6 +32,7 @@ export const requestWorkload = {
       warmup: settings.warmup,
       concurrency: settings.concurrency,
       newConnections: settings.newConnections,
+      serverPort: settings.ports?.server,
       signal,
       onMeasuring,
       track,
@@ -66,10 +68,12 @@ async function measureRequestLoad({
   warmup,
   concurrency,
   newConnections,
+  serverPort,
   signal,
   onMeasuring,
   track,
 }) {
+  const opened = newConnections ? connectionsOpened(port, serverPort) : null;
   const { generatorCpuSeconds, ...figures } = await engine.measure({
     host,
     port,
@@ -80,7 +84,9 @@ async function measureRequestLoad({
     warmupSeconds: warmup,
     newConnections,
     signal,
-    onMeasuring,
+    onMeasuring: async () => {
+      await Promise.all([onMeasuring?.(), opened?.mark()]);
+    },
     track,
   });
   if (signal?.aborted) return { reason: 'run interrupted' };
@@ -91,7 +97,35 @@ async function measureRequestLoad({
       .map(([kind, count]) => `${count} ${kind}`);
     return { reason: `no request was answered (${failures.join(', ') || 'none sent'})` };
   }
-  return { requests: { ...figures, generator: generatorCost(engine.name, generatorCpuSeconds, figures.seconds) } };
+  return {
+    requests: {
+      ...figures,
+      generator: generatorCost(engine.name, generatorCpuSeconds, figures.seconds),
+      opened: opened ? await opened.read() : null,
+    },
+  };
+}
+
+// With a new connection a request, how many TCP connections were opened
+// over the counted seconds to the case's entry and to its server's port:
+// { entry, server }, or null where the tables could not be read. A relay
+// pair that multiplexes (mux) opens fewer to its server than it was given
+// (docs/notes/mux.md).
+function connectionsOpened(entryPort, serverPort) {
+  let before = null;
+  const read = () => Promise.all([connectionsOn(entryPort), serverPort ? connectionsOn(serverPort) : null]);
+  return {
+    async mark() {
+      before = await read();
+    },
+    async read() {
+      if (!before) return null;
+      const after = await read();
+      const entry = openedBetween(before[0], after[0]);
+      if (entry === null) return null;
+      return { entry, server: openedBetween(before[1], after[1]) };
+    },
+  };
 }
 
 // What the load generator spent while it counted: CPU seconds, and their

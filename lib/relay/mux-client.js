@@ -56,11 +56,13 @@ function openTunnel({ mux, dial, createPipeline, log, forget }) {
   let connected = false;
   let closed = false;
   let idleTimer = null;
+  let broken = false;
   // Sessions whose reader wants no more for now: the tunnel is not read
   // until every one of them asks again.
   const stalled = new Set();
 
   const send = (frame) => {
+    if (broken) return;
     const buffers = mux.encodeFrame(frame);
     encode(buffers.length === 1 ? buffers[0] : Buffer.concat(buffers));
   };
@@ -89,6 +91,7 @@ function openTunnel({ mux, dial, createPipeline, log, forget }) {
   };
   // The tunnel broke: every session on it breaks with it.
   const fail = (error) => {
+    broken = true;
     if (!closed) {
       closed = true;
       forget();
@@ -163,6 +166,8 @@ function openTunnel({ mux, dial, createPipeline, log, forget }) {
       nextId += 1;
       const session = createSession({ id, send, socket, status, release, resume });
       sessions.set(id, session);
+      // A session that goes while its reader stalled the tunnel stalls it no more.
+      session.once('close', () => resume(session));
       if (connected) process.nextTick(() => session.emit('connect'));
       return session;
     },

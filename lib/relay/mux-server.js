@@ -49,6 +49,8 @@ export function serveMux({
   let over = false;
   let idleTimer = null;
   let blocked = 0;
+  // Targets not read while the tunnel's queue toward the client is full.
+  const paused = new Set();
   const idleMs = Math.min(MOST_IDLE_TUNNEL_MS, idleTimeoutMs > 0 ? idleTimeoutMs : MOST_IDLE_TUNNEL_MS);
 
   const send = (frame) => {
@@ -97,7 +99,7 @@ export function serveMux({
       log.debug(`${label}: mux session ${id}: ${error.message}`);
       return send({ id, status: status.end, error: true });
     }
-    const session = { id, target, over: false };
+    const session = { id, target, over: false, blocking: false };
     open.set(id, session);
     checkIdle();
     target.on('data', (data) => {
@@ -107,7 +109,7 @@ export function serveMux({
       }
       if (queues.full(tunnel)) {
         target.pause();
-        tunnel.once('drain', () => target.resume());
+        paused.add(target);
       }
     });
     target.on('end', () => {
@@ -119,7 +121,10 @@ export function serveMux({
       endSession(session, true);
       target.destroy();
     });
-    target.on('close', () => endSession(session, false));
+    target.on('close', () => {
+      paused.delete(target);
+      endSession(session, false);
+    });
   };
 
   // The client's End: the target gets its FIN (a reset, for End with
@@ -168,10 +173,19 @@ export function serveMux({
       if (!session) return;
       const { target } = session;
       target.write(piece);
-      if (queues.full(target)) {
+      if (!session.blocking && queues.full(target)) {
+        // The tunnel is not read until this target drains or goes.
+        session.blocking = true;
         block();
-        target.once('drain', unblock);
-        target.once('close', () => target.off('drain', unblock));
+        const done = () => {
+          if (!session.blocking) return;
+          session.blocking = false;
+          target.off('drain', done);
+          target.off('close', done);
+          unblock();
+        };
+        target.once('drain', done);
+        target.once('close', done);
       }
     },
     onFrameEnd() {},
@@ -210,6 +224,10 @@ export function serveMux({
     }
   };
   tunnel.on('data', (data) => guard(() => decode(data)));
+  tunnel.on('drain', () => {
+    for (const target of paused) target.resume();
+    paused.clear();
+  });
   tunnel.on('end', () =>
     guard(() => {
       pipeline.decodeEnded();

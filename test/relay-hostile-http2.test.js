@@ -182,6 +182,28 @@ describe('relay server over grpc under hostile HTTP/2 (vless)', () => {
       how: ['reset', 'end'],
     }));
 
+  // Every attack above that closes at once, 600 connections of them, 50 at
+  // a time: the server's memory must not keep what they cost.
+  test('a storm of 600 such connections: each closed, none reaching the target', async () => {
+    const reached = target.received.length;
+    const kinds = [
+      Buffer.concat([PREFACE, ...Array.from({ length: 100 }, () => frame(TYPES.settings, 0, 0))]),
+      Buffer.concat([opening(), rstStream(1), frame(TYPES.headers, END_HEADERS, 3, request()), rstStream(3)]),
+      Buffer.concat([opening(), frame(TYPES.data, 0, 1, Buffer.from('00ffffffff', 'hex'))]),
+      opening(1, '/elsewhere/Tun'),
+      Buffer.from('GET / HTTP/1.1\r\n\r\n'),
+    ];
+    for (let round = 0; round < 12; round++) {
+      const results = await Promise.all(
+        Array.from({ length: 50 }, (_, i) =>
+          sendHostile({ port: server.port, bytes: kinds[(round + i) % kinds.length], timeoutMs: 5000 }),
+        ),
+      );
+      for (const { how } of results) assert.ok(['reset', 'end'].includes(how), `closed by ${how}`);
+    }
+    assert.equal(target.received.length, reached, 'nothing reached the target');
+  });
+
   test('afterwards: the server is up, printed no stack, holds its memory, and the steady connection still flows', async () => {
     assert.equal(server.exitCode, null, 'relay server still running');
     assert.doesNotMatch(server.output, /\n\s+at |Uncaught|TypeError|RangeError/);

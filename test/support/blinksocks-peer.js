@@ -66,7 +66,8 @@ async function start(role, config, presets) {
 // The service a server listens on, or a client reaches its server by:
 // `transport` is blinksocks' URL scheme (tcp, ws, wss, tls), `path` the
 // WebSocket path, `tls` the { cert, key } files wss and tls need (a client
-// trusts `cert`, self-signed).
+// trusts `cert`, self-signed). `mux: true` multiplexes the client's
+// connections over its tunnel connections (blinksocks' own format).
 const serviceOf = (port, { transport = 'tcp', path: pathname = '' }) =>
   `${transport}://127.0.0.1:${port}${transport.startsWith('ws') ? pathname : ''}`;
 const tlsFields = (role, { transport = 'tcp', tls }) => {
@@ -77,16 +78,16 @@ const tlsFields = (role, { transport = 'tcp', tls }) => {
 };
 
 // Resolves with { child, port } once blinksocks listens.
-export async function startBlinksocksServer({ key, presets, ...service }) {
+export async function startBlinksocksServer({ key, presets, mux, ...service }) {
   const port = await freePort();
-  const config = { service: serviceOf(port, service), key, presets, ...tlsFields('server', service) };
+  const config = { service: serviceOf(port, service), key, presets, mux, ...tlsFields('server', service) };
   const child = await start('server', config, presets);
   return { child, port };
 }
 
-export async function startBlinksocksClient({ key, presets, serverPort, forwardPort, ...service }) {
+export async function startBlinksocksClient({ key, presets, serverPort, forwardPort, mux, ...service }) {
   const port = await freePort();
-  const server = { service: serviceOf(serverPort, service), key, presets, ...tlsFields('client', service) };
+  const server = { service: serviceOf(serverPort, service), key, presets, mux, ...tlsFields('client', service) };
   const child = await start(
     'client',
     { service: `tcp://127.0.0.1:${port}?forward=127.0.0.1:${forwardPort}`, server },

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { namedTarget } from '../benchmark/programs/support/hostile.js';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
 import { acceptKey } from '../lib/presets/ws.js';
 import { createHeadReader, formatHead, parseHead, parseRequestLine } from '../lib/wire/http-upgrade.js';
@@ -160,6 +161,43 @@ describe('blinksocks 3.3.0 over ws does not carry a half-close', () => {
     );
     assert.equal(await sendThenFin(viaOurs.port, 1000), 1000, 'ours -> ours: everything came back');
     assert.equal(await sendThenFin(viaTheirs.port, 1000), 0, 'ours -> blinksocks: nothing came back');
+  });
+});
+
+// A defect of blinksocks 3.3.0's mux, in its own pairing (docs/notes/
+// blinksocks-ws.md describes its format): its server keeps only the last
+// data frame that arrives for a session before the session's target has
+// connected (core/mux-relay.js onDataFrame empties its pending list before
+// each push), so a client that sends more than one frame (2 to 16 KB each)
+// at once loses the others. An application that speaks first in a small
+// message and waits for the answer loses nothing.
+describe("blinksocks 3.3.0's mux loses the data frames that come before its target connects", () => {
+  const echo = sharedEchoTarget({ cleanup: removeBlinksocksFolders });
+
+  test('64 KB at once: some never reach the target; 100 bytes first, then the rest: all of it', async (t) => {
+    if (!requireBlinksocks(t)) return;
+    t.after(stopAll);
+    const server = await startBlinksocksServer({ key: KEY, presets: GCM, transport: 'ws', path: PATH, mux: true });
+    const client = await startBlinksocksClient({
+      key: KEY,
+      presets: GCM,
+      serverPort: server.port,
+      forwardPort: echo.port,
+      transport: 'ws',
+      path: PATH,
+      mux: true,
+    });
+    const reached = echo.received.length;
+    const size = 64 * 1024;
+    await assert.rejects(
+      echoTransfer({ port: client.port, size, timeoutMs: 1500 }),
+      /timed out with \d+ of 65536 bytes back/,
+    );
+    const carried = await echoTransfer({ port: client.port, size, firstPiece: 100, timeoutMs: 10_000 });
+    assert.equal(carried.returned, carried.sent);
+    const [atOnce, firstPiece] = echo.received.slice(reached);
+    assert.ok(atOnce.bytes < size, `${atOnce.bytes} bytes reached the target`);
+    assert.equal(firstPiece.bytes, size);
   });
 });
 

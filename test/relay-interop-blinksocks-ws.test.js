@@ -199,6 +199,31 @@ describe("blinksocks 3.3.0's mux loses the data frames that come before its targ
     assert.ok(atOnce.bytes < size, `${atOnce.bytes} bytes reached the target`);
     assert.equal(firstPiece.bytes, size);
   });
+
+  // core/mux-relay.js getBounds maps tcp, tls and ws to their transports,
+  // not wss.
+  test('over wss its client exits at the first connection', async (t) => {
+    if (!requireBlinksocks(t)) return;
+    t.after(stopAll);
+    const service = { transport: 'wss', path: PATH, tls: made.tls, mux: true };
+    const server = await startBlinksocksServer({ key: KEY, presets: GCM, ...service });
+    const client = await startBlinksocksClient({
+      key: KEY,
+      presets: GCM,
+      serverPort: server.port,
+      forwardPort: echo.port,
+      ...service,
+    });
+    const local = net.connect({ port: client.port, host: '127.0.0.1' }, () => local.write('hello'));
+    local.on('error', () => {});
+    const { code } = await client.child.exited;
+    local.destroy();
+    assert.notEqual(code, 0);
+    assert.match(
+      client.child.output,
+      /TypeError: Cannot read properties of undefined[^\n]*\n\s+at MuxRelay\.getBounds/,
+    );
+  });
 });
 
 // Writes `size` bytes and a FIN at once; resolves with how many came back

@@ -164,14 +164,14 @@ describe('blinksocks 3.3.0 over ws does not carry a half-close', () => {
   });
 });
 
-// A defect of blinksocks 3.3.0's mux, in its own pairing (docs/notes/
-// blinksocks-ws.md describes its format): its server keeps only the last
+// Two defects of blinksocks 3.3.0's mux, in its own pairing (docs/notes/
+// blinksocks-ws.md describes its format). Its server keeps only the last
 // data frame that arrives for a session before the session's target has
 // connected (core/mux-relay.js onDataFrame empties its pending list before
 // each push), so a client that sends more than one frame (2 to 16 KB each)
 // at once loses the others. An application that speaks first in a small
 // message and waits for the answer loses nothing.
-describe("blinksocks 3.3.0's mux loses the data frames that come before its target connects", () => {
+describe("blinksocks 3.3.0's mux, in its own pairing", () => {
   const echo = sharedEchoTarget({ cleanup: removeBlinksocksFolders });
 
   test('64 KB at once: some never reach the target; 100 bytes first, then the rest: all of it', async (t) => {

@@ -84,16 +84,22 @@ for (const preset of [grpc, h2]) {
   });
 }
 
-test('a server refuses another path with a 404 the client reads as a refusal', async () => {
-  const { client, server } = duplexPair();
-  const ours = grpc.transport({ serviceName: 'other' }).connect(client);
-  const theirs = grpc.transport({}).accept(server);
-  const refusal = new Promise((resolve) => theirs.once('error', resolve));
-  ours.write('x');
-  const error = await new Promise((resolve) => ours.once('error', resolve));
-  assert.match(error.message, /grpc: the server answered 404/);
-  assert.match((await refusal).message, /a call to "\/other\/Tun", not \/cipherbench\/Tun \(answered 404\)/);
-});
+for (const [preset, params, refusal] of [
+  [grpc, { serviceName: 'other' }, /a call to "\/other\/Tun", not \/cipherbench\/Tun \(answered 404\)/],
+  [h2, { path: '/cipherbench/more' }, /a request for "\/cipherbench\/more", not \/cipherbench \(answered 404\)/],
+  [h2, { host: 'example.org' }, /a request for host "example.org", not www.example.com \(answered 404\)/],
+]) {
+  test(`${preset.name}: a server refuses ${JSON.stringify(params)} with a 404 the client reads as a refusal`, async () => {
+    const { client, server } = duplexPair();
+    const ours = preset.transport(params).connect(client);
+    const theirs = preset.transport({ host: 'www.example.com' }).accept(server);
+    const refused = new Promise((resolve) => theirs.once('error', resolve));
+    ours.write('x');
+    const error = await new Promise((resolve) => ours.once('error', resolve));
+    assert.match(error.message, new RegExp(`${preset.name}: the server answered 404`));
+    assert.match((await refused).message, refusal);
+  });
+}
 
 test('a stream ended both ways, its connection closed, is still read to its end, not reset', async () => {
   const { client, server } = duplexPair();

@@ -1,4 +1,6 @@
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { before, describe, test } from 'node:test';
@@ -8,8 +10,9 @@ import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
 import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
 import { startGoPeer } from './support/go-peers.js';
 import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
-import { startProcess } from './support/processes.js';
-import { stopAll } from './support/processes.js';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
+import { startProcess, startRelayServer, stopAll } from './support/processes.js';
+import { freePorts } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 
 // Wire compatibility of our grpc and h2 transports, both ways, 1 MB each
@@ -123,5 +126,46 @@ describe('grpc and h2 wire compatibility with Xray, sing-box and V2Ray 4.34', ()
         );
       },
     );
+  }
+});
+
+// The peers' clients pool tunnels on one HTTP/2 connection; our server
+// takes one stream a connection and sends GOAWAY at once, so a second
+// tunnel while the first is open must come on a connection of its own,
+// not wait behind it (iperf3's control connection stays open for its whole
+// test): grpc-go (Xray) and Go's http2.Transport (V2Ray) each.
+describe("a peer's second tunnel while its first is open", () => {
+  const made = {};
+  before(() => {
+    made.folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-grpc-h2-pool-'));
+    const { cert, key } = writeCertificateFiles(made.folder);
+    made.tls = { cert, key, ca: cert };
+  });
+  const echo = sharedEchoTarget({ cleanup: () => rmSync(made.folder, { recursive: true, force: true }) });
+
+  for (const { program, protocol, transport, tls } of [
+    { program: 'xray', protocol: 'vless', transport: 'grpc' },
+    { program: 'v2ray', protocol: 'vmess', transport: 'h2', tls: true },
+  ]) {
+    test(`${program} client over ${transport} -> ours`, { timeout: 60_000 }, async (t) => {
+      if (!requirePrograms(t, program)) return;
+      t.after(stopAll);
+      const presets = [
+        ADDRESS[protocol],
+        { name: transport },
+        ...(tls ? [{ name: 'tls', params: { ...made.tls, alpn: 'h2' } }] : []),
+      ];
+      const ours = await startRelayServer({ key: PASSWORD, presets });
+      const [port] = await freePorts(1);
+      const user = { ...USERS[protocol], transport, tls: tls ? made.tls : undefined };
+      const config = PEERS[program].client({ ...user, port, serverPort: ours.port, forwardPort: echo.port });
+      await PEERS[program].start(made.folder, 'client', config, port);
+      const first = net.connect({ port, host: '127.0.0.1' });
+      t.after(() => first.destroy());
+      first.write('the first tunnel, held open');
+      await new Promise((resolve) => first.once('data', resolve));
+      const second = await echoTransfer({ port, size: SIZE });
+      assert.equal(second.returned, second.sent);
+    });
   }
 });

@@ -22,9 +22,16 @@
  * @property {'converged' | 'max-rounds' | 'max-time' | null} stopped
  * @property {NoiseFloor | null} noiseFloor
  * @property {Environment} environment
+ * @property {WorkloadName} workload
  * @property {RecordedOptions} options
  * @property {string[]} warnings
  * @property {CaseResult[]} cases
+ */
+
+/**
+ * docs/result.md, "The run": what every run of the result measured, by
+ * the name of its workload (lib/workload/).
+ * @typedef {'bulk' | 'udp' | 'requests'} WorkloadName
  */
 
 /**

@@ -9,7 +9,7 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 5;
+export const RESULT_VERSION = 6;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
@@ -59,7 +59,20 @@ export function upgradeResult(result) {
       `result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`,
     );
   }
-  return fromVersion1(result.resultVersion >= 1 ? result : fromVersion0(result));
+  if (result.resultVersion === 5) return fromVersion5(result);
+  return fromVersion5(fromVersion1(result.resultVersion >= 1 ? result : fromVersion0(result)));
+}
+
+// Version 6 names the workload the run measured (`workload`); before, the
+// reports told it from the options --requests and --udp, which an older
+// result has once upgraded to version 5 (false when its run predates them).
+function fromVersion5(result) {
+  const { requests, udp } = result.options;
+  return {
+    ...result,
+    resultVersion: RESULT_VERSION,
+    workload: result.workload ?? (requests ? 'requests' : udp ? 'udp' : 'bulk'),
+  };
 }
 
 function fromVersion0(result) {
@@ -112,7 +125,7 @@ function fromVersion0(result) {
 function fromVersion1(result) {
   return {
     ...result,
-    resultVersion: RESULT_VERSION,
+    resultVersion: 5,
     rounds: result.rounds ?? Math.max(0, ...result.cases.map((caseResult) => caseResult.runs.length)),
     stopped: result.stopped ?? null,
     noiseFloor: result.noiseFloor ?? null,

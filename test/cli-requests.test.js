@@ -163,7 +163,7 @@ test(
     );
     assert.equal(result.code, 0, result.stderr);
     const json = JSON.parse(result.stdout);
-    assert.equal(json.options.requests, true);
+    assert.deepEqual([json.workload, json.options.requests], ['requests', true]);
     // wrk does not speak SOCKS5: the built-in client loads every case, saying why.
     assert.equal(json.options.engine, 'node');
     assert.deepEqual(json.warnings, [

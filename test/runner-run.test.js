@@ -42,10 +42,12 @@ test(
       'stopped',
       'noiseFloor',
       'environment',
+      'workload',
       'options',
       'warnings',
       'cases',
     ]);
+    assert.equal(result.workload, 'bulk');
     assert.deepEqual([result.rounds, result.stopped], [1, null]);
     assert.deepEqual(result.tool, { name: 'cipherbench', version: '0.1.0' });
     assert.equal(result.complete, true);

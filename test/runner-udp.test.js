@@ -51,7 +51,10 @@ test(
     });
     assert.equal(code, 0, stderr);
     const result = JSON.parse(stdout);
-    assert.deepEqual([result.options.udp, result.options.rate, result.options.length], [true, 20e6, 1200]);
+    assert.deepEqual(
+      [result.workload, result.options.udp, result.options.rate, result.options.length],
+      ['udp', true, 20e6, 1200],
+    );
     for (const caseResult of result.cases) {
       assert.equal(caseResult.status, 'ok', caseResult.reason);
       const { udp } = caseResult;

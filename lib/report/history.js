@@ -3,6 +3,7 @@ import path from 'node:path';
 import { caseLabel } from './case-label.js';
 import { caseKey, compareResults } from './comparison.js';
 import { environmentRows } from './environment-summary.js';
+import { upgradeResult } from '../result.js';
 import { readResultFile } from './result-file.js';
 import { workloadOf } from './workload.js';
 
@@ -74,7 +75,8 @@ export async function readArchivedRuns(dir) {
 export function buildHistory(runs, { threshold, strict = false } = {}) {
   const bySeries = new Map();
   const interrupted = [];
-  for (const run of runs) {
+  for (const archived of runs) {
+    const run = { ...archived, result: upgradeResult(archived.result) };
     const machine = machineOf(run.result);
     const workload = workloadOf(run.result);
     if (run.result.complete === false) {

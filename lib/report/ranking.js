@@ -64,7 +64,7 @@ export function runNotesText(result) {
 }
 
 export function isCostRanked(result) {
-  return result.options.rate !== null && result.options.rate !== undefined && !result.options.udp;
+  return result.workload === 'bulk' && result.options.rate !== null && result.options.rate !== undefined;
 }
 
 // '9.41 [8.80-10.2]': the pair's CPU seconds per GB with its interval.

@@ -61,7 +61,7 @@ export function formatHeader(given, { color = false } = {}) {
       ]
     : [['version', 'not found']];
   const sections = [
-    [`${tool.name}:`, [['version', tool.version], ...engineRows(result.options), ...casesRows(result.options)]],
+    [`${tool.name}:`, [['version', tool.version], ...engineRows(result), ...casesRows(result.options)]],
     [
       'Operating System:',
       [
@@ -402,9 +402,10 @@ function remoteSections(remote) {
 
 // Which engine moved the bytes; results from before the built-in engine
 // (all iperf3) keep the seed's header.
-function engineRows({ engine, link, requests }) {
+function engineRows({ workload, options: { engine, link } }) {
   if (!engine) return [];
-  const builtIn = requests ? 'node (built in: its own HTTP client)' : 'node (built in: cipherbench send and sink)';
+  const builtIn =
+    workload === 'requests' ? 'node (built in: its own HTTP client)' : 'node (built in: cipherbench send and sink)';
   return [['engine', engine === 'node' ? builtIn : engine], ...(link ? [['link', linkLabel(link)]] : [])];
 }
 

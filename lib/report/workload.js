@@ -1,43 +1,42 @@
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
-// What a run measured, read from its recorded options (docs/result.md): a
-// TCP bulk stream (at full speed or at a fixed rate), UDP at an offered
-// rate, or the request workload; for how long a run, over how many
-// streams or clients, across which link. Two runs whose workloads differ
-// measured different quantities: their figures are not a change of the
-// code, so `compare` refuses them and `history` keeps them apart.
+// What a run measured (its `workload`, docs/result.md) and how: a TCP bulk
+// stream (at full speed or at a fixed rate), UDP at an offered rate, or
+// the request workload; for how long a run, over how many streams or
+// clients, across which link. Two runs whose workloads differ measured
+// different quantities: their figures are not a change of the code, so
+// `compare` refuses them and `history` keeps them apart.
 
-// { kind: 'tcp' | 'udp' | 'requests', description, figure } of an
-// upgraded result; `description` is one phrase, equal for two runs
-// exactly when their figures can be compared.
+// { kind, description, figure } of an upgraded result: `kind` is the word
+// compare and history print for the workload ('tcp' for bulk);
+// `description` is one phrase, equal for two runs exactly when their
+// figures can be compared.
 export function workloadOf(result) {
   const { options } = result;
-  const seconds = `${options.duration} s a run`;
+  const { kind, describe } = WORKLOADS[result.workload];
   const link = options.link ? `, across link ${options.link.name ?? 'shaped'}` : '';
-  if (options.requests) {
-    const connections = options.newConnections ? 'a new connection a request' : 'kept-alive connections';
-    return {
-      kind: 'requests',
-      description: `requests, ${options.concurrency} clients, ${options.responseSize}-byte responses, ${connections}, ${seconds}${link}`,
-      figure: figureFor('requests'),
-    };
-  }
-  if (options.udp) {
+  return { kind, description: `${describe(options)}, ${options.duration} s a run${link}`, figure: figureFor(kind) };
+}
+
+const WORKLOADS = Object.freeze({
+  bulk: {
+    kind: 'tcp',
+    describe: ({ rate, parallel }) =>
+      `TCP bulk ${rate ? `at ${formatBitrate(rate)} offered` : 'at full speed'}, ${parallel} ${parallel === 1 ? 'stream' : 'streams'}`,
+  },
+  udp: {
+    kind: 'udp',
     // The bound of a fixed rate only decides which rows are ranked: the
     // figures are those of the same runs with or without it.
-    const offered = options.rateSearch
-      ? `the highest rate up to ${formatBitrate(options.rate)} losing at most ${options.maxLoss}%`
-      : `at ${formatBitrate(options.rate)} offered`;
-    return {
-      kind: 'udp',
-      description: `UDP ${offered}, ${options.length}-byte datagrams, ${seconds}${link}`,
-      figure: figureFor('udp'),
-    };
-  }
-  const speed = options.rate ? `at ${formatBitrate(options.rate)} offered` : 'at full speed';
-  const streams = `${options.parallel} ${options.parallel === 1 ? 'stream' : 'streams'}`;
-  return { kind: 'tcp', description: `TCP bulk ${speed}, ${streams}, ${seconds}${link}`, figure: figureFor('tcp') };
-}
+    describe: ({ rateSearch, rate, maxLoss, length }) =>
+      `UDP ${rateSearch ? `the highest rate up to ${formatBitrate(rate)} losing at most ${maxLoss}%` : `at ${formatBitrate(rate)} offered`}, ${length}-byte datagrams`,
+  },
+  requests: {
+    kind: 'requests',
+    describe: ({ concurrency, responseSize, newConnections }) =>
+      `requests, ${concurrency} clients, ${responseSize}-byte responses, ${newConnections ? 'a new connection a request' : 'kept-alive connections'}`,
+  },
+});
 
 // The figure a workload's cases are compared and charted by: its title,
 // its value in one ok run, its summary over the runs (median, min, max),

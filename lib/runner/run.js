@@ -128,7 +128,7 @@ async function planRun(options) {
 // process runs in namespaces made for this run, where the machine's own
 // ports are no one's; with --remote only the relay client listens here,
 // the relay server and the target listen there.
-async function startResult({ settings, casesFile, selected, engine }) {
+async function startResult({ settings, casesFile, selected, workload, engine }) {
   const startedAt = new Date();
   const leftovers = await clearLeftovers();
   if (!settings.link) await assertPortsFree(settings.remote ? { client: settings.ports.client } : settings.ports);
@@ -159,6 +159,7 @@ async function startResult({ settings, casesFile, selected, engine }) {
     stopped: null,
     noiseFloor: null,
     environment,
+    workload: workload.name,
     // The engine that measured, after 'auto' chose.
     options: { casesFile, casesSource: source, ...recordedOptions(settings), engine: engine.name },
     warnings: [

@@ -2,9 +2,9 @@
 // means; lib/contracts.js holds the same shapes as types that tsc checks.
 // Here the two name the same fields, so neither drifts alone.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
-import { RESULT_VERSION } from '../../lib/result.js';
+import { RESULT_VERSION, upgradeResult } from '../../lib/result.js';
 import { RUN_OPTIONS } from '../../lib/runner/options.js';
 
 const DOC = readFileSync(new URL('../../docs/result.md', import.meta.url), 'utf8');
@@ -47,19 +47,27 @@ function documented(heading, start) {
 }
 
 // The fields of a typedef of lib/contracts.js: an object type's
-// @property lines, or an object literal type's keys.
-function typed(name) {
+// @property lines, or an object literal type's keys; with `required`,
+// only the @property lines that are not [optional].
+function typed(name, { required = false } = {}) {
   const match = new RegExp(`@typedef \\{(\\{?)[^\\n]*?\\}?\\} ${name}\\b`).exec(CONTRACTS);
   assert.ok(match, `lib/contracts.js has a typedef ${name}`);
   const type = balanced(CONTRACTS, match.index + '@typedef '.length);
   if (type.startsWith('{{')) return new Set(topKeys(type.slice(1, -1)));
   const comment = CONTRACTS.slice(match.index, CONTRACTS.indexOf('*/', match.index));
-  return new Set(
-    [...comment.matchAll(/@property /g)].map(({ index }) => {
-      const propertyType = balanced(comment, index + '@property '.length);
-      return /^\s*\[?(\w+)/.exec(comment.slice(index + '@property '.length + propertyType.length))[1];
-    }),
-  );
+  const properties = [...comment.matchAll(/@property /g)].map(({ index }) => {
+    const propertyType = balanced(comment, index + '@property '.length);
+    const [, optional, field] = /^\s*(\[?)(\w+)/.exec(comment.slice(index + '@property '.length + propertyType.length));
+    return { field, optional: optional === '[' };
+  });
+  return new Set(properties.filter(({ optional }) => !required || !optional).map(({ field }) => field));
+}
+
+// The string literals a union typedef allows: 'bulk' | 'udp' | ...
+function typedNames(name) {
+  const match = new RegExp(`@typedef \\{([^}]*)\\} ${name}\\b`).exec(CONTRACTS);
+  assert.ok(match, `lib/contracts.js has a typedef ${name}`);
+  return match[1].split('|').map((literal) => /^\s*'([\w-]+)'\s*$/.exec(literal)[1]);
 }
 
 const sorted = (set) => [...set].sort();
@@ -111,4 +119,35 @@ test('events: every event docs/result.md lists is a typedef with the same fields
     .split('|')
     .map((name) => name.trim());
   assert.deepEqual(sorted(union), sorted(events.map(({ type }) => typeName(type))));
+});
+
+// Real runs, archived by this and earlier versions: what every reader gets
+// from one through upgradeResult is what the contract says a result is.
+const ARCHIVED = [
+  ...['../../docs/figures/', '../fixtures/compare/'].flatMap((folder) =>
+    readdirSync(new URL(folder, import.meta.url))
+      .filter((name) => name.endsWith('.json'))
+      .map((name) => [name, new URL(`${folder}${name}`, import.meta.url)]),
+  ),
+  ['result-v2.json', new URL('../fixtures/result-v2.json', import.meta.url)],
+].map(([name, url]) => [name, JSON.parse(readFileSync(url, 'utf8'))]);
+
+test('a real result, upgraded, has the fields of the Result typedef, a workload it names, and cases with every field a case must have', () => {
+  const workloads = typedNames('WorkloadName');
+  assert.deepEqual(sorted(workloads), ['bulk', 'requests', 'udp']);
+  const caseFields = typed('CaseResult', { required: true });
+  for (const [name, archived] of ARCHIVED) {
+    const result = upgradeResult(archived);
+    assert.deepEqual(sorted(Object.keys(result)), sorted(typed('Result')), name);
+    assert.ok(workloads.includes(result.workload), `${name}: workload ${result.workload}`);
+    for (const caseResult of result.cases) {
+      const missing = [...caseFields].filter((field) => !(field in caseResult));
+      assert.deepEqual(missing, [], `${name} case ${caseResult.index}`);
+    }
+  }
+  // The archive holds a run of each workload, so each name is checked on one.
+  assert.deepEqual(
+    sorted(new Set(ARCHIVED.map(([, archived]) => upgradeResult(archived).workload))),
+    sorted(workloads),
+  );
 });

@@ -17,6 +17,7 @@ const fixture = () => JSON.parse(readFileSync(new URL('../fixtures/result-v2.jso
 // them, neither has a cipher ceiling (docs/udp.md).
 function fixedRateResult() {
   const result = upgradeResult(fixture());
+  result.workload = 'udp';
   result.options = {
     ...result.options,
     repeat: 1,
@@ -115,7 +116,7 @@ test('a search where no probe passed, and a row over the bound in some runs only
 
 test('compare and history tell a searched UDP rate from an offered one, and an offered one with its bound from one without (version 4)', () => {
   const options = { duration: 3, udp: true, rate: 1e9, length: 1200 };
-  const described = (extra) => workloadOf({ options: { ...options, ...extra } }).description;
+  const described = (extra) => workloadOf({ workload: 'udp', options: { ...options, ...extra } }).description;
   assert.equal(
     described({ maxLoss: 1, rateSearch: true }),
     'UDP the highest rate up to 1.00 Gbits/sec losing at most 1%, 1200-byte datagrams, 3 s a run',

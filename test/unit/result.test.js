@@ -24,6 +24,7 @@ const RUN_FIELDS = [
   'stopped',
   'noiseFloor',
   'environment',
+  'workload',
   'options',
   'warnings',
   'cases',
@@ -266,4 +267,21 @@ test('a version 4 UDP result: only --max-loss searched, no row was judged by a b
   assert.equal(fixed.cases[0].ceiling, null);
   assert.equal(upgradeResult(v4(1)).options.rateSearch, true);
   assert.deepEqual(upgradeCase(fixed.cases[0]).udp, fixed.cases[0].udp);
+});
+
+test('a version 5 result gains the workload its options name: requests, UDP, else a bulk stream', () => {
+  const v5 = (options) => ({ resultVersion: 5, options, cases: [] });
+  assert.equal(upgradeResult(v5({ requests: true, udp: false })).workload, 'requests');
+  assert.equal(upgradeResult(v5({ requests: false, udp: true })).workload, 'udp');
+  assert.equal(upgradeResult(v5({ requests: false, udp: false, rate: 1e9 })).workload, 'bulk');
+  assert.deepEqual(upgradeResult(v5({ udp: true })), {
+    resultVersion: RESULT_VERSION,
+    options: { udp: true },
+    cases: [],
+    workload: 'udp',
+  });
+  // From before --udp and --requests: a bulk stream.
+  assert.equal(upgradeResult({ options: { duration: 3, parallel: 1 }, cases: [] }).workload, 'bulk');
+  const udp = ARCHIVED.find(([name]) => name === 'today-udp-200M.json')[1];
+  assert.deepEqual([udp.resultVersion, udp.workload, upgradeResult(udp).workload], [5, undefined, 'udp']);
 });

@@ -1,24 +1,13 @@
-import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
-import { unsteadyLegend } from './ceiling-text.js';
 import { environmentRows } from './environment-summary.js';
-import { machineLoadText } from './machine-load.js';
 import { latencyCells, latencyTitles } from './latency-table.js';
-import {
-  disturbedHeadline,
-  isCostRanked,
-  isRepeated,
-  levelsText,
-  rankCases,
-  rankRequests,
-  relativeReference,
-  runNotesText,
-} from './ranking.js';
+import { isRepeated, levelsText } from './ranking.js';
 import { overBoundText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
-import { isReverse, percent, rankingColumns } from './ranking-columns.js';
+import { isReverse, rankingColumns } from './ranking-columns.js';
 import { axisUnit, CHART_STYLE, escape, niceTicks, round } from './chart.js';
 import { formatBitrate } from './units.js';
+import { reportView } from './view-model.js';
 
 // One self-contained HTML file: inline CSS and an inline SVG chart drawn
 // here, no script and nothing fetched, so it opens offline, as a CI artifact
@@ -52,23 +41,19 @@ const CHART = {
 const CEILING_ROWS = new Set(['direct', 'plain']);
 
 export function formatHtmlReport(given) {
-  const result = upgradeResult(given);
-  const { ranked, unranked, overBound } = rankCases(result);
-  const requests = rankRequests(result);
-  const title = `cipherbench: ${ranked.length + overBound.length + requests.length} of ${result.cases.length} cases measured`;
-  // Above the first table that ranks, where a reader looks first.
-  const headline = disturbedHeadline([...ranked, ...requests]);
+  const view = reportView(given);
+  const { result, ranked } = view;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escape(`${title}, ${result.startedAt}`)}</title>
+<title>${escape(`${view.title}, ${result.startedAt}`)}</title>
 <style>${PAGE_STYLE}</style>
 </head>
 <body>
-<h1>${escape(title)}</h1>
-${incomplete(result)}<section id="environment">
+<h1>${escape(view.title)}</h1>
+${incomplete(view.interruption)}<section id="environment">
 <h2>Environment</h2>
 <div class="scroll">
 <table>
@@ -77,16 +62,10 @@ ${environmentRows(result)
   .join('\n')}
 </table>
 </div>
-${machineLoadNote(result)}</section>
-${ranked.length > 0 ? [rankingSection(ranked, { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor, notes: runNotesText(result), headline }), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(requests, result.noiseFloor, ranked.length > 0 ? '' : headline)}${notRankedSection(overBound)}${notMeasuredSection(unranked)}</body>
+${view.machine ? `<p class="note">${escape(view.machine)}</p>\n` : ''}</section>
+${ranked.length > 0 ? [rankingSection(view), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(view.requests, result.noiseFloor, ranked.length > 0 ? '' : view.headline)}${notRankedSection(view.overBound)}${notMeasuredSection(view.unranked)}</body>
 </html>
 `;
-}
-
-// How busy the machine was while it measured, under the environment.
-function machineLoadNote(result) {
-  const load = machineLoadText(result);
-  return load ? `<p class="note">${escape(load)}</p>\n` : '';
 }
 
 // ' <span class="marker">mark</span>: meaning' of a legend entry; '' for none.
@@ -99,18 +78,16 @@ function warning(text) {
   return text ? `<p class="warning">${escape(text)}</p>\n` : '';
 }
 
-function incomplete(result) {
-  if (result.complete) return '';
-  const cause = result.interrupted?.startsWith('SIG')
-    ? `interrupted by ${result.interrupted}`
-    : 'the run was cut short';
-  return `<p class="warning"><strong>Incomplete:</strong> ${escape(cause)}.</p>\n`;
+function incomplete(interruption) {
+  return interruption ? `<p class="warning"><strong>Incomplete:</strong> ${escape(interruption)}.</p>\n` : '';
 }
 
-function rankingSection(ranked, context) {
-  const columns = rankingColumns(ranked, context);
+// Above the table, where a reader looks first, the disturbed headline;
+// under it, what ranks and what each mark means.
+function rankingSection({ ranked, rows, context, headline, legend, runNotes }) {
+  const columns = rankingColumns(ranked, { ...context, rows });
   const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
-  const rows = ranked.map((caseResult, position) => {
+  const tableRows = ranked.map((caseResult, position) => {
     const cells = columns
       .map(
         (column) =>
@@ -119,20 +96,18 @@ function rankingSection(ranked, context) {
       .join('');
     return `<tr${caseResult.unstable ? ' class="unstable"' : ''}>${cells}</tr>`;
   });
-  const note = ranked.some(isRepeated)
-    ? `, the median over runs; <span class="marker">unstable</span>: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; <span class="marker">overlaps #N-#M</span>: its interval overlaps those of ranks N to M, above or below, so their order may be the noise's`
-    : '';
+  const marks = legend.marks.map(({ mark, meaning }) => `;${legendMark({ mark, meaning })}`).join('');
   return `<section id="ranking">
 <h2>Ranking</h2>
-${warning(context.headline)}<div class="scroll">
+${warning(headline)}<div class="scroll">
 <table class="stacks">
 <thead><tr>${header}</tr></thead>
 <tbody>
-${rows.join('\n')}
+${tableRows.join('\n')}
 </tbody>
 </table>
 </div>
-<p class="note">${context.noiseFloor ? `The machine's own spread (direct, noise floor): cv ${percent(context.noiseFloor.cv)}; <span class="marker">within noise of #N</span>: closer to rank N than that. ` : ''}${context.byCost ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by" : 'Ranked by'} the bitrate the receiving end got${note}. <span class="marker">disturbed</span>: other processes took the CPU it needed; <span class="marker">cipher faster than #N</span>: a case of the same chain ranked above it although its cipher alone is slower.${context.notes ? ` ${escape(context.notes)}` : ''}${legendMark(unsteadyLegend(ranked))}</p>
+<p class="note">${escape(legend.rankedBy)}${marks}.${runNotes ? ` ${escape(runNotes)}` : ''}${legendMark(legend.unsteady)}</p>
 </section>
 `;
 }

@@ -1,108 +1,87 @@
-import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
-import { unsteadyLegend } from './ceiling-text.js';
 import { environmentRows } from './environment-summary.js';
-import { machineLoadText } from './machine-load.js';
-import {
-  disturbedHeadline,
-  isCostRanked,
-  isRepeated,
-  rankCases,
-  rankRequests,
-  relativeReference,
-  runNotesText,
-} from './ranking.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { overBoundText } from './udp-bound.js';
-import { isReverse, percent, rankingColumns } from './ranking-columns.js';
+import { isReverse, rankingColumns } from './ranking-columns.js';
+import { reportView } from './view-model.js';
 
 // The ranking as Markdown, to paste into an issue: the machine in a small
 // table, then one row per measured case, then what was not measured.
 export function formatMarkdownReport(given) {
-  const result = upgradeResult(given);
-  const { ranked, unranked, overBound } = rankCases(result);
-  const columns = rankingColumns(ranked, {
-    reference: relativeReference(result),
-    byCost: isCostRanked(result),
-    noiseFloor: result.noiseFloor,
-  });
-  const lines = [
-    `### cipherbench: ${ranked.length + overBound.length + rankRequests(result).length} of ${result.cases.length} cases measured`,
+  const view = reportView(given);
+  return [
+    `### ${view.title}`,
     '',
     row(['Environment', '']),
     row(['---', '---']),
-    ...environmentRows(result).map(([name, value]) => row([escape(name), escape(value)])),
+    ...environmentRows(view.result).map(([name, value]) => row([escape(name), escape(value)])),
+    '',
+    ...(view.machine ? [escape(view.machine), ''] : []),
+    ...(view.interruption ? [`**Incomplete:** ${view.interruption}.`, ''] : []),
+    ...(view.headline ? [`**${escape(view.headline)}**`, ''] : []),
+    ...rankingTable(view),
+    ...requestsTable(view),
+    ...notRanked(view.overBound),
+    ...notMeasured(view.unranked),
+  ].join('\n');
+}
+
+function rankingTable({ ranked, rows, context, legend, runNotes }) {
+  if (ranked.length === 0) return [];
+  const columns = rankingColumns(ranked, { ...context, rows });
+  return [
+    row(columns.map((column) => column.title)),
+    row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
+    ...ranked.map((caseResult, position) =>
+      row(columns.map((column) => cell(column, caseResult, position + 1, ranked))),
+    ),
+    '',
+    `${legend.rankedBy}${legend.marks.map(({ mark, meaning }) => `; **${mark}**: ${meaning}`).join('')}.` +
+      `${runNotes ? ` ${runNotes}` : ''}${legendText(legend.unsteady)}`,
     '',
   ];
-  const load = machineLoadText(result);
-  if (load) lines.push(escape(load), '');
-  if (!result.complete) {
-    const cause = result.interrupted?.startsWith('SIG')
-      ? `interrupted by ${result.interrupted}`
-      : 'the run was cut short';
-    lines.push(`**Incomplete:** ${cause}.`, '');
-  }
-  const headline = disturbedHeadline([...ranked, ...rankRequests(result)]);
-  if (headline) lines.push(`**${escape(headline)}**`, '');
-  if (ranked.length > 0) {
-    const notes = runNotesText(result);
-    lines.push(
-      row(columns.map((column) => column.title)),
-      row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
-      ...ranked.map((caseResult, position) =>
-        row(columns.map((column) => cell(column, caseResult, position + 1, ranked))),
-      ),
-      '',
-      (isCostRanked(result)
-        ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by"
-        : 'Ranked by') +
-        ' the bitrate the receiving end got' +
-        `${ranked.some(isRepeated) ? `, the median over runs; **unstable**: the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck; **overlaps #N-#M**: its interval overlaps those of ranks N to M, above or below, so their order may be the noise's` : ''}` +
-        `${result.noiseFloor ? `; **within noise of #N**: closer to rank N than direct's own spread (cv ${percent(result.noiseFloor.cv)})` : ''}` +
-        '; **disturbed**: other processes took the CPU it needed; **cipher faster than #N**: a case of the same chain ranked above it although its cipher alone is slower.' +
-        `${notes ? ` ${notes}` : ''}` +
-        legendText(unsteadyLegend(ranked)),
-      '',
-    );
-  }
-  const requests = rankRequests(result);
-  if (requests.length > 0) {
-    const columns = requestColumns(requests);
-    lines.push(
-      row(columns.map((column) => column.title)),
-      row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
-      ...requests.map((caseResult, position) =>
-        row(columns.map((column) => escape(column.cell(caseResult, position + 1)))),
-      ),
-      '',
-      `${requestsNote(requests, { noiseFloor: result.noiseFloor })}`,
-      '',
-    );
-  }
-  if (overBound.length > 0) {
-    lines.push(
-      'Not ranked:',
-      '',
-      ...overBound.map(
-        (caseResult) =>
-          `- Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} \`${escape(caseLabel(caseResult))}\`: ${escape(overBoundText(caseResult))}`,
-      ),
-      '',
-    );
-  }
-  if (unranked.length > 0) {
-    lines.push('Not measured:', '');
-    for (const caseResult of unranked) {
-      const direction = isReverse(caseResult) ? ' (reverse)' : '';
+}
+
+function requestsTable({ requests, result }) {
+  if (requests.length === 0) return [];
+  const columns = requestColumns(requests);
+  return [
+    row(columns.map((column) => column.title)),
+    row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),
+    ...requests.map((caseResult, position) =>
+      row(columns.map((column) => escape(column.cell(caseResult, position + 1)))),
+    ),
+    '',
+    requestsNote(requests, { noiseFloor: result.noiseFloor }),
+    '',
+  ];
+}
+
+// 'Case 2 (reverse) `chain`': a case as the lists under the tables name it.
+const caseItem = (caseResult) =>
+  `Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} \`${escape(caseLabel(caseResult))}\``;
+
+function notRanked(overBound) {
+  if (overBound.length === 0) return [];
+  return [
+    'Not ranked:',
+    '',
+    ...overBound.map((caseResult) => `- ${caseItem(caseResult)}: ${escape(overBoundText(caseResult))}`),
+    '',
+  ];
+}
+
+function notMeasured(unranked) {
+  if (unranked.length === 0) return [];
+  return [
+    'Not measured:',
+    '',
+    ...unranked.flatMap((caseResult) => {
       const [first, ...tail] = caseResult.reason.split('\n');
-      lines.push(
-        `- Case ${caseResult.index}${direction} \`${escape(caseLabel(caseResult))}\`: ${caseResult.status}: ${escape(first)}`,
-        ...codeBlock(tail),
-      );
-    }
-    lines.push('');
-  }
-  return lines.join('\n');
+      return [`- ${caseItem(caseResult)}: ${caseResult.status}: ${escape(first)}`, ...codeBlock(tail)];
+    }),
+    '',
+  ];
 }
 
 // ' **mark**: meaning' of a legend entry; '' for none.

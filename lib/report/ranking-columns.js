@@ -2,12 +2,10 @@ import { caseLabel } from './case-label.js';
 import { efficiencyMark } from './ceiling-text.js';
 import {
   cannotTellFromReference,
-  convergenceNote,
   intervalText,
   isRepeated,
   levelsText,
   pairCostText,
-  rankNotes,
   relativeCell,
 } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
@@ -41,9 +39,11 @@ const COLUMNS = [
     cell: (caseResult) =>
       [formatBitrate(caseResult.receiver.bits_per_second), intervalText(caseResult.receiver)].filter(Boolean).join(' '),
     // Ranks whose intervals overlap are not an order; a case the stopping
-    // rule gave up on says how wide it stayed.
-    marker: (caseResult, rank, ranked, context) =>
-      [...rankNotes(ranked, rank - 1, context), convergenceNote(caseResult)].filter(Boolean),
+    // rule gave up on says how wide it stayed (the view model's marks).
+    marker: (caseResult, rank, ranked, { rows }) => {
+      const { marks, convergence } = rows[rank - 1];
+      return [...marks, convergence].filter(Boolean);
+    },
   },
   {
     title: (cases, { reference, byCost }) =>
@@ -114,10 +114,11 @@ const COLUMNS = [
   },
 ];
 
-// `context` is { reference, byCost, noiseFloor }: the --relative-to case
-// (ranking.js relativeReference), or null; whether the ranking is by cost;
-// the run's noise floor, or null.
-export function rankingColumns(ranked, context = { reference: null, byCost: false, noiseFloor: null }) {
+// `context` is { reference, byCost, noiseFloor, rows }: the --relative-to
+// case (ranking.js relativeReference), or null; whether the ranking is by
+// cost; the run's noise floor, or null; the view model's ranked rows
+// (view-model.js), whose marks the receiver column carries.
+export function rankingColumns(ranked, context) {
   return COLUMNS.filter((column) => !column.when || column.when(ranked, context)).map((column) => ({
     ...column,
     title: typeof column.title === 'function' ? column.title(ranked, context) : column.title,

@@ -56,13 +56,6 @@ export function warmupNote(result) {
   };
 }
 
-// What the Markdown and HTML rankings say after their own sentence: the
-// smoke and warm-up notes as one text ('' when neither applies). The text
-// report colours them apart.
-export function runNotesText(result) {
-  return [smokeNote(result), warmupNote(result)?.text].filter(Boolean).join(' ');
-}
-
 export function isCostRanked(result) {
   return result.workload === 'bulk' && result.options.rate !== null && result.options.rate !== undefined;
 }

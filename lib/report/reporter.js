@@ -8,7 +8,8 @@ import { checkOutputPaths, keepResult } from './output-paths.js';
 import { createProgress } from './progress.js';
 import { readResultFile } from './result-file.js';
 import { useColor } from './terminal.js';
-import { formatCaseBlock, formatHeader, formatRanking, noiseFloorText } from './text-report.js';
+import { formatCaseBlock, formatHeader, formatRanking } from './text-report.js';
+import { noiseFloorText } from './view-model.js';
 
 // Everything `cipherbench run` says and writes around a run, for the CLI
 // and any program alike: the text report as the run goes (a block per case

@@ -1,35 +1,22 @@
 import { Chalk } from 'chalk';
-import { UNSTABLE_CV, upgradeCase, upgradeResult } from '../result.js';
-import { roundsForLevel } from '../statistics/summaries.js';
+import { upgradeCase, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';
 import { ceilingDirectionText, unsteadyCeilingText } from './ceiling-text.js';
 import { casesFileRow } from './cases-source.js';
 import {
-  againstCeilingNote,
   cannotTellFromReference,
   convergenceNote,
-  disturbedHeadline,
   intervalText,
-  isCostRanked,
   isRepeated,
-  levelsText,
-  overlapsAny,
   pairCostText,
-  rankCases,
-  rankNote,
-  rankRequests,
   relativeCell,
-  relativeReference,
-  smokeNote,
-  warmupNote,
-  withinNoiseAbove,
 } from './ranking.js';
-import { machineLoadText } from './machine-load.js';
 import { isOverBound, overBoundText, searchedRateText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
 import { linkLabel } from './link-label.js';
+import { reportView } from './view-model.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
 // readers find the same sections, rows and ranking line where they expect
@@ -48,51 +35,7 @@ function painter(color) {
 export function formatHeader(given, { color = false } = {}) {
   const result = upgradeResult(given);
   const paint = painter(color);
-  const { tool, environment: env } = result;
-  const aes = env.cpu.aes === null ? 'unknown' : env.cpu.aes ? 'yes' : 'no';
-  const cores =
-    env.cpu.physicalCores && env.cpu.physicalCores !== env.cpu.cores
-      ? `${env.cpu.cores} (${env.cpu.physicalCores} physical)`
-      : `${env.cpu.cores}`;
-  const iperf3 = env.iperf3.path
-    ? [
-        ['version', env.iperf3.version ?? 'unknown'],
-        ['path', env.iperf3.path],
-      ]
-    : [['version', 'not found']];
-  const sections = [
-    [`${tool.name}:`, [['version', tool.version], ...engineRows(result), ...casesRows(result.options)]],
-    [
-      'Operating System:',
-      [
-        ['cpu', env.cpu.model],
-        ['cores', cores],
-        ['memory', formatBytes(env.memory)],
-        ['type', env.os.type],
-        ['platform', env.os.platform],
-        ['arch', env.os.arch],
-        ['release', env.os.release],
-        ['distro', env.os.distro],
-        ['aes', aes],
-      ],
-    ],
-    ['Node.js Versions:', Object.entries(env.node)],
-    ['iperf3:', iperf3],
-    ...(env.wrk
-      ? [
-          [
-            'wrk:',
-            [
-              ['version', env.wrk.version ?? 'unknown'],
-              ['path', env.wrk.path],
-            ],
-          ],
-        ]
-      : []),
-    // The reference rows' programs, each as it said its version.
-    ...(env.peers ? [['Peers:', Object.entries(env.peers)]] : []),
-    ...remoteSections(env.remote),
-  ];
+  const sections = headerSections(result);
   // One label column for every section, as wide as the seed's 16 or the
   // longest name (process.versions has cjs_module_lexer) plus a space.
   const width = Math.max(16, ...sections.flatMap(([, rows]) => rows.map(([name]) => name.length + 1)));
@@ -104,6 +47,47 @@ export function formatHeader(given, { color = false } = {}) {
   // The run's own warnings (a case listed twice), before any case runs.
   const warnings = result.warnings.map((warning) => paint.yellow(`warning: ${warning}`));
   return warnings.length > 0 ? `${text}\n\n${warnings.join('\n')}` : text;
+}
+
+// The header's sections, [title, [[name, value]]] each: the tool, the
+// machine, Node's versions, the programs that moved the bytes.
+function headerSections(result) {
+  const { tool, environment: env } = result;
+  const program = (title, { version, path }) => [
+    title,
+    [
+      ['version', version ?? 'unknown'],
+      ['path', path],
+    ],
+  ];
+  return [
+    [`${tool.name}:`, [['version', tool.version], ...engineRows(result), ...casesRows(result.options)]],
+    ['Operating System:', machineRows(env)],
+    ['Node.js Versions:', Object.entries(env.node)],
+    env.iperf3.path ? program('iperf3:', env.iperf3) : ['iperf3:', [['version', 'not found']]],
+    ...(env.wrk ? [program('wrk:', env.wrk)] : []),
+    // The reference rows' programs, each as it said its version.
+    ...(env.peers ? [['Peers:', Object.entries(env.peers)]] : []),
+    ...remoteSections(env.remote),
+  ];
+}
+
+function machineRows({ cpu, memory, os }) {
+  const cores =
+    cpu.physicalCores && cpu.physicalCores !== cpu.cores
+      ? `${cpu.cores} (${cpu.physicalCores} physical)`
+      : `${cpu.cores}`;
+  return [
+    ['cpu', cpu.model],
+    ['cores', cores],
+    ['memory', formatBytes(memory)],
+    ['type', os.type],
+    ['platform', os.platform],
+    ['arch', os.arch],
+    ['release', os.release],
+    ['distro', os.distro],
+    ['aes', cpu.aes === null ? 'unknown' : cpu.aes ? 'yes' : 'no'],
+  ];
 }
 
 export function formatCaseBlock(given, { color = false } = {}) {
@@ -150,100 +134,85 @@ export function formatCaseBlock(given, { color = false } = {}) {
 }
 
 export function formatRanking(given, { color = false } = {}) {
-  const result = upgradeResult(given);
+  const view = reportView(given);
   const paint = painter(color);
-  const { ranked, unranked, overBound } = rankCases(result);
-  const lines = ['(ranking):', ''];
-  if (!result.complete) {
-    // run() records SIGINT or SIGTERM, or 'aborted' when an API caller stopped it.
-    const cause = result.interrupted?.startsWith('SIG')
-      ? `interrupted by ${result.interrupted}`
-      : 'the run was cut short';
-    lines.push(
-      paint.yellow.bold(`INCOMPLETE: ${cause}; ${ranked.length} of ${result.cases.length} cases measured.`),
-      '',
-    );
-  }
-  const headline = disturbedHeadline([...ranked, ...rankRequests(result)]);
-  if (headline) lines.push(paint.yellow.bold(headline), '');
-  const rankWidth = Math.max(2, String(ranked.length).length);
-  const reference = relativeReference(result);
-  for (const [position, caseResult] of ranked.entries()) {
-    const bitrates = [caseResult.sender, caseResult.receiver].map((side) =>
-      paint.bold(formatBitrate(side.bits_per_second)),
-    );
-    const interval = intervalText(caseResult.receiver);
-    const repeats = isRepeated(caseResult)
-      ? [
-          `median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : ''}`,
-        ]
-      : [];
-    const byCost = isCostRanked(result);
-    const notes = [
-      convergenceNote(caseResult),
-      rankNote(ranked, position, { byCost, noiseFloor: result.noiseFloor }),
-    ].filter(Boolean);
-    lines.push(
-      [
-        `${String(position + 1).padStart(rankWidth)}: ${caseName(caseResult)}`,
-        ...(byCost && caseResult.cost ? [`CPU s/GB=${paint.bold(pairCostText(caseResult.cost))}`] : []),
-        `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
-        ...repeats,
-        ...notes.map((note) => paint.yellow(note)),
-        ...relativeLines(caseResult, reference, paint, byCost),
-        caseLabel(caseResult),
-      ].join(', '),
-    );
-  }
-  // A request run ranks in its table, under the heading; the notes on how
-  // the machine was and what the marks mean follow it.
-  const requests = rankRequests(result);
-  if (requests.length > 0) {
-    const columns = requestColumns(requests);
-    const rows = [
-      columns.map((column) => column.title),
-      ...requests.map((caseResult, position) => columns.map((column) => column.cell(caseResult, position + 1))),
-    ];
-    lines.push(...alignColumns(rows, columns), '', requestsNote(requests, { noiseFloor: result.noiseFloor }));
-  }
-  lines.push(...rankingNotes(result, ranked, reference, paint));
-  const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
-  if (unstable > 0) {
-    // As hyperfine warns about outliers: the number is printed, but a
-    // reader should not trust its rank.
-    lines.push(
-      '',
-      paint.yellow(
-        `UNSTABLE: the receiver bitrate of ${unstable} ${unstable === 1 ? 'case' : 'cases'} varied by more than ${percent(UNSTABLE_CV)} between runs (cv), so ${unstable === 1 ? 'its rank' : 'their ranks'} may be luck; run with a higher --repeat on a quieter machine.`,
-      ),
-    );
-  }
-  if (unranked.length + overBound.length > 0) {
-    lines.push('', '(not ranked):', '');
-    for (const caseResult of overBound)
-      lines.push(
-        `${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${paint.yellow(overBoundText(caseResult))}, ${caseLabel(caseResult)}`,
-      );
-    for (const caseResult of unranked) {
-      // Only the reason's first line: the full text is in the case block.
-      const reason = caseResult.reason.split('\n')[0];
-      lines.push(
-        `${' '.repeat(rankWidth)}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${reason}, ${caseLabel(caseResult)}`,
-      );
-    }
-  }
-  lines.push('', lastLine(result));
-  return lines.join('\n');
+  const rankWidth = Math.max(2, String(view.ranked.length).length);
+  const loud = (text) => [paint.yellow.bold(text), ''];
+  return [
+    '(ranking):',
+    '',
+    ...(view.interruption
+      ? loud(`INCOMPLETE: ${view.interruption}; ${view.ranked.length} of ${view.result.cases.length} cases measured.`)
+      : []),
+    ...(view.headline ? loud(view.headline) : []),
+    ...view.rows.map((row) => rankLine(row, view, paint, rankWidth)),
+    ...requestRanking(view),
+    ...(view.notes.length > 0 ? ['', ...view.notes.map((note) => toned(note, paint))] : []),
+    ...(view.unstable ? ['', toned(view.unstable, paint)] : []),
+    ...notRankedLines(view, paint, rankWidth),
+    ...(view.ending ? ['', view.ending] : []),
+  ].join('\n');
 }
 
-// How the run ended: a run stopped by a signal (or cut short by an API
-// caller, or one archived before it could record either) is not done.
-function lastLine({ complete, interrupted, wallSeconds }) {
-  const seconds = `${wallSeconds.toFixed(2)}s`;
-  if (complete !== false) return `Done in ${seconds}.`;
-  return interrupted?.startsWith('SIG')
-    ? `Interrupted by ${interrupted} after ${seconds}.`
-    : `Cut short after ${seconds}.`;
+// A note in the colour its tone asks for.
+function toned({ text, tone }, paint) {
+  if (tone === 'alarm') return paint.yellow.bold(text);
+  return tone === 'warn' ? paint.yellow(text) : text;
+}
+
+// ' 1: Test Case 0, Bitrate=[...], median of 3, cv 2.1%, overlaps #2, chain'.
+function rankLine({ caseResult, rank, marks, convergence }, { context }, paint, rankWidth) {
+  const { byCost, reference } = context;
+  const bitrates = [caseResult.sender, caseResult.receiver].map((side) =>
+    paint.bold(formatBitrate(side.bits_per_second)),
+  );
+  const interval = intervalText(caseResult.receiver);
+  const unstable = caseResult.unstable ? ` ${paint.yellow.bold('UNSTABLE')}` : '';
+  const repeats = isRepeated(caseResult)
+    ? [`median of ${okRuns(caseResult).length}, cv ${percent(caseResult.receiver.cv)}${unstable}`]
+    : [];
+  const notes = [convergence, marks.join(', ')].filter(Boolean);
+  return [
+    `${String(rank).padStart(rankWidth)}: ${caseName(caseResult)}`,
+    ...(byCost && caseResult.cost ? [`CPU s/GB=${paint.bold(pairCostText(caseResult.cost))}`] : []),
+    `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
+    ...repeats,
+    ...notes.map((note) => paint.yellow(note)),
+    ...relativeLines(caseResult, reference, paint, byCost),
+    caseLabel(caseResult),
+  ].join(', ');
+}
+
+// A request run ranks in its table, under the heading; the notes on how
+// the machine was and what the marks mean follow it.
+function requestRanking({ requests, result }) {
+  if (requests.length === 0) return [];
+  const columns = requestColumns(requests);
+  const rows = [
+    columns.map((column) => column.title),
+    ...requests.map((caseResult, position) => columns.map((column) => column.cell(caseResult, position + 1))),
+  ];
+  return [...alignColumns(rows, columns), '', requestsNote(requests, { noiseFloor: result.noiseFloor })];
+}
+
+// The UDP rows over their loss bound, then the cases not measured with the
+// first line of why (the full text is in the case block).
+function notRankedLines({ overBound, unranked }, paint, rankWidth) {
+  if (unranked.length + overBound.length === 0) return [];
+  const indent = ' '.repeat(rankWidth);
+  return [
+    '',
+    '(not ranked):',
+    '',
+    ...overBound.map(
+      (caseResult) =>
+        `${indent}  ${caseName(caseResult)}, ${paint.yellow(overBoundText(caseResult))}, ${caseLabel(caseResult)}`,
+    ),
+    ...unranked.map(
+      (caseResult) =>
+        `${indent}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${caseResult.reason.split('\n')[0]}, ${caseLabel(caseResult)}`,
+    ),
+  ];
 }
 
 // One case's request figures, under its block's title.
@@ -290,92 +259,6 @@ function relativeLines(caseResult, reference, paint, byCost) {
   if (cell === 'reference') return [paint.bold('reference')];
   const apart = cannotTellFromReference(caseResult) ? ` (cannot be told apart from ${reference.label})` : '';
   return [`${paint.bold(cell)} ${byCost ? 'the CPU per GB of ' : ''}${reference.label}${apart}`];
-}
-
-// Under the ranking: what the brackets are, which ranks the intervals do
-// not separate, which cases the stopping rule gave up on, and the run's
-// rounds and seed, so the order can be replayed.
-function rankingNotes(result, ranked, reference, paint) {
-  const notes = [];
-  const smoke = smokeNote(result);
-  if (smoke) notes.push(paint.yellow(smoke));
-  const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
-  const warmup = warmupNote(result);
-  if (warmup) notes.push(warmup.warn ? paint.yellow(warmup.text) : warmup.text);
-  if (isCostRanked(result)) {
-    notes.push(
-      `Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`,
-    );
-  }
-  if (withInterval.length > 0) {
-    const { level } = withInterval[0].receiver;
-    notes.push(
-      `[low-high]: the ${levelsText(withInterval.map((caseResult) => caseResult.receiver))} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)}, the level asked, needs ${roundsForLevel(level)}).`,
-    );
-  }
-  const overlapping = ranked.filter((_, position) => overlapsAny(ranked, position, isCostRanked(result))).length;
-  if (overlapping > 0)
-    notes.push(
-      paint.yellow(
-        `overlaps #N-#M: ${overlapping} ${overlapping === 1 ? "case's interval overlaps" : "cases' intervals overlap"} those of ranks N to M, above or below, so their order against those may be the noise's; a rank not named is apart.`,
-      ),
-    );
-  if (reference) {
-    // Which case the ratios are to, by the number the ranking prints, so a
-    // reader who typed a number or some text sees what it picked.
-    const named = result.options.relativeTo
-      ? `, the case --relative-to ${JSON.stringify(result.options.relativeTo)} named`
-      : '';
-    notes.push(`N x: against Test Case ${reference.index} (${reference.label})${named}.`);
-    const apart = ranked.filter(cannotTellFromReference).length;
-    if (apart > 0)
-      notes.push(
-        `${apart} ${apart === 1 ? 'case' : 'cases'} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`,
-      );
-  }
-  const unconverged = ranked.filter((caseResult) => caseResult.converged === false).length;
-  if (unconverged > 0) {
-    const { confidence } = result.options;
-    const asked = confidence ? ` to ${plainPercent(confidence.level)} within ${plainPercent(confidence.width)}` : '';
-    notes.push(
-      paint.yellow.bold(
-        `NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`,
-      ),
-    );
-  }
-  if (result.noiseFloor && ranked.length > 0) {
-    notes.push(noiseFloorText(result.noiseFloor));
-    const close = ranked.filter((_, position) => withinNoiseAbove(ranked, position, result.noiseFloor)).length;
-    if (close > 0)
-      notes.push(
-        paint.yellow(
-          `within noise of #N: ${close} ${close === 1 ? 'case is' : 'cases are'} closer to the case ranked just above than that spread: run with --repeat 3 or more for intervals.`,
-        ),
-      );
-  }
-  notes.push(...ceilingNotes(result, ranked, paint));
-  const machine = machineLoadText(result);
-  if (machine) notes.push(machine);
-  if (result.options.seed !== null && result.options.seed !== undefined && result.rounds > 1) {
-    notes.push(
-      `${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`,
-    );
-  }
-  return notes.length > 0 ? ['', ...notes] : [];
-}
-
-// Under the ranking: the ranks their own ceilings contradict (the
-// disturbed cases are counted in the machine's sentence, machine-load.js).
-function ceilingNotes(result, ranked, paint) {
-  const notes = [];
-  const against = ranked.filter((_, position) => againstCeilingNote(ranked, position, result.noiseFloor)).length;
-  if (against > 0)
-    notes.push(
-      paint.yellow(
-        `cipher faster than #N: ${against} ${against === 1 ? 'case ranks' : 'cases rank'} below a case of the same chain whose cipher alone is the slower, by more than the noise: one of the two figures is not what the code does.`,
-      ),
-    );
-  return notes;
 }
 
 // With --remote, the server's half ran on another machine: the header
@@ -604,18 +487,6 @@ function caseName(caseResult) {
 
 function isReverse(caseResult) {
   return caseResult.direction === 'reverse';
-}
-
-// 'noise floor: direct varied by cv 4.2% over 3 runs of 1 s (median
-// 10.1 Gbits/sec)': the machine's own spread, against which a difference
-// between two ranks is to be read.
-export function noiseFloorText(noiseFloor) {
-  return `noise floor: direct (no relay) varied by cv ${percent(noiseFloor.cv)} over ${noiseFloor.runs} runs of ${noiseFloor.seconds} s (median ${formatBitrate(noiseFloor.bits_per_second)}); ranks closer than that may be the machine's.`;
-}
-
-// A level or width as a person typed it: '95%', '99.9%', '2.5%'.
-function plainPercent(fraction) {
-  return `${Number((fraction * 100).toPrecision(6))}%`;
 }
 
 function percent(fraction) {

@@ -1,0 +1,237 @@
+import { UNSTABLE_CV, upgradeResult } from '../result.js';
+import { roundsForLevel } from '../statistics/summaries.js';
+import { unsteadyLegend } from './ceiling-text.js';
+import { machineLoadText } from './machine-load.js';
+import {
+  againstCeilingNote,
+  cannotTellFromReference,
+  convergenceNote,
+  disturbedHeadline,
+  intervalText,
+  isCostRanked,
+  isRepeated,
+  levelsText,
+  overlapsAny,
+  rankCases,
+  rankNotes,
+  rankRequests,
+  relativeReference,
+  smokeNote,
+  warmupNote,
+  withinNoiseAbove,
+} from './ranking.js';
+import { percent } from './ranking-columns.js';
+import { formatBitrate } from './units.js';
+
+// What a report says of a result, worked out once: the ranking with each
+// rank's marks, the cases not ranked, the notes and the legend under it,
+// how the run ended and how busy the machine was. The text, Markdown and
+// HTML printers lay this out, each in its own words for its own medium,
+// and compute none of it again (hyperfine's exporters read one result the
+// same way). Notes and marks are plain text; `tone` says how loud a note
+// is ('plain', 'warn' or 'alarm'), for a printer that can colour it.
+export function reportView(given) {
+  const result = upgradeResult(given);
+  const { ranked, unranked, overBound } = rankCases(result);
+  const requests = rankRequests(result);
+  const context = { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor };
+  const measured = ranked.length + overBound.length + requests.length;
+  return {
+    result,
+    ranked,
+    unranked,
+    overBound,
+    requests,
+    context,
+    rows: ranked.map((caseResult, position) => ({
+      caseResult,
+      rank: position + 1,
+      marks: rankNotes(ranked, position, context),
+      convergence: convergenceNote(caseResult),
+    })),
+    title: `cipherbench: ${measured} of ${result.cases.length} cases measured`,
+    interruption: interruption(result),
+    headline: disturbedHeadline([...ranked, ...requests]),
+    machine: machineLoadText(result),
+    runNotes: [smokeNote(result), warmupNote(result)?.text].filter(Boolean).join(' '),
+    legend: rankingLegend(ranked, context),
+    notes: rankingNotes(result, ranked, context),
+    unstable: unstableNote(ranked),
+    ending: ending(result),
+  };
+}
+
+// Why the run is not complete: run() records SIGINT, SIGTERM or SIGHUP,
+// or 'aborted' when an API caller stopped it; null for a complete run.
+function interruption({ complete, interrupted }) {
+  if (complete) return null;
+  return interrupted?.startsWith('SIG') ? `interrupted by ${interrupted}` : 'the run was cut short';
+}
+
+// How the run ended: a run stopped by a signal (or cut short by an API
+// caller, or one archived before it could record either) is not done.
+// Null while it runs (no wallSeconds yet).
+function ending({ complete, interrupted, wallSeconds }) {
+  if (typeof wallSeconds !== 'number') return null;
+  const seconds = `${wallSeconds.toFixed(2)}s`;
+  if (complete !== false) return `Done in ${seconds}.`;
+  return interrupted?.startsWith('SIG')
+    ? `Interrupted by ${interrupted} after ${seconds}.`
+    : `Cut short after ${seconds}.`;
+}
+
+// What the ranking table's figures and marks mean, for the formats that
+// print the table (Markdown, HTML): the sentence that says what ranks,
+// then each mark a row may carry with its meaning, and the unsteady
+// ceiling's, { mark, meaning } or null, when some efficiency is marked so.
+function rankingLegend(ranked, { byCost, noiseFloor }) {
+  const repeated = ranked.some(isRepeated);
+  const by = byCost
+    ? "Ranked by the relay pair's CPU seconds per GB at the offered rate, lowest first (saturated runs left out); cases without relays after, by"
+    : 'Ranked by';
+  const mark = (name, meaning) => ({ mark: name, meaning });
+  return {
+    rankedBy: `${by} the bitrate the receiving end got${repeated ? ', the median over runs' : ''}`,
+    marks: [
+      ...(repeated
+        ? [
+            mark('unstable', `the runs varied by more than ${percent(UNSTABLE_CV)} (cv), so the rank may be luck`),
+            mark(
+              'overlaps #N-#M',
+              "its interval overlaps those of ranks N to M, above or below, so their order may be the noise's",
+            ),
+          ]
+        : []),
+      ...(noiseFloor
+        ? [mark('within noise of #N', `closer to rank N than direct's own spread (cv ${percent(noiseFloor.cv)})`)]
+        : []),
+      mark('disturbed', 'other processes took the CPU it needed'),
+      mark('cipher faster than #N', 'a case of the same chain ranked above it although its cipher alone is slower'),
+    ],
+    unsteady: unsteadyLegend(ranked),
+  };
+}
+
+const note = (text, tone = 'plain') => (text ? [{ text, tone }] : []);
+const counted = (count, one, many) => `${count} ${count === 1 ? one : many}`;
+
+// Under the ranking: what the brackets are, which ranks the intervals do
+// not separate, which cases the stopping rule gave up on, how the machine
+// was, and the run's rounds and seed, so the order can be replayed.
+function rankingNotes(result, ranked, context) {
+  const warmup = warmupNote(result);
+  return [
+    ...note(smokeNote(result), 'warn'),
+    ...note(warmup?.text, warmup?.warn ? 'warn' : 'plain'),
+    ...note(
+      context.byCost &&
+        `Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`,
+    ),
+    ...intervalNotes(ranked, context.byCost),
+    ...referenceNotes(result, ranked, context.reference),
+    ...convergenceNotes(result, ranked),
+    ...noiseFloorNotes(ranked, result.noiseFloor),
+    ...ceilingNotes(ranked, result.noiseFloor),
+    ...note(machineLoadText(result)),
+    ...note(
+      result.options.seed !== null &&
+        result.options.seed !== undefined &&
+        result.rounds > 1 &&
+        `${result.rounds} rounds in a random order, seed ${result.options.seed} (--seed ${result.options.seed} replays it).`,
+    ),
+  ];
+}
+
+// What the brackets are, and how many ranks they do not separate.
+function intervalNotes(ranked, byCost) {
+  const withInterval = ranked.filter((caseResult) => intervalText(caseResult.receiver));
+  const overlapping = ranked.filter((_, position) => overlapsAny(ranked, position, byCost)).length;
+  const level = withInterval[0]?.receiver.level;
+  return [
+    ...note(
+      withInterval.length > 0 &&
+        `[low-high]: the ${levelsText(withInterval.map((caseResult) => caseResult.receiver))} interval of the median receiver bitrate (docs/statistics.md); 'at N%' marks one that too few rounds give only at N% (${plainPercent(level)}, the level asked, needs ${roundsForLevel(level)}).`,
+    ),
+    ...note(
+      overlapping > 0 &&
+        `overlaps #N-#M: ${overlapping} ${overlapping === 1 ? "case's interval overlaps" : "cases' intervals overlap"} those of ranks N to M, above or below, so their order against those may be the noise's; a rank not named is apart.`,
+      'warn',
+    ),
+  ];
+}
+
+// Which case the ratios are to, by the number the ranking prints, so a
+// reader who typed a number or some text sees what it picked; and how many
+// cases it cannot be told apart from.
+function referenceNotes(result, ranked, reference) {
+  if (!reference) return [];
+  const named = result.options.relativeTo
+    ? `, the case --relative-to ${JSON.stringify(result.options.relativeTo)} named`
+    : '';
+  const apart = ranked.filter(cannotTellFromReference).length;
+  return [
+    ...note(`N x: against Test Case ${reference.index} (${reference.label})${named}.`),
+    ...note(
+      apart > 0 &&
+        `${counted(apart, 'case', 'cases')} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`,
+    ),
+  ];
+}
+
+function convergenceNotes(result, ranked) {
+  const unconverged = ranked.filter((caseResult) => caseResult.converged === false).length;
+  if (unconverged === 0) return [];
+  const { confidence } = result.options;
+  const asked = confidence ? ` to ${plainPercent(confidence.level)} within ${plainPercent(confidence.width)}` : '';
+  return note(
+    `NOT CONVERGED: ${unconverged} of ${ranked.length} cases did not narrow${asked} in ${result.rounds} rounds (${result.stopped ?? 'stopped'}).`,
+    'alarm',
+  );
+}
+
+function noiseFloorNotes(ranked, noiseFloor) {
+  if (!noiseFloor || ranked.length === 0) return [];
+  const close = ranked.filter((_, position) => withinNoiseAbove(ranked, position, noiseFloor)).length;
+  return [
+    ...note(noiseFloorText(noiseFloor)),
+    ...note(
+      close > 0 &&
+        `within noise of #N: ${counted(close, 'case is', 'cases are')} closer to the case ranked just above than that spread: run with --repeat 3 or more for intervals.`,
+      'warn',
+    ),
+  ];
+}
+
+// The ranks their own ceilings contradict (the disturbed cases are
+// counted in the machine's sentence, machine-load.js).
+function ceilingNotes(ranked, noiseFloor) {
+  const against = ranked.filter((_, position) => againstCeilingNote(ranked, position, noiseFloor)).length;
+  return note(
+    against > 0 &&
+      `cipher faster than #N: ${counted(against, 'case ranks', 'cases rank')} below a case of the same chain whose cipher alone is the slower, by more than the noise: one of the two figures is not what the code does.`,
+    'warn',
+  );
+}
+
+// As hyperfine warns about outliers: the number is printed, but a reader
+// should not trust its rank. Null when every rank is steady.
+function unstableNote(ranked) {
+  const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
+  if (unstable === 0) return null;
+  return {
+    text: `UNSTABLE: the receiver bitrate of ${counted(unstable, 'case', 'cases')} varied by more than ${percent(UNSTABLE_CV)} between runs (cv), so ${unstable === 1 ? 'its rank' : 'their ranks'} may be luck; run with a higher --repeat on a quieter machine.`,
+    tone: 'warn',
+  };
+}
+
+// 'noise floor: direct varied by cv 4.2% over 3 runs of 1 s (median
+// 10.1 Gbits/sec)': the machine's own spread, against which a difference
+// between two ranks is to be read.
+export function noiseFloorText(noiseFloor) {
+  return `noise floor: direct (no relay) varied by cv ${percent(noiseFloor.cv)} over ${noiseFloor.runs} runs of ${noiseFloor.seconds} s (median ${formatBitrate(noiseFloor.bits_per_second)}); ranks closer than that may be the machine's.`;
+}
+
+// A level or width as a person typed it: '95%', '99.9%', '2.5%'.
+function plainPercent(fraction) {
+  return `${Number((fraction * 100).toPrecision(6))}%`;
+}

@@ -12,6 +12,7 @@ export { createReporter, report } from './report/reporter.js';
 export { REPORT_OPTIONS } from './report/options.js';
 export { EXPORTERS, writeExports } from './report/exporters.js';
 export { formatTextReport } from './report/text-report.js';
-export { compareResults, formatComparison } from './report/comparison.js';
+export { compareResults } from './report/comparison.js';
+export { formatComparison } from './report/comparison-text.js';
 export { readResultFile } from './report/result-file.js';
 export { RESULT_VERSION, upgradeResult } from './result.js';

@@ -1,4 +1,5 @@
-import { compareResults, DEFAULT_THRESHOLD, formatComparison } from '../report/comparison.js';
+import { compareResults, DEFAULT_THRESHOLD } from '../report/comparison.js';
+import { formatComparison } from '../report/comparison-text.js';
 import { readResultFile } from '../report/result-file.js';
 import { parseThreshold } from '../report/options.js';
 import { useColor } from '../report/terminal.js';

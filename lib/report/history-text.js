@@ -1,5 +1,5 @@
 import { Chalk } from 'chalk';
-import { VERDICT_TEXT } from './comparison.js';
+import { VERDICT_TEXT } from './comparison-text.js';
 import { formatFixed } from './units.js';
 import { figureFor } from './workload.js';
 

@@ -1,6 +1,7 @@
 // @ts-check
 import { archiveReport } from './archive.js';
-import { compareResults, formatComparison } from './comparison.js';
+import { compareResults } from './comparison.js';
+import { formatComparison } from './comparison-text.js';
 import { writeExports } from './exporters.js';
 import { formatJsonReport } from './json-report.js';
 import { readReportOptions } from './options.js';

@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { compareResults, formatComparison } from '../../lib/report/comparison.js';
+import { compareResults } from '../../lib/report/comparison.js';
+import { formatComparison } from '../../lib/report/comparison-text.js';
 import { createReporter } from '../../lib/report/reporter.js';
 import { copy, fixture, setRuns } from '../support/result-runs.js';
 
@@ -480,4 +481,14 @@ test('run --baseline of another workload: one line on stderr, the run still repo
     written.stderr,
     `cipherbench: --baseline ${REQUESTS}: cannot compare: the old run measured requests, 20 clients, 2-byte responses, kept-alive connections, 1 s a run, the new one TCP bulk at full speed, 1 stream, 1 s a run; compare two runs of one workload\n`,
   );
+});
+
+test('the verdict is plain data and the table reads only it: the --json comparison prints the same table', () => {
+  const oldResult = copy();
+  setRuns(oldResult.cases[0], [3.0e9, 2.9e9, 3.1e9]);
+  const comparison = compareResults(oldResult, fixture);
+  const parsed = JSON.parse(JSON.stringify(comparison));
+  assert.deepEqual(parsed, comparison, 'no function, no undefined, nothing a JSON reader would lose');
+  for (const color of [false, true])
+    assert.equal(formatComparison(parsed, { color }), formatComparison(comparison, { color }));
 });

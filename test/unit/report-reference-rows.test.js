@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { compareResults, formatComparison } from '../../lib/report/comparison.js';
+import { compareResults } from '../../lib/report/comparison.js';
+import { formatComparison } from '../../lib/report/comparison-text.js';
 import { formatHtmlReport } from '../../lib/report/html-report.js';
 import { formatMarkdownReport } from '../../lib/report/markdown-report.js';
 import { formatCaseBlock, formatHeader, formatRanking } from '../../lib/report/text-report.js';

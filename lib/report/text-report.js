@@ -142,7 +142,7 @@ export function formatRanking(given, { color = false } = {}) {
     '(ranking):',
     '',
     ...(view.interruption
-      ? loud(`INCOMPLETE: ${view.interruption}; ${view.ranked.length} of ${view.result.cases.length} cases measured.`)
+      ? loud(`INCOMPLETE: ${view.interruption}; ${view.measured} of ${view.result.cases.length} cases measured.`)
       : []),
     ...(view.headline ? loud(view.headline) : []),
     ...view.rows.map((row) => rankLine(row, view, paint, rankWidth)),

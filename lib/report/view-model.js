@@ -49,6 +49,7 @@ export function reportView(given) {
       marks: rankNotes(ranked, position, context),
       convergence: convergenceNote(caseResult),
     })),
+    measured,
     title: `cipherbench: ${measured} of ${result.cases.length} cases measured`,
     interruption: interruption(result),
     headline: disturbedHeadline([...ranked, ...requests]),

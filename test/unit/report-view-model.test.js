@@ -53,3 +53,19 @@ test("a result still running has no ending line: the ranking of a run-started ev
   assert.match(formatRanking(result), /INCOMPLETE: the run was cut short/);
   assert.doesNotMatch(formatRanking(result), /Done in|Cut short after/);
 });
+
+test('an interrupted request run counts the cases its table ranks as measured, in the text as in the title', () => {
+  const result = { ...read('compare/requests-smoke.json'), complete: false, interrupted: 'SIGINT' };
+  const view = reportView(result);
+  const ok = result.cases.filter((caseResult) => caseResult.status === 'ok').length;
+  assert.ok(ok > 0 && view.ranked.length === 0, 'every ok case is in the request table, none in the bitrate ranking');
+  assert.equal(view.measured, ok);
+  assert.match(
+    formatRanking(result),
+    new RegExp(`^INCOMPLETE: interrupted by SIGINT; ${ok} of ${result.cases.length} cases measured\\.$`, 'm'),
+  );
+  assert.match(
+    formatMarkdownReport(result),
+    new RegExp(`^### cipherbench: ${ok} of ${result.cases.length} cases measured$`, 'm'),
+  );
+});

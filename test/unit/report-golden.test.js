@@ -61,10 +61,14 @@ function renderAll() {
     outputs[color ? 'cases.color.txt' : 'cases.txt'] = `${blocks.join('\n\n')}\n`;
   }
   for (const { name, old, new: now, options } of manifest.compares) {
-    const compare = () => compareResults(result(old), result(now), options);
-    put(`compare-${name}.json`, () => `${JSON.stringify(compare(), null, 2)}\n`);
-    put(`compare-${name}.txt`, () => formatComparison(compare(), { color: false }));
-    put(`compare-${name}.color.txt`, () => formatComparison(compare(), { color: true }));
+    let comparison;
+    put(`compare-${name}.json`, () => {
+      comparison = compareResults(result(old), result(now), options);
+      return `${JSON.stringify(comparison, null, 2)}\n`;
+    });
+    if (!comparison) continue;
+    put(`compare-${name}.txt`, () => formatComparison(comparison, { color: false }));
+    put(`compare-${name}.color.txt`, () => formatComparison(comparison, { color: true }));
   }
   for (const { name, runs, options } of manifest.histories) {
     const history = buildHistory(

@@ -36,6 +36,7 @@ export function reportView(given) {
   const requests = rankRequests(result);
   const context = { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor };
   const measured = ranked.length + overBound.length + requests.length;
+  const said = { smoke: smokeNote(result), warmup: warmupNote(result), machine: machineLoadText(result) };
   return {
     result,
     ranked,
@@ -53,10 +54,10 @@ export function reportView(given) {
     title: `cipherbench: ${measured} of ${result.cases.length} cases measured`,
     interruption: interruption(result),
     headline: disturbedHeadline([...ranked, ...requests]),
-    machine: machineLoadText(result),
-    runNotes: [smokeNote(result), warmupNote(result)?.text].filter(Boolean).join(' '),
+    machine: said.machine,
+    runNotes: [said.smoke, said.warmup?.text].filter(Boolean).join(' '),
     legend: rankingLegend(ranked, context),
-    notes: rankingNotes(result, ranked, context),
+    notes: rankingNotes(result, ranked, context, said),
     unstable: unstableNote(ranked),
     ending: ending(result),
   };
@@ -119,10 +120,9 @@ const counted = (count, one, many) => `${count} ${count === 1 ? one : many}`;
 // Under the ranking: what the brackets are, which ranks the intervals do
 // not separate, which cases the stopping rule gave up on, how the machine
 // was, and the run's rounds and seed, so the order can be replayed.
-function rankingNotes(result, ranked, context) {
-  const warmup = warmupNote(result);
+function rankingNotes(result, ranked, context, { smoke, warmup, machine }) {
   return [
-    ...note(smokeNote(result), 'warn'),
+    ...note(smoke, 'warn'),
     ...note(warmup?.text, warmup?.warn ? 'warn' : 'plain'),
     ...note(
       context.byCost &&
@@ -133,7 +133,7 @@ function rankingNotes(result, ranked, context) {
     ...convergenceNotes(result, ranked),
     ...noiseFloorNotes(ranked, result.noiseFloor),
     ...ceilingNotes(ranked, result.noiseFloor),
-    ...note(machineLoadText(result)),
+    ...note(machine),
     ...note(
       result.options.seed !== null &&
         result.options.seed !== undefined &&

@@ -24,4 +24,3 @@ test('the socket table: the inodes listening on a port, and nothing for a connec
   assert.deepEqual(inodesIn(UDP, 0x36b9, '07'), ['9693821']);
   assert.deepEqual(inodesIn(UDP, 0x36b9, '0A'), []);
 });
-

@@ -31,6 +31,8 @@ const WINDOW_BYTES = 1 << 20;
 // DATA frames a peer may send us: a relay's read in one, not four.
 const FRAME_BYTES = 64 * 1024;
 const SESSION_MEMORY_MB = 4;
+// As much as a relay reads from a socket at once.
+const BATCH_BYTES = 64 * 1024;
 const LINGER_MS = 5000;
 const { NGHTTP2_NO_ERROR, NGHTTP2_CANCEL } = http2.constants;
 
@@ -128,8 +130,28 @@ function tunnelLayer(inner, framing) {
     layer.destroy(error);
   };
 
-  const decoder = framing.decoder((bytes) => {
+  // What DATA frames carried, handed on as one buffer per read of the
+  // socket, not one per frame: node and grpc-go send frames of 16 KiB, and
+  // a relay writes each buffer it is handed with a system call of its own.
+  let batch = [];
+  let batchBytes = 0;
+  const flush = () => {
+    if (batchBytes === 0 || layer.destroyed) return;
+    const bytes = batch.length === 1 ? batch[0] : Buffer.concat(batch, batchBytes);
+    batch = [];
+    batchBytes = 0;
     if (!layer.push(bytes)) stream.pause();
+  };
+  let flushing = null;
+  const decoder = framing.decoder((bytes) => {
+    batch.push(bytes);
+    batchBytes += bytes.length;
+    if (batchBytes >= BATCH_BYTES) flush();
+    else
+      flushing ??= setImmediate(() => {
+        flushing = null;
+        flush();
+      });
   });
 
   const watchSession = (watched) => {
@@ -164,6 +186,7 @@ function tunnelLayer(inner, framing) {
       }
     });
     stream.on('end', () => {
+      flush();
       try {
         decoder.ended();
       } catch (error) {

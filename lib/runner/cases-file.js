@@ -243,9 +243,14 @@ export function selectCases(cases, filter) {
 
 // The index of the one selected case --relative-to names, matched as
 // --filter matches; none or several is bad input that lists what matched.
+// Among several, a row whose whole label is the text is the one meant:
+// 'xray shadowsocks aes-256-gcm' is a row's label and the start of its
+// ' + ws' and ' + grpc' rows' labels.
 export function selectReferenceCase(cases, selected, text) {
   const found = selected.filter((selection) => matches(cases[selection.index], selection, text));
   if (found.length === 1) return found[0].index;
+  const named = found.filter((selection) => selection.label?.trim().toLowerCase() === text.trim().toLowerCase());
+  if (named.length === 1) return named[0].index;
   if (found.length === 0) {
     throw inputError(
       `--relative-to ${JSON.stringify(text)} matches no case in this run: give the index, or text from the JSON or label, of one case the run measures`,

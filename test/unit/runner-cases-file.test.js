@@ -285,6 +285,17 @@ describe('reference rows', () => {
       message:
         '--relative-to "aes-256-gcm" matches 2 cases and must match one: 0 ([{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]), 2 (shadowsocks-libev aes-256-gcm)',
     });
+    // A row's whole label names it even where it begins other rows' labels.
+    const xray = [
+      { impl: 'xray', protocol: 'shadowsocks', method: 'aes-256-gcm', transport: 'ws' },
+      { impl: 'xray', protocol: 'shadowsocks', method: 'aes-256-gcm' },
+      { impl: 'xray', protocol: 'shadowsocks', method: 'aes-256-gcm', transport: 'grpc' },
+    ];
+    assert.equal(selectReferenceCase(xray, selectCases(xray, null), 'xray shadowsocks aes-256-gcm'), 1);
+    assert.throws(() => selectReferenceCase(xray, selectCases(xray, null), 'xray shadowsocks'), {
+      exitCode: 2,
+      message: /matches 3 cases and must match one/,
+    });
     assert.throws(() => selectReferenceCase(cases, all.slice(2), 'direct'), {
       exitCode: 2,
       message: /^--relative-to "direct" matches no case in this run/,

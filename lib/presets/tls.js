@@ -84,10 +84,20 @@ function contextOptions({ version = '1.3', ciphers, alpn }) {
 
 // A TLS socket's handle is OpenSSL's, not TCP's, so it cannot send a TCP
 // reset itself: the socket under it does, as the relay resets any other.
+// Not at once: a reset asked for while node's TLS layer is handing on
+// what it decrypted (an HTTP/2 session's data, a stream error passed on
+// in that same callback) freed the TCP stream under it, and node 20
+// crashed with SIGSEGV in TLSWrap::ClearOut when it read on (h2 inside
+// tls, about 1 run in 10 of a bulk case; docs/notes/grpc-h2.md).
 function resettable(secure, raw) {
+  let asked = false;
   secure.resetAndDestroy = () => {
-    raw.resetAndDestroy();
-    secure.destroy();
+    if (asked) return secure;
+    asked = true;
+    setImmediate(() => {
+      if (!raw.destroyed) raw.resetAndDestroy();
+      secure.destroy();
+    });
     return secure;
   };
   return secure;

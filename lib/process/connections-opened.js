@@ -1,5 +1,5 @@
-import { readFile } from 'node:fs/promises';
 import { clockTicksPerSecond } from './process-cost.js';
+import { readTables } from './socket-table.js';
 
 // Linux holds a closed connection in TIME_WAIT, at the end that closed
 // first, for this long (TCP_TIMEWAIT_LEN), and its table line says how
@@ -18,18 +18,11 @@ export async function connectionsOn(port) {
   const ticks = await clockTicksPerSecond();
   const live = new Set();
   const timeWait = new Map();
-  let readable = false;
   const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
   // sl: local rem st tx:rx tr:when ...
   const line = /^ *\d+: ([0-9A-F]+:[0-9A-F]{4}) ([0-9A-F]+:[0-9A-F]{4}) ([0-9A-F]{2}) \S+ [0-9A-F]{2}:([0-9A-F]+) /gm;
-  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
-    let text;
-    try {
-      text = await readFile(table, 'utf8');
-    } catch {
-      continue;
-    }
-    readable = true;
+  const texts = await readTables('/proc/net', ['tcp', 'tcp6']);
+  for (const text of texts) {
     if (!text.includes(`:${hexPort} `)) continue;
     for (const [, local, remote, state, when] of text.matchAll(line)) {
       if (state === LISTEN) continue;
@@ -39,7 +32,7 @@ export async function connectionsOn(port) {
       else live.add(key);
     }
   }
-  return readable ? { startedAt, finishedAt: Date.now(), live, timeWait } : null;
+  return texts.length > 0 ? { startedAt, finishedAt: Date.now(), live, timeWait } : null;
 }
 
 // How many connections were opened between two readings; null when either

@@ -7,21 +7,25 @@ import { readFile } from 'node:fs/promises';
 // With `udp`, the UDP sockets bound to the port instead: a QUIC server
 // (Hysteria2, TUIC) serves on UDP and listens on no TCP port.
 export async function listeningInodes(port, pid = null, { udp = false } = {}) {
-  const inodes = new Set();
-  let readable = false;
   const root = pid === null ? '/proc/net' : `/proc/${pid}/net`;
   const [tables, state] = udp ? [['udp', 'udp6'], '07'] : [['tcp', 'tcp6'], '0A'];
-  for (const table of tables.map((name) => `${root}/${name}`)) {
-    let text;
+  const texts = await readTables(root, tables);
+  if (texts.length === 0) return null;
+  return new Set(texts.flatMap((text) => inodesIn(text, port, state)).map((inode) => `socket:[${inode}]`));
+}
+
+// The text of each of the kernel's tables `names` under `root` (/proc/net)
+// that can be read, in order: none where there is no /proc.
+export async function readTables(root, names) {
+  const texts = [];
+  for (const name of names) {
     try {
-      text = await readFile(table, 'utf8');
+      texts.push(await readFile(`${root}/${name}`, 'utf8'));
     } catch {
-      continue;
+      // Absent (no IPv6, no /proc): the others say what there is.
     }
-    readable = true;
-    for (const inode of inodesIn(text, port, state)) inodes.add(`socket:[${inode}]`);
   }
-  return readable ? inodes : null;
+  return texts;
 }
 
 // The inodes of the lines of one table whose local port is `port` and

@@ -2,6 +2,7 @@ import http2 from 'node:http2';
 import { Duplex } from 'node:stream';
 import { MAX_HEAD_BYTES } from './http-upgrade.js';
 import { isProtocolError, protocolError } from './protocol-error.js';
+import { writeCorked } from './layered-socket.js';
 
 // One HTTP/2 stream as the relay's socket: the grpc and h2 transports
 // (V2Ray's, Xray's and sing-box's "gun" and "http") each carry one relay
@@ -94,12 +95,7 @@ function tunnelLayer(inner, framing) {
         }
         if (stream.destroyed) return callback(resetError());
         activity();
-        let below = true;
-        stream.cork();
-        for (const buffer of framing.encode(buffers)) below = stream.write(buffer);
-        stream.uncork();
-        if (below) callback();
-        else stream.once('drain', () => callback());
+        writeCorked(stream, framing.encode(buffers), callback);
       });
     },
     final(callback) {

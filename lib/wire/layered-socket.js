@@ -80,12 +80,7 @@ export function layeredSocket(inner, codec) {
         // An empty write asks whether the socket was reset (bridge.js):
         // it goes to the socket under it as it is, framing nothing.
         if (buffers.length === 0) return inner.write(NOTHING, callback);
-        let below = true;
-        inner.cork();
-        for (const buffer of codec.frame(buffers)) below = inner.write(buffer);
-        inner.uncork();
-        if (below) callback();
-        else inner.once('drain', () => callback());
+        writeCorked(inner, codec.frame(buffers), callback);
       });
     },
     // Finished at once: an end before the handshake is done goes out once
@@ -189,4 +184,16 @@ export function layeredSocket(inner, codec) {
   });
   codec.start(io);
   return layer;
+}
+
+// Writes `buffers` to `stream` as one corked batch (one writev), then calls
+// back at once, or at its 'drain' when the batch filled its queue: the
+// backpressure a layer passes on to the relay writing into it.
+export function writeCorked(stream, buffers, callback) {
+  let below = true;
+  stream.cork();
+  for (const buffer of buffers) below = stream.write(buffer);
+  stream.uncork();
+  if (below) callback();
+  else stream.once('drain', () => callback());
 }

@@ -160,7 +160,7 @@ test('xray and sing-box rows: fields are checked before anything starts', () => 
     'transport: anytls has no transport; vmess, vless and trojan do',
   ]);
   assert.deepEqual(problems({ impl: 'sing-box', protocol: 'vless', transport: 'websocket' }), [
-    'transport: unknown transport "websocket"; valid: tcp, ws, grpc, httpupgrade',
+    'transport: unknown transport "websocket"; valid: tcp, ws, grpc, httpupgrade, h2',
   ]);
   assert.deepEqual(problems({ impl: 'sing-box', protocol: 'vless', reality: true }), [
     'reality: sing-box takes no field "reality"; valid: impl, label, protocol, method, security, tls, transport, inbound',

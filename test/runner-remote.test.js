@@ -32,6 +32,22 @@ function commandName(pid) {
   }
 }
 
+// The namespace (and with it the veth pair holding HERE) of an earlier
+// run of this file that was killed before its after() ran: HERE would be
+// on two devices, and ssh to THERE would reach the dead one (seen:
+// "Connection refused" in every test after a CI run was stopped by hand).
+function removeNamespacesOfGoneRuns() {
+  for (const line of ip('netns', 'list').split('\n')) {
+    const pid = /^cipherbench-test-remote-(\d+)\b/.exec(line)?.[1];
+    if (pid === undefined || Number(pid) === process.pid) continue;
+    try {
+      process.kill(Number(pid), 0);
+    } catch {
+      ip('netns', 'del', `cipherbench-test-remote-${pid}`);
+    }
+  }
+}
+
 function requireRootAndSsh(t) {
   if (!requirePrograms(t, 'ip', 'tc', 'ssh', 'ssh-keygen', 'iperf3')) return false;
   const missing = process.getuid?.() !== 0 ? 'root, to make a network namespace' : null;
@@ -102,6 +118,7 @@ describe('the server half on another host, over ssh', { timeout: 120_000 }, () =
     );
     // The CLI's own children run as root but in a folder of their own.
     chmodSync(dir, 0o755);
+    removeNamespacesOfGoneRuns();
     ip('netns', 'add', NS);
     ip('link', 'add', 'name', DEVICE, 'type', 'veth', 'peer', 'name', `${DEVICE}r`, 'netns', NS);
     ip('address', 'add', `${HERE}/30`, 'dev', DEVICE);

@@ -153,6 +153,8 @@ export function replayStatsTest() {
         replays: 1,
         displaced: 0,
         dropped: 0,
+        muxTunnels: 0,
+        muxSessions: 0,
       });
     } finally {
       await relay.close();

@@ -166,15 +166,19 @@ function serve(socket, served) {
       log.debug(`${peer}: ${error.message}; discarding its bytes until the handshake timeout`);
     }
   };
-  // The handshake is over: the target is connected, and a bridge carries
-  // both ways from here.
-  const connectTarget = ({ host, port }) => {
+  // The handshake is over, for a target or a mux tunnel: no timeout, no
+  // place to make room with, and the handshake's handlers off.
+  const endHandshake = () => {
     clearTimeout(handshakeTimer);
     cap.named(socket);
-    target = sockets.add(connectCorked({ host, port }));
     client.off('data', onHandshakeData);
     client.off('end', onEarlyEnd);
     client.off('error', onEarlyError);
+  };
+  // The target is connected, and a bridge carries both ways from here.
+  const connectTarget = ({ host, port }) => {
+    endHandshake();
+    target = sockets.add(connectCorked({ host, port }));
   };
 
   const checkTarget = ({ host, port }) => {
@@ -187,12 +191,8 @@ function serve(socket, served) {
   // The connection is a tunnel of sessions (mux-server.js), each to its
   // own target, from here on.
   const startTunnel = () => {
-    clearTimeout(handshakeTimer);
-    cap.named(socket);
+    endHandshake();
     counts.muxTunnels += 1;
-    client.off('data', onHandshakeData);
-    client.off('end', onEarlyEnd);
-    client.off('error', onEarlyError);
     tunnel = serveMux({
       tunnel: client,
       mux,

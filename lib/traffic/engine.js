@@ -80,6 +80,7 @@ const nodeEngine = () => ({
 // how to install it); 'node' takes the built-in engine; 'auto' takes
 // iperf3 when there is one, else the built-in engine. An iperf3Path given
 // is always insisted on.
+/** @param {{ engine?: string, iperf3Path?: string, env?: NodeJS.ProcessEnv }} [choice] */
 export async function chooseEngine({ engine = 'auto', iperf3Path, env = process.env } = {}) {
   if (engine === 'node') return nodeEngine();
   if (engine === 'iperf3' || iperf3Path) return iperf3Engine(await findIperf3({ iperf3Path, env }));

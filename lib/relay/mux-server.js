@@ -17,7 +17,10 @@ import { LINGER_MS, resetSocket } from './reset-socket.js';
 // client sends one now and then, never a stream of them.
 const MOST_EMPTY_FRAMES_IN_A_ROW = 64;
 // Sessions one tunnel may open in its life: V2Ray's and Xray's clients
-// open 128, then a new tunnel; ids are never reused.
+// open 128, then a new tunnel; ids are never reused. A codec whose clients
+// pick ids at random (`randomIds`: blinksocks', which bounds no tunnel's
+// sessions) has no such bound: its server remembers this many ids, for
+// frames that cross an End, and refuses only an id opened while open.
 const MOST_SESSIONS_PER_TUNNEL = 1024;
 // A tunnel with no session open is closed after this long (or the
 // server's idle timeout, when shorter): Xray's server checks every 60 s.
@@ -42,7 +45,10 @@ export function serveMux({
   log,
   label,
 }) {
-  const { status } = mux;
+  const { status, randomIds = false } = mux;
+  // Sessions open at once: the chain's concurrency, or more where the
+  // codec's clients do not bound theirs by it (`mostOpen`).
+  const mostOpen = mux.mostOpen ?? mux.concurrency;
   const open = new Map();
   const seen = new Set();
   let emptyInARow = 0;
@@ -85,6 +91,10 @@ export function serveMux({
   };
 
   const startSession = ({ id, network, target: address }) => {
+    if (randomIds) {
+      seen.delete(id);
+      if (seen.size >= MOST_SESSIONS_PER_TUNNEL) seen.delete(seen.values().next().value);
+    }
     seen.add(id);
     counts.muxSessions += 1;
     if (network !== mux.network) {
@@ -152,14 +162,15 @@ export function serveMux({
       const { id } = frame;
       if (frame.status === status.keepAlive) return counted(frame);
       if (frame.status === status.new) {
-        if (seen.has(id)) throw protocolError(`mux: session id ${id} opened a second time`);
-        if (open.size >= mux.concurrency)
-          throw protocolError(`mux: a session over ${mux.concurrency} open at once (concurrency)`);
-        if (seen.size >= MOST_SESSIONS_PER_TUNNEL)
+        if (open.has(id) || (!randomIds && seen.has(id)))
+          throw protocolError(`mux: session id ${id} opened a second time`);
+        if (open.size >= mostOpen) throw protocolError(`mux: a session over ${mostOpen} open at once (concurrency)`);
+        if (!randomIds && seen.size >= MOST_SESSIONS_PER_TUNNEL)
           throw protocolError(`mux: over ${MOST_SESSIONS_PER_TUNNEL} sessions on one tunnel`);
         return startSession(frame);
       }
-      if (!seen.has(id)) throw protocolError(`mux: a frame (status ${frame.status}) for session ${id}, never opened`);
+      if (!open.has(id) && !seen.has(id))
+        throw protocolError(`mux: a frame (status ${frame.status}) for session ${id}, never opened`);
       if (frame.status === status.keep && !frame.hasData) return counted(frame);
       if (frame.status === status.end) {
         const session = open.get(id);

@@ -13,11 +13,18 @@ import { protocolError } from './protocol-error.js';
 // End closes it both ways (Error 0x02 in option: it broke), KeepAlive
 // carries nothing. Metadata may carry more than these fields (Xray's XUDP
 // global id, a reverse proxy's source address): a reader skips them.
+//
+// A UDP session (network 2) carries one datagram a frame's data. Xray's
+// XUDP adds to that: a Keep frame's metadata may go on with network 2 and
+// an address, the datagram's own target (client to server) or source
+// (server to client), and a New frame's with an 8-byte global id. V2Ray
+// 4.34 writes neither and reads past both.
 export const MUX_COOL_TARGET = Object.freeze({ host: 'v1.mux.cool', port: 9527 });
 export const STATUS = Object.freeze({ new: 1, keep: 2, end: 3, keepAlive: 4 });
 const OPTION_DATA = 0x01;
 const OPTION_ERROR = 0x02;
 export const NETWORK_TCP = 1;
+export const NETWORK_UDP = 2;
 // Xray's and V2Ray's readers refuse metadata over 512 bytes; a New frame's
 // own fields take at most 264.
 export const MOST_METADATA_BYTES = 512;
@@ -36,12 +43,23 @@ function portThenAddress(target) {
 
 // One frame as buffers to write in order: its metadata, then, when `data`
 // is given (even empty), the Data option, its length and the bytes.
-// `target` ({ host, port }) only with New; `error` only with End.
-export function encodeFrame({ id, status, target = null, error = false, data = null }) {
+// `target` ({ host, port }) only with New, of `network`; `error` only with
+// End; `address` only with Keep, a UDP datagram's address (XUDP's form).
+export function encodeFrame({
+  id,
+  status,
+  target = null,
+  network = NETWORK_TCP,
+  address = null,
+  error = false,
+  data = null,
+}) {
   const option = (data ? OPTION_DATA : 0) | (error ? OPTION_ERROR : 0);
   let fields = Buffer.from([0, 0, id >>> 8, id & 0xff, status, option]);
   if (status === STATUS.new) {
-    fields = Buffer.concat([fields, Buffer.from([NETWORK_TCP]), portThenAddress(target)]);
+    fields = Buffer.concat([fields, Buffer.from([network]), portThenAddress(target)]);
+  } else if (status === STATUS.keep && address) {
+    fields = Buffer.concat([fields, Buffer.from([NETWORK_UDP]), portThenAddress(address)]);
   }
   fields.writeUInt16BE(fields.length - 2, 0);
   if (!data) return [fields];
@@ -66,28 +84,36 @@ function decodeMetadata(meta) {
     network: 0,
     target: null,
   };
-  if (status !== STATUS.new) return frame;
-  if (meta.length < 8) throw protocolError(`mux: a New frame's metadata of ${meta.length} bytes, under 8`);
+  // Xray's reader takes a Keep frame's address only when network 2 follows.
+  const udpKeep = status === STATUS.keep && meta.length > 4 && meta[4] === NETWORK_UDP;
+  if (status !== STATUS.new && !udpKeep) return frame;
+  const what = status === STATUS.new ? 'a New frame' : 'a Keep frame';
+  if (meta.length < 8) throw protocolError(`mux: ${what}'s metadata of ${meta.length} bytes, under 8`);
   frame.network = meta[4];
+  frame.target = decodePortThenAddress(meta, what);
+  return frame;
+}
+
+// The port and address at byte 5 of the metadata.
+function decodePortThenAddress(meta, what) {
   const port = meta.readUInt16BE(5);
   const type = meta[7];
   let host;
   if (type === ADDRESS_IPV4) {
-    if (meta.length < 12) throw protocolError('mux: a New frame cut inside its IPv4 address');
+    if (meta.length < 12) throw protocolError(`mux: ${what} cut inside its IPv4 address`);
     host = `${meta[8]}.${meta[9]}.${meta[10]}.${meta[11]}`;
   } else if (type === ADDRESS_IPV6) {
-    if (meta.length < 24) throw protocolError('mux: a New frame cut inside its IPv6 address');
+    if (meta.length < 24) throw protocolError(`mux: ${what} cut inside its IPv6 address`);
     ({ host } = decodeAddressHeader(Buffer.concat([Buffer.from([4]), meta.subarray(8, 24), Buffer.alloc(2)])));
   } else if (type === ADDRESS_DOMAIN) {
     const length = meta[8] ?? 0;
-    if (length === 0) throw protocolError('mux: a New frame with an empty domain name');
-    if (meta.length < 9 + length) throw protocolError('mux: a New frame cut inside its domain name');
+    if (length === 0) throw protocolError(`mux: ${what} with an empty domain name`);
+    if (meta.length < 9 + length) throw protocolError(`mux: ${what} cut inside its domain name`);
     host = meta.subarray(9, 9 + length).toString('utf8');
   } else {
     throw protocolError(`mux: unknown address type ${type}`);
   }
-  frame.target = { host, port };
-  return frame;
+  return { host, port };
 }
 
 // Reads frames from a stream of bytes: onFrame(frame) for each frame's

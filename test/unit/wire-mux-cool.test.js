@@ -9,6 +9,7 @@ import {
   encodeFrame,
   MOST_METADATA_BYTES,
   MUX_COOL_TARGET,
+  NETWORK_UDP,
   STATUS,
 } from '../../lib/wire/mux-cool.js';
 
@@ -49,6 +50,25 @@ const VECTORS = [
     frame: { id: 513, status: STATUS.end, error: true },
     bytes: hex('0004 0201 03 02'),
     read: { id: 513, status: STATUS.end, error: true, network: 0, target: null, data: '' },
+  },
+  {
+    label: 'New, UDP to 127.0.0.1:53, its first datagram',
+    frame: {
+      id: 4,
+      status: STATUS.new,
+      network: NETWORK_UDP,
+      target: { host: '127.0.0.1', port: 53 },
+      data: Buffer.from('q'),
+    },
+    bytes: hex(`000c 0004 01 01 02 0035 01 7f000001 0001 ${ascii('q')}`),
+    read: { id: 4, status: STATUS.new, network: 2, target: { host: '127.0.0.1', port: 53 }, data: 'q' },
+  },
+  {
+    // Xray's XUDP: the datagram's own address (its source, from a server).
+    label: 'Keep, a UDP datagram from [::1]:5353',
+    frame: { id: 4, status: STATUS.keep, address: { host: '::1', port: 5353 }, data: Buffer.from('a') },
+    bytes: hex(`0018 0004 02 01 02 14e9 03 00000000000000000000000000000001 0001 ${ascii('a')}`),
+    read: { id: 4, status: STATUS.keep, network: 2, target: { host: '::1', port: 5353 }, data: 'a' },
   },
   {
     label: 'KeepAlive',
@@ -102,6 +122,26 @@ test("mux reader: metadata past a New frame's own fields (Xray's XUDP global id)
   );
 });
 
+// Xray's client writes an XUDP New frame so (common/mux/frame.go: the
+// global id after the address), and its Keep frames with the datagram's
+// target; a Keep frame whose fifth byte is not 2 carries no address.
+test("mux reader: XUDP's New frame with a global id, and Keep frames with and without an address", () => {
+  const bytes = hex(
+    `0014 0001 01 01 02 1388 01 7f000001 0102030405060708 0001 ${ascii('x')}` +
+      `000e 0001 02 01 02 1389 02 05 ${ascii('local')} 0001 ${ascii('y')}` +
+      `0005 0001 02 01 07 0001 ${ascii('z')}`,
+  );
+  const { frames } = readFrames([bytes]);
+  assert.deepEqual(
+    frames.map((frame) => pick(frame, ['id', 'status', 'network', 'target', 'data'])),
+    [
+      { id: 1, status: STATUS.new, network: 2, target: { host: '127.0.0.1', port: 5000 }, data: 'x' },
+      { id: 1, status: STATUS.keep, network: 2, target: { host: 'local', port: 5001 }, data: 'y' },
+      { id: 1, status: STATUS.keep, network: 0, target: null, data: 'z' },
+    ],
+  );
+});
+
 test('mux reader: a frame cut inside is not at a boundary', () => {
   assert.equal(readFrames([hex('0004 0001 02 01 0005 6f')]).atBoundary, false);
 });
@@ -118,6 +158,9 @@ test('mux reader: what no sender writes is a protocol error', () => {
     ['0009 0001 01 00 01 0050 02 00', /empty domain name/],
     ['000a 0001 01 00 01 0050 02 05 61', /cut inside its domain name/],
     ['000a 0001 01 00 01 0050 01 7f 00', /cut inside its IPv4 address/],
+    ['0005 0001 02 01 02', /Keep frame's metadata of 5 bytes, under 8/],
+    ['0009 0001 02 01 02 0050 09 00', /unknown address type 9/],
+    ['0009 0001 02 01 02 0050 03 00', /Keep frame cut inside its IPv6 address/],
   ];
   for (const [bytes, message] of refused) {
     assert.throws(

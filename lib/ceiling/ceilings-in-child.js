@@ -19,6 +19,10 @@ const STOPPED_BY = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 // the round and the chain's index) starts; `signal` stops the child, and the chains it had not reached get
 // no row. Resolves with [{ presets, sizes: [{ size, encrypt, decrypt }] }];
 // rejects with the child's own words when it failed.
+/**
+ * @param {object[][]} chains
+ * @param {{ sizes?: number[], seconds?: number, warmUpSeconds?: number, rounds?: number, seed?: number, legacy?: boolean, onChain?: (...told: number[]) => void, signal?: AbortSignal }} [options]
+ */
 export async function measureChainsInChild(
   chains,
   { sizes, seconds, warmUpSeconds = 0, rounds, seed, legacy = false, onChain = () => {}, signal } = {},

@@ -24,6 +24,10 @@ const keyOf = (presets) => JSON.stringify(presets);
 // stops the measuring (the rest get no ceiling). The chains are measured
 // in a child, so the run's event loop (a Ctrl-C, the progress line) is
 // never held up by them.
+/**
+ * @param {object[][]} chains
+ * @param {{ onChain?: (presets: object[], position: number, count: number) => void, signal?: AbortSignal }} [options]
+ */
 export async function measureChainCeilings(chains, { onChain = () => {}, signal } = {}) {
   const ceilings = new Map();
   // A transport (tls, ws, httpupgrade) works inside the relay's socket,

@@ -16,6 +16,7 @@ import { summariseLatency } from './latency-summary.js';
 // Every echo is compared with its request, so a relay that corrupts data
 // fails the measurement instead of looking fast. The samples are kept as
 // they are (2,000 numbers); percentiles are nearest-rank over all of them.
+/** @param {{ host?: string, port: number, roundTrips?: number, size?: number, connections?: number, timeoutMs?: number, signal?: AbortSignal }} [options] */
 export async function measureLatency({
   host = '127.0.0.1',
   port,

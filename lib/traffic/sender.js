@@ -31,6 +31,7 @@ const READ_BUFFER = Buffer.allocUnsafe(READ_SIZE);
 // With `rate` (bits per second, all streams together) the sending is paced
 // to it, as iperf3 -b; only in the forward direction, where this side sends.
 // Rejects with a one-line measurement error when the test cannot be made.
+/** @param {{ host?: string, port: number, duration: number, parallel?: number, reverse?: boolean, rate?: number | null, signal?: AbortSignal }} [options] */
 export async function runTrafficSender({
   host = '127.0.0.1',
   port,

@@ -15,6 +15,7 @@ import { UDP_HEADER_LENGTH, writeUdpHeader } from './udp-datagrams.js';
 // A datagram is sent when it is due, from the start; a sender that falls
 // behind sends what is due at once, so a slow moment is caught up rather
 // than lost, as iperf3 does.
+/** @param {{ host?: string, port: number, duration: number, rate: number, length: number, signal?: AbortSignal }} [options] */
 export async function runUdpSender({ host = '127.0.0.1', port, duration, rate, length, signal } = {}) {
   if (!(duration > 0) || !(rate > 0) || !(Number.isInteger(length) && length >= UDP_HEADER_LENGTH)) {
     throw new RangeError(

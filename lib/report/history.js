@@ -72,6 +72,10 @@ export async function readArchivedRuns(dir) {
 // last run in the history that measured it; where the software changed
 // between the two, verdict 'software-changed', regressed false and
 // `changed`: ['Node.js 20.19.0 to 24.11.0', ...]).
+/**
+ * @param {object[]} runs
+ * @param {{ threshold?: number, strict?: boolean }} [options]
+ */
 export function buildHistory(runs, { threshold, strict = false } = {}) {
   const bySeries = new Map();
   const interrupted = [];

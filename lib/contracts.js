@@ -326,6 +326,74 @@
  */
 
 /**
+ * The settings a run measures with: every RUN_OPTIONS entry by name, as
+ * normalizeOptions() read it.
+ * @typedef {ReturnType<typeof import('./runner/options.js').normalizeOptions>} RunSettings
+ */
+
+/**
+ * What measures a workload, as its chooseEngine() picked it: a traffic
+ * engine (lib/traffic/engine.js: iperf3 or the built-in sender and sink)
+ * starts a server on the target port and a client towards the entry; a
+ * request engine (lib/traffic/request-engine.js: wrk or the built-in
+ * client) measures requests itself.
+ * @typedef {object} Engine
+ * @property {string} name 'iperf3', 'node' or 'wrk'
+ * @property {string} path
+ * @property {string | null} [reason] why a request run fell back to the built-in client
+ * @property {(port: number, host?: string) => RelayPlan} [server] a traffic engine's
+ * @property {(options: object) => { role: string, label: string, file: string, args: string[] }} [client] a traffic engine's
+ * @property {boolean} [pacesReverse] a traffic engine's: whether its sink paces with --reverse
+ * @property {string} [errorPrefix] a traffic engine's: what its errors start with
+ * @property {(options: object) => Promise<object>} [measure] a request engine's
+ */
+
+/**
+ * What a workload's measure() is given: the case, where its entry and
+ * target listen, the run's settings, and the runner's hooks for what it
+ * starts (track, place) and watches (listeners).
+ * @typedef {object} Measuring
+ * @property {Engine} engine
+ * @property {Reference} identity the case, a chain ({ index, presets }) or a reference row
+ * @property {{ host: string, port: number }} entry
+ * @property {{ host: string, port: number }} target
+ * @property {RunSettings} settings
+ * @property {'forward' | 'reverse'} direction
+ * @property {AbortSignal} [signal]
+ * @property {(role: string, pid: number, command: string[]) => void} track
+ * @property {{ label: string, exited: Promise<unknown>, exit?: object }[]} listeners
+ * @property {(spec: { role: string, file: string, args: string[] }) => { role: string, label?: string, file: string, args: string[] }} [place]
+ * @property {() => Promise<void>} [onMeasuring] called as the warm-up ends
+ */
+
+/**
+ * What a workload's measure() resolves with: its figures, or why it
+ * measured nothing.
+ * @typedef {object} Measured
+ * @property {string} [reason]
+ * @property {Side} [sender]
+ * @property {Side} [receiver]
+ * @property {object} [udp]
+ * @property {object} [requests]
+ * @property {{ client: number, server: number }} [engineCpu] iperf3's own CPU, in percent of a core
+ */
+
+/**
+ * A workload (lib/workload/): what one run of a case measures, in parts
+ * the runner calls in this order. Adding one: its module, its entry in
+ * lib/workload/index.js, its name in WorkloadName.
+ * @typedef {object} Workload
+ * @property {WorkloadName} name the result's workload
+ * @property {(choice: { engine: string, iperf3Path?: string, wrkPath?: string, cases?: Reference[] }) => Promise<Engine>} chooseEngine what measures
+ * @property {(selected: Reference[], settings: RunSettings, engine: Engine) => void} check throws an input error before anything starts
+ * @property {(settings: RunSettings) => 'bitrate' | 'cost' | 'requests'} figure what ratios and the stopping rule judge
+ * @property {(where: { engine: Engine, port: number, host: string, settings: RunSettings }) => RelayPlan} target what listens on the target port
+ * @property {(measuring: Measuring) => Promise<Measured>} measure one measurement
+ * @property {(measured: Measured, settings: RunSettings) => Partial<CaseRun>} result the fields it adds to its run
+ * @property {(runs: CaseRun[], options: { level?: number }) => Partial<CaseResult>} summarise the fields it adds to its case
+ */
+
+/**
  * `program` (a name locate() found) run with `args` prints a line that
  * `pattern`'s first group reads the version from.
  * @typedef {object} PeerVersion

@@ -1,3 +1,4 @@
+// @ts-check
 import { setTimeout as delay } from 'node:timers/promises';
 import { inputError } from '../errors.js';
 import { chooseEngine, startTrafficClient } from '../traffic/engine.js';
@@ -12,16 +13,8 @@ import { summarise } from '../statistics/summaries.js';
 // kept up. Its run adds { sender, receiver } as iperf3 -J reports them.
 //
 // Every workload (this one, workload/udp.js, workload/requests.js) has the
-// same parts, used in this order:
-//   chooseEngine({ engine, iperf3Path, wrkPath, cases }) what measures
-//   check(selected, settings, engine)   throws an input error before anything starts
-//   figure(settings)                    what ratios and the stopping rule judge:
-//                                       'bitrate', 'cost' or 'requests' (run.js)
-//   target({ engine, port, host, settings })  the spec of what listens on the target port
-//   measure({ engine, identity, entry, target, settings, direction, signal,
-//            track, listeners, place, onMeasuring })  one measurement: figures or { reason }
-//   result(measured, settings)          the fields it adds to its run
-//   summarise(runs, { level })          the fields it adds to its case
+// same parts, which the runner uses in the order of the Workload type
+// (lib/contracts.js).
 
 // After a relay dies mid-test the engine's client usually reports the
 // broken connection at once; past this it is stopped so a stuck one cannot
@@ -33,6 +26,7 @@ const CLIENT_GRACE_MS = 2000;
 // load 8 on 2 cores), so a failure waits this long for one to be told of.
 const EXIT_NEWS_MS = 1000;
 
+/** @type {import('../contracts.js').Workload} */
 export const bulkWorkload = {
   name: 'bulk',
   chooseEngine: ({ engine, iperf3Path }) => chooseEngine({ engine, iperf3Path }),
@@ -78,6 +72,11 @@ function checkBulk(selected, settings, engine) {
 // paced stream takes other paths through Node's streams (writev of corked
 // records) than a saturated one, and after 10 s as fast as it went a
 // relay still compiled 39 functions over its next 8 s at 400 Mbit/s.
+/**
+ * @param {import('../contracts.js').Measuring} measuring
+ * @param {{ rate?: null, udp?: { rate: number, length: number } }} [overrides]
+ * @returns {Promise<import('../contracts.js').Measured>}
+ */
 export async function transferThrough(
   { engine, entry, settings, direction, signal, track, listeners, place, onMeasuring },
   overrides = {},
@@ -140,6 +139,7 @@ function saturation(rate, { sender, receiver }) {
 // of them dies the client gets a grace period, then is stopped, and the
 // failure names who died. Resolves with iperf3 -J's figures, or { reason }.
 // UDP runs pass `udp` ({ rate, length }) and no TCP `rate`.
+/** @returns {Promise<import('../contracts.js').Measured>} */
 async function measureTransfer({
   engine,
   host = '127.0.0.1',
@@ -187,16 +187,15 @@ async function measureTransfer({
     return {
       reason: `${measuring.label} did not finish within ${timeoutMs / 1000} s${deathNote ? `; ${deathNote}` : ''}`,
     };
-  if (report.error) {
+  const { error, ...figures } = report;
+  if (error) {
     const stderr = String(result.stderr ?? '')
       .trim()
       .split('\n');
-    const detail = result.stdout
-      ? report.error
-      : stderr[0] || describeExit({ code: result.exitCode, signal: result.signal });
+    const detail = result.stdout ? error : stderr[0] || describeExit({ code: result.exitCode, signal: result.signal });
     // The client's own last words under the one line, as the listeners' are.
     const tail = tellingLines(result.stdout ? stderr : stderr.slice(1)).map((line) => `${measuring.label}: ${line}`);
     return { reason: [[`${engine.errorPrefix}${detail}`, deathNote].filter(Boolean).join('; '), ...tail].join('\n') };
   }
-  return report;
+  return figures;
 }

@@ -1,3 +1,4 @@
+// @ts-check
 import { bulkWorkload } from './bulk.js';
 import { requestWorkload } from './requests.js';
 import { udpWorkload } from './udp.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { CLI } from '../process/cli-path.js';
 import { runCommand } from '../process/processes.js';
 import { READY_LINE } from '../process/ready-line.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { availableParallelism } from 'node:os';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
@@ -12,6 +13,7 @@ import { DEFAULT_LEVEL, median, medianInterval } from '../statistics/summaries.j
 // through the case's entry to a built-in HTTP target, kept alive or each on
 // a new connection, for `duration` seconds after `warmup` ones. Its run
 // adds { requests } (docs/result.md).
+/** @type {import('../contracts.js').Workload} */
 export const requestWorkload = {
   name: 'requests',
   chooseEngine: ({ engine, wrkPath, cases }) => chooseRequestEngine({ engine, cases, wrkPath }),

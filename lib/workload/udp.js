@@ -1,3 +1,4 @@
+// @ts-check
 import { newChainPassword } from '../chain/requirements.js';
 import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
 import { inputError } from '../errors.js';
@@ -15,6 +16,7 @@ import { bulkWorkload, transferThrough } from './bulk.js';
 // (with iperf3 also reversed or parallel). Its run adds { sender,
 // receiver, udp } (datagrams sent, lost, jitter, and the loss bound it is
 // judged by, --max-loss: docs/result.md).
+/** @type {import('../contracts.js').Workload} */
 export const udpWorkload = {
   name: 'udp',
   chooseEngine: bulkWorkload.chooseEngine,

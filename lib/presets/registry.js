@@ -21,7 +21,9 @@
 //       client then read and write (chain/transport.js); transports stack,
 //       the last one in the chain nearest the wire,
 //     'mux' carries many client connections over one of the chain's (at
-//       most one, after the address and cipher presets): it has no stages
+//       most one, after the address and cipher presets, or first as the
+//       address preset too: blinksocks-mux, whose one stage names every
+//       connection a tunnel): it has no other stages
 //       and gives multiplex(params) -> its frame codec and limits, which
 //       the relay's mux-client.js and mux-server.js run (chain/mux.js),
 //   inside?: [names]: the transports that may carry this one, following it
@@ -99,6 +101,7 @@ const MODULES = {
   'obfs-tls1.2-ticket': () => import('./obfs/tls1.2-ticket.js'),
   'simple-obfs': () => import('./simple-obfs.js'),
   mux: () => import('./mux.js'),
+  'blinksocks-mux': () => import('./blinksocks-mux.js'),
   ws: () => import('./ws.js'),
   httpupgrade: () => import('./httpupgrade.js'),
   grpc: () => import('./grpc.js'),

@@ -1,0 +1,79 @@
+import { presetNamed } from './registry.js';
+import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, NETWORK_TCP, STATUS } from '../wire/blinksocks-mux.js';
+
+// blinksocks 3.3.0's multiplexing (wire/blinksocks-mux.js), run by the same
+// tunnel pool and server as Mux.Cool (relay/mux-client.js, mux-server.js).
+// With `mux: true`, blinksocks drops its chain's address preset and puts its
+// own `mux` first: `presets: [ss-base, ss-aead-cipher], mux: true` is, on
+// the wire, [blinksocks-mux, ss-aead-cipher]. So this preset stands where
+// the address preset would: every connection of the chain is a tunnel, and
+// each session's frame names its target. Its server stage names the tunnel
+// to the relay server at the first bytes the presets after it let through
+// (a cipher's first authenticated chunk), so a probe or a replay is held
+// and refused as for any chain.
+const MOST_CONCURRENCY = 1024;
+const DEFAULT_CONCURRENCY = 8;
+// Our client renews a tunnel after 128 sessions, as it does for Mux.Cool;
+// blinksocks' server takes any number.
+const SESSIONS_PER_TUNNEL = 128;
+// blinksocks' client puts each connection on one of its tunnels at random,
+// however many are open on it: a server of ours allows this many open at
+// once on one tunnel (or the chain's concurrency, when higher).
+const MOST_OPEN = 128;
+
+function placement(chain, index) {
+  const others = chain.filter((_, i) => i !== index);
+  const roles = (entry) => presetNamed(entry.name).roles;
+  const mux = others.find((entry) => roles(entry).includes('mux'));
+  if (mux) return `blinksocks-mux and ${mux.name} both multiplex: a chain takes one of them`;
+  const addresses = others.filter((entry) => roles(entry).includes('address'));
+  if (index === 0 && addresses.length === 0) return undefined;
+  // blinksocks drops every address preset under mux, v2ray-vmess too.
+  const order = ['blinksocks-mux', ...others.filter((entry) => !addresses.includes(entry)).map(({ name }) => name)];
+  return `blinksocks-mux carries each session's target, in the address preset's place (blinksocks drops ${addresses.length ? addresses.map(({ name }) => name).join(' and ') : 'it'} under mux: true); in order: ${order.join(', ')}`;
+}
+
+export default {
+  name: 'blinksocks-mux',
+  summary:
+    "blinksocks 3.3.0's mux: every connection a tunnel of sessions, each with its target; first, in the address preset's place",
+  roles: ['address', 'mux'],
+  params: {
+    concurrency: {
+      required: false,
+      description: `sessions our client puts on one connection before it opens another (default ${DEFAULT_CONCURRENCY}), 1 to ${MOST_CONCURRENCY}; a server allows ${MOST_OPEN} open at once on one, or this when higher`,
+      check: (value) =>
+        Number.isInteger(value) && value >= 1 && value <= MOST_CONCURRENCY
+          ? undefined
+          : `must be an integer from 1 to ${MOST_CONCURRENCY}`,
+    },
+  },
+  placement,
+  prepare() {
+    return (connection) => {
+      let named = false;
+      return {
+        serverDecode(data, push) {
+          if (!named) {
+            if (data.length === 0) return;
+            named = true;
+            connection.onTarget(BLINKSOCKS_MUX_TARGET);
+          }
+          push(data);
+        },
+      };
+    };
+  },
+  multiplex: ({ concurrency = DEFAULT_CONCURRENCY }) => ({
+    concurrency,
+    mostOpen: Math.max(concurrency, MOST_OPEN),
+    randomIds: true,
+    sessionsPerTunnel: SESSIONS_PER_TUNNEL,
+    target: BLINKSOCKS_MUX_TARGET,
+    carries: ({ host, port }) => host === BLINKSOCKS_MUX_TARGET.host && port === BLINKSOCKS_MUX_TARGET.port,
+    network: NETWORK_TCP,
+    status: STATUS,
+    encodeFrame,
+    createFrameReader,
+  }),
+};

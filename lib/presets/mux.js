@@ -1,5 +1,5 @@
 import { presetNamed } from './registry.js';
-import { createFrameReader, encodeFrame, MUX_COOL_TARGET, NETWORK_TCP, STATUS } from '../wire/mux-cool.js';
+import { createFrameReader, encodeFrame, MUX_COOL_TARGET, NETWORK_TCP, NETWORK_UDP, STATUS } from '../wire/mux-cool.js';
 
 // Mux.Cool (V2Ray 4.x, Xray: wire/mux-cool.js): the relay client carries
 // many client connections as sessions over few connections of the chain,
@@ -62,6 +62,7 @@ export default {
     target: MUX_COOL_TARGET,
     carries: ({ host }) => host === MUX_COOL_TARGET.host,
     network: NETWORK_TCP,
+    udpNetwork: NETWORK_UDP,
     status: STATUS,
     encodeFrame,
     createFrameReader,

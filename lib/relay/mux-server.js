@@ -1,4 +1,6 @@
 import { isProtocolError, protocolError } from '../wire/protocol-error.js';
+import { formatEndpoint } from './endpoint.js';
+import { openUdpSession } from './mux-udp.js';
 import { LINGER_MS, resetSocket } from './reset-socket.js';
 
 // The relay server's side of a multiplexing chain (presets/mux.js): a
@@ -12,6 +14,9 @@ import { LINGER_MS, resetSocket } from './reset-socket.js';
 // and Xray's servers close it: the target gets its FIN after what was
 // written to it, and nothing more of it is carried back. A target's end
 // or failure is an End (with Error when it failed) toward the client.
+//
+// A UDP session (mux-udp.js) is carried the same way, from a UDP socket of
+// its own: End from either side closes the socket; so does its idle time.
 
 // Frames in a row that carry nothing (KeepAlive, Keep without data): a
 // client sends one now and then, never a stream of them.
@@ -26,12 +31,15 @@ const MOST_SESSIONS_PER_TUNNEL = 1024;
 // server's idle timeout, when shorter): Xray's server checks every 60 s.
 const MOST_IDLE_TUNNEL_MS = 60_000;
 const FRAME_DATA_BYTES = 8 * 1024;
+// A UDP session's idle time when the server has no idle timeout: Xray's
+// connection idle policy, and our UDP relay's --udp-timeout default.
+const DEFAULT_UDP_IDLE_MS = 300_000;
 
 // Serves `tunnel` (the client connection, its handshake done) from here
 // on. `decode` and `encode` are its pipeline's directions; the caller
 // passes what decode gives to read(), the bytes of the handshake's read
 // first. `connectTarget(address)` gives a socket to the target, or throws
-// protocolError when it is refused.
+// protocolError when it is refused; `checkTarget(address)` only throws.
 export function serveMux({
   tunnel,
   mux,
@@ -39,6 +47,7 @@ export function serveMux({
   decode,
   encode,
   connectTarget,
+  checkTarget,
   queues,
   counts,
   idleTimeoutMs,
@@ -97,8 +106,9 @@ export function serveMux({
     }
     seen.add(id);
     counts.muxSessions += 1;
+    if (network === mux.udpNetwork) return startUdpSession(id, address);
     if (network !== mux.network) {
-      log.debug(`${label}: mux session ${id}: network ${network} is not carried, only TCP`);
+      log.debug(`${label}: mux session ${id}: network ${network} is not carried, only TCP and UDP`);
       return send({ id, status: status.end, error: true });
     }
     let target;
@@ -137,11 +147,37 @@ export function serveMux({
     });
   };
 
+  const startUdpSession = (id, address) => {
+    try {
+      checkTarget(address);
+    } catch (error) {
+      if (!isProtocolError(error)) throw error;
+      log.debug(`${label}: mux UDP session ${id}: ${error.message}`);
+      return send({ id, status: status.end, error: true });
+    }
+    log.debug(`${label}: mux UDP session ${id} to ${formatEndpoint(address)}`);
+    const session = { id, over: false };
+    session.udp = openUdpSession({
+      id,
+      target: address,
+      check: checkTarget,
+      reply: (source, data) => send({ id, status: status.keep, address: source, data }),
+      full: () => queues.full(tunnel),
+      ended: (error) => endSession(session, error),
+      idleMs: idleTimeoutMs > 0 ? idleTimeoutMs : DEFAULT_UDP_IDLE_MS,
+      log,
+      label,
+    });
+    open.set(id, session);
+    checkIdle();
+  };
+
   // The client's End: the target gets its FIN (a reset, for End with
   // Error) and is not read any more; End goes back, as Xray's server
   // answers.
   const clientEnded = (session, error) => {
-    if (error) resetSocket(session.target);
+    if (session.udp) session.udp.close();
+    else if (error) resetSocket(session.target);
     else {
       session.target.end();
       setTimeout(() => session.target.destroy(), LINGER_MS).unref();
@@ -182,6 +218,7 @@ export function serveMux({
       emptyInARow = 0;
       const session = open.get(frame.id);
       if (!session) return;
+      if (session.udp) return session.udp.data(piece);
       const { target } = session;
       target.write(piece);
       if (!session.blocking && queues.full(target)) {
@@ -199,7 +236,9 @@ export function serveMux({
         target.once('close', done);
       }
     },
-    onFrameEnd() {},
+    onFrameEnd(frame) {
+      open.get(frame.id)?.udp?.frameEnd(frame);
+    },
   });
 
   // The tunnel broke or broke the protocol: every target is reset.
@@ -208,7 +247,10 @@ export function serveMux({
     over = true;
     clearTimeout(idleTimer);
     log.debug(`${label}: mux tunnel: ${error.message ?? error}`);
-    for (const session of open.values()) resetSocket(session.target);
+    for (const session of open.values()) {
+      if (session.udp) session.udp.close();
+      else resetSocket(session.target);
+    }
     open.clear();
     resetSocket(tunnel);
   };
@@ -217,7 +259,10 @@ export function serveMux({
     if (over) return;
     over = true;
     clearTimeout(idleTimer);
-    for (const session of open.values()) session.target.end();
+    for (const session of open.values()) {
+      if (session.udp) session.udp.close();
+      else session.target.end();
+    }
     open.clear();
     try {
       pipeline.encodeEnded();

@@ -204,6 +204,7 @@ function serve(socket, served) {
         counts.relayed += 1;
         return sockets.add(connectCorked(address));
       },
+      checkTarget,
       queues,
       counts,
       idleTimeoutMs,

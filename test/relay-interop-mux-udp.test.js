@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, describe, test } from 'node:test';
+import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
+import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
+import { startGoPeer } from './support/go-peers.js';
+import { freePorts } from './support/ports.js';
+import { startProcess, startRelayServer, stopAll } from './support/processes.js';
+import { requirePrograms } from './support/programs.js';
+import { socks5UdpAssociate, socks5UdpFrame } from './support/socks5-udp.js';
+import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
+
+// UDP over Mux.Cool (network 2, and Xray's XUDP) both ways against its
+// references: their client with mux on, UDP from its SOCKS5 inbound, to
+// our server; our client (a [protocol, mux] chain, UDP from its SOCKS5
+// UDP ASSOCIATE and from its --udp port forward) to their server. Each
+// path carries COUNT numbered datagrams to a UDP echo target on loopback
+// and back, each compared on return, their SHA-256 at the target checked.
+const ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
+const KEY = 'mux-udp-interop-password';
+const COUNT = 1000;
+const SIZE = 1200;
+const CONCURRENCY = 8;
+
+const PAIRINGS = [
+  {
+    program: 'xray',
+    label: 'VLESS',
+    user: { protocol: 'vless', id: ID },
+    address: { name: 'vless', params: { id: ID } },
+  },
+  {
+    program: 'xray',
+    label: 'VMess aes-128-gcm',
+    user: { protocol: 'vmess', id: ID, security: 'aes-128-gcm' },
+    address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
+  },
+  {
+    program: 'v2ray',
+    label: 'VMess aes-128-gcm',
+    user: { protocol: 'vmess', id: ID, security: 'aes-128-gcm' },
+    address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
+  },
+];
+
+// Their client's SOCKS5 inbound with UDP on (the rows' configs turn it off).
+const withSocksUdp = (config) => ({
+  ...config,
+  inbounds: config.inbounds.map((inbound) => ({
+    ...inbound,
+    settings: { ...inbound.settings, udp: true, ip: '127.0.0.1' },
+  })),
+});
+
+const configs = {
+  xray: {
+    server: xrayServerConfig,
+    client: (user) => withSocksUdp(xrayClientConfig({ ...user, inbound: 'socks5', mux: CONCURRENCY })),
+  },
+  v2ray: {
+    server: v2rayServerConfig,
+    client: (user) => withSocksUdp(v2rayClientConfig({ ...user, inbound: 'socks5', mux: CONCURRENCY })),
+  },
+};
+
+function startPeer(program, folder, name, config, port) {
+  if (program === 'xray') return startGoPeer('xray', folder, name, config, port);
+  const file = path.join(folder, `${name}.json`);
+  writeFileSync(file, JSON.stringify(config));
+  return startProcess('v2ray', ['-config', file], { ready: /started/, listening: port });
+}
+
+// COUNT datagrams through a SOCKS5 UDP ASSOCIATE at `port` to the echo target.
+async function assertCarriedBySocks5(echo, port, label) {
+  const association = await socks5UdpAssociate({ port });
+  try {
+    const frame = socks5UdpFrame({ host: '127.0.0.1', port: echo.port });
+    await assertUdpCarried(echo, { [label]: { ...association.relay, frame } }, { count: COUNT, size: SIZE });
+  } finally {
+    association.close();
+  }
+}
+
+describe('UDP over Mux.Cool, wire compatibility', () => {
+  const folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-mux-udp-'));
+  let echo;
+  after(async () => {
+    await stopAll();
+    await echo?.close();
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  for (const { program, label, user, address } of PAIRINGS) {
+    test(`${label} + mux, UDP: ${program} -> ours`, { timeout: 60_000 }, async (t) => {
+      if (!requirePrograms(t, program)) return;
+      echo ??= await startUdpEchoServer();
+      t.after(stopAll);
+      const presets = [address, { name: 'mux', params: { concurrency: CONCURRENCY } }];
+      const ourServer = await startRelayServer({ key: KEY, presets, extra: ['--log-level', 'debug'] });
+      const [theirClientPort] = await freePorts(1);
+      await startPeer(
+        program,
+        folder,
+        `${program}-client`,
+        configs[program].client({ ...user, port: theirClientPort, serverPort: ourServer.port }),
+        theirClientPort,
+      );
+      await assertCarriedBySocks5(echo, theirClientPort, `${program} -> ours`);
+      assert.match(ourServer.output, new RegExp(`mux UDP session \\d+ to 127\\.0\\.0\\.1:${echo.port}`));
+    });
+  }
+});

@@ -57,63 +57,89 @@ function caseChart(series, runs, environments, figure) {
   const measured = series.points.filter((point) => point.median !== null);
   const name = `${series.label}${series.direction === 'reverse' ? ' (reverse)' : ''}`;
   if (measured.length === 0) return `<h3>${escape(name)}</h3>\n<p class="note">Never measured on this machine.</p>\n`;
-  const times = runs.map((run) => Date.parse(run.startedAt));
-  const [first, last] = [Math.min(...times), Math.max(...times)];
-  const plotLeft = CHART.left;
-  const plotRight = CHART.width - CHART.right;
-  const plotTop = CHART.top;
-  const plotBottom = CHART.height - CHART.bottom;
-  const x = (time) =>
-    last === first ? (plotLeft + plotRight) / 2 : plotLeft + ((time - first) / (last - first)) * (plotRight - plotLeft);
-  const high = (point) => Math.max(point.median, point.max ?? 0, point.interval?.high ?? 0);
-  const ticks = niceTicks(Math.max(...measured.map(high)));
-  const scaleMax = ticks.at(-1);
-  const y = (bps) => plotBottom - (bps / scaleMax) * (plotBottom - plotTop);
-  const axis = figure.kind === 'requests' ? { unit: 'req/s', format: String } : axisUnit(scaleMax, ticks[1] - ticks[0]);
-
+  const scale = historyScale(measured, runs, figure);
+  const { x, y, ticks, axis, plotTop, plotBottom } = scale;
   const grid = ticks.map(
     (tick) =>
-      `<line class="grid" x1="${plotLeft}" y1="${round(y(tick))}" x2="${plotRight}" y2="${round(y(tick))}"/>` +
-      `<text class="tick" x="${plotLeft - 8}" y="${round(y(tick) + 5)}" text-anchor="end">${axis.format(tick)}</text>`,
+      `<line class="grid" x1="${PLOT_LEFT}" y1="${round(y(tick))}" x2="${PLOT_RIGHT}" y2="${round(y(tick))}"/>` +
+      `<text class="tick" x="${PLOT_LEFT - 8}" y="${round(y(tick) + 5)}" text-anchor="end">${axis.format(tick)}</text>`,
   );
-  const tickTimes = dateTicks(first, last);
-  const labels = timeLabels(tickTimes);
-  const dates = tickTimes.map((time, i, all) => {
-    const anchor = all.length === 1 ? 'middle' : i === 0 ? 'start' : i === all.length - 1 ? 'end' : 'middle';
-    return `<text class="tick" x="${round(x(time))}" y="${plotBottom + 22}" text-anchor="${anchor}">${labels[i]}</text>`;
-  });
-  const spread = (point) =>
-    point.interval ? [point.interval.low, point.interval.high] : point.runs > 1 ? [point.min, point.max] : null;
-  const band = measured.filter(spread);
-  const bandPath =
-    band.length > 1
-      ? `<path class="band" d="M${band.map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(spread(point)[1]))}`).join('L')}` +
-        `L${[...band]
-          .reverse()
-          .map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(spread(point)[0]))}`)
-          .join('L')}Z"/>`
-      : '';
   const line = `<polyline class="trend" points="${measured.map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(point.median))}`).join(' ')}"/>`;
-  const points = measured.map((point) => {
-    const verdict = point.change?.verdict;
-    const kind = verdict === 'slower' ? ' slower' : verdict === 'faster' ? ' faster' : '';
-    return (
-      `<circle class="run${kind}" data-file="${escape(point.file)}" data-bps="${point.median}" cx="${round(x(Date.parse(point.startedAt)))}" cy="${round(y(point.median))}" r="${CHART.point}">` +
-      `<title>${escape(tooltip(point, environments.get(point.file), figure))}</title></circle>`
-    );
-  });
+  const points = measured.map((point) => runPoint(point, scale, environments, figure));
   return `<h3>${escape(name)}</h3>
 <div class="scroll">
 <svg class="history" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${CHART.width} ${CHART.height}" role="img" aria-label="${escape(`${figure.title.toLowerCase()} of ${name}, per run`)}">
 ${grid.join('\n')}
-${dates.join('\n')}
+${dateTicksText(scale).join('\n')}
 <text class="axis" x="16" y="${round((plotTop + plotBottom) / 2)}" text-anchor="middle" transform="rotate(-90 16 ${round((plotTop + plotBottom) / 2)})">${axis.unit}</text>
-${bandPath}
+${spreadBand(measured, scale)}
 ${line}
 ${points.join('\n')}
 </svg>
 </div>
 `;
+}
+
+const PLOT_LEFT = CHART.left;
+const PLOT_RIGHT = CHART.width - CHART.right;
+
+// A case's chart's axes: time across (the runs' first to last start), its
+// figure up, from 0 to a round value above the highest median or spread.
+function historyScale(measured, runs, figure) {
+  const times = runs.map((run) => Date.parse(run.startedAt));
+  const [first, last] = [Math.min(...times), Math.max(...times)];
+  const plotTop = CHART.top;
+  const plotBottom = CHART.height - CHART.bottom;
+  const high = (point) => Math.max(point.median, point.max ?? 0, point.interval?.high ?? 0);
+  const ticks = niceTicks(Math.max(...measured.map(high)));
+  const scaleMax = ticks.at(-1);
+  return {
+    first,
+    last,
+    plotTop,
+    plotBottom,
+    ticks,
+    x: (time) =>
+      last === first
+        ? (PLOT_LEFT + PLOT_RIGHT) / 2
+        : PLOT_LEFT + ((time - first) / (last - first)) * (PLOT_RIGHT - PLOT_LEFT),
+    y: (value) => plotBottom - (value / scaleMax) * (plotBottom - plotTop),
+    axis: figure.kind === 'requests' ? { unit: 'req/s', format: String } : axisUnit(scaleMax, ticks[1] - ticks[0]),
+  };
+}
+
+function dateTicksText({ first, last, x, plotBottom }) {
+  const tickTimes = dateTicks(first, last);
+  const labels = timeLabels(tickTimes);
+  return tickTimes.map((time, i, all) => {
+    const anchor = all.length === 1 ? 'middle' : i === 0 ? 'start' : i === all.length - 1 ? 'end' : 'middle';
+    return `<text class="tick" x="${round(x(time))}" y="${plotBottom + 22}" text-anchor="${anchor}">${labels[i]}</text>`;
+  });
+}
+
+// The band of the runs' intervals (or min..max of a point of several runs
+// without one) along the trend; '' when fewer than two points have one.
+function spreadBand(measured, { x, y }) {
+  const spread = (point) =>
+    point.interval ? [point.interval.low, point.interval.high] : point.runs > 1 ? [point.min, point.max] : null;
+  const band = measured.filter(spread);
+  if (band.length <= 1) return '';
+  return (
+    `<path class="band" d="M${band.map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(spread(point)[1]))}`).join('L')}` +
+    `L${[...band]
+      .reverse()
+      .map((point) => `${round(x(Date.parse(point.startedAt)))},${round(y(spread(point)[0]))}`)
+      .join('L')}Z"/>`
+  );
+}
+
+function runPoint(point, { x, y }, environments, figure) {
+  const verdict = point.change?.verdict;
+  const kind = verdict === 'slower' ? ' slower' : verdict === 'faster' ? ' faster' : '';
+  return (
+    `<circle class="run${kind}" data-file="${escape(point.file)}" data-bps="${point.median}" cx="${round(x(Date.parse(point.startedAt)))}" cy="${round(y(point.median))}" r="${CHART.point}">` +
+    `<title>${escape(tooltip(point, environments.get(point.file), figure))}</title></circle>`
+  );
 }
 
 function tooltip(point, environment, figure) {

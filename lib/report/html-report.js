@@ -152,69 +152,17 @@ function alignClass(column) {
 // attributes, so a test (or a reader's devtools) can check the drawing
 // against the numbers.
 function chartSection(ranked) {
-  const ceilings = ranked.filter((caseResult) => CEILING_ROWS.has(caseResult.impl));
-  const [barCases, markerCases] =
-    ceilings.length < ranked.length
-      ? [ranked.filter((caseResult) => !CEILING_ROWS.has(caseResult.impl)), ceilings]
-      : [ranked, []];
-  const groupHeight = CHART.labelHeight + 2 * CHART.barHeight + CHART.barGap + CHART.groupGap;
-  const top = CHART.legendHeight + markerCases.length * CHART.referenceLine + 8;
-  const height = top + barCases.length * groupHeight + CHART.bottom;
-  const plotBottom = height - CHART.bottom;
-  const peak = Math.max(
-    ...barCases.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max)),
-  );
-  const ticks = niceTicks(peak);
-  const scaleMax = ticks.at(-1);
-  // In percent of the drawing's width, as SVG takes it: '12.3%'.
-  const at = (bitsPerSecond) => `${round(CHART.plotStart + (bitsPerSecond / scaleMax) * CHART.plotSpan)}%`;
-  const length = (bitsPerSecond) => `${round((bitsPerSecond / scaleMax) * CHART.plotSpan)}%`;
-  const axis = axisUnit(scaleMax, ticks[1] - ticks[0]);
-
+  const scale = chartScale(ranked);
+  const { barCases, markerCases, ticks, top, height, plotBottom, at, axis } = scale;
   const grid = ticks.map(
     (tick) =>
       `<line class="grid" x1="${at(tick)}" y1="${top - 6}" x2="${at(tick)}" y2="${plotBottom}"/>` +
       `<text class="tick" x="${at(tick)}" y="${plotBottom + 16}" text-anchor="${tick === 0 ? 'start' : 'middle'}">${axis.format(tick)}</text>`,
   );
-  const groups = barCases.map((caseResult, position) => {
-    const groupTop = top + position * groupHeight;
-    const rank = ranked.indexOf(caseResult) + 1;
-    const unstable = caseResult.unstable ? ' unstable' : '';
-    const label = clip(
-      `${rank}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`,
-      CHART.labelLength - unstable.length,
-    );
-    const marks = [
-      ['sender', caseResult.sender],
-      ['receiver', caseResult.receiver],
-    ].map(([role, side], row) => {
-      const y = groupTop + CHART.labelHeight + row * (CHART.barHeight + CHART.barGap);
-      const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction)}" data-rank="${rank}"`;
-      const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${CHART.plotStart}%" y="${y}" width="${length(side.bits_per_second)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
-      const whisker = isRepeated(caseResult) ? whiskerMarks(role, side, data, at, y + CHART.barHeight / 2) : '';
-      const value = `<text class="value" x="${at(Math.max(side.bits_per_second, side.max))}" dx="6" y="${y + CHART.barHeight - 2}">${escape(formatBitrate(side.bits_per_second))}</text>`;
-      return bar + whisker + value;
-    });
-    const marker = unstable ? `<tspan class="marker">${unstable}</tspan>` : '';
-    return `<g class="case" data-case="${caseResult.index}"><text class="label" x="${CHART.plotStart}%" y="${groupTop + CHART.labelHeight - 4}">${escape(label)}${marker}</text>${marks.join('')}</g>`;
-  });
-  const references = markerCases.map((caseResult, position) => {
-    const bps = caseResult.receiver.bits_per_second;
-    const y = CHART.legendHeight + position * CHART.referenceLine + 10;
-    const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction)}" data-bps="${bps}"`;
-    const text = `${caseResult.impl === 'direct' ? 'direct' : caseResult.impl}: receiver ${formatBitrate(bps)}`;
-    if (bps > scaleMax) {
-      // Beyond the axis: named at its right edge, pointing on.
-      return `<g class="reference off-scale" ${data}><title>${escape(caseLabel(caseResult))}</title><text x="100%" dx="-4" y="${y}" text-anchor="end">${escape(`${text}, off this scale →`)}</text></g>`;
-    }
-    const [anchor, dx] = bps > scaleMax / 2 ? ['end', -4] : ['start', 4];
-    return `<g class="reference" ${data}><title>${escape(caseLabel(caseResult))}</title><line x1="${at(bps)}" y1="${y - 10}" x2="${at(bps)}" y2="${plotBottom}"/><text x="${at(bps)}" dx="${dx}" y="${y}" text-anchor="${anchor}">${escape(text)}</text></g>`;
-  });
-  const legendY = 16;
-  const legend =
-    `<g class="legend"><rect class="bar sender" x="${CHART.plotStart}%" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="18" y="${legendY}">sender</text>` +
-    `<rect class="bar receiver" x="${CHART.plotStart}%" transform="translate(80 0)" y="${legendY - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="98" y="${legendY}">receiver</text>` +
-    '</g>';
+  const groups = barCases.map((caseResult, position) =>
+    caseGroup(caseResult, top + position * GROUP_HEIGHT, ranked, scale),
+  );
+  const references = markerCases.map((caseResult, position) => referenceLine(caseResult, position, scale));
   const whiskers = barCases.some(isRepeated) ? `${whiskerLegend(barCases)}. ` : '';
   const ceilingsNote =
     markerCases.length > 0
@@ -224,7 +172,7 @@ function chartSection(ranked) {
 <h2>Bitrate</h2>
 <div class="scroll">
 <svg xmlns="http://www.w3.org/2000/svg" width="100%" height="${height}" role="img" aria-label="sender and receiver bitrate per case">
-${legend}
+${CHART_LEGEND}
 ${grid.join('\n')}
 ${references.join('\n')}
 ${groups.join('\n')}
@@ -234,6 +182,82 @@ ${groups.join('\n')}
 ${whiskers || ceilingsNote ? `<p class="note">${escape(`${whiskers}${ceilingsNote}`)}</p>\n` : ''}</section>
 `;
 }
+
+const GROUP_HEIGHT = CHART.labelHeight + 2 * CHART.barHeight + CHART.barGap + CHART.groupGap;
+
+// What the drawing is cut from: the cases drawn as bars and those drawn as
+// marker lines (direct and plain, unless nothing else ranked), its height,
+// and the linear axis that fits the bars, with `at` and `length` placing a
+// bitrate on it in percent of the drawing's width, as SVG takes it.
+function chartScale(ranked) {
+  const ceilings = ranked.filter((caseResult) => CEILING_ROWS.has(caseResult.impl));
+  const [barCases, markerCases] =
+    ceilings.length < ranked.length
+      ? [ranked.filter((caseResult) => !CEILING_ROWS.has(caseResult.impl)), ceilings]
+      : [ranked, []];
+  const top = CHART.legendHeight + markerCases.length * CHART.referenceLine + 8;
+  const height = top + barCases.length * GROUP_HEIGHT + CHART.bottom;
+  const peak = Math.max(
+    ...barCases.flatMap((caseResult) => [caseResult.sender, caseResult.receiver].map((side) => side.max)),
+  );
+  const ticks = niceTicks(peak);
+  const scaleMax = ticks.at(-1);
+  return {
+    barCases,
+    markerCases,
+    ticks,
+    scaleMax,
+    top,
+    height,
+    plotBottom: height - CHART.bottom,
+    at: (bitsPerSecond) => `${round(CHART.plotStart + (bitsPerSecond / scaleMax) * CHART.plotSpan)}%`,
+    length: (bitsPerSecond) => `${round((bitsPerSecond / scaleMax) * CHART.plotSpan)}%`,
+    axis: axisUnit(scaleMax, ticks[1] - ticks[0]),
+  };
+}
+
+// One ranked case's group: its label, then its sender and receiver bars.
+function caseGroup(caseResult, groupTop, ranked, { at, length }) {
+  const rank = ranked.indexOf(caseResult) + 1;
+  const unstable = caseResult.unstable ? ' unstable' : '';
+  const label = clip(
+    `${rank}. Case ${caseResult.index}${isReverse(caseResult) ? ' reverse' : ''}: ${methodLabel(caseResult)}`,
+    CHART.labelLength - unstable.length,
+  );
+  const marks = [
+    ['sender', caseResult.sender],
+    ['receiver', caseResult.receiver],
+  ].map(([role, side], row) => {
+    const y = groupTop + CHART.labelHeight + row * (CHART.barHeight + CHART.barGap);
+    const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction)}" data-rank="${rank}"`;
+    const bar = `<rect class="bar ${role}" ${data} data-bps="${side.bits_per_second}" x="${CHART.plotStart}%" y="${y}" width="${length(side.bits_per_second)}" height="${CHART.barHeight}"><title>${escape(`${role} ${formatBitrate(side.bits_per_second)}`)}</title></rect>`;
+    const whisker = isRepeated(caseResult) ? whiskerMarks(role, side, data, at, y + CHART.barHeight / 2) : '';
+    const value = `<text class="value" x="${at(Math.max(side.bits_per_second, side.max))}" dx="6" y="${y + CHART.barHeight - 2}">${escape(formatBitrate(side.bits_per_second))}</text>`;
+    return bar + whisker + value;
+  });
+  const marker = unstable ? `<tspan class="marker">${unstable}</tspan>` : '';
+  return `<g class="case" data-case="${caseResult.index}"><text class="label" x="${CHART.plotStart}%" y="${groupTop + CHART.labelHeight - 4}">${escape(label)}${marker}</text>${marks.join('')}</g>`;
+}
+
+// A ceiling row (direct, plain) as a line across the bars at its receiver
+// bitrate; one beyond the axis is named at its right edge, pointing on.
+function referenceLine(caseResult, position, { at, scaleMax, plotBottom }) {
+  const bps = caseResult.receiver.bits_per_second;
+  const y = CHART.legendHeight + position * CHART.referenceLine + 10;
+  const data = `data-case="${caseResult.index}" data-direction="${escape(caseResult.direction)}" data-bps="${bps}"`;
+  const text = `${caseResult.impl === 'direct' ? 'direct' : caseResult.impl}: receiver ${formatBitrate(bps)}`;
+  if (bps > scaleMax) {
+    return `<g class="reference off-scale" ${data}><title>${escape(caseLabel(caseResult))}</title><text x="100%" dx="-4" y="${y}" text-anchor="end">${escape(`${text}, off this scale →`)}</text></g>`;
+  }
+  const [anchor, dx] = bps > scaleMax / 2 ? ['end', -4] : ['start', 4];
+  return `<g class="reference" ${data}><title>${escape(caseLabel(caseResult))}</title><line x1="${at(bps)}" y1="${y - 10}" x2="${at(bps)}" y2="${plotBottom}"/><text x="${at(bps)}" dx="${dx}" y="${y}" text-anchor="${anchor}">${escape(text)}</text></g>`;
+}
+
+const LEGEND_Y = 16;
+const CHART_LEGEND =
+  `<g class="legend"><rect class="bar sender" x="${CHART.plotStart}%" y="${LEGEND_Y - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="18" y="${LEGEND_Y}">sender</text>` +
+  `<rect class="bar receiver" x="${CHART.plotStart}%" transform="translate(80 0)" y="${LEGEND_Y - 10}" width="12" height="12"/><text x="${CHART.plotStart}%" dx="98" y="${LEGEND_Y}">receiver</text>` +
+  '</g>';
 
 // A label too long for the drawing's width ends in an ellipsis; the full
 // text is in the table above.

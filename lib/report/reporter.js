@@ -32,113 +32,124 @@ export async function createReporter(options = {}) {
   const jsonToStdout = settings.json === true || settings.json === '-';
   const out = jsonToStdout ? stderr : stdout;
   const color = useColor(out, settings);
-  const write = (text) => out.write(`${text}\n\n`);
-
-  // A case's block is printed when its last repeat finishes. Runs are
-  // interleaved, so with --repeat the blocks come together in the last
-  // round, each as soon as its case is complete; one run each reads as
-  // before, block after block.
-  const printed = new Set();
-  const caseKey = (caseResult) => `${caseResult.index} ${caseResult.direction}`;
-  const printBlock = (caseResult) => {
-    printed.add(caseKey(caseResult));
-    write(formatCaseBlock(caseResult, { color }));
-  };
-  let headerPrinted = false;
-  let progress = null;
-
-  /** @param {import('../contracts.js').RunEvent} event */
-  function onEvent(event) {
-    if (event.type === 'run-started') {
-      headerPrinted = true;
-      write(formatHeader(event.result, { color }));
-      write(runningLine(event));
-      progress = createProgress({
-        stream: stderr,
-        total: event.total,
-        color: useColor(stderr, settings),
-        duration: event.result.options.duration,
-      });
-    } else if (event.type === 'ceiling-started') {
-      progress.ceilingStarted(event.presets, event.position, event.total);
-    } else if (event.type === 'case-started') {
-      progress.caseStarted(event.case, event.position, {
-        repeat: event.repeat,
-        repeats: event.repeats,
-        runs: event.total,
-      });
-    } else if (event.type === 'case-remeasured') {
-      progress.caseRemeasured(event);
-    } else if (event.type === 'noise-floor-started') {
-      progress.noiseFloorStarted(event.runs);
-    } else if (event.type === 'noise-floor-finished') {
-      progress.stop();
-      if (event.noiseFloor) write(noiseFloorText(event.noiseFloor));
-    } else if (event.type === 'round-finished') {
-      progress.roundFinished(event.widest);
-    } else if (event.type === 'case-finished') {
-      progress.caseFinished(event.run);
-      if (!event.last) return;
-      // The live line shares the terminal with stdout: clear it before the
-      // block lands; the next run draws it again.
-      progress.stop();
-      printBlock(event.case);
-    }
-  }
-
-  // Clears the live line; a run that throws must still leave the terminal clean.
-  const stop = () => progress?.stop();
+  const live = liveReport({ out, stderr, settings, color });
 
   // Resolves with { archived: { textPath, jsonPath } or null, written,
   // regressed, ok }: ok when everything asked for was written, no case got
   // slower than the baseline and none failed.
   /** @param {import('../contracts.js').Result} result */
   async function finish(result) {
-    stop();
-    if (!headerPrinted) write(formatHeader(result, { color }));
-    // An interrupted run leaves cases that measured something before their
-    // last repeat: their blocks too, before the ranking that includes them.
-    for (const caseResult of result.cases) {
-      if (caseResult.status !== 'skipped' && !printed.has(caseKey(caseResult))) printBlock(caseResult);
-    }
+    live.stop();
+    live.catchUp(result);
     out.write(`${formatRanking(result, { color })}\n`);
-
     const { regressed, baselineRefused } = againstBaseline(baseline, result, { settings, out, stderr, color });
     if (jsonToStdout) stdout.write(formatJsonReport(result));
-
-    let archived = null;
-    let archiveFailed = false;
-    if (settings.archive) {
-      try {
-        archived = await archiveReport(result, { dir: settings.out });
-        stderr.write(`report archived: ${archived.textPath} and ${archived.jsonPath}${incompleteNote(result)}\n`);
-      } catch (error) {
-        // Nothing measured is lost: the JSON report goes to stdout instead.
-        archiveFailed = true;
-        const where = jsonToStdout
-          ? 'the JSON report above on stdout is the only copy'
-          : 'the JSON report follows on stdout';
-        stderr.write(`cipherbench: ${error.message}; ${where}\n`);
-        if (!jsonToStdout) stdout.write(formatJsonReport(result));
-      }
-    }
-    const files = { ...settings, json: jsonToStdout ? null : settings.json };
-    const written = await writeExports(result, files, { stdout, stderr });
-    // Checked writable before the run, a path can still fail now (a full
-    // disk, a folder removed meanwhile): no figure is lost for it.
-    if (!archived && (archiveFailed || !written)) {
-      const kept = keepResult(formatJsonReport(result), result.startedAt);
-      stderr.write(
-        kept
-          ? `cipherbench: the JSON report is kept in ${kept}\n`
-          : 'cipherbench: the JSON report could not be kept in a temporary file either\n',
-      );
-    }
+    const { archived, archiveFailed, written } = await writeOutputs(result, { settings, jsonToStdout, stdout, stderr });
     const failed = result.cases.some((caseResult) => caseResult.status === 'failed');
     return { archived, written, regressed, ok: !archiveFailed && written && !regressed && !failed && !baselineRefused };
   }
 
-  return { onEvent, stop, finish };
+  return { onEvent: live.onEvent, stop: live.stop, finish };
+}
+
+// The text report as the run goes: the header when it starts, a case's
+// block when its last repeat finishes, the progress line on stderr between.
+// Runs are interleaved, so with --repeat the blocks come together in the
+// last round, each as soon as its case is complete; one run each reads as
+// before, block after block.
+function liveReport({ out, stderr, settings, color }) {
+  const live = { out, stderr, settings, color, printed: new Set(), headerPrinted: false, progress: null };
+  return {
+    /** @param {import('../contracts.js').RunEvent} event */
+    onEvent: (event) => EVENT_PRINTERS[event.type]?.(live, event),
+    // Clears the live line; a run that throws must still leave the terminal clean.
+    stop: () => live.progress?.stop(),
+    // An interrupted run leaves cases that measured something before their
+    // last repeat: their blocks too, before the ranking that includes them.
+    catchUp(result) {
+      if (!live.headerPrinted) writeParagraph(live, formatHeader(result, { color }));
+      for (const caseResult of result.cases) {
+        if (caseResult.status !== 'skipped' && !live.printed.has(caseKey(caseResult))) printBlock(live, caseResult);
+      }
+    },
+  };
+}
+
+const writeParagraph = ({ out }, text) => out.write(`${text}\n\n`);
+const caseKey = (caseResult) => `${caseResult.index} ${caseResult.direction}`;
+
+function printBlock(live, caseResult) {
+  live.printed.add(caseKey(caseResult));
+  writeParagraph(live, formatCaseBlock(caseResult, { color: live.color }));
+}
+
+const EVENT_PRINTERS = Object.freeze({
+  'run-started'(live, event) {
+    live.headerPrinted = true;
+    writeParagraph(live, formatHeader(event.result, { color: live.color }));
+    writeParagraph(live, runningLine(event));
+    live.progress = createProgress({
+      stream: live.stderr,
+      total: event.total,
+      color: useColor(live.stderr, live.settings),
+      duration: event.result.options.duration,
+    });
+  },
+  'ceiling-started': ({ progress }, event) => progress.ceilingStarted(event.presets, event.position, event.total),
+  'case-started': ({ progress }, event) =>
+    progress.caseStarted(event.case, event.position, {
+      repeat: event.repeat,
+      repeats: event.repeats,
+      runs: event.total,
+    }),
+  'case-remeasured': ({ progress }, event) => progress.caseRemeasured(event),
+  'noise-floor-started': ({ progress }, event) => progress.noiseFloorStarted(event.runs),
+  'noise-floor-finished'(live, event) {
+    live.progress.stop();
+    if (event.noiseFloor) writeParagraph(live, noiseFloorText(event.noiseFloor));
+  },
+  'round-finished': ({ progress }, event) => progress.roundFinished(event.widest),
+  'case-finished'(live, event) {
+    live.progress.caseFinished(event.run);
+    if (!event.last) return;
+    // The live line shares the terminal with stdout: clear it before the
+    // block lands; the next run draws it again.
+    live.progress.stop();
+    printBlock(live, event.case);
+  },
+});
+
+// The archive and the exports: { archived, archiveFailed, written }.
+// Nothing measured is lost: when the archive fails the JSON report goes to
+// stdout instead, and when a file still fails (a full disk, a folder
+// removed since the paths were checked) it is kept in a temporary file.
+async function writeOutputs(result, { settings, jsonToStdout, stdout, stderr }) {
+  let archived = null;
+  let archiveFailed = false;
+  if (settings.archive) {
+    try {
+      archived = await archiveReport(result, { dir: settings.out });
+      stderr.write(`report archived: ${archived.textPath} and ${archived.jsonPath}${incompleteNote(result)}\n`);
+    } catch (error) {
+      archiveFailed = true;
+      const where = jsonToStdout
+        ? 'the JSON report above on stdout is the only copy'
+        : 'the JSON report follows on stdout';
+      stderr.write(`cipherbench: ${error.message}; ${where}\n`);
+      if (!jsonToStdout) stdout.write(formatJsonReport(result));
+    }
+  }
+  const files = { ...settings, json: jsonToStdout ? null : settings.json };
+  const written = await writeExports(result, files, { stdout, stderr });
+  if (!archived && (archiveFailed || !written)) {
+    const kept = keepResult(formatJsonReport(result), result.startedAt);
+    stderr.write(
+      kept
+        ? `cipherbench: the JSON report is kept in ${kept}\n`
+        : 'cipherbench: the JSON report could not be kept in a temporary file either\n',
+    );
+  }
+  return { archived, archiveFailed, written };
 }
 
 // With --baseline, the comparison after the ranking: { regressed,

@@ -9,6 +9,7 @@ import { prepareChain } from '../lib/chain/pipeline.js';
 import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
 import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
 import { encodeFrame, MUX_COOL_TARGET, STATUS } from '../lib/wire/mux-cool.js';
+import { countingForwarder } from './support/counting-forwarder.js';
 import { startEchoServer } from './support/echo-server.js';
 import { startGoPeer } from './support/go-peers.js';
 import { freePorts } from './support/ports.js';
@@ -48,32 +49,6 @@ const PAIRINGS = [
     address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
   },
 ];
-
-// A loopback forwarder to `port` that counts the connections it accepts.
-async function countingForwarder(port) {
-  const sockets = new Set();
-  const counter = { accepted: 0 };
-  const server = net.createServer((socket) => {
-    counter.accepted += 1;
-    const upstream = net.connect({ host: '127.0.0.1', port });
-    for (const each of [socket, upstream]) {
-      sockets.add(each);
-      each.on('error', () => {});
-      each.on('close', () => sockets.delete(each));
-    }
-    socket.on('close', () => upstream.destroy());
-    upstream.on('close', () => socket.destroy());
-    socket.pipe(upstream);
-    upstream.pipe(socket);
-  });
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  counter.port = server.address().port;
-  counter.close = () => {
-    for (const socket of sockets) socket.destroy();
-    return new Promise((resolve) => server.close(resolve));
-  };
-  return counter;
-}
 
 function startPeer(program, folder, name, config, port) {
   if (program === 'xray') return startGoPeer('xray', folder, name, config, port);

@@ -67,7 +67,8 @@ async function start(role, config, presets) {
 // `transport` is blinksocks' URL scheme (tcp, ws, wss, tls), `path` the
 // WebSocket path, `tls` the { cert, key } files wss and tls need (a client
 // trusts `cert`, self-signed). `mux: true` multiplexes the client's
-// connections over its tunnel connections (blinksocks' own format).
+// connections over its tunnel connections (blinksocks' own format), at most
+// `muxConcurrency` of them (its mux_concurrency, default 10).
 const serviceOf = (port, { transport = 'tcp', path: pathname = '' }) =>
   `${transport}://127.0.0.1:${port}${transport.startsWith('ws') ? pathname : ''}`;
 const tlsFields = (role, { transport = 'tcp', tls }) => {
@@ -85,9 +86,24 @@ export async function startBlinksocksServer({ key, presets, mux, ...service }) {
   return { child, port };
 }
 
-export async function startBlinksocksClient({ key, presets, serverPort, forwardPort, mux, ...service }) {
+export async function startBlinksocksClient({
+  key,
+  presets,
+  serverPort,
+  forwardPort,
+  mux,
+  muxConcurrency,
+  ...service
+}) {
   const port = await freePort();
-  const server = { service: serviceOf(serverPort, service), key, presets, mux, ...tlsFields('client', service) };
+  const server = {
+    service: serviceOf(serverPort, service),
+    key,
+    presets,
+    mux,
+    ...(muxConcurrency ? { mux_concurrency: muxConcurrency } : {}),
+    ...tlsFields('client', service),
+  };
   const child = await start(
     'client',
     { service: `tcp://127.0.0.1:${port}?forward=127.0.0.1:${forwardPort}`, server },

@@ -1,3 +1,4 @@
+// @ts-check
 import { startProcess } from '../process/processes.js';
 import { stderrTails } from '../process/readiness.js';
 

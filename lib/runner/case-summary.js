@@ -1,3 +1,4 @@
+// @ts-check
 import { ceilingFor } from '../ceiling/chain-ceilings.js';
 import {
   bootstrapMedianInterval,
@@ -14,6 +15,14 @@ import {
 // and the stopping rule's verdict. `found` holds what locatePeer() found for
 // each case index (a reason when its implementation is missing); `figure`
 // is the workload's ('bitrate', 'cost' or 'requests').
+/**
+ * @param {object} ledger
+ * @param {(import('../contracts.js').Reference & { index: number, direction: 'forward' | 'reverse' })[]} ledger.entries
+ * @param {Map<number, { reason?: string }>} ledger.found
+ * @param {import('../contracts.js').Workload} ledger.workload
+ * @param {import('../contracts.js').RunSettings} ledger.settings
+ * @param {number | null} ledger.referenceIndex
+ */
 export function caseLedger({ entries, found, workload, settings, referenceIndex }) {
   const { parallel, confidence } = settings;
   const level = confidence?.level ?? DEFAULT_LEVEL;
@@ -26,6 +35,7 @@ export function caseLedger({ entries, found, workload, settings, referenceIndex 
   }));
   let ceilings = null;
   const one = (entry) => summariseCase(entries[entry], states[entry], { workload, parallel, ceilings, level });
+  /** @type {() => import('../contracts.js').CaseResult[]} */
   const all = () =>
     withConvergence(
       withRelative(
@@ -61,6 +71,7 @@ export function caseLedger({ entries, found, workload, settings, referenceIndex 
 // and one failed (with the last failure's reason), else skipped (its
 // implementation is not installed, or the run was interrupted before it
 // measured anything).
+/** @returns {Omit<import('../contracts.js').CaseResult, 'relative' | 'width' | 'converged'>} the run's ratios and its stopping rule add those (withRelative, withConvergence) */
 function summariseCase(
   { index, direction, ...identity },
   { runs, latency, latencyReason, unavailable },

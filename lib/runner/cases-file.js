@@ -1,3 +1,4 @@
+// @ts-check
 import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';

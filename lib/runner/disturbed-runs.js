@@ -1,3 +1,4 @@
+// @ts-check
 import { DISTURBED_OTHERS, DISTURBED_STEAL } from '../result.js';
 
 // Did a run get the machine it needed? A run is disturbed when, over its

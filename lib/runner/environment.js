@@ -1,3 +1,4 @@
+// @ts-check
 import os from 'node:os';
 import si from 'systeminformation';
 import { runCommand } from '../process/processes.js';
@@ -6,6 +7,7 @@ import { runCommand } from '../process/processes.js';
 // build and the iperf3 that measured. Only systeminformation's cheap calls are
 // used, so collecting this costs well under a second before a run.
 // With `wrkPath` (the request workload's engine was wrk) it says which wrk.
+/** @returns {Promise<import('../contracts.js').Environment>} */
 export async function collectEnvironment({ iperf3Path, wrkPath = null }) {
   const [cpu, cpuFlags, memory, osInfo, iperf3, wrk] = await Promise.all([
     si.cpu(),

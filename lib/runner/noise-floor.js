@@ -1,3 +1,4 @@
+// @ts-check
 import { runCase } from './run-case.js';
 import { coefficientOfVariation, median } from '../statistics/summaries.js';
 

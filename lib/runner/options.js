@@ -1,3 +1,4 @@
+// @ts-check
 import { randomInt } from 'node:crypto';
 import path from 'node:path';
 import { inputError } from '../errors.js';
@@ -697,7 +698,7 @@ function refuseBulkOptions(options) {
 export function recordedOptions(settings) {
   const recorded = RUN_OPTIONS.filter((option) => option.read && option.record !== false).map(({ name, record }) => [
     name,
-    record ? record(settings[name]) : settings[name],
+    typeof record === 'function' ? record(settings[name]) : settings[name],
   ]);
   return Object.fromEntries(recorded);
 }

@@ -1,3 +1,4 @@
+// @ts-check
 import { costBetween, readProcessCost } from '../process/process-cost.js';
 
 // What a case's relay pair spends on the workload: mark() when counting

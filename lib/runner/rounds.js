@@ -1,3 +1,4 @@
+// @ts-check
 import { seededRandom } from '../statistics/summaries.js';
 import { bisectRate } from '../workload/udp.js';
 import { widestInterval } from './case-summary.js';

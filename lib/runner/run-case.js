@@ -1,3 +1,4 @@
+// @ts-check
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { watchMachine } from '../process/machine-load.js';
 import { firstReason } from '../process/readiness.js';

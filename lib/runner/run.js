@@ -1,3 +1,4 @@
+// @ts-check
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -50,6 +51,7 @@ const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', 
 // starts. A run that fails is recorded as failed and the rest go on; a
 // reference row whose implementation is not installed is skipped, saying
 // how to install it. run() never prints or archives.
+/** @returns {Promise<import('../contracts.js').Result>} */
 export async function run(options = {}) {
   const plan = await planRun(options);
   const { settings, workload } = plan;
@@ -241,7 +243,7 @@ export function interimResult(result, reason) {
   return {
     ...result,
     finishedAt: finishedAt.toISOString(),
-    wallSeconds: (finishedAt - new Date(result.startedAt)) / 1000,
+    wallSeconds: (finishedAt.getTime() - Date.parse(result.startedAt)) / 1000,
     complete: false,
     interrupted: interruptName(reason),
   };

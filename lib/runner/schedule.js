@@ -1,3 +1,4 @@
+// @ts-check
 // The order a run measures in: rounds. Every round goes through all the
 // cases before the next round starts (A B C, C A B, never A A B B C C):
 // whatever drifts during a run (a CPU warming up and throttling, a

@@ -1,3 +1,4 @@
+// @ts-check
 // The processes that belong with the relay server, on whichever host runs
 // its half of a case (a link's far namespace, a --remote host): the
 // engine's server, the relay server, the TLS site a REALITY or ShadowTLS

@@ -1,3 +1,4 @@
+// @ts-check
 import { inputError } from '../../errors.js';
 import { runCommand, runCommandSync } from '../../process/processes.js';
 import { isServerSide } from '../server-side.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { inputError } from '../../errors.js';
 
 // A link between the relay client's host and the relay server's: a rate

@@ -1,3 +1,4 @@
+// @ts-check
 import path from 'node:path';
 import { CLI } from '../../process/cli-path.js';
 import { inputError } from '../../errors.js';

@@ -13,6 +13,7 @@ import {
   upgradeTransport,
 } from '../wire/http-upgrade.js';
 import { protocolError } from '../wire/protocol-error.js';
+import { applyMask, maskInto } from '../wire/ws-mask.js';
 
 // WebSocket (RFC 6455) as the chain's transport, the wire of Xray's and
 // sing-box's `ws`: the client's HTTP/1.1 GET with Upgrade: websocket and a
@@ -31,7 +32,8 @@ import { protocolError } from '../wire/protocol-error.js';
 // Framed here rather than with the `ws` package: its stream closes both
 // ways at the first Close, so a half-close could not be carried; its
 // server needs an http.Server to parse the upgrade; and without its
-// optional native addon it masks a byte at a time, where this masks 4.
+// optional native addon it masks a byte at a time, where this masks 16
+// (wire/ws-mask.js).
 const GUID = '258EAFA5-E914-47DA-95CA-C5AB0DC85B11';
 const OPCODES = { continuation: 0x0, text: 0x1, binary: 0x2, close: 0x8, ping: 0x9, pong: 0xa };
 const NORMAL_CLOSURE = 1000;
@@ -46,27 +48,6 @@ export const acceptKey = (key) =>
   createHash('sha1')
     .update(key + GUID)
     .digest('base64');
-
-// XORs `bytes` in place with the 4-byte mask `key`, starting `phase` bytes
-// into it; returns the phase for the bytes that follow. Four bytes at a
-// time where they are aligned.
-const ROTATED = new Uint8Array(4);
-const ROTATED_WORD = new Uint32Array(ROTATED.buffer);
-export function applyMask(bytes, key, phase = 0) {
-  const n = bytes.length;
-  let i = Math.min(n, (4 - (bytes.byteOffset & 3)) & 3);
-  for (let j = 0; j < i; j++) bytes[j] ^= key[(phase + j) & 3];
-  const words = (n - i) >>> 2;
-  if (words > 0) {
-    for (let k = 0; k < 4; k++) ROTATED[k] = key[(phase + i + k) & 3];
-    const word = ROTATED_WORD[0];
-    const view = new Uint32Array(bytes.buffer, bytes.byteOffset + i, words);
-    for (let w = 0; w < words; w++) view[w] ^= word;
-    i += words * 4;
-  }
-  for (; i < n; i++) bytes[i] ^= key[(phase + i) & 3];
-  return (phase + n) & 3;
-}
 
 // A frame's header: FIN set, the opcode, the length in 7, 7+16 or 7+64
 // bits, and the masking key when `key` is given.
@@ -97,8 +78,11 @@ export function encodeFrame(buffers, { masked, opcode = OPCODES.binary, key = ma
   const frame = Buffer.allocUnsafe(header.length + length);
   header.copy(frame);
   let offset = header.length;
-  for (const buffer of buffers) offset += buffer.copy(frame, offset);
-  applyMask(frame.subarray(header.length), key);
+  let phase = 0;
+  for (const buffer of buffers) {
+    phase = maskInto(buffer, frame, offset, key, phase);
+    offset += buffer.length;
+  }
   return [frame];
 }
 
@@ -181,13 +165,64 @@ export function createFrameReader({ masked, onData, onControl }) {
     if (remaining === 0) endFrame();
   };
 
+  // Data frames' bytes read from one chunk go on as one piece: the frames
+  // after the first are moved back over the headers between them (bytes
+  // already read), so a 64 KiB read of 16 KiB frames is one delivery, and
+  // one batch for the chain to open and write, as over TCP.
+  let pendingChunk = null;
+  let pendingFrom = 0;
+  let pendingTo = 0;
+  const holdData = (chunk, from, to) => {
+    if (pendingChunk !== chunk) {
+      deliverHeld();
+      pendingChunk = chunk;
+      pendingFrom = from;
+      pendingTo = from;
+    }
+    if (from !== pendingTo) chunk.copyWithin(pendingTo, from, to);
+    pendingTo += to - from;
+  };
+  const deliverHeld = () => {
+    if (pendingChunk === null) return;
+    const piece = pendingChunk.subarray(pendingFrom, pendingTo);
+    pendingChunk = null;
+    onData(piece);
+  };
+
   const endFrame = () => {
     inFrame = false;
     if (opcode < 0x8) return;
+    deliverHeld();
     const payload = control.length === 1 ? control[0] : Buffer.concat(control);
     control = [];
     if (opcode === OPCODES.close) closed = true;
     onControl(opcode, payload);
+  };
+
+  const readFrames = (chunk) => {
+    let at = 0;
+    while (at < chunk.length && !closed) {
+      if (!inFrame) {
+        while (have < 2 && at < chunk.length) head[have++] = chunk[at++];
+        if (have < 2) return;
+        const need = headerLength();
+        while (have < need && at < chunk.length) head[have++] = chunk[at++];
+        if (have < need) return;
+        startFrame();
+        continue;
+      }
+      const take = Math.min(remaining, chunk.length - at);
+      const piece = chunk.subarray(at, at + take);
+      if (key) phase = applyMask(piece, key, phase);
+      if (opcode >= 0x8) control.push(piece);
+      else {
+        emptyInARow = 0;
+        holdData(chunk, at, at + take);
+      }
+      at += take;
+      remaining -= take;
+      if (remaining === 0) endFrame();
+    }
   };
 
   return {
@@ -195,28 +230,10 @@ export function createFrameReader({ masked, onData, onControl }) {
     // sing-box says so twice (its reader answers a Close with one, then its
     // Close() sends another).
     read(chunk) {
-      let at = 0;
-      while (at < chunk.length && !closed) {
-        if (!inFrame) {
-          while (have < 2 && at < chunk.length) head[have++] = chunk[at++];
-          if (have < 2) return;
-          const need = headerLength();
-          while (have < need && at < chunk.length) head[have++] = chunk[at++];
-          if (have < need) return;
-          startFrame();
-          continue;
-        }
-        const take = Math.min(remaining, chunk.length - at);
-        const piece = chunk.subarray(at, at + take);
-        at += take;
-        remaining -= take;
-        if (key) phase = applyMask(piece, key, phase);
-        if (opcode >= 0x8) control.push(piece);
-        else {
-          emptyInARow = 0;
-          onData(piece);
-        }
-        if (remaining === 0) endFrame();
+      try {
+        readFrames(chunk);
+      } finally {
+        deliverHeld();
       }
     },
     // Whether the bytes so far end on a frame's end.

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { test } from 'node:test';
 import { isProtocolError } from '../../lib/wire/protocol-error.js';
 import { duplexPair, readToEnd } from '../support/duplex-pair.js';
 import ws, {
   acceptKey,
-  applyMask,
   createFrameReader,
   encodeFrame,
   MOST_EMPTY_FRAMES_IN_A_ROW,
@@ -49,22 +47,6 @@ test('frames of RFC 6455 5.7: unmasked and masked "Hello", a ping, a masked pong
   );
 });
 
-test('masking four bytes at a time equals the RFC byte by byte, at every alignment and phase', () => {
-  const key = randomBytes(4);
-  const backing = randomBytes(300);
-  for (let offset = 0; offset < 8; offset++) {
-    for (const length of [0, 1, 3, 4, 5, 17, 64, 257]) {
-      for (let phase = 0; phase < 4; phase++) {
-        const original = Buffer.from(backing.subarray(offset, offset + length));
-        const expected = original.map((byte, i) => byte ^ key[(phase + i) % 4]);
-        const bytes = Buffer.from(backing).subarray(offset, offset + length);
-        assert.equal(applyMask(bytes, key, phase), (phase + length) % 4);
-        assert.deepEqual(Buffer.from(bytes), Buffer.from(expected), `offset ${offset} length ${length} phase ${phase}`);
-      }
-    }
-  }
-});
-
 // What a reader delivered from `bytes`, fed in pieces of `step` bytes.
 function readAll(bytes, { masked, step = bytes.length }) {
   const data = [];
@@ -93,6 +75,46 @@ test('a reader carries a message fragmented across frames, and a ping between th
     assert.ok(atBoundary);
   }
   assert.equal(readAll(wire.subarray(0, 5), { masked: true }).atBoundary, false, 'cut inside a frame');
+});
+
+test("a chunk's data frames go on as one piece, split only where a control frame comes between them", () => {
+  const frames = (parts, masked) =>
+    parts.flatMap(([opcode, text]) => encodeFrame([Buffer.from(text)], { masked, opcode }));
+  for (const masked of [true, false]) {
+    const deliveries = [];
+    const reader = createFrameReader({
+      masked,
+      onData: (piece) => deliveries.push(`data ${Buffer.from(piece)}`),
+      onControl: (opcode, payload) => deliveries.push(`control ${opcode} ${Buffer.from(payload)}`),
+    });
+    const binary = 0x2;
+    reader.read(
+      Buffer.concat(
+        frames(
+          [
+            [binary, 'ab'],
+            [binary, 'cde'],
+            [binary, 'f'],
+            [PING, 'p'],
+            [binary, 'gh'],
+          ],
+          masked,
+        ),
+      ),
+    );
+    reader.read(
+      Buffer.concat(
+        frames(
+          [
+            [binary, 'ij'],
+            [binary, 'k'],
+          ],
+          masked,
+        ),
+      ),
+    );
+    assert.deepEqual(deliveries, ['data abcdef', `control ${PING} p`, 'data gh', 'data ijk'], `masked ${masked}`);
+  }
 });
 
 test('a reader refuses every rule of RFC 6455 5 broken, with a protocol error', () => {

@@ -1,0 +1,164 @@
+import assert from 'node:assert/strict';
+import { after, describe, test } from 'node:test';
+import { echoTransfer } from '../benchmark/programs/support/transfer.js';
+import { encodeFrame, STATUS } from '../lib/wire/blinksocks-mux.js';
+import { blinksocksPreset } from './support/blinksocks-pair.js';
+import {
+  removeBlinksocksFolders,
+  requireBlinksocks,
+  startBlinksocksClient,
+  startBlinksocksServer,
+} from './support/blinksocks-peer.js';
+import { countingForwarder } from './support/counting-forwarder.js';
+import { startEchoServer } from './support/echo-server.js';
+import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+
+// blinksocks 3.3.0's mux (`mux: true`) both ways against ours
+// ([blinksocks-mux, ss-aead-cipher], the same wire as its [ss-base,
+// ss-aead-cipher] with mux on): CONNECTIONS client connections at once,
+// SIZE each way each, SHA-256 checked at the echo target and back, over
+// fewer tunnel connections, counted by a forwarder in front of each server.
+// Ours to its server over tcp and over ws; its client to ours over tcp
+// (its ws client sends unmasked frames, which our server refuses:
+// relay-interop-blinksocks-ws.test.js).
+//
+// Its server keeps only the last data frame that comes for a session before
+// the session's target connects (relay-interop-blinksocks-ws.test.js pins
+// it): each connection here sends a small first piece and waits for its
+// echo before the rest, as an application that speaks first does.
+const KEY = 'blinksocks-mux-interop-password';
+const CONNECTIONS = 8;
+const SIZE = 128 * 1024;
+const FIRST_PIECE = 100;
+const CONCURRENCY = 4;
+const THEIR_TUNNELS = 2;
+const PATH = '/blinksocks-mux';
+const GCM = { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } };
+const THEIRS = [{ name: 'ss-base' }, GCM];
+const OURS = [{ name: 'blinksocks-mux', params: { concurrency: CONCURRENCY } }, GCM];
+
+async function assertCarriedAtOnce(echo, port, label) {
+  const before = echo.received.length;
+  const results = await Promise.all(
+    Array.from({ length: CONNECTIONS }, () =>
+      echoTransfer({ port, size: SIZE, firstPiece: FIRST_PIECE, timeoutMs: 20_000 }),
+    ),
+  );
+  for (const { sent, returned, bytesBack } of results) {
+    assert.equal(bytesBack, SIZE, `${label}: bytes back`);
+    assert.equal(returned, sent, `${label}: data came back changed`);
+  }
+  const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
+  assert.deepEqual(
+    farEnd.map((record) => record.sha256).sort(),
+    results.map((result) => result.sent).sort(),
+    `${label}: the bytes at the echo target are the bytes sent`,
+  );
+}
+
+describe("blinksocks 3.3.0's mux wire compatibility", () => {
+  let echo;
+  after(async () => {
+    await stopAll();
+    await echo?.close();
+    removeBlinksocksFolders();
+  });
+
+  const ways = [
+    { transport: 'tcp', ours: OURS },
+    { transport: 'ws', ours: [...OURS, { name: 'ws', params: { path: PATH } }] },
+  ];
+  for (const { transport, ours } of ways) {
+    test(`ours -> blinksocks server, mux over ${transport}`, { timeout: 60_000 }, async (t) => {
+      if (!requireBlinksocks(t)) return;
+      echo ??= await startEchoServer();
+      const service = transport === 'ws' ? { transport, path: PATH } : {};
+      const server = await startBlinksocksServer({ key: KEY, presets: THEIRS, mux: true, ...service });
+      const forwarder = await countingForwarder(server.port);
+      t.after(async () => {
+        await stopAll();
+        await forwarder.close();
+      });
+      const client = await startRelayClient({
+        serverPort: forwarder.port,
+        forwardPort: echo.port,
+        key: KEY,
+        presets: ours,
+      });
+      await assertCarriedAtOnce(echo, client.port, `ours -> blinksocks over ${transport}`);
+      assert.ok(forwarder.accepted >= 1, 'a tunnel connection');
+      assert.ok(
+        forwarder.accepted <= Math.ceil(CONNECTIONS / CONCURRENCY) + 1,
+        `${CONNECTIONS} client connections took ${forwarder.accepted} tunnel connections`,
+      );
+    });
+  }
+
+  test('blinksocks client -> ours, mux over tcp', { timeout: 60_000 }, async (t) => {
+    if (!requireBlinksocks(t)) return;
+    echo ??= await startEchoServer();
+    const server = await startRelayServer({ key: KEY, presets: OURS });
+    const forwarder = await countingForwarder(server.port);
+    t.after(async () => {
+      await stopAll();
+      await forwarder.close();
+    });
+    const client = await startBlinksocksClient({
+      key: KEY,
+      presets: THEIRS,
+      serverPort: forwarder.port,
+      forwardPort: echo.port,
+      mux: true,
+      muxConcurrency: THEIR_TUNNELS,
+    });
+    await assertCarriedAtOnce(echo, client.port, 'blinksocks -> ours');
+    assert.ok(forwarder.accepted >= 1, 'a tunnel connection');
+    assert.ok(
+      forwarder.accepted <= THEIR_TUNNELS,
+      `${CONNECTIONS} client connections took ${forwarder.accepted} tunnel connections`,
+    );
+  });
+
+  // Its own preset class, in this process: what its client writes is what
+  // ours writes, and its server reads ours. One difference: it reads a Data
+  // frame of no bytes as that frame's own 7 bytes (`chunk.slice(-0)`, the
+  // whole chunk), where ours reads nothing; neither client writes one.
+  test("its _mux.js and ours write the same frames and read each other's", (t) => {
+    if (!requireBlinksocks(t)) return;
+    const theirs = blinksocksPreset('_mux', { role: 'client' });
+    const cid = Buffer.from('0a0b0c0d', 'hex');
+    const id = 0x0a0b0c0d;
+    const ours = (frame) => Buffer.concat(encodeFrame({ id, ...frame }));
+    assert.deepEqual(
+      theirs.createNewConn('localhost', 8080, cid),
+      ours({ status: STATUS.new, target: { host: 'localhost', port: 8080 } }),
+    );
+    assert.deepEqual(
+      theirs.createDataFrames(cid, Buffer.from('hello')),
+      ours({ status: STATUS.keep, data: Buffer.from('hello') }),
+    );
+    assert.deepEqual(theirs.createCloseConn(cid), ours({ status: STATUS.end }));
+
+    const server = blinksocksPreset('_mux', { role: 'server' });
+    const read = [];
+    server.muxNewConn = (payload) => read.push(['new', payload]);
+    server.muxDataFrame = ({ cid: at, data }) => read.push(['data', { cid: at, data: data.toString('latin1') }]);
+    server.muxCloseConn = (payload) => read.push(['close', payload]);
+    const failed = [];
+    server.beforeIn({
+      buffer: Buffer.concat([
+        ours({ status: STATUS.new, target: { host: '127.0.0.1', port: 443 }, data: Buffer.from('GET') }),
+        ours({ status: STATUS.end }),
+        ours({ status: STATUS.keep, data: Buffer.alloc(0) }),
+      ]),
+      fail: (message) => failed.push(message),
+    });
+    assert.deepEqual(failed, []);
+    assert.deepEqual(read, [
+      ['new', { cid: '0a0b0c0d', host: '127.0.0.1', port: 443 }],
+      ['data', { cid: '0a0b0c0d', data: 'GET' }],
+      ['close', { cid: '0a0b0c0d' }],
+      ['data', { cid: '0a0b0c0d', data: '\x01\x0a\x0b\x0c\x0d\x00\x00' }],
+    ]);
+  });
+});

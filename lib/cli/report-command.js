@@ -1,32 +1,38 @@
 import { readResultFile } from '../report/result-file.js';
 import { useColor } from '../report/terminal.js';
+import { EXPORTERS, writeExports } from '../report/exporters.js';
 import { EXIT_FAILED, EXIT_OK } from '../errors.js';
 import { actionWithExitCode } from './program.js';
 
 // A report made again from an archived result (reports/*.json), long after
-// the run: the same printers the run uses, reading the same object.
+// the run: the same printers the run uses, reading the same object. Its
+// flags are the exporters' (lib/report/exporters.js): a new format there
+// is a new flag here.
+/** @param {import('commander').Command} program */
 export function registerReportCommand(program) {
-  program
+  const kinds = EXPORTERS.map(({ kind, stdout }) => (stdout ? `the ${kind} (the default)` : kind));
+  const command = program
     .command('report <file>')
     .description(
-      'print or write the report of an archived result (reports/*.json): the text (the default), Markdown or HTML',
-    )
-    .option('--text', 'print the text report on stdout (the default when no --markdown or --html is given)')
-    .option('--markdown <file>', 'write the report as Markdown to FILE (- for stdout)')
-    .option('--html <file>', 'write the report as one self-contained HTML file to FILE (- for stdout)')
-    .option('--no-color', 'never colour the text (as NO_COLOR does); colour is only used on a terminal')
-    .action(actionWithExitCode(reportCommand));
+      `print or write the report of an archived result (reports/*.json): ${kinds.slice(0, -1).join(', ')} or ${kinds.at(-1)}`,
+    );
+  for (const { flag, description } of EXPORTERS) command.option(flag, description);
+  if (EXPORTERS.some((exporter) => exporter.colored)) {
+    command.option('--no-color', 'never colour the text (as NO_COLOR does); colour is only used on a terminal');
+  }
+  command.action(actionWithExitCode(reportCommand));
 }
 
+/**
+ * @param {string} file
+ * @param {{ [option: string]: unknown }} options
+ */
 async function reportCommand(file, options) {
   const result = await readResultFile(file);
-  const [{ formatTextReport }, { writeExports }] = await Promise.all([
-    import('../report/text-report.js'),
-    import('../report/exporters.js'),
-  ]);
-  if (options.text || (!options.markdown && !options.html)) {
-    process.stdout.write(formatTextReport(result, { color: useColor(process.stdout, options) }));
+  const toFiles = EXPORTERS.some(({ name }) => typeof options[name] === 'string');
+  for (const exporter of EXPORTERS.filter(({ name, stdout }) => stdout && (options[name] || !toFiles))) {
+    const format = await exporter.printer();
+    process.stdout.write(format(result, { color: useColor(process.stdout, options) }));
   }
-  const written = await writeExports(result, { markdown: options.markdown, html: options.html });
-  return written ? EXIT_OK : EXIT_FAILED;
+  return (await writeExports(result, options)) ? EXIT_OK : EXIT_FAILED;
 }

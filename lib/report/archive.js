@@ -1,8 +1,11 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { replaceFile } from './export-file.js';
+import { exporterNamed } from './exporters.js';
 import { formatJsonReport } from './json-report.js';
 import { formatTextReport } from './text-report.js';
+
+const [TEXT_EXTENSION, JSON_EXTENSION] = ['text', 'json'].map((name) => exporterNamed(name).extension);
 
 // Keeps every run: reports/YYYY-MM-DD-HHMMSSZ.txt and .json named for the
 // UTC time the run started, so names sort as the runs ran, across a change
@@ -22,7 +25,10 @@ export async function archiveReport(result, { dir, date = new Date(result.starte
     const started = utcTime(date);
     for (let run = 1; ; run += 1) {
       const name = run === 1 ? started : `${started}-${run}`;
-      const paths = { text: path.join(dir, `${name}.txt`), json: path.join(dir, `${name}.json`) };
+      const paths = {
+        text: path.join(dir, `${name}${TEXT_EXTENSION}`),
+        json: path.join(dir, `${name}${JSON_EXTENSION}`),
+      };
       if (await claim(paths)) {
         await fill(paths, texts);
         return { textPath: paths.text, jsonPath: paths.json };

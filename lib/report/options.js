@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { inputError } from '../errors.js';
 import { DEFAULT_THRESHOLD } from './comparison.js';
+import { EXPORTERS } from './exporters.js';
 
 // What a run writes and compares once it is measured, in one table as the
 // run's own options are (lib/runner/options.js): the CLI builds its flags
@@ -41,16 +42,12 @@ export const REPORT_OPTIONS = Object.freeze([
       },
     ],
   },
-  {
-    name: 'markdown',
+  // The formats the run writes beside its archive, from the exporters' table.
+  ...EXPORTERS.filter((exporter) => exporter.onRun).map(({ name, flag, onRun }) => ({
+    name,
     fallback: null,
-    cli: [{ flags: '--markdown <file>', description: 'also write the ranking as Markdown to FILE' }],
-  },
-  {
-    name: 'html',
-    fallback: null,
-    cli: [{ flags: '--html <file>', description: 'also write the report as one self-contained HTML file to FILE' }],
-  },
+    cli: [{ flags: flag, description: onRun }],
+  })),
   {
     name: 'out',
     fallback: './reports',

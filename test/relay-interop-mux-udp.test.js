@@ -7,7 +7,7 @@ import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
 import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
 import { startGoPeer } from './support/go-peers.js';
 import { freePorts } from './support/ports.js';
-import { startProcess, startRelayServer, stopAll } from './support/processes.js';
+import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { socks5UdpAssociate, socks5UdpFrame } from './support/socks5-udp.js';
 import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
@@ -109,6 +109,34 @@ describe('UDP over Mux.Cool, wire compatibility', () => {
       );
       await assertCarriedBySocks5(echo, theirClientPort, `${program} -> ours`);
       assert.match(ourServer.output, new RegExp(`mux UDP session \\d+ to 127\\.0\\.0\\.1:${echo.port}`));
+    });
+
+    // Our client's two UDP inbounds: SOCKS5 UDP ASSOCIATE and the --udp
+    // port forward that `run --udp` measures through.
+    test(`${label} + mux, UDP: ours -> ${program}`, { timeout: 60_000 }, async (t) => {
+      if (!requirePrograms(t, program)) return;
+      echo ??= await startUdpEchoServer();
+      t.after(stopAll);
+      const presets = [address, { name: 'mux', params: { concurrency: CONCURRENCY } }];
+      const [theirServerPort] = await freePorts(1);
+      await startPeer(
+        program,
+        folder,
+        `${program}-server`,
+        configs[program].server({ ...user, port: theirServerPort }),
+        theirServerPort,
+      );
+      const common = { serverPort: theirServerPort, key: KEY, presets };
+      const [socks, forward] = await Promise.all([
+        startRelayClient({ ...common, inbound: 'socks5', extra: ['--udp'] }),
+        startRelayClient({ ...common, forwardPort: echo.port, extra: ['--udp'] }),
+      ]);
+      await assertCarriedBySocks5(echo, socks.port, `ours (SOCKS5 UDP ASSOCIATE) -> ${program}`);
+      await assertUdpCarried(
+        echo,
+        { [`ours (--udp port forward) -> ${program}`]: forward.port },
+        { count: COUNT, size: SIZE },
+      );
     });
   }
 });

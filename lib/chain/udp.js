@@ -1,10 +1,13 @@
 import { presetNamed } from '../presets/index.js';
+import { prepareMux } from './mux.js';
 
 // A chain's UDP form, when every preset in it has one (presets/registry.js,
 // `udp`): the address preset frames each datagram, the cipher presets seal
 // it in chain order and open it in reverse, or one preset (ss-2022) is the
-// whole form with sessions of its own.
-export const chainHasUdp = (chain) => chain.every((entry) => typeof presetNamed(entry.name)?.udp === 'function');
+// whole form with sessions of its own. A multiplexing chain carries UDP as
+// sessions in its tunnels (Mux.Cool's network 2), whatever its presets.
+export const chainHasUdp = (chain) =>
+  prepareMux(chain) !== null || chain.every((entry) => typeof presetNamed(entry.name)?.udp === 'function');
 
 // 'obfs-http carries TCP only': what a message refusing --udp says of a chain.
 export function withoutUdpPhrase(chain) {
@@ -20,7 +23,10 @@ export function withoutUdpPhrase(chain) {
 //   server(): the server's { decode(packet, current) -> { session, address, payload }, hold(session),
 //     release(session) }, session.encode(source, payload) -> packet for its replies.
 // decode throws protocolError for anything that is not a datagram of this chain.
+// A multiplexing chain's datagrams ride its tunnels (relay/udp/over-mux.js):
+// its form is only { overhead: 0 }, nothing added to a datagram on the wire.
 export function prepareUdpChain(chain, { password }) {
+  if (prepareMux(chain)) return { overhead: 0 };
   const forms = chain.map((entry) => presetNamed(entry.name).udp(entry.params ?? {}, { password }));
   const whole = forms.find((form) => form.sessions);
   if (whole) return whole.sessions;

@@ -34,7 +34,8 @@ export function withUdp(options, settings, role) {
   if (!options.udp) return (startTcp) => startTcp();
   const { timeoutMs, maxAssociations } = udpLimits(options, settings);
   const start = role === 'server' ? startUdpRelayServer : startUdpRelayClient;
-  const startUdp = (extra) => (listen) => start({ ...settings, ...extra, listen, timeoutMs, maxAssociations });
+  const startUdp = (extra) => (listen, tcp) =>
+    start({ ...settings, ...extra, listen, timeoutMs, maxAssociations, muxPool: tcp.muxPool });
   return (startTcp, extra) => besideTcp(startTcp, startUdp(extra), { anyPort: settings.listen.port === 0 });
 }
 

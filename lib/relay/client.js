@@ -92,6 +92,7 @@ export async function startRelayClient({
       password,
       presets,
       log,
+      muxPool: pool,
     });
   const accept = INBOUNDS[inbound]({ forward, auth: inboundAuth, dial, open, splice, associate, queues, log });
   const listener = net.createServer(SERVER_SOCKET_OPTIONS, (local) => {
@@ -103,6 +104,8 @@ export async function startRelayClient({
   if (!associate && !pool) return relay;
   return {
     ...relay,
+    // The UDP port forward beside it rides the same tunnels (udp/over-mux.js).
+    muxPool: pool,
     stats: () => ({ ...(associate ? { udp: associate.stats() } : {}), ...(pool ? { mux: pool.stats() } : {}) }),
     close() {
       associate?.close();

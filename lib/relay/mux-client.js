@@ -40,6 +40,14 @@ export function createMuxPool({ mux, dial, createPipeline, log }) {
       counts.sessions += 1;
       return pick().session();
     },
+    // A UDP session to `target` (Mux.Cool network 2) for one association
+    // of the UDP relay (udp/over-mux.js): send(datagram) says whether it
+    // went (false: the session is over or its tunnel full, and it is
+    // dropped, as a full socket buffer drops it); close() ends it.
+    // deliver(datagram, source) for each one back, its source the address
+    // an XUDP Keep frame names or else `target`; ended() once when it ends
+    // otherwise (the server's End, the tunnel broken).
+    datagrams: (options) => pick().datagrams(options),
     // Tunnels opened and sessions carried so far.
     stats: () => ({ ...counts }),
     summary: () => `${counts.sessions} client connections over ${counts.tunnels} mux tunnel connections`,
@@ -120,13 +128,15 @@ function openTunnel({ mux, dial, createPipeline, log, forget }) {
         socket.pause();
       }
     },
-    onFrameEnd() {},
+    onFrameEnd(frame) {
+      sessions.get(frame.id)?.frameEnd?.(frame);
+    },
   });
   const decode = pipeline.decoder((data) => reader.read(data));
 
   socket.once('connect', () => {
     connected = true;
-    for (const session of sessions.values()) session.emit('connect');
+    for (const session of sessions.values()) if (!session.udp) session.emit('connect');
   });
   socket.on('data', (data) => {
     try {
@@ -170,6 +180,48 @@ function openTunnel({ mux, dial, createPipeline, log, forget }) {
       session.once('close', () => resume(session));
       if (connected) process.nextTick(() => session.emit('connect'));
       return session;
+    },
+    datagrams({ target, deliver, ended }) {
+      clearTimeout(idleTimer);
+      const id = nextId;
+      nextId += 1;
+      let over = false;
+      let held = [];
+      const finish = () => {
+        if (over) return false;
+        over = true;
+        held = [];
+        release(id);
+        return true;
+      };
+      // What the reader hands a session (the TCP one's shape): a frame's
+      // data in pieces, one datagram once the frame is whole.
+      sessions.set(id, {
+        udp: true,
+        deliver(piece) {
+          if (!over) held.push(piece);
+          return true;
+        },
+        frameEnd(frame) {
+          const datagram = held.length === 1 ? held[0] : Buffer.concat(held);
+          held = [];
+          if (!over && frame.hasData) deliver(datagram, frame.target ?? target);
+        },
+        remoteEnded: () => finish() && ended(),
+        destroy: () => finish() && ended(),
+        tunnelDrained() {},
+      });
+      send({ id, status: status.new, network: mux.udpNetwork, target });
+      return {
+        send(datagram) {
+          if (over || socket.writableLength >= TUNNEL_MARK_BYTES) return false;
+          send({ id, status: status.keep, data: datagram });
+          return true;
+        },
+        close() {
+          if (finish()) send({ id, status: status.end });
+        },
+      };
     },
   };
 }

@@ -1,7 +1,8 @@
 // `relay server --udp` and `relay client --udp`: the UDP relay on the port
 // number the TCP one got (iperf3 -u and every Shadowsocks client expect
 // both on one port). `startTcp()` starts the TCP relay, `startUdp(address)`
-// the UDP one on its address. Given port 0, the kernel chose the TCP port
+// the UDP one on its address (and the TCP relay, whose mux pool a
+// multiplexing chain's UDP rides). Given port 0, the kernel chose the TCP port
 // without asking whether that UDP port is free: when it is not, both start
 // again on another, a few times. Resolves with one relay that closes both.
 const ATTEMPTS_ON_ANY_PORT = 10;
@@ -11,7 +12,7 @@ export async function besideTcp(startTcp, startUdp, { anyPort }) {
     const tcp = await startTcp();
     let udp;
     try {
-      udp = await startUdp(tcp.address);
+      udp = await startUdp(tcp.address, tcp);
     } catch (error) {
       await tcp.close();
       if (anyPort && error.code === 'EADDRINUSE' && attempt < ATTEMPTS_ON_ANY_PORT) continue;

@@ -2,6 +2,7 @@ import { lookup } from 'node:dns/promises';
 import { prepareUdpChain } from '../../chain/udp.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
+import { startUdpForwardOverMux } from './over-mux.js';
 import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendConnected, sendDatagram } from './socket.js';
 
 // Datagrams of one sender held while its upstream socket connects.
@@ -12,7 +13,9 @@ const PENDING_LIMIT = 64;
 // chain; its datagrams go to the server addressed to `forward`, and the
 // server's answers that open come back to the sender. Anything else
 // arriving on that socket (from elsewhere, or not opening) is counted and
-// dropped. The server's name is looked up once, at start.
+// dropped. The server's name is looked up once, at start. With a
+// multiplexing chain, `muxPool` (the TCP relay client's) carries the
+// datagrams instead (over-mux.js).
 export async function startUdpRelayClient({
   listen,
   server,
@@ -22,7 +25,9 @@ export async function startUdpRelayClient({
   timeoutMs = DEFAULT_UDP_TIMEOUT_MS,
   maxAssociations = DEFAULT_MAX_ASSOCIATIONS,
   log,
+  muxPool = null,
 }) {
+  if (muxPool) return startUdpForwardOverMux({ listen, forward, pool: muxPool, timeoutMs, maxAssociations, log });
   const chain = prepareUdpChain(presets, { password });
   const { address: serverAddress } = await lookup(server.host);
   const counts = { datagrams: 0, replies: 0, refused: 0, overCap: 0, sendErrors: 0 };

@@ -1,3 +1,4 @@
+import { prepareMux } from '../../chain/mux.js';
 import { prepareUdpChain } from '../../chain/udp.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { formatEndpoint } from '../endpoint.js';
@@ -23,6 +24,12 @@ const COUNTS = ['datagrams', 'relayed', 'replies', 'refused', 'replays', 'target
 export async function startUdpRelayServer(options) {
   const { listen, password, presets, allowRemote = false, log } = options;
   const { timeoutMs = DEFAULT_UDP_TIMEOUT_MS, maxAssociations = DEFAULT_MAX_ASSOCIATIONS } = options;
+  // A multiplexing chain's UDP comes as sessions in its tunnels
+  // (mux-server.js), which the TCP relay serves: no UDP port to open.
+  if (prepareMux(presets)) {
+    log.info('udp: carried in the mux tunnels of the TCP port');
+    return { address: listen, stats: () => ({}), close: () => Promise.resolve() };
+  }
   const sessions = prepareUdpChain(presets, { password }).server();
   const counts = Object.fromEntries(COUNTS.map((name) => [name, 0]));
   const socket = createUdpSocket(listen.host, log);

@@ -3,6 +3,7 @@ import { prepareUdpChain } from '../../chain/udp.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { decodeSocks5UdpDatagram, encodeSocks5UdpDatagram } from '../../wire/socks5-udp-header.js';
 import { createAssociations } from './associations.js';
+import { muxDatagramSessions } from './over-mux.js';
 import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendDatagram } from './socket.js';
 
 // What UDP ASSOCIATE counts, as stats() gives it and its closing log line.
@@ -33,8 +34,21 @@ const COUNTS = ['associations', 'datagrams', 'relayed', 'replies', 'dropped', 's
 // than `timeoutMs` without a datagram either way: then the socket closes
 // and so does the connection, which tells the application. Beyond
 // `maxAssociations` at once a request is refused.
-export function createSocks5Associate({ server, serverAddress, password, presets, timeoutMs, maxAssociations, log }) {
-  const chain = prepareUdpChain(presets, { password });
+//
+// With a multiplexing chain, `muxPool` (the relay client's) carries an
+// association's datagrams as Mux.Cool UDP sessions, one per target, in
+// place of the socket to the server (over-mux.js).
+export function createSocks5Associate({
+  server,
+  serverAddress,
+  password,
+  presets,
+  timeoutMs,
+  maxAssociations,
+  log,
+  muxPool = null,
+}) {
+  const chain = muxPool ? null : prepareUdpChain(presets, { password });
   const counts = Object.fromEntries(COUNTS.map((name) => [name, 0]));
   const table = createAssociations({ timeoutMs, maxAssociations, close: (association) => association.close() });
   let nextKey = 0;
@@ -59,15 +73,24 @@ export function createSocks5Associate({ server, serverAddress, password, presets
     const clientHost = unmapped(control.remoteAddress);
     const localHost = unmapped(control.localAddress);
     const socket = createUdpSocket(localHost, log);
-    const upstream = createUdpSocket(serverAddress, log);
-    const session = chain.client();
+    const upstream = muxPool ? null : createUdpSocket(serverAddress, log);
+    const session = muxPool ? null : chain.client();
     let clientPort = requested.port === 0 ? null : requested.port;
     let closed = false;
+    const answer = (address, payload) => {
+      if (clientPort === null) return;
+      table.touch(key);
+      counts.replies += 1;
+      sendDatagram(socket, encodeSocks5UdpDatagram(address, payload), clientPort, clientHost, sent);
+    };
+    const overMux =
+      muxPool && muxDatagramSessions({ pool: muxPool, deliver: (payload, source) => answer(source, payload) });
     const close = () => {
       if (closed) return;
       closed = true;
       closeUdp(socket);
-      closeUdp(upstream);
+      if (upstream) closeUdp(upstream);
+      overMux?.close();
       control.destroy();
       log.debug(`${peer}: udp associate: closed (${table.size} open)`);
     };
@@ -94,10 +117,16 @@ export function createSocks5Associate({ server, serverAddress, password, presets
       }
       clientPort = from.port;
       table.touch(key);
+      if (overMux) {
+        if (!overMux.send(request.address, request.data))
+          return drop('the mux tunnel is full, or too large a datagram');
+        counts.relayed += 1;
+        return;
+      }
       counts.relayed += 1;
       sendDatagram(upstream, session.encode(request.address, request.data), server.port, serverAddress, sent);
     });
-    upstream.on('message', (packet, from) => {
+    upstream?.on('message', (packet, from) => {
       if (from.port !== server.port || from.address !== serverAddress)
         return drop(`a datagram from ${from.address}:${from.port}, not the relay server`);
       let opened;
@@ -107,12 +136,9 @@ export function createSocks5Associate({ server, serverAddress, password, presets
         if (!isProtocolError(error)) throw error;
         return drop(`from the server: ${error.message}`);
       }
-      if (clientPort === null) return;
-      table.touch(key);
-      counts.replies += 1;
-      sendDatagram(socket, encodeSocks5UdpDatagram(opened.address, opened.payload), clientPort, clientHost, sent);
+      answer(opened.address, opened.payload);
     });
-    upstream.once('listening', () => enlargeBuffers(upstream));
+    upstream?.once('listening', () => enlargeBuffers(upstream));
 
     let bound;
     try {

@@ -1,0 +1,89 @@
+import { formatEndpoint } from '../endpoint.js';
+import { MOST_DATAGRAM_BYTES } from '../mux-udp.js';
+import { createAssociations } from './associations.js';
+import { bindUdp, closeUdp, createUdpSocket, sendDatagram } from './socket.js';
+
+// UDP through a multiplexing chain (presets/mux.js): no UDP packet of the
+// chain, but a Mux.Cool UDP session in one of the relay client's tunnels
+// (mux-client.js `datagrams`) per association and target, as V2Ray's and
+// Xray's clients carry UDP when their mux is on. A datagram over
+// MOST_DATAGRAM_BYTES (Xray's bound; V2Ray 4.34's server takes 2,048) is
+// dropped here rather than breaking the tunnel at the server.
+
+// Targets one association may send to at once, each a session.
+const MOST_TARGETS = 64;
+
+// An association's sessions, one per target, each opened at its first
+// datagram and forgotten when it ends. `deliver(payload, source)` for
+// what comes back. send(target, datagram) says whether it went.
+export function muxDatagramSessions({ pool, deliver }) {
+  const byTarget = new Map();
+  return {
+    send(target, datagram) {
+      if (datagram.length > MOST_DATAGRAM_BYTES) return false;
+      const key = formatEndpoint(target);
+      let session = byTarget.get(key);
+      if (!session) {
+        if (byTarget.size >= MOST_TARGETS) return false;
+        session = pool.datagrams({ target, deliver, ended: () => byTarget.delete(key) });
+        byTarget.set(key, session);
+      }
+      return session.send(datagram);
+    },
+    close() {
+      for (const session of byTarget.values()) session.close();
+      byTarget.clear();
+    },
+  };
+}
+
+// The UDP port forward (udp/client.js's role) through the mux: each local
+// sender's datagrams go to `forward` in a session of its own.
+export async function startUdpForwardOverMux({ listen, forward, pool, timeoutMs, maxAssociations, log }) {
+  const counts = { datagrams: 0, replies: 0, refused: 0, overCap: 0, sendErrors: 0 };
+  const socket = createUdpSocket(listen.host, log);
+  const associations = createAssociations({ timeoutMs, maxAssociations, close: (sessions) => sessions.close() });
+  const failed = (error) => {
+    counts.sendErrors += 1;
+    log.debug(`udp: ${error.message}`);
+  };
+  let warnedFull = false;
+  socket.on('message', (datagram, sender) => {
+    counts.datagrams += 1;
+    const key = `${sender.address}|${sender.port}`;
+    let sessions = associations.get(key);
+    if (!sessions) {
+      if (associations.full) {
+        counts.overCap += 1;
+        if (!warnedFull) {
+          warnedFull = true;
+          log.warn(
+            `udp: ${maxAssociations} local senders (--udp-max-associations) at once; dropping new ones (said once)`,
+          );
+        }
+        return;
+      }
+      sessions = associations.add(
+        key,
+        muxDatagramSessions({
+          pool,
+          deliver(payload) {
+            associations.touch(key);
+            counts.replies += 1;
+            sendDatagram(socket, payload, sender.port, sender.address, failed);
+          },
+        }),
+      );
+    }
+    if (!sessions.send(forward, datagram)) counts.refused += 1;
+  });
+  const address = await bindUdp(socket, listen);
+  return {
+    address,
+    stats: () => ({ ...counts, associations: associations.size }),
+    close() {
+      associations.closeAll();
+      return closeUdp(socket);
+    },
+  };
+}

@@ -147,6 +147,13 @@ function fromVersion1(result) {
       responseSize: null,
       warmup: null,
       newConnections: false,
+      // A version 1 run from before --udp measured TCP (version 0's step
+      // fills these too); no run took profiles before --profile was
+      // recorded.
+      udp: false,
+      length: null,
+      maxLoss: null,
+      profile: null,
     }),
     cases: result.cases.map(upgradeCaseFrom1),
   };

@@ -205,6 +205,7 @@ test('a result from before repeats: its case is its one run, a skipped case has 
     length: null,
     maxLoss: null,
     rateSearch: false,
+    profile: null,
   });
   assert.deepEqual([result.rounds, result.stopped, ok.width, ok.converged, ok.disturbed], [1, null, null, null, null]);
   assert.deepEqual(result.warnings, []);

@@ -1,3 +1,4 @@
+// @ts-check
 import { startBareRelay } from '../relay/bare.js';
 import { endpointOption, serve } from './serve.js';
 

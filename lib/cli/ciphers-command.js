@@ -1,3 +1,4 @@
+// @ts-check
 import { nearestHint } from '../nearest-name.js';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../chain/label.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { compareResults, DEFAULT_THRESHOLD } from '../report/comparison.js';
 import { formatComparison } from '../report/comparison-text.js';
 import { readResultFile } from '../report/result-file.js';

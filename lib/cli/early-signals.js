@@ -1,3 +1,4 @@
+// @ts-check
 // The signals that end a command in order: Ctrl-C, `kill`, and SIGHUP, which
 // a terminal sends as it closes.
 export const STOP_SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'];

@@ -1,3 +1,4 @@
+// @ts-check
 import { DEFAULT_THRESHOLD } from '../report/comparison.js';
 import { parseThreshold } from '../report/options.js';
 import { useColor } from '../report/terminal.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { startHttpTarget } from '../traffic/http-target.js';
 import { endpointOption, serve } from './serve.js';
 import { inputError } from '../errors.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { AEAD_2022_METHODS, newPsk } from '../crypto/aead-2022-methods.js';
 import { inputError } from '../errors.js';
 

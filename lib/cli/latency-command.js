@@ -1,3 +1,4 @@
+// @ts-check
 import { latencyTable } from '../report/latency-table.js';
 import { startEchoTarget } from '../traffic/echo-target.js';
 import { startUdpEchoTarget } from '../traffic/udp-echo-target.js';

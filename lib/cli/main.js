@@ -1,3 +1,4 @@
+// @ts-check
 import { registerCiphersCommand } from './ciphers-command.js';
 import { registerCompareCommand } from './compare-command.js';
 import { registerEnvironmentCommand } from './environment-command.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { Option } from 'commander';
 
 // Commander options from an option table (lib/runner/options.js,
@@ -5,6 +6,12 @@ import { Option } from 'commander';
 // from what commander parsed. An entry `hidden(entry)` names is still
 // parsed, so that the library refuses it saying why, but left out of
 // --help.
+/**
+ * @template {{ name: string, cli?: readonly { flags: string, description: string, default?: unknown }[] }} Entry
+ * @param {import('commander').Command} command
+ * @param {readonly Entry[]} table
+ * @param {{ hidden?: (entry: Entry) => boolean }} [options]
+ */
 export function addOptions(command, table, { hidden = () => false } = {}) {
   for (const entry of table) {
     for (const { flags, description, default: value } of entry.cli ?? [])

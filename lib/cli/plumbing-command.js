@@ -1,3 +1,4 @@
+// @ts-check
 import { Help } from 'commander';
 
 // The commands the runner starts as processes of a case (the relays, the

@@ -1,3 +1,4 @@
+// @ts-check
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
 import { PRESETS } from '../presets/index.js';
 

@@ -1,3 +1,4 @@
+// @ts-check
 import { Command, CommanderError } from 'commander';
 import { readFileSync } from 'node:fs';
 import { earlySignal, releaseSignals } from './early-signals.js';

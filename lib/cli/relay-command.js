@@ -1,3 +1,4 @@
+// @ts-check
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainIsAuthenticated, chainNeedsLegacyProvider, chainPasswordProblem } from '../chain/requirements.js';
 import { validateChain } from '../chain/validate.js';

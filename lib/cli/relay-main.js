@@ -1,3 +1,4 @@
+// @ts-check
 import { planPresets } from '../presets/registry.js';
 
 // The command line of a relay process (`relay server|client`,

@@ -1,3 +1,4 @@
+// @ts-check
 import { readFileSync } from 'node:fs';
 import { runAgainWith } from '../process/run-again.js';
 import { RAW_COMMAND_LINE } from './raw-argument.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { chainHasUdp, withoutUdpPhrase } from '../chain/udp.js';
 import { DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from '../relay/udp/associations.js';
 import { besideTcp } from '../relay/udp/beside-tcp.js';

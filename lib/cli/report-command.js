@@ -1,3 +1,4 @@
+// @ts-check
 import { readResultFile } from '../report/result-file.js';
 import { useColor } from '../report/terminal.js';
 import { EXPORTERS, writeExports } from '../report/exporters.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { existsSync } from 'node:fs';
 import { REPORT_OPTIONS } from '../report/options.js';
 import { RUN_OPTIONS } from '../runner/options.js';

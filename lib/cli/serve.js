@@ -1,3 +1,4 @@
+// @ts-check
 import { readyLine } from '../process/ready-line.js';
 import { formatEndpoint, parseEndpoint } from '../relay/endpoint.js';
 import { earlySignal, STOP_SIGNALS } from './early-signals.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { formatBitrate, formatBytes, formatInterval } from '../report/units.js';
 import { MAX_DURATION_SECONDS, MAX_STREAMS } from '../traffic/protocol.js';
 import { runTrafficSender } from '../traffic/sender.js';

@@ -93,7 +93,13 @@ function placementProblems(chain) {
   const problems = [];
   const withRole = (role) => presets.flatMap((preset, i) => (preset.roles.includes(role) ? [i] : []));
   const addresses = withRole('address');
-  if (addresses.length === 0) {
+  // An address preset with rules of its own (blinksocks-mux) says where it
+  // goes itself, naming the chain's valid order.
+  const placed = presets.map((preset, i) => preset.placement?.(chain, i));
+  const ownRules = addresses.filter((i) => placed[i]);
+  if (ownRules.length > 0) {
+    for (const i of ownRules) problems.push({ field: `presets[${i}].name`, message: placed[i] });
+  } else if (addresses.length === 0) {
     problems.push({
       field: 'presets',
       message: `no address preset: a chain starts with one of ${ADDRESS_PRESETS().join(', ')}, which carries the target address`,
@@ -140,9 +146,8 @@ function placementProblems(chain) {
         message: `${chain[i].name} disguises the wire and must be the last preset`,
       });
   });
-  presets.forEach((preset, i) => {
-    const message = preset.placement?.(chain, i);
-    if (message) problems.push({ field: `presets[${i}].name`, message });
+  placed.forEach((message, i) => {
+    if (message && !ownRules.includes(i)) problems.push({ field: `presets[${i}].name`, message });
   });
   return problems;
 }

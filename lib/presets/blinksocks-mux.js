@@ -24,13 +24,15 @@ const MOST_OPEN = 128;
 function placement(chain, index) {
   const others = chain.filter((_, i) => i !== index);
   const roles = (entry) => presetNamed(entry.name).roles;
-  const mux = others.find((entry) => roles(entry).includes('mux'));
-  if (mux) return `blinksocks-mux and ${mux.name} both multiplex: a chain takes one of them`;
+  // A mux after it says itself that a chain multiplexes once (presets/mux.js).
   const addresses = others.filter((entry) => roles(entry).includes('address'));
   if (index === 0 && addresses.length === 0) return undefined;
   // blinksocks drops every address preset under mux, v2ray-vmess too.
   const order = ['blinksocks-mux', ...others.filter((entry) => !addresses.includes(entry)).map(({ name }) => name)];
-  return `blinksocks-mux carries each session's target, in the address preset's place (blinksocks drops ${addresses.length ? addresses.map(({ name }) => name).join(' and ') : 'it'} under mux: true); in order: ${order.join(', ')}`;
+  const why = addresses.length
+    ? `in the address preset's place (blinksocks drops ${addresses.map(({ name }) => name).join(' and ')} under mux: true)`
+    : "in the address preset's place, first";
+  return `blinksocks-mux carries each session's target, ${why}; in order: ${order.join(', ')}`;
 }
 
 export default {

@@ -10,7 +10,8 @@ import { isPlainObject } from '../plain-object.js';
 import { writeCertificateFiles } from './certificate-files.js';
 import { configuredRelays, writeConfigFiles } from './config-files.js';
 import { methodHint } from './method-field.js';
-import { oneOf } from './reference-fields.js';
+import { MUX_FIELDS, muxProblems } from './mux-fields.js';
+import { fieldProblem, oneOf } from './reference-fields.js';
 import { TRANSPORT_PATH } from './xray-sing-box-fields.js';
 
 // blinksocks 3.x, the Node.js proxy framework cipherbench's presets and
@@ -23,6 +24,10 @@ import { TRANSPORT_PATH } from './xray-sing-box-fields.js';
 // `transport` is its service URL's scheme: tcp (the default), ws and wss
 // (the `ws` package, on TRANSPORT_PATH, as our ws chains default to) or
 // tls, with a certificate made for the run that its client trusts.
+// `mux: true` turns on its multiplexing at both ends (`mux: true` in both
+// configs; our blinksocks-mux preset speaks it), `concurrency` its client's
+// mux_concurrency: the tunnel connections it keeps (default 10), each
+// connection put on one of them at random.
 
 // 3.3.0's built-in presets ('mux' is internal to it) and, for the two
 // Shadowsocks ones, its methods. It refuses chacha20-ietf on any Node.js
@@ -80,11 +85,21 @@ const REQUIRED = {
 
 const TRANSPORTS = ['tcp', 'ws', 'wss', 'tls'];
 
-function validate({ presets, transport = 'tcp' }) {
+function validate({ presets, transport = 'tcp', mux, concurrency }) {
   const badTransport = oneOf('transport', transport, TRANSPORTS, {
     elsewhere: { httpupgrade: 'xray', grpc: 'xray' },
   });
   if (badTransport) return [badTransport];
+  const badMux = muxProblems({ mux, concurrency });
+  if (badMux.length > 0) return badMux;
+  // core/mux-relay.js getBounds maps tcp, tls and ws, not wss.
+  if (mux && transport === 'wss')
+    return [
+      fieldProblem(
+        'mux',
+        "blinksocks 3.3.0's mux does not run over wss (its client exits at the first connection): give transport 'ws' or 'tls', or drop mux",
+      ),
+    ];
   if (!Array.isArray(presets) || presets.length === 0) {
     return [
       {
@@ -134,7 +149,7 @@ function validate({ presets, transport = 'tcp' }) {
 // 'blinksocks aes-256-gcm' for ss-base and one Shadowsocks cipher, as the
 // libev row reads; any other chain as the reports label ours:
 // 'blinksocks base-auth + obfs-random-padding + ss-aead-cipher(aes-256-gcm)'.
-function label({ presets, transport = 'tcp' }) {
+function label({ presets, transport = 'tcp', mux }) {
   const [base, cipher, ...rest] = presets;
   const plainShadowsocks =
     rest.length === 0 &&
@@ -143,7 +158,7 @@ function label({ presets, transport = 'tcp' }) {
     METHODS[cipher?.name] &&
     Object.keys(cipher.params ?? {}).join() === 'method';
   const over = transport === 'tcp' ? '' : ` + ${transport}`;
-  return `blinksocks ${plainShadowsocks ? cipher.params.method : chainLabel(presets)}${over}`;
+  return `blinksocks ${plainShadowsocks ? cipher.params.method : chainLabel(presets)}${over}${mux ? ' + mux' : ''}`;
 }
 
 const usesRc4 = (presets) =>
@@ -178,10 +193,16 @@ async function locate(reference, { env = process.env, cwd = process.cwd() } = {}
 // certificate for the server's host) beside them, in a folder removed when
 // the run ends. Quiet logging: no line a connection, so readiness comes
 // from the listening table.
-async function plan({ presets, transport = 'tcp' }, { ports, key, found, serverHost = '127.0.0.1' }) {
+async function plan({ presets, transport = 'tcp', mux, concurrency }, { ports, key, found, serverHost = '127.0.0.1' }) {
   const common = { log_level: 'warn', timeout: 600 };
   const pathname = transport.startsWith('ws') ? TRANSPORT_PATH : '';
-  const server = { service: `${transport}://${serverHost}:${ports.server}${pathname}`, key, presets };
+  const server = {
+    service: `${transport}://${serverHost}:${ports.server}${pathname}`,
+    key,
+    presets,
+    ...(mux ? { mux: true } : {}),
+  };
+  const tunnels = mux && concurrency ? { mux_concurrency: concurrency } : {};
   const { files, cleanup } = await writeConfigFiles('blinksocks', (folder) => {
     const secured = ['wss', 'tls'].includes(transport);
     const certificate = secured
@@ -196,7 +217,11 @@ async function plan({ presets, transport = 'tcp' }, { ports, key, found, serverH
       },
       client: {
         service: `tcp://127.0.0.1:${ports.client}?forward=127.0.0.1:${ports.target}`,
-        server: { ...server, ...(certificate ? { tls_cert: certificate.cert, tls_cert_self_signed: true } : {}) },
+        server: {
+          ...server,
+          ...tunnels,
+          ...(certificate ? { tls_cert: certificate.cert, tls_cert_self_signed: true } : {}),
+        },
         ...common,
         log_path: path.join(folder, 'client.log'),
       },
@@ -219,7 +244,7 @@ async function plan({ presets, transport = 'tcp' }, { ports, key, found, serverH
 /** @type {import('../contracts.js').Peer} */
 export default {
   impl: 'blinksocks',
-  fields: ['presets', 'transport'],
+  fields: ['presets', 'transport', ...MUX_FIELDS],
   validate,
   label,
   hint: 'install it with `npm install blinksocks@3` in the folder you run cipherbench from, or set CIPHERBENCH_BLINKSOCKS to a folder where it is installed',

@@ -2,11 +2,14 @@
 // The shapes that pass between cipherbench's parts, as types that
 // `tsc --noEmit` checks (npm run typecheck) in every file marked
 // // @ts-check: the result run() resolves with and every report reads,
-// the events run() emits as it goes, and the module each implementation a
-// reference row names is. What a field of the result or an event means is
+// the events run() emits as it goes, the module each implementation a
+// reference row names is, what a workload (lib/workload/) and a preset
+// (lib/presets/) are. What a field of the result or an event means is
 // said once, in docs/result.md (each typedef names its section);
 // test/unit/contracts.test.js keeps the field lists here and there the
-// same. Types only: nothing here runs, and nothing imports it but JSDoc.
+// same, and checks the archived real results field by field against the
+// types here. Types only: nothing here runs, and nothing imports it but
+// JSDoc.
 
 /**
  * docs/result.md, "The run".
@@ -59,7 +62,7 @@
  * docs/result.md, "options": what the run was asked for.
  * @typedef {object} RecordedOptions
  * @property {string | null} casesFile
- * @property {'bundled' | 'file' | null} casesSource
+ * @property {'bundled' | 'file' | null} [casesSource] absent in results from before it was recorded, which the reports tell by casesFile
  * @property {'smoke' | 'default' | 'full' | null} mode
  * @property {number} duration
  * @property {number} repeat
@@ -118,7 +121,7 @@
  * @property {{ overhead: number } | null} wire
  * @property {string | null} transport
  * @property {object | null} udp
- * @property {{ rtt?: LatencyFigures, connect?: LatencyFigures, udp_rtt?: LatencyFigures } | null} latency
+ * @property {{ rtt?: LatencyFigures, connect?: LatencyFigures, udp_rtt?: LatencyFigures & { lost: number, lost_percent: number } } | null} latency
  * @property {RequestsSummary | null} requests
  * @property {CaseCeiling | null} ceiling
  * @property {{ runs: number, of: number, reason: string } | null} disturbed
@@ -164,11 +167,14 @@
  */
 
 /**
+ * A case's relay cost. Results of versions 0 and 1 lack the pair's figure
+ * and saturatedRuns (version 2 added them, with --rate): the reports read
+ * them as not measured.
  * @typedef {object} CaseCost
  * @property {{ cpuSeconds: number, peakRssBytes: number, cpuSecondsPerGB: number | null } & Interval} client
  * @property {{ cpuSeconds: number, peakRssBytes: number, cpuSecondsPerGB: number | null } & Interval} server
- * @property {{ cpuSecondsPerGB: number | null } & Interval} pair
- * @property {number} saturatedRuns
+ * @property {{ cpuSecondsPerGB: number | null } & Interval} [pair]
+ * @property {number} [saturatedRuns]
  */
 
 /**
@@ -323,6 +329,69 @@
  * @property {(reference: Reference) => string | undefined} [key] a fresh key of its own format (Shadowsocks 2022)
  * @property {PeerVersion} [version] how its program says its version, for the report's header
  * @property {(reference: Reference) => string | undefined} [note] what a reader must know to read the row's figures, said once in the report
+ */
+
+/**
+ * A preset (lib/presets/): one module whose default export is this, listed
+ * in lib/presets/registry.js. Its roles say where a chain may hold it
+ * (lib/chain/validate.js): 'address' carries the target (exactly one, first);
+ * 'cipher' encrypts the stream (at most one); 'disguise' shapes the wire as
+ * another protocol (last only); 'transport' carries the whole chain (after
+ * every other preset; transports stack, the last nearest the wire); 'mux'
+ * carries many client connections over one of the chain's (at most one,
+ * after the address and cipher presets). A transport and a mux have no
+ * stages: the relay runs what transport() and multiplex() give. The relay
+ * and runner never learn a preset's name.
+ * @typedef {object} Preset
+ * @property {string} name
+ * @property {string} summary
+ * @property {('address' | 'cipher' | 'disguise' | 'transport' | 'mux')[]} roles
+ * @property {string[]} [inside] the transports that may carry this one, following it in the chain (ws: ['tls']); a transport without it comes last
+ * @property {Record<string, PresetParam>} params
+ * @property {(params: object) => { param: string, message: string }[]} [paramsProblems] rules between params
+ * @property {(chain: object[], index: number) => string | undefined} [placement] rules beyond the roles
+ * @property {boolean | ((params: object) => boolean)} [joinsWrites] a preset that frames what it is given (TLS records, padding frames) gets each write of the stages before it as one buffer, not piece by piece
+ * @property {boolean | ((params: object) => boolean)} [authenticated] it detects any change to the bytes it carries (an AEAD, an HMAC a chunk); a chain is authenticated when one of its presets is, and a relay serves an unauthenticated chain beyond loopback only when told to (--allow-unauthenticated)
+ * @property {(params: object) => boolean} [needsLegacyProvider]
+ * @property {{ problem: (params: object, password: string | Buffer) => string | undefined, generate: (params: object) => string }} [password] for a preset whose key is not any password (SIP022's base64 PSK)
+ * @property {(params: object, options: { password: string | Buffer }) => { frame?: object, packet?: object, sessions?: object }} [udp] its UDP form (lib/chain/udp.js): { frame } for an address preset (encode(address, payload), decode(datagram)), { packet } for a cipher (seal(plaintext), open(datagram), overhead), { sessions } for a preset that is the whole form (ss-2022); a chain carries UDP when every preset in it has one
+ * @property {(params: object, options: { password: string | Buffer }) => (connection: PresetConnection) => PresetStages} prepare the password is a string, or a Buffer of the bytes given when the key typed is not UTF-8 (lib/cli/raw-argument.js)
+ * @property {(params: object, options: { note?: (line: string) => void }) => { accept: (socket: import('node:net').Socket) => unknown, connect: (socket: import('node:net').Socket) => unknown }} [transport] a transport's: the socket the relay server and client then read and write (lib/chain/transport.js)
+ * @property {(params: object) => object} [multiplex] a mux's: its frame codec and limits, which the relay's mux client and server run (lib/chain/mux.js)
+ */
+
+/**
+ * A preset's parameter: `check` says what is wrong with a value given.
+ * @typedef {object} PresetParam
+ * @property {boolean} [required]
+ * @property {readonly unknown[]} [values]
+ * @property {string} [description]
+ * @property {(value: unknown) => string | undefined} [check]
+ */
+
+/**
+ * What a preset's stages do to one connection's bytes, each (data, push)
+ * with push(bytes) handing on what it made; a stage it has no work for is
+ * absent.
+ * @typedef {object} PresetStages
+ * @property {(data: Buffer, push: (data: Buffer) => void) => void} [clientEncode]
+ * @property {(data: Buffer, push: (data: Buffer) => void) => void} [serverDecode]
+ * @property {(data: Buffer, push: (data: Buffer) => void) => void} [serverEncode]
+ * @property {(data: Buffer, push: (data: Buffer) => void) => void} [clientDecode]
+ * @property {() => void} [decodeEnded] at the peer's FIN: throws a protocol error when the bytes so far stop inside a record (or lack the protocol's end record), so a cut stream is passed on as a reset, not as a clean end
+ * @property {(push: (data: Buffer) => void) => void} [encodeEnded] at the local side's FIN, before it is passed on, to push an end record (VMess's empty chunk)
+ */
+
+/**
+ * What a stage may need of its connection beyond its own bytes.
+ * @typedef {object} PresetConnection
+ * @property {object} [target] the client's: the address to carry
+ * @property {(address: object) => void} [onTarget] the server's: the address read
+ * @property {(address: object, received: Buffer) => void} [divert] the server's: hands the connection, with the bytes this stage received so far, to a server of the chain's params, carried both ways untouched from then on (a disguise's fallback for a handshake not meant for it); the stage reads nothing more of it
+ * @property {(data: Buffer) => void} reply bytes toward the peer from just past this stage (through the stages nearer the wire), for handshakes that answer or release held data
+ * @property {(bytes: number) => void} holding a stage that holds back what it was given to encode (a client waiting for the server's handshake) says how much it holds each time that changes, 0 once released: past a bound the relay stops reading the local side until then, so a server slow to answer slows the sender down instead of breaking its connection
+ * @property {{ add: (salt: Buffer) => boolean }} salts add() is false when the salt was seen before: a decoder refuses the connection then (a replay); an encoder records its own salts so a reflected stream is refused too
+ * @property {Record<string, unknown>} layers one object per connection that every stage of it shares, where a stage publishes what the stages before it may read (ss-stream-cipher publishes its key and the client's IV as layers.streamCipher, which ShadowsocksR's protocols authenticate their handshake with)
  */
 
 /**

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
+import { caseIdentity, IMPLS } from '../../lib/peers/index.js';
 import { RESULT_VERSION, upgradeResult } from '../../lib/result.js';
 import { RUN_OPTIONS } from '../../lib/runner/options.js';
 
@@ -47,13 +48,19 @@ function documented(heading, start) {
 }
 
 // The fields of a typedef of lib/contracts.js: an object type's
-// @property lines, or an object literal type's keys; with `required`,
-// only the @property lines that are not [optional].
+// @property lines, an object literal type's keys, or an intersection's
+// members' fields together; with `required`, only the @property lines that
+// are not [optional].
 function typed(name, { required = false } = {}) {
   const match = new RegExp(`@typedef \\{(\\{?)[^\\n]*?\\}?\\} ${name}\\b`).exec(CONTRACTS);
   assert.ok(match, `lib/contracts.js has a typedef ${name}`);
   const type = balanced(CONTRACTS, match.index + '@typedef '.length);
   if (type.startsWith('{{')) return new Set(topKeys(type.slice(1, -1)));
+  const intersection = /^\{(\w+(?: & \w+)*)(?: & (\{.*\}))?\}$/.exec(type);
+  if (intersection && intersection[1].includes(' & ')) {
+    const members = intersection[1].split(' & ').flatMap((member) => [...typed(member, { required })]);
+    return new Set([...members, ...(intersection[2] ? topKeys(intersection[2]) : [])]);
+  }
   const comment = CONTRACTS.slice(match.index, CONTRACTS.indexOf('*/', match.index));
   const properties = [...comment.matchAll(/@property /g)].map(({ index }) => {
     const propertyType = balanced(comment, index + '@property '.length);
@@ -80,8 +87,9 @@ test('docs/result.md and lib/result.js name the same version', () => {
   assert.match(DOC, new RegExp(`^  resultVersion: ${RESULT_VERSION},`, 'm'));
 });
 
-test('the run: the typedef has the fields docs/result.md documents', () => {
+test('the run: the typedef has the fields docs/result.md documents, and so has its environment', () => {
   assert.deepEqual(sorted(typed('Result')), sorted(documented('## The run', '{')));
+  assert.deepEqual(sorted(typed('Environment')), sorted(documented('## The run', 'environment: {')));
 });
 
 test("options: docs/result.md's, the typedef's and the run options table's recorded ones are the same", () => {
@@ -96,6 +104,7 @@ test("a case: the typedef has docs/result.md's fields, and a reference row's or 
   // place of presets; inbound beside either.
   const identity = ['impl', 'label', 'inbound'];
   assert.deepEqual(sorted(typed('CaseResult')), sorted([...documented('## A case', '{'), ...identity]));
+  assert.deepEqual(sorted(typed('CaseCost')), sorted(documented('## A case', 'cost: {')));
 });
 
 test('a run of a case, and the request figures: the typedefs have the fields docs/result.md documents', () => {
@@ -150,4 +159,63 @@ test('a real result, upgraded, has the fields of the Result typedef, a workload 
     sorted(new Set(ARCHIVED.map(([, archived]) => upgradeResult(archived).workload))),
     sorted(workloads),
   );
+});
+
+// Every field a real result writes where the contract types it, and every
+// field the contract says is always there: a field written but left out of
+// lib/contracts.js (as environment.wrk once was) fails here, and so does a
+// required one the runner stopped writing.
+function assertShape(value, typeName, where) {
+  if (value === null || value === undefined) return;
+  const fields = typed(typeName);
+  const written = Object.keys(value);
+  assert.deepEqual(
+    written.filter((field) => !fields.has(field)),
+    [],
+    `${where}: written but not in the ${typeName} typedef`,
+  );
+  assert.deepEqual(
+    [...typed(typeName, { required: true })].filter((field) => !written.includes(field)),
+    [],
+    `${where}: in the ${typeName} typedef but not written`,
+  );
+}
+
+// A reference row's case also carries the fields its row gave, which its
+// implementation names (caseIdentity, lib/peers/index.js); a row's field
+// of a name the contract types (transport) is checked as the contract's.
+const identityFields = (caseResult) =>
+  IMPLS.includes(caseResult.impl)
+    ? Object.keys(caseIdentity(caseResult)).filter((field) => !typed('CaseResult').has(field))
+    : [];
+
+test('a real result, upgraded, writes only the fields the contract names, at every level it types, and every field it requires', () => {
+  for (const [name, archived] of ARCHIVED) {
+    const result = upgradeResult(archived);
+    assertShape(result.environment, 'Environment', `${name} environment`);
+    assertShape(result.options, 'RecordedOptions', `${name} options`);
+    assertShape(result.noiseFloor, 'NoiseFloor', `${name} noiseFloor`);
+    for (const caseResult of result.cases) {
+      const where = `${name} case ${caseResult.index}`;
+      const extra = new Set(identityFields(caseResult));
+      assertShape(
+        Object.fromEntries(Object.entries(caseResult).filter(([field]) => !extra.has(field))),
+        'CaseResult',
+        where,
+      );
+      for (const side of ['sender', 'receiver']) assertShape(caseResult[side], 'SideSummary', `${where} ${side}`);
+      assertShape(caseResult.cost, 'CaseCost', `${where} cost`);
+      assertShape(caseResult.ceiling, 'CaseCeiling', `${where} ceiling`);
+      assertShape(caseResult.requests, 'RequestsSummary', `${where} requests`);
+      assertShape(caseResult.relative, 'Relative', `${where} relative`);
+      for (const figures of Object.values(caseResult.latency ?? {}))
+        assertShape(figures, 'LatencyFigures', `${where} latency`);
+      caseResult.runs.forEach((run, at) => {
+        assertShape(run, 'CaseRun', `${where} run ${at}`);
+        for (const side of ['sender', 'receiver']) assertShape(run[side], 'Side', `${where} run ${at} ${side}`);
+        for (const role of ['client', 'server'])
+          assertShape(run.cost?.[role], 'ProcessCost', `${where} run ${at} cost`);
+      });
+    }
+  }
 });

@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { ALPHA } from '../statistics/significance.js';
 import { formatFixed } from './units.js';
-import { figureFor } from './workload.js';
+import { figureFor } from './sections/index.js';
 
 // compareResults' verdict (comparison.js) as `cipherbench compare` and
 // `run --baseline` print it: the runs and the workload, what the machine

@@ -1,7 +1,7 @@
 import { axisUnit, escape, niceTicks, round } from './chart.js';
 import { PAGE_STYLE } from './html-report.js';
 import { formatFixed } from './units.js';
-import { figureFor } from './workload.js';
+import { figureFor } from './sections/index.js';
 
 // `cipherbench history --html`: one self-contained page (no script, nothing
 // fetched), as the run's HTML report is, drawn with the same chart code. Per

@@ -1,7 +1,7 @@
 import { Chalk } from 'chalk';
 import { VERDICT_TEXT } from './comparison-text.js';
 import { formatFixed } from './units.js';
-import { figureFor } from './workload.js';
+import { figureFor } from './sections/index.js';
 
 // `cipherbench history` as text: per machine and workload, per case, one
 // row per run, oldest first: when it ran, its median figure (receiver

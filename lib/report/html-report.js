@@ -42,7 +42,7 @@ const CEILING_ROWS = new Set(['direct', 'plain']);
 
 export function formatHtmlReport(given) {
   const view = reportView(given);
-  const { result, ranked } = view;
+  const { result } = view;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -63,10 +63,22 @@ ${environmentRows(result)
 </table>
 </div>
 ${view.machine ? `<p class="note">${escape(view.machine)}</p>\n` : ''}</section>
-${ranked.length > 0 ? [rankingSection(view), chartSection(ranked), latencySection(ranked)].join('') : ''}${requestsSection(view.requests, result.noiseFloor, ranked.length > 0 ? '' : view.headline)}${notRankedSection(view.overBound)}${notMeasuredSection(view.unranked)}</body>
+${view.sections.ranking.map((section) => RANKING_SECTIONS[section](view)).join('')}${notRankedSection(view.overBound)}${notMeasuredSection(view.unranked)}</body>
 </html>
 `;
 }
+
+// Each section a workload's ranking may name (sections/), as HTML: the
+// bitrate's table, chart and latency; the requests' table, which carries
+// the disturbed headline when no bitrate ranking above it did.
+const RANKING_SECTIONS = Object.freeze({
+  bitrate: (view) =>
+    view.ranked.length > 0
+      ? [rankingSection(view), chartSection(view.ranked), latencySection(view.ranked)].join('')
+      : '',
+  requests: ({ requests, ranked, result, headline }) =>
+    requestsSection(requests, result.noiseFloor, ranked.length > 0 ? '' : headline),
+});
 
 // ' <span class="marker">mark</span>: meaning' of a legend entry; '' for none.
 function legendMark(legend) {

@@ -19,12 +19,14 @@ export function formatMarkdownReport(given) {
     ...(view.machine ? [escape(view.machine), ''] : []),
     ...(view.interruption ? [`**Incomplete:** ${view.interruption}.`, ''] : []),
     ...(view.headline ? [`**${escape(view.headline)}**`, ''] : []),
-    ...rankingTable(view),
-    ...requestsTable(view),
+    ...view.sections.ranking.flatMap((section) => RANKING_SECTIONS[section](view)),
     ...notRanked(view.overBound),
     ...notMeasured(view.unranked),
   ].join('\n');
 }
+
+// Each section a workload's ranking may name (sections/), as Markdown.
+const RANKING_SECTIONS = Object.freeze({ bitrate: rankingTable, requests: requestsTable });
 
 function rankingTable({ ranked, rows, context, legend, runNotes }) {
   if (ranked.length === 0) return [];

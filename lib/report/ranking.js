@@ -1,5 +1,6 @@
 import { caseLabel } from './case-label.js';
 import { isUnsteadyCeiling } from './ceiling-text.js';
+import { sectionsOf } from './sections/index.js';
 import { isOverBound } from './udp-bound.js';
 import { formatBitrateIn, formatFixed } from './units.js';
 
@@ -57,7 +58,8 @@ export function warmupNote(result) {
 }
 
 export function isCostRanked(result) {
-  return result.workload === 'bulk' && result.options.rate !== null && result.options.rate !== undefined;
+  const { rate } = result.options;
+  return sectionsOf(result.workload).rankedByCostAtRate && rate !== null && rate !== undefined;
 }
 
 // '9.41 [8.80-10.2]': the pair's CPU seconds per GB with its interval.

@@ -58,7 +58,16 @@ export async function createReporter(options = {}) {
 // last round, each as soon as its case is complete; one run each reads as
 // before, block after block.
 function liveReport({ out, stderr, settings, color }) {
-  const live = { out, stderr, settings, color, printed: new Set(), headerPrinted: false, progress: null };
+  const live = {
+    out,
+    stderr,
+    settings,
+    color,
+    printed: new Set(),
+    headerPrinted: false,
+    progress: null,
+    workload: null,
+  };
   return {
     /** @param {import('../contracts.js').RunEvent} event */
     onEvent: (event) => EVENT_PRINTERS[event.type]?.(live, event),
@@ -68,6 +77,7 @@ function liveReport({ out, stderr, settings, color }) {
     // last repeat: their blocks too, before the ranking that includes them.
     catchUp(result) {
       if (!live.headerPrinted) writeParagraph(live, formatHeader(result, { color }));
+      live.workload = result.workload;
       for (const caseResult of result.cases) {
         if (caseResult.status !== 'skipped' && !live.printed.has(caseKey(caseResult))) printBlock(live, caseResult);
       }
@@ -80,12 +90,13 @@ const caseKey = (caseResult) => `${caseResult.index} ${caseResult.direction}`;
 
 function printBlock(live, caseResult) {
   live.printed.add(caseKey(caseResult));
-  writeParagraph(live, formatCaseBlock(caseResult, { color: live.color }));
+  writeParagraph(live, formatCaseBlock(caseResult, { color: live.color, workload: live.workload ?? undefined }));
 }
 
 const EVENT_PRINTERS = Object.freeze({
   'run-started'(live, event) {
     live.headerPrinted = true;
+    live.workload = event.result.workload;
     writeParagraph(live, formatHeader(event.result, { color: live.color }));
     writeParagraph(live, runningLine(event));
     live.progress = createProgress({

@@ -16,6 +16,7 @@ import { requestColumns, requestsNote } from './requests-table.js';
 import { formatBitrate, formatBitrateIn, formatBytes, formatFixed, formatInterval } from './units.js';
 import { alignTable, latencyTable } from './latency-table.js';
 import { linkLabel } from './link-label.js';
+import { caseWorkload, sectionsOf } from './sections/index.js';
 import { reportView } from './view-model.js';
 
 // The text report keeps the shape of the blinksocks benchmark report, so its
@@ -90,7 +91,9 @@ function machineRows({ cpu, memory, os }) {
   ];
 }
 
-export function formatCaseBlock(given, { color = false } = {}) {
+// `workload` is the result's; a case given alone is taken for the one its
+// figures are of.
+export function formatCaseBlock(given, { color = false, workload = undefined } = {}) {
   const caseResult = upgradeCase(given);
   const paint = painter(color);
   const lines = [
@@ -105,22 +108,9 @@ export function formatCaseBlock(given, { color = false } = {}) {
         `saturated        ${saturated} of ${caseResult.runs.length} runs fell short of the offered rate: left out of the cost`,
       ),
     );
-  if (caseResult.status === 'ok' && caseResult.requests) {
-    lines.push(...requestLines(caseResult.requests));
-  } else if (caseResult.status === 'ok') {
-    lines.push(
-      'Interval         Transfer     Bitrate',
-      measurementRow(caseResult.sender, 'sender', paint),
-      measurementRow(caseResult.receiver, 'receiver', paint),
-      ...spreadLines(caseResult, paint),
-      ...udpLines(caseResult, paint),
-      ...costLines(caseResult.cost),
-      ...wireLines(caseResult.wire),
-      ...transportLines(caseResult.transport),
-      ...latencyLines(caseResult.latency),
-      ...ceilingLines(caseResult.ceiling, paint),
-      ...profileLines(caseResult.runs),
-    );
+  if (caseResult.status === 'ok') {
+    const { caseBlock } = sectionsOf(workload ?? caseWorkload(caseResult));
+    lines.push(...caseBlock.flatMap((section) => CASE_SECTIONS[section](caseResult, paint)));
   } else {
     // The reason may carry the relay's stderr tail; indenting it keeps the
     // block readable while leaving every line of it in the report.
@@ -145,14 +135,38 @@ export function formatRanking(given, { color = false } = {}) {
       ? loud(`INCOMPLETE: ${view.interruption}; ${view.measured} of ${view.result.cases.length} cases measured.`)
       : []),
     ...(view.headline ? loud(view.headline) : []),
-    ...view.rows.map((row) => rankLine(row, view, paint, rankWidth)),
-    ...requestRanking(view),
+    ...view.sections.ranking.flatMap((section) => RANKING_SECTIONS[section](view, paint, rankWidth)),
     ...(view.notes.length > 0 ? ['', ...view.notes.map((note) => toned(note, paint))] : []),
     ...(view.unstable ? ['', toned(view.unstable, paint)] : []),
     ...notRankedLines(view, paint, rankWidth),
     ...(view.ending ? ['', view.ending] : []),
   ].join('\n');
 }
+
+// Each section a workload's ranking may name (sections/), laid out as text.
+const RANKING_SECTIONS = Object.freeze({
+  bitrate: (view, paint, rankWidth) => view.rows.map((row) => rankLine(row, view, paint, rankWidth)),
+  requests: (view) => requestRanking(view),
+});
+
+// Each section a workload's case block may name (sections/), as lines
+// under the block's title; a figure the case does not have gives none.
+const CASE_SECTIONS = Object.freeze({
+  transfer: (caseResult, paint) => [
+    'Interval         Transfer     Bitrate',
+    measurementRow(caseResult.sender, 'sender', paint),
+    measurementRow(caseResult.receiver, 'receiver', paint),
+    ...spreadLines(caseResult, paint),
+  ],
+  udp: udpLines,
+  cost: ({ cost }) => costLines(cost),
+  wire: ({ wire }) => wireLines(wire),
+  transport: ({ transport }) => transportLines(transport),
+  latency: ({ latency }) => latencyLines(latency),
+  ceiling: ({ ceiling }, paint) => ceilingLines(ceiling, paint),
+  profile: ({ runs }) => profileLines(runs),
+  requests: ({ requests }) => requestLines(requests),
+});
 
 // A note in the colour its tone asks for.
 function toned({ text, tone }, paint) {
@@ -244,7 +258,7 @@ export function formatTextReport(result, { color = false } = {}) {
     [
       formatHeader(result, { color }),
       `running ${result.cases.length} tests...`,
-      ...result.cases.map((caseResult) => formatCaseBlock(caseResult, { color })),
+      ...result.cases.map((caseResult) => formatCaseBlock(caseResult, { color, workload: result.workload })),
       formatRanking(result, { color }),
     ].join('\n\n') + '\n'
   );
@@ -287,8 +301,7 @@ function remoteSections(remote) {
 // (all iperf3) keep the seed's header.
 function engineRows({ workload, options: { engine, link } }) {
   if (!engine) return [];
-  const builtIn =
-    workload === 'requests' ? 'node (built in: its own HTTP client)' : 'node (built in: cipherbench send and sink)';
+  const builtIn = sectionsOf(workload).builtInEngine;
   return [['engine', engine === 'node' ? builtIn : engine], ...(link ? [['link', linkLabel(link)]] : [])];
 }
 

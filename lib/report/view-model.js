@@ -21,6 +21,7 @@ import {
   withinNoiseAbove,
 } from './ranking.js';
 import { percent } from './ranking-columns.js';
+import { sectionsOf } from './sections/index.js';
 import { formatBitrate } from './units.js';
 
 // What a report says of a result, worked out once: the ranking with each
@@ -39,6 +40,7 @@ export function reportView(given) {
   const said = { smoke: smokeNote(result), warmup: warmupNote(result), machine: machineLoadText(result) };
   return {
     result,
+    sections: sectionsOf(result.workload),
     ranked,
     unranked,
     overBound,

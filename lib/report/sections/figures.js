@@ -1,0 +1,54 @@
+// @ts-check
+import { formatBitrate, formatBitrateIn, formatFixed } from '../units.js';
+
+/**
+ * The figure a workload's cases are compared and charted by: its title,
+ * its value in one ok run, its summary over the runs (median, min, max),
+ * and how to print a value, alone or in another value's unit.
+ * @typedef {object} Figure
+ * @property {'bitrate' | 'requests'} kind
+ * @property {string} title
+ * @property {(run: any) => number | null} ofRun
+ * @property {(caseResult: any) => FigureSummary | null | undefined} summary
+ * @property {(value: number) => string} format
+ * @property {(value: number, unitOf: number) => string} formatIn
+ */
+/**
+ * @typedef {{ median: number, min: number, max: number, cv: number | null, low: number | null, high: number | null }} FigureSummary
+ */
+
+/** @type {Figure} */
+export const BITRATE_FIGURE = Object.freeze({
+  kind: 'bitrate',
+  title: 'Receiver median bitrates',
+  ofRun: (run) => run.receiver?.bits_per_second ?? null,
+  summary: (caseResult) =>
+    caseResult.receiver && {
+      median: caseResult.receiver.bits_per_second,
+      min: caseResult.receiver.min,
+      max: caseResult.receiver.max,
+      cv: caseResult.receiver.cv,
+      low: caseResult.receiver.low ?? null,
+      high: caseResult.receiver.high ?? null,
+    },
+  format: formatBitrate,
+  formatIn: formatBitrateIn,
+});
+
+/** @type {Figure} */
+export const REQUESTS_FIGURE = Object.freeze({
+  kind: 'requests',
+  title: 'Median requests per second',
+  ofRun: (run) => run.requests?.requestsPerSecond ?? null,
+  summary: (caseResult) =>
+    caseResult.requests && {
+      median: caseResult.requests.requestsPerSecond,
+      min: caseResult.requests.min,
+      max: caseResult.requests.max,
+      cv: null,
+      low: caseResult.requests.low ?? null,
+      high: caseResult.requests.high ?? null,
+    },
+  format: (value) => `${formatFixed(value, 0)} req/s`,
+  formatIn: (value) => formatFixed(value, 0),
+});

@@ -45,7 +45,7 @@ export function withUdp(options, settings, role) {
 export function udpLimits(options, settings) {
   if (!chainHasUdp(settings.presets)) {
     throw inputError(
-      `--udp: this chain has no UDP form (${withoutUdpPhrase(settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, or ss-2022`,
+      `--udp: this chain has no UDP form (${withoutUdpPhrase(settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, ss-2022, or any chain with mux`,
     );
   }
   const seconds = Number(options.udpTimeout);

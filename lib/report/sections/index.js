@@ -1,7 +1,7 @@
 // @ts-check
-import { BULK_SECTIONS } from './bulk.js';
-import { REQUESTS_SECTIONS } from './requests.js';
-import { UDP_SECTIONS } from './udp.js';
+import { BULK_SECTIONS } from './bulk-sections.js';
+import { REQUESTS_SECTIONS } from './requests-sections.js';
+import { UDP_SECTIONS } from './udp-sections.js';
 
 /**
  * What a workload's result shows in a report, named once here and looked

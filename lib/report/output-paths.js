@@ -1,3 +1,4 @@
+// @ts-check
 import { randomBytes } from 'node:crypto';
 import { rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -14,11 +15,11 @@ import { EXPORTERS } from './exporters.js';
 // then keeps the result in a temporary file (keepResult).
 export function checkOutputPaths(settings) {
   const problems = [];
-  for (const { option } of EXPORTERS) {
-    const target = settings[option];
+  for (const { name } of EXPORTERS) {
+    const target = settings[name];
     if (typeof target !== 'string' || target === '-') continue;
     const problem = fileProblem(target);
-    if (problem) problems.push(`--${option} ${target}: ${problem}`);
+    if (problem) problems.push(`--${name} ${target}: ${problem}`);
   }
   if (settings.archive) {
     const problem = folderProblem(settings.out);

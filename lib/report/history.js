@@ -73,7 +73,7 @@ export async function readArchivedRuns(dir) {
 // between the two, verdict 'software-changed', regressed false and
 // `changed`: ['Node.js 20.19.0 to 24.11.0', ...]).
 /**
- * @param {object[]} runs
+ * @param {{ file: string, result: object }[]} runs
  * @param {{ threshold?: number, strict?: boolean }} [options]
  */
 export function buildHistory(runs, { threshold, strict = false } = {}) {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import { after, describe, test } from 'node:test';
 import { echoTransfer } from '../benchmark/programs/support/transfer.js';
-import { encodeFrame, STATUS } from '../lib/wire/blinksocks-mux.js';
+import { prepareChain } from '../lib/chain/pipeline.js';
+import '../lib/presets/index.js';
+import { BLINKSOCKS_MUX_TARGET, encodeFrame, STATUS } from '../lib/wire/blinksocks-mux.js';
 import { blinksocksPreset } from './support/blinksocks-pair.js';
 import {
   removeBlinksocksFolders,
@@ -117,6 +120,43 @@ describe("blinksocks 3.3.0's mux wire compatibility", () => {
       forwarder.accepted <= THEIR_TUNNELS,
       `${CONNECTIONS} client connections took ${forwarder.accepted} tunnel connections`,
     );
+  });
+
+  // Its server bounds nothing ours refuses (relay-hostile-blinksocks-mux.
+  // test.js): one tunnel opens a target for each of 200 sessions, over the
+  // 128 ours allows open at once, and a New frame for an id still open
+  // opens another target without closing the first (core/mux-relay.js
+  // replaces the entry in its map). A fixed blinksocks fails here.
+  test('its mux server: sessions a tunnel and ids opened again unbounded', { timeout: 30_000 }, async (t) => {
+    if (!requireBlinksocks(t)) return;
+    const target = await startEchoServer();
+    const server = await startBlinksocksServer({ key: KEY, presets: THEIRS, mux: true });
+    t.after(async () => {
+      await stopAll();
+      await target.close();
+    });
+    const socket = net.connect({ host: '127.0.0.1', port: server.port });
+    socket.on('error', () => {});
+    socket.on('data', () => {});
+    const encode = prepareChain([{ name: 'blinksocks-mux' }, GCM], { password: KEY })('client', {
+      target: BLINKSOCKS_MUX_TARGET,
+    }).encoder((data) => socket.write(data));
+    const open = (id) =>
+      Buffer.concat(
+        encodeFrame({
+          id,
+          status: STATUS.new,
+          target: { host: '127.0.0.1', port: target.port },
+          data: Buffer.from('hi'),
+        }),
+      );
+    const sessions = 200;
+    encode(Buffer.concat([...Array.from({ length: sessions }, (_, i) => open(i + 1)), open(1)]));
+    const deadline = Date.now() + 15_000;
+    while (target.received.length < sessions + 1 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    assert.equal(target.received.length, sessions + 1, 'every session reached the target, the reopened id too');
+    assert.ok(!socket.destroyed, 'the tunnel is still open');
+    socket.destroy();
   });
 
   // Its own preset class, in this process: what its client writes is what

@@ -1,3 +1,4 @@
+// @ts-check
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { replaceFile } from './export-file.js';

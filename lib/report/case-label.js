@@ -1,3 +1,4 @@
+// @ts-check
 import { chainLabel } from '../chain/label.js';
 
 // A case runs a preset chain through our relays, or is a reference row

@@ -1,3 +1,4 @@
+// @ts-check
 import { fileURLToPath } from 'node:url';
 
 // The cases.js that ships with the package (lib/runner/cases-file.js falls

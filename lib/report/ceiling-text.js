@@ -1,3 +1,4 @@
+// @ts-check
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
 // A case's cipher ceiling as every report prints it: each direction's

@@ -1,3 +1,4 @@
+// @ts-check
 // The SVG drawing both HTML pages share (the run's report and the history):
 // axis ticks and units, rounding, escaping and the marks' style, so a
 // bitrate axis reads the same in both.

@@ -1,3 +1,4 @@
+// @ts-check
 import { formatBitrate, formatBitrateIn } from './units.js';
 
 const sizeLabel = (size) => (size % 1024 === 0 ? `${size / 1024}k` : `${size}`);

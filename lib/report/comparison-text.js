@@ -1,3 +1,4 @@
+// @ts-check
 import { Chalk } from 'chalk';
 import { ALPHA } from '../statistics/significance.js';
 import { formatFixed } from './units.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { inputError } from '../errors.js';
 import { upgradeResult } from '../result.js';
 import { caseDefinition, caseLabel } from './case-label.js';
@@ -378,6 +379,7 @@ function runSummary(result) {
 // much as the code; say so rather than refuse, since a person may compare
 // them on purpose (a new Node.js is what a comparison is often about).
 function differences(oldResult, newResult) {
+  /** @type {[string, (result: any) => string | undefined][]} */
   const facts = [
     ['engine', (result) => result.options.engine],
     ['CPU', (result) => result.environment?.cpu?.model],

@@ -1,3 +1,4 @@
+// @ts-check
 import { casesFileRow } from './cases-source.js';
 import { linkLabel } from './link-label.js';
 import { formatBytes } from './units.js';

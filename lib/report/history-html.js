@@ -1,3 +1,4 @@
+// @ts-check
 import { axisUnit, escape, niceTicks, round } from './chart.js';
 import { PAGE_STYLE } from './html-report.js';
 import { formatFixed } from './units.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { Chalk } from 'chalk';
 import { VERDICT_TEXT } from './comparison-text.js';
 import { formatFixed } from './units.js';

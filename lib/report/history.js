@@ -1,3 +1,4 @@
+// @ts-check
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { caseLabel } from './case-label.js';
@@ -73,7 +74,7 @@ export async function readArchivedRuns(dir) {
 // between the two, verdict 'software-changed', regressed false and
 // `changed`: ['Node.js 20.19.0 to 24.11.0', ...]).
 /**
- * @param {{ file: string, result: object }[]} runs
+ * @param {{ file: string, result: any }[]} runs
  * @param {{ threshold?: number, strict?: boolean }} [options]
  */
 export function buildHistory(runs, { threshold, strict = false } = {}) {
@@ -169,6 +170,7 @@ function machineHistory({ machine, workload, runs }, rule) {
 // and the direct runs do not see it: judged, a Node.js upgrade reads as
 // "the machine changed" or as the code getting faster. A version one run
 // does not record (an older result) is no change.
+/** @type {[string, (result: any) => string | undefined][]} */
 const SOFTWARE = [
   ['Node.js', ({ environment }) => environment.node?.node],
   ['OpenSSL', ({ environment }) => environment.node?.openssl],

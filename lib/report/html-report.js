@@ -1,3 +1,4 @@
+// @ts-check
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
 import { latencyCells, latencyTitles } from './latency-table.js';

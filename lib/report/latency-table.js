@@ -1,3 +1,4 @@
+// @ts-check
 import { formatFixed } from './units.js';
 
 // The latency figures of docs/result.md ({ rtt, connect }, each with a

@@ -1,3 +1,4 @@
+// @ts-check
 // A link profile as the report header gives it:
 // 'wan: 100 Mbit/s, 40 ms RTT added, 0.1% loss each way'.
 export function linkLabel(profile) {

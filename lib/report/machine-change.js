@@ -1,3 +1,4 @@
+// @ts-check
 import { bootstrapRatioInterval } from '../statistics/significance.js';
 import { coefficientOfVariation, median } from '../statistics/summaries.js';
 
@@ -20,6 +21,11 @@ const MIN_DIRECT_RUNS = 2;
 // could have moved by any of them); deltaPercent is the direct case's,
 // which ran among the cases, else the noise floor's. `directions`: those compared;
 // `figure`: the workload's (workload.js), which a direct case is read by.
+/**
+ * @param {any} oldResult
+ * @param {any} newResult
+ * @param {{ directions?: string[], figure?: import('./sections/figures.js').Figure }} [options]
+ */
 export function machineChange(oldResult, newResult, { directions = ['forward'], figure } = {}) {
   const sources = [
     source('the noise floor', 'bitrate', noiseFloorValues(oldResult), noiseFloorValues(newResult)),

@@ -1,3 +1,4 @@
+// @ts-check
 import { DISTURBED_OTHERS, DISTURBED_STEAL } from '../result.js';
 import { formatFixed } from './units.js';
 

@@ -1,3 +1,4 @@
+// @ts-check
 import { existsSync } from 'node:fs';
 import { inputError } from '../errors.js';
 import { DEFAULT_THRESHOLD } from './comparison.js';
@@ -8,6 +9,15 @@ import { EXPORTERS } from './exporters.js';
 // from it and report() reads the same names. An entry has a name, its
 // flags ({ flags, description, default }), the value when none is given,
 // and a check when not every value will do.
+/**
+ * @typedef {object} ReportOption
+ * @property {string} name
+ * @property {unknown} fallback
+ * @property {(value: any) => unknown} [check]
+ * @property {{ flags: string, description: string, default?: string }[]} cli
+ */
+
+/** @type {readonly ReportOption[]} */
 export const REPORT_OPTIONS = Object.freeze([
   {
     name: 'baseline',

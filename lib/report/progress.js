@@ -1,3 +1,4 @@
+// @ts-check
 import { Chalk } from 'chalk';
 
 // A run takes minutes, so a person at a terminal sees one live line: which

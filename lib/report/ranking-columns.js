@@ -1,3 +1,4 @@
+// @ts-check
 import { caseLabel } from './case-label.js';
 import { efficiencyMark } from './ceiling-text.js';
 import {
@@ -18,6 +19,17 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 // spread, cost, transport, latency, ceiling and direction appear only when
 // some ranked case has them, so a plain run stays narrow. A title may
 // depend on the run: `title(ranked, context)`.
+/**
+ * @typedef {object} RankingColumn
+ * @property {string | ((ranked: any[], context: any) => string)} title
+ * @property {'left' | 'right'} [align]
+ * @property {string} [style]
+ * @property {(ranked: any[], context: any) => boolean} [when]
+ * @property {(caseResult: any, rank: number) => string} cell
+ * @property {(caseResult: any, rank: number, ranked: any[], context: any) => string | string[] | null} [marker]
+ */
+
+/** @type {RankingColumn[]} */
 const COLUMNS = [
   { title: '#', align: 'right', cell: (caseResult, rank) => String(rank) },
   { title: 'Case', align: 'right', cell: (caseResult) => String(caseResult.index) },

@@ -1,3 +1,4 @@
+// @ts-check
 import { caseLabel } from './case-label.js';
 import { isUnsteadyCeiling } from './ceiling-text.js';
 import { sectionsOf } from './sections/index.js';
@@ -309,6 +310,7 @@ const steadyCeiling = ({ ceiling }) => Boolean(ceiling) && !isUnsteadyCeiling(ce
 const ceilingBound = ({ ceiling }) => Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps);
 // A chain with every preset's method left out: what two cases that differ
 // only in their ciphers share.
+/** @param {{ name: string, params?: { [key: string]: unknown } }[]} presets */
 const chainShape = (presets) =>
   JSON.stringify(
     presets.map(({ name, params = {} }) => {

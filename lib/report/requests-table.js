@@ -1,3 +1,4 @@
+// @ts-check
 import { caseLabel } from './case-label.js';
 import { bracketedInterval, levelsText, relativeCell, requestsRankNote } from './ranking.js';
 import { formatFixed } from './units.js';
@@ -12,6 +13,13 @@ import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
 // or marks them up.
 const ms = (value) => formatFixed(value, 2);
 
+/**
+ * A column of the request table: its heading, its side, and its cell of a
+ * case at a rank.
+ * @typedef {{ title: string, align: 'left' | 'right', cell: (caseResult: any, rank: number) => string }} RequestColumn
+ */
+
+/** @type {readonly RequestColumn[]} */
 const COLUMNS = Object.freeze([
   { title: 'Rank', align: 'right', cell: (caseResult, rank) => String(rank) },
   { title: 'Impl', align: 'left', cell: (caseResult) => caseLabel(caseResult) },

@@ -1,3 +1,4 @@
+// @ts-check
 import { readFile } from 'node:fs/promises';
 import { inputError, jsonProblem } from '../errors.js';
 import { isResult, upgradeResult } from '../result.js';

@@ -1,3 +1,4 @@
+// @ts-check
 import { Chalk } from 'chalk';
 import { upgradeCase, upgradeResult } from '../result.js';
 import { caseLabel } from './case-label.js';

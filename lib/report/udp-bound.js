@@ -1,3 +1,4 @@
+// @ts-check
 import { formatBitrate, formatFixed } from './units.js';
 
 // A UDP row that lost more than its loss bound (--max-loss, 1% by

@@ -1,3 +1,4 @@
+// @ts-check
 // Numbers printed the way iperf3 prints them (its unit_snprintf), so a figure
 // in our report reads exactly like the iperf3 output a reader already knows:
 // at most four digits, bytes in 1024 steps, bits in 1000 steps.

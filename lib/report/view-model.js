@@ -1,3 +1,4 @@
+// @ts-check
 import { UNSTABLE_CV, upgradeResult } from '../result.js';
 import { roundsForLevel } from '../statistics/summaries.js';
 import { unsteadyLegend } from './ceiling-text.js';
@@ -31,6 +32,38 @@ import { formatBitrate } from './units.js';
 // and compute none of it again (hyperfine's exporters read one result the
 // same way). Notes and marks are plain text; `tone` says how loud a note
 // is ('plain', 'warn' or 'alarm'), for a printer that can colour it.
+/**
+ * @typedef {import('../contracts.js').CaseResult} CaseResult
+ * @typedef {{ text: string, tone: 'plain' | 'warn' | 'alarm' }} Note
+ * @typedef {{ mark: string, meaning: string }} LegendMark
+ */
+/**
+ * What the text, Markdown and HTML reports say of one result.
+ * @typedef {object} ViewModel
+ * @property {import('../contracts.js').Result} result the result, upgraded to this version
+ * @property {import('./sections/index.js').WorkloadSections} sections its workload's, by `result.workload`
+ * @property {CaseResult[]} ranked measured cases in rank order (bitrate, or cost at a fixed rate)
+ * @property {CaseResult[]} unranked failed and skipped cases, in run order
+ * @property {CaseResult[]} overBound UDP rows that lost more than their bound
+ * @property {CaseResult[]} requests the request workload's cases in rank order
+ * @property {{ reference: { index: number, label: string } | null, byCost: boolean, noiseFloor: import('../contracts.js').NoiseFloor | null | undefined }} context what the ranks are read against
+ * @property {{ caseResult: CaseResult, rank: number, marks: string[], convergence: string }[]} rows each ranked case with its marks
+ * @property {number} measured how many cases measured something
+ * @property {string} title
+ * @property {string | null} interruption why the run is not complete; null when it is
+ * @property {string} headline the disturbed ranking's warning, or ''
+ * @property {string} machine how busy the machine was, or ''
+ * @property {string} runNotes the smoke and warm-up sentences, or ''
+ * @property {{ rankedBy: string, marks: LegendMark[], unsteady: LegendMark | null }} legend what the ranking's figures and marks mean
+ * @property {Note[]} notes the notes under the ranking
+ * @property {Note | null} unstable
+ * @property {string | null} ending 'Done in 5.93s.', how an interrupted run ended, or null while it runs
+ */
+
+/**
+ * @param {object} given a result of any version
+ * @returns {ViewModel}
+ */
 export function reportView(given) {
   const result = upgradeResult(given);
   const { ranked, unranked, overBound } = rankCases(result);
@@ -116,6 +149,11 @@ function rankingLegend(ranked, { byCost, noiseFloor }) {
   };
 }
 
+/**
+ * @param {string | false | null | undefined} text
+ * @param {Note['tone']} [tone]
+ * @returns {Note[]}
+ */
 const note = (text, tone = 'plain') => (text ? [{ text, tone }] : []);
 const counted = (count, one, many) => `${count} ${count === 1 ? one : many}`;
 
@@ -218,6 +256,7 @@ function ceilingNotes(ranked, noiseFloor) {
 
 // As hyperfine warns about outliers: the number is printed, but a reader
 // should not trust its rank. Null when every rank is steady.
+/** @returns {Note | null} */
 function unstableNote(ranked) {
   const unstable = ranked.filter((caseResult) => caseResult.unstable).length;
   if (unstable === 0) return null;

@@ -1,3 +1,4 @@
+// @ts-check
 import { figureFor, sectionsOf } from './sections/index.js';
 
 // What a run measured (its `workload`, docs/result.md) and how: a TCP bulk

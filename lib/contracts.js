@@ -339,13 +339,15 @@
  * another protocol (last only); 'transport' carries the whole chain (after
  * every other preset; transports stack, the last nearest the wire); 'mux'
  * carries many client connections over one of the chain's (at most one,
- * after the address and cipher presets). A transport and a mux have no
- * stages: the relay runs what transport() and multiplex() give. The relay
- * and runner never learn a preset's name.
+ * after the address and cipher presets, or first as the address preset
+ * too: blinksocks-mux, whose one stage names every connection a tunnel).
+ * A transport has no stages and a mux no other: the relay runs what
+ * transport() and multiplex() give. The relay and runner never learn a
+ * preset's name.
  * @typedef {object} Preset
  * @property {string} name
  * @property {string} summary
- * @property {('address' | 'cipher' | 'disguise' | 'transport' | 'mux')[]} roles
+ * @property {string[]} roles any of 'address', 'cipher', 'disguise', 'transport' and 'mux'
  * @property {string[]} [inside] the transports that may carry this one, following it in the chain (ws: ['tls']); a transport without it comes last
  * @property {Record<string, PresetParam>} params
  * @property {(params: object) => { param: string, message: string }[]} [paramsProblems] rules between params
@@ -355,7 +357,7 @@
  * @property {(params: object) => boolean} [needsLegacyProvider]
  * @property {{ problem: (params: object, password: string | Buffer) => string | undefined, generate: (params: object) => string }} [password] for a preset whose key is not any password (SIP022's base64 PSK)
  * @property {(params: object, options: { password: string | Buffer }) => { frame?: object, packet?: object, sessions?: object }} [udp] its UDP form (lib/chain/udp.js): { frame } for an address preset (encode(address, payload), decode(datagram)), { packet } for a cipher (seal(plaintext), open(datagram), overhead), { sessions } for a preset that is the whole form (ss-2022); a chain carries UDP when every preset in it has one
- * @property {(params: object, options: { password: string | Buffer }) => (connection: PresetConnection) => PresetStages} prepare the password is a string, or a Buffer of the bytes given when the key typed is not UTF-8 (lib/cli/raw-argument.js)
+ * @property {(params: object, options: { password: string | Buffer, now?: () => number }) => (connection: PresetConnection) => PresetStages} prepare the password is a string, or a Buffer of the bytes given when the key typed is not UTF-8 (lib/cli/raw-argument.js); now, a clock a known-answer test fixes
  * @property {(params: object, options: { note?: (line: string) => void }) => { accept: (socket: import('node:net').Socket) => unknown, connect: (socket: import('node:net').Socket) => unknown }} [transport] a transport's: the socket the relay server and client then read and write (lib/chain/transport.js)
  * @property {(params: object) => object} [multiplex] a mux's: its frame codec and limits, which the relay's mux client and server run (lib/chain/mux.js)
  */
@@ -395,9 +397,19 @@
  */
 
 /**
- * The settings a run measures with: every RUN_OPTIONS entry by name, as
- * normalizeOptions() read it.
- * @typedef {ReturnType<typeof import('./runner/options.js').normalizeOptions>} RunSettings
+ * The settings a run measures with, as normalizeOptions() reads them
+ * (lib/runner/options.js): what its result records as options, but the
+ * engine before 'auto' chose and the --remote host whole, and what it does
+ * not record.
+ * @typedef {Omit<RecordedOptions, 'casesFile' | 'casesSource' | 'engine' | 'remote'> & RunOnlySettings} RunSettings
+ */
+
+/**
+ * @typedef {object} RunOnlySettings
+ * @property {'auto' | 'iperf3' | 'node' | 'wrk'} engine
+ * @property {{ destination: string, command: string, sshConfig: string | null } | null} remote
+ * @property {number} readyTimeout seconds a process has to say it is ready
+ * @property {number | null} [caseLimit] how many of the selected cases the mode runs
  */
 
 /**

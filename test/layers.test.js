@@ -13,7 +13,8 @@ import { startRelayServer, stopAll } from './support/processes.js';
 // design choice to make on purpose, not an import that slipped in.
 const MAY_IMPORT = {
   'errors.js': [],
-  // The result, event and peer shapes as types (JSDoc imports only): beside them all.
+  // The result, event, workload, preset and peer shapes as types (JSDoc
+  // imports only): beside them all.
   'contracts.js': [],
   'result.js': ['errors.js', 'contracts.js'],
   statistics: ['result.js'],
@@ -22,7 +23,7 @@ const MAY_IMPORT = {
   // 'did you mean ...?' for every name a person types: commands, presets, methods.
   'nearest-name.js': [],
   wire: ['crypto'],
-  presets: ['wire', 'crypto'],
+  presets: ['wire', 'crypto', 'contracts.js'],
   chain: ['presets', 'plain-object.js', 'nearest-name.js'],
   relay: ['chain', 'wire', 'crypto'],
   process: ['errors.js'],
@@ -33,7 +34,7 @@ const MAY_IMPORT = {
   // CPU profiles, perf samples and system call counts of a run's relays.
   profile: ['process', 'errors.js'],
   // What a run measures (bulk, UDP, requests, latency): plan, measure, summarise.
-  workload: ['traffic', 'peers', 'process', 'chain', 'errors.js', 'result.js', 'statistics'],
+  workload: ['traffic', 'peers', 'process', 'chain', 'errors.js', 'result.js', 'statistics', 'contracts.js'],
   runner: [
     'workload',
     'ceiling',
@@ -46,6 +47,7 @@ const MAY_IMPORT = {
     'errors.js',
     'result.js',
     'statistics',
+    'contracts.js',
   ],
   report: ['chain', 'errors.js', 'result.js', 'statistics', 'contracts.js'],
   cli: [

@@ -670,6 +670,7 @@ function readMode(mode = 'default') {
 
 // The options run() and the CLI share, checked once, with their defaults:
 // the mode's, then the built-in ones.
+/** @returns {import('../contracts.js').RunSettings} */
 export function normalizeOptions(options = {}) {
   const preset = MODES[readMode(options.mode ?? undefined)];
   const context = { options, preset };

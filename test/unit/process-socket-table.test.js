@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import test from 'node:test';
-import { inodesIn } from '../../lib/process/socket-table.js';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inodesIn, readListeners } from '../../lib/process/socket-table.js';
 
 // Lines as /proc/net/tcp and /proc/net/udp print them (read off this machine).
 const TCP = [
@@ -23,4 +26,23 @@ test('the socket table: the inodes listening on a port, and nothing for a connec
   assert.deepEqual(inodesIn(TCP, 0x36b9, '0A'), []);
   assert.deepEqual(inodesIn(UDP, 0x36b9, '07'), ['9693821']);
   assert.deepEqual(inodesIn(UDP, 0x36b9, '0A'), []);
+});
+
+test("a TCP table's listeners are read up to the first line in another state, not through every TIME_WAIT after it", async () => {
+  const lines = TCP.split('\n');
+  const timeWait = lines[3];
+  const dir = await mkdtemp(join(tmpdir(), 'cipherbench-table-'));
+  try {
+    const path = join(dir, 'tcp');
+    // 40,000 TIME_WAIT lines, as after a request benchmark: 4 MB.
+    await writeFile(path, [...lines.slice(0, 3), ...Array(40_000).fill(timeWait), lines[4]].join('\n'));
+    const listeners = await readListeners(path);
+    assert.equal(listeners, `${lines.slice(0, 3).join('\n')}\n`);
+    assert.deepEqual(inodesIn(listeners, 0x818b, '0A'), ['9694279']);
+    // A table of listeners alone is read to its end.
+    await writeFile(path, lines.slice(0, 3).join('\n'));
+    assert.equal(await readListeners(path), lines.slice(0, 3).join('\n'));
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

@@ -132,6 +132,22 @@ describe('UDP sessions in the mux server under hostile frames', () => {
     await assertSaid(server, /mux UDP session 2: refused target 192\.0\.2\.1:9/);
   });
 
+  // Datagrams cost the server a send each, like any UDP it relays: a
+  // flood of them to a port where nothing listens is carried and dropped
+  // by the kernel, and the tunnel goes on serving.
+  test('a flood of 5,000 datagrams to a closed port: the tunnel goes on', { timeout: 15_000 }, async () => {
+    const closed = dgram.createSocket('udp4');
+    await new Promise((resolve) => closed.bind(0, '127.0.0.1', resolve));
+    const nowhere = { host: '127.0.0.1', port: closed.address().port };
+    await new Promise((resolve) => closed.close(resolve));
+    const tunnel = openTunnel(server.port);
+    tunnel.write(udpNew(1, nowhere), ...Array.from({ length: 5000 }, () => keep(1, Buffer.from('x'))));
+    tunnel.write(udpNew(2, echoAt(), Buffer.from('after')));
+    await tunnel.next((each) => each.id === 2 && each.data.toString() === 'after', 10_000);
+    assert.ok(!tunnel.socket.destroyed);
+    tunnel.socket.destroy();
+  });
+
   const refusals = [
     {
       label: 'a datagram over 8,192 bytes',

@@ -56,6 +56,7 @@ export async function run(options = {}) {
   const plan = await planRun(options);
   const { settings, workload } = plan;
   const { signal } = options;
+  /** @type {(event: import('../contracts.js').RunEvent) => void} */
   const emit = options.onEvent ?? (() => {});
   const started = performance.now();
   const { result, located, remote } = await startResult(plan);

@@ -72,6 +72,7 @@ ${view.sections.ranking.map((section) => RANKING_SECTIONS[section](view)).join('
 // Each section a workload's ranking may name (sections/), as HTML: the
 // bitrate's table, chart and latency; the requests' table, which carries
 // the disturbed headline when no bitrate ranking above it did.
+/** @type {Readonly<Record<string, (view: import('./view-model.js').ViewModel) => string>>} */
 const RANKING_SECTIONS = Object.freeze({
   bitrate: (view) =>
     view.ranked.length > 0

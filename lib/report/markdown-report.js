@@ -27,6 +27,7 @@ export function formatMarkdownReport(given) {
 }
 
 // Each section a workload's ranking may name (sections/), as Markdown.
+/** @type {Readonly<Record<string, (view: import('./view-model.js').ViewModel) => string[]>>} */
 const RANKING_SECTIONS = Object.freeze({ bitrate: rankingTable, requests: requestsTable });
 
 function rankingTable({ ranked, rows, context, legend, runNotes }) {

@@ -145,6 +145,7 @@ export function formatRanking(given, { color = false } = {}) {
 }
 
 // Each section a workload's ranking may name (sections/), laid out as text.
+/** @type {Readonly<Record<string, (view: import('./view-model.js').ViewModel, paint: import('chalk').ChalkInstance, rankWidth: number) => string[]>>} */
 const RANKING_SECTIONS = Object.freeze({
   bitrate: (view, paint, rankWidth) => view.rows.map((row) => rankLine(row, view, paint, rankWidth)),
   requests: (view) => requestRanking(view),
@@ -152,6 +153,7 @@ const RANKING_SECTIONS = Object.freeze({
 
 // Each section a workload's case block may name (sections/), as lines
 // under the block's title; a figure the case does not have gives none.
+/** @type {Readonly<Record<string, (caseResult: import('../contracts.js').CaseResult, paint: import('chalk').ChalkInstance) => string[]>>} */
 const CASE_SECTIONS = Object.freeze({
   transfer: (caseResult, paint) => [
     'Interval         Transfer     Bitrate',

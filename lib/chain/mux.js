@@ -6,3 +6,7 @@ export function prepareMux(chain) {
   const entry = chain.find((candidate) => presetNamed(candidate.name)?.multiplex);
   return entry ? presetNamed(entry.name).multiplex(entry.params ?? {}) : null;
 }
+
+// Whether the chain's multiplexing carries UDP sessions (Mux.Cool's network
+// 2; blinksocks' mux carries none).
+export const muxCarriesUdp = (chain) => prepareMux(chain)?.udpNetwork !== undefined;

@@ -1,5 +1,5 @@
 import { presetNamed } from '../presets/index.js';
-import { prepareMux } from './mux.js';
+import { muxCarriesUdp } from './mux.js';
 
 // A chain's UDP form, when every preset in it has one (presets/registry.js,
 // `udp`): the address preset frames each datagram, the cipher presets seal
@@ -7,7 +7,7 @@ import { prepareMux } from './mux.js';
 // whole form with sessions of its own. A multiplexing chain carries UDP as
 // sessions in its tunnels (Mux.Cool's network 2), whatever its presets.
 export const chainHasUdp = (chain) =>
-  prepareMux(chain) !== null || chain.every((entry) => typeof presetNamed(entry.name)?.udp === 'function');
+  muxCarriesUdp(chain) || chain.every((entry) => typeof presetNamed(entry.name)?.udp === 'function');
 
 // 'obfs-http carries TCP only': what a message refusing --udp says of a chain.
 export function withoutUdpPhrase(chain) {
@@ -26,7 +26,7 @@ export function withoutUdpPhrase(chain) {
 // A multiplexing chain's datagrams ride its tunnels (relay/udp/over-mux.js):
 // its form is only { overhead: 0 }, nothing added to a datagram on the wire.
 export function prepareUdpChain(chain, { password }) {
-  if (prepareMux(chain)) return { overhead: 0 };
+  if (muxCarriesUdp(chain)) return { overhead: 0 };
   const forms = chain.map((entry) => presetNamed(entry.name).udp(entry.params ?? {}, { password }));
   const whole = forms.find((form) => form.sessions);
   if (whole) return whole.sessions;

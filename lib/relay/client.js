@@ -47,6 +47,8 @@ export async function startRelayClient({
   const mux = prepareMux(presets);
   const pool = mux && createMuxPool({ mux, dial: dialServer, createPipeline, log });
   const dial = pool ? pool.session : dialServer;
+  // Where UDP rides the tunnels too (Mux.Cool's UDP sessions).
+  const udpPool = pool && mux.udpNetwork !== undefined ? pool : null;
 
   // The chain's two directions for one stream to `target` over `upstream`:
   // what the inbound writes goes out encoded; what comes back is decoded
@@ -92,7 +94,7 @@ export async function startRelayClient({
       password,
       presets,
       log,
-      muxPool: pool,
+      muxPool: udpPool,
     });
   const accept = INBOUNDS[inbound]({ forward, auth: inboundAuth, dial, open, splice, associate, queues, log });
   const listener = net.createServer(SERVER_SOCKET_OPTIONS, (local) => {
@@ -105,7 +107,7 @@ export async function startRelayClient({
   return {
     ...relay,
     // The UDP port forward beside it rides the same tunnels (udp/over-mux.js).
-    muxPool: pool,
+    muxPool: udpPool,
     stats: () => ({ ...(associate ? { udp: associate.stats() } : {}), ...(pool ? { mux: pool.stats() } : {}) }),
     close() {
       associate?.close();

@@ -1,4 +1,4 @@
-import { prepareMux } from '../../chain/mux.js';
+import { muxCarriesUdp } from '../../chain/mux.js';
 import { prepareUdpChain } from '../../chain/udp.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { formatEndpoint } from '../endpoint.js';
@@ -26,7 +26,7 @@ export async function startUdpRelayServer(options) {
   const { timeoutMs = DEFAULT_UDP_TIMEOUT_MS, maxAssociations = DEFAULT_MAX_ASSOCIATIONS } = options;
   // A multiplexing chain's UDP comes as sessions in its tunnels
   // (mux-server.js), which the TCP relay serves: no UDP port to open.
-  if (prepareMux(presets)) {
+  if (muxCarriesUdp(presets)) {
     log.info('udp: carried in the mux tunnels of the TCP port');
     return { address: listen, stats: () => ({}), close: () => Promise.resolve() };
   }

@@ -21,28 +21,14 @@ function reportCommandFlags() {
 }
 
 test('the report command has a flag for every exporter, and --no-color for the coloured one, nothing else', () => {
-  assert.deepEqual(reportCommandFlags(), [
-    '--text',
-    '--json <file>',
-    '--markdown <file>',
-    '--html <file>',
-    '--no-color',
-  ]);
-  assert.deepEqual(
-    reportCommandFlags().slice(0, -1),
-    EXPORTERS.map((exporter) => exporter.flag),
-  );
+  assert.deepEqual(reportCommandFlags(), [...EXPORTERS.map((exporter) => exporter.flag), '--no-color']);
 });
 
-test('the run command writes every exporter that says what it does there, with the same flag', () => {
+test('the run command has the flag of every exporter that says what it does there', () => {
   const runFlags = REPORT_OPTIONS.flatMap((option) => option.cli.map((cli) => cli.flags));
-  for (const exporter of EXPORTERS.filter((candidate) => candidate.onRun)) {
-    assert.ok(runFlags.includes(exporter.flag), exporter.flag);
-  }
-  assert.deepEqual(
-    EXPORTERS.filter((exporter) => exporter.onRun).map((exporter) => exporter.name),
-    ['markdown', 'html'],
-  );
+  const onRun = EXPORTERS.filter((exporter) => exporter.onRun);
+  assert.ok(onRun.length > 0);
+  for (const exporter of onRun) assert.ok(runFlags.includes(exporter.flag), exporter.flag);
 });
 
 test("writeExports prints each asked-for format with its exporter's printer, '-' to stdout, in the table's order", async () => {

@@ -98,7 +98,8 @@ describe('UDP over Mux.Cool, wire compatibility', () => {
       echo ??= await startUdpEchoServer();
       t.after(stopAll);
       const presets = [address, { name: 'mux', params: { concurrency: CONCURRENCY } }];
-      const ourServer = await startRelayServer({ key: KEY, presets, extra: ['--log-level', 'debug'] });
+      // --udp as `run --udp` starts it: with mux, no UDP port of its own.
+      const ourServer = await startRelayServer({ key: KEY, presets, extra: ['--udp', '--log-level', 'debug'] });
       const [theirClientPort] = await freePorts(1);
       await startPeer(
         program,
@@ -108,6 +109,7 @@ describe('UDP over Mux.Cool, wire compatibility', () => {
         theirClientPort,
       );
       await assertCarriedBySocks5(echo, theirClientPort, `${program} -> ours`);
+      assert.match(ourServer.output, /udp: carried in the mux tunnels of the TCP port/);
       assert.match(ourServer.output, new RegExp(`mux UDP session \\d+ to 127\\.0\\.0\\.1:${echo.port}`));
     });
 

@@ -1,5 +1,5 @@
 // @ts-check
-import { axisUnit, escape, niceTicks, round } from './chart.js';
+import { escape, niceTicks, round } from './chart.js';
 import { PAGE_STYLE } from './html-report.js';
 import { formatFixed } from './units.js';
 import { figureFor } from './sections/index.js';
@@ -105,7 +105,7 @@ function historyScale(measured, runs, figure) {
         ? (PLOT_LEFT + PLOT_RIGHT) / 2
         : PLOT_LEFT + ((time - first) / (last - first)) * (PLOT_RIGHT - PLOT_LEFT),
     y: (value) => plotBottom - (value / scaleMax) * (plotBottom - plotTop),
-    axis: figure.kind === 'requests' ? { unit: 'req/s', format: String } : axisUnit(scaleMax, ticks[1] - ticks[0]),
+    axis: figure.axis(scaleMax, ticks[1] - ticks[0]),
   };
 }
 

@@ -1,10 +1,12 @@
 // @ts-check
+import { axisUnit } from '../chart.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from '../units.js';
 
 /**
  * The figure a workload's cases are compared and charted by: its title,
  * its value in one ok run, its summary over the runs (median, min, max),
- * and how to print a value, alone or in another value's unit.
+ * how to print a value, alone or in another value's unit, and a chart's
+ * axis up to scaleMax in ticks of step: its unit and each tick's label.
  * @typedef {object} Figure
  * @property {'bitrate' | 'requests'} kind
  * @property {string} title
@@ -12,6 +14,7 @@ import { formatBitrate, formatBitrateIn, formatFixed } from '../units.js';
  * @property {(caseResult: any) => FigureSummary | null | undefined} summary
  * @property {(value: number) => string} format
  * @property {(value: number, unitOf: number) => string} formatIn
+ * @property {(scaleMax: number, step: number) => { unit: string, format: (tick: number) => string }} axis
  */
 /**
  * @typedef {{ median: number, min: number, max: number, cv: number | null, low: number | null, high: number | null }} FigureSummary
@@ -33,6 +36,7 @@ export const BITRATE_FIGURE = Object.freeze({
     },
   format: formatBitrate,
   formatIn: formatBitrateIn,
+  axis: axisUnit,
 });
 
 /** @type {Figure} */
@@ -51,4 +55,5 @@ export const REQUESTS_FIGURE = Object.freeze({
     },
   format: (value) => `${formatFixed(value, 0)} req/s`,
   formatIn: (value) => formatFixed(value, 0),
+  axis: () => ({ unit: 'req/s', format: String }),
 });

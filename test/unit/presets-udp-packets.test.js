@@ -273,3 +273,12 @@ test('chains with presets that have no UDP form have no UDP form', () => {
   assert.ok(!chainHasUdp([...aeadChain('aes-256-gcm'), { name: 'obfs-http' }]));
   assert.ok(!chainHasUdp([{ name: 'v2ray-vmess', params: { id: '00000000-0000-0000-0000-000000000000' } }]));
 });
+
+// Mux.Cool carries UDP as sessions in the chain's tunnels, whatever the
+// presets before it; nothing is added to a datagram on the wire.
+test('a chain with mux has a UDP form: its tunnels', () => {
+  const vmess = { name: 'v2ray-vmess', params: { id: '00000000-0000-0000-0000-000000000000' } };
+  assert.ok(chainHasUdp([vmess, { name: 'mux' }]));
+  assert.ok(chainHasUdp([...aeadChain('aes-256-gcm'), { name: 'mux' }]));
+  assert.deepEqual(prepareUdpChain([vmess, { name: 'mux' }], { password: 'x' }), { overhead: 0 });
+});

@@ -116,6 +116,14 @@ describe('UDP sessions in the mux server under hostile frames', () => {
     tunnel.socket.destroy();
   });
 
+  test('a target by name is looked up, and its replies come back', async () => {
+    const tunnel = openTunnel(server.port);
+    tunnel.write(udpNew(1, { host: 'localhost', port: target.port }, Buffer.from('by name')));
+    const reply = await tunnel.next((each) => `${each.data}` === 'by name');
+    assert.deepEqual(reply.target, echoAt());
+    tunnel.socket.destroy();
+  });
+
   test('a datagram to a refused address is dropped, the session goes on; a refused New is ended', async () => {
     const tunnel = openTunnel(server.port);
     tunnel.write(

@@ -19,10 +19,12 @@ import { closeUdp, createUdpSocket, udpType } from './udp/socket.js';
 // global id for the next tunnel that names it; here a session's socket
 // lives and dies with it.
 export const MOST_DATAGRAM_BYTES = 8 * 1024;
-// Addresses one session may send to: each is a name looked up or an
-// address remembered.
+// Addresses one session may send to, each remembered for its replies.
 const MOST_PEERS = 64;
-// Datagrams held while a name is looked up.
+// Names one session may have looked up (each a lookup on libuv's threads,
+// which a client naming a new one a datagram would keep busy), and the
+// datagrams it holds, in all, while lookups are under way.
+const MOST_NAMES = 16;
 const MOST_WAITING = 16;
 
 // `check(address)` throws protocolError for a target the server refuses;
@@ -36,6 +38,7 @@ export function openUdpSession({ id, target, check, reply, full, ended, idleMs, 
   // host|port of every address sent to, and names already looked up.
   const peers = new Set();
   const names = new Map();
+  let waiting = 0;
   const dropped = { refused: 0, strangers: 0, full: 0, large: 0 };
   let held = [];
   let heldBytes = 0;
@@ -103,25 +106,24 @@ export function openUdpSession({ id, target, check, reply, full, ended, idleMs, 
     }
     const name = names.get(address.host);
     if (name?.address) return sendTo(address, name.address, datagram);
-    if (name) {
-      if (name.waiting.length < MOST_WAITING) name.waiting.push([address, datagram]);
-      return;
-    }
-    if (names.size >= MOST_PEERS) {
+    if (name?.failed || waiting >= MOST_WAITING || (!name && names.size >= MOST_NAMES)) {
       dropped.refused += 1;
       return;
     }
-    const entry = { address: null, waiting: [[address, datagram]] };
+    waiting += 1;
+    if (name) return name.waiting.push([address, datagram]);
+    const entry = { address: null, failed: false, waiting: [[address, datagram]] };
     names.set(address.host, entry);
     dns.lookup(address.host, { family: type === 'udp6' ? 6 : 4 }, (error, found) => {
+      waiting -= entry.waiting.length;
       if (error) {
         log.debug(`${label}: mux UDP session ${id}: ${address.host}: ${error.message}`);
         dropped.refused += entry.waiting.length;
-        entry.waiting = [];
-        return;
+        entry.failed = true;
+      } else {
+        entry.address = found;
+        for (const [each, data] of entry.waiting) sendTo(each, found, data);
       }
-      entry.address = found;
-      for (const [each, data] of entry.waiting) sendTo(each, found, data);
       entry.waiting = [];
     });
   };

@@ -45,13 +45,20 @@ export function openUdpSession({ id, target, check, reply, full, ended, idleMs, 
   let over = false;
   let idleTimer = null;
 
+  // The idle timer is set again only when it fires, not at every
+  // datagram: a timer a datagram would cost more than the datagram.
+  let lastSeen = performance.now();
   const touch = () => {
-    clearTimeout(idleTimer);
+    lastSeen = performance.now();
+  };
+  const watchIdle = (ms) => {
     idleTimer = setTimeout(() => {
+      const quiet = performance.now() - lastSeen;
+      if (quiet < idleMs) return watchIdle(idleMs - quiet);
       log.debug(`${label}: mux UDP session ${id}: idle for ${idleMs} ms`);
       close();
       ended(false);
-    }, idleMs).unref();
+    }, ms).unref();
   };
 
   socket.on('message', (data, from) => {
@@ -139,9 +146,8 @@ export function openUdpSession({ id, target, check, reply, full, ended, idleMs, 
       log.debug(`${label}: mux UDP session ${id}: dropped ${lost.map(([why, count]) => `${count} ${why}`).join(', ')}`);
   };
 
-  touch();
+  watchIdle(idleMs);
   return {
-    udp: true,
     // A piece of the current frame's datagram.
     data(piece) {
       heldBytes += piece.length;

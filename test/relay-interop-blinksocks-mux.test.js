@@ -1,8 +1,12 @@
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
+import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
 import '../lib/presets/index.js';
 import { BLINKSOCKS_MUX_TARGET, encodeFrame, STATUS } from '../lib/wire/blinksocks-mux.js';
 import { blinksocksPreset } from './support/blinksocks-pair.js';
@@ -21,9 +25,9 @@ import { startRelayClient, startRelayServer, stopAll } from './support/processes
 // ss-aead-cipher] with mux on): CONNECTIONS client connections at once,
 // SIZE each way each, SHA-256 checked at the echo target and back, over
 // fewer tunnel connections, counted by a forwarder in front of each server.
-// Ours to its server over tcp and over ws; its client to ours over tcp
-// (its ws client sends unmasked frames, which our server refuses:
-// relay-interop-blinksocks-ws.test.js).
+// Ours to its server over tcp, ws and tls; its client to ours over tcp
+// and tls (its ws client sends unmasked frames, which our server refuses:
+// relay-interop-blinksocks-ws.test.js; its mux does not run over wss).
 //
 // Its server keeps only the last data frame that comes for a session before
 // the session's target connects (relay-interop-blinksocks-ws.test.js pins
@@ -40,7 +44,9 @@ const GCM = { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } };
 const THEIRS = [{ name: 'ss-base' }, GCM];
 const OURS = [{ name: 'blinksocks-mux', params: { concurrency: CONCURRENCY } }, GCM];
 
-async function assertCarriedAtOnce(echo, port, label) {
+// `beforeFarEnd` runs once every byte is back, before the echo target's
+// connections are awaited closed.
+async function assertCarriedAtOnce(echo, port, label, beforeFarEnd = async () => {}) {
   const before = echo.received.length;
   const results = await Promise.all(
     Array.from({ length: CONNECTIONS }, () =>
@@ -51,6 +57,7 @@ async function assertCarriedAtOnce(echo, port, label) {
     assert.equal(bytesBack, SIZE, `${label}: bytes back`);
     assert.equal(returned, sent, `${label}: data came back changed`);
   }
+  await beforeFarEnd(echo.received.slice(before));
   const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
   assert.deepEqual(
     farEnd.map((record) => record.sha256).sort(),
@@ -61,21 +68,31 @@ async function assertCarriedAtOnce(echo, port, label) {
 
 describe("blinksocks 3.3.0's mux wire compatibility", () => {
   let echo;
+  const made = { folder: mkdtempSync(path.join(tmpdir(), 'cipherbench-blinksocks-mux-')) };
+  made.tls = writeCertificateFiles(made.folder);
   after(async () => {
     await stopAll();
     await echo?.close();
     removeBlinksocksFolders();
+    rmSync(made.folder, { recursive: true, force: true });
   });
 
-  const ways = [
-    { transport: 'tcp', ours: OURS },
-    { transport: 'ws', ours: [...OURS, { name: 'ws', params: { path: PATH } }] },
-  ];
-  for (const { transport, ours } of ways) {
+  // Our chain for blinksocks' service scheme, as a client (trusting the
+  // certificate it serves) or as a server (serving it).
+  const ourChain = (transport, role) => {
+    if (transport === 'ws') return [...OURS, { name: 'ws', params: { path: PATH } }];
+    if (transport === 'tls')
+      return [...OURS, { name: 'tls', params: role === 'client' ? { ca: made.tls.cert } : made.tls }];
+    return OURS;
+  };
+  const serviceOf = (transport) =>
+    transport === 'ws' ? { transport, path: PATH } : transport === 'tls' ? { transport, tls: made.tls } : {};
+
+  for (const transport of ['tcp', 'ws', 'tls']) {
     test(`ours -> blinksocks server, mux over ${transport}`, { timeout: 60_000 }, async (t) => {
       if (!requireBlinksocks(t)) return;
       echo ??= await startEchoServer();
-      const service = transport === 'ws' ? { transport, path: PATH } : {};
+      const service = serviceOf(transport);
       const server = await startBlinksocksServer({ key: KEY, presets: THEIRS, mux: true, ...service });
       const forwarder = await countingForwarder(server.port);
       t.after(async () => {
@@ -86,7 +103,7 @@ describe("blinksocks 3.3.0's mux wire compatibility", () => {
         serverPort: forwarder.port,
         forwardPort: echo.port,
         key: KEY,
-        presets: ours,
+        presets: ourChain(transport, 'client'),
       });
       await assertCarriedAtOnce(echo, client.port, `ours -> blinksocks over ${transport}`);
       assert.ok(forwarder.accepted >= 1, 'a tunnel connection');
@@ -97,30 +114,44 @@ describe("blinksocks 3.3.0's mux wire compatibility", () => {
     });
   }
 
-  test('blinksocks client -> ours, mux over tcp', { timeout: 60_000 }, async (t) => {
-    if (!requireBlinksocks(t)) return;
-    echo ??= await startEchoServer();
-    const server = await startRelayServer({ key: KEY, presets: OURS });
-    const forwarder = await countingForwarder(server.port);
-    t.after(async () => {
-      await stopAll();
-      await forwarder.close();
+  for (const transport of ['tcp', 'tls']) {
+    test(`blinksocks client -> ours, mux over ${transport}`, { timeout: 60_000 }, async (t) => {
+      if (!requireBlinksocks(t)) return;
+      echo ??= await startEchoServer();
+      const server = await startRelayServer({ key: KEY, presets: ourChain(transport, 'server') });
+      const forwarder = await countingForwarder(server.port);
+      t.after(async () => {
+        await stopAll();
+        await forwarder.close();
+      });
+      const client = await startBlinksocksClient({
+        key: KEY,
+        presets: THEIRS,
+        serverPort: forwarder.port,
+        forwardPort: echo.port,
+        mux: true,
+        muxConcurrency: THEIR_TUNNELS,
+        ...serviceOf(transport),
+      });
+      // Its client sends no Close for a session whose connection ends while
+      // the tunnel has bytes queued (its MuxOutbound waits for a drain that
+      // never comes): over tls 2 to 5 of 8 targets stay open, its own pair
+      // too (docs/notes/mux.md). They close when its tunnels do, so it is
+      // stopped first, over tcp too, where the same can happen.
+      const stopClient = async (records) => {
+        const open = records.filter((record) => record.sha256 === null).length;
+        t.diagnostic(`${open} of ${records.length} targets open before blinksocks' client stopped`);
+        client.child.kill('SIGTERM');
+        await client.child.exited;
+      };
+      await assertCarriedAtOnce(echo, client.port, `blinksocks -> ours over ${transport}`, stopClient);
+      assert.ok(forwarder.accepted >= 1, 'a tunnel connection');
+      assert.ok(
+        forwarder.accepted <= THEIR_TUNNELS,
+        `${CONNECTIONS} client connections took ${forwarder.accepted} tunnel connections`,
+      );
     });
-    const client = await startBlinksocksClient({
-      key: KEY,
-      presets: THEIRS,
-      serverPort: forwarder.port,
-      forwardPort: echo.port,
-      mux: true,
-      muxConcurrency: THEIR_TUNNELS,
-    });
-    await assertCarriedAtOnce(echo, client.port, 'blinksocks -> ours');
-    assert.ok(forwarder.accepted >= 1, 'a tunnel connection');
-    assert.ok(
-      forwarder.accepted <= THEIR_TUNNELS,
-      `${CONNECTIONS} client connections took ${forwarder.accepted} tunnel connections`,
-    );
-  });
+  }
 
   // Its server bounds nothing ours refuses (relay-hostile-blinksocks-mux.
   // test.js): one tunnel opens a target for each of 200 sessions, over the

@@ -129,6 +129,15 @@ describe('the mux server under hostile frames', () => {
       line: /over 64 frames in a row carried nothing/,
     },
     {
+      label: 'a flood of Keep frames whose data is 0 bytes',
+      frames: () => [
+        frame({ id: 1, status: STATUS.new, target: target() }),
+        ...Array.from({ length: 65 }, () => frame({ id: 1, status: STATUS.keep, data: Buffer.alloc(0) })),
+      ],
+      reached: 1,
+      line: /over 64 frames in a row carried nothing/,
+    },
+    {
       label: 'a frame of unknown status',
       frames: () => [Buffer.from([0, 4, 0, 1, 9, 0])],
       reached: 0,

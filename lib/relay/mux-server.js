@@ -193,9 +193,13 @@ export function serveMux({
       );
   };
 
+  // Whether the frame being read carried a byte: a Keep frame announcing
+  // data of length 0 carries nothing, as a Keep frame without data.
+  let carried = false;
   const reader = mux.createFrameReader({
     onFrame(frame) {
       const { id } = frame;
+      carried = false;
       if (frame.status === status.keepAlive) return counted(frame);
       if (frame.status === status.new) {
         if (open.has(id) || (!randomIds && seen.has(id)))
@@ -215,6 +219,7 @@ export function serveMux({
     },
     onData(frame, piece) {
       if (frame.status !== status.new && frame.status !== status.keep) return;
+      carried = true;
       emptyInARow = 0;
       const session = open.get(frame.id);
       if (!session) return;
@@ -237,6 +242,7 @@ export function serveMux({
       }
     },
     onFrameEnd(frame) {
+      if (frame.status === status.keep && frame.hasData && !carried) counted(frame);
       open.get(frame.id)?.udp?.frameEnd(frame);
     },
   });

@@ -12,7 +12,7 @@ test('the embedded wasm is exactly what ws-mask.wat compiles to (npm run build:w
   assert.deepEqual(Buffer.from(WS_MASK_WASM, 'base64'), await compileWat(WASM_SOURCES.wsMask.wat));
 });
 
-test("RFC 6455 5.7's masked \"Hello\"", () => {
+test('RFC 6455 5.7\'s masked "Hello"', () => {
   const bytes = Buffer.from('Hello');
   applyMask(bytes, Buffer.from('37fa213d', 'hex'));
   assert.equal(bytes.toString('hex'), '7f9f4d5158');

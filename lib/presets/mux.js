@@ -23,7 +23,9 @@ function placement(chain, index) {
   const roles = chain.map((entry) => presetNamed(entry.name).roles);
   const before = roles.slice(0, index);
   const after = roles.slice(index + 1).filter((own) => !own.includes('mux'));
-  if (before.some((own) => own.includes('mux'))) return 'a second mux: a chain multiplexes once';
+  // blinksocks-mux multiplexes too, wherever it stands (its own line says where).
+  const otherMux = (own, i) => own.includes('mux') && (i < index || own.includes('address'));
+  if (roles.some((own, i) => i !== index && otherMux(own, i))) return 'a second mux: a chain multiplexes once';
   const fits =
     before.length > 0 &&
     before.every((own) => own.some((role) => BEFORE_ROLES.includes(role))) &&

@@ -27,8 +27,10 @@ function placement(chain, index) {
   // A mux after it says itself that a chain multiplexes once (presets/mux.js).
   const addresses = others.filter((entry) => roles(entry).includes('address'));
   if (index === 0 && addresses.length === 0) return undefined;
-  // blinksocks drops every address preset under mux, v2ray-vmess too.
-  const order = ['blinksocks-mux', ...others.filter((entry) => !addresses.includes(entry)).map(({ name }) => name)];
+  // blinksocks drops every address preset under mux, v2ray-vmess too; a
+  // chain multiplexes once.
+  const kept = others.filter((entry) => !addresses.includes(entry) && !roles(entry).includes('mux'));
+  const order = ['blinksocks-mux', ...kept.map(({ name }) => name)];
   const why = addresses.length
     ? `in the address preset's place (blinksocks drops ${addresses.map(({ name }) => name).join(' and ')} under mux: true)`
     : "in the address preset's place, first";

@@ -131,6 +131,10 @@ test("blinksocks-mux in a chain: first, in the address preset's place", () => {
     "presets[1].name: blinksocks-mux carries each session's target, in the address preset's place, first; in order: blinksocks-mux, ss-aead-cipher",
   ]);
   assert.deepEqual(messages([MUX, GCM, { name: 'mux' }]), ['presets[2].name: a second mux: a chain multiplexes once']);
+  assert.deepEqual(messages([{ name: 'mux' }, MUX, GCM]), [
+    "presets[1].name: blinksocks-mux carries each session's target, in the address preset's place, first; in order: blinksocks-mux, ss-aead-cipher",
+    'presets[0].name: a second mux: a chain multiplexes once',
+  ]);
   assert.match(messages([{ name: 'blinksocks-mux', params: { concurrency: 0 } }, GCM])[0], /from 1 to 1024/);
 });
 

@@ -1,4 +1,5 @@
 import { isProtocolError } from '../wire/protocol-error.js';
+import { createSocketList } from './socket-list.js';
 import { LINGER_MS, resetSocket } from './reset-socket.js';
 
 // How often a socket that has sent its FIN is checked for a later reset.
@@ -16,18 +17,18 @@ const HOLDS_NOTHING = { held: () => 0, whenReleased: (callback) => callback() };
 // reports that reset (EPIPE/ECONNRESET) and puts nothing on the wire.
 // One timer checks every such socket of the process, not one per socket:
 // each connection half-closes two, most for a moment before they close.
-const halfClosed = new Set();
+const halfClosed = createSocketList();
 let halfClosedCheck = null;
 function checkHalfClosed() {
-  for (const socket of halfClosed) if (socket.writable) socket.write(NOTHING);
+  for (const socket of halfClosed.items()) if (socket.writable) socket.write(NOTHING);
   if (halfClosed.size > 0) return;
   clearInterval(halfClosedCheck);
   halfClosedCheck = null;
 }
 function watchAfterFin(socket) {
   if (socket.destroyed) return;
-  halfClosed.add(socket);
-  socket.once('close', () => halfClosed.delete(socket));
+  const node = halfClosed.add(socket);
+  socket.once('close', () => halfClosed.remove(node));
   halfClosedCheck ??= setInterval(checkHalfClosed, HALF_CLOSED_CHECK_MS).unref();
 }
 

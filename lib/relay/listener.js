@@ -1,18 +1,15 @@
+import { createSocketList } from './socket-list.js';
 import { resetSocket } from './reset-socket.js';
 import { setAcceptedSocketOptions } from './socket-options.js';
 
 // What both relay roles share: a set of live sockets, and a listen() that
 // reports the bound address and can close everything it opened.
 export function createSocketSet() {
-  const sockets = new Set();
-  // One listener for every socket of the set, not a closure each.
-  const forget = function () {
-    sockets.delete(this);
-  };
+  const sockets = createSocketList();
   return {
     add(socket) {
-      sockets.add(socket);
-      socket.on('close', forget);
+      const node = sockets.add(socket);
+      socket.on('close', () => sockets.remove(node));
       return socket;
     },
     get size() {
@@ -21,7 +18,7 @@ export function createSocketSet() {
     // A relay that stops (SIGTERM, SIGINT) resets what it carries: an
     // application whose download was cut must not see a clean end.
     resetAll() {
-      for (const socket of sockets) resetSocket(socket);
+      for (const socket of sockets.items()) resetSocket(socket);
     },
   };
 }

@@ -8,6 +8,7 @@ import { resetSocket } from './reset-socket.js';
 import { formatEndpoint, peerLabel } from './endpoint.js';
 import { isLoopbackHost } from './loopback.js';
 import { createSocketSet, listen as listenOn } from './listener.js';
+import { createSocketList } from './socket-list.js';
 import { serveMux } from './mux-server.js';
 import { createSaltFilter, SERVER_FILTER } from './salt-filter.js';
 import { connectCorked, SERVER_SOCKET_OPTIONS } from './socket-options.js';
@@ -68,7 +69,8 @@ export async function startRelayServer({
   };
   const { sockets } = served;
   const server = net.createServer(SERVER_SOCKET_OPTIONS, (socket) => {
-    if (served.cap.admit(socket)) serve(socket, served);
+    const place = served.cap.admit(socket);
+    if (place) serve(socket, served, place);
   });
 
   const listening = await listenOn(server, listen, sockets, log);
@@ -94,39 +96,39 @@ export async function startRelayServer({
 // connections, under any transport.
 function connectionCap({ maxConnections, counts, log }) {
   let clientsOpen = 0;
-  const handshaking = new Set();
+  const handshaking = createSocketList();
   return {
-    // Whether `socket` may be served; it is reset when not.
+    // `socket`'s place among the connections in their handshake, to pass
+    // to named(), or null when it may not be served: it is reset then.
     admit(socket) {
       if (clientsOpen >= maxConnections) {
-        const [oldest] = handshaking;
+        const oldest = handshaking.shift();
         if (!oldest) {
           counts.dropped += 1;
           log.debug(
             `refused a connection over --max-connections ${maxConnections}: every connection has named its target`,
           );
           resetSocket(socket);
-          return false;
+          return null;
         }
         counts.displaced += 1;
         log.debug(
           `${oldest.remoteAddress}:${oldest.remotePort}: reset to make room under --max-connections ${maxConnections}`,
         );
-        handshaking.delete(oldest);
         resetSocket(oldest);
       }
       clientsOpen += 1;
-      handshaking.add(socket);
+      const place = handshaking.add(socket);
       socket.once('close', () => {
         clientsOpen -= 1;
-        handshaking.delete(socket);
+        handshaking.remove(place);
       });
-      return true;
+      return place;
     },
     // The connection named its target (or was diverted): no longer one to
     // make room with.
-    named(socket) {
-      handshaking.delete(socket);
+    named(place) {
+      handshaking.remove(place);
     },
   };
 }
@@ -135,7 +137,7 @@ function connectionCap({ maxConnections, counts, log }) {
 // a target, the client has a handler of its own and no target socket
 // exists, so hostile connections, most of which never get that far, cost
 // one socket, not two. `served` is what the server's connections share.
-function serve(socket, served) {
+function serve(socket, served, place) {
   const { createPipeline, transport, mux, salts, sockets, queues, cap } = served;
   const { counts, allowRemote, handshakeTimeoutMs, idleTimeoutMs, log } = served;
   sockets.add(socket);
@@ -170,7 +172,7 @@ function serve(socket, served) {
   // place to make room with, and the handshake's handlers off.
   const endHandshake = () => {
     clearTimeout(handshakeTimer);
-    cap.named(socket);
+    cap.named(place);
     client.off('data', onHandshakeData);
     client.off('end', onEarlyEnd);
     client.off('error', onEarlyError);

@@ -1,4 +1,5 @@
 import net from 'node:net';
+import { createSocketList } from './socket-list.js';
 
 // Options every relay socket shares. Half-close is passed on (see bridge.js),
 // Nagle is off, so small records are not delayed, and TCP keep-alive after
@@ -57,17 +58,14 @@ const connectOptions = ({ host, port }) => ({
 // request, while a connection idle from its start still sends its first
 // probe within 15 + 5 s.
 const KEEP_ALIVE_SWEEP_MS = 5_000;
-const awaitingKeepAlive = new Set();
+const awaitingKeepAlive = createSocketList();
 let sweep = null;
-const forget = function () {
-  awaitingKeepAlive.delete(this);
-};
 
 function keepAliveOnceSwept(socket) {
-  awaitingKeepAlive.add(socket);
-  socket.once('close', forget);
+  const node = awaitingKeepAlive.add(socket);
+  socket.once('close', () => awaitingKeepAlive.remove(node));
   sweep ??= setInterval(() => {
-    for (const waiting of awaitingKeepAlive) waiting.setKeepAlive(true, KEEP_ALIVE_MS);
+    for (const waiting of awaitingKeepAlive.items()) waiting.setKeepAlive(true, KEEP_ALIVE_MS);
     awaitingKeepAlive.clear();
   }, KEEP_ALIVE_SWEEP_MS).unref();
 }

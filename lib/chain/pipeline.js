@@ -86,14 +86,23 @@ function createHold(count) {
 }
 
 // Returns [entry into stage 0, entry into stage 1, ..., the sink].
+// Each entry is made before the array that holds it is filled: an array
+// of the chain's length made first and filled with the closures after
+// kept a connection's objects alive through scavenges on Node 20 and 22,
+// why is not known (docs/notes/gc-promotion.md). With this order the
+// aes-128-gcm server promoted 1.9 to 3.2 KB a new connection, 8 to 11 KB
+// before.
 function compose(stages, sink) {
-  const entries = new Array(stages.length + 1);
-  entries[stages.length] = sink;
+  const entries = [];
+  let after = sink;
   for (let i = stages.length - 1; i >= 0; i--) {
     const stage = stages[i];
-    const after = entries[i + 1];
-    entries[i] = (data) => stage(data, after);
+    const next = after;
+    after = (data) => stage(data, next);
+    entries.push(after);
   }
+  entries.reverse();
+  entries.push(sink);
   return entries;
 }
 

@@ -356,10 +356,10 @@
  * @property {boolean | ((params: object) => boolean)} [authenticated] it detects any change to the bytes it carries (an AEAD, an HMAC a chunk); a chain is authenticated when one of its presets is, and a relay serves an unauthenticated chain beyond loopback only when told to (--allow-unauthenticated)
  * @property {(params: object) => boolean} [needsLegacyProvider]
  * @property {{ problem: (params: object, password: string | Buffer) => string | undefined, generate: (params: object) => string }} [password] for a preset whose key is not any password (SIP022's base64 PSK)
- * @property {(params: object, options: { password: string | Buffer }) => { frame?: object, packet?: object, sessions?: object }} [udp] its UDP form (lib/chain/udp.js): { frame } for an address preset (encode(address, payload), decode(datagram)), { packet } for a cipher (seal(plaintext), open(datagram), overhead), { sessions } for a preset that is the whole form (ss-2022); a chain carries UDP when every preset in it has one
+ * @property {(params: object, options: { password: string | Buffer }) => { frame?: object, packet?: object, sessions?: object }} [udp] its UDP form (lib/chain/udp-form.js): { frame } for an address preset (encode(address, payload), decode(datagram)), { packet } for a cipher (seal(plaintext), open(datagram), overhead), { sessions } for a preset that is the whole form (ss-2022); a chain carries UDP when every preset in it has one
  * @property {(params: object, options: { password: string | Buffer, now?: () => number }) => (connection: PresetConnection) => PresetStages} prepare the password is a string, or a Buffer of the bytes given when the key typed is not UTF-8 (lib/cli/raw-argument.js); now, a clock a known-answer test fixes
  * @property {(params: object, options: { note?: (line: string) => void }) => { accept: (socket: import('node:net').Socket) => unknown, connect: (socket: import('node:net').Socket) => unknown }} [transport] a transport's: the socket the relay server and client then read and write (lib/chain/transport.js)
- * @property {(params: object) => object} [multiplex] a mux's: its frame codec and limits, which the relay's mux client and server run (lib/chain/mux.js)
+ * @property {(params: object) => object} [multiplex] a mux's: its frame codec and limits, which the relay's mux client and server run (lib/chain/mux-plan.js)
  */
 
 /**
@@ -398,7 +398,7 @@
 
 /**
  * The settings a run measures with, as normalizeOptions() reads them
- * (lib/runner/options.js): what its result records as options, but the
+ * (lib/runner/run-options.js): what its result records as options, but the
  * engine before 'auto' chose and the --remote host whole, and what it does
  * not record.
  * @typedef {Omit<RecordedOptions, 'casesFile' | 'casesSource' | 'engine' | 'remote'> & RunOnlySettings} RunSettings

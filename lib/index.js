@@ -7,9 +7,9 @@
 //   const result = await run({ duration: 1, onEvent: reporter.onEvent });
 //   await reporter.finish(result);
 export { run } from './runner/run.js';
-export { RUN_OPTIONS } from './runner/options.js';
+export { RUN_OPTIONS } from './runner/run-options.js';
 export { createReporter, report } from './report/reporter.js';
-export { REPORT_OPTIONS } from './report/options.js';
+export { REPORT_OPTIONS } from './report/report-options.js';
 export { EXPORTERS, writeExports } from './report/exporters.js';
 export { formatTextReport } from './report/text-report.js';
 export { compareResults } from './report/comparison.js';

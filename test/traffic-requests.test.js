@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { before, describe, test } from 'node:test';
-import { measureRequests } from '../lib/traffic/requests.js';
+import { measureRequests } from '../lib/traffic/request-load.js';
 import { freePort } from './support/ports.js';
 import { httpTargets } from './support/http-targets.js';
 import { startRelayClient, startRelayServer } from './support/processes.js';

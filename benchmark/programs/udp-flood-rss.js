@@ -20,7 +20,7 @@ import dgram from 'node:dgram';
 import { readFileSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
-import { prepareUdpChain } from '../../lib/chain/udp.js';
+import { prepareUdpChain } from '../../lib/chain/udp-form.js';
 import { newPsk } from '../../lib/crypto/aead-2022-methods.js';
 import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
 import { median } from '../../lib/statistics/summaries.js';

@@ -2,7 +2,7 @@
 import { compareResults, DEFAULT_THRESHOLD } from '../report/comparison.js';
 import { formatComparison } from '../report/comparison-text.js';
 import { readResultFile } from '../report/result-file.js';
-import { parseThreshold } from '../report/options.js';
+import { parseThreshold } from '../report/report-options.js';
 import { useColor } from '../report/terminal.js';
 import { EXIT_FAILED, EXIT_OK } from '../errors.js';
 import { actionWithExitCode } from './program.js';

@@ -1,6 +1,6 @@
 // @ts-check
 import { DEFAULT_THRESHOLD } from '../report/comparison.js';
-import { parseThreshold } from '../report/options.js';
+import { parseThreshold } from '../report/report-options.js';
 import { useColor } from '../report/terminal.js';
 import { EXIT_FAILED, EXIT_INPUT, EXIT_OK } from '../errors.js';
 import { actionWithExitCode } from './program.js';

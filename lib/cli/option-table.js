@@ -1,8 +1,8 @@
 // @ts-check
 import { Option } from 'commander';
 
-// Commander options from an option table (lib/runner/options.js,
-// lib/report/options.js), and back: the library's option names and values
+// Commander options from an option table (lib/runner/run-options.js,
+// lib/report/report-options.js), and back: the library's option names and values
 // from what commander parsed. An entry `hidden(entry)` names is still
 // parsed, so that the library refuses it saying why, but left out of
 // --help.

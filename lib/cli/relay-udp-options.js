@@ -1,5 +1,5 @@
 // @ts-check
-import { chainHasUdp, withoutUdpPhrase } from '../chain/udp.js';
+import { chainHasUdp, withoutUdpPhrase } from '../chain/udp-form.js';
 import { DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from '../relay/udp/associations.js';
 import { besideTcp } from '../relay/udp/beside-tcp.js';
 import { startUdpRelayClient } from '../relay/udp/client.js';

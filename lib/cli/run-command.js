@@ -1,7 +1,7 @@
 // @ts-check
 import { existsSync } from 'node:fs';
-import { REPORT_OPTIONS } from '../report/options.js';
-import { RUN_OPTIONS } from '../runner/options.js';
+import { REPORT_OPTIONS } from '../report/report-options.js';
+import { RUN_OPTIONS } from '../runner/run-options.js';
 import { EXIT_FAILED, EXIT_OK, exitCodeForSignal, inputError } from '../errors.js';
 import { earlySignal, STOP_SIGNALS } from './early-signals.js';
 import { nearestName } from '../nearest-name.js';
@@ -42,7 +42,7 @@ export function registerRequestsCommand(program) {
       'the request workload (run --requests): concurrent HTTP/1.1 clients through every case in FILE to a built-in target; requests per second and latency percentiles, ranked and archived (docs/requests.md)',
     );
   // A bulk stream's and UDP's options are parsed but not listed: given,
-  // they are refused saying why (lib/runner/options.js), not taken for a
+  // they are refused saying why (lib/runner/run-options.js), not taken for a
   // typo.
   addOptions(
     addOptions(

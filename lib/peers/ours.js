@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chainForRun, chainNeedsLegacyProvider, newChainPassword } from '../chain/requirements.js';
-import { chainHasUdp } from '../chain/udp.js';
+import { chainHasUdp } from '../chain/udp-form.js';
 import { isLoopbackHost } from '../relay/loopback.js';
 import { RELAY_NODE_FLAGS } from '../relay/node-flags.js';
 import { CLI } from '../process/cli-path.js';

@@ -1,6 +1,6 @@
 import { lookup } from 'node:dns/promises';
 import net from 'node:net';
-import { prepareMux } from '../chain/mux.js';
+import { prepareMux } from '../chain/mux-plan.js';
 import { prepareChain } from '../chain/pipeline.js';
 import { prepareTransport } from '../chain/transport.js';
 import { bridge } from './bridge.js';

@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { prepareMux } from '../chain/mux.js';
+import { prepareMux } from '../chain/mux-plan.js';
 import { prepareChain } from '../chain/pipeline.js';
 import { prepareTransport } from '../chain/transport.js';
 import { isProtocolError, protocolError } from '../wire/protocol-error.js';

@@ -5,7 +5,7 @@ import { DEFAULT_THRESHOLD } from './comparison.js';
 import { EXPORTERS } from './exporters.js';
 
 // What a run writes and compares once it is measured, in one table as the
-// run's own options are (lib/runner/options.js): the CLI builds its flags
+// run's own options are (lib/runner/run-options.js): the CLI builds its flags
 // from it and report() reads the same names. An entry has a name, its
 // flags ({ flags, description, default }), the value when none is given,
 // and a check when not every value will do.

@@ -4,7 +4,7 @@ import { compareResults } from './comparison.js';
 import { formatComparison } from './comparison-text.js';
 import { writeExports } from './exporters.js';
 import { formatJsonReport } from './json-report.js';
-import { readReportOptions } from './options.js';
+import { readReportOptions } from './report-options.js';
 import { checkOutputPaths, keepResult } from './output-paths.js';
 import { createProgress } from './progress.js';
 import { readResultFile } from './result-file.js';

@@ -1,10 +1,10 @@
 // @ts-check
 import { planPeer, runsRemotely } from '../peers/index.js';
-import { watchMachine } from '../process/machine-load.js';
+import { watchMachine } from '../process/machine-watch.js';
 import { firstReason } from '../process/readiness.js';
 import { caseProfiler } from '../profile/case-profile.js';
 import { bulkWorkload } from '../workload/index.js';
-import { probeLatency } from '../workload/latency.js';
+import { probeLatency } from '../workload/latency-probe.js';
 import { caseProcesses } from './case-processes.js';
 import { relayCostMeter } from './relay-cost.js';
 
@@ -17,7 +17,7 @@ const SYSCALL_SECONDS = 2;
 // the pair, then with `settings.latency` the latency probe through the same
 // relays, then everything stopped. `identity` is what the case runs
 // ({ presets } or a reference row, peers/index.js). `settings` are the
-// run's (runner/options.js), for this run; `context` is { workload
+// run's (runner/run-options.js), for this run; `context` is { workload
 // (workload/index.js), engine, index, direction, key, found (what
 // locatePeer() found), link, remote, profile (a folder) and profileRun,
 // signal, emit }. With a `link` (link/namespaces.js) or a `remote` host

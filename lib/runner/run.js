@@ -24,7 +24,7 @@ import {
 import { collectEnvironment } from './environment.js';
 import { setUpLink } from './link/namespaces.js';
 import { measureNoiseFloor } from './noise-floor.js';
-import { MIN_ROUNDS, normalizeOptions, recordedOptions } from './options.js';
+import { MIN_ROUNDS, normalizeOptions, recordedOptions } from './run-options.js';
 import { connectRemote } from './remote/ssh.js';
 import { measureRounds } from './rounds.js';
 import { caseEntries, directionsFor } from './schedule.js';

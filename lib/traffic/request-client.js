@@ -11,7 +11,7 @@ const READ_BUFFER_BYTES = 16 * 1024;
 // The most a head (the target's, or a proxy's answer to CONNECT) may take.
 const MOST_HEAD_BYTES = 16 * 1024;
 
-// One client of the request workload (traffic/requests.js): one request at
+// One client of the request workload (traffic/request-load.js): one request at
 // a time on its connection, to its end, counting into `load.tally`. `load`
 // is what every client of a run shares: { host, port, kind, request,
 // handshake, newConnections, tally, stopped(), heads }, where heads is the

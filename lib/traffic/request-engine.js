@@ -1,16 +1,16 @@
 import { inputError } from '../errors.js';
-import { measureRequests } from './requests.js';
+import { measureRequests } from './request-load.js';
 import { findWrk, measureWithWrk, WRK_KINDS } from './wrk.js';
 
 // What loads a case in the request workload (docs/requests.md, "The
 // engines"), chosen once for a whole run so that every row is measured by
 // the same client: wrk where it can speak every case's inbound, else the
-// built-in Node client (traffic/requests.js), which speaks them all.
+// built-in Node client (traffic/request-load.js), which speaks them all.
 //   'wrk'   wrk, an input error when it is missing or a case's inbound is
 //           one it cannot speak
 //   'node'  the built-in client
 //   'auto'  wrk when installed and able, else node, saying why
-// Each engine's measure() resolves with the figures of traffic/requests.js
+// Each engine's measure() resolves with the figures of traffic/request-load.js
 // plus generatorCpuSeconds, what the load generator itself spent on the
 // counted part of the run, or with { reason } when it could not measure.
 export async function chooseRequestEngine({ engine = 'auto', cases, wrkPath, env = process.env }) {

@@ -1,6 +1,6 @@
 import { distribution } from '../statistics/summaries.js';
 
-// What the request workload counts (traffic/requests.js): requests
+// What the request workload counts (traffic/request-load.js): requests
 // answered with their latencies, errors by kind, connections opened, all
 // only once counting starts, `warmupSeconds` after the start; counting
 // stops `durationSeconds` later. `onMeasuring()` is called as counting

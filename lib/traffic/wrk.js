@@ -59,7 +59,7 @@ export function wrkArgs({
 }
 
 // The script's JSON line, as the request workload's figures (the built-in
-// client's shape: traffic/requests.js) and wrk's own CPU seconds. wrk
+// client's shape: traffic/request-load.js) and wrk's own CPU seconds. wrk
 // counts a response as a request whatever its status; one other than 2xx
 // or 3xx is a badResponse here, as the built-in client has it. It does not
 // count connections: null.

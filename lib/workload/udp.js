@@ -1,6 +1,6 @@
 // @ts-check
 import { newChainPassword } from '../chain/requirements.js';
-import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp.js';
+import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp-form.js';
 import { inputError } from '../errors.js';
 import { carriesUdp, withoutUdpReason } from '../peers/index.js';
 import { median, summarise } from '../statistics/summaries.js';

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import dgram from 'node:dgram';
 import { after, before, describe, test } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
-import { prepareUdpChain } from '../../lib/chain/udp.js';
+import { prepareUdpChain } from '../../lib/chain/udp-form.js';
 import { newPsk } from '../../lib/crypto/aead-2022-methods.js';
 import { hostileDatagrams } from '../../benchmark/programs/support/hostile.js';
 import { fdCount, largestAnonymousMappings, rssParts } from '../../benchmark/programs/support/proc-stats.js';

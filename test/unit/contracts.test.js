@@ -6,7 +6,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import { caseIdentity, IMPLS } from '../../lib/peers/index.js';
 import { RESULT_VERSION, upgradeResult } from '../../lib/result.js';
-import { RUN_OPTIONS } from '../../lib/runner/options.js';
+import { RUN_OPTIONS } from '../../lib/runner/run-options.js';
 
 const DOC = readFileSync(new URL('../../docs/result.md', import.meta.url), 'utf8');
 const CONTRACTS = readFileSync(new URL('../../lib/contracts.js', import.meta.url), 'utf8');

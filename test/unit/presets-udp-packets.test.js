@@ -5,7 +5,7 @@ import { blake3 } from '@noble/hashes/blake3';
 import { AEAD_METHODS } from '../../lib/crypto/aead-methods.js';
 import { evpBytesToKey } from '../../lib/crypto/evp-bytes-to-key.js';
 import { STREAM_METHODS } from '../../lib/crypto/stream-methods.js';
-import { chainHasUdp, prepareUdpChain } from '../../lib/chain/udp.js';
+import { chainHasUdp, prepareUdpChain } from '../../lib/chain/udp-form.js';
 import { createPacketWindow, WINDOW } from '../../lib/presets/ss-2022/packet-window.js';
 import { encodeRequestBody, encodeResponseBody, packetCipher } from '../../lib/presets/ss-2022/udp-packet.js';
 import { encodeAddressFrame } from '../../lib/presets/udp/address-frame.js';

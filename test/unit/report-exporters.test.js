@@ -5,7 +5,7 @@ import { PassThrough } from 'node:stream';
 import { Command } from 'commander';
 import { registerReportCommand } from '../../lib/cli/report-command.js';
 import { EXPORTERS, writeExports } from '../../lib/report/exporters.js';
-import { REPORT_OPTIONS } from '../../lib/report/options.js';
+import { REPORT_OPTIONS } from '../../lib/report/report-options.js';
 import { upgradeResult } from '../../lib/result.js';
 
 // A format is a printer and a line in the exporters' table: the report

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { normalizeOptions, parsePorts } from '../../lib/runner/options.js';
+import { normalizeOptions, parsePorts } from '../../lib/runner/run-options.js';
 
 test('defaults', () => {
   const { seed, ...settings } = normalizeOptions({});

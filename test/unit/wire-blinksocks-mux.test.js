@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prepareChain } from '../../lib/chain/pipeline.js';
-import { prepareMux } from '../../lib/chain/mux.js';
+import { prepareMux } from '../../lib/chain/mux-plan.js';
 import { validateChain } from '../../lib/chain/validate.js';
 import '../../lib/presets/index.js';
 import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, STATUS } from '../../lib/wire/blinksocks-mux.js';

@@ -1,5 +1,5 @@
 import { lookup } from 'node:dns/promises';
-import { prepareUdpChain } from '../../chain/udp.js';
+import { prepareUdpChain } from '../../chain/udp-form.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
 import { startUdpForwardOverMux } from './over-mux.js';

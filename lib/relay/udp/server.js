@@ -1,5 +1,5 @@
-import { muxCarriesUdp } from '../../chain/mux.js';
-import { prepareUdpChain } from '../../chain/udp.js';
+import { muxCarriesUdp } from '../../chain/mux-plan.js';
+import { prepareUdpChain } from '../../chain/udp-form.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { formatEndpoint } from '../endpoint.js';
 import { isLoopbackHost } from '../loopback.js';

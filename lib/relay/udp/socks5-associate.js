@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { prepareUdpChain } from '../../chain/udp.js';
+import { prepareUdpChain } from '../../chain/udp-form.js';
 import { isProtocolError } from '../../wire/protocol-error.js';
 import { decodeSocks5UdpDatagram, encodeSocks5UdpDatagram } from '../../wire/socks5-udp-header.js';
 import { createAssociations } from './associations.js';

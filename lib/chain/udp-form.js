@@ -1,5 +1,5 @@
 import { presetNamed } from '../presets/index.js';
-import { muxCarriesUdp } from './mux.js';
+import { muxCarriesUdp } from './mux-plan.js';
 
 // A chain's UDP form, when every preset in it has one (presets/registry.js,
 // `udp`): the address preset frames each datagram, the cipher presets seal

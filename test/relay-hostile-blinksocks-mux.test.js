@@ -4,7 +4,7 @@ import { after, before, describe, test } from 'node:test';
 import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import '../lib/presets/index.js';
-import { BLINKSOCKS_MUX_TARGET, encodeFrame, STATUS } from '../lib/wire/blinksocks-mux.js';
+import { BLINKSOCKS_MUX_TARGET, encodeFrame, STATUS } from '../lib/wire/blinksocks-mux-frames.js';
 import { startEchoServer } from './support/echo-server.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 

@@ -8,7 +8,7 @@ import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
 import '../lib/presets/index.js';
-import { BLINKSOCKS_MUX_TARGET, encodeFrame, STATUS } from '../lib/wire/blinksocks-mux.js';
+import { BLINKSOCKS_MUX_TARGET, encodeFrame, STATUS } from '../lib/wire/blinksocks-mux-frames.js';
 import { blinksocksPreset } from './support/blinksocks-pair.js';
 import {
   removeBlinksocksFolders,

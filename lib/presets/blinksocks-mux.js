@@ -1,7 +1,7 @@
 import { presetNamed } from './registry.js';
-import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, NETWORK_TCP, STATUS } from '../wire/blinksocks-mux.js';
+import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, NETWORK_TCP, STATUS } from '../wire/blinksocks-mux-frames.js';
 
-// blinksocks 3.3.0's multiplexing (wire/blinksocks-mux.js), run by the same
+// blinksocks 3.3.0's multiplexing (wire/blinksocks-mux-frames.js), run by the same
 // tunnel pool and server as Mux.Cool (relay/mux-client.js, mux-server.js).
 // With `mux: true`, blinksocks drops its chain's address preset and puts its
 // own `mux` first: `presets: [ss-base, ss-aead-cipher], mux: true` is, on

@@ -4,7 +4,7 @@ import { prepareChain } from '../../lib/chain/pipeline.js';
 import { prepareMux } from '../../lib/chain/mux-plan.js';
 import { validateChain } from '../../lib/chain/validate.js';
 import '../../lib/presets/index.js';
-import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, STATUS } from '../../lib/wire/blinksocks-mux.js';
+import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, STATUS } from '../../lib/wire/blinksocks-mux-frames.js';
 
 // Known-answer frames of blinksocks 3.3.0's mux, written out from its
 // lib/presets/_mux.js (command, 4-byte id, then a host with a 1-byte length

@@ -2,8 +2,12 @@
 # Promoted bytes per connection in a relay server under wrk with a new
 # connection per request (issue 54; docs/notes/gc-promotion.md): V8's
 # --trace-gc-nvp on the server relay, `promoted` summed over the
-# scavenges after 2 s of warm-up, divided by the requests wrk completed.
-#   scripts/gc-promotion.sh [NODE] [bare|plain|aes128|'<chain json>'] [SECONDS]
+# scavenges after 2 s of warm-up, divided by the requests wrk completed;
+# `nodes_promoted` likewise (global handles, node:crypto's objects among
+# them). CONCURRENCY (8) is wrk's -c: with 1, one connection at a time,
+# what is promoted beyond the bare relay's is kept by something between
+# connections, not by those in flight.
+#   [CONCURRENCY=N] scripts/gc-promotion.sh [NODE] [bare|plain|aes128|'<chain json>'] [SECONDS]
 # Each run opens about a thousand connections a second through three hops,
 # all on loopback, and leaves them in TIME_WAIT for a minute: run a few,
 # not a loop, beside anything else that connects.
@@ -38,14 +42,14 @@ for _ in $(seq 100); do
   grep -q ":$CLIENT " <<<"$listening" && grep -q ":$SERVER " <<<"$listening" && grep -q ":$TARGET " <<<"$listening" && break
   sleep 0.1
 done
-wrk -t1 -c8 -d2s -H 'Connection: close' http://127.0.0.1:$CLIENT/ >/dev/null 2>&1
+wrk -t1 -c${CONCURRENCY:-8} -d2s -H 'Connection: close' http://127.0.0.1:$CLIENT/ >/dev/null 2>&1
 warm=$(grep -c 'gc=s ' "$LOG")
-requests=$(wrk -t1 -c8 -d${SECONDS_MEASURED}s -H 'Connection: close' http://127.0.0.1:$CLIENT/ 2>&1 | awk '/requests in/ {print $1}')
+requests=$(wrk -t1 -c${CONCURRENCY:-8} -d${SECONDS_MEASURED}s -H 'Connection: close' http://127.0.0.1:$CLIENT/ 2>&1 | awk '/requests in/ {print $1}')
 sleep 0.3
 awk -v skip="$warm" -v requests="${requests:-0}" -v kind="$KIND" -v node="$("$NODE" -v)" '
   /gc=s / { n++; if (n <= skip) next; scavenges++
-            for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "promoted") promoted += kv[2] } }
+            for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "promoted") promoted += kv[2]; if (kv[1] == "nodes_promoted") nodes += kv[2] } }
   /gc=m/ { compacts++ }
   END { if (requests == 0) { print "no requests completed"; exit 1 }
-        printf "%s %s: %d connections, %d scavenges, %d mark-compacts, %.0f bytes promoted a connection\n",
-          node, kind, requests, scavenges, compacts, promoted / requests }' "$LOG"
+        printf "%s %s: %d connections, %d scavenges, %d mark-compacts, %.0f bytes and %.2f global handles promoted a connection\n",
+          node, kind, requests, scavenges, compacts, promoted / requests, nodes / requests }' "$LOG"

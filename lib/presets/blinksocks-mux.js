@@ -1,5 +1,11 @@
 import { presetNamed } from './registry.js';
-import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, NETWORK_TCP, STATUS } from '../wire/blinksocks-mux-frames.js';
+import {
+  BLINKSOCKS_MUX_TARGET,
+  createFrameReader,
+  encodeFrame,
+  NETWORK_TCP,
+  STATUS,
+} from '../wire/blinksocks-mux-frames.js';
 
 // blinksocks 3.3.0's multiplexing (wire/blinksocks-mux-frames.js), run by the same
 // tunnel pool and server as Mux.Cool (relay/mux-client.js, mux-server.js).

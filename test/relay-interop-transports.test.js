@@ -156,8 +156,19 @@ describe('httpupgrade servers of Xray and sing-box drop the bytes that come with
       const together = await exchange(port, Buffer.concat([upgrade, request]));
       assert.match(together, /^HTTP\/1\.1 101 Switching Protocols\r\n/);
       assert.doesNotMatch(together, /hello through httpupgrade/, 'the bytes sent with the request were carried');
-      const after101 = await exchange(port, upgrade, request, { ms: 10_000, until: /hello through httpupgrade/ });
-      assert.match(after101, /hello through httpupgrade/);
+      // Sent after the 101 it is carried, though not always by sing-box:
+      // its ServeHTTP flushes the 101 and only then hijacks, dropping the
+      // buffered reader Hijack returns, so bytes that come in between are
+      // lost too. Beside a looping benchmark (a fresh-clone CI run, load
+      // 11) it reset such a connection 0.46 s in, nothing echoed. Three
+      // tries; one must carry.
+      const tries = [];
+      for (let i = 0; i < 3 && !tries.some((answer) => /hello through httpupgrade/.test(answer)); i++) {
+        tries.push(await exchange(port, upgrade, request, { ms: 10_000, until: /hello through httpupgrade/ }));
+      }
+      if (tries.length > 1)
+        t.diagnostic(`${program}: ${tries.length - 1} of ${tries.length} requests sent after the 101 were lost`);
+      assert.match(tries.at(-1), /hello through httpupgrade/);
     });
   }
 });

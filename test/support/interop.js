@@ -51,17 +51,23 @@ export async function startReferencePaths(
   return { ourClient: ourClient.port, theirClient: theirClientPort, pairClient: pairClient.port, ourServer };
 }
 
+const namePath = (path, error) => {
+  error.message = `${path}: ${error.message}`;
+  return error;
+};
+
 // Carries `size` random bytes through each entry port of `paths`
 // ({ 'ours -> ss-server': port, ... }) to `echo` and back: all at once, or
 // `oneAtATime` where the processes on both paths would crowd 2 cores.
 // Every byte must come back unchanged, each path must make one connection
 // to the target, and what arrived there must hash as what was sent.
-// `explain(path, error)` may add the processes' output to a failed transfer.
+// `explain(path, error)` may add the processes' output to a failed transfer;
+// by default it names the path, which a port alone does not.
 // `transfer(path)` gives more options of echoTransfer for a path.
 export async function assertCarried(
   echo,
   paths,
-  { size, oneAtATime = false, explain = (path, error) => error, transfer = () => ({}) },
+  { size, oneAtATime = false, explain = namePath, transfer = () => ({}) },
 ) {
   const before = echo.received.length;
   const carry = ([path, port]) =>

@@ -2,8 +2,8 @@
 import { chainHasUdp, withoutUdpPhrase } from '../chain/udp-form.js';
 import { DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from '../relay/udp/associations.js';
 import { besideTcp } from '../relay/udp/beside-tcp.js';
-import { startUdpRelayClient } from '../relay/udp/client.js';
-import { startUdpRelayServer } from '../relay/udp/server.js';
+import { startUdpRelayClient } from '../relay/udp/forward-client.js';
+import { startUdpRelayServer } from '../relay/udp/relay-server.js';
 import { inputError } from '../errors.js';
 
 // --udp and its limits on `relay server` and `relay client`, as

@@ -37,7 +37,7 @@ export function muxDatagramSessions({ pool, deliver }) {
   };
 }
 
-// The UDP port forward (udp/client.js's role) through the mux: each local
+// The UDP port forward (forward-client.js's role) through the mux: each local
 // sender's datagrams go to `forward` in a session of its own.
 export async function startUdpForwardOverMux({ listen, forward, pool, timeoutMs, maxAssociations, log }) {
   const counts = { datagrams: 0, replies: 0, refused: 0, overCap: 0, sendErrors: 0 };

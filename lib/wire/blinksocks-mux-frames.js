@@ -1,3 +1,4 @@
+import { createFieldStream } from './field-stream.js';
 import { protocolError } from './protocol-error.js';
 
 // blinksocks 3.3.0's multiplexing (its private `mux` preset,
@@ -65,89 +66,63 @@ const HOST = /^[\x21-\x7e]{1,253}$/;
 // arrives (never held until whole), onFrameEnd(frame). A Data frame of
 // length 0 is one that carries nothing (hasData false).
 export function createFrameReader({ onFrame, onData, onFrameEnd }) {
-  // 'command'; 'header' (the rest of the fixed part); 'host'; 'data'.
+  // 'command'; 'header' (the rest of the fixed part); 'host'; then the data.
   let state = 'command';
-  let need = 1;
-  let held = [];
-  let heldBytes = 0;
+  let command = 0;
   let frame = null;
 
-  const take = (chunk, at) => {
-    const piece = chunk.subarray(at, at + need - heldBytes);
-    held.push(piece);
-    heldBytes += piece.length;
-    return piece.length;
-  };
-  const whole = () => {
-    const bytes = held.length === 1 ? held[0] : Buffer.concat(held);
-    held = [];
-    heldBytes = 0;
-    return bytes;
-  };
   const finishFrame = () => {
     const done = frame;
     frame = null;
     state = 'command';
-    need = 1;
+    stream.field(1);
     onFrameEnd(done);
   };
   const startFrame = (fields) => {
     frame = { error: false, hasData: false, network: 0, target: null, ...fields };
     onFrame(frame);
   };
-  let command = 0;
-
-  return {
-    read(chunk) {
-      let at = 0;
-      while (at < chunk.length) {
-        if (state === 'data') {
-          const piece = chunk.subarray(at, at + need);
-          at += piece.length;
-          need -= piece.length;
-          onData(frame, piece);
-          if (need === 0) finishFrame();
-          continue;
-        }
-        at += take(chunk, at);
-        if (heldBytes < need) return;
-        const bytes = whole();
-        if (state === 'command') {
-          command = bytes[0];
-          if (command > STATUS.end) throw protocolError(`blinksocks-mux: unknown frame command ${command}`);
-          // id, then the host's length (New) or the data's (Data).
-          need = command === STATUS.new ? 5 : command === STATUS.keep ? 6 : 4;
-          state = 'header';
-        } else if (state === 'header') {
-          const id = bytes.readUInt32BE(0);
-          if (command === STATUS.end) {
-            startFrame({ id, status: STATUS.end });
-            finishFrame();
-          } else if (command === STATUS.keep) {
-            const length = bytes.readUInt16BE(4);
-            startFrame({ id, status: STATUS.keep, hasData: length > 0 });
-            if (length === 0) finishFrame();
-            else {
-              state = 'data';
-              need = length;
-            }
-          } else {
-            if (bytes[4] === 0) throw protocolError('blinksocks-mux: a New frame with an empty host');
-            frame = { id };
-            state = 'host';
-            need = bytes[4] + 2;
-          }
-        } else {
-          const host = bytes.subarray(0, bytes.length - 2).toString('latin1');
-          if (!HOST.test(host)) throw protocolError('blinksocks-mux: a New frame whose host is not a host name');
-          const port = bytes.readUInt16BE(bytes.length - 2);
-          if (port === 0) throw protocolError('blinksocks-mux: a New frame for port 0');
-          startFrame({ id: frame.id, status: STATUS.new, network: NETWORK_TCP, target: { host, port } });
+  const stream = createFieldStream({
+    firstField: 1,
+    onField(bytes) {
+      if (state === 'command') {
+        command = bytes[0];
+        if (command > STATUS.end) throw protocolError(`blinksocks-mux: unknown frame command ${command}`);
+        state = 'header';
+        // id, then the host's length (New) or the data's (Data).
+        stream.field(command === STATUS.new ? 5 : command === STATUS.keep ? 6 : 4);
+      } else if (state === 'header') {
+        const id = bytes.readUInt32BE(0);
+        if (command === STATUS.end) {
+          startFrame({ id, status: STATUS.end });
           finishFrame();
+        } else if (command === STATUS.keep) {
+          const length = bytes.readUInt16BE(4);
+          startFrame({ id, status: STATUS.keep, hasData: length > 0 });
+          if (length === 0) finishFrame();
+          else stream.data(length);
+        } else {
+          if (bytes[4] === 0) throw protocolError('blinksocks-mux: a New frame with an empty host');
+          frame = { id };
+          state = 'host';
+          stream.field(bytes[4] + 2);
         }
+      } else {
+        const host = bytes.subarray(0, bytes.length - 2).toString('latin1');
+        if (!HOST.test(host)) throw protocolError('blinksocks-mux: a New frame whose host is not a host name');
+        const port = bytes.readUInt16BE(bytes.length - 2);
+        if (port === 0) throw protocolError('blinksocks-mux: a New frame for port 0');
+        startFrame({ id: frame.id, status: STATUS.new, network: NETWORK_TCP, target: { host, port } });
+        finishFrame();
       }
     },
+    onData: (piece) => onData(frame, piece),
+    onDataEnd: finishFrame,
+  });
+
+  return {
+    read: stream.read,
     // Whether the bytes so far end on a frame's end.
-    atBoundary: () => state === 'command' && heldBytes === 0,
+    atBoundary: () => state === 'command' && stream.idle(),
   };
 }

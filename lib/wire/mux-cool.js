@@ -1,4 +1,5 @@
 import { decodeAddressHeader, encodeAddressHeader } from './address-header.js';
+import { createFieldStream } from './field-stream.js';
 import { protocolError } from './protocol-error.js';
 
 // Mux.Cool, the multiplexing of V2Ray 4.x and Xray (V2Ray's "Mux.Cool
@@ -122,69 +123,47 @@ function decodePortThenAddress(meta, what) {
 // held until it is whole: a frame announcing 64 KB costs nothing until
 // its bytes come.
 export function createFrameReader({ onFrame, onData, onFrameEnd }) {
-  // 'length': the metadata length; 'meta'; 'data-length'; 'data'.
+  // 'length': the metadata length; 'meta'; 'data-length'; then the data.
   let state = 'length';
-  let need = 2;
-  let held = [];
-  let heldBytes = 0;
   let frame = null;
 
-  const take = (chunk, at) => {
-    const piece = chunk.subarray(at, at + need - heldBytes);
-    held.push(piece);
-    heldBytes += piece.length;
-    return piece.length;
-  };
-  const whole = () => {
-    const bytes = held.length === 1 ? held[0] : Buffer.concat(held);
-    held = [];
-    heldBytes = 0;
-    return bytes;
-  };
   const finishFrame = () => {
     const done = frame;
     frame = null;
     state = 'length';
-    need = 2;
+    stream.field(2);
     onFrameEnd(done);
   };
-
-  return {
-    read(chunk) {
-      let at = 0;
-      while (at < chunk.length) {
-        if (state === 'data') {
-          const piece = chunk.subarray(at, at + need);
-          at += piece.length;
-          need -= piece.length;
-          onData(frame, piece);
-          if (need === 0) finishFrame();
-          continue;
-        }
-        at += take(chunk, at);
-        if (heldBytes < need) return;
-        const bytes = whole();
-        if (state === 'length') {
-          need = bytes.readUInt16BE(0);
-          if (need > MOST_METADATA_BYTES)
-            throw protocolError(`mux: metadata of ${need} bytes, over ${MOST_METADATA_BYTES}`);
-          if (need < 4) throw protocolError(`mux: metadata of ${need} bytes, under 4`);
-          state = 'meta';
-        } else if (state === 'meta') {
-          frame = decodeMetadata(bytes);
-          onFrame(frame);
-          if (frame.hasData) {
-            state = 'data-length';
-            need = 2;
-          } else finishFrame();
-        } else {
-          need = bytes.readUInt16BE(0);
-          state = 'data';
-          if (need === 0) finishFrame();
-        }
+  const stream = createFieldStream({
+    firstField: 2,
+    onField(bytes) {
+      if (state === 'length') {
+        const length = bytes.readUInt16BE(0);
+        if (length > MOST_METADATA_BYTES)
+          throw protocolError(`mux: metadata of ${length} bytes, over ${MOST_METADATA_BYTES}`);
+        if (length < 4) throw protocolError(`mux: metadata of ${length} bytes, under 4`);
+        state = 'meta';
+        stream.field(length);
+      } else if (state === 'meta') {
+        frame = decodeMetadata(bytes);
+        onFrame(frame);
+        if (frame.hasData) {
+          state = 'data-length';
+          stream.field(2);
+        } else finishFrame();
+      } else {
+        const length = bytes.readUInt16BE(0);
+        if (length === 0) finishFrame();
+        else stream.data(length);
       }
     },
+    onData: (piece) => onData(frame, piece),
+    onDataEnd: finishFrame,
+  });
+
+  return {
+    read: stream.read,
     // Whether the bytes so far end on a frame's end.
-    atBoundary: () => state === 'length' && heldBytes === 0,
+    atBoundary: () => state === 'length' && stream.idle(),
   };
 }

@@ -227,7 +227,7 @@
 /**
  * docs/result.md, "A run of a case".
  * @typedef {object} CaseRun
- * @property {number} repeat
+ * @property {number} round
  * @property {'ok' | 'failed' | 'skipped'} status
  * @property {string | null} reason
  * @property {Side | null} [sender]
@@ -259,10 +259,10 @@
  */
 /** @typedef {{ type: 'run-started', result: Result, total: number, cases: number }} RunStarted */
 /** @typedef {{ type: 'ceiling-started', presets: object[], position: number, total: number }} CeilingStarted */
-/** @typedef {{ type: 'case-started', case: CaseResult, position: number, total: number, repeat: number, repeats: number | null }} CaseStarted */
-/** @typedef {{ type: 'case-remeasured', case: CaseResult, reason: string, wallSeconds: number, attempt: number, attempts: number, added: number, budget: number, position: number, total: number, repeat: number, repeats: number | null }} CaseRemeasured */
+/** @typedef {{ type: 'case-started', case: CaseResult, position: number, total: number, round: number, rounds: number | null }} CaseStarted */
+/** @typedef {{ type: 'case-remeasured', case: CaseResult, reason: string, wallSeconds: number, attempt: number, attempts: number, added: number, budget: number, position: number, total: number, round: number, rounds: number | null }} CaseRemeasured */
 /** @typedef {{ type: 'process-started', index: number, role: string, pid: number, command: string[] }} ProcessStarted */
-/** @typedef {{ type: 'case-finished', case: CaseResult, run: CaseRun, position: number, total: number, repeat: number, repeats: number | null, last: boolean }} CaseFinished */
+/** @typedef {{ type: 'case-finished', case: CaseResult, run: CaseRun, position: number, total: number, round: number, rounds: number | null, last: boolean }} CaseFinished */
 /** @typedef {{ type: 'round-finished', round: number, rounds: number | null, widest: { index: number, direction: string, width: number } | null }} RoundFinished */
 /** @typedef {{ type: 'noise-floor-started', runs: number }} NoiseFloorStarted */
 /** @typedef {{ type: 'noise-floor-finished', noiseFloor: NoiseFloor | null }} NoiseFloorFinished */

@@ -9,7 +9,7 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 6;
+export const RESULT_VERSION = 7;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
@@ -59,8 +59,27 @@ export function upgradeResult(result) {
       `result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`,
     );
   }
-  if (result.resultVersion === 5) return fromVersion5(result);
-  return fromVersion5(fromVersion1(result.resultVersion >= 1 ? result : fromVersion0(result)));
+  if (result.resultVersion === 6) return fromVersion6(result);
+  if (result.resultVersion === 5) return fromVersion6(fromVersion5(result));
+  return fromVersion6(fromVersion5(fromVersion1(result.resultVersion >= 1 ? result : fromVersion0(result))));
+}
+
+// Version 7 follows the glossary (docs/glossary.md): a run of a case
+// names its round `round`, which was `repeat`.
+function fromVersion6(result) {
+  return { ...result, resultVersion: RESULT_VERSION, cases: result.cases.map(caseFrom6) };
+}
+
+// A case of version 6 or before in version 7's names; a current case,
+// which upgradeCase also sees, comes back as it was.
+function caseFrom6(caseResult) {
+  return { ...caseResult, runs: caseResult.runs.map(runFrom6) };
+}
+
+function runFrom6(run) {
+  if (run.round !== undefined) return run;
+  const { repeat, ...rest } = run;
+  return { round: repeat, ...rest };
 }
 
 // Version 6 names the workload the run measured (`workload`); before, the
@@ -70,7 +89,7 @@ function fromVersion5(result) {
   const { requests, udp } = result.options;
   return {
     ...result,
-    resultVersion: RESULT_VERSION,
+    resultVersion: 6,
     workload: result.workload ?? (requests ? 'requests' : udp ? 'udp' : 'bulk'),
   };
 }
@@ -168,7 +187,7 @@ function fromVersion1(result) {
  * @returns {import('./contracts.js').CaseResult}
  */
 export function upgradeCase(caseResult, options = {}) {
-  return upgradeCaseFrom1(upgradeCaseFrom0(caseResult, options));
+  return caseFrom6(upgradeCaseFrom1(upgradeCaseFrom0(caseResult, options)));
 }
 
 function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
@@ -179,7 +198,7 @@ function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
       direction: 'forward',
       parallel,
       // Before repeats a case was its one run; a skipped one had none.
-      runs: status === 'skipped' ? [] : [{ repeat: 0, status, reason, sender, receiver, wallSeconds, cost: null }],
+      runs: status === 'skipped' ? [] : [{ round: 0, status, reason, sender, receiver, wallSeconds, cost: null }],
       unstable: false,
       cost: null,
       wire: null,

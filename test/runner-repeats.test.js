@@ -15,7 +15,7 @@ const AES_CTR = chain('ss-stream-cipher', 'aes-128-ctr');
 const AES_256_GCM = chain('ss-aead-cipher', 'aes-256-gcm');
 
 const started = (events) =>
-  events.filter((e) => e.type === 'case-started').map((e) => `${e.case.index}${e.case.direction[0]}${e.repeat}`);
+  events.filter((e) => e.type === 'case-started').map((e) => `${e.case.index}${e.case.direction[0]}${e.round}`);
 
 test(
   '--repeat 2 interleaves the cases, keeps every run and summarises them; cost and ceiling per case',
@@ -74,7 +74,7 @@ test(
       assert.equal(caseResult.direction, 'forward');
       assert.equal(caseResult.parallel, 1);
       assert.deepEqual(
-        caseResult.runs.map((r) => [r.repeat, r.status]),
+        caseResult.runs.map((r) => [r.round, r.status]),
         [
           [0, 'ok'],
           [1, 'ok'],

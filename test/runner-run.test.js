@@ -126,7 +126,7 @@ test(
       assert.equal(caseResult.runs.length, 1);
       const [only] = caseResult.runs;
       assert.deepEqual(Object.keys(only), [
-        'repeat',
+        'round',
         'status',
         'reason',
         'sender',
@@ -179,7 +179,7 @@ test(
     assert.deepEqual(
       events
         .filter((e) => e.type === 'case-finished')
-        .map((e) => [e.repeat, e.repeats, e.last, e.run === e.case.runs[0]]),
+        .map((e) => [e.round, e.rounds, e.last, e.run === e.case.runs[0]]),
       [
         [0, 1, true, true],
         [0, 1, true, true],

@@ -78,20 +78,20 @@ function render(line) {
   const eta = etaSeconds(line);
   const counter = runCounter(line, current.position);
   const times = `${clock((Date.now() - line.runStartedAt) / 1000)} elapsed  ETA ${eta === null ? '--' : clock(eta)}`;
-  const repeat = [current.repeat, current.again, line.widest].filter(Boolean).join('  ');
+  const step = [current.round, current.again, line.widest].filter(Boolean).join('  ');
   // The last column stays empty: writing into it makes some terminals wrap.
-  const room = (stream.columns || 80) - 1 - counter.length - times.length - 4 - (repeat ? repeat.length + 2 : 0);
+  const room = (stream.columns || 80) - 1 - counter.length - times.length - 4 - (step ? step.length + 2 : 0);
   const label = truncate(current.label, room);
-  const parts = [paint.bold(counter), label, repeat, paint.dim(times)].filter(Boolean);
+  const parts = [paint.bold(counter), label, step, paint.dim(times)].filter(Boolean);
   stream.write(`${CLEAR_LINE}${parts.join('  ')}`);
   line.lineShown = true;
 }
 
-// With repeats each run of a case is a step of its own: `repeat` (from 0)
-// of `repeats` is shown once there is more than one; with the stopping
-// rule (repeats null) the round alone, and `runs`, the runs planned so far,
+// With rounds each run of a case is a step of its own: `round` (from 0)
+// of `rounds` is shown once there is more than one; with the stopping
+// rule (rounds null) the round alone, and `runs`, the runs planned so far,
 // grows as rounds are added.
-function caseStarted(line, caseInfo, position = line.started + 1, { repeat = 0, repeats = 1, runs = line.total } = {}) {
+function caseStarted(line, caseInfo, position = line.started + 1, { round = 0, rounds = 1, runs = line.total } = {}) {
   line.started += 1;
   line.total = runs;
   // Named as its block and the ranking name it ('Test Case 3'); the
@@ -100,12 +100,12 @@ function caseStarted(line, caseInfo, position = line.started + 1, { repeat = 0, 
   const name = caseInfo.impl ? caseInfo.label : chainLabel(caseInfo.presets);
   const via = caseInfo.inbound ? `${name} via ${caseInfo.inbound}` : name;
   const label = `Test Case ${caseInfo.index}  ${caseInfo.direction === 'reverse' ? `${via} reverse` : via}`;
-  const round = repeats === null ? `round ${repeat + 1}` : repeats > 1 ? `repeat ${repeat + 1}/${repeats}` : null;
-  line.current = { position, label, repeat: round, startedAt: Date.now() };
+  const step = rounds === null ? `round ${round + 1}` : rounds > 1 ? `round ${round + 1}/${rounds}` : null;
+  line.current = { position, label, round: step, startedAt: Date.now() };
   if (!line.isTTY) {
     const { current, widest } = line;
     line.stream.write(
-      `${line.paint.bold(`[${runCounter(line, position)}]`)} ${current.label}${current.repeat ? ` (${current.repeat}${widest ? `, ${widest}` : ''})` : ''} ...\n`,
+      `${line.paint.bold(`[${runCounter(line, position)}]`)} ${current.label}${current.round ? ` (${current.round}${widest ? `, ${widest}` : ''})` : ''} ...\n`,
     );
     return;
   }

@@ -109,8 +109,8 @@ const EVENT_PRINTERS = Object.freeze({
   'ceiling-started': ({ progress }, event) => progress.ceilingStarted(event.presets, event.position, event.total),
   'case-started': ({ progress }, event) =>
     progress.caseStarted(event.case, event.position, {
-      repeat: event.repeat,
-      repeats: event.repeats,
+      round: event.round,
+      rounds: event.rounds,
       runs: event.total,
     }),
   'case-remeasured': ({ progress }, event) => progress.caseRemeasured(event),

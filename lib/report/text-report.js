@@ -345,7 +345,7 @@ function spreadLines(caseResult, paint) {
     .filter((run) => run.status !== 'ok')
     .map(
       (run) =>
-        `run ${run.repeat + 1} of ${runs.length}: ${statusLabel(run.status, paint)}: ${run.reason.split('\n')[0]}`,
+        `run ${run.round + 1} of ${runs.length}: ${statusLabel(run.status, paint)}: ${run.reason.split('\n')[0]}`,
     );
   const note = convergenceNote(caseResult);
   return [

@@ -58,7 +58,7 @@ export async function measureRounds({
     for (const entry of roundOrder(entries, random).filter((at) => measurable[at])) {
       if (signal?.aborted) break;
       position += 1;
-      const where = { position, total, repeat: round, repeats: confidence ? null : settings.repeat };
+      const where = { position, total, round, rounds: confidence ? null : settings.repeat };
       const run = await measureEntry(entries[entry], { entry, round, where, ledger, settings, context, retries });
       onRun({ rounds });
       if (run.status !== 'skipped') {
@@ -132,7 +132,7 @@ async function measureEntry(
   }
   const reason = judge(outcome);
   const { latency, latencyReason, ...run } = {
-    repeat: round,
+    round,
     ...outcome,
     ...(setAside.length > 0 ? { remeasured: setAside } : {}),
     ...(reason ? { disturbed: reason } : {}),

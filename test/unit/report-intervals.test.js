@@ -13,8 +13,8 @@ import { medianInterval, summarise } from '../../lib/statistics/summaries.js';
 // it: six rounds of three cases, the summaries from lib/statistics/summaries.js.
 const fixture = JSON.parse(readFileSync(new URL('../fixtures/result-v2.json', import.meta.url), 'utf8'));
 const side = (bps) => ({ bytes: bps / 8, seconds: 1, bits_per_second: bps });
-const run = (repeat, bps) => ({
-  repeat,
+const run = (round, bps) => ({
+  round,
   status: 'ok',
   reason: null,
   sender: side(bps),

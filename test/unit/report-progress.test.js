@@ -142,23 +142,23 @@ test('colour only when asked', () => {
   assert.match(colored.writes.join('').replaceAll(CLEAR_LINE, ''), /\x1b\[1mrun 1\/1/);
 });
 
-test('repeats and direction show on the line; ceilings get a line of their own', () => {
+test('rounds and direction show on the line; ceilings get a line of their own', () => {
   const tty = fakeStream({ isTTY: true });
   const live = createProgress({ stream: tty, total: 4, duration: 1 });
   live.ceilingStarted(gcm.presets, 1, 2);
   assert.equal(visibleLine(tty), 'ceiling 1/2  aes-256-gcm');
-  live.caseStarted({ ...gcm, direction: 'reverse' }, 3, { repeat: 1, repeats: 2 });
-  assert.equal(visibleLine(tty), 'run 3/4  Test Case 0  aes-256-gcm reverse  repeat 2/2  0:00 elapsed  ETA 0:08');
+  live.caseStarted({ ...gcm, direction: 'reverse' }, 3, { round: 1, rounds: 2 });
+  assert.equal(visibleLine(tty), 'run 3/4  Test Case 0  aes-256-gcm reverse  round 2/2  0:00 elapsed  ETA 0:08');
   live.stop();
 
   const log = fakeStream({ isTTY: false });
   const plain = createProgress({ stream: log, total: 4 });
   plain.ceilingStarted(ctr.presets, 1, 2);
-  plain.caseStarted({ ...ctr, direction: 'forward' }, 1, { repeat: 0, repeats: 2 });
-  plain.caseStarted({ ...ctr, direction: 'forward' }, 2, { repeat: 0, repeats: 1 });
+  plain.caseStarted({ ...ctr, direction: 'forward' }, 1, { round: 0, rounds: 2 });
+  plain.caseStarted({ ...ctr, direction: 'forward' }, 2, { round: 0, rounds: 1 });
   assert.equal(
     log.writes.join(''),
-    '[ceiling 1/2] aes-256-ctr ...\n[run 1/4] Test Case 3  aes-256-ctr (repeat 1/2) ...\n[run 2/4] Test Case 3  aes-256-ctr ...\n',
+    '[ceiling 1/2] aes-256-ctr ...\n[run 1/4] Test Case 3  aes-256-ctr (round 1/2) ...\n[run 2/4] Test Case 3  aes-256-ctr ...\n',
   );
 });
 
@@ -193,8 +193,8 @@ test('the header, the progress line and the case blocks number cases alike', asy
     case: { ...ctr, direction: 'forward' },
     position: 1,
     total: 4,
-    repeat: 0,
-    repeats: 2,
+    round: 0,
+    rounds: 2,
   });
   reporter.onEvent({
     type: 'case-remeasured',
@@ -202,14 +202,14 @@ test('the header, the progress line and the case blocks number cases alike', asy
     ...remeasured(1, 1),
     position: 1,
     total: 4,
-    repeat: 0,
-    repeats: 2,
+    round: 0,
+    rounds: 2,
   });
   reporter.stop();
   assert.match(out.stdout, /\n\nrunning 3 tests \(1 not available here\), 2 runs each: 4 runs\.\.\.\n\n$/);
   assert.equal(
     out.stderr,
-    '[run 1/4] Test Case 3  aes-256-ctr (repeat 1/2) ...\n' +
+    '[run 1/4] Test Case 3  aes-256-ctr (round 1/2) ...\n' +
       `[run 1/4 (+1 again)] Test Case 3  aes-256-ctr: ${DISTURBED}, so measured again (1 of at most 2): 1 more run, 1 added so far of at most 17 ...\n`,
   );
 });

@@ -28,7 +28,7 @@ const measured = (identity, bitsPerSecond, ratio) => ({
   parallel: 1,
   runs: [
     {
-      repeat: 0,
+      round: 0,
       status: 'ok',
       reason: null,
       sender: side(bitsPerSecond),

@@ -318,7 +318,7 @@ test('one run with no extras keeps the seed block and ranking line exactly', () 
     Object.assign(caseResult, {
       direction: 'forward',
       parallel: 1,
-      runs: [{ repeat: 0, status: 'ok', reason: null, sender, receiver, wallSeconds, cost: null }],
+      runs: [{ round: 0, status: 'ok', reason: null, sender, receiver, wallSeconds, cost: null }],
       sender: { ...sender, min: sender.bits_per_second, max: sender.bits_per_second, cv: 0 },
       receiver: { ...receiver, min: receiver.bits_per_second, max: receiver.bits_per_second, cv: 0 },
       unstable: false,

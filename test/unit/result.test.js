@@ -113,9 +113,9 @@ test('every archived result upgrades to the current shape, field for field', () 
         );
       }
     }
-    // What the file had stays as it was.
+    // What the file had stays as it was, under version 7's names.
     assert.deepEqual(
-      result.cases.map((caseResult) => caseResult.runs),
+      result.cases.map((caseResult) => caseResult.runs.map(({ round, ...run }) => ({ repeat: round, ...run }))),
       archived.cases.map((caseResult) => caseResult.runs),
       name,
     );
@@ -156,7 +156,7 @@ test('a result from before repeats: its case is its one run, a skipped case has 
   const result = upgradeResult(old);
   const [ok, skipped] = result.cases;
   assert.deepEqual(ok.runs, [
-    { repeat: 0, status: 'ok', reason: null, sender: measured, receiver: measured, wallSeconds: 3.4, cost: null },
+    { round: 0, status: 'ok', reason: null, sender: measured, receiver: measured, wallSeconds: 3.4, cost: null },
   ]);
   assert.deepEqual(ok.receiver, {
     ...measured,
@@ -242,6 +242,13 @@ test('a version 1 result keeps its figures and its unpaired ratio; what it did n
   assert.deepEqual(caseResult.relative, { to: 0, ratio: 0.8, low: null, high: null, level: null, rounds: null });
   assert.deepEqual(caseResult.receiver, { ...side, low: null, high: null, level: null, coverage: null });
   assert.equal(upgradeResult(v1).rounds, 2);
+  assert.deepEqual(
+    caseResult.runs.map((run) => [run.round, 'repeat' in run]),
+    [
+      [0, false],
+      [1, false],
+    ],
+  );
 });
 
 test('a version 4 UDP result: only --max-loss searched, no row was judged by a bound, and a UDP row keeps no TCP ceiling', () => {
@@ -285,4 +292,24 @@ test('a version 5 result gains the workload its options name: requests, UDP, els
   assert.equal(upgradeResult({ options: { duration: 3, parallel: 1 }, cases: [] }).workload, 'bulk');
   const udp = ARCHIVED.find(([name]) => name === 'today-udp-200M.json')[1];
   assert.deepEqual([udp.resultVersion, udp.workload, upgradeResult(udp).workload], [5, undefined, 'udp']);
+});
+
+test("a version 6 result, archived: each run's repeat is its round, and nothing else moves", () => {
+  const v6 = ARCHIVED.find(([name]) => name === 'transports.json')[1];
+  assert.equal(v6.resultVersion, 6);
+  const upgraded = upgradeResult(v6);
+  assert.equal(upgraded.resultVersion, RESULT_VERSION);
+  upgraded.cases.forEach((caseResult, at) => {
+    const archived = v6.cases[at];
+    assert.deepEqual(
+      caseResult.runs.map(({ round, ...rest }) => ({ repeat: round, ...rest })),
+      archived.runs,
+    );
+    assert.deepEqual(
+      caseResult.runs.map((run) => run.round),
+      archived.runs.map((run) => run.repeat),
+    );
+  });
+  assert.deepEqual(upgradeResult(upgraded), upgraded);
+  assert.deepEqual(upgradeCase(upgraded.cases[0]), upgraded.cases[0]);
 });

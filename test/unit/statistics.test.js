@@ -89,16 +89,16 @@ const measurement = (bitsPerSecond, seconds = 3) => ({
   seconds,
   bits_per_second: bitsPerSecond,
 });
-const okRun = (repeat, senderBps, receiverBps) => ({
-  repeat,
+const okRun = (round, senderBps, receiverBps) => ({
+  round,
   status: 'ok',
   reason: null,
   sender: measurement(senderBps, 3),
   receiver: measurement(receiverBps, 3.1),
   wallSeconds: 3.4,
 });
-const failedRun = (repeat) => ({
-  repeat,
+const failedRun = (round) => ({
+  round,
   status: 'failed',
   reason: 'relay exited with code 1',
   sender: null,
@@ -310,8 +310,8 @@ test('bootstrap interval of a median: repeatable, inside the values, none below 
 });
 
 test('paired ratios: one per round both measured, matched by round', () => {
-  const run = (repeat, bps, status = 'ok') => ({
-    repeat,
+  const run = (round, bps, status = 'ok') => ({
+    round,
     status,
     receiver: status === 'ok' ? { bits_per_second: bps } : null,
   });

@@ -5,6 +5,7 @@ import { prepareMux } from '../../lib/chain/mux-plan.js';
 import { validateChain } from '../../lib/chain/validate.js';
 import '../../lib/presets/index.js';
 import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, STATUS } from '../../lib/wire/blinksocks-mux-frames.js';
+import { everyCut, pick, readMuxFrames } from '../support/mux-frame-reader.js';
 
 // Known-answer frames of blinksocks 3.3.0's mux, written out from its
 // lib/presets/_mux.js (command, 4-byte id, then a host with a 1-byte length
@@ -50,29 +51,12 @@ const VECTORS = [
   },
 ];
 
-function readFrames(pieces) {
-  const frames = [];
-  let data = [];
-  const reader = createFrameReader({
-    onFrame: () => {},
-    onData: (frame, piece) => data.push(Buffer.from(piece)),
-    onFrameEnd(frame) {
-      frames.push({ ...frame, data: Buffer.concat(data).toString('latin1') });
-      data = [];
-    },
-  });
-  for (const piece of pieces) reader.read(piece);
-  return { frames, atBoundary: reader.atBoundary() };
-}
-
-const pick = (frame, keys) => Object.fromEntries(keys.map((key) => [key, frame[key]]));
+const readFrames = (pieces) => readMuxFrames(createFrameReader, pieces);
 
 for (const { label, frame, bytes, read } of VECTORS) {
   test(`blinksocks mux frame: ${label}`, () => {
     assert.equal(Buffer.concat(encodeFrame(frame)).toString('hex'), bytes.toString('hex'));
-    const cuts = [[bytes], Array.from(bytes, (byte) => Buffer.from([byte]))];
-    for (let cut = 1; cut < bytes.length; cut++) cuts.push([bytes.subarray(0, cut), bytes.subarray(cut)]);
-    for (const pieces of cuts) {
+    for (const pieces of everyCut(bytes)) {
       const { frames, atBoundary } = readFrames(pieces);
       assert.deepEqual(
         frames.map((each, i) => pick(each, Object.keys(read[i] ?? {}))),

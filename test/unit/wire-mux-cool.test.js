@@ -12,6 +12,7 @@ import {
   NETWORK_UDP,
   STATUS,
 } from '../../lib/wire/mux-cool.js';
+import { everyCut, pick, readMuxFrames } from '../support/mux-frame-reader.js';
 
 // Known-answer frames of Mux.Cool, written out from V2Ray's "Mux.Cool
 // protocol" document and Xray's common/mux/frame.go (port before address,
@@ -78,30 +79,12 @@ const VECTORS = [
   },
 ];
 
-// Every frame the reader finds in `pieces`, with its data joined.
-function readFrames(pieces) {
-  const frames = [];
-  let data = [];
-  const reader = createFrameReader({
-    onFrame: () => {},
-    onData: (frame, piece) => data.push(Buffer.from(piece)),
-    onFrameEnd(frame) {
-      frames.push({ ...frame, data: Buffer.concat(data).toString('latin1') });
-      data = [];
-    },
-  });
-  for (const piece of pieces) reader.read(piece);
-  return { frames, atBoundary: reader.atBoundary() };
-}
-
-const pick = (frame, keys) => Object.fromEntries(keys.map((key) => [key, frame[key]]));
+const readFrames = (pieces) => readMuxFrames(createFrameReader, pieces);
 
 for (const { label, frame, bytes, read } of VECTORS) {
   test(`mux frame: ${label}`, () => {
     assert.equal(Buffer.concat(encodeFrame(frame)).toString('hex'), bytes.toString('hex'));
-    const cuts = [[bytes], Array.from(bytes, (byte) => Buffer.from([byte]))];
-    for (let cut = 1; cut < bytes.length; cut++) cuts.push([bytes.subarray(0, cut), bytes.subarray(cut)]);
-    for (const pieces of cuts) {
+    for (const pieces of everyCut(bytes)) {
       const { frames, atBoundary } = readFrames(pieces);
       assert.equal(frames.length, 1);
       assert.deepEqual(pick(frames[0], Object.keys(read)), read);

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
 import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
 import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
-import { startGoPeer } from './support/go-peers.js';
+import { MUX_COOL_PAIRINGS, startMuxCoolPeer } from './support/mux-cool-peers.js';
 import { freePorts } from './support/ports.js';
-import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { socks5UdpAssociate, socks5UdpFrame } from './support/socks5-udp.js';
 import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
@@ -18,32 +18,10 @@ import { assertUdpCarried, startUdpEchoServer } from './support/udp-echo.js';
 // UDP ASSOCIATE and from its --udp port forward) to their server. Each
 // path carries COUNT numbered datagrams to a UDP echo target on loopback
 // and back, each compared on return, their SHA-256 at the target checked.
-const ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
 const KEY = 'mux-udp-interop-password';
 const COUNT = 1000;
 const SIZE = 1200;
 const CONCURRENCY = 8;
-
-const PAIRINGS = [
-  {
-    program: 'xray',
-    label: 'VLESS',
-    user: { protocol: 'vless', id: ID },
-    address: { name: 'vless', params: { id: ID } },
-  },
-  {
-    program: 'xray',
-    label: 'VMess aes-128-gcm',
-    user: { protocol: 'vmess', id: ID, security: 'aes-128-gcm' },
-    address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
-  },
-  {
-    program: 'v2ray',
-    label: 'VMess aes-128-gcm',
-    user: { protocol: 'vmess', id: ID, security: 'aes-128-gcm' },
-    address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
-  },
-];
 
 // Their client's SOCKS5 inbound with UDP on (the rows' configs turn it off).
 const withSocksUdp = (config) => ({
@@ -65,13 +43,6 @@ const configs = {
   },
 };
 
-function startPeer(program, folder, name, config, port) {
-  if (program === 'xray') return startGoPeer('xray', folder, name, config, port);
-  const file = path.join(folder, `${name}.json`);
-  writeFileSync(file, JSON.stringify(config));
-  return startProcess('v2ray', ['-config', file], { ready: /started/, listening: port });
-}
-
 // COUNT datagrams through a SOCKS5 UDP ASSOCIATE at `port` to the echo target.
 async function assertCarriedBySocks5(echo, port, label) {
   const association = await socks5UdpAssociate({ port });
@@ -92,7 +63,7 @@ describe('UDP over Mux.Cool, wire compatibility', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  for (const { program, label, user, address } of PAIRINGS) {
+  for (const { program, label, user, address } of MUX_COOL_PAIRINGS) {
     test(`${label} + mux, UDP: ${program} -> ours`, { timeout: 60_000 }, async (t) => {
       if (!requirePrograms(t, program)) return;
       echo ??= await startUdpEchoServer();
@@ -101,7 +72,7 @@ describe('UDP over Mux.Cool, wire compatibility', () => {
       // --udp as `run --udp` starts it: with mux, no UDP port of its own.
       const ourServer = await startRelayServer({ key: KEY, presets, extra: ['--udp', '--log-level', 'debug'] });
       const [theirClientPort] = await freePorts(1);
-      await startPeer(
+      await startMuxCoolPeer(
         program,
         folder,
         `${program}-client`,
@@ -121,7 +92,7 @@ describe('UDP over Mux.Cool, wire compatibility', () => {
       t.after(stopAll);
       const presets = [address, { name: 'mux', params: { concurrency: CONCURRENCY } }];
       const [theirServerPort] = await freePorts(1);
-      await startPeer(
+      await startMuxCoolPeer(
         program,
         folder,
         `${program}-server`,

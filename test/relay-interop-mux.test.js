@@ -11,9 +11,9 @@ import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
 import { encodeFrame, MUX_COOL_TARGET, STATUS } from '../lib/wire/mux-cool.js';
 import { countingForwarder } from './support/counting-forwarder.js';
 import { startEchoServer } from './support/echo-server.js';
-import { startGoPeer } from './support/go-peers.js';
+import { MUX_COOL_PAIRINGS, startMuxCoolPeer } from './support/mux-cool-peers.js';
 import { freePorts } from './support/ports.js';
-import { startProcess, startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 
 // Mux.Cool both ways against its references: our client (a [protocol, mux]
@@ -23,41 +23,10 @@ import { requirePrograms } from './support/programs.js';
 // tunnel connections than client connections: a forwarder in front of
 // each server counts the TCP connections that reach it. Each client
 // connection ends once its bytes are back (Mux.Cool has no half-close).
-const ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
 const KEY = 'mux-interop-password';
 const CONNECTIONS = 12;
 const SIZE = 128 * 1024;
 const CONCURRENCY = 8;
-
-const PAIRINGS = [
-  {
-    program: 'xray',
-    label: 'VLESS',
-    user: { protocol: 'vless', id: ID },
-    address: { name: 'vless', params: { id: ID } },
-  },
-  {
-    program: 'xray',
-    label: 'VMess aes-128-gcm',
-    user: { protocol: 'vmess', id: ID, security: 'aes-128-gcm' },
-    address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
-  },
-  {
-    program: 'v2ray',
-    label: 'VMess aes-128-gcm',
-    user: { protocol: 'vmess', id: ID, security: 'aes-128-gcm' },
-    address: { name: 'v2ray-vmess', params: { id: ID, security: 'aes-128-gcm' } },
-  },
-];
-
-function startPeer(program, folder, name, config, port) {
-  if (program === 'xray') return startGoPeer('xray', folder, name, config, port);
-  const file = path.join(folder, `${name}.json`);
-  return import('node:fs').then(({ writeFileSync }) => {
-    writeFileSync(file, JSON.stringify(config));
-    return startProcess('v2ray', ['-config', file], { ready: /started/, listening: port });
-  });
-}
 
 const configs = {
   xray: { server: xrayServerConfig, client: (user) => xrayClientConfig({ ...user, mux: CONCURRENCY }) },
@@ -92,7 +61,7 @@ describe('Mux.Cool wire compatibility', () => {
     rmSync(folder, { recursive: true, force: true });
   });
 
-  for (const { program, label, user, address } of PAIRINGS) {
+  for (const { program, label, user, address } of MUX_COOL_PAIRINGS) {
     test(`${label} + mux: ours <-> ${program}`, { timeout: 60_000 }, async (t) => {
       if (!requirePrograms(t, program)) return;
       echo ??= await startEchoServer();
@@ -109,14 +78,14 @@ describe('Mux.Cool wire compatibility', () => {
       forwarders.push(toTheirs, toOurs);
       const [ourClient] = await Promise.all([
         startRelayClient({ serverPort: toTheirs.port, forwardPort: echo.port, key: KEY, presets }),
-        startPeer(
+        startMuxCoolPeer(
           program,
           folder,
           `${program}-server`,
           configs[program].server({ ...user, port: theirServerPort }),
           theirServerPort,
         ),
-        startPeer(
+        startMuxCoolPeer(
           program,
           folder,
           `${program}-client`,
@@ -146,7 +115,7 @@ describe('Mux.Cool wire compatibility', () => {
 // its client asks, whatever the client's concurrency, and a session id
 // opened a second time opens another target. Written down in
 // docs/notes/mux.md; a pinned peer that bounds them fails here.
-for (const { program, user, address } of [PAIRINGS[0], PAIRINGS[2]]) {
+for (const { program, user, address } of [MUX_COOL_PAIRINGS[0], MUX_COOL_PAIRINGS[2]]) {
   test(`${program}'s mux server: sessions a tunnel and reused ids unbounded`, { timeout: 30_000 }, async (t) => {
     if (!requirePrograms(t, program)) return;
     const folder = mkdtempSync(path.join(tmpdir(), `cipherbench-mux-${program}-`));
@@ -157,7 +126,7 @@ for (const { program, user, address } of [PAIRINGS[0], PAIRINGS[2]]) {
       rmSync(folder, { recursive: true, force: true });
     });
     const [port] = await freePorts(1);
-    await startPeer(program, folder, 'server', configs[program].server({ ...user, port }), port);
+    await startMuxCoolPeer(program, folder, 'server', configs[program].server({ ...user, port }), port);
     const socket = net.connect({ host: '127.0.0.1', port });
     socket.on('error', () => {});
     socket.on('data', () => {});

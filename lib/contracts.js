@@ -119,7 +119,7 @@
  * @property {number} wallSeconds
  * @property {CaseCost | null} cost
  * @property {{ overhead: number } | null} wire
- * @property {string | null} transport
+ * @property {string | null} negotiated
  * @property {object | null} udp
  * @property {{ rtt?: LatencyFigures, connect?: LatencyFigures, udp_rtt?: LatencyFigures & { lost: number, lost_percent: number } } | null} latency
  * @property {RequestsSummary | null} requests
@@ -239,7 +239,7 @@
  * @property {{ reason: string, wallSeconds: number }[]} [remeasured]
  * @property {string} [disturbed]
  * @property {boolean} [saturated]
- * @property {string | null} [transport]
+ * @property {string | null} [negotiated]
  * @property {object} [udp]
  * @property {object} [requests]
  * @property {{ files: object | null, top: object | null, reason?: string | null, syscalls: object | null }} [profile]

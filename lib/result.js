@@ -43,10 +43,10 @@ export function isResult(value) {
 
 // Any result, archived by any version, in the current shape; a current one
 // is returned as is. Results from before the version field (version 0)
-// lack whatever was added since their day, version 1 a case's transport;
+// lack whatever was added since their day, version 1 what a case's transports negotiated;
 // each missing field gets the value that means what that run did: one run
 // a case, forward, nothing else measured (no cost, latency, ceiling, wire,
-// relative, transport), no warnings, and null for what the file cannot
+// relative, negotiated), no warnings, and null for what the file cannot
 // tell (the mode, the engine).
 /**
  * @param {any} result a result as archived by any version
@@ -59,27 +59,29 @@ export function upgradeResult(result) {
       `result version ${result.resultVersion} is newer than this cipherbench reads (${RESULT_VERSION}); read it with the cipherbench that wrote it (tool.version) or a later one`,
     );
   }
-  if (result.resultVersion === 6) return fromVersion6(result);
-  if (result.resultVersion === 5) return fromVersion6(fromVersion5(result));
-  return fromVersion6(fromVersion5(fromVersion1(result.resultVersion >= 1 ? result : fromVersion0(result))));
+  // The renames come first, so that the older steps fill the current names.
+  const renamed = { ...result, cases: result.cases.map(caseFrom6) };
+  if (result.resultVersion === 6) return { ...renamed, resultVersion: RESULT_VERSION };
+  if (result.resultVersion === 5) return fromVersion5(renamed);
+  return fromVersion5(fromVersion1(result.resultVersion >= 1 ? renamed : fromVersion0(renamed)));
 }
 
 // Version 7 follows the glossary (docs/glossary.md): a run of a case
-// names its round `round`, which was `repeat`.
-function fromVersion6(result) {
-  return { ...result, resultVersion: RESULT_VERSION, cases: result.cases.map(caseFrom6) };
-}
-
-// A case of version 6 or before in version 7's names; a current case,
-// which upgradeCase also sees, comes back as it was.
+// names its round `round`, which was `repeat`; what the relay client's
+// transports negotiated is `negotiated`, which was `transport`, a name a
+// reference row's own field has (Xray's `transport: 'ws'`), which the
+// summary overwrote before: such a row of an older result has lost it.
+// A current case, which upgradeCase also sees, comes back as it was.
 function caseFrom6(caseResult) {
-  return { ...caseResult, runs: caseResult.runs.map(runFrom6) };
+  if ('negotiated' in caseResult) return caseResult;
+  const { transport, ...rest } = caseResult;
+  const renamed = { ...rest, negotiated: transport ?? null };
+  return caseResult.runs ? { ...renamed, runs: caseResult.runs.map(runFrom6) } : renamed;
 }
 
 function runFrom6(run) {
-  if (run.round !== undefined) return run;
-  const { repeat, ...rest } = run;
-  return { round: repeat, ...rest };
+  const { repeat, transport, ...rest } = run;
+  return { round: repeat, ...rest, ...(transport === undefined ? {} : { negotiated: transport }) };
 }
 
 // Version 6 names the workload the run measured (`workload`); before, the
@@ -89,7 +91,7 @@ function fromVersion5(result) {
   const { requests, udp } = result.options;
   return {
     ...result,
-    resultVersion: 6,
+    resultVersion: RESULT_VERSION,
     workload: result.workload ?? (requests ? 'requests' : udp ? 'udp' : 'bulk'),
   };
 }
@@ -187,7 +189,7 @@ function fromVersion1(result) {
  * @returns {import('./contracts.js').CaseResult}
  */
 export function upgradeCase(caseResult, options = {}) {
-  return caseFrom6(upgradeCaseFrom1(upgradeCaseFrom0(caseResult, options)));
+  return upgradeCaseFrom1(upgradeCaseFrom0(caseFrom6(caseResult), options));
 }
 
 function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
@@ -202,7 +204,7 @@ function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
       unstable: false,
       cost: null,
       wire: null,
-      transport: null,
+      negotiated: null,
       udp: null,
       latency: null,
       requests: null,
@@ -228,7 +230,7 @@ function upgradeCaseFrom1(caseResult) {
       // figure of what the row could carry (docs/udp.md).
       ceiling: caseResult.udp ? null : caseResult.ceiling,
     },
-    { width: null, converged: null, transport: null, requests: null, disturbed: null },
+    { width: null, converged: null, negotiated: null, requests: null, disturbed: null },
   );
 }
 

@@ -49,11 +49,11 @@ test(
       ['v2ray trojan + tls', 'v2ray vless + tls', 'v2ray vmess aes-128-gcm + tls', 'trojan-gfw'],
     );
     assert.deepEqual(
-      result.cases.slice(0, 4).map((c) => c.transport),
+      result.cases.slice(0, 4).map((c) => c.negotiated),
       [null, null, null, null],
     );
-    assert.equal(result.cases[4].transport, 'TLSv1.3 TLS_CHACHA20_POLY1305_SHA256, certificate verified');
-    assert.match(result.cases[5].transport, /^TLSv1\.3 TLS_\w+, certificate verified$/);
+    assert.equal(result.cases[4].negotiated, 'TLSv1.3 TLS_CHACHA20_POLY1305_SHA256, certificate verified');
+    assert.match(result.cases[5].negotiated, /^TLSv1\.3 TLS_\w+, certificate verified$/);
     // The reports show it: the text block under the cost, a Markdown column.
     assert.match(
       formatCaseBlock(result.cases[4]),

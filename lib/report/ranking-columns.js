@@ -108,8 +108,8 @@ const COLUMNS = [
   },
   {
     title: 'Transport',
-    when: (cases) => cases.some((caseResult) => caseResult.transport),
-    cell: ({ transport }) => transport ?? '',
+    when: (cases) => cases.some((caseResult) => caseResult.negotiated),
+    cell: ({ negotiated }) => negotiated ?? '',
   },
   {
     title: 'RTT p50 / p99 (ms)',

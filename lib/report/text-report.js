@@ -164,7 +164,7 @@ const CASE_SECTIONS = Object.freeze({
   udp: udpLines,
   cost: ({ cost }) => costLines(cost),
   wire: ({ wire }) => wireLines(wire),
-  transport: ({ transport }) => transportLines(transport),
+  negotiated: ({ negotiated }) => negotiatedLines(negotiated),
   latency: ({ latency }) => latencyLines(latency),
   ceiling: ({ ceiling }, paint) => ceilingLines(ceiling, paint),
   profile: ({ runs }) => profileLines(runs),
@@ -468,8 +468,8 @@ function syscallLines(syscalls) {
 }
 
 // What a TLS chain's client negotiated: the suite is the cipher measured.
-function transportLines(transport) {
-  return transport ? [`${'transport'.padEnd(LABEL_WIDTH)}  ${transport}`] : [];
+function negotiatedLines(negotiated) {
+  return negotiated ? [`${'transport'.padEnd(LABEL_WIDTH)}  ${negotiated}`] : [];
 }
 
 // The ceiling's two directions with their rounds' spread, and the

@@ -17,7 +17,7 @@ const TRANSPORT_LINE = /^info: transport: (.+)$/;
 // started elsewhere (the traffic client).
 export function caseProcesses({ index, place, emit }) {
   const children = [];
-  let transport = null;
+  let negotiated = null;
   const track = (role, pid, command) => {
     if (pid !== undefined) emit({ type: 'process-started', index, role, pid, command });
   };
@@ -25,7 +25,7 @@ export function caseProcesses({ index, place, emit }) {
     role === 'relay-client'
       ? (stream, line) => {
           const said = stream === 'stderr' && TRANSPORT_LINE.exec(line);
-          if (said) transport ??= said[1];
+          if (said) negotiated ??= said[1];
         }
       : undefined;
   const start = (spec) => {
@@ -43,7 +43,7 @@ export function caseProcesses({ index, place, emit }) {
     // The relays of a plan, each with its child: { ...spec, child }.
     startRelays: (specs) =>
       specs.map((relay) => ({ ...relay, child: start({ ...relay, role: `relay-${relay.role}` }) })),
-    transport: () => transport,
+    negotiated: () => negotiated,
     // Read before the target is stopped (by the latency probe or the
     // teardown), which makes iperf3 -s say "interrupt".
     tails: () => stderrTails(children),

@@ -109,7 +109,7 @@ function summariseCase(
     wallSeconds: runs.reduce((sum, run) => sum + run.wallSeconds, 0),
     cost: summariseCost(runs, { level }),
     wire: summariseWire(runs),
-    transport: summariseTransport(runs),
+    negotiated: summariseNegotiated(runs),
     udp: figures.udp,
     latency,
     requests: figures.requests,
@@ -137,8 +137,8 @@ function summariseWire(runs) {
 
 // What the relay client's transport negotiated (TLS: version and suite),
 // each different one once, over the ok runs; null when none said.
-function summariseTransport(runs) {
-  const said = [...new Set(runs.map((run) => run.transport).filter(Boolean))];
+function summariseNegotiated(runs) {
+  const said = [...new Set(runs.map((run) => run.negotiated).filter(Boolean))];
   return said.length === 0 ? null : said.join('; ');
 }
 

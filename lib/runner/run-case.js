@@ -104,7 +104,7 @@ async function runResult(outcome, { wallSeconds, tails, probe, profiler, process
     reason: null,
     ...none,
     cost: outcome.cost,
-    transport: processes.transport(),
+    negotiated: processes.negotiated(),
     ...context.workload.result(outcome, settings),
     disturbance: outcome.disturbance,
     ...(outcome.wire ? { wire: outcome.wire } : {}),

@@ -182,8 +182,9 @@ function assertShape(value, typeName, where) {
 }
 
 // A reference row's case also carries the fields its row gave, which its
-// implementation names (caseIdentity, lib/peers/index.js); a row's field
-// of a name the contract types (transport) is checked as the contract's.
+// implementation names (caseIdentity, lib/peers/index.js), such as
+// Xray's transport: no field of the contract's CaseResult shares a name
+// with one (test/unit/runner-case-ledger.test.js).
 const identityFields = (caseResult) =>
   IMPLS.includes(caseResult.impl)
     ? Object.keys(caseIdentity(caseResult)).filter((field) => !typed('CaseResult').has(field))

@@ -69,7 +69,7 @@ const CASE_FIELDS = [
   'wallSeconds',
   'cost',
   'wire',
-  'transport',
+  'negotiated',
   'latency',
   'requests',
   'ceiling',
@@ -115,7 +115,13 @@ test('every archived result upgrades to the current shape, field for field', () 
     }
     // What the file had stays as it was, under version 7's names.
     assert.deepEqual(
-      result.cases.map((caseResult) => caseResult.runs.map(({ round, ...run }) => ({ repeat: round, ...run }))),
+      result.cases.map((caseResult) =>
+        caseResult.runs.map(({ round, negotiated, ...run }) => ({
+          repeat: round,
+          ...run,
+          ...(negotiated === undefined ? {} : { transport: negotiated }),
+        })),
+      ),
       archived.cases.map((caseResult) => caseResult.runs),
       name,
     );
@@ -294,7 +300,7 @@ test('a version 5 result gains the workload its options name: requests, UDP, els
   assert.deepEqual([udp.resultVersion, udp.workload, upgradeResult(udp).workload], [5, undefined, 'udp']);
 });
 
-test("a version 6 result, archived: each run's repeat is its round, and nothing else moves", () => {
+test("a version 6 result, archived: each run's repeat is its round, its transport what was negotiated, and nothing else moves", () => {
   const v6 = ARCHIVED.find(([name]) => name === 'transports.json')[1];
   assert.equal(v6.resultVersion, 6);
   const upgraded = upgradeResult(v6);
@@ -302,9 +308,14 @@ test("a version 6 result, archived: each run's repeat is its round, and nothing 
   upgraded.cases.forEach((caseResult, at) => {
     const archived = v6.cases[at];
     assert.deepEqual(
-      caseResult.runs.map(({ round, ...rest }) => ({ repeat: round, ...rest })),
+      caseResult.runs.map(({ round, negotiated, ...rest }) => ({
+        repeat: round,
+        ...rest,
+        ...(negotiated === undefined ? {} : { transport: negotiated }),
+      })),
       archived.runs,
     );
+    assert.deepEqual([caseResult.negotiated, 'transport' in caseResult], [archived.transport, false]);
     assert.deepEqual(
       caseResult.runs.map((run) => run.round),
       archived.runs.map((run) => run.repeat),

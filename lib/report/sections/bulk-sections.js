@@ -11,6 +11,6 @@ export const BULK_SECTIONS = Object.freeze({
   figure: BITRATE_FIGURE,
   builtInEngine: 'node (built in: cipherbench send and sink)',
   rankedByCostAtRate: true,
-  caseBlock: ['transfer', 'cost', 'wire', 'transport', 'latency', 'ceiling', 'profile'],
+  caseBlock: ['transfer', 'cost', 'wire', 'negotiated', 'latency', 'ceiling', 'profile'],
   ranking: ['bitrate'],
 });

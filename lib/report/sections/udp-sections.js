@@ -13,6 +13,6 @@ export const UDP_SECTIONS = Object.freeze({
   figure: BITRATE_FIGURE,
   builtInEngine: 'node (built in: cipherbench send and sink)',
   rankedByCostAtRate: false,
-  caseBlock: ['transfer', 'udp', 'cost', 'wire', 'transport', 'latency', 'ceiling', 'profile'],
+  caseBlock: ['transfer', 'udp', 'cost', 'wire', 'negotiated', 'latency', 'ceiling', 'profile'],
   ranking: ['bitrate'],
 });

@@ -1,9 +1,18 @@
-import { lookup } from 'node:dns/promises';
-import { prepareUdpChain } from '../../chain/udp-form.js';
-import { isProtocolError } from '../../wire/protocol-error.js';
-import { createAssociations, DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
-import { startUdpForwardOverMux } from './over-mux.js';
-import { bindUdp, closeUdp, createUdpSocket, enlargeBuffers, sendConnected, sendDatagram } from './socket.js';
+import { lookup } from "node:dns/promises";
+import { prepareUdpChain } from "../../chain/udp-form.js";
+import { isProtocolError } from "../../wire/protocol-error.js";
+import {
+  DEFAULT_MAX_ASSOCIATIONS,
+  DEFAULT_UDP_TIMEOUT_MS,
+} from "./associations.js";
+import { createForwardListener } from "./forward-listener.js";
+import { startUdpForwardOverMux } from "./over-mux.js";
+import {
+  closeUdp,
+  createUdpSocket,
+  enlargeBuffers,
+  sendConnected,
+} from "./socket.js";
 
 // Datagrams of one sender held while its upstream socket connects.
 const PENDING_LIMIT = 64;
@@ -27,16 +36,25 @@ export async function startUdpRelayClient({
   log,
   muxPool = null,
 }) {
-  if (muxPool) return startUdpForwardOverMux({ listen, forward, pool: muxPool, timeoutMs, maxAssociations, log });
+  if (muxPool)
+    return startUdpForwardOverMux({
+      listen,
+      forward,
+      pool: muxPool,
+      timeoutMs,
+      maxAssociations,
+      log,
+    });
   const chain = prepareUdpChain(presets, { password });
   const { address: serverAddress } = await lookup(server.host);
-  const counts = { datagrams: 0, replies: 0, refused: 0, overCap: 0, sendErrors: 0 };
-  const socket = createUdpSocket(listen.host, log);
-  const associations = createAssociations({ timeoutMs, maxAssociations, close: ({ upstream }) => closeUdp(upstream) });
-  const failed = (error) => {
-    counts.sendErrors += 1;
-    log.debug(`udp: ${error.message}`);
-  };
+  const local = createForwardListener({
+    listen,
+    timeoutMs,
+    maxAssociations,
+    log,
+    closeAssociation: ({ upstream }) => closeUdp(upstream),
+  });
+  const { counts, failed } = local;
 
   // Each upstream socket is connect()ed to the server: a send then takes no
   // address, so Node does no lookup (and no tick) per datagram, and the
@@ -44,16 +62,16 @@ export async function startUdpRelayClient({
   // come before the connect completes wait for it (a few at most: an
   // addressed send on a socket that has just connected fails), and past
   // PENDING_LIMIT are dropped as a full buffer would drop them.
-  const open = (key, sender) => {
+  const open = (reply) => {
     const session = chain.client();
     const upstream = createUdpSocket(serverAddress, log);
-    upstream.once('listening', () => enlargeBuffers(upstream));
+    upstream.once("listening", () => enlargeBuffers(upstream));
     upstream.connect(server.port, serverAddress, () => {
       const waiting = association.pending;
       association.pending = null;
       for (const packet of waiting) sendConnected(upstream, packet, failed);
     });
-    upstream.on('message', (packet, from) => {
+    upstream.on("message", (packet, from) => {
       let opened;
       if (from.port !== server.port || from.address !== serverAddress) {
         counts.refused += 1;
@@ -67,44 +85,20 @@ export async function startUdpRelayClient({
         log.debug(`udp: from the server: ${error.message}`);
         return;
       }
-      associations.touch(key);
-      counts.replies += 1;
-      sendDatagram(socket, opened.payload, sender.port, sender.address, failed);
+      reply(opened.payload);
     });
-    const association = associations.add(key, { session, upstream, pending: [] });
+    const association = { session, upstream, pending: [] };
     return association;
   };
 
-  let warnedFull = false;
-  socket.on('message', (datagram, sender) => {
-    counts.datagrams += 1;
-    const key = `${sender.address}|${sender.port}`;
-    let association = associations.get(key);
-    if (!association) {
-      if (associations.full) {
-        counts.overCap += 1;
-        if (!warnedFull) {
-          warnedFull = true;
-          log.warn(
-            `udp: ${maxAssociations} local senders (--udp-max-associations) at once; dropping new ones until some are idle (said once)`,
-          );
-        }
-        return;
-      }
-      association = open(key, { address: sender.address, port: sender.port });
-    }
-    const packet = association.session.encode(forward, datagram);
-    if (!association.pending) sendConnected(association.upstream, packet, failed);
-    else if (association.pending.length < PENDING_LIMIT) association.pending.push(packet);
-  });
-
-  const address = await bindUdp(socket, listen);
-  return {
-    address,
-    stats: () => ({ ...counts, associations: associations.size }),
-    close() {
-      associations.closeAll();
-      return closeUdp(socket);
+  return local.start({
+    open,
+    send(association, datagram) {
+      const packet = association.session.encode(forward, datagram);
+      if (!association.pending)
+        sendConnected(association.upstream, packet, failed);
+      else if (association.pending.length < PENDING_LIMIT)
+        association.pending.push(packet);
     },
-  };
+  });
 }

@@ -1,7 +1,6 @@
 import { formatEndpoint } from '../endpoint.js';
 import { MOST_DATAGRAM_BYTES } from '../mux-udp.js';
-import { createAssociations } from './associations.js';
-import { bindUdp, closeUdp, createUdpSocket, sendDatagram } from './socket.js';
+import { createForwardListener } from './forward-listener.js';
 
 // UDP through a multiplexing chain (presets/mux.js): no UDP packet of the
 // chain, but a Mux.Cool UDP session in one of the relay client's tunnels
@@ -40,50 +39,17 @@ export function muxDatagramSessions({ pool, deliver }) {
 // The UDP port forward (forward-client.js's role) through the mux: each local
 // sender's datagrams go to `forward` in a session of its own.
 export async function startUdpForwardOverMux({ listen, forward, pool, timeoutMs, maxAssociations, log }) {
-  const counts = { datagrams: 0, replies: 0, refused: 0, overCap: 0, sendErrors: 0 };
-  const socket = createUdpSocket(listen.host, log);
-  const associations = createAssociations({ timeoutMs, maxAssociations, close: (sessions) => sessions.close() });
-  const failed = (error) => {
-    counts.sendErrors += 1;
-    log.debug(`udp: ${error.message}`);
-  };
-  let warnedFull = false;
-  socket.on('message', (datagram, sender) => {
-    counts.datagrams += 1;
-    const key = `${sender.address}|${sender.port}`;
-    let sessions = associations.get(key);
-    if (!sessions) {
-      if (associations.full) {
-        counts.overCap += 1;
-        if (!warnedFull) {
-          warnedFull = true;
-          log.warn(
-            `udp: ${maxAssociations} local senders (--udp-max-associations) at once; dropping new ones (said once)`,
-          );
-        }
-        return;
-      }
-      sessions = associations.add(
-        key,
-        muxDatagramSessions({
-          pool,
-          deliver(payload) {
-            associations.touch(key);
-            counts.replies += 1;
-            sendDatagram(socket, payload, sender.port, sender.address, failed);
-          },
-        }),
-      );
-    }
-    if (!sessions.send(forward, datagram)) counts.refused += 1;
+  const local = createForwardListener({
+    listen,
+    timeoutMs,
+    maxAssociations,
+    log,
+    closeAssociation: (sessions) => sessions.close(),
   });
-  const address = await bindUdp(socket, listen);
-  return {
-    address,
-    stats: () => ({ ...counts, associations: associations.size }),
-    close() {
-      associations.closeAll();
-      return closeUdp(socket);
+  return local.start({
+    open: (reply) => muxDatagramSessions({ pool, deliver: reply }),
+    send(sessions, datagram) {
+      if (!sessions.send(forward, datagram)) local.counts.refused += 1;
     },
-  };
+  });
 }

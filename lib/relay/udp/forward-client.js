@@ -1,18 +1,10 @@
-import { lookup } from "node:dns/promises";
-import { prepareUdpChain } from "../../chain/udp-form.js";
-import { isProtocolError } from "../../wire/protocol-error.js";
-import {
-  DEFAULT_MAX_ASSOCIATIONS,
-  DEFAULT_UDP_TIMEOUT_MS,
-} from "./associations.js";
-import { createForwardListener } from "./forward-listener.js";
-import { startUdpForwardOverMux } from "./over-mux.js";
-import {
-  closeUdp,
-  createUdpSocket,
-  enlargeBuffers,
-  sendConnected,
-} from "./socket.js";
+import { lookup } from 'node:dns/promises';
+import { prepareUdpChain } from '../../chain/udp-form.js';
+import { isProtocolError } from '../../wire/protocol-error.js';
+import { DEFAULT_MAX_ASSOCIATIONS, DEFAULT_UDP_TIMEOUT_MS } from './associations.js';
+import { createForwardListener } from './forward-listener.js';
+import { startUdpForwardOverMux } from './over-mux.js';
+import { closeUdp, createUdpSocket, enlargeBuffers, sendConnected } from './socket.js';
 
 // Datagrams of one sender held while its upstream socket connects.
 const PENDING_LIMIT = 64;
@@ -36,15 +28,7 @@ export async function startUdpRelayClient({
   log,
   muxPool = null,
 }) {
-  if (muxPool)
-    return startUdpForwardOverMux({
-      listen,
-      forward,
-      pool: muxPool,
-      timeoutMs,
-      maxAssociations,
-      log,
-    });
+  if (muxPool) return startUdpForwardOverMux({ listen, forward, pool: muxPool, timeoutMs, maxAssociations, log });
   const chain = prepareUdpChain(presets, { password });
   const { address: serverAddress } = await lookup(server.host);
   const local = createForwardListener({
@@ -65,13 +49,13 @@ export async function startUdpRelayClient({
   const open = (reply) => {
     const session = chain.client();
     const upstream = createUdpSocket(serverAddress, log);
-    upstream.once("listening", () => enlargeBuffers(upstream));
+    upstream.once('listening', () => enlargeBuffers(upstream));
     upstream.connect(server.port, serverAddress, () => {
       const waiting = association.pending;
       association.pending = null;
       for (const packet of waiting) sendConnected(upstream, packet, failed);
     });
-    upstream.on("message", (packet, from) => {
+    upstream.on('message', (packet, from) => {
       let opened;
       if (from.port !== server.port || from.address !== serverAddress) {
         counts.refused += 1;
@@ -95,10 +79,8 @@ export async function startUdpRelayClient({
     open,
     send(association, datagram) {
       const packet = association.session.encode(forward, datagram);
-      if (!association.pending)
-        sendConnected(association.upstream, packet, failed);
-      else if (association.pending.length < PENDING_LIMIT)
-        association.pending.push(packet);
+      if (!association.pending) sendConnected(association.upstream, packet, failed);
+      else if (association.pending.length < PENDING_LIMIT) association.pending.push(packet);
     },
   });
 }

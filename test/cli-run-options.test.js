@@ -175,7 +175,7 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       ],
       [['--smoke', '--full'], /^cipherbench: give --smoke or --full, not both\n$/],
       [['--reverse', '--both'], /^cipherbench: give --reverse .* or --both .*, not the two together\n$/],
-      [['--repeat', '0'], /^cipherbench: repeat must be a whole number of runs, 1 to 100; got "0"\n$/],
+      [['--repeat', '0'], /^cipherbench: repeat must be a whole number of rounds, 1 to 100; got "0"\n$/],
       [
         ['--json', 'cases.js'],
         /^cipherbench: --json cases\.js: that looks like a cases file, not where to write the JSON report; give a \.json name/,

@@ -171,8 +171,8 @@ function flag(name, value, fallback) {
 //             in --help order; none for an API-only option
 //   fromCli   the run() option from commander's values, when it is not
 //             simply values[name] (--smoke and --full make `mode`)
-//   read      (value, { options, preset }) -> the setting, or throws an
-//             input error; preset is the mode's defaults; an entry without
+//   read      (value, { options, defaults }) -> the setting, or throws an
+//             input error; defaults are the mode's; an entry without
 //             read is an input another entry reads (remote's)
 //   record    what the result keeps of the setting (options in
 //             docs/result.md): false for none, a function for a part
@@ -211,7 +211,7 @@ export const RUN_OPTIONS = Object.freeze([
         description: `seconds each run measures: iperf3 -t, or with --requests the counted seconds after --warmup (default: ${standard.duration}, ${smoke.duration} with --smoke, ${full.duration} with --full)`,
       },
     ],
-    read: (value, { preset }) => wholeNumber('duration', value ?? preset.duration, { unit: 'seconds', min: 1 }),
+    read: (value, { defaults }) => wholeNumber('duration', value ?? defaults.duration, { unit: 'seconds', min: 1 }),
   },
   {
     name: 'repeat',
@@ -221,8 +221,8 @@ export const RUN_OPTIONS = Object.freeze([
         description: `rounds: each runs every case once, in a random order; the report gives the median and its interval (default: ${standard.repeat}, ${full.repeat} with --full; with --confidence, the rounds before the rule is first applied)`,
       },
     ],
-    read: (value, { preset }) =>
-      wholeNumber('repeat', value ?? preset.repeat, { unit: 'runs', min: 1, max: MAX_REPEAT }),
+    read: (value, { defaults }) =>
+      wholeNumber('repeat', value ?? defaults.repeat, { unit: 'rounds', min: 1, max: MAX_REPEAT }),
   },
   {
     name: 'seed',
@@ -246,7 +246,8 @@ export const RUN_OPTIONS = Object.freeze([
         description: `the stopping rule, as netperf -I: after ${MIN_ROUNDS} rounds, add rounds until every case's LEVEL% interval (and every ratio's, with --relative-to) is no wider than WIDTH% of its median in all, e.g. 95,5 (on with --full)`,
       },
     ],
-    read: (value, { preset }) => (value === undefined || value === null ? preset.confidence : parseConfidence(value)),
+    read: (value, { defaults }) =>
+      value === undefined || value === null ? defaults.confidence : parseConfidence(value),
     record: (confidence) => confidence && { ...confidence },
   },
   {
@@ -257,13 +258,13 @@ export const RUN_OPTIONS = Object.freeze([
         description: `with --confidence: stop after this many rounds, converged or not (default: ${DEFAULT_MAX_ROUNDS})`,
       },
     ],
-    read: (value, { options, preset }) => {
+    read: (value, { options, defaults }) => {
       const rounds = wholeNumber('--max-rounds', value ?? DEFAULT_MAX_ROUNDS, {
         unit: 'rounds',
         min: 1,
         max: MAX_REPEAT,
       });
-      const repeat = options.repeat ?? preset.repeat;
+      const repeat = options.repeat ?? defaults.repeat;
       if (value !== undefined && value !== null && Number(rounds) < Number(repeat))
         throw inputError(`--max-rounds (${rounds}) must be at least --repeat (${repeat})`);
       return rounds;
@@ -277,8 +278,8 @@ export const RUN_OPTIONS = Object.freeze([
         description: `with --confidence: start no round that would end after this many seconds of the run (default: none, ${full.maxTime} with --full)`,
       },
     ],
-    read: (value, { preset }) => {
-      if (value === undefined || value === null) return preset.maxTime;
+    read: (value, { defaults }) => {
+      if (value === undefined || value === null) return defaults.maxTime;
       const seconds = typeof value === 'string' && value.trim() !== '' ? Number(value) : value;
       if (typeof seconds !== 'number' || !(seconds > 0) || !Number.isFinite(seconds))
         throw inputError(`--max-time must be a number of seconds above 0, got ${JSON.stringify(value)}`);
@@ -294,8 +295,10 @@ export const RUN_OPTIONS = Object.freeze([
       },
       { flags: '--no-noise-floor', description: 'no noise floor' },
     ],
-    read: (value, { preset }) =>
-      value === false ? 0 : wholeNumber('--noise-floor', value ?? preset.noiseFloor, { unit: 'runs', min: 0, max: 10 }),
+    read: (value, { defaults }) =>
+      value === false
+        ? 0
+        : wholeNumber('--noise-floor', value ?? defaults.noiseFloor, { unit: 'runs', min: 0, max: 10 }),
   },
   {
     name: 'remeasure',
@@ -306,8 +309,8 @@ export const RUN_OPTIONS = Object.freeze([
       },
       { flags: '--no-remeasure', description: 'mark disturbed runs, never measure them again' },
     ],
-    read: (value, { preset }) =>
-      value === false ? 0 : wholeNumber('--remeasure', value ?? preset.remeasure, { unit: 'times', min: 0, max: 10 }),
+    read: (value, { defaults }) =>
+      value === false ? 0 : wholeNumber('--remeasure', value ?? defaults.remeasure, { unit: 'times', min: 0, max: 10 }),
   },
   {
     name: 'parallel',
@@ -400,8 +403,8 @@ export const RUN_OPTIONS = Object.freeze([
     // A transfer has none unless asked, as iperf3 omits nothing unless
     // asked: a bulk run's default is three rounds of 1 s, and a warm-up
     // would triple it. Its first seconds' cost is in docs/statistics.md.
-    read: (value, { options, preset }) =>
-      wholeNumber('warmup', value ?? (asksForRequests(options) ? preset.warmup : 0), {
+    read: (value, { options, defaults }) =>
+      wholeNumber('warmup', value ?? (asksForRequests(options) ? defaults.warmup : 0), {
         unit: 'seconds',
         min: 0,
         max: 60,
@@ -429,7 +432,7 @@ export const RUN_OPTIONS = Object.freeze([
       },
       { flags: '--no-latency', description: 'no latency, even with --full' },
     ],
-    read: (value, { preset }) => flag('latency', value, preset.latency),
+    read: (value, { defaults }) => flag('latency', value, defaults.latency),
   },
   {
     name: 'udp',
@@ -529,11 +532,7 @@ export const RUN_OPTIONS = Object.freeze([
         description: 'run only case number TEXT, or the cases whose JSON or label contains TEXT',
       },
     ],
-    read: (value = null) => {
-      if (value !== null && (typeof value !== 'string' || value === ''))
-        throw inputError(`filter must be a case index or some text from a case, got ${JSON.stringify(value)}`);
-      return value;
-    },
+    read: caseText('filter', 'some text from a case'),
   },
   {
     name: 'relativeTo',
@@ -544,11 +543,7 @@ export const RUN_OPTIONS = Object.freeze([
           'also give every case\'s receiver bitrate as a multiple of one case\'s: its number as the report prints it (TEXT 2 or "Test Case 2", counted from 0), or the one case whose JSON or label contains TEXT',
       },
     ],
-    read: (value = null) => {
-      if (value !== null && (typeof value !== 'string' || value === ''))
-        throw inputError(`relativeTo must be a case index or some text from one case, got ${JSON.stringify(value)}`);
-      return value;
-    },
+    read: caseText('relativeTo', 'some text from one case'),
   },
   {
     name: 'engine',
@@ -662,6 +657,16 @@ function parseConfidence(value) {
   return { level: level / 100, width: width / 100 };
 }
 
+// --filter's and --relative-to's text: a case's number or some text from
+// its JSON or label, which runner/cases-file.js matches.
+function caseText(name, what) {
+  return (value = null) => {
+    if (value !== null && (typeof value !== 'string' || value === ''))
+      throw inputError(`${name} must be a case index or ${what}, got ${JSON.stringify(value)}`);
+    return value;
+  };
+}
+
 function readMode(mode = 'default') {
   if (!Object.hasOwn(MODES, mode))
     throw inputError(`mode must be one of ${Object.keys(MODES).join(', ')}, got ${JSON.stringify(mode)}`);
@@ -672,14 +677,14 @@ function readMode(mode = 'default') {
 // the mode's, then the built-in ones.
 /** @returns {import('../contracts.js').RunSettings} */
 export function normalizeOptions(options = {}) {
-  const preset = MODES[readMode(options.mode ?? undefined)];
-  const context = { options, preset };
+  const defaults = MODES[readMode(options.mode ?? undefined)];
+  const reading = { options, defaults };
   if (asksForRequests(options)) refuseBulkOptions(options);
   const settings = RUN_OPTIONS.filter((option) => option.read).map((option) => [
     option.name,
-    option.read(options[option.name] ?? undefined, context),
+    option.read(options[option.name] ?? undefined, reading),
   ]);
-  return { ...Object.fromEntries(settings), caseLimit: preset.cases };
+  return { ...Object.fromEntries(settings), caseLimit: defaults.cases };
 }
 
 // An option of a bulk stream or of UDP, given with --requests, would be

@@ -256,7 +256,7 @@ test('bad values say what is wanted and what was given', () => {
       /^--engine wrk loads the request workload: add --requests, or measure a bulk stream with --engine iperf3 or node$/,
     ],
     [{ readyTimeout: 0 }, /readyTimeout must be a positive number/],
-    [{ repeat: 0 }, /^repeat must be a whole number of runs, 1 to 100; got 0$/],
+    [{ repeat: 0 }, /^repeat must be a whole number of rounds, 1 to 100; got 0$/],
     [{ mode: 'quick' }, /^mode must be one of smoke, default, full, got "quick"$/],
     [{ reverse: true, both: true }, /not the two together/],
     [{ latency: 'yes' }, /^latency must be true or false/],

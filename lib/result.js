@@ -108,17 +108,8 @@ function fromVersion0(result) {
     relativeTo: null,
     link: null,
     remote: null,
-    // Version 2: the request workload and UDP. An older run measured a TCP
-    // bulk stream.
-    requests: false,
-    concurrency: null,
-    responseSize: null,
-    warmup: null,
-    newConnections: false,
-    udp: false,
-    rate: null,
-    length: null,
-    maxLoss: null,
+    // The request workload's and UDP's options: version 1's step, next,
+    // fills them.
   });
   const { resultVersion, ...unversioned } = result;
   return {
@@ -168,9 +159,8 @@ function fromVersion1(result) {
       responseSize: null,
       warmup: null,
       newConnections: false,
-      // A version 1 run from before --udp measured TCP (version 0's step
-      // fills these too); no run took profiles before --profile was
-      // recorded.
+      // A run from before --udp measured TCP; no run took profiles before
+      // --profile was recorded.
       udp: false,
       length: null,
       maxLoss: null,

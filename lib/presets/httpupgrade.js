@@ -1,13 +1,12 @@
 import {
   checkTarget,
-  createHeadReader,
   formatHead,
   hasToken,
-  parseHead,
   parseRequestLine,
   parseStatusLine,
   UPGRADE_PARAMS,
   upgradeTransport,
+  upgradingCodec,
 } from '../wire/http-upgrade.js';
 import { protocolError } from '../wire/protocol-error.js';
 
@@ -22,36 +21,33 @@ import { protocolError } from '../wire/protocol-error.js';
 // then drop, so bytes that arrive with it would be lost. It sends no
 // Sec-WebSocket-Key either: sing-box's server refuses a request that has
 // one, as a real WebSocket client's. A FIN is a FIN, as over TCP.
+// The connection once upgraded: its bytes as they are, both ways.
+const bareConnection = (io) => ({
+  read: (chunk) => io.deliver(chunk),
+  frame: (buffers) => buffers,
+  close: () => [],
+  ended() {},
+});
+
 function serverCodec({ path, host }, note) {
-  const heads = createHeadReader();
-  let open = false;
-  return {
+  return upgradingCodec({
+    unfinished: 'httpupgrade: the connection ended inside its upgrade request',
     start() {},
-    read(chunk, io) {
-      if (open) return io.deliver(chunk);
-      const done = heads.read(chunk);
-      if (!done) return;
-      const { startLine, headers } = parseHead(done.head);
+    upgrade({ startLine, headers }, io) {
       checkTarget(parseRequestLine(startLine), headers, { path, host }, 'httpupgrade');
-      // Open before the answer goes out: a client may reply to it at once.
-      open = true;
-      // Xray's client compares the whole status line.
-      io.send([
-        formatHead('HTTP/1.1 101 Switching Protocols', [
-          ['Connection', 'Upgrade'],
-          ['Upgrade', 'websocket'],
-        ]),
-      ]);
       note(`httpupgrade ${path}`);
-      io.open();
-      if (done.rest.length > 0) io.deliver(done.rest);
+      return {
+        // Xray's client compares the whole status line.
+        answer: [
+          formatHead('HTTP/1.1 101 Switching Protocols', [
+            ['Connection', 'Upgrade'],
+            ['Upgrade', 'websocket'],
+          ]),
+        ],
+        upgraded: bareConnection(io),
+      };
     },
-    frame: (buffers) => buffers,
-    close: () => [],
-    ended() {
-      if (!open) throw protocolError('httpupgrade: the connection ended inside its upgrade request');
-    },
-  };
+  });
 }
 
 export const upgradeRequest = ({ path, host }) =>
@@ -62,33 +58,21 @@ export const upgradeRequest = ({ path, host }) =>
   ]);
 
 function clientCodec({ path, host }, note) {
-  const heads = createHeadReader();
-  let open = false;
-  return {
+  return upgradingCodec({
+    unfinished: 'httpupgrade: the server closed before answering the upgrade',
     start(io) {
       io.send([upgradeRequest({ path, host })]);
     },
-    read(chunk, io) {
-      if (open) return io.deliver(chunk);
-      const done = heads.read(chunk);
-      if (!done) return;
-      const { startLine, headers } = parseHead(done.head);
+    upgrade({ startLine, headers }, io) {
       const { status, line } = parseStatusLine(startLine);
       if (status !== 101) throw protocolError(`httpupgrade: the server refused the upgrade to ${path}: ${line}`);
       if (!hasToken(headers.get('upgrade'), 'websocket') || !hasToken(headers.get('connection'), 'upgrade')) {
         throw protocolError('httpupgrade: a 101 without Upgrade: websocket and Connection: Upgrade');
       }
       note(`httpupgrade ${path}, Host ${host}`);
-      open = true;
-      io.open();
-      if (done.rest.length > 0) io.deliver(done.rest);
+      return { answer: [], upgraded: bareConnection(io) };
     },
-    frame: (buffers) => buffers,
-    close: () => [],
-    ended() {
-      if (!open) throw protocolError('httpupgrade: the server closed before answering the upgrade');
-    },
-  };
+  });
 }
 
 export default {

@@ -2,15 +2,14 @@ import { createHash, randomBytes } from 'node:crypto';
 import { randomView } from '../crypto/random-pool.js';
 import {
   checkTarget,
-  createHeadReader,
   formatHead,
   hasToken,
-  parseHead,
   parseRequestLine,
   parseStatusLine,
   refusal,
   UPGRADE_PARAMS,
   upgradeTransport,
+  upgradingCodec,
 } from '../wire/http-upgrade.js';
 import { protocolError } from '../wire/protocol-error.js';
 import { applyMask, maskInto } from '../wire/ws-mask.js';
@@ -268,42 +267,13 @@ function framedConnection(masked, io) {
   };
 }
 
-// A codec (wire/layered-socket.js) that reads an HTTP head first, then
-// hands over to the frames. upgrade(head) checks the head and returns what
-// answers it.
-function upgradingCodec({ start, upgrade, masked, what }) {
-  const heads = createHeadReader();
-  let framed = null;
-  return {
-    start,
-    read(chunk, io) {
-      if (framed) return framed.read(chunk);
-      const done = heads.read(chunk);
-      if (!done) return;
-      const answer = upgrade(parseHead(done.head));
-      // Framing before the answer goes out: a peer may reply to it at once.
-      framed = framedConnection(masked, io);
-      io.send(answer);
-      io.open();
-      if (done.rest.length > 0) framed.read(done.rest);
-    },
-    frame: (buffers) => framed.frame(buffers),
-    close: () => framed.close(),
-    ended() {
-      if (!framed) throw protocolError(`ws: the connection ended inside its ${what}`);
-      framed.ended();
-    },
-  };
-}
-
 const keyIsValid = (key) => /^[A-Za-z0-9+/]{22}==$/.test(key ?? '');
 
 function serverCodec({ path, host }, note) {
   return upgradingCodec({
-    masked: false,
-    what: 'upgrade request',
+    unfinished: 'ws: the connection ended inside its upgrade request',
     start() {},
-    upgrade({ startLine, headers }) {
+    upgrade({ startLine, headers }, io) {
       const request = parseRequestLine(startLine);
       checkTarget(request, headers, { path, host }, 'ws');
       if (headers.get('sec-websocket-version') !== '13') {
@@ -315,13 +285,16 @@ function serverCodec({ path, host }, note) {
       const key = headers.get('sec-websocket-key');
       if (!keyIsValid(key)) throw refusal(400, 'ws: a Sec-WebSocket-Key that is not 16 bytes in base64');
       note(`ws ${path}`);
-      return [
-        formatHead('HTTP/1.1 101 Switching Protocols', [
-          ['Upgrade', 'websocket'],
-          ['Connection', 'Upgrade'],
-          ['Sec-WebSocket-Accept', acceptKey(key)],
-        ]),
-      ];
+      return {
+        answer: [
+          formatHead('HTTP/1.1 101 Switching Protocols', [
+            ['Upgrade', 'websocket'],
+            ['Connection', 'Upgrade'],
+            ['Sec-WebSocket-Accept', acceptKey(key)],
+          ]),
+        ],
+        upgraded: framedConnection(false, io),
+      };
     },
   });
 }
@@ -338,12 +311,11 @@ export const upgradeRequest = ({ path, host, key }) =>
 function clientCodec({ path, host }, note) {
   const key = randomBytes(16).toString('base64');
   return upgradingCodec({
-    masked: true,
-    what: 'upgrade (the server never answered it)',
+    unfinished: 'ws: the connection ended inside its upgrade (the server never answered it)',
     start(io) {
       io.send([upgradeRequest({ path, host, key })]);
     },
-    upgrade({ startLine, headers }) {
+    upgrade({ startLine, headers }, io) {
       const { status, line } = parseStatusLine(startLine);
       if (status !== 101) throw protocolError(`ws: the server refused the upgrade to ${path}: ${line}`);
       if (!hasToken(headers.get('upgrade'), 'websocket') || !hasToken(headers.get('connection'), 'upgrade')) {
@@ -353,7 +325,7 @@ function clientCodec({ path, host }, note) {
         throw protocolError("ws: a Sec-WebSocket-Accept that does not answer the client's key");
       }
       note(`ws ${path}, Host ${host}`);
-      return [];
+      return { answer: [], upgraded: framedConnection(true, io) };
     },
   });
 }

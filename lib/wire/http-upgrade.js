@@ -147,3 +147,35 @@ export const upgradeTransport =
       connect: (socket) => layeredSocket(socket, clientCodec(client, note)),
     };
   };
+
+// A codec (layered-socket.js) that reads the upgrade's HTTP head first,
+// then hands the connection to what the upgrade opened: ws's frames, or
+// httpupgrade's bytes as they are. upgrade(head, io) checks the head and
+// returns { answer, upgraded }: the buffers that answer it (none on a
+// client) and the upgraded connection's { read(chunk), frame(buffers),
+// close(), ended() }. `unfinished` is the error of a stream that ends
+// before the upgrade.
+export function upgradingCodec({ start, upgrade, unfinished }) {
+  const heads = createHeadReader();
+  let upgraded = null;
+  return {
+    start,
+    read(chunk, io) {
+      if (upgraded) return upgraded.read(chunk);
+      const done = heads.read(chunk);
+      if (!done) return;
+      const opened = upgrade(parseHead(done.head), io);
+      // Upgraded before the answer goes out: a peer may reply to it at once.
+      upgraded = opened.upgraded;
+      if (opened.answer.length > 0) io.send(opened.answer);
+      io.open();
+      if (done.rest.length > 0) upgraded.read(done.rest);
+    },
+    frame: (buffers) => upgraded.frame(buffers),
+    close: () => upgraded.close(),
+    ended() {
+      if (!upgraded) throw protocolError(unfinished);
+      upgraded.ended();
+    },
+  };
+}

@@ -2,7 +2,7 @@ import http2 from 'node:http2';
 import { Duplex } from 'node:stream';
 import { MAX_HEAD_BYTES } from './http-upgrade.js';
 import { isProtocolError, protocolError } from './protocol-error.js';
-import { writeCorked } from './layered-socket.js';
+import { addressesOf, writeCorked } from './layered-socket.js';
 
 // One HTTP/2 stream as the relay's socket: the grpc and h2 transports
 // (V2Ray's, Xray's and sing-box's "gun" and "http") each carry one relay
@@ -215,10 +215,7 @@ function tunnelLayer(inner, framing) {
   inner.on('close', () => setImmediate(() => endedCleanly() || fail(resetError())));
 
   Object.defineProperties(layer, {
-    remoteAddress: { get: () => inner.remoteAddress },
-    remotePort: { get: () => inner.remotePort },
-    localAddress: { get: () => inner.localAddress },
-    localPort: { get: () => inner.localPort },
+    ...addressesOf(inner),
     // The relay's idle timeout: the socket under it cannot tell, since
     // node:http2 reads it natively, so the layer counts its own bytes.
     setTimeout: {

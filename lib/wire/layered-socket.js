@@ -160,10 +160,7 @@ export function layeredSocket(inner, codec) {
   });
 
   Object.defineProperties(layer, {
-    remoteAddress: { get: () => inner.remoteAddress },
-    remotePort: { get: () => inner.remotePort },
-    localAddress: { get: () => inner.localAddress },
-    localPort: { get: () => inner.localPort },
+    ...addressesOf(inner),
     setTimeout: {
       value(ms, callback) {
         inner.setTimeout(ms, callback);
@@ -185,6 +182,15 @@ export function layeredSocket(inner, codec) {
   codec.start(io);
   return layer;
 }
+
+// A layer's addresses, for the relay's logs and checks: those of the
+// socket under it, as property descriptors.
+export const addressesOf = (inner) => ({
+  remoteAddress: { get: () => inner.remoteAddress },
+  remotePort: { get: () => inner.remotePort },
+  localAddress: { get: () => inner.localAddress },
+  localPort: { get: () => inner.localPort },
+});
 
 // Writes `buffers` to `stream` as one corked batch (one writev), then calls
 // back at once, or at its 'drain' when the batch filled its queue: the

@@ -361,31 +361,28 @@ ${rows.map((cells) => `<tr>${cells}</tr>`).join('\n')}
 
 // UDP rows that lost more than their bound: measured, not ranked.
 function notRankedSection(overBound) {
-  if (overBound.length === 0) return '';
-  const items = overBound.map(
-    (caseResult) =>
-      `<li>Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} <code>${escape(caseLabel(caseResult))}</code>: ${escape(overBoundText(caseResult))}</li>`,
-  );
-  return `<section id="not-ranked">
-<h2>Not ranked</h2>
-<ul>
-${items.join('\n')}
-</ul>
-</section>
-`;
+  return caseListSection('not-ranked', 'Not ranked', overBound, (caseResult) => escape(overBoundText(caseResult)));
 }
 
 function notMeasuredSection(unranked) {
-  if (unranked.length === 0) return '';
-  const items = unranked.map((caseResult) => {
-    const direction = isReverse(caseResult) ? ' (reverse)' : '';
+  return caseListSection('not-measured', 'Not measured', unranked, (caseResult) => {
     // Under the reason, the failing process's last stderr lines, verbatim.
     const [first, ...tail] = caseResult.reason.split('\n');
     const stderr = tail.length > 0 ? `<pre>${escape(tail.join('\n'))}</pre>` : '';
-    return `<li>Case ${caseResult.index}${direction} <code>${escape(caseLabel(caseResult))}</code>: ${escape(caseResult.status)}: ${escape(first)}${stderr}</li>`;
+    return `${escape(caseResult.status)}: ${escape(first)}${stderr}`;
   });
-  return `<section id="not-measured">
-<h2>Not measured</h2>
+}
+
+// A section listing cases apart from the ranking, each by its number and
+// label, then `why` (HTML) it is there; nothing when there are none.
+function caseListSection(id, title, cases, why) {
+  if (cases.length === 0) return '';
+  const items = cases.map(
+    (caseResult) =>
+      `<li>Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''} <code>${escape(caseLabel(caseResult))}</code>: ${why(caseResult)}</li>`,
+  );
+  return `<section id="${id}">
+<h2>${title}</h2>
 <ul>
 ${items.join('\n')}
 </ul>

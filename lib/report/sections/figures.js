@@ -20,20 +20,19 @@ import { formatBitrate, formatBitrateIn, formatFixed } from '../units.js';
  * @typedef {{ median: number, min: number, max: number, cv: number | null, low: number | null, high: number | null }} FigureSummary
  */
 
+// A case's figure with its spread over runs, whichever field holds its
+// median (a receiver's or the request figures).
+/** @returns {FigureSummary} */
+function spread({ min, max, low, high }, median, cv) {
+  return { median, min, max, cv, low: low ?? null, high: high ?? null };
+}
+
 /** @type {Figure} */
 export const BITRATE_FIGURE = Object.freeze({
   kind: 'bitrate',
   title: 'Receiver median bitrates',
   ofRun: (run) => run.receiver?.bits_per_second ?? null,
-  summary: (caseResult) =>
-    caseResult.receiver && {
-      median: caseResult.receiver.bits_per_second,
-      min: caseResult.receiver.min,
-      max: caseResult.receiver.max,
-      cv: caseResult.receiver.cv,
-      low: caseResult.receiver.low ?? null,
-      high: caseResult.receiver.high ?? null,
-    },
+  summary: ({ receiver }) => receiver && spread(receiver, receiver.bits_per_second, receiver.cv),
   format: formatBitrate,
   formatIn: formatBitrateIn,
   axis: axisUnit,
@@ -44,15 +43,7 @@ export const REQUESTS_FIGURE = Object.freeze({
   kind: 'requests',
   title: 'Median requests per second',
   ofRun: (run) => run.requests?.requestsPerSecond ?? null,
-  summary: (caseResult) =>
-    caseResult.requests && {
-      median: caseResult.requests.requestsPerSecond,
-      min: caseResult.requests.min,
-      max: caseResult.requests.max,
-      cv: null,
-      low: caseResult.requests.low ?? null,
-      high: caseResult.requests.high ?? null,
-    },
+  summary: ({ requests }) => requests && spread(requests, requests.requestsPerSecond, null),
   format: (value) => `${formatFixed(value, 0)} req/s`,
   formatIn: (value) => formatFixed(value, 0),
   axis: () => ({ unit: 'req/s', format: String }),

@@ -1,8 +1,6 @@
 import assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
-import { emptyFolder, runCli } from './support/cli.js';
+import { casesFolder, runCli, UDP_RUN } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 
@@ -12,23 +10,6 @@ import { requirePrograms } from './support/programs.js';
 // target and back, each echo compared with what was sent. Loss is bounded
 // loosely, as loopback UDP on a loaded machine drops what it drops; a path
 // that broke datagrams (V2Ray 4.34's trojan) loses over 99%.
-const casesFolder = (cases) => {
-  const cwd = emptyFolder();
-  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(cases));
-  return cwd;
-};
-const UDP_RUN = [
-  'run',
-  'cases.json',
-  '--udp',
-  '--rate',
-  '20M',
-  '--duration',
-  '1',
-  '--no-ceiling',
-  '--json',
-  '--no-archive',
-];
 
 test(
   'run --udp through V2Ray (vmess, vless over TLS): datagrams measured by iperf3 -u, echoes byte for byte',

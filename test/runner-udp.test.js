@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import dgram from 'node:dgram';
-import { writeFileSync } from 'node:fs';
-import path from 'node:path';
 import { test } from 'node:test';
 import { BISECTION_PROBES, bisectRate, summariseUdp } from '../lib/workload/udp.js';
 import { startUdpEchoTarget } from '../lib/traffic/udp-echo-target.js';
 import { measureUdpRoundTrips } from '../lib/traffic/udp-latency.js';
-import { emptyFolder, runCli } from './support/cli.js';
+import { casesFolder, runCli, UDP_RUN } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 
@@ -17,23 +15,6 @@ import { requirePrograms } from './support/programs.js';
 // relays is: every row received some, and a row whose relay refused them
 // would receive none.
 const AES = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
-const casesFolder = (cases) => {
-  const cwd = emptyFolder();
-  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(cases));
-  return cwd;
-};
-const UDP_RUN = [
-  'run',
-  'cases.json',
-  '--udp',
-  '--rate',
-  '20M',
-  '--duration',
-  '1',
-  '--no-ceiling',
-  '--json',
-  '--no-archive',
-];
 
 test(
   "run --udp through our relays (SIP004 and SIP022) and shadowsocks-libev's: offered rate, loss, jitter, out-of-order per case",

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -33,6 +33,28 @@ export const emptyFolder = () => {
   mkdirSync(dir);
   return dir;
 };
+
+// A fresh folder whose cases.json holds `cases`, for a run started there.
+export const casesFolder = (cases) => {
+  const cwd = emptyFolder();
+  writeFileSync(path.join(cwd, 'cases.json'), JSON.stringify(cases));
+  return cwd;
+};
+
+// `run` of that cases.json over UDP at a fixed 20 Mbit/s for 1 s, no
+// ceilings, the result on stdout as JSON and not archived.
+export const UDP_RUN = [
+  'run',
+  'cases.json',
+  '--udp',
+  '--rate',
+  '20M',
+  '--duration',
+  '1',
+  '--no-ceiling',
+  '--json',
+  '--no-archive',
+];
 
 // Runs the CLI to its end; `during(child)` may act on it while it runs.
 // Every process below it is recorded all along, to check none outlives it.

@@ -64,7 +64,7 @@ test('a chain listed twice runs twice, with a warning in the header', async () =
   assert.equal(code, 0, stderr);
   assert.match(
     stdout,
-    /\niperf3:\n(.+\n)+\nwarning: cases 0 and 1 are the same chain, so it runs twice; remove one, or use --repeat to measure a case more than once\n\nrunning 2 tests\.\.\./,
+    /\niperf3:\n(.+\n)+\nwarning: cases 0 and 1 are the same chain, so it runs twice; remove one, or use --repeat to measure a case more than once\n\nrunning 2 cases\.\.\./,
   );
   assert.match(stdout, /^cases +.*\/cases\.json$/m);
 });

@@ -73,12 +73,12 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
       [[12, 'ok', 3]],
     );
     // One test, run three times: one block for it, after its last run.
-    assert.match(stderr, /\n\nrunning 1 tests, 3 runs each: 3 runs\.\.\.\n\n/);
-    assert.equal(stderr.match(/------------ Test Case 12 -/g).length, 1);
+    assert.match(stderr, /\n\nrunning 1 case, 3 runs each: 3 runs\.\.\.\n\n/);
+    assert.equal(stderr.match(/------------ Case 12 -/g).length, 1);
     // --full's stopping rule, held to 3 rounds by --max-rounds: the rounds count up, the widest interval beside them.
     assert.match(
       stderr,
-      /\[run 1\/3\] Test Case 12  aes-128-gcm \(round 1\) \.\.\.\n\[run 2\/3\] Test Case 12  aes-128-gcm \(round 2\) \.\.\.\n\[run 3\/3\] Test Case 12  aes-128-gcm \(round 3, widest ±[\d.]+%\) \.\.\.\n/,
+      /\[run 1\/3\] Case 12  aes-128-gcm \(round 1\) \.\.\.\n\[run 2\/3\] Case 12  aes-128-gcm \(round 2\) \.\.\.\n\[run 3\/3\] Case 12  aes-128-gcm \(round 3, widest ±[\d.]+%\) \.\.\.\n/,
     );
     assert.deepEqual(
       [result.options.confidence, result.options.maxRounds, result.rounds, result.stopped],
@@ -201,7 +201,7 @@ describe('cipherbench run: modes, --baseline, --markdown, --html', { timeout: 60
     const toFile = await runCli(['--smoke', '--no-archive', '--json', 'r.json', ...QUICK], { cwd });
     assert.equal(toFile.code, 0, toFile.stderr);
     assert.match(toFile.stdout, /^cipherbench:\n/);
-    assert.match(toFile.stdout, /\(ranking\):\n\n(DISTURBED: .+\n\n)? 1: Test Case 12, Bitrate=\[/);
+    assert.match(toFile.stdout, /\(ranking\):\n\n(DISTURBED: .+\n\n)? 1: Case 12, Bitrate=\[/);
     assert.match(toFile.stderr, /\nJSON report written: r\.json\n$/);
     const written = JSON.parse(readFileSync(path.join(cwd, 'r.json'), 'utf8'));
     assert.deepEqual(

@@ -40,19 +40,19 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     );
     assert.match(
       stdout,
-      /\n\nrunning 1 tests\.\.\.\n\n------------ Test Case 2 ----------------\nss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n/,
+      /\n\nrunning 1 case\.\.\.\n\n------------ Case 2 ---------------------\nss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\nInterval {9}Transfer {5}Bitrate\n0\.00-\d\.\d\d {3}sec {2}.+ sender\n0\.00-\d\.\d\d {3}sec {2}.+ receiver\n/,
     );
     // Cost per relay and the chain's ceiling under the bitrates, and no warning.
     const archived = archivedJson(cwd);
     assert.match(
       stdout,
-      / receiver\ncost {13}cpu s  cpu s\/GB +peak RSS\nrelay client +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nrelay server +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nceiling {10}encrypt .+ efficiency \d+\.\d%( of an unsteady ceiling\n {17}unsteady: .+)?\n-{41}\n\n\(ranking\):\n\n(DISTURBED: .+\n\n)? 1: Test Case 2, Bitrate=\[/,
+      / receiver\ncost {13}cpu s  cpu s\/GB +peak RSS\nrelay client +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nrelay server +\d+\.\d\d +\d+\.\d\d +[\d.]+ MBytes\nceiling {10}encrypt .+ efficiency \d+\.\d%( of an unsteady ceiling\n {17}unsteady: .+)?\n-{41}\n\n\(ranking\):\n\n(DISTURBED: .+\n\n)? 1: Case 2, Bitrate=\[/,
     );
     assert.match(stdout, /\n\nDone in \d+\.\d\ds\.\n$/);
     assert.doesNotMatch(stdout, ANSI, 'no colour off a terminal');
     assert.match(
       stderr,
-      /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Test Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d-\d{6}Z\.txt and .*reports\/\d{4}-\d\d-\d\d-\d{6}Z\.json\n$/,
+      /^\[ceiling 1\/1\] chacha20-ietf-poly1305 \.\.\.\n\[run 1\/1\] Case 2  chacha20-ietf-poly1305 \.\.\.\nreport archived: .*reports\/\d{4}-\d\d-\d\d-\d{6}Z\.txt and .*reports\/\d{4}-\d\d-\d\d-\d{6}Z\.json\n$/,
     );
     assert.equal(archived.options.casesFile, path.join(cwd, 'cases.js'));
     assert.equal(archived.complete, true);
@@ -90,7 +90,7 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
       [[14, 'ok']],
     );
     assert.match(stderr, /^cipherbench:\n/);
-    assert.match(stderr, /\(ranking\):\n\n(DISTURBED: .+\n\n)? 1: Test Case 14, /);
+    assert.match(stderr, /\(ranking\):\n\n(DISTURBED: .+\n\n)? 1: Case 14, /);
     assert.deepEqual(readdirSync(cwd), []);
   });
 
@@ -113,9 +113,9 @@ describe('cipherbench run', { timeout: 120_000 }, () => {
     assert.equal(code, 1, stderr);
     assert.match(
       stdout,
-      /------------ Test Case 14 ----------------\n.*\nFAILED: iperf3: the server is busy running a test\. try again later\n-{41}\n/,
+      /------------ Case 14 ---------------------\n.*\nFAILED: iperf3: the server is busy running a test\. try again later\n-{41}\n/,
     );
-    assert.match(stdout, /\(not ranked\):\n\n {4}Test Case 14, FAILED: iperf3: the server is busy/);
+    assert.match(stdout, /\(not ranked\):\n\n {4}Case 14, FAILED: iperf3: the server is busy/);
     assert.equal(archivedJson(cwd).cases[0].status, 'failed');
     assertAllGone(pids);
   });

@@ -146,7 +146,7 @@ test(
     );
     assert.match(
       stdout,
-      /\(ranking\):\n\n(DISTURBED: .+\n\n)? 1: Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\n/,
+      /\(ranking\):\n\n(DISTURBED: .+\n\n)? 1: Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(chacha20-ietf-poly1305\)\n/,
       stderr,
     );
     assert.match(stdout, new RegExp(`^version +${escapeRegExp(manifest.version)}$`, 'm'));

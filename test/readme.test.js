@@ -215,7 +215,7 @@ const COMMANDS = {
       ]);
       assert.equal(code, 0, `${stderr}\n${stdout}`);
       assert.match(stdout, /^cases +\S*benchmark\/cases\/aead-gap\.cases\.js$/m, 'the file given after -- ran');
-      assert.match(stdout, /Test Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(aes-256-gcm\)/);
+      assert.match(stdout, /Case 0, Bitrate=\[[^\]]+\], ss-base \+ ss-aead-cipher\(aes-256-gcm\)/);
     },
   },
   'npm run -s benchmark -- --json - > r.json': {

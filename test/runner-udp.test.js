@@ -237,9 +237,9 @@ test(
     assert.deepEqual([over.percent, over.runs, over.of, over.offered_bps, over.searched], [1, 1, 1, 10e12, false]);
     assert.match(
       stderr,
-      /\(not ranked\):\n\n +Test Case 0, lost [\d.]+% at 10\.0 Tbits\/sec, above the 1% bound: not ranked, /,
+      /\(not ranked\):\n\n +Case 0, lost [\d.]+% at 10\.0 Tbits\/sec, above the 1% bound: not ranked, /,
     );
-    assert.doesNotMatch(stderr, /^ +1: Test Case 0/m, 'not in the ranking');
+    assert.doesNotMatch(stderr, /^ +1: Case 0/m, 'not in the ranking');
   },
 );
 

@@ -94,12 +94,12 @@ function render(line) {
 function caseStarted(line, caseInfo, position = line.started + 1, { round = 0, rounds = 1, runs = line.total } = {}) {
   line.started += 1;
   line.total = runs;
-  // Named as its block and the ranking name it ('Test Case 3'); the
+  // Named as its block and the ranking name it ('Case 3'); the
   // counter counts runs, which rounds multiply and a case whose
   // implementation is missing has none of.
   const name = caseInfo.impl ? caseInfo.label : chainLabel(caseInfo.presets);
   const via = caseInfo.inbound ? `${name} via ${caseInfo.inbound}` : name;
-  const label = `Test Case ${caseInfo.index}  ${caseInfo.direction === 'reverse' ? `${via} reverse` : via}`;
+  const label = `Case ${caseInfo.index}  ${caseInfo.direction === 'reverse' ? `${via} reverse` : via}`;
   const step = rounds === null ? `round ${round + 1}` : rounds > 1 ? `round ${round + 1}/${rounds}` : null;
   line.current = { position, label, round: step, startedAt: Date.now() };
   if (!line.isTTY) {

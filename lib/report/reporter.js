@@ -180,8 +180,8 @@ function againstBaseline(baseline, result, { settings, out, stderr, color }) {
   }
 }
 
-// As many tests as the report will show (runs of the same case are one
-// test), and, when the progress line's count of runs differs, why: repeats,
+// As many cases as the report will show (runs of the same case are one
+// case), and, when the progress line's count of runs differs, why: rounds,
 // and cases that cannot run here (not installed), which have no runs.
 function runningLine({ cases, total, result }) {
   const { repeat = 1 } = result.options;
@@ -189,7 +189,7 @@ function runningLine({ cases, total, result }) {
   const unavailable = Number.isInteger(runnable) && runnable < cases ? ` (${cases - runnable} not available here)` : '';
   const each = repeat > 1 ? `, ${repeat} runs each` : '';
   const runs = total !== cases ? `: ${total} runs` : '';
-  return `running ${cases} tests${unavailable}${each}${runs}...`;
+  return `running ${cases} ${cases === 1 ? 'case' : 'cases'}${unavailable}${each}${runs}...`;
 }
 
 // An interrupted run's archive says how much of the run it holds, where a

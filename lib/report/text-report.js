@@ -98,7 +98,7 @@ export function formatCaseBlock(given, { color = false, workload = undefined } =
   const caseResult = upgradeCase(given);
   const paint = painter(color);
   const lines = [
-    `------------ Test Case ${caseResult.index} ----------------`,
+    `------------ Case ${caseResult.index} ---------------------`,
     caseLabel(caseResult),
     ...directionLines(caseResult),
   ];
@@ -177,7 +177,7 @@ function toned({ text, tone }, paint) {
   return tone === 'warn' ? paint.yellow(text) : text;
 }
 
-// ' 1: Test Case 0, Bitrate=[...], median of 3, cv 2.1%, overlaps #2, chain'.
+// ' 1: Case 0, Bitrate=[...], median of 3, cv 2.1%, overlaps #2, chain'.
 function rankLine({ caseResult, rank, marks, convergence }, { context }, paint, rankWidth) {
   const { byCost, reference } = context;
   const bitrates = [caseResult.sender, caseResult.receiver].map((side) =>
@@ -260,7 +260,7 @@ export function formatTextReport(result, { color = false } = {}) {
   return (
     [
       formatHeader(result, { color }),
-      `running ${result.cases.length} tests...`,
+      `running ${result.cases.length} ${result.cases.length === 1 ? 'case' : 'cases'}...`,
       ...result.cases.map((caseResult) => formatCaseBlock(caseResult, { color, workload: result.workload })),
       formatRanking(result, { color }),
     ].join('\n\n') + '\n'
@@ -498,7 +498,7 @@ function okRuns(caseResult) {
 // With --both a chain appears twice under one index; the direction tells
 // the two apart.
 function caseName(caseResult) {
-  return `Test Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''}`;
+  return `Case ${caseResult.index}${isReverse(caseResult) ? ' (reverse)' : ''}`;
 }
 
 function isReverse(caseResult) {

@@ -211,7 +211,7 @@ function referenceNotes(result, ranked, reference) {
     : '';
   const apart = ranked.filter(cannotTellFromReference).length;
   return [
-    ...note(`N x: against Test Case ${reference.index} (${reference.label})${named}.`),
+    ...note(`N x: against Case ${reference.index} (${reference.label})${named}.`),
     ...note(
       apart > 0 &&
         `${counted(apart, 'case', 'cases')} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`,

@@ -209,7 +209,8 @@ export function duplicateWarnings(selected) {
 }
 
 // Whether `text` names a case: its number as the reports print it ('2' or
-// 'Test Case 2', counted from 0 as the cases file lists them); other text is
+// 'Case 2', counted from 0 as the cases file lists them; 'Test Case 2', as
+// reports before version 7's printed it, too); other text is
 // part of its JSON as cases.js gives it, or of a reference row's label.
 function matches(entry, selection, text) {
   const number = caseNumber(text);

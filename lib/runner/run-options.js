@@ -540,7 +540,7 @@ export const RUN_OPTIONS = Object.freeze([
       {
         flags: '--relative-to <text>',
         description:
-          'also give every case\'s receiver bitrate as a multiple of one case\'s: its number as the report prints it (TEXT 2 or "Test Case 2", counted from 0), or the one case whose JSON or label contains TEXT',
+          'also give every case\'s receiver bitrate as a multiple of one case\'s: its number as the report prints it (TEXT 2 or "Case 2", counted from 0), or the one case whose JSON or label contains TEXT',
       },
     ],
     read: caseText('relativeTo', 'some text from one case'),

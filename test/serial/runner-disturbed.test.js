@@ -77,7 +77,7 @@ test(
     assert.deepEqual(caseResult.disturbed, { runs: 1, of: 1, reason: run.disturbed });
     assert.equal(result.options.remeasure, 1);
     const text = formatTextReport(result);
-    assert.match(text, /\n 1: Test Case 0, .*, disturbed, /);
+    assert.match(text, /\n 1: Case 0, .*, disturbed, /);
     assert.match(
       text,
       /1 of 1 cases were disturbed: other processes took over 10% of the CPU \(or the hypervisor over 5%\) while they measured, even when measured again \(up to 1 times\), so their ranks are not an order\./,

@@ -82,17 +82,14 @@ test('six rounds: every figure with its 95% interval; overlapping ranks marked; 
   // Ranks 1 and 2 overlap: each row names the other.
   assert.match(
     ranking,
-    / 1: Test Case 0, Bitrate=\[[^\]]+, 3\.01 Gbits\/sec \[2\.90-3\.10\]\], median of 6, cv [\d.]+%, overlaps #2, /,
+    / 1: Case 0, Bitrate=\[[^\]]+, 3\.01 Gbits\/sec \[2\.90-3\.10\]\], median of 6, cv [\d.]+%, overlaps #2, /,
   );
   assert.match(
     ranking,
-    / 2: Test Case 1, Bitrate=\[[^\]]+ \[2\.80-3\.04\]\], median of 6, cv [\d.]+%, overlaps #1, 0\.97 x \[0\.95-1\.01\] ss-base \+ ss-aead-cipher\(aes-128-gcm\) \(cannot be told apart from ss-base \+ ss-aead-cipher\(aes-128-gcm\)\), /,
+    / 2: Case 1, Bitrate=\[[^\]]+ \[2\.80-3\.04\]\], median of 6, cv [\d.]+%, overlaps #1, 0\.97 x \[0\.95-1\.01\] ss-base \+ ss-aead-cipher\(aes-128-gcm\) \(cannot be told apart from ss-base \+ ss-aead-cipher\(aes-128-gcm\)\), /,
   );
-  assert.match(
-    ranking,
-    / 3: Test Case 2, .*, 0\.34 x \[0\.32-0\.36\] ss-base \+ ss-aead-cipher\(aes-128-gcm\), ss-base/,
-  );
-  assert.doesNotMatch(ranking, /3: Test Case 2.*overlaps/);
+  assert.match(ranking, / 3: Case 2, .*, 0\.34 x \[0\.32-0\.36\] ss-base \+ ss-aead-cipher\(aes-128-gcm\), ss-base/);
+  assert.doesNotMatch(ranking, /3: Case 2.*overlaps/);
   assert.match(
     ranking,
     /\n\[low-high\]: the 95% interval of the median receiver bitrate \(docs\/statistics.md\); 'at N%' marks one that too few rounds give only at N% \(95%, the level asked, needs 6\)\./,
@@ -144,7 +141,7 @@ test('three rounds: headers say 75%, and each row names the ranks it overlaps as
   const ranking = formatRanking(result);
   assert.match(
     ranking,
-    / 3: Test Case 2, Bitrate=\[[^\]]+ \[9\.00-9\.80 at 75%\]\], median of 3, cv [\d.]+%, overlaps #1-#4, /,
+    / 3: Case 2, Bitrate=\[[^\]]+ \[9\.00-9\.80 at 75%\]\], median of 3, cv [\d.]+%, overlaps #1-#4, /,
   );
   assert.match(ranking, /\n\[low-high\]: the 75% interval of the median receiver bitrate /);
   assert.match(formatMarkdownReport(result), /\| Receiver \[75% interval\] \|/);
@@ -167,9 +164,9 @@ test('disturbed cases: the ranking says so above its rows, in every format, and 
   const headline =
     'DISTURBED: 2 of 2 ranked cases were measured while other processes took the CPU they needed: this order is not a ranking, whatever the intervals say; measure again on a quieter machine.';
   const ranking = formatRanking(result);
-  assert.ok(ranking.startsWith(`(ranking):\n\n${headline}\n\n 1: Test Case 0, `), ranking);
-  assert.match(ranking, / 1: Test Case 0, [^\n]*, disturbed in 3 of 3 runs, /);
-  assert.match(ranking, / 2: Test Case 1, [^\n]*, disturbed in 1 of 3 runs, /);
+  assert.ok(ranking.startsWith(`(ranking):\n\n${headline}\n\n 1: Case 0, `), ranking);
+  assert.match(ranking, / 1: Case 0, [^\n]*, disturbed in 3 of 3 runs, /);
+  assert.match(ranking, / 2: Case 1, [^\n]*, disturbed in 1 of 3 runs, /);
   const markdown = formatMarkdownReport(result);
   assert.ok(markdown.indexOf(`**${headline}**\n\n| # |`) !== -1, markdown);
   assert.equal((markdown.match(/\*\*disturbed in \d of 3 runs\*\*/g) ?? []).length, 2);
@@ -196,8 +193,8 @@ test("one round with a noise floor: ranks closer than the machine's own spread a
   };
   const ranking = formatRanking(result);
   // 3.35 -> 2.88 is 14 % apart, beyond 12 %; 2.88 -> 2.61 is 9 %, within it.
-  assert.doesNotMatch(ranking, / 2: Test Case 1, .*within noise/);
-  assert.match(ranking, / 3: Test Case 2, Bitrate=\[[^\]]+\], within noise of #2, /);
+  assert.doesNotMatch(ranking, / 2: Case 1, .*within noise/);
+  assert.match(ranking, / 3: Case 2, Bitrate=\[[^\]]+\], within noise of #2, /);
   assert.match(
     ranking,
     /\nnoise floor: direct \(no relay\) varied by cv 12\.0% over 3 runs of 1 s \(median 20\.0 Gbits\/sec\); ranks closer than that may be the machine's\./,

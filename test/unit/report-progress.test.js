@@ -29,7 +29,7 @@ test('on a terminal one line is rewritten in place with run, case (numbered as i
   const progress = createProgress({ stream, total: 3, duration: 3 });
   progress.caseStarted(gcm, 1);
   // Before any case finished: 3 cases of about duration + 1 s each.
-  assert.equal(visibleLine(stream), 'run 1/3  Test Case 0  aes-256-gcm  0:00 elapsed  ETA 0:12');
+  assert.equal(visibleLine(stream), 'run 1/3  Case 0  aes-256-gcm  0:00 elapsed  ETA 0:12');
   assert.ok(stream.writes.every((chunk) => chunk.startsWith(CLEAR_LINE) && !chunk.includes('\n')));
 
   progress.caseFinished({ ...gcm, status: 'ok', wallSeconds: 10 });
@@ -38,7 +38,7 @@ test('on a terminal one line is rewritten in place with run, case (numbered as i
   assert.equal(stream.writes.at(-1), CLEAR_LINE);
   progress.caseStarted(ctr, 2);
   // Now from the finished case: 2 remaining at 10 s each.
-  assert.equal(visibleLine(stream), 'run 2/3  Test Case 3  aes-256-ctr  0:00 elapsed  ETA 0:20');
+  assert.equal(visibleLine(stream), 'run 2/3  Case 3  aes-256-ctr  0:00 elapsed  ETA 0:20');
 
   const before = stream.writes.length;
   await sleep(300);
@@ -59,7 +59,7 @@ test('a chain without a method is shown as JSON cut to the terminal width', () =
   progress.caseStarted(longChain);
   const line = visibleLine(stream);
   assert.equal(line.length, 79);
-  assert.ok(line.startsWith('run 1/12  Test Case 1  [{"name":"ss-base"},'), line);
+  assert.ok(line.startsWith('run 1/12  Case 1  [{"name":"ss-base"},'), line);
   assert.ok(line.endsWith('…  0:00 elapsed  ETA --'), line);
   progress.stop();
 });
@@ -71,10 +71,7 @@ test('without a terminal one plain line per case and nothing rewritten', () => {
   progress.caseFinished({ ...gcm, status: 'ok', wallSeconds: 4 });
   progress.caseStarted(ctr);
   progress.stop();
-  assert.equal(
-    stream.writes.join(''),
-    '[run 2/17] Test Case 0  aes-256-gcm ...\n[run 2/17] Test Case 3  aes-256-ctr ...\n',
-  );
+  assert.equal(stream.writes.join(''), '[run 2/17] Case 0  aes-256-gcm ...\n[run 2/17] Case 3  aes-256-ctr ...\n');
 });
 
 const DISTURBED = "other processes took 23% of the machine's CPU (limit 10%)";
@@ -98,10 +95,10 @@ test('a disturbed run measured again says so, why, and how many runs that adds',
   assert.equal(
     log.writes.join(''),
     [
-      '[run 12/66] Test Case 0  aes-256-gcm ...',
-      `[run 12/66 (+1 again)] Test Case 0  aes-256-gcm: ${DISTURBED}, so measured again (1 of at most 2): 1 more run, 1 added so far of at most 17 ...`,
-      `[run 12/66 (+2 again)] Test Case 0  aes-256-gcm: ${DISTURBED}, so measured again (2 of at most 2): 1 more run, 2 added so far of at most 17 ...`,
-      '[run 13/66 (+2 again)] Test Case 3  aes-256-ctr ...',
+      '[run 12/66] Case 0  aes-256-gcm ...',
+      `[run 12/66 (+1 again)] Case 0  aes-256-gcm: ${DISTURBED}, so measured again (1 of at most 2): 1 more run, 1 added so far of at most 17 ...`,
+      `[run 12/66 (+2 again)] Case 0  aes-256-gcm: ${DISTURBED}, so measured again (2 of at most 2): 1 more run, 2 added so far of at most 17 ...`,
+      '[run 13/66 (+2 again)] Case 3  aes-256-ctr ...',
       '',
     ].join('\n'),
   );
@@ -112,11 +109,11 @@ test('a disturbed run measured again says so, why, and how many runs that adds',
   const live = createProgress({ stream: tty, total: 3, duration: 1 });
   live.caseStarted(gcm, 1);
   live.caseRemeasured(remeasured(1, 1));
-  assert.equal(visibleLine(tty), 'run 1/3 (+1 again)  Test Case 0  aes-256-gcm  again 1/2  0:00 elapsed  ETA 0:06');
+  assert.equal(visibleLine(tty), 'run 1/3 (+1 again)  Case 0  aes-256-gcm  again 1/2  0:00 elapsed  ETA 0:06');
   live.caseFinished({ status: 'ok', wallSeconds: 2 });
   live.stop();
   live.caseStarted(ctr, 2);
-  assert.equal(visibleLine(tty), 'run 2/3 (+1 again)  Test Case 3  aes-256-ctr  0:00 elapsed  ETA 0:04');
+  assert.equal(visibleLine(tty), 'run 2/3 (+1 again)  Case 3  aes-256-ctr  0:00 elapsed  ETA 0:04');
   live.stop();
 });
 
@@ -125,10 +122,7 @@ test('positions count up by themselves when not given', () => {
   const progress = createProgress({ stream, total: 2 });
   progress.caseStarted(gcm);
   progress.caseStarted(ctr);
-  assert.equal(
-    stream.writes.join(''),
-    '[run 1/2] Test Case 0  aes-256-gcm ...\n[run 2/2] Test Case 3  aes-256-ctr ...\n',
-  );
+  assert.equal(stream.writes.join(''), '[run 1/2] Case 0  aes-256-gcm ...\n[run 2/2] Case 3  aes-256-ctr ...\n');
 });
 
 // Neither progress is stopped: their refresh timers are unref'd, so this
@@ -148,7 +142,7 @@ test('rounds and direction show on the line; ceilings get a line of their own', 
   live.ceilingStarted(gcm.presets, 1, 2);
   assert.equal(visibleLine(tty), 'ceiling 1/2  aes-256-gcm');
   live.caseStarted({ ...gcm, direction: 'reverse' }, 3, { round: 1, rounds: 2 });
-  assert.equal(visibleLine(tty), 'run 3/4  Test Case 0  aes-256-gcm reverse  round 2/2  0:00 elapsed  ETA 0:08');
+  assert.equal(visibleLine(tty), 'run 3/4  Case 0  aes-256-gcm reverse  round 2/2  0:00 elapsed  ETA 0:08');
   live.stop();
 
   const log = fakeStream({ isTTY: false });
@@ -158,7 +152,7 @@ test('rounds and direction show on the line; ceilings get a line of their own', 
   plain.caseStarted({ ...ctr, direction: 'forward' }, 2, { round: 0, rounds: 1 });
   assert.equal(
     log.writes.join(''),
-    '[ceiling 1/2] aes-256-ctr ...\n[run 1/4] Test Case 3  aes-256-ctr (round 1/2) ...\n[run 2/4] Test Case 3  aes-256-ctr ...\n',
+    '[ceiling 1/2] aes-256-ctr ...\n[run 1/4] Case 3  aes-256-ctr (round 1/2) ...\n[run 2/4] Case 3  aes-256-ctr ...\n',
   );
 });
 
@@ -206,10 +200,10 @@ test('the header, the progress line and the case blocks number cases alike', asy
     rounds: 2,
   });
   reporter.stop();
-  assert.match(out.stdout, /\n\nrunning 3 tests \(1 not available here\), 2 runs each: 4 runs\.\.\.\n\n$/);
+  assert.match(out.stdout, /\n\nrunning 3 cases \(1 not available here\), 2 runs each: 4 runs\.\.\.\n\n$/);
   assert.equal(
     out.stderr,
-    '[run 1/4] Test Case 3  aes-256-ctr (round 1/2) ...\n' +
-      `[run 1/4 (+1 again)] Test Case 3  aes-256-ctr: ${DISTURBED}, so measured again (1 of at most 2): 1 more run, 1 added so far of at most 17 ...\n`,
+    '[run 1/4] Case 3  aes-256-ctr (round 1/2) ...\n' +
+      `[run 1/4 (+1 again)] Case 3  aes-256-ctr: ${DISTURBED}, so measured again (1 of at most 2): 1 more run, 1 added so far of at most 17 ...\n`,
   );
 });

@@ -88,13 +88,13 @@ test('text: the engine in the header, the row by its label, and each median agai
   assert.equal(formatCaseBlock(result().cases[2]).split('\n')[1], 'shadowsocks-libev aes-256-gcm');
   const lines = formatRanking(result()).split('\n');
   assert.deepEqual(lines.slice(2, 5), [
-    ' 1: Test Case 1, Bitrate=[20.0 Gbits/sec, 20.0 Gbits/sec], 10.00 x shadowsocks-libev aes-256-gcm, direct (no relay)',
-    ' 2: Test Case 2, Bitrate=[2.00 Gbits/sec, 2.00 Gbits/sec], reference, shadowsocks-libev aes-256-gcm',
-    ' 3: Test Case 0, Bitrate=[1.50 Gbits/sec, 1.50 Gbits/sec], 0.75 x shadowsocks-libev aes-256-gcm, ss-base + ss-aead-cipher(aes-256-gcm)',
+    ' 1: Case 1, Bitrate=[20.0 Gbits/sec, 20.0 Gbits/sec], 10.00 x shadowsocks-libev aes-256-gcm, direct (no relay)',
+    ' 2: Case 2, Bitrate=[2.00 Gbits/sec, 2.00 Gbits/sec], reference, shadowsocks-libev aes-256-gcm',
+    ' 3: Case 0, Bitrate=[1.50 Gbits/sec, 1.50 Gbits/sec], 0.75 x shadowsocks-libev aes-256-gcm, ss-base + ss-aead-cipher(aes-256-gcm)',
   ]);
-  assert.ok(lines.includes(`    Test Case 3, SKIPPED: ${RUST_REASON}, shadowsocks-rust aes-256-gcm`));
+  assert.ok(lines.includes(`    Case 3, SKIPPED: ${RUST_REASON}, shadowsocks-rust aes-256-gcm`));
   assert.ok(
-    lines.includes('N x: against Test Case 2 (shadowsocks-libev aes-256-gcm), the case --relative-to "libev" named.'),
+    lines.includes('N x: against Case 2 (shadowsocks-libev aes-256-gcm), the case --relative-to "libev" named.'),
     lines.join('\n'),
   );
 });
@@ -106,7 +106,7 @@ test('a result without --relative-to or an engine prints as before', () => {
   assert.doesNotMatch(formatHeader(plain), /engine/);
   assert.match(
     formatRanking(plain),
-    /\n 1: Test Case 1, Bitrate=\[20\.0 Gbits\/sec, 20\.0 Gbits\/sec\], direct \(no relay\)\n/,
+    /\n 1: Case 1, Bitrate=\[20\.0 Gbits\/sec, 20\.0 Gbits\/sec\], direct \(no relay\)\n/,
   );
   assert.doesNotMatch(formatMarkdownReport(plain), /Relative|Engine/);
 });

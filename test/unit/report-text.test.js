@@ -92,7 +92,7 @@ test('a measured case block is the seed block, line for line', () => {
   assert.equal(
     formatCaseBlock(first, { color: false }),
     [
-      '------------ Test Case 0 ----------------',
+      '------------ Case 0 ---------------------',
       'ss-base + ss-stream-cipher(aes-256-ctr)',
       'Interval         Transfer     Bitrate',
       '0.00-3.00   sec  1.89 GBytes  5.42 Gbits/sec  sender',
@@ -111,7 +111,7 @@ test('a case that did not measure says why instead of rows', () => {
   assert.equal(
     formatCaseBlock(result.cases[1], { color: false }),
     [
-      '------------ Test Case 4 ----------------',
+      '------------ Case 4 ---------------------',
       'ss-base + ss-aead-cipher(chacha20-ietf-poly1305)',
       'FAILED: relay client exited with code 1',
       '  Error: listen EADDRINUSE 127.0.0.1:1081',
@@ -130,10 +130,10 @@ test('ranking is by receiver bitrate, highest first, as in the seed', () => {
     [
       '(ranking):',
       '',
-      ' 1: Test Case 0, Bitrate=[5.42 Gbits/sec, 4.88 Gbits/sec], ss-base + ss-stream-cipher(aes-256-ctr)',
-      ' 2: Test Case 1, Bitrate=[2.78 Gbits/sec, 2.26 Gbits/sec], ss-base + ss-stream-cipher(aes-256-cfb)',
-      ' 3: Test Case 3, Bitrate=[2.25 Gbits/sec, 1.24 Gbits/sec], ss-base + ss-aead-cipher(aes-256-gcm)',
-      ' 4: Test Case 2, Bitrate=[1.40 Gbits/sec, 887 Mbits/sec], ss-base + ss-stream-cipher(camellia-256-cfb)',
+      ' 1: Case 0, Bitrate=[5.42 Gbits/sec, 4.88 Gbits/sec], ss-base + ss-stream-cipher(aes-256-ctr)',
+      ' 2: Case 1, Bitrate=[2.78 Gbits/sec, 2.26 Gbits/sec], ss-base + ss-stream-cipher(aes-256-cfb)',
+      ' 3: Case 3, Bitrate=[2.25 Gbits/sec, 1.24 Gbits/sec], ss-base + ss-aead-cipher(aes-256-gcm)',
+      ' 4: Case 2, Bitrate=[1.40 Gbits/sec, 887 Mbits/sec], ss-base + ss-stream-cipher(camellia-256-cfb)',
       '',
       'Done in 59.51s.',
     ].join('\n'),
@@ -144,14 +144,14 @@ test('failed and skipped cases follow the ranking with their first reason line',
   const lines = formatRanking(withUnmeasuredCases(), { color: false }).split('\n');
   assert.deepEqual(
     lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.split(',')[0]),
-    [' 1: Test Case 0', ' 2: Test Case 1', ' 3: Test Case 3', ' 4: Test Case 2'],
+    [' 1: Case 0', ' 2: Case 1', ' 3: Case 3', ' 4: Case 2'],
   );
   const notRanked = lines.slice(lines.indexOf('(not ranked):'));
   assert.deepEqual(notRanked.slice(0, 4), [
     '(not ranked):',
     '',
-    '    Test Case 4, FAILED: relay client exited with code 1, ss-base + ss-aead-cipher(chacha20-ietf-poly1305)',
-    '    Test Case 5, SKIPPED: rc4-md5 needs OpenSSL legacy provider, ss-base + ss-stream-cipher(rc4-md5)',
+    '    Case 4, FAILED: relay client exited with code 1, ss-base + ss-aead-cipher(chacha20-ietf-poly1305)',
+    '    Case 5, SKIPPED: rc4-md5 needs OpenSSL legacy provider, ss-base + ss-stream-cipher(rc4-md5)',
   ]);
   assert.equal(lines.at(-1), 'Done in 59.51s.');
 });
@@ -166,8 +166,8 @@ test('an interrupted run says so above the ranking, and at the end in place of "
       .at(-1),
     'Cut short after 59.51s.',
   );
-  assert.match(lines[4], /^ 1: Test Case 0,/);
-  assert.ok(lines.includes('    Test Case 3, SKIPPED: run interrupted, ss-base + ss-aead-cipher(aes-256-gcm)'));
+  assert.match(lines[4], /^ 1: Case 0,/);
+  assert.ok(lines.includes('    Case 3, SKIPPED: run interrupted, ss-base + ss-aead-cipher(aes-256-gcm)'));
 
   const aborted = { ...interruptedResult(), interrupted: 'aborted' };
   assert.equal(
@@ -228,10 +228,10 @@ test('the full report runs header, case blocks and ranking in the seed order', (
   const text = formatTextReport(result, { color: false });
   const sections = text.split('\n\n');
   assert.equal(sections[0], 'cipherbench:\nversion         0.1.0\ncases           /tmp/cases.js');
-  assert.ok(sections.includes('running 6 tests...'));
+  assert.ok(sections.includes('running 6 cases...'));
   for (const caseResult of result.cases) assert.ok(text.includes(formatCaseBlock(caseResult, { color: false })));
-  assert.ok(text.indexOf('running 6 tests...') < text.indexOf('Test Case 0 ---'));
-  assert.ok(text.indexOf('Test Case 5 ---') < text.indexOf('(ranking):'));
+  assert.ok(text.indexOf('running 6 cases...') < text.indexOf('Case 0 ---'));
+  assert.ok(text.indexOf('Case 5 ---') < text.indexOf('(ranking):'));
   assert.ok(text.endsWith('Done in 59.51s.\n'));
 });
 
@@ -253,7 +253,7 @@ test('a repeated case shows the median run, the spread, cost, latency and ceilin
   assert.equal(
     formatCaseBlock(repeated().cases[0], { color: false }),
     [
-      '------------ Test Case 0 ----------------',
+      '------------ Case 0 ---------------------',
       'ss-base + ss-aead-cipher(aes-256-gcm)',
       'Interval         Transfer     Bitrate',
       '0.00-3.00   sec  937 MBytes  2.62 Gbits/sec  sender',
@@ -282,10 +282,10 @@ test('an unstable case is marked in its block and its rank, with a warning under
   assert.deepEqual(
     lines.filter((line) => /^ *\d+: /.test(line)).map((line) => line.replace(/, ss-base \+ .*$/, '')),
     [
-      ' 1: Test Case 0, Bitrate=[2.62 Gbits/sec, 2.45 Gbits/sec], median of 3, cv 2.3%',
-      ' 2: Test Case 0 (reverse), Bitrate=[2.49 Gbits/sec, 2.35 Gbits/sec], median of 3, cv 1.7%',
-      ' 3: Test Case 1 (reverse), Bitrate=[1.59 Gbits/sec, 1.49 Gbits/sec], median of 2, cv 0.9%',
-      ' 4: Test Case 1, Bitrate=[1.45 Gbits/sec, 1.35 Gbits/sec], median of 3, cv 19.2% UNSTABLE',
+      ' 1: Case 0, Bitrate=[2.62 Gbits/sec, 2.45 Gbits/sec], median of 3, cv 2.3%',
+      ' 2: Case 0 (reverse), Bitrate=[2.49 Gbits/sec, 2.35 Gbits/sec], median of 3, cv 1.7%',
+      ' 3: Case 1 (reverse), Bitrate=[1.59 Gbits/sec, 1.49 Gbits/sec], median of 2, cv 0.9%',
+      ' 4: Case 1, Bitrate=[1.45 Gbits/sec, 1.35 Gbits/sec], median of 3, cv 19.2% UNSTABLE',
     ],
   );
   assert.ok(
@@ -295,7 +295,7 @@ test('an unstable case is marked in its block and its rank, with a warning under
   );
   assert.ok(
     lines.includes(
-      '    Test Case 2 (reverse), FAILED: relay server exited with code 1, ss-base + ss-stream-cipher(rc4-md5)',
+      '    Case 2 (reverse), FAILED: relay server exited with code 1, ss-base + ss-stream-cipher(rc4-md5)',
     ),
   );
   assert.ok(!formatRanking(seedResult(), { color: false }).includes('UNSTABLE'));
@@ -363,8 +363,8 @@ test('a reference row reads by its label everywhere, never as JSON', () => {
   result.cases.push(command);
   const text = formatTextReport(result, { color: false });
   assert.ok(!text.includes('{"'), 'no JSON in the text report');
-  assert.match(text, /^ 2: Test Case 6, Bitrate=\[3\.00 Gbits\/sec, 2\.90 Gbits\/sec\], before aes-256-gcm$/m);
-  assert.match(formatCaseBlock(command), /^------------ Test Case 6 ----------------\nbefore aes-256-gcm\n/);
+  assert.match(text, /^ 2: Case 6, Bitrate=\[3\.00 Gbits\/sec, 2\.90 Gbits\/sec\], before aes-256-gcm$/m);
+  assert.match(formatCaseBlock(command), /^------------ Case 6 ---------------------\nbefore aes-256-gcm\n/);
   // Every ranking line stays short enough for a terminal.
   for (const line of formatRanking(result).split('\n')) assert.ok(line.length <= 110, line);
 });

@@ -62,12 +62,9 @@ test('a UDP row that lost more than its bound is not ranked by what got through,
   );
 
   const text = formatRanking(result);
-  assert.match(text, /^ 1: Test Case 0,/m);
+  assert.match(text, /^ 1: Case 0,/m);
   assert.doesNotMatch(text, /^ 2: /m);
-  assert.match(
-    text,
-    /\(not ranked\):\n\n +Test Case 1, lost 85\.2% at 1\.00 Gbits\/sec, above the 1% bound: not ranked, /,
-  );
+  assert.match(text, /\(not ranked\):\n\n +Case 1, lost 85\.2% at 1\.00 Gbits\/sec, above the 1% bound: not ranked, /);
   assert.match(formatCaseBlock(result.cases[1]), new RegExp(`^loss bound +${LINE}$`, 'm'));
   assert.doesNotMatch(formatCaseBlock(result.cases[1]), /efficiency|ceiling/);
 
@@ -110,7 +107,7 @@ test('a search where no probe passed, and a row over the bound in some runs only
   };
   assert.match(
     formatRanking(result),
-    /Test Case 1, lost 12\.5% at 31\.2 Mbits\/sec, the lowest rate searched, above the 1% bound \(2 of 3 runs\): not ranked/,
+    /Case 1, lost 12\.5% at 31\.2 Mbits\/sec, the lowest rate searched, above the 1% bound \(2 of 3 runs\): not ranked/,
   );
 });
 

@@ -139,30 +139,30 @@ export function startRelayClient({ port = 0, serverPort, forwardPort, key, prese
   ).then(withPort);
 }
 
-export const startSsServer = ({ port, key, method }) =>
-  startProcess('ss-server', ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method], {
-    ready: /listening at/,
-    listening: port,
-  });
+// shadowsocks-libev on loopback: ss-server on `port`, ss-tunnel from
+// `port` through the server at `serverPort` to `forwardPort`
+// (support/simple-obfs.js adds its plugin to the same arguments).
+export const ssServerArgs = ({ port, key, method }) => ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method];
 
-export const startSsTunnel = ({ port, serverPort, forwardPort, key, method }) =>
-  startProcess(
-    'ss-tunnel',
-    [
-      '-s',
-      '127.0.0.1',
-      '-p',
-      String(serverPort),
-      '-b',
-      '127.0.0.1',
-      '-l',
-      String(port),
-      '-L',
-      `127.0.0.1:${forwardPort}`,
-      '-k',
-      key,
-      '-m',
-      method,
-    ],
-    { ready: /listening at/, listening: port },
-  );
+export const ssTunnelArgs = ({ port, serverPort, forwardPort, key, method }) => [
+  '-s',
+  '127.0.0.1',
+  '-p',
+  String(serverPort),
+  '-b',
+  '127.0.0.1',
+  '-l',
+  String(port),
+  '-L',
+  `127.0.0.1:${forwardPort}`,
+  '-k',
+  key,
+  '-m',
+  method,
+];
+
+export const startSsServer = (options) =>
+  startProcess('ss-server', ssServerArgs(options), { ready: /listening at/, listening: options.port });
+
+export const startSsTunnel = (options) =>
+  startProcess('ss-tunnel', ssTunnelArgs(options), { ready: /listening at/, listening: options.port });

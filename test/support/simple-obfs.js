@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { startProcess } from './processes.js';
+import { ssServerArgs, ssTunnelArgs, startProcess } from './processes.js';
 
 // shadowsocks-libev with the simple-obfs plugin on loopback: ss-server
 // starts obfs-server on `port` (itself on a port of its own), ss-tunnel
@@ -10,50 +10,18 @@ const PLUGIN_READY = /\[simple-obfs\] INFO: listening at /;
 
 const pluginOptions = ({ obfs, host }) => (host ? `obfs=${obfs};obfs-host=${host}` : `obfs=${obfs}`);
 
-export const startSsServerWithObfs = ({ port, key, method, obfs, host }) =>
+export const startSsServerWithObfs = ({ obfs, host, ...options }) =>
   startProcess(
     'ss-server',
-    [
-      '-s',
-      '127.0.0.1',
-      '-p',
-      String(port),
-      '-k',
-      key,
-      '-m',
-      method,
-      '--plugin',
-      'obfs-server',
-      '--plugin-opts',
-      pluginOptions({ obfs, host }),
-    ],
+    [...ssServerArgs(options), '--plugin', 'obfs-server', '--plugin-opts', pluginOptions({ obfs, host })],
     { ready: PLUGIN_READY },
   );
 
-export const startSsTunnelWithObfs = ({ port, serverPort, forwardPort, key, method, obfs, host }) =>
+export const startSsTunnelWithObfs = ({ obfs, host, ...options }) =>
   startProcess(
     'ss-tunnel',
-    [
-      '-s',
-      '127.0.0.1',
-      '-p',
-      String(serverPort),
-      '-b',
-      '127.0.0.1',
-      '-l',
-      String(port),
-      '-L',
-      `127.0.0.1:${forwardPort}`,
-      '-k',
-      key,
-      '-m',
-      method,
-      '--plugin',
-      'obfs-local',
-      '--plugin-opts',
-      pluginOptions({ obfs, host }),
-    ],
-    { ready: PLUGIN_READY, listening: port },
+    [...ssTunnelArgs(options), '--plugin', 'obfs-local', '--plugin-opts', pluginOptions({ obfs, host })],
+    { ready: PLUGIN_READY, listening: options.port },
   );
 
 // obfs-local and obfs-server alone, as plugins run without a parent:

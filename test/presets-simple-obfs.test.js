@@ -7,7 +7,7 @@ import { PRESETS } from '../lib/presets/index.js';
 import { validateChain } from '../lib/chain/validate.js';
 import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { MAX_HEAD } from '../lib/presets/simple-obfs/http-head.js';
-import { requestHead, responseHead, websocketAccept } from '../lib/presets/simple-obfs/http.js';
+import { requestHead, responseHead, websocketAccept } from '../lib/presets/simple-obfs/http-mode.js';
 import {
   clientHello,
   MAX_CLIENT_HELLO,

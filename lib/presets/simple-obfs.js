@@ -1,5 +1,5 @@
-import { prepareHttp } from './simple-obfs/http.js';
-import { prepareTls } from './simple-obfs/tls.js';
+import { prepareHttp } from './simple-obfs/http-mode.js';
+import { prepareTls } from './simple-obfs/tls-mode.js';
 
 // The wire of simple-obfs 0.0.5 (obfs-local and obfs-server, the plugin
 // shadowsocks-libev users run), which differs from blinksocks' obfs-http and

@@ -9,7 +9,7 @@ import {
   parseAuthority,
   parseRequestHead,
   refusalResponse,
-} from './http-head.js';
+} from './http-proxy-head.js';
 
 // An HTTP proxy, as a browser's proxy setting uses one: CONNECT host:port
 // opens a tunnel (200, then bytes both ways, whatever they are), and a

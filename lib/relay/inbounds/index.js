@@ -1,4 +1,4 @@
-import { httpInbound } from './http.js';
+import { httpInbound } from './http-proxy.js';
 import { socks5Inbound } from './socks5.js';
 import { tunnelInbound } from './tunnel.js';
 

@@ -6,6 +6,7 @@ import {
   NETWORK_TCP,
   STATUS,
 } from '../wire/blinksocks-mux-frames.js';
+import { checkConcurrency, DEFAULT_CONCURRENCY, MOST_CONCURRENCY, SESSIONS_PER_TUNNEL } from './mux-concurrency.js';
 
 // blinksocks 3.3.0's multiplexing (wire/blinksocks-mux-frames.js), run by the same
 // tunnel pool and server as Mux.Cool (relay/mux-client.js, mux-server.js).
@@ -17,11 +18,6 @@ import {
 // to the relay server at the first bytes the presets after it let through
 // (a cipher's first authenticated chunk), so a probe or a replay is held
 // and refused as for any chain.
-const MOST_CONCURRENCY = 1024;
-const DEFAULT_CONCURRENCY = 8;
-// Our client renews a tunnel after 128 sessions, as it does for Mux.Cool;
-// blinksocks' server takes any number.
-const SESSIONS_PER_TUNNEL = 128;
 // blinksocks' client puts each connection on one of its tunnels at random,
 // however many are open on it: a server of ours allows this many open at
 // once on one tunnel (or the chain's concurrency, when higher).
@@ -52,10 +48,7 @@ export default {
     concurrency: {
       required: false,
       description: `sessions our client puts on one connection before it opens another (default ${DEFAULT_CONCURRENCY}), 1 to ${MOST_CONCURRENCY}; a server allows ${MOST_OPEN} open at once on one, or this when higher`,
-      check: (value) =>
-        Number.isInteger(value) && value >= 1 && value <= MOST_CONCURRENCY
-          ? undefined
-          : `must be an integer from 1 to ${MOST_CONCURRENCY}`,
+      check: checkConcurrency,
     },
   },
   placement,
@@ -78,6 +71,7 @@ export default {
     concurrency,
     mostOpen: Math.max(concurrency, MOST_OPEN),
     randomIds: true,
+    // Renewed as a Mux.Cool tunnel is; blinksocks' server takes any number.
     sessionsPerTunnel: SESSIONS_PER_TUNNEL,
     target: BLINKSOCKS_MUX_TARGET,
     carries: ({ host, port }) => host === BLINKSOCKS_MUX_TARGET.host && port === BLINKSOCKS_MUX_TARGET.port,

@@ -1,5 +1,6 @@
 import { presetNamed } from './registry.js';
 import { createFrameReader, encodeFrame, MUX_COOL_TARGET, NETWORK_TCP, NETWORK_UDP, STATUS } from '../wire/mux-cool.js';
+import { checkConcurrency, DEFAULT_CONCURRENCY, MOST_CONCURRENCY, SESSIONS_PER_TUNNEL } from './mux-concurrency.js';
 
 // Mux.Cool (V2Ray 4.x, Xray: wire/mux-cool.js): the relay client carries
 // many client connections as sessions over few connections of the chain,
@@ -10,12 +11,6 @@ import { createFrameReader, encodeFrame, MUX_COOL_TARGET, NETWORK_TCP, NETWORK_U
 // It comes after the presets that carry the target and encrypt (which then
 // carry v1.mux.cool) and before any disguise or transport, which carry the
 // tunnel: [vless, mux, tls] reads "VLESS, multiplexed, over TLS".
-const MOST_CONCURRENCY = 1024;
-const DEFAULT_CONCURRENCY = 8;
-// V2Ray's and Xray's clients move to a new connection after 128 sessions
-// (their ClientStrategy's MaxConnection); ours does the same, so session
-// ids stay small and a long-lived tunnel is renewed.
-const SESSIONS_PER_TUNNEL = 128;
 const BEFORE_ROLES = ['address', 'cipher'];
 const AFTER_ROLES = ['disguise', 'transport'];
 
@@ -48,10 +43,7 @@ export default {
     concurrency: {
       required: false,
       description: `sessions open at once on one connection (default ${DEFAULT_CONCURRENCY}, as Xray's), 1 to ${MOST_CONCURRENCY}; a server refuses a connection with more`,
-      check: (value) =>
-        Number.isInteger(value) && value >= 1 && value <= MOST_CONCURRENCY
-          ? undefined
-          : `must be an integer from 1 to ${MOST_CONCURRENCY}`,
+      check: checkConcurrency,
     },
   },
   placement,

@@ -41,34 +41,23 @@ const nodeEngine = () => ({
     role: 'traffic-sender',
     label: 'cipherbench send',
     file: process.execPath,
-    args: udp
-      ? [
-          CLI,
-          'send',
-          '--connect',
-          `${host}:${port}`,
-          '--duration',
-          String(duration),
-          '--udp',
-          '--rate',
-          String(udp.rate),
-          '--length',
-          String(udp.length),
-          '--json',
-        ]
-      : [
-          CLI,
-          'send',
-          '--connect',
-          `${host}:${port}`,
-          '--duration',
-          String(duration),
-          '--parallel',
-          String(parallel),
-          ...(reverse ? ['--reverse'] : []),
-          ...(rate === null ? [] : ['--rate', String(rate)]),
-          '--json',
-        ],
+    args: [
+      CLI,
+      'send',
+      '--connect',
+      `${host}:${port}`,
+      '--duration',
+      String(duration),
+      ...(udp
+        ? ['--udp', '--rate', String(udp.rate), '--length', String(udp.length)]
+        : [
+            '--parallel',
+            String(parallel),
+            ...(reverse ? ['--reverse'] : []),
+            ...(rate === null ? [] : ['--rate', String(rate)]),
+          ]),
+      '--json',
+    ],
   }),
   // The sink sends with --reverse, and it is not told a rate.
   pacesReverse: false,

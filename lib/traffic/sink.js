@@ -124,7 +124,8 @@ class TrafficSink {
       if (!Number.isSafeInteger(message.packets) || message.packets < 0)
         return this.failTest(test, 'sent: packets must be a count of datagrams');
       test.sent = message.packets;
-      return this.reportUdpReceived(test);
+      const expected = [test.sent * test.params.udp.length];
+      return this.reportWhenDrained(test, expected, UDP_DRAIN_IDLE_MS, () => test.tally.figures());
     }
     if (message.type === 'params' && !test.params) {
       const problem = paramsProblem(message);
@@ -138,7 +139,7 @@ class TrafficSink {
       if (!isByteList(message.bytes, test.params.streams))
         return this.failTest(test, 'sent: bytes must list one count per stream');
       test.sent = message.bytes;
-      return this.reportReceived(test);
+      return this.reportWhenDrained(test, test.sent, DRAIN_IDLE_MS, () => ({ streams: test.receiver.figures() }));
     }
     return this.failTest(test, `unexpected control message ${JSON.stringify(message.type)}`);
   }
@@ -155,20 +156,6 @@ class TrafficSink {
     test.running = true;
     this.udpTests.set(test.udpTest, test);
     sendMessage(test.control, { type: 'accepted', udp: { test: test.udpTest } });
-  }
-
-  async reportUdpReceived(test) {
-    try {
-      await test.receiver.drained([test.sent * test.params.udp.length], {
-        idleMs: UDP_DRAIN_IDLE_MS,
-        limitMs: DRAIN_LIMIT_MS,
-        signal: test.stop.signal,
-      });
-    } catch {
-      return; // the test was closed while draining
-    }
-    test.reported = true;
-    sendMessage(test.control, { type: 'received', ...test.tally.figures() });
   }
 
   onDatagram(datagram) {
@@ -220,18 +207,16 @@ class TrafficSink {
     );
   }
 
-  async reportReceived(test) {
+  // Once all the client says it sent has come, or no more comes for
+  // idleMs, the client is told what arrived: figures() gives it.
+  async reportWhenDrained(test, expected, idleMs, figures) {
     try {
-      await test.receiver.drained(test.sent, {
-        idleMs: DRAIN_IDLE_MS,
-        limitMs: DRAIN_LIMIT_MS,
-        signal: test.stop.signal,
-      });
+      await test.receiver.drained(expected, { idleMs, limitMs: DRAIN_LIMIT_MS, signal: test.stop.signal });
     } catch {
       return; // the test was closed while draining
     }
     test.reported = true;
-    sendMessage(test.control, { type: 'received', streams: test.receiver.figures() });
+    sendMessage(test.control, { type: 'received', ...figures() });
   }
 
   failTest(test, message) {

@@ -101,7 +101,7 @@ describe('cipherbench run with the built-in engine', { timeout: 60_000 }, () => 
     // measured direct at a third of its idle bitrate.
     assert.match(stdout, /\n\(ranking\):\n\n(DISTURBED: .+\n\n)? [12]: Case [01], .+\n [12]: Case [01], .+\n/);
     // A run other tests' processes disturbed says so before its ratio.
-    assert.match(stdout, /\n [12]: Case 1, Bitrate=\[[^\]]+\], (disturbed, )?reference, direct \(no relay\)\n/);
+    assert.match(stdout, /\n [12]: Case 1, Bitrate=\[[^\]]+\], (disturbed, )?anchor, direct \(no relay\)\n/);
     assert.match(
       stdout,
       /\n [12]: Case 0, Bitrate=\[[^\]]+\], (disturbed, )?\d+\.\d\d x direct \(no relay\), ss-base \+ /,

@@ -172,7 +172,7 @@ function verdictText(comparison, paint) {
 }
 
 // A paired row's side: the median of its per-round ratios to the
-// reference, with their range, '0.09 x (0.03..0.35)'.
+// anchor, with their range, '0.09 x (0.03..0.35)'.
 function ratioCell({ median, values }) {
   return `${formatFixed(median, 2)} x (${formatFixed(Math.min(...values), 2)}..${formatFixed(Math.max(...values), 2)})`;
 }

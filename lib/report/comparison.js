@@ -66,7 +66,7 @@ export function compareResults(
     machine,
     busy: { old: busyMachine(oldResult), new: busyMachine(newResult) },
     figure: workload.figure,
-    pairing: sharedReference(oldResult, newResult),
+    pairing: sharedAnchor(oldResult, newResult),
   };
   const rows = pairedRows(oldResult.cases.filter(inShared), newResult.cases.filter(inShared), rule);
   return {
@@ -138,32 +138,32 @@ function sharedDirections(oldResult, newResult) {
 // Both results measured in rounds against the same --relative-to case (the
 // same chain or row, in each direction): then each case is compared on its
 // per-round ratio to that case, which cancels whatever moved the machine
-// between the two runs, as a reference measured beside the case sees the
+// between the two runs, as an anchor measured beside the case sees the
 // same neighbours. { label, old(caseResult), new(caseResult) } giving each
-// side's reference case, or null.
-function sharedReference(oldResult, newResult) {
-  const referenceOf = (result) => {
+// side's anchor, or null.
+function sharedAnchor(oldResult, newResult) {
+  const anchorOf = (result) => {
     const to = result.cases.find((caseResult) => caseResult.relative)?.relative.to;
     if (to === undefined || !(result.rounds > 0)) return null;
     return (direction) =>
       result.cases.find((caseResult) => caseResult.index === to && caseResult.direction === direction) ?? null;
   };
-  const [oldReference, newReference] = [referenceOf(oldResult), referenceOf(newResult)];
-  if (!oldReference || !newReference) return null;
+  const [oldAnchor, newAnchor] = [anchorOf(oldResult), anchorOf(newResult)];
+  if (!oldAnchor || !newAnchor) return null;
   const sample = oldResult.cases.find((caseResult) => caseResult.relative);
-  const [oldCase, newCase] = [oldReference(sample.direction), newReference(sample.direction)];
+  const [oldCase, newCase] = [oldAnchor(sample.direction), newAnchor(sample.direction)];
   if (!oldCase || !newCase || caseKey(oldCase) !== caseKey(newCase)) return null;
   return {
     label: caseLabel(newCase),
-    old: (caseResult) => oldReference(caseResult.direction),
-    new: (caseResult) => newReference(caseResult.direction),
+    old: (caseResult) => oldAnchor(caseResult.direction),
+    new: (caseResult) => newAnchor(caseResult.direction),
   };
 }
 
 function compareCase(oldCase, newCase, { threshold, strict, intervals, pairing, machine, busy, figure }) {
   const known = newCase ?? oldCase;
   // On the paired ratios when both sides have enough of them; the
-  // reference itself, and a case with too few, on its bitrates.
+  // anchor itself, and a case with too few, on its bitrates.
   const [oldRatios, newRatios] =
     oldCase && newCase && pairing
       ? [ratiosTo(oldCase, pairing.old(oldCase)), ratiosTo(newCase, pairing.new(newCase))]
@@ -315,11 +315,11 @@ function machineVerdict(machine, lower) {
   return moved ? 'machine-changed' : 'machine-noise';
 }
 
-// A case's per-round ratios to its run's reference; null for the
-// reference itself or a case without one.
-function ratiosTo(caseResult, reference) {
-  if (!reference || reference === caseResult || caseResult.status !== 'ok') return null;
-  return pairedRatios(caseResult.runs, reference.runs);
+// A case's per-round ratios to its run's anchor; null for the anchor
+// itself or a case without one.
+function ratiosTo(caseResult, anchor) {
+  if (!anchor || anchor === caseResult || caseResult.status !== 'ok') return null;
+  return pairedRatios(caseResult.runs, anchor.runs);
 }
 
 function ratioSide(values) {

@@ -1,14 +1,7 @@
 // @ts-check
 import { caseLabel } from './case-label.js';
 import { efficiencyMark } from './ceiling-text.js';
-import {
-  cannotTellFromReference,
-  intervalText,
-  isRepeated,
-  levelsText,
-  pairCostText,
-  relativeCell,
-} from './ranking.js';
+import { cannotTellFromAnchor, intervalText, isRepeated, levelsText, pairCostText, relativeCell } from './ranking.js';
 import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 
 // The ranking table's columns, shared by the Markdown and HTML exports so a
@@ -58,12 +51,12 @@ const COLUMNS = [
     },
   },
   {
-    title: (cases, { reference, byCost }) =>
-      `${byCost ? 'CPU s/GB relative' : 'Relative'} to ${reference?.label ?? 'the reference'}`,
+    title: (cases, { anchor, byCost }) =>
+      `${byCost ? 'CPU s/GB relative' : 'Relative'} to ${anchor?.label ?? 'the anchor'}`,
     align: 'right',
     when: (cases) => cases.some((caseResult) => caseResult.relative),
     cell: relativeCell,
-    marker: (caseResult) => (cannotTellFromReference(caseResult) ? 'cannot tell apart' : null),
+    marker: (caseResult) => (cannotTellFromAnchor(caseResult) ? 'cannot tell apart' : null),
   },
   {
     title: 'Receiver min..max',
@@ -126,8 +119,8 @@ const COLUMNS = [
   },
 ];
 
-// `context` is { reference, byCost, noiseFloor, rows }: the --relative-to
-// case (ranking.js relativeReference), or null; whether the ranking is by
+// `context` is { anchor, byCost, noiseFloor, rows }: the --relative-to
+// case (ranking.js relativeAnchor), or null; whether the ranking is by
 // cost; the run's noise floor, or null; the view model's ranked rows
 // (view-model.js), whose marks the receiver column carries.
 export function rankingColumns(ranked, context) {

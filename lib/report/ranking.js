@@ -83,21 +83,21 @@ export function isRepeated(caseResult) {
 }
 
 // The case --relative-to named, as { index, label }; null without one.
-export function relativeReference(result) {
+export function relativeAnchor(result) {
   const to = result.cases.find((caseResult) => caseResult.relative)?.relative.to;
   if (to === undefined) return null;
-  const reference = result.cases.find((caseResult) => caseResult.index === to);
-  return { index: to, label: reference ? caseLabel(reference) : `case ${to}` };
+  const anchor = result.cases.find((caseResult) => caseResult.index === to);
+  return { index: to, label: anchor ? caseLabel(anchor) : `case ${to}` };
 }
 
-// A case's median as a multiple of the reference's, '0.83 x [0.79-0.88]'
+// A case's median as a multiple of the anchor's, '0.83 x [0.79-0.88]'
 // (the median of the paired per-round ratios and its interval),
-// 'reference' for the reference itself, or '' when there is nothing to
+// 'anchor' for the anchor itself, or '' when there is nothing to
 // say: no --relative-to, or one side measured nothing.
 export function relativeCell(caseResult) {
   const { relative } = caseResult;
   if (!relative) return '';
-  if (caseResult.index === relative.to) return 'reference';
+  if (caseResult.index === relative.to) return 'anchor';
   if (relative.ratio === null) return '';
   const ratio = `${formatFixed(relative.ratio, 2)} x`;
   return relative.low === null || relative.low === undefined
@@ -105,9 +105,9 @@ export function relativeCell(caseResult) {
     : `${ratio} [${formatFixed(relative.low, 2)}-${formatFixed(relative.high, 2)}]`;
 }
 
-// Whether a ratio's interval holds 1.0: the case and the reference cannot
+// Whether a ratio's interval holds 1.0: the case and the anchor cannot
 // be told apart at the interval's level.
-export function cannotTellFromReference({ relative }) {
+export function cannotTellFromAnchor({ relative }) {
   return Boolean(
     relative && relative.low !== null && relative.low !== undefined && relative.low <= 1 && relative.high >= 1,
   );

@@ -5,7 +5,7 @@ import { caseLabel } from './case-label.js';
 import { ceilingDirectionText, unsteadyCeilingText } from './ceiling-text.js';
 import { casesFileRow } from './cases-source.js';
 import {
-  cannotTellFromReference,
+  cannotTellFromAnchor,
   convergenceNote,
   intervalText,
   isRepeated,
@@ -179,7 +179,7 @@ function toned({ text, tone }, paint) {
 
 // ' 1: Case 0, Bitrate=[...], median of 3, cv 2.1%, overlaps #2, chain'.
 function rankLine({ caseResult, rank, marks, convergence }, { context }, paint, rankWidth) {
-  const { byCost, reference } = context;
+  const { byCost, anchor } = context;
   const bitrates = [caseResult.sender, caseResult.receiver].map((side) =>
     paint.bold(formatBitrate(side.bits_per_second)),
   );
@@ -195,7 +195,7 @@ function rankLine({ caseResult, rank, marks, convergence }, { context }, paint, 
     `Bitrate=[${bitrates.join(', ')}${interval ? ` ${interval}` : ''}]`,
     ...repeats,
     ...notes.map((note) => paint.yellow(note)),
-    ...relativeLines(caseResult, reference, paint, byCost),
+    ...relativeLines(caseResult, anchor, paint, byCost),
     caseLabel(caseResult),
   ].join(', ');
 }
@@ -270,12 +270,12 @@ export function formatTextReport(result, { color = false } = {}) {
 // '0.83 x shadowsocks-libev aes-256-gcm' as hyperfine says '1.23 x faster
 // than': the median receiver bitrate against the --relative-to case's.
 // At a fixed rate the ratio is of CPU seconds per GB: '3.23 x the CPU per GB of'.
-function relativeLines(caseResult, reference, paint, byCost) {
+function relativeLines(caseResult, anchor, paint, byCost) {
   const cell = relativeCell(caseResult);
   if (!cell) return [];
-  if (cell === 'reference') return [paint.bold('reference')];
-  const apart = cannotTellFromReference(caseResult) ? ` (cannot be told apart from ${reference.label})` : '';
-  return [`${paint.bold(cell)} ${byCost ? 'the CPU per GB of ' : ''}${reference.label}${apart}`];
+  if (cell === 'anchor') return [paint.bold('anchor')];
+  const apart = cannotTellFromAnchor(caseResult) ? ` (cannot be told apart from ${anchor.label})` : '';
+  return [`${paint.bold(cell)} ${byCost ? 'the CPU per GB of ' : ''}${anchor.label}${apart}`];
 }
 
 // With --remote, the server's half ran on another machine: the header

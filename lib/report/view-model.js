@@ -5,7 +5,7 @@ import { unsteadyLegend } from './ceiling-text.js';
 import { machineLoadText } from './machine-load.js';
 import {
   againstCeilingNote,
-  cannotTellFromReference,
+  cannotTellFromAnchor,
   convergenceNote,
   disturbedHeadline,
   intervalText,
@@ -16,7 +16,7 @@ import {
   rankCases,
   rankNotes,
   rankRequests,
-  relativeReference,
+  relativeAnchor,
   smokeNote,
   warmupNote,
   withinNoiseAbove,
@@ -46,7 +46,7 @@ import { formatBitrate } from './units.js';
  * @property {CaseResult[]} unranked failed and skipped cases, in run order
  * @property {CaseResult[]} overBound UDP rows that lost more than their bound
  * @property {CaseResult[]} requests the request workload's cases in rank order
- * @property {{ reference: { index: number, label: string } | null, byCost: boolean, noiseFloor: import('../contracts.js').NoiseFloor | null | undefined }} context what the ranks are read against
+ * @property {{ anchor: { index: number, label: string } | null, byCost: boolean, noiseFloor: import('../contracts.js').NoiseFloor | null | undefined }} context what the ranks are read against
  * @property {{ caseResult: CaseResult, rank: number, marks: string[], convergence: string }[]} rows each ranked case with its marks
  * @property {number} measured how many cases measured something
  * @property {string} title
@@ -68,7 +68,7 @@ export function reportView(given) {
   const result = upgradeResult(given);
   const { ranked, unranked, overBound } = rankCases(result);
   const requests = rankRequests(result);
-  const context = { reference: relativeReference(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor };
+  const context = { anchor: relativeAnchor(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor };
   const measured = ranked.length + overBound.length + requests.length;
   const said = { smoke: smokeNote(result), warmup: warmupNote(result), machine: machineLoadText(result) };
   return {
@@ -169,7 +169,7 @@ function rankingNotes(result, ranked, context, { smoke, warmup, machine }) {
         `Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`,
     ),
     ...intervalNotes(ranked, context.byCost),
-    ...referenceNotes(result, ranked, context.reference),
+    ...anchorNotes(result, ranked, context.anchor),
     ...convergenceNotes(result, ranked),
     ...noiseFloorNotes(ranked, result.noiseFloor),
     ...ceilingNotes(ranked, result.noiseFloor),
@@ -204,17 +204,17 @@ function intervalNotes(ranked, byCost) {
 // Which case the ratios are to, by the number the ranking prints, so a
 // reader who typed a number or some text sees what it picked; and how many
 // cases it cannot be told apart from.
-function referenceNotes(result, ranked, reference) {
-  if (!reference) return [];
+function anchorNotes(result, ranked, anchor) {
+  if (!anchor) return [];
   const named = result.options.relativeTo
     ? `, the case --relative-to ${JSON.stringify(result.options.relativeTo)} named`
     : '';
-  const apart = ranked.filter(cannotTellFromReference).length;
+  const apart = ranked.filter(cannotTellFromAnchor).length;
   return [
-    ...note(`N x: against Case ${reference.index} (${reference.label})${named}.`),
+    ...note(`N x: against Case ${anchor.index} (${anchor.label})${named}.`),
     ...note(
       apart > 0 &&
-        `${counted(apart, 'case', 'cases')} cannot be told apart from ${reference.label}: the interval of the paired ratio holds 1.00.`,
+        `${counted(apart, 'case', 'cases')} cannot be told apart from ${anchor.label}: the interval of the paired ratio holds 1.00.`,
     ),
   ];
 }

@@ -21,9 +21,9 @@ import {
  * @param {Map<number, { reason?: string }>} ledger.found
  * @param {import('../contracts.js').Workload} ledger.workload
  * @param {import('../contracts.js').RunSettings} ledger.settings
- * @param {number | null} ledger.referenceIndex
+ * @param {number | null} ledger.anchorIndex
  */
-export function caseLedger({ entries, found, workload, settings, referenceIndex }) {
+export function caseLedger({ entries, found, workload, settings, anchorIndex }) {
   const { parallel, confidence } = settings;
   const level = confidence?.level ?? DEFAULT_LEVEL;
   const figure = workload.figure(settings);
@@ -40,7 +40,7 @@ export function caseLedger({ entries, found, workload, settings, referenceIndex 
     withConvergence(
       withRelative(
         entries.map((_, entry) => one(entry)),
-        referenceIndex,
+        anchorIndex,
         level,
         figure,
       ),
@@ -145,7 +145,7 @@ function summariseNegotiated(runs) {
 // With --relative-to, each case against the named case in the same
 // direction, as hyperfine puts one command against another, but paired:
 // for each round both measured, this case's receiver bitrate over the
-// reference's, and the median of those ratios with its bootstrap
+// anchor's, and the median of those ratios with its bootstrap
 // interval: { to: index, ratio, low, high, level, rounds }. ratio is null
 // for the named case itself and when no round measured both; low and high
 // are null with fewer than 3 such rounds. null for every case without it.
@@ -158,13 +158,13 @@ const RUN_FIGURES = {
   requests: (run) => run.requests?.requestsPerSecond ?? null,
 };
 
-function withRelative(cases, referenceIndex, level, figureName) {
+function withRelative(cases, anchorIndex, level, figureName) {
   const figure = RUN_FIGURES[figureName];
   return cases.map((caseResult) => {
-    if (referenceIndex === null) return { ...caseResult, relative: null };
-    const reference = cases.find((other) => other.index === referenceIndex && other.direction === caseResult.direction);
-    const ratios = reference && caseResult !== reference ? pairedRatios(caseResult.runs, reference.runs, figure) : [];
-    const none = { to: referenceIndex, ratio: null, low: null, high: null, level, rounds: ratios.length };
+    if (anchorIndex === null) return { ...caseResult, relative: null };
+    const anchor = cases.find((other) => other.index === anchorIndex && other.direction === caseResult.direction);
+    const ratios = anchor && caseResult !== anchor ? pairedRatios(caseResult.runs, anchor.runs, figure) : [];
+    const none = { to: anchorIndex, ratio: null, low: null, high: null, level, rounds: ratios.length };
     if (ratios.length === 0) return { ...caseResult, relative: none };
     const { low, high } = bootstrapMedianInterval(ratios, { level });
     return { ...caseResult, relative: { ...none, ratio: median(ratios), low, high } };

@@ -65,7 +65,7 @@ export async function run(options = {}) {
   const entries = caseEntries(plan.selected, directionsFor(settings));
   // A case whose implementation is missing has no runs: it is skipped.
   const measurable = entries.map(({ index }) => !located.get(index).reason);
-  const ledger = caseLedger({ entries, found: located, workload, settings, referenceIndex: plan.referenceIndex });
+  const ledger = caseLedger({ entries, found: located, workload, settings, anchorIndex: plan.anchorIndex });
   const rounds = roundBounds(settings);
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
@@ -106,13 +106,12 @@ const runKey = () => randomBytes(16).toString('hex');
 
 // Everything a run needs to know before it starts anything, bad input
 // thrown as such: the settings, the cases and those selected, the case
-// ratios are taken against, the workload and what measures it.
+// ratios are taken against (the anchor), the workload and what measures it.
 async function planRun(options) {
   const settings = normalizeOptions(options);
   const { casesFile, cases } = await loadCases(options);
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
-  const referenceIndex =
-    settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
+  const anchorIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
   const workload = workloadFor(settings);
   const engine = await workload.chooseEngine({
     engine: settings.engine,
@@ -121,7 +120,7 @@ async function planRun(options) {
     cases: selected,
   });
   workload.check(selected, settings, engine);
-  return { settings, casesFile, selected, referenceIndex, workload, engine };
+  return { settings, casesFile, selected, anchorIndex, workload, engine };
 }
 
 // The result's skeleton (docs/result.md), with the machine it runs on,

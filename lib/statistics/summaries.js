@@ -212,18 +212,18 @@ export function summariseCost(runs, { level = DEFAULT_LEVEL } = {}) {
   };
 }
 
-// For each round both `runs` and `referenceRuns` measured (ok, matched by
+// For each round both `runs` and `anchorRuns` measured (ok, matched by
 // their `round`), this case's receiver bitrate over the
-// reference's: ratios of measurements made minutes apart at most, so a
+// anchor's (the --relative-to case's): ratios of measurements made minutes apart at most, so a
 // drift of the machine between rounds cancels out. `figure` may be any
 // figure of a run; a run for which it is null (a saturated run's cost)
 // pairs with nothing.
-export function pairedRatios(runs, referenceRuns, figure = receiverBitrate) {
+export function pairedRatios(runs, anchorRuns, figure = receiverBitrate) {
   const measured = (run) => run.status === 'ok' && figure(run) !== null;
-  const reference = new Map(referenceRuns.filter(measured).map((run) => [run.round, figure(run)]));
+  const anchor = new Map(anchorRuns.filter(measured).map((run) => [run.round, figure(run)]));
   return runs
-    .filter((run) => measured(run) && reference.get(run.round) > 0)
-    .map((run) => figure(run) / reference.get(run.round));
+    .filter((run) => measured(run) && anchor.get(run.round) > 0)
+    .map((run) => figure(run) / anchor.get(run.round));
 }
 
 const receiverBitrate = (run) => run.receiver?.bits_per_second ?? null;

@@ -8,7 +8,7 @@ import { formatMarkdownReport } from '../../lib/report/markdown-report.js';
 import { formatCaseBlock, formatHeader, formatRanking } from '../../lib/report/text-report.js';
 
 // Reference rows and --relative-to in every report, from one result built
-// here: a chain, direct, a shadowsocks-libev row (the reference) and a
+// here: a chain, direct, a shadowsocks-libev row (the anchor) and a
 // shadowsocks-rust row skipped as not installed, measured by the built-in
 // engine.
 const GCM = [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }];
@@ -80,7 +80,7 @@ function result() {
   };
 }
 
-test('text: the engine in the header, the row by its label, and each median against the reference', () => {
+test('text: the engine in the header, the row by its label, and each median against the anchor', () => {
   assert.match(
     formatHeader(result()),
     /^cipherbench:\nversion {9}0\.1\.0\nengine {10}node \(built in: cipherbench send and sink\)\ncases {11}\/work\/cases\.js\n\n/,
@@ -89,7 +89,7 @@ test('text: the engine in the header, the row by its label, and each median agai
   const lines = formatRanking(result()).split('\n');
   assert.deepEqual(lines.slice(2, 5), [
     ' 1: Case 1, Bitrate=[20.0 Gbits/sec, 20.0 Gbits/sec], 10.00 x shadowsocks-libev aes-256-gcm, direct (no relay)',
-    ' 2: Case 2, Bitrate=[2.00 Gbits/sec, 2.00 Gbits/sec], reference, shadowsocks-libev aes-256-gcm',
+    ' 2: Case 2, Bitrate=[2.00 Gbits/sec, 2.00 Gbits/sec], anchor, shadowsocks-libev aes-256-gcm',
     ' 3: Case 0, Bitrate=[1.50 Gbits/sec, 1.50 Gbits/sec], 0.75 x shadowsocks-libev aes-256-gcm, ss-base + ss-aead-cipher(aes-256-gcm)',
   ]);
   assert.ok(lines.includes(`    Case 3, SKIPPED: ${RUST_REASON}, shadowsocks-rust aes-256-gcm`));
@@ -111,7 +111,7 @@ test('a result without --relative-to or an engine prints as before', () => {
   assert.doesNotMatch(formatMarkdownReport(plain), /Relative|Engine/);
 });
 
-test('Markdown: a column against the reference, reference rows by label, the engine in the environment', () => {
+test('Markdown: a column against the anchor, reference rows by label, the engine in the environment', () => {
   const markdown = formatMarkdownReport(result());
   assert.match(markdown, /\n\| Engine \| node \(built in\) \|\n/);
   assert.match(
@@ -122,7 +122,7 @@ test('Markdown: a column against the reference, reference rows by label, the eng
     markdown,
     /\n\| 1 \| 1 \| `direct \(no relay\)` \| 20\.0 Gbits\/sec \| \*\*20\.0 Gbits\/sec\*\* \| 10\.00 x \|\n/,
   );
-  assert.match(markdown, /\n\| 2 \| 2 \| `shadowsocks-libev aes-256-gcm` \| .* \| reference \|\n/);
+  assert.match(markdown, /\n\| 2 \| 2 \| `shadowsocks-libev aes-256-gcm` \| .* \| anchor \|\n/);
   assert.match(markdown, /\n\| 3 \| 0 \| `ss-base \+ ss-aead-cipher\(aes-256-gcm\)` \| .* \| 0\.75 x \|\n/);
   assert.match(markdown, /\n- Case 3 `shadowsocks-rust aes-256-gcm`: skipped: not installed: /);
 });

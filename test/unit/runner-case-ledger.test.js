@@ -33,7 +33,7 @@ test("a reference row keeps its own transport; the chain's negotiated transport 
     ]),
     workload: bulkWorkload,
     settings: { parallel: 1, confidence: null, rate: null },
-    referenceIndex: null,
+    anchorIndex: null,
   });
   const said = 'ws /cipherbench, Host localhost';
   for (const round of [0, 1]) {

@@ -351,7 +351,7 @@
  * @property {string[]} [inside] the transports that may carry this one, following it in the chain (ws: ['tls']); a transport without it comes last
  * @property {Record<string, PresetParam>} params
  * @property {(params: object) => { param: string, message: string }[]} [paramsProblems] rules between params
- * @property {(chain: object[], index: number) => string | undefined} [placement] rules beyond the roles
+ * @property {(chain: object[], index: number, presets: Preset[]) => string | undefined} [placement] rules beyond the roles (presets: the chain's, entry by entry)
  * @property {boolean | ((params: object) => boolean)} [joinsWrites] a preset that frames what it is given (TLS records, padding frames) gets each write of the stages before it as one buffer, not piece by piece
  * @property {boolean | ((params: object) => boolean)} [authenticated] it detects any change to the bytes it carries (an AEAD, an HMAC a chunk); a chain is authenticated when one of its presets is, and a relay serves an unauthenticated chain beyond loopback only when told to (--allow-unauthenticated)
  * @property {(params: object) => boolean} [needsLegacyProvider]

@@ -19,6 +19,7 @@ import {
   startSoakPair,
   tally,
 } from '../test/support/suites/soak.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 const LEAST_CONNECTIONS = 200;
 const LEAST_BYTES = 200 * 2 ** 20;
@@ -44,7 +45,7 @@ try {
 // Chains that need OpenSSL's legacy provider (RC4) run when this script
 // runs with it, as `npm run soak` does.
 const legacy = legacyProviderStatus() === 'loaded';
-const chains = PRESET_CHAINS.filter(({ presets }) => legacy || !chainNeedsLegacyProvider(presets));
+const chains = PRESET_CHAINS.filter(({ presets }) => legacy || !chainNeedsLegacyProvider(CATALOGUE, presets));
 const skipped = PRESET_CHAINS.length - chains.length;
 const totals = new Map(chains.map(({ label }) => [label, { connections: 0, bytes: 0, resets: 0, failed: [] }]));
 

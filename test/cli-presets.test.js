@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
 import { AEAD_METHODS } from '../lib/crypto/aead-methods.js';
 import { STREAM_METHODS } from '../lib/crypto/stream-methods.js';
-import { PRESETS } from '../lib/presets/index.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 import { CLI } from './support/processes.js';
 
 const output = execFileSync(process.execPath, [CLI, 'presets'], { encoding: 'utf8' });
@@ -11,7 +11,7 @@ const output = execFileSync(process.execPath, [CLI, 'presets'], { encoding: 'utf
 const escaped = (text) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 test('lists every preset with its roles and summary', () => {
-  for (const preset of Object.values(PRESETS)) {
+  for (const preset of CATALOGUE.all()) {
     const tags = [
       ...preset.roles,
       ...(Object.keys(preset.params).length === 0 && preset.needsLegacyProvider?.({}) ? ['legacy provider'] : []),

@@ -23,18 +23,31 @@ const MAY_IMPORT = {
   // 'did you mean ...?' for every name a person types: commands, presets, methods.
   'nearest-name.js': [],
   wire: ['crypto'],
-  presets: ['wire', 'crypto', 'contracts.js'],
+  // A preset name a catalogue is asked for and does not have is refused naming the nearest.
+  presets: ['wire', 'crypto', 'contracts.js', 'errors.js', 'nearest-name.js'],
   chain: ['presets', 'plain-object.js', 'nearest-name.js'],
   relay: ['chain', 'wire', 'crypto'],
   process: ['errors.js'],
   traffic: ['process', 'relay', 'errors.js', 'statistics'],
-  peers: ['process', 'relay', 'chain', 'crypto', 'errors.js', 'plain-object.js', 'nearest-name.js', 'contracts.js'],
+  // Above the relay, a room that reads chains holds the whole catalogue
+  // (presets/index.js) and hands it to lib/chain; a relay is handed its own.
+  peers: [
+    'process',
+    'relay',
+    'chain',
+    'presets',
+    'crypto',
+    'errors.js',
+    'plain-object.js',
+    'nearest-name.js',
+    'contracts.js',
+  ],
   // What a cipher alone can carry, with no socket: used by a run and by `ciphers`.
-  ceiling: ['chain', 'crypto', 'process', 'errors.js', 'statistics'],
+  ceiling: ['chain', 'presets', 'crypto', 'process', 'errors.js', 'statistics'],
   // CPU profiles, perf samples and system call counts of a run's relays.
   profile: ['process', 'errors.js'],
   // What a run measures (bulk, UDP, requests, latency): plan, measure, summarise.
-  workload: ['traffic', 'peers', 'process', 'chain', 'errors.js', 'result.js', 'statistics', 'contracts.js'],
+  workload: ['traffic', 'peers', 'process', 'chain', 'presets', 'errors.js', 'result.js', 'statistics', 'contracts.js'],
   runner: [
     'workload',
     'ceiling',
@@ -43,6 +56,7 @@ const MAY_IMPORT = {
     'traffic',
     'process',
     'chain',
+    'presets',
     'crypto',
     'errors.js',
     'result.js',

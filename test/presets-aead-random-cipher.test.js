@@ -5,6 +5,7 @@ import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import { validateChain } from '../lib/chain/validate.js';
 import { blinksocksRequire, requireBlinksocks } from './support/blinksocks-peer.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // What blinksocks 3.3.0's aead-random-cipher (aes-256-gcm, default info and
 // factor, password "cipherbench") sent for "hello" then "cipherbench", run
@@ -37,7 +38,7 @@ const chain = (params) => [{ name: 'aead-random-cipher', params: { method: 'aes-
 function pipeline(role, params, { password = 'cipherbench', salts = [], accept = true } = {}) {
   const out = [];
   const filter = { add: (salt) => (salts.push(Buffer.from(salt)), accept) };
-  const stages = prepareChain(chain(params), { password, salts: filter })(role, {});
+  const stages = prepareChain(CATALOGUE, chain(params), { password, salts: filter })(role, {});
   const sink = (data) => out.push(Buffer.from(data));
   return { encode: stages.encoder(sink), decode: stages.decoder(sink), out, salts };
 }
@@ -166,7 +167,7 @@ test('a length over 0x3FFF is refused before its payload is waited for', () => {
 
 test('params: method required, info a non-empty string, factor a whole number 1 to 10', () => {
   const problems = (params) =>
-    validateChain([{ name: 'ss-base' }, { name: 'aead-random-cipher', params }]).map((p) => p.message);
+    validateChain(CATALOGUE, [{ name: 'ss-base' }, { name: 'aead-random-cipher', params }]).map((p) => p.message);
   assert.deepEqual(problems({ method: 'aes-128-gcm', info: 'x', factor: 10 }), []);
   assert.match(problems({})[0], /missing; valid: aes-128-gcm, aes-192-gcm, aes-256-gcm/);
   for (const factor of [0, 11, 1.5, '2'])

@@ -5,6 +5,7 @@ import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import { validateChain } from '../lib/chain/validate.js';
 import { blinksocksRequire, requireBlinksocks } from './support/blinksocks-peer.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // Headers blinksocks 3.3.0's own base-auth wrote (encodeHeader(), run
 // in-process) for the password "cipherbench".
@@ -35,7 +36,7 @@ const chainOf = (method) => [{ name: 'base-auth', ...(method ? { params: { metho
 
 function client(method, target, password = PASSWORD) {
   const wire = [];
-  const encode = prepareChain(chainOf(method), { password })('client', { target }).encoder((data) =>
+  const encode = prepareChain(CATALOGUE, chainOf(method), { password })('client', { target }).encoder((data) =>
     wire.push(Buffer.from(data)),
   );
   return { encode, wire };
@@ -43,9 +44,9 @@ function client(method, target, password = PASSWORD) {
 
 function server(method, password = PASSWORD) {
   const out = { target: null, data: [] };
-  const decode = prepareChain(chainOf(method), { password })('server', { onTarget: (t) => (out.target = t) }).decoder(
-    (data) => out.data.push(data),
-  );
+  const decode = prepareChain(CATALOGUE, chainOf(method), { password })('server', {
+    onTarget: (t) => (out.target = t),
+  }).decoder((data) => out.data.push(data));
   return { decode, out };
 }
 
@@ -112,9 +113,9 @@ test('hostile bytes: only protocol errors, decided within 290 bytes', () => {
 });
 
 test('method takes md5, sha1 or sha256', () => {
-  assert.deepEqual(validateChain([{ name: 'base-auth', params: { method: 'sha256' } }]), []);
+  assert.deepEqual(validateChain(CATALOGUE, [{ name: 'base-auth', params: { method: 'sha256' } }]), []);
   assert.match(
-    validateChain([{ name: 'base-auth', params: { method: 'sha512' } }])[0].message,
+    validateChain(CATALOGUE, [{ name: 'base-auth', params: { method: 'sha512' } }])[0].message,
     /valid: md5, sha1, sha256/,
   );
 });

@@ -10,6 +10,7 @@ import { DEFAULT_TEMPLATE, parseTemplate, readTemplate } from '../lib/presets/ob
 import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { blinksocksPreset, requireBlinksocks } from './support/blinksocks-pair.js';
 import { assertEverySplit, runStage } from './support/splits.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 const folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-obfs-http-'));
 after(() => rmSync(folder, { recursive: true, force: true }));
@@ -20,7 +21,7 @@ const templateFile = (name, text) => {
 };
 const stages = (params = {}) => preset.prepare(params, {})({});
 const problems = (params) =>
-  validateChain([{ name: 'ss-base' }, { name: 'obfs-http', params }]).map(
+  validateChain(CATALOGUE, [{ name: 'ss-base' }, { name: 'obfs-http', params }]).map(
     ({ field, message }) => `${field}: ${message}`,
   );
 

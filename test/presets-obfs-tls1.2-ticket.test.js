@@ -8,6 +8,7 @@ import { clientFinish, clientHello, serverHandshake } from '../lib/presets/obfs/
 import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { blinksocksPreset, requireBlinksocks } from './support/blinksocks-pair.js';
 import { assertEverySplit, runStage } from './support/splits.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 const SNI = 'test.com';
 const hex = (text) => Buffer.from(text.replace(/\s/g, ''), 'hex');
@@ -196,7 +197,7 @@ test('hostile input is refused at the first record that breaks the handshake, an
 
 test('sni is required: a host name or a non-empty array of them', () => {
   const problems = (params) =>
-    validateChain([{ name: 'ss-base' }, { name: 'obfs-tls1.2-ticket', params }]).map(
+    validateChain(CATALOGUE, [{ name: 'ss-base' }, { name: 'obfs-tls1.2-ticket', params }]).map(
       ({ field, message }) => `${field}: ${message}`,
     );
   assert.deepEqual(problems({ sni: 'www.example.com' }), []);
@@ -287,7 +288,8 @@ test('blinksocks 3.3.0 defect: without sni, or with sni: [], it fails at the fir
   if (!requireBlinksocks(t)) return;
   const theirs = blinksocksPreset('obfs-tls1.2-ticket', { role: 'client', params: { sni: [] } });
   assert.throws(() => theirs.clientOut({ buffer: Buffer.from('x'), next: () => {} }), TypeError);
-  const message = (params) => validateChain([{ name: 'ss-base' }, { name: 'obfs-tls1.2-ticket', params }])[0]?.message;
+  const message = (params) =>
+    validateChain(CATALOGUE, [{ name: 'ss-base' }, { name: 'obfs-tls1.2-ticket', params }])[0]?.message;
   assert.match(message({ sni: [] }), /non-empty array/);
   assert.match(message(undefined), /^missing; the server name/);
 });

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { after, describe, test } from 'node:test';
 import { prepareChain } from '../lib/chain/pipeline.js';
-import { PRESETS } from '../lib/presets/index.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 import { validateChain } from '../lib/chain/validate.js';
 import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { MAX_HEAD } from '../lib/presets/simple-obfs/http-head.js';
@@ -33,7 +33,7 @@ const CLIENT_WRITES = [pattern(300, 1), pattern(1000, 2)];
 const SERVER_WRITES = [pattern(200, 3), pattern(700, 4)];
 const MODES = ['http', 'tls'];
 
-const stages = (mode, host = HOST) => PRESETS['simple-obfs'].prepare({ mode, host })({});
+const stages = (mode, host = HOST) => CATALOGUE.named('simple-obfs').prepare({ mode, host })({});
 
 // What one stage makes of `pieces`, fed one call each.
 function run(stage, pieces) {
@@ -86,7 +86,9 @@ function clientAwaiting(mode, answer) {
 describe('simple-obfs params', () => {
   test('mode is required, host is a host name', () => {
     const chain = (params) =>
-      validateChain([{ name: 'ss-base' }, { name: 'simple-obfs', params }]).map((p) => `${p.field}: ${p.message}`);
+      validateChain(CATALOGUE, [{ name: 'ss-base' }, { name: 'simple-obfs', params }]).map(
+        (p) => `${p.field}: ${p.message}`,
+      );
     assert.deepEqual(chain({ mode: 'tls' }), []);
     assert.deepEqual(chain({ mode: 'http', host: 'cdn.example-1.org' }), []);
     assert.deepEqual(chain({}), ['presets[1].params.mode: missing; valid: http, tls']);
@@ -98,7 +100,7 @@ describe('simple-obfs params', () => {
       );
     }
     assert.match(
-      validateChain([
+      validateChain(CATALOGUE, [
         { name: 'ss-base' },
         { name: 'simple-obfs', params: { mode: 'tls' } },
         { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } },
@@ -236,7 +238,7 @@ describe('simple-obfs in a chain', () => {
   ];
   const clientWire = (mode, writes) => {
     const out = [];
-    const encode = prepareChain(chain(mode), { password: 'p' })('client', {
+    const encode = prepareChain(CATALOGUE, chain(mode), { password: 'p' })('client', {
       target: { host: '127.0.0.1', port: 80 },
     }).encoder((data) => out.push(data));
     for (const write of writes) encode(write);

@@ -27,6 +27,7 @@ import {
 } from '../lib/presets/ss-2022/headers.js';
 import { createSaltPool } from '../lib/presets/ss-2022/salt-pool.js';
 import { CLI } from './support/processes.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // Known answers for Shadowsocks 2022 (SIP022). The spec itself gives no
 // test vectors, so: BLAKE3's own derive_key vectors for the package we
@@ -178,7 +179,7 @@ for (const transcript of transcripts) {
 test('the preset refuses the recorded request today: its timestamp is over 30 s old (a replay)', () => {
   const transcript = transcripts[0];
   const chain = [{ name: 'ss-2022', params: { method: transcript.method } }];
-  const decode = prepareChain(chain, { password: transcript.key })('server', {
+  const decode = prepareChain(CATALOGUE, chain, { password: transcript.key })('server', {
     onTarget: () => assert.fail('no target for a replay'),
   }).decoder(() => {});
   assert.throws(
@@ -192,8 +193,8 @@ test('the preset refuses the recorded request today: its timestamp is over 30 s 
 function pair(method, { password = newPsk(method), serverChain } = {}) {
   const chain = [{ name: 'ss-2022', params: { method } }];
   const targets = [];
-  const client = prepareChain(chain, { password })('client', { target: TARGET });
-  const server = (serverChain ?? prepareChain(chain, { password }))('server', {
+  const client = prepareChain(CATALOGUE, chain, { password })('client', { target: TARGET });
+  const server = (serverChain ?? prepareChain(CATALOGUE, chain, { password }))('server', {
     onTarget: (target) => targets.push(target),
   });
   const toServer = [];
@@ -261,7 +262,7 @@ test("replay: a request seen before is refused by the same server, and a server'
   const method = '2022-blake3-chacha20-poly1305';
   const password = newPsk(method);
   const chain = [{ name: 'ss-2022', params: { method } }];
-  const serverChain = prepareChain(chain, { password });
+  const serverChain = prepareChain(CATALOGUE, chain, { password });
   const first = pair(method, { password, serverChain });
   first.encode(Buffer.from('hello'));
   const recorded = Buffer.concat(first.toServer);
@@ -282,10 +283,10 @@ test("replay: the relay's server-wide salt filter is asked too, for incoming sal
   const chain = [{ name: 'ss-2022', params: { method } }];
   const seen = [];
   const refuseAll = { add: (salt) => seen.push(Buffer.from(salt)) && false };
-  const client = prepareChain(chain, { password })('client', { target: TARGET });
+  const client = prepareChain(CATALOGUE, chain, { password })('client', { target: TARGET });
   const wire = [];
   client.encoder((data) => wire.push(data))(Buffer.from('x'));
-  const decode = prepareChain(chain, { password, salts: refuseAll })('server', {
+  const decode = prepareChain(CATALOGUE, chain, { password, salts: refuseAll })('server', {
     onTarget: () => assert.fail('refused salt'),
   }).decoder(() => {});
   assert.throws(() => decode(Buffer.concat(wire)), /salt seen before/);
@@ -354,7 +355,7 @@ test('hostile requests are protocol errors before any target: short first read, 
   const method = '2022-blake3-aes-128-gcm';
   const password = newPsk(method);
   const chain = [{ name: 'ss-2022', params: { method } }];
-  const serverChain = prepareChain(chain, { password });
+  const serverChain = prepareChain(CATALOGUE, chain, { password });
   const refused = (reads, pattern) => {
     const decode = serverChain('server', { onTarget: () => assert.fail('no target for a hostile request') }).decoder(
       () => {},
@@ -421,7 +422,9 @@ test('a client refuses a response to another request, a response before its requ
     () => a.receive(Buffer.concat(b.toClient)),
     (error) => isProtocolError(error) && /another request's salt/.test(error.message),
   );
-  const early = prepareChain(a.chain, { password: a.password })('client', { target: TARGET }).decoder(() => {});
+  const early = prepareChain(CATALOGUE, a.chain, { password: a.password })('client', { target: TARGET }).decoder(
+    () => {},
+  );
   assert.throws(() => early(Buffer.concat(b.toClient)), /a response before any request/);
   const c = pair(method, { password: a.password });
   c.encode(Buffer.from('q'));

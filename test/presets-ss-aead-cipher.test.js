@@ -7,6 +7,7 @@ import { deriveSubkey } from '../lib/crypto/hkdf-subkey.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import { validateChain } from '../lib/chain/validate.js';
 import { blinksocksRequire, requireBlinksocks } from './support/blinksocks-peer.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // The methods and the param blinksocks 3.3.0's ss-aead-cipher has beyond
 // SIP004's usual four: chacha20-poly1305, the original construction with an
@@ -90,7 +91,7 @@ const BLINKSOCKS_CHACHA = Buffer.from(
 
 const pipeline = (role, params) => {
   const out = [];
-  const stages = prepareChain([{ name: 'ss-aead-cipher', params }], { password: 'cipherbench' })(role, {});
+  const stages = prepareChain(CATALOGUE, [{ name: 'ss-aead-cipher', params }], { password: 'cipherbench' })(role, {});
   return {
     encode: stages.encoder((d) => out.push(Buffer.from(d))),
     decode: stages.decoder((d) => out.push(Buffer.from(d))),
@@ -138,8 +139,10 @@ test('info: "ss-subkey" unless given; another info is another key', () => {
   const decipher = createCipheriv('aes-128-gcm', subkey, Buffer.alloc(12));
   assert.deepEqual(decipher.update(wire.subarray(16, 18)), Buffer.from([0, payload.length]));
   assert.match(
-    validateChain([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm', info: '' } }])[0]
-      .message,
+    validateChain(CATALOGUE, [
+      { name: 'ss-base' },
+      { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm', info: '' } },
+    ])[0].message,
     /string of 1 to 255/,
   );
 });

@@ -7,16 +7,16 @@ import { evpBytesToKey } from '../lib/crypto/evp-bytes-to-key.js';
 import { LEGACY_FLAG, legacyProviderStatus } from '../lib/crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../lib/chain/requirements.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // The two stream methods only blinksocks has: rc4-md5-6 (RC4 keyed by
 // MD5(key || a 6-byte IV)) and none (the plain stream, no IV).
 
 const pipeline = (role, method) => {
   const out = [];
-  const stages = prepareChain([{ name: 'ss-stream-cipher', params: { method } }], { password: 'cipherbench' })(
-    role,
-    {},
-  );
+  const stages = prepareChain(CATALOGUE, [{ name: 'ss-stream-cipher', params: { method } }], {
+    password: 'cipherbench',
+  })(role, {});
   return {
     encode: stages.encoder((d) => out.push(Buffer.from(d))),
     decode: stages.decoder((d) => out.push(Buffer.from(d))),
@@ -45,7 +45,10 @@ test("rc4-md5-6: blinksocks' bytes read, ours are RC4 under MD5(key || 6-byte IV
     return;
   }
   assert.equal(
-    chainNeedsLegacyProvider([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } }]),
+    chainNeedsLegacyProvider(CATALOGUE, [
+      { name: 'ss-base' },
+      { name: 'ss-stream-cipher', params: { method: 'rc4-md5-6' } },
+    ]),
     true,
   );
   const server = pipeline('server', 'rc4-md5-6');
@@ -64,7 +67,10 @@ test("rc4-md5-6: blinksocks' bytes read, ours are RC4 under MD5(key || 6-byte IV
 
 test('none: the wire is the plaintext, nothing before it, and it needs no legacy provider', () => {
   assert.equal(
-    chainNeedsLegacyProvider([{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method: 'none' } }]),
+    chainNeedsLegacyProvider(CATALOGUE, [
+      { name: 'ss-base' },
+      { name: 'ss-stream-cipher', params: { method: 'none' } },
+    ]),
     false,
   );
   const client = pipeline('client', 'none');

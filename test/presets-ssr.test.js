@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, test } from 'node:test';
 import { isProtocolError } from '../lib/wire/protocol-error.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
-import { presetNamed } from '../lib/presets/index.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 import { validateChain } from '../lib/chain/validate.js';
 import { chainBSizes } from '../lib/presets/ssr/auth-chain-padding.js';
 import { fromBytes, fromHashAndLength } from '../lib/presets/ssr/xorshift128plus.js';
@@ -52,14 +52,14 @@ function defineTests() {
       const name = PRESET_OF[vector.protocol];
       test(`${name} over ${vector.method}`, () => {
         setClock(vector.now);
-        const factory = presetNamed(name).prepare({}, { password: VECTORS.password });
+        const factory = CATALOGUE.named(name).prepare({}, { password: VECTORS.password });
         const wire = hex(vector.wire);
         const expected = Buffer.concat([hex(vector.first), hex(vector.second)]);
         assert.deepEqual(decodeAll(serverDecoder(factory, vector), wire), expected);
         // The same bytes again are a replay: same client id and connection id.
         expectProtocolError(() => decodeAll(serverDecoder(factory, vector), wire), /used before/);
         // Read a byte at a time by a fresh server, as a slow network gives them.
-        const fresh = presetNamed(name).prepare({}, { password: VECTORS.password });
+        const fresh = CATALOGUE.named(name).prepare({}, { password: VECTORS.password });
         assert.deepEqual(decodeAll(serverDecoder(fresh, vector), wire, 1), expected);
       });
     }
@@ -67,7 +67,7 @@ function defineTests() {
     test('the key derivation of the stream cipher underneath is the one Python uses', () => {
       for (const vector of VECTORS.streams) {
         const layers = {};
-        presetNamed('ss-stream-cipher').prepare(
+        CATALOGUE.named('ss-stream-cipher').prepare(
           { method: vector.method },
           { password: VECTORS.password },
         )({ layers, salts: { add: () => true } });
@@ -80,11 +80,11 @@ function defineTests() {
       const wire = hex(vector.wire);
       setClock(vector.now + 86_400 + 5);
       expectProtocolError(
-        () => decodeAll(serverDecoder(presetNamed('ssr-auth-chain-a').prepare({}, {}), vector), wire),
+        () => decodeAll(serverDecoder(CATALOGUE.named('ssr-auth-chain-a').prepare({}, {}), vector), wire),
         /clock/,
       );
       setClock(vector.now - 86_000);
-      assert.ok(decodeAll(serverDecoder(presetNamed('ssr-auth-chain-a').prepare({}, {}), vector), wire).length > 0);
+      assert.ok(decodeAll(serverDecoder(CATALOGUE.named('ssr-auth-chain-a').prepare({}, {}), vector), wire).length > 0);
     });
 
     test('a flipped byte anywhere is a protocol error, never another exception', () => {
@@ -94,7 +94,7 @@ function defineTests() {
           setClock(vector.now);
           const bad = Buffer.from(wire);
           bad[at] ^= 0x40;
-          const decode = serverDecoder(presetNamed(PRESET_OF[vector.protocol]).prepare({}, {}), vector);
+          const decode = serverDecoder(CATALOGUE.named(PRESET_OF[vector.protocol]).prepare({}, {}), vector);
           assert.throws(() => decodeAll(decode, bad), isProtocolError, `${vector.protocol} byte ${at}`);
         }
       }
@@ -106,7 +106,7 @@ function defineTests() {
     // error or waited on (a handshake still short), never another error.
     for (const preset of Object.keys(SSR_PROTOCOLS)) {
       test(preset, () => {
-        const factory = presetNamed(preset).prepare({}, {});
+        const factory = CATALOGUE.named(preset).prepare({}, {});
         const layers = {
           streamCipher: { key: Buffer.alloc(16, 1), sentIv: Buffer.alloc(16), receivedIv: Buffer.alloc(16, 2) },
         };
@@ -152,7 +152,7 @@ function defineTests() {
     for (const preset of Object.keys(SSR_PROTOCOLS)) {
       for (const method of ['aes-256-ctr', 'none']) {
         test(`${preset} over ${method}: every write size, both ways`, () => {
-          const create = prepareChain(ssrChain(preset, method), { password: 'round-trip' });
+          const create = prepareChain(CATALOGUE, ssrChain(preset, method), { password: 'round-trip' });
           const target = { host: '127.0.0.1', port: 8080 };
           let serverGot = [];
           let clientGot = [];
@@ -179,11 +179,11 @@ function defineTests() {
 
   describe('ShadowsocksR presets: placement', () => {
     const messageOf = (chain) =>
-      validateChain(chain)
+      validateChain(CATALOGUE, chain)
         .map((problem) => problem.message)
         .join('\n');
     test('right after the address preset, and right before ss-stream-cipher', () => {
-      assert.deepEqual(validateChain(ssrChain('ssr-auth-chain-a', 'none')), []);
+      assert.deepEqual(validateChain(CATALOGUE, ssrChain('ssr-auth-chain-a', 'none')), []);
       assert.match(
         messageOf([
           { name: 'ss-base' },

@@ -15,6 +15,7 @@ import { freePortsFlag } from './support/ports.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
 import { echoTransfer } from '../benchmark/programs/support/transfer.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // The tls preset's certificate, its parameter rules, and the one line a
 // person gets for a chain it cannot run.
@@ -65,7 +66,7 @@ test('a run gives a tls chain with no certificate of its own one made for the ru
     return { cert: '/run/cert.pem', key: '/run/key.pem' };
   };
   const chain = [{ name: 'trojan' }, { name: 'tls', params: { ciphers: 'TLS_AES_128_GCM_SHA256' } }];
-  assert.deepEqual(chainForRun(chain, files), [
+  assert.deepEqual(chainForRun(CATALOGUE, chain, files), [
     { name: 'trojan' },
     {
       name: 'tls',
@@ -74,16 +75,16 @@ test('a run gives a tls chain with no certificate of its own one made for the ru
   ]);
   assert.equal(made, 1);
   for (const params of [{ insecure: true }, { ca: '/mine.pem' }, { cert: '/c.pem', key: '/k.pem' }]) {
-    assert.deepEqual(chainForRun([{ name: 'trojan' }, { name: 'tls', params }], files)[1].params, params);
+    assert.deepEqual(chainForRun(CATALOGUE, [{ name: 'trojan' }, { name: 'tls', params }], files)[1].params, params);
   }
-  assert.deepEqual(chainForRun([{ name: 'ss-base' }], files), [{ name: 'ss-base' }]);
+  assert.deepEqual(chainForRun(CATALOGUE, [{ name: 'ss-base' }], files), [{ name: 'ss-base' }]);
   assert.equal(made, 1);
 });
 
 test('a cert with another key, or half a pair, is refused naming the field', () => {
   const one = writeCertificateFiles(mkdtempSync(path.join(folder, 'one-')));
   const two = writeCertificateFiles(mkdtempSync(path.join(folder, 'two-')));
-  const problems = (params) => validateChain([{ name: 'trojan' }, { name: 'tls', params }]);
+  const problems = (params) => validateChain(CATALOGUE, [{ name: 'trojan' }, { name: 'tls', params }]);
   assert.deepEqual(problems({ cert: one.cert, key: one.key, ca: one.cert }), []);
   assert.deepEqual(problems({ cert: one.cert, key: two.key }), [
     {
@@ -157,8 +158,7 @@ test('a tls socket reset is carried out on the next turn of the loop, not inside
   const folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-tls-reset-'));
   t.after(() => rmSync(folder, { recursive: true, force: true }));
   const { cert, key } = writeCertificateFiles(folder);
-  const { presetNamed } = await import('../lib/presets/index.js');
-  const layer = presetNamed('tls').transport({ cert, key, ca: cert }, { note: () => {} });
+  const layer = CATALOGUE.named('tls').transport({ cert, key, ca: cert }, { note: () => {} });
   const server = net.createServer();
   t.after(() => server.close());
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

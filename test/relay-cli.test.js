@@ -3,7 +3,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { setTimeout as delay } from 'node:timers/promises';
 import { after, describe, test } from 'node:test';
-import { PRESETS } from '../lib/presets/index.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 import { RELAY_NODE_FLAGS } from '../lib/relay/node-flags.js';
 import { descendants } from '../benchmark/programs/support/proc-stats.js';
 import { isAlive, isRunning } from './support/process-tree.js';
@@ -18,9 +18,7 @@ describe('relay command: bad input exits 2 before listening', () => {
     {
       what: 'unknown preset',
       args: ['server', '--listen', '127.0.0.1:0', '--key', 'k', '--presets', '[{"name":"ss-base"},{"name":"ss-nope"}]'],
-      stderr: new RegExp(
-        `presets\\[1\\]\\.name: unknown preset "ss-nope"; valid: ${Object.keys(PRESETS).join(', ')}\n`,
-      ),
+      stderr: new RegExp(`presets\\[1\\]\\.name: unknown preset "ss-nope"; valid: ${CATALOGUE.names.join(', ')}\n`),
     },
     {
       what: 'unknown method',

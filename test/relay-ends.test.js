@@ -4,6 +4,7 @@ import { after, describe, test } from 'node:test';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // How a relayed connection ends: a cut download must reach the application
 // as a reset, a complete one as an end. A relay stopped by SIGTERM or SIGINT
@@ -148,7 +149,7 @@ describe('how relayed connections end', () => {
     const vmessServer = async (ends) => {
       const server = net.createServer({ allowHalfOpen: true }, (socket) => {
         socket.on('error', () => {});
-        const pipeline = prepareChain(presets, { password: KEY })('server', { onTarget() {} });
+        const pipeline = prepareChain(CATALOGUE, presets, { password: KEY })('server', { onTarget() {} });
         const encode = pipeline.encoder((data) => socket.write(data));
         const decode = pipeline.decoder(() => {});
         let answered = false;
@@ -214,7 +215,7 @@ describe('how relayed connections end', () => {
           const server = await startRelayServer({ key: KEY, presets });
           const socket = net.connect({ port: server.port, host: '127.0.0.1', allowHalfOpen: true });
           socket.on('error', () => {});
-          const pipeline = prepareChain(presets, { password: KEY })('client', {
+          const pipeline = prepareChain(CATALOGUE, presets, { password: KEY })('client', {
             target: { host: '127.0.0.1', port: targetPort },
           });
           const encode = pipeline.encoder((data) => socket.write(data));

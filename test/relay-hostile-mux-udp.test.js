@@ -3,9 +3,9 @@ import dgram from 'node:dgram';
 import net from 'node:net';
 import { after, before, describe, test } from 'node:test';
 import { prepareChain } from '../lib/chain/pipeline.js';
-import '../lib/presets/index.js';
 import { createFrameReader, encodeFrame, MUX_COOL_TARGET, NETWORK_UDP, STATUS } from '../lib/wire/mux-cool.js';
 import { startRelayServer, stopAll } from './support/processes.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // UDP sessions in a Mux.Cool tunnel (network 2, and XUDP's Keep frames
 // with an address) under what no client of the protocol sends, and the
@@ -29,7 +29,7 @@ const keep = (id, data, address = null) => frame({ id, status: STATUS.keep, addr
 // each one with its data, `next(test)` resolves with the first that passes.
 function openTunnel(port) {
   const socket = net.connect({ host: '127.0.0.1', port });
-  const pipeline = prepareChain(VLESS, { password: KEY })('client', { target: MUX_COOL_TARGET });
+  const pipeline = prepareChain(CATALOGUE, VLESS, { password: KEY })('client', { target: MUX_COOL_TARGET });
   const encode = pipeline.encoder((data) => socket.write(data));
   const frames = [];
   const waiting = [];

@@ -12,6 +12,7 @@ import { freePort } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
 import { startProcess, startSsServer, stopAll } from './support/processes.js';
 import { sha256 } from '../benchmark/programs/support/transfer.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // The relay client's SOCKS5 and HTTP inbounds, with curl as the
 // application: a 1 MiB body from a loopback HTTP server arrives whole
@@ -35,13 +36,20 @@ before(async () => {
     response.end(BODY);
   });
   await new Promise((resolve) => origin.listen(0, '127.0.0.1', resolve));
-  relayServer = await startRelayServer({ listen: { host: '127.0.0.1', port: 0 }, password: KEY, presets: AES, log });
+  relayServer = await startRelayServer({
+    listen: { host: '127.0.0.1', port: 0 },
+    password: KEY,
+    catalogue: CATALOGUE,
+    presets: AES,
+    log,
+  });
   const server = relayServer.address;
   const start = (inbound, inboundAuth = null, to = server) =>
     startRelayClient({
       listen: { host: '127.0.0.1', port: 0 },
       server: to,
       password: KEY,
+      catalogue: CATALOGUE,
       presets: AES,
       log,
       inbound,
@@ -153,6 +161,7 @@ describe('curl through the references fetches the same 1 MiB', () => {
       listen: { host: '127.0.0.1', port: 0 },
       server: { host: '127.0.0.1', port: serverPort },
       password: KEY,
+      catalogue: CATALOGUE,
       presets: AES,
       log,
       inbound: 'socks5',

@@ -7,7 +7,6 @@ import { after, describe, test } from 'node:test';
 import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
-import '../lib/presets/index.js';
 import { BLINKSOCKS_MUX_TARGET, encodeFrame, STATUS } from '../lib/wire/blinksocks-mux-frames.js';
 import { blinksocksPreset } from './support/blinksocks-pair.js';
 import {
@@ -19,6 +18,7 @@ import {
 import { countingForwarder } from './support/counting-forwarder.js';
 import { startEchoServer } from './support/echo-server.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // blinksocks 3.3.0's mux (`mux: true`) both ways against ours
 // ([blinksocks-mux, ss-aead-cipher], the same wire as its [ss-base,
@@ -169,7 +169,7 @@ describe("blinksocks 3.3.0's mux wire compatibility", () => {
     const socket = net.connect({ host: '127.0.0.1', port: server.port });
     socket.on('error', () => {});
     socket.on('data', () => {});
-    const encode = prepareChain([{ name: 'blinksocks-mux' }, GCM], { password: KEY })('client', {
+    const encode = prepareChain(CATALOGUE, [{ name: 'blinksocks-mux' }, GCM], { password: KEY })('client', {
       target: BLINKSOCKS_MUX_TARGET,
     }).encoder((data) => socket.write(data));
     const open = (id) =>

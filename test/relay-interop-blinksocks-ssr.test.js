@@ -3,7 +3,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { describe, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { presetNamed } from '../lib/presets/index.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 import { isProtocolError } from '../lib/wire/protocol-error.js';
 import blinksocks from '../lib/peers/blinksocks.js';
 import { listeningInodes } from '../lib/process/socket-table.js';
@@ -105,7 +105,7 @@ describe("wire compatibility with blinksocks 3.3.0's SSR presets", () => {
     }
     const userKey = Buffer.alloc(32, 7);
     const payload = Buffer.from('sixteen bytes!!!');
-    const ours = presetNamed('ssr-auth-aes128-md5').prepare({}, {});
+    const ours = CATALOGUE.named('ssr-auth-aes128-md5').prepare({}, {});
     const wrongFields = new Set();
     let wrong = 0;
     for (let trial = 0; trial < 4000; trial++) {

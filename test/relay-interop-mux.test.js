@@ -15,6 +15,7 @@ import { MUX_COOL_PAIRINGS, startMuxCoolPeer } from './support/mux-cool-peers.js
 import { freePorts } from './support/ports.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // Mux.Cool both ways against its references: our client (a [protocol, mux]
 // chain) to their server, their client with mux on to our server. Each
@@ -131,7 +132,11 @@ for (const { program, user, address } of [MUX_COOL_PAIRINGS[0], MUX_COOL_PAIRING
     socket.on('error', () => {});
     socket.on('data', () => {});
     const chain = [address, { name: 'mux' }];
-    const encode = prepareChain(chain, {})('client', { target: MUX_COOL_TARGET }).encoder((data) => socket.write(data));
+    const encode = prepareChain(
+      CATALOGUE,
+      chain,
+      {},
+    )('client', { target: MUX_COOL_TARGET }).encoder((data) => socket.write(data));
     const open = (id) =>
       Buffer.concat(
         encodeFrame({

@@ -8,6 +8,7 @@ import { fdCount, rssBytes } from '../benchmark/programs/support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { startSilentTarget } from './support/silent-target.js';
 import { stallFlow } from '../benchmark/programs/support/stalled-flow.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // How long a relayed connection lives and what it may hold: released when
 // its client goes away, cut when idle, capped in number and in the bytes
@@ -187,9 +188,9 @@ describe('relayed connection lifetime', () => {
   // a killed process.
   const dyingServer = async (cut) => {
     const answer = [];
-    prepareChain(PRESETS, { password: KEY })('server', { onTarget() {} }).encoder((data) => answer.push(data))(
-      Buffer.alloc(100_000, 7),
-    );
+    prepareChain(CATALOGUE, PRESETS, { password: KEY })('server', { onTarget() {} }).encoder((data) =>
+      answer.push(data),
+    )(Buffer.alloc(100_000, 7));
     const bytes = Buffer.concat(answer);
     const server = net.createServer({ allowHalfOpen: true }, (socket) => {
       socket.on('error', () => {});

@@ -10,6 +10,7 @@ import { withLegacyProvider } from './support/legacy.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { echoTransfer } from '../benchmark/programs/support/transfer.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // 2000 hostile connections against a relay server of each SSR chain while
 // an 8 MB transfer goes through it: random bytes, a valid handshake then
@@ -27,7 +28,9 @@ const fdCount = (pid) => readdirSync(`/proc/${pid}/fd`).length;
 function hostileKinds(presets, target) {
   const clientBytes = (password = KEY) => {
     const out = [];
-    const encode = prepareChain(presets, { password })('client', { target }).encoder((data) => out.push(data));
+    const encode = prepareChain(CATALOGUE, presets, { password })('client', { target }).encoder((data) =>
+      out.push(data),
+    );
     encode(Buffer.alloc(0));
     encode(randomBytes(3000));
     return Buffer.concat(out);
@@ -64,7 +67,7 @@ if (withLegacyProvider(import.meta.url))
         t.after(stopAll);
         const { port } = await startRelayServer({ key: KEY, presets });
         const out = [];
-        const encode = prepareChain(presets, { password: KEY })('client', {
+        const encode = prepareChain(CATALOGUE, presets, { password: KEY })('client', {
           target: { host: '127.0.0.1', port: echo.port },
         }).encoder((data) => out.push(data));
         encode(Buffer.alloc(0));

@@ -5,6 +5,7 @@ import { alterIds, cmdKey, uuidBytes } from '../lib/presets/vmess/id.js';
 import * as legacyHeader from '../lib/presets/vmess/legacy-header.js';
 import { PRESET_CHAINS } from './support/preset-chains.js';
 import { stormSuite } from './support/suites/storm.js';
+import { CATALOGUE } from '../lib/presets/index.js';
 
 // The reliability suite's storm (test/support/suites/storm.js) against
 // v2ray-vmess: 3,000 hostile connections, each wrong in one VMess way,
@@ -17,7 +18,7 @@ const nowSeconds = () => Math.floor(Date.now() / 1000);
 
 const clientBytes = (presets, target, payload = randomBytes(2048)) => {
   const out = [];
-  prepareChain(presets, { password: KEY })('client', { target }).encoder((data) => out.push(data))(payload);
+  prepareChain(CATALOGUE, presets, { password: KEY })('client', { target }).encoder((data) => out.push(data))(payload);
   return Buffer.concat(out);
 };
 

@@ -27,6 +27,7 @@ import { pipelinePair } from './support/pipeline-pair.js';
 import { cpuSeconds, fdCount, rssBytes } from './support/proc-stats.js';
 import { CLI, freePort, startOurRelay, startProcess, stopAll } from './support/processes.js';
 import { stallFlow } from './support/stalled-flow.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 const args = process.argv.slice(2);
 const flag = (name, fallback) => (args.includes(name) ? args.splice(args.indexOf(name), 2)[1] : fallback);
@@ -134,7 +135,9 @@ async function startTarget({ echo = true, read = true } = {}) {
 
 const clientBytes = (method, target, payload = Buffer.from('GET / HTTP/1.1\r\n\r\n')) => {
   const out = [];
-  prepareChain(chain(method), { password: KEY })('client', { target }).encoder((data) => out.push(data))(payload);
+  prepareChain(CATALOGUE, chain(method), { password: KEY })('client', { target }).encoder((data) => out.push(data))(
+    payload,
+  );
   return Buffer.concat(out);
 };
 

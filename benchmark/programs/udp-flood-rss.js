@@ -25,6 +25,7 @@ import { newPsk } from '../../lib/crypto/aead-2022-methods.js';
 import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
 import { median } from '../../lib/statistics/summaries.js';
 import { hostileDatagrams } from './support/hostile.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => (args.includes(name) ? args[args.indexOf(name) + 1] : fallback);
@@ -136,7 +137,7 @@ async function startServer(server, method, key) {
 async function flood(server, method) {
   const key = is2022(method) ? newPsk(method) : 'udp-flood-rss-key';
   const presets = presetsFor(method);
-  const chain = prepareUdpChain(presets, { password: key });
+  const chain = prepareUdpChain(CATALOGUE, presets, { password: key });
   const echo = await bound(dgram.createSocket('udp4'));
   echo.on('message', (datagram, from) => echo.send(datagram, from.port, from.address));
   const { child, port } = await startServer(server, method, key);
@@ -162,7 +163,7 @@ async function flood(server, method) {
       peak = Math.max(peak, rss(child.pid));
     }, 100);
     const valid = chain.client().encode(target, randomBytes(1200));
-    const other = prepareUdpChain(presets, { password: is2022(method) ? newPsk(method) : 'another key' });
+    const other = prepareUdpChain(CATALOGUE, presets, { password: is2022(method) ? newPsk(method) : 'another key' });
     const hostile = hostileDatagrams(valid, () => other.client().encode(target, randomBytes(100)));
     const during = carry(1000);
     const probe = await bound(dgram.createSocket('udp4'));

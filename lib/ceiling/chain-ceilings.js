@@ -2,6 +2,7 @@ import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../chain/requirements.js';
 import { chainTransport } from '../chain/transport.js';
 import { measureChainsInChild } from './ceilings-in-child.js';
+import { CATALOGUE } from '../presets/index.js';
 
 // The cipher ceiling of every distinct chain a run measures, taken before
 // any relay starts so nothing else competes for the CPU. One read size,
@@ -34,15 +35,18 @@ export async function measureChainCeilings(chains, { onChain = () => {}, signal 
   // which the in-process measurement has none of: its figure would be the
   // rest of the chain's alone, and read as the whole.
   const all = [...new Map(chains.map((presets) => [keyOf(presets), presets])).values()];
-  for (const presets of all.filter(chainTransport)) {
+  for (const presets of all.filter((presets) => chainTransport(CATALOGUE, presets))) {
     ceilings.set(keyOf(presets), {
-      reason: `its ${chainTransport(presets)} transport works in the relay's socket, outside the in-process measurement`,
+      reason: `its ${chainTransport(CATALOGUE, presets)} transport works in the relay's socket, outside the in-process measurement`,
     });
   }
-  const distinct = all.filter((presets) => !chainTransport(presets));
+  const distinct = all.filter((presets) => !chainTransport(CATALOGUE, presets));
   // A chain needing the legacy provider is measured in a child started
   // with it, all such chains in one child, after the others.
-  const legacy = legacyProviderStatus() === 'loaded' ? [] : distinct.filter(chainNeedsLegacyProvider);
+  const legacy =
+    legacyProviderStatus() === 'loaded'
+      ? []
+      : distinct.filter((presets) => chainNeedsLegacyProvider(CATALOGUE, presets));
   const groups = [
     { chains: distinct.filter((presets) => !legacy.includes(presets)), legacy: false },
     { chains: legacy, legacy: true },

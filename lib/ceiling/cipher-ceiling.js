@@ -1,5 +1,6 @@
 import { newChainPassword } from '../chain/requirements.js';
 import { prepareChain } from '../chain/pipeline.js';
+import { CATALOGUE } from '../presets/index.js';
 
 // The cipher's own ceiling: how fast the preset code itself (not raw OpenSSL)
 // encodes and decodes in one process, with no sockets. A relay can carry at
@@ -99,6 +100,6 @@ export function measurePipelineCeiling(createPipeline, { sizes = DEFAULT_SIZES, 
 
 export function measureCipherCeiling({ presets, sizes = DEFAULT_SIZES, minSeconds = 0.25 }) {
   // A chain with a key format of its own (Shadowsocks 2022) needs a key of it.
-  const password = newChainPassword(presets) ?? 'cipherbench-ceiling';
-  return measurePipelineCeiling(prepareChain(presets, { password }), { sizes, minSeconds });
+  const password = newChainPassword(CATALOGUE, presets) ?? 'cipherbench-ceiling';
+  return measurePipelineCeiling(prepareChain(CATALOGUE, presets, { password }), { sizes, minSeconds });
 }

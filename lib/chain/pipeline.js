@@ -1,11 +1,9 @@
-import { presetNamed } from '../presets/index.js';
-
 const passThrough = (data, push) => push(data);
 const acceptEverySalt = { add: () => true };
 
 // Whether a chain entry's preset wants each write joined (joinsWrites).
-const joinsWrites = (entry) => {
-  const joins = presetNamed(entry.name).joinsWrites;
+const joinsWrites = (preset, entry) => {
+  const joins = preset.joinsWrites;
   return typeof joins === 'function' ? joins(entry.params ?? {}) : Boolean(joins);
 };
 
@@ -15,9 +13,10 @@ const joinsWrites = (entry) => {
 // connection around its sink, so a read costs no closure allocation.
 // `now` (milliseconds, Date.now by default) is the clock of the presets
 // whose handshakes carry a time, so a test can move it.
-export function prepareChain(chain, { password, salts = acceptEverySalt, now = Date.now }) {
-  const factories = chain.map((entry) => presetNamed(entry.name).prepare(entry.params ?? {}, { password, now }));
-  const joining = chain.map((entry, i) => i > 0 && joinsWrites(entry));
+export function prepareChain(catalogue, chain, { password, salts = acceptEverySalt, now = Date.now }) {
+  const presets = chain.map((entry) => catalogue.named(entry.name));
+  const factories = chain.map((entry, i) => presets[i].prepare(entry.params ?? {}, { password, now }));
+  const joining = chain.map((entry, i) => i > 0 && joinsWrites(presets[i], entry));
   const joins = joining.some(Boolean);
   const last = factories.length - 1;
   return (role, connection) => {

@@ -1,16 +1,15 @@
-import { presetNamed } from '../presets/index.js';
-
-// What a chain asks of the process that carries it, read from its presets.
+// What a chain asks of the process that carries it, read from its presets
+// in the catalogue the caller loaded.
 
 // rc4-md5 and bf-cfb live in OpenSSL 3's legacy provider: a relay process
 // carrying them must be started with node --openssl-legacy-provider.
-export const chainNeedsLegacyProvider = (chain) =>
-  chain.some((entry) => presetNamed(entry.name)?.needsLegacyProvider?.(entry.params ?? {}));
+export const chainNeedsLegacyProvider = (catalogue, chain) =>
+  chain.some((entry) => catalogue.named(entry.name)?.needsLegacyProvider?.(entry.params ?? {}));
 
 // What is wrong with a password for this chain (one line), or undefined.
-export function chainPasswordProblem(chain, password) {
+export function chainPasswordProblem(catalogue, chain, password) {
   for (const entry of chain) {
-    const problem = presetNamed(entry.name)?.password?.problem(entry.params ?? {}, password);
+    const problem = catalogue.named(entry.name)?.password?.problem(entry.params ?? {}, password);
     if (problem) return problem;
   }
   return undefined;
@@ -18,17 +17,17 @@ export function chainPasswordProblem(chain, password) {
 
 // A fresh password that a chain with a preset of its own key format takes;
 // undefined when any password will do.
-export function newChainPassword(chain) {
-  const entry = chain.find((candidate) => presetNamed(candidate.name)?.password);
-  return entry ? presetNamed(entry.name).password.generate(entry.params ?? {}) : undefined;
+export function newChainPassword(catalogue, chain) {
+  const entry = chain.find((candidate) => catalogue.named(candidate.name)?.password);
+  return entry ? catalogue.named(entry.name).password.generate(entry.params ?? {}) : undefined;
 }
 
 // False for a chain whose bytes can be changed on the way unnoticed (no
 // preset in it authenticates): bit flips in a stream cipher's ciphertext
 // redirect a connection to another port.
-export const chainIsAuthenticated = (chain) =>
+export const chainIsAuthenticated = (catalogue, chain) =>
   chain.some((entry) => {
-    const { authenticated } = presetNamed(entry.name) ?? {};
+    const { authenticated } = catalogue.named(entry.name) ?? {};
     return typeof authenticated === 'function' ? authenticated(entry.params ?? {}) : authenticated === true;
   });
 
@@ -36,11 +35,11 @@ export const chainIsAuthenticated = (chain) =>
 // the run (tls: a certificate its server presents and its client trusts)
 // takes them from makeFiles(), which a run calls at most once, and only
 // for a chain that asks.
-export function chainForRun(chain, makeFiles) {
+export function chainForRun(catalogue, chain, makeFiles) {
   let files = null;
   const once = () => (files ??= makeFiles());
   return chain.map((entry) => {
-    const forRun = presetNamed(entry.name)?.forRun;
+    const forRun = catalogue.named(entry.name)?.forRun;
     return forRun ? { ...entry, params: forRun(entry.params ?? {}, once) } : entry;
   });
 }

@@ -1,5 +1,3 @@
-import { presetNamed } from '../presets/index.js';
-
 // What carries a chain's bytes between the relays: the plain TCP socket, or
 // what the chain's transport presets wrap it in. They stack: the last in
 // the chain is nearest the wire, so [vless, ws, tls] is TLS over TCP and
@@ -10,16 +8,16 @@ import { presetNamed } from '../presets/index.js';
 // /cipherbench over TLSv1.3 ...").
 const TCP = Object.freeze({ accept: (socket) => socket, connect: (socket) => socket });
 
-const transportEntries = (chain) => chain.filter((candidate) => presetNamed(candidate.name)?.transport);
+const transportEntries = (catalogue, chain) => chain.filter((candidate) => catalogue.named(candidate.name)?.transport);
 
 // The chain's transports as a label ("ws + tls"), or undefined for plain TCP.
-export function chainTransport(chain) {
-  const names = transportEntries(chain).map((entry) => entry.name);
+export function chainTransport(catalogue, chain) {
+  const names = transportEntries(catalogue, chain).map((entry) => entry.name);
   return names.length > 0 ? names.join(' + ') : undefined;
 }
 
-export function prepareTransport(chain, { note = () => {} } = {}) {
-  const entries = transportEntries(chain);
+export function prepareTransport(catalogue, chain, { note = () => {} } = {}) {
+  const entries = transportEntries(catalogue, chain);
   if (entries.length === 0) return TCP;
   const said = new Set();
   const heard = entries.map(() => undefined);
@@ -32,7 +30,7 @@ export function prepareTransport(chain, { note = () => {} } = {}) {
     note(line);
   };
   const layers = entries.map((entry, i) =>
-    presetNamed(entry.name).transport(entry.params ?? {}, { note: noteLayer(i) }),
+    catalogue.named(entry.name).transport(entry.params ?? {}, { note: noteLayer(i) }),
   );
   // Nearest the wire first: the last in the chain wraps the TCP socket.
   const wireFirst = [...layers].reverse();

@@ -1,4 +1,3 @@
-import { presetNamed } from '../presets/index.js';
 import { muxCarriesUdp } from './mux-plan.js';
 
 // A chain's UDP form, when every preset in it has one (presets/registry.js,
@@ -6,13 +5,15 @@ import { muxCarriesUdp } from './mux-plan.js';
 // it in chain order and open it in reverse, or one preset (ss-2022) is the
 // whole form with sessions of its own. A multiplexing chain carries UDP as
 // sessions in its tunnels (Mux.Cool's network 2), whatever its presets.
-export const chainHasUdp = (chain) =>
-  muxCarriesUdp(chain) || chain.every((entry) => typeof presetNamed(entry.name)?.udp === 'function');
+export const chainHasUdp = (catalogue, chain) =>
+  muxCarriesUdp(catalogue, chain) || chain.every((entry) => typeof catalogue.named(entry.name)?.udp === 'function');
 
 // 'obfs-http carries TCP only': what a message refusing --udp says of a chain.
-export function withoutUdpPhrase(chain) {
+export function withoutUdpPhrase(catalogue, chain) {
   const names = [
-    ...new Set(chain.filter((entry) => typeof presetNamed(entry.name)?.udp !== 'function').map((entry) => entry.name)),
+    ...new Set(
+      chain.filter((entry) => typeof catalogue.named(entry.name)?.udp !== 'function').map((entry) => entry.name),
+    ),
   ];
   return `${names.join(', ')} ${names.length === 1 ? 'carries' : 'carry'} TCP only`;
 }
@@ -25,9 +26,9 @@ export function withoutUdpPhrase(chain) {
 // decode throws protocolError for anything that is not a datagram of this chain.
 // A multiplexing chain's datagrams ride its tunnels (relay/udp/over-mux.js):
 // its form is only { overhead: 0 }, nothing added to a datagram on the wire.
-export function prepareUdpChain(chain, { password }) {
-  if (muxCarriesUdp(chain)) return { overhead: 0 };
-  const forms = chain.map((entry) => presetNamed(entry.name).udp(entry.params ?? {}, { password }));
+export function prepareUdpChain(catalogue, chain, { password }) {
+  if (muxCarriesUdp(catalogue, chain)) return { overhead: 0 };
+  const forms = chain.map((entry) => catalogue.named(entry.name).udp(entry.params ?? {}, { password }));
   const whole = forms.find((form) => form.sessions);
   if (whole) return whole.sessions;
   const { frame } = forms.find((form) => form.frame);

@@ -1,38 +1,40 @@
 import { nearestHint } from '../nearest-name.js';
 import { isPlainObject } from '../plain-object.js';
-import { loadedPresets, PRESET_NAMES, presetNamed } from '../presets/index.js';
+import { PRESET_NAMES } from '../presets/registry.js';
 
 // A chain is what cases.js and `relay --presets` name: an array of
 // { name, params }. Its rules live here, once, for the relay, the runner and
-// the ciphers command; each preset's own rules live in its file.
+// the ciphers command; each preset's own rules live in its file. A name not
+// in the caller's catalogue is unknown, named beside every preset there is.
 
-const ADDRESS_PRESETS = () =>
-  loadedPresets()
+const addressPresets = (catalogue) =>
+  catalogue
+    .all()
     .filter((preset) => preset.roles.includes('address'))
     .map((p) => p.name);
 const own = (object, key) => (Object.hasOwn(object, key) ? object[key] : undefined);
 const ENTRY_KEYS = ['name', 'params'];
 
 // Returns every problem with a chain as { field, message }; [] when valid.
-export function validateChain(chain) {
+export function validateChain(catalogue, chain) {
   if (!Array.isArray(chain)) return [{ field: 'presets', message: 'must be a JSON array of presets' }];
   if (chain.length === 0) {
     return [
       {
         field: 'presets',
-        message: `must name at least one preset, starting with an address preset (${ADDRESS_PRESETS().join(', ')})`,
+        message: `must name at least one preset, starting with an address preset (${addressPresets(catalogue).join(', ')})`,
       },
     ];
   }
   const problems = [];
-  chain.forEach((entry, i) => problems.push(...entryProblems(entry, `presets[${i}]`)));
-  if (problems.length === 0) problems.push(...placementProblems(chain));
+  chain.forEach((entry, i) => problems.push(...entryProblems(catalogue, entry, `presets[${i}]`)));
+  if (problems.length === 0) problems.push(...placementProblems(catalogue, chain));
   return problems;
 }
 
-function entryProblems(entry, at) {
+function entryProblems(catalogue, entry, at) {
   if (!isPlainObject(entry)) return [{ field: at, message: 'must be an object like {"name":"ss-base"}' }];
-  const preset = presetNamed(entry.name);
+  const preset = catalogue.named(entry.name);
   if (!preset) {
     return [
       {
@@ -88,21 +90,21 @@ function valueProblem(key, spec, value) {
 // Rules every chain obeys, whatever its presets: blinksocks 3.3.0 starts
 // with any of these broken chains and fails at the first byte; ours says why
 // before anything starts.
-function placementProblems(chain) {
-  const presets = chain.map((entry) => presetNamed(entry.name));
+function placementProblems(catalogue, chain) {
+  const presets = chain.map((entry) => catalogue.named(entry.name));
   const problems = [];
   const withRole = (role) => presets.flatMap((preset, i) => (preset.roles.includes(role) ? [i] : []));
   const addresses = withRole('address');
   // An address preset with rules of its own (blinksocks-mux) says where it
   // goes itself, naming the chain's valid order.
-  const placed = presets.map((preset, i) => preset.placement?.(chain, i));
+  const placed = presets.map((preset, i) => preset.placement?.(chain, i, presets));
   const ownRules = addresses.filter((i) => placed[i]);
   if (ownRules.length > 0) {
     for (const i of ownRules) problems.push({ field: `presets[${i}].name`, message: placed[i] });
   } else if (addresses.length === 0) {
     problems.push({
       field: 'presets',
-      message: `no address preset: a chain starts with one of ${ADDRESS_PRESETS().join(', ')}, which carries the target address`,
+      message: `no address preset: a chain starts with one of ${addressPresets(catalogue).join(', ')}, which carries the target address`,
     });
   } else if (addresses.length > 1) {
     problems.push({

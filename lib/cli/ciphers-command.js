@@ -3,7 +3,7 @@ import { nearestHint } from '../nearest-name.js';
 import { legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainLabel } from '../chain/label.js';
 import { chainNeedsLegacyProvider } from '../chain/requirements.js';
-import { PRESETS } from '../presets/index.js';
+import { loadCatalogue } from '../presets/registry.js';
 import { validateChain } from '../chain/validate.js';
 import { formatCipherTable } from '../report/cipher-table.js';
 import { DEFAULT_SIZES } from '../ceiling/cipher-ceiling.js';
@@ -17,18 +17,20 @@ import { STOP_SIGNALS } from './early-signals.js';
 // from the preset catalogue: each ss- cipher preset's methods behind the ss
 // address preset (ss-base), then those of the ones that carry the address
 // themselves (ss-2022), alone.
-const SS_PRESETS = Object.values(PRESETS).filter((preset) => preset.name.startsWith('ss-'));
-const carriesAddress = (preset) => preset.roles.includes('address');
-const ciphers = SS_PRESETS.filter((preset) => preset.roles.includes('cipher'));
-const address = SS_PRESETS.find((preset) => carriesAddress(preset) && !ciphers.includes(preset));
-const CHAINS = new Map(
-  [...ciphers.filter((preset) => !carriesAddress(preset)), ...ciphers.filter(carriesAddress)].flatMap((preset) =>
-    preset.params.method.values.map((method) => {
-      const cipher = { name: preset.name, params: { method } };
-      return [method, carriesAddress(preset) ? [cipher] : [{ name: address.name }, cipher]];
-    }),
-  ),
-);
+function methodChains(catalogue) {
+  const ssPresets = catalogue.all().filter((preset) => preset.name.startsWith('ss-'));
+  const carriesAddress = (preset) => preset.roles.includes('address');
+  const ciphers = ssPresets.filter((preset) => preset.roles.includes('cipher'));
+  const address = ssPresets.find((preset) => carriesAddress(preset) && !ciphers.includes(preset));
+  return new Map(
+    [...ciphers.filter((preset) => !carriesAddress(preset)), ...ciphers.filter(carriesAddress)].flatMap((preset) =>
+      preset.params.method.values.map((method) => {
+        const cipher = { name: preset.name, params: { method } };
+        return [method, carriesAddress(preset) ? [cipher] : [{ name: address.name }, cipher]];
+      }),
+    ),
+  );
+}
 
 export function registerCiphersCommand(program) {
   program
@@ -69,11 +71,16 @@ export function registerCiphersCommand(program) {
       const controller = new AbortController();
       const onSignal = (name) => controller.signal.aborted || controller.abort(name);
       for (const name of STOP_SIGNALS) process.on(name, onSignal);
-      const plan = { sizes, seconds, rounds, seed, signal: controller.signal };
+      const catalogue = await loadCatalogue();
+      const plan = { sizes, seconds, rounds, seed, signal: controller.signal, catalogue };
+      const chains = methodChains(catalogue);
       const measured =
         options.chain.length > 0
-          ? await measureChains(options.chain.map(parseChain), plan)
-          : await measureMethods(parseMethods(options.methods), plan);
+          ? await measureChains(
+              options.chain.map((text) => parseChain(catalogue, text)),
+              plan,
+            )
+          : await measureMethods(parseMethods(chains, options.methods), chains, plan);
       const interrupted = controller.signal.aborted ? controller.signal.reason : null;
       const ceilings = measured.filter((row) => row.sizes !== null);
       if (options.json) {
@@ -115,24 +122,24 @@ function wholeNumber(flag, text, low, high) {
   return value;
 }
 
-function parseMethods(text) {
-  const methods = text ? text.split(',') : [...CHAINS.keys()];
-  const unknown = methods.filter((method) => !CHAINS.has(method));
+function parseMethods(chains, text) {
+  const methods = text ? text.split(',') : [...chains.keys()];
+  const unknown = methods.filter((method) => !chains.has(method));
   if (unknown.length)
     throw inputError(
-      `--methods: unknown ${unknown.join(', ')}${nearestHint(unknown[0], [...CHAINS.keys()])}; valid: ${[...CHAINS.keys()].join(', ')}`,
+      `--methods: unknown ${unknown.join(', ')}${nearestHint(unknown[0], [...chains.keys()])}; valid: ${[...chains.keys()].join(', ')}`,
     );
   return methods;
 }
 
-function parseChain(text) {
+function parseChain(catalogue, text) {
   let presets;
   try {
     presets = JSON.parse(text);
   } catch (error) {
     throw inputError(`--chain: not JSON (${error.message}): ${text}`);
   }
-  const [problem] = validateChain(presets);
+  const [problem] = validateChain(catalogue, presets);
   if (problem) throw inputError(`--chain ${text}: ${problem.field}: ${problem.message}`);
   return presets;
 }
@@ -147,9 +154,9 @@ function parseSizes(text) {
   });
 }
 
-async function measureMethods(methods, plan) {
+async function measureMethods(methods, chains, plan) {
   const rows = await measureChains(
-    methods.map((method) => CHAINS.get(method)),
+    methods.map((method) => chains.get(method)),
     plan,
     methods,
   );
@@ -162,7 +169,10 @@ async function measureMethods(methods, plan) {
 // Rows of chains not reached before `signal` aborted have sizes null.
 // `names` are what the progress line calls the chains.
 async function measureChains(chains, plan, names = chains.map(chainLabel)) {
-  const legacy = legacyProviderStatus() === 'loaded' ? [] : chains.filter(chainNeedsLegacyProvider);
+  const legacy =
+    legacyProviderStatus() === 'loaded'
+      ? []
+      : chains.filter((chain) => chainNeedsLegacyProvider(plan.catalogue, chain));
   const here = chains.filter((presets) => !legacy.includes(presets));
   const nameOf = (presets) => names[chains.indexOf(presets)];
   // Each chain here is warmed up, then measured once a round; the child

@@ -1,13 +1,13 @@
 // @ts-check
 import { LEGACY_FLAG } from '../crypto/legacy-provider.js';
-import { PRESETS } from '../presets/index.js';
+import { loadCatalogue } from '../presets/registry.js';
 
 export function registerPresetsCommand(program) {
   program
     .command('presets')
     .description('list every preset and the values of its parameters, to write cases.js with')
-    .action(() => {
-      process.stdout.write(formatPresets(PRESETS));
+    .action(async () => {
+      process.stdout.write(formatPresets((await loadCatalogue()).all()));
     });
 }
 
@@ -18,7 +18,7 @@ export function registerPresetsCommand(program) {
 // values that need OpenSSL's legacy provider are marked, since only a Node
 // whose OpenSSL ships that module can run them.
 function formatPresets(presets) {
-  const blocks = Object.values(presets).map((preset) => {
+  const blocks = presets.map((preset) => {
     // A preset with no role (SSR's protocols) shows none; one that needs
     // the legacy provider whatever its parameters says so by its name.
     const tags = [...preset.roles];

@@ -2,7 +2,7 @@
 import { LEGACY_FLAG, legacyProviderStatus } from '../crypto/legacy-provider.js';
 import { chainIsAuthenticated, chainNeedsLegacyProvider, chainPasswordProblem } from '../chain/requirements.js';
 import { validateChain } from '../chain/validate.js';
-import { loadPresets } from '../presets/registry.js';
+import { loadCatalogue, PRESET_NAMES } from '../presets/registry.js';
 import { startRelayClient } from '../relay/client.js';
 import { INBOUND_KINDS } from '../relay/inbounds/index.js';
 import { createLog, LOG_LEVELS } from '../relay/log.js';
@@ -87,7 +87,7 @@ export function registerRelayCommands(program) {
     }
     if (
       !isLoopbackHost(settings.listen.host) &&
-      !chainIsAuthenticated(settings.presets) &&
+      !chainIsAuthenticated(settings.catalogue, settings.presets) &&
       !options.allowUnauthenticated
     ) {
       throw inputError(
@@ -181,10 +181,16 @@ async function relaySettings(options) {
   }
   const listen = endpointOption('--listen', options.listen, { anyPort: true });
   if (options.key === '') throw inputError('--key must not be empty');
-  const presets = await parsePresets(options.presets);
-  const keyProblem = chainPasswordProblem(presets, options.key);
+  const { catalogue, presets } = await parsePresets(options.presets);
+  const keyProblem = chainPasswordProblem(catalogue, presets, options.key);
   if (keyProblem) throw inputError(`--key: ${keyProblem}`);
-  return { listen, password: rawOptionValue('--key', options.key), presets, log: createLog(options.logLevel) };
+  return {
+    listen,
+    password: rawOptionValue('--key', options.key),
+    catalogue,
+    presets,
+    log: createLog(options.logLevel),
+  };
 }
 
 // Number() also reads "0x10", "1e3" and " 5 ": a count or a time a person
@@ -210,18 +216,19 @@ async function parsePresets(text) {
   }
   // A relay loads the presets its chain names, no others (registry.js);
   // a chain it refuses is refused naming every preset it could have used.
-  await loadPresets(Array.isArray(presets) ? presets.map((entry) => entry?.name) : []);
-  let problems = validateChain(presets);
+  const named = Array.isArray(presets) ? presets.map((entry) => entry?.name) : [];
+  let catalogue = await loadCatalogue(PRESET_NAMES.filter((name) => named.includes(name)));
+  let problems = validateChain(catalogue, presets);
   if (problems.length > 0) {
-    await loadPresets();
-    problems = validateChain(presets);
+    catalogue = await loadCatalogue();
+    problems = validateChain(catalogue, presets);
   }
   // One line in all, every problem in it.
   if (problems.length > 0)
     throw inputError(
       `--presets is not a valid chain: ${problems.map((p) => `${p.field}: ${p.message}`).join('; and ')}`,
     );
-  if (chainNeedsLegacyProvider(presets)) {
+  if (chainNeedsLegacyProvider(catalogue, presets)) {
     const status = legacyProviderStatus();
     if (status === 'not-requested') {
       throw inputError(
@@ -234,5 +241,5 @@ async function parsePresets(text) {
       );
     }
   }
-  return presets;
+  return { catalogue, presets };
 }

@@ -1,5 +1,7 @@
 // @ts-check
-import { planPresets } from '../presets/registry.js';
+import { registerBareRelayCommand } from './bare-relay-command.js';
+import { runProgram } from './program.js';
+import { registerRelayCommands } from './relay-command.js';
 
 // The command line of a relay process (`relay server|client`,
 // `bare-relay`), which loads only the relay and the presets its chain
@@ -9,14 +11,6 @@ import { planPresets } from '../presets/registry.js';
 // (docs/notes/performance.md, "What a relay loads"). bin/cipherbench.js sends
 // these commands here before anything else is loaded.
 export async function relayMain(argv = process.argv) {
-  // Before the commands' modules import the presets: none up front; the
-  // relay command loads its chain's (relay-command.js).
-  planPresets([]);
-  const [{ registerRelayCommands }, { registerBareRelayCommand }, { runProgram }] = await Promise.all([
-    import('./relay-command.js'),
-    import('./bare-relay-command.js'),
-    import('./program.js'),
-  ]);
   return runProgram((program) => {
     registerRelayCommands(program);
     registerBareRelayCommand(program);

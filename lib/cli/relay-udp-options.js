@@ -43,9 +43,9 @@ export function withUdp(options, settings, role) {
 // { timeoutMs, maxAssociations } of --udp, checked with the chain; for the
 // socks5 inbound, whose UDP is its own (UDP ASSOCIATE), and withUdp.
 export function udpLimits(options, settings) {
-  if (!chainHasUdp(settings.presets)) {
+  if (!chainHasUdp(settings.catalogue, settings.presets)) {
     throw inputError(
-      `--udp: this chain has no UDP form (${withoutUdpPhrase(settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, ss-2022, or any chain with mux`,
+      `--udp: this chain has no UDP form (${withoutUdpPhrase(settings.catalogue, settings.presets)}); UDP goes through ss-base with ss-aead-cipher or ss-stream-cipher, ss-2022, or any chain with mux`,
     );
   }
   const seconds = Number(options.udpTimeout);

@@ -12,11 +12,12 @@ import { READY_LINE } from '../process/ready-line.js';
 import { BUILT_IN } from './built-in.js';
 import { writeCertificateFiles } from './certificate-files.js';
 import { CASE_INBOUNDS } from './inbounds.js';
+import { CATALOGUE } from '../presets/index.js';
 
 // Our own relay pair (`cipherbench relay server|client`) carrying a preset
 // chain: what a chain case in cases.js runs, and `plain` with a bare ss-base.
 function ourRelays(chain, inbound, { ports, key, serverHost = '127.0.0.1', serverBind = serverHost, udp = false }) {
-  const node = [...RELAY_NODE_FLAGS, ...(chainNeedsLegacyProvider(chain) ? [LEGACY_FLAG] : []), CLI];
+  const node = [...RELAY_NODE_FLAGS, ...(chainNeedsLegacyProvider(CATALOGUE, chain) ? [LEGACY_FLAG] : []), CLI];
   // debug: a relay says why it dropped a connection (a tag mismatch, a
   // malformed header), which a failed case's reason then carries; a
   // benchmark makes few connections, so the log stays short.
@@ -74,12 +75,12 @@ const inboundArgs = (inbound = 'tunnel', ports) =>
 /** @type {import('../contracts.js').Peer} */
 export default {
   ...BUILT_IN,
-  key: ({ presets }) => newChainPassword(presets),
+  key: ({ presets }) => newChainPassword(CATALOGUE, presets),
   inbounds: CASE_INBOUNDS,
-  carriesUdp: ({ presets }) => chainHasUdp(presets),
+  carriesUdp: ({ presets }) => chainHasUdp(CATALOGUE, presets),
   plan: async ({ presets, inbound }, context) => {
     let folder = null;
-    const chain = chainForRun(presets, () =>
+    const chain = chainForRun(CATALOGUE, presets, () =>
       writeCertificateFiles((folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-ours-')))),
     );
     const cleanup = folder ? () => rmSync(folder, { recursive: true, force: true }) : undefined;

@@ -1,4 +1,3 @@
-import { presetNamed } from './registry.js';
 import {
   BLINKSOCKS_MUX_TARGET,
   createFrameReader,
@@ -23,18 +22,18 @@ import { checkConcurrency, DEFAULT_CONCURRENCY, MOST_CONCURRENCY, SESSIONS_PER_T
 // once on one tunnel (or the chain's concurrency, when higher).
 const MOST_OPEN = 128;
 
-function placement(chain, index) {
-  const others = chain.filter((_, i) => i !== index);
-  const roles = (entry) => presetNamed(entry.name).roles;
+function placement(chain, index, presets) {
+  const others = chain.flatMap((_, i) => (i === index ? [] : [i]));
+  const has = (i, role) => presets[i].roles.includes(role);
   // A mux after it says itself that a chain multiplexes once (presets/mux.js).
-  const addresses = others.filter((entry) => roles(entry).includes('address'));
+  const addresses = others.filter((i) => has(i, 'address'));
   if (index === 0 && addresses.length === 0) return undefined;
   // blinksocks drops every address preset under mux, v2ray-vmess too; a
   // chain multiplexes once.
-  const kept = others.filter((entry) => !addresses.includes(entry) && !roles(entry).includes('mux'));
-  const order = ['blinksocks-mux', ...kept.map(({ name }) => name)];
+  const kept = others.filter((i) => !addresses.includes(i) && !has(i, 'mux'));
+  const order = ['blinksocks-mux', ...kept.map((i) => chain[i].name)];
   const why = addresses.length
-    ? `in the address preset's place (blinksocks drops ${addresses.map(({ name }) => name).join(' and ')} under mux: true)`
+    ? `in the address preset's place (blinksocks drops ${addresses.map((i) => chain[i].name).join(' and ')} under mux: true)`
     : "in the address preset's place, first";
   return `blinksocks-mux carries each session's target, ${why}; in order: ${order.join(', ')}`;
 }

@@ -1,4 +1,3 @@
-import { presetNamed } from './registry.js';
 import { createFrameReader, encodeFrame, MUX_COOL_TARGET, NETWORK_TCP, NETWORK_UDP, STATUS } from '../wire/mux-cool.js';
 import { checkConcurrency, DEFAULT_CONCURRENCY, MOST_CONCURRENCY, SESSIONS_PER_TUNNEL } from './mux-concurrency.js';
 
@@ -14,8 +13,8 @@ import { checkConcurrency, DEFAULT_CONCURRENCY, MOST_CONCURRENCY, SESSIONS_PER_T
 const BEFORE_ROLES = ['address', 'cipher'];
 const AFTER_ROLES = ['disguise', 'transport'];
 
-function placement(chain, index) {
-  const roles = chain.map((entry) => presetNamed(entry.name).roles);
+function placement(chain, index, presets) {
+  const roles = presets.map((preset) => preset.roles);
   const before = roles.slice(0, index);
   const after = roles.slice(index + 1).filter((own) => !own.includes('mux'));
   // blinksocks-mux multiplexes too, wherever it stands (its own line says where).

@@ -1,9 +1,12 @@
 // @ts-check
+import { inputError } from '../errors.js';
+import { nearestHint } from '../nearest-name.js';
+
 // The catalogue: every preset's name and the module that defines it, in
 // the order `cipherbench presets` lists them. Loaded when asked for, not
-// when this module is: a relay process plans none before anything imports
-// index.js (lib/cli/relay-main.js), and its command loads the presets its
-// chain names (lib/cli/relay-command.js). Every module a relay loads
+// when this module is: a relay process loads the presets its chain names
+// (lib/cli/relay-command.js), every other command the whole catalogue
+// (index.js). Every module a relay loads
 // enlarges the heap each of V8's mark-compacts walks, and a relay carrying
 // a stream mark-compacts often (its buffers are external memory): an
 // aes-256-gcm relay pair with only its two presets loaded carried 1.06x
@@ -45,28 +48,33 @@ const MODULES = {
 
 export const PRESET_NAMES = Object.freeze(Object.keys(MODULES));
 
-const loaded = new Map();
-let planned = PRESET_NAMES;
+/**
+ * The presets a caller loaded, which it holds and hands to lib/chain.
+ * @typedef {object} Catalogue
+ * @property {readonly string[]} names the loaded presets' names, in the catalogue's order
+ * @property {(name: unknown) => import('../contracts.js').Preset | undefined} named
+ * @property {() => readonly import('../contracts.js').Preset[]} all the loaded presets, in the catalogue's order
+ */
 
-// The presets index.js loads when it is first imported: all of them,
-// unless a relay process planned others first.
-export function planPresets(names) {
-  planned = names;
-}
-export const plannedPresets = () => planned;
-
-// Loads the named presets (the whole catalogue by default) that are not
-// loaded yet; unknown names are left to validate.js to report.
-export async function loadPresets(names = PRESET_NAMES) {
-  const wanted = names.filter((name) => Object.hasOwn(MODULES, name) && !loaded.has(name));
+// Loads the named presets (the whole catalogue when none are named) into a
+// catalogue of their own: two catalogues share nothing but the modules, so
+// what one caller loaded never changes what another sees. A name not in
+// MODULES is a mistake in what a person wrote, refused naming the nearest.
+/** @type {(names?: readonly string[]) => Promise<Catalogue>} */
+export async function loadCatalogue(names = PRESET_NAMES) {
+  const unknown = names.find((name) => !Object.hasOwn(MODULES, name));
+  if (unknown !== undefined)
+    throw inputError(
+      `unknown preset ${JSON.stringify(unknown)}${nearestHint(unknown, PRESET_NAMES)}; valid: ${PRESET_NAMES.join(', ')}`,
+    );
+  const wanted = PRESET_NAMES.filter((name) => names.includes(name));
   const modules = await Promise.all(wanted.map((name) => MODULES[name]()));
   // A family's file names each of its presets; any other file is one.
-  wanted.forEach((name, i) => loaded.set(name, 'default' in modules[i] ? modules[i].default : modules[i]));
+  const presets = Object.freeze(modules.map((module) => ('default' in module ? module.default : module)));
+  const byName = new Map(wanted.map((name, i) => [name, presets[i]]));
+  return Object.freeze({
+    names: Object.freeze(wanted),
+    named: (name) => (typeof name === 'string' ? byName.get(name) : undefined),
+    all: () => presets,
+  });
 }
-
-/** @type {(name: unknown) => import('../contracts.js').Preset | undefined} */
-export const presetNamed = (name) => (typeof name === 'string' ? loaded.get(name) : undefined);
-
-// The loaded presets, in the catalogue's order.
-/** @type {() => import('../contracts.js').Preset[]} */
-export const loadedPresets = () => PRESET_NAMES.filter((name) => loaded.has(name)).map((name) => loaded.get(name));

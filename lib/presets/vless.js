@@ -1,6 +1,6 @@
-import { decodeAddressHeader, encodeAddressHeader } from '../wire/address-header.js';
 import { MUX_COOL_TARGET } from '../wire/mux-cool.js';
 import { protocolError } from '../wire/protocol-error.js';
+import { decodeV2rayAddress, encodeV2rayAddress, v2rayAddressLength } from '../wire/v2ray-address.js';
 import { UUID_ID_PARAM, uuidBytes } from './vmess/id.js';
 
 // VLESS (V2Ray 4.30+), version 0, as V2Ray 4.34's outbound sends it with no
@@ -17,23 +17,12 @@ const COMMAND_TCP = 1;
 const COMMAND_MUX = 3;
 const MUX_TARGET = Object.freeze({ host: MUX_COOL_TARGET.host, port: 0 });
 const FIXED = 1 + 16 + 1;
-const TO_VLESS_TYPE = { 1: 1, 3: 2, 4: 3 };
-const TO_SS_TYPE = { 1: 1, 2: 3, 3: 4 };
 const RESPONSE = Buffer.from([VERSION, 0]);
 
 function encodeRequest(uuid, target) {
   if (target.host === MUX_COOL_TARGET.host)
     return Buffer.concat([Buffer.from([VERSION]), uuid, Buffer.from([0, COMMAND_MUX])]);
-  // The Shadowsocks address header's fields, port first and renumbered.
-  const ss = encodeAddressHeader(target);
-  return Buffer.concat([
-    Buffer.from([VERSION]),
-    uuid,
-    Buffer.from([0, COMMAND_TCP]),
-    ss.subarray(ss.length - 2),
-    Buffer.from([TO_VLESS_TYPE[ss[0]]]),
-    ss.subarray(1, ss.length - 2),
-  ]);
+  return Buffer.concat([Buffer.from([VERSION]), uuid, Buffer.from([0, COMMAND_TCP]), encodeV2rayAddress(target)]);
 }
 
 // The request's length once `held` holds all of it, 0 while more may come;
@@ -48,26 +37,15 @@ function requestLength(held, uuid) {
   if (held[FIXED] === COMMAND_MUX) return FIXED + 1;
   if (held[FIXED] !== COMMAND_TCP)
     throw protocolError(`unsupported VLESS command ${held[FIXED]}: only TCP (1) and Mux (3) are carried`);
-  if (held.length < FIXED + 4) return 0;
-  const type = held[FIXED + 3];
-  let addressLength;
-  if (type === 1) addressLength = 4;
-  else if (type === 3) addressLength = 16;
-  else if (type === 2) {
-    if (held.length < FIXED + 5) return 0;
-    if (held[FIXED + 4] === 0) throw protocolError('empty domain name in VLESS request');
-    addressLength = 1 + held[FIXED + 4];
-  } else throw protocolError(`unknown VLESS address type ${type}`);
-  const length = FIXED + 4 + addressLength;
+  const addressLength = v2rayAddressLength(held, FIXED + 1, 'VLESS request');
+  if (addressLength === 0) return 0;
+  const length = FIXED + 1 + addressLength;
   return held.length >= length ? length : 0;
 }
 
 function decodeTarget(request) {
   if (request[FIXED] === COMMAND_MUX) return MUX_TARGET;
-  const port = request.subarray(FIXED + 1, FIXED + 3);
-  return decodeAddressHeader(
-    Buffer.concat([Buffer.from([TO_SS_TYPE[request[FIXED + 3]]]), request.subarray(FIXED + 4), port]),
-  );
+  return decodeV2rayAddress(request.subarray(FIXED + 1));
 }
 
 export default {

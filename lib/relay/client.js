@@ -28,14 +28,15 @@ export async function startRelayClient({
   server,
   forward,
   password,
+  catalogue,
   presets,
   log,
   inbound = 'tunnel',
   inboundAuth = null,
   udpAssociate = null,
 }) {
-  const createPipeline = prepareChain(presets, { password, salts: createSaltFilter(CLIENT_FILTER) });
-  const transport = prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) });
+  const createPipeline = prepareChain(catalogue, presets, { password, salts: createSaltFilter(CLIENT_FILTER) });
+  const transport = prepareTransport(catalogue, presets, { note: (text) => log.info(`transport: ${text}`) });
   const sockets = createSocketSet();
   const queues = createWriteQueues();
 
@@ -44,7 +45,7 @@ export async function startRelayClient({
   const dialServer = () => transport.connect(sockets.add(connectCorked(server)));
   // With a multiplexing chain, a connection to the server is a session in
   // a tunnel the pool shares (mux-client.js), and the pool dials.
-  const mux = prepareMux(presets);
+  const mux = prepareMux(catalogue, presets);
   const pool = mux && createMuxPool({ mux, dial: dialServer, createPipeline, log });
   const dial = pool ? pool.session : dialServer;
   // Where UDP rides the tunnels too (Mux.Cool's UDP sessions).
@@ -92,6 +93,7 @@ export async function startRelayClient({
       server,
       serverAddress: (await lookup(server.host)).address,
       password,
+      catalogue,
       presets,
       log,
       muxPool: udpPool,

@@ -34,6 +34,7 @@ export const DEFAULT_MAX_CONNECTIONS = 4096;
 export async function startRelayServer({
   listen,
   password,
+  catalogue,
   presets,
   allowRemote = false,
   handshakeTimeoutMs = DEFAULT_HANDSHAKE_TIMEOUT_MS,
@@ -54,9 +55,9 @@ export async function startRelayServer({
     muxSessions: 0,
   };
   const served = {
-    createPipeline: prepareChain(presets, { password, salts }),
-    transport: prepareTransport(presets, { note: (text) => log.info(`transport: ${text}`) }),
-    mux: prepareMux(presets),
+    createPipeline: prepareChain(catalogue, presets, { password, salts }),
+    transport: prepareTransport(catalogue, presets, { note: (text) => log.info(`transport: ${text}`) }),
+    mux: prepareMux(catalogue, presets),
     salts,
     sockets: createSocketSet(),
     queues: createWriteQueues(),

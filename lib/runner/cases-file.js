@@ -9,6 +9,7 @@ import { validateChain } from '../chain/validate.js';
 import { inputError, jsonProblem } from '../errors.js';
 import { CASE_INBOUNDS, caseIdentity, isReference, validateInbound, validateReference } from '../peers/index.js';
 import { runCommand } from '../process/processes.js';
+import { CATALOGUE } from '../presets/index.js';
 
 export const BUNDLED_CASES_FILE = fileURLToPath(new URL('../../cases.js', import.meta.url));
 
@@ -160,7 +161,7 @@ export function validateCases(cases) {
         },
       ];
     }
-    return validateChain(entry).map((problem) => ({ index, ...problem }));
+    return validateChain(CATALOGUE, entry).map((problem) => ({ index, ...problem }));
   });
 }
 
@@ -173,7 +174,7 @@ function validateChainCase(entry) {
       message: `a chain case takes no field ${JSON.stringify(field)}; valid: chain, inbound`,
     }));
   if (!Array.isArray(entry.chain)) return [...unknown, { field: 'chain', message: 'must be an array of presets' }];
-  const chain = validateChain(entry.chain).map((problem) => ({
+  const chain = validateChain(CATALOGUE, entry.chain).map((problem) => ({
     ...problem,
     field: problem.field.replace(/^presets/, 'chain'),
   }));

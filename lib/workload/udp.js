@@ -6,6 +6,7 @@ import { carriesUdp, withoutUdpReason } from '../peers/index.js';
 import { median, summarise } from '../statistics/summaries.js';
 import { UDP_LENGTH } from '../traffic/udp-datagrams.js';
 import { bulkWorkload, transferThrough } from './bulk.js';
+import { CATALOGUE } from '../presets/index.js';
 
 // run --udp: what must hold before anything starts, and what a case's UDP
 // runs add up to.
@@ -56,15 +57,17 @@ function checkUdpCases(selected, { length, parallel, reverse, both }, engine) {
   for (const selection of selected) {
     if (!carriesUdp(selection)) {
       const reason =
-        selection.presets && !selection.impl ? withoutUdpPhrase(selection.presets) : withoutUdpReason(selection);
+        selection.presets && !selection.impl
+          ? withoutUdpPhrase(CATALOGUE, selection.presets)
+          : withoutUdpReason(selection);
       const without = reason ? ` (${reason})` : '';
       throw inputError(
         `--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`,
       );
     }
     if (selection.presets && !selection.impl) {
-      const { overhead } = prepareUdpChain(selection.presets, {
-        password: newChainPassword(selection.presets) ?? 'overhead',
+      const { overhead } = prepareUdpChain(CATALOGUE, selection.presets, {
+        password: newChainPassword(CATALOGUE, selection.presets) ?? 'overhead',
       });
       if (length + overhead > UDP_LENGTH.max) {
         throw inputError(

@@ -9,6 +9,7 @@ import { hostileDatagrams } from '../../benchmark/programs/support/hostile.js';
 import { fdCount, largestAnonymousMappings, rssParts } from '../../benchmark/programs/support/proc-stats.js';
 import { startRelayClient, startRelayServer, stopAll } from '../support/processes.js';
 import { startUdpEchoServer, udpEchoTransfer, udpSender } from '../support/udp-echo.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 // The UDP relay server under hostile datagrams, through the CLI as it runs:
 // garbage of every length up to the largest datagram, truncated and
@@ -103,13 +104,13 @@ for (const { label, presets, key } of CHAINS) {
         // Whatever fails, nothing of the test may keep this file running.
         t.after(() => clearInterval(sampler));
 
-        const form = prepareUdpChain(presets, { password: key });
+        const form = prepareUdpChain(CATALOGUE, presets, { password: key });
         const genuine = form.client().encode({ host: '127.0.0.1', port: echo.port }, randomBytes(1200));
         const probe = dgram.createSocket('udp4');
         await new Promise((resolve) => probe.bind(0, '127.0.0.1', resolve));
         t.after(() => probe.close());
         const foreign = () =>
-          prepareUdpChain(presets, {
+          prepareUdpChain(CATALOGUE, presets, {
             password: presets[0].name === 'ss-2022' ? newPsk(presets[0].params.method) : 'wrong key',
           })
             .client()

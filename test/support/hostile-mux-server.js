@@ -5,6 +5,7 @@ import { echoTransfer } from '../../benchmark/programs/support/transfer.js';
 import { prepareChain } from '../../lib/chain/pipeline.js';
 import { startEchoServer } from './echo-server.js';
 import { startRelayClient, startRelayServer, stopAll } from './processes.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 // What the hostile-frame tests of our two mux servers (Mux.Cool and
 // blinksocks-mux) share. `format` is a frame codec of lib/wire:
@@ -42,10 +43,12 @@ export function startHostileMuxServers({ key, chains }) {
 export function openMuxTunnel(port, chain, { key, format }) {
   const socket = net.connect({ host: '127.0.0.1', port });
   const sent = [];
-  const encode = prepareChain(chain, { password: key })('client', { target: format.target }).encoder((data) => {
-    sent.push(Buffer.from(data));
-    socket.write(data);
-  });
+  const encode = prepareChain(CATALOGUE, chain, { password: key })('client', { target: format.target }).encoder(
+    (data) => {
+      sent.push(Buffer.from(data));
+      socket.write(data);
+    },
+  );
   const start = Date.now();
   socket.on('error', () => {});
   socket.on('data', () => {});

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { LEGACY_FLAG, legacyProviderStatus } from '../../lib/crypto/legacy-provider.js';
 import { chainNeedsLegacyProvider } from '../../lib/chain/requirements.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 // Set in the child that runs a suite file again for its legacy chains only.
 const ONLY_LEGACY = 'CIPHERBENCH_TEST_LEGACY_CHAINS_ONLY';
@@ -39,7 +40,7 @@ export function withLegacyProvider(fileUrl) {
 // again in a child that has it, and the child defines only those: each
 // chain runs once, and the rest are counted and reported here, test by test.
 export function chainsForThisProcess(fileUrl, chains) {
-  const legacy = chains.filter(({ presets }) => chainNeedsLegacyProvider(presets));
+  const legacy = chains.filter(({ presets }) => chainNeedsLegacyProvider(CATALOGUE, presets));
   if (legacyProviderStatus() === 'loaded') return inLegacyChild() ? legacy : chains;
   if (legacy.length > 0) rerunWithLegacyProvider(fileUrl, { [ONLY_LEGACY]: '1' });
   return chains.filter((chain) => !legacy.includes(chain));

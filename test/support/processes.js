@@ -6,6 +6,7 @@ import { dyingWithParent } from '../../lib/process/death-signal.js';
 import { chainNeedsLegacyProvider } from '../../lib/chain/requirements.js';
 import { listeningInodes } from '../../lib/process/socket-table.js';
 import { RELAY_NODE_FLAGS } from '../../lib/relay/node-flags.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 export const CLI = fileURLToPath(new URL('../../bin/cipherbench.js', import.meta.url));
 
@@ -84,7 +85,7 @@ export async function stopAll() {
 // Our relays as the runner starts them (lib/peers/ours.js).
 const nodeArgs = (presets, nodeFlags = []) => [
   ...RELAY_NODE_FLAGS,
-  ...(chainNeedsLegacyProvider(presets) ? [LEGACY_FLAG] : []),
+  ...(chainNeedsLegacyProvider(CATALOGUE, presets) ? [LEGACY_FLAG] : []),
   ...nodeFlags,
   CLI,
 ];

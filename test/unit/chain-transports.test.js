@@ -3,13 +3,14 @@ import { test } from 'node:test';
 import { chainTransport, prepareTransport } from '../../lib/chain/transport.js';
 import { validateChain } from '../../lib/chain/validate.js';
 import { duplexPair, readToEnd } from '../support/duplex-pair.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 // Transports stack: ws or httpupgrade inside tls, the last preset nearest
 // the wire; a misplaced one is one line naming the order that is valid.
 const vless = { name: 'vless', params: { id: 'a3482e88-686a-4a58-8126-99c9df64b7bf' } };
 const ws = { name: 'ws' };
 const tls = { name: 'tls', params: { insecure: true } };
-const messages = (chain) => validateChain(chain).map(({ field, message }) => `${field}: ${message}`);
+const messages = (chain) => validateChain(CATALOGUE, chain).map(({ field, message }) => `${field}: ${message}`);
 
 test('ws and httpupgrade come after every other preset, alone or inside tls', () => {
   for (const chain of [
@@ -43,12 +44,12 @@ test('a misplaced transport is one line naming the valid order', () => {
 
 test('[vless, ws, tls] is TLS on the wire with WebSocket inside it, and says so in one line', async () => {
   const chain = [vless, ws, tls];
-  assert.equal(chainTransport(chain), 'ws + tls');
+  assert.equal(chainTransport(CATALOGUE, chain), 'ws + tls');
   const heard = [];
   // Two relays, each with its own: what one hears is its own connection's.
   const { client, server, wire } = duplexPair();
-  const ours = prepareTransport(chain, { note: (line) => heard.push(line) }).connect(client);
-  const theirs = prepareTransport(chain).accept(server);
+  const ours = prepareTransport(CATALOGUE, chain, { note: (line) => heard.push(line) }).connect(client);
+  const theirs = prepareTransport(CATALOGUE, chain).accept(server);
   const up = readToEnd(theirs);
   ours.end(Buffer.from('through both layers'));
   assert.equal((await up).toString(), 'through both layers');

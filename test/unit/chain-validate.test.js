@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { validateChain } from '../../lib/chain/validate.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 const base = { name: 'ss-base' };
 const gcm = { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } };
 const ctr = { name: 'ss-stream-cipher', params: { method: 'aes-256-ctr' } };
-const messages = (chain) => validateChain(chain).map(({ field, message }) => `${field}: ${message}`);
+const messages = (chain) => validateChain(CATALOGUE, chain).map(({ field, message }) => `${field}: ${message}`);
 
 test('a chain names one address preset, first', () => {
   assert.deepEqual(messages([base, gcm]), []);

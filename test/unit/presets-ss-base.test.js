@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prepareChain } from '../../lib/chain/pipeline.js';
 import { assertEverySplit } from '../support/splits.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 // ss-base: the Shadowsocks stream without a cipher, [address header][data]
 // (SIP002's plain form, RFC 1928's address). A shadowsocks-libev server
@@ -17,10 +18,11 @@ const runStage = (make, pieces) => {
   return out;
 };
 
-const client = (target = TARGET) => prepareChain([{ name: 'ss-base' }], { password: 'unused' })('client', { target });
+const client = (target = TARGET) =>
+  prepareChain(CATALOGUE, [{ name: 'ss-base' }], { password: 'unused' })('client', { target });
 const server = () => {
   const targets = [];
-  const side = prepareChain([{ name: 'ss-base' }], { password: 'unused' })('server', {
+  const side = prepareChain(CATALOGUE, [{ name: 'ss-base' }], { password: 'unused' })('server', {
     onTarget: (t) => targets.push(t),
   });
   return { side, targets };

@@ -4,6 +4,7 @@ import { prepareChain } from '../../lib/chain/pipeline.js';
 import { validateChain } from '../../lib/chain/validate.js';
 import { pipelinePair } from '../../benchmark/programs/support/pipeline-pair.js';
 import { assertEverySplit } from '../support/splits.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 // Known-answer vectors for trojan and vless, the request bytes written out
 // from the protocols' documents (trojan-gfw docs/protocol.md, V2Ray's
@@ -19,7 +20,9 @@ const VLESS = [{ name: 'vless', params: { id: ID } }];
 
 const clientBytes = (chain, target, password = 'abc') => {
   const out = [];
-  const encode = prepareChain(chain, { password })('client', { target }).encoder((data) => out.push(Buffer.from(data)));
+  const encode = prepareChain(CATALOGUE, chain, { password })('client', { target }).encoder((data) =>
+    out.push(Buffer.from(data)),
+  );
   encode(Buffer.from('GET'));
   return Buffer.concat(out);
 };
@@ -27,7 +30,9 @@ const clientBytes = (chain, target, password = 'abc') => {
 function serverSide(chain, password = 'abc') {
   const targets = [];
   const passed = [];
-  const server = prepareChain(chain, { password })('server', { onTarget: (address) => targets.push(address) });
+  const server = prepareChain(CATALOGUE, chain, { password })('server', {
+    onTarget: (address) => targets.push(address),
+  });
   const decode = server.decoder((data) => passed.push(Buffer.from(data)));
   return { targets, passed, decode };
 }
@@ -78,7 +83,7 @@ test('vless: the server answers version 0 and no addons ahead of the first bytes
   pair.flush();
   assert.deepEqual(pair.receivedByServer(), Buffer.from('ping'));
   const wire = [];
-  const server = prepareChain(VLESS, { password: 'x' })('server', { onTarget: () => {} });
+  const server = prepareChain(CATALOGUE, VLESS, { password: 'x' })('server', { onTarget: () => {} });
   server.decoder(() => {})(VLESS_IPV4);
   server.encoder((data) => wire.push(Buffer.from(data)))(Buffer.from('pong'));
   assert.deepEqual(Buffer.concat(wire), hex(`0000 ${ascii('pong')}`));
@@ -131,7 +136,7 @@ test('trojan with a fallback: what is not a trojan request goes there, every byt
 
 test('bad parameters: a vless id that is not a UUID, a fallback that is not host:port, tls suites, versions and files', () => {
   const problem = (chain) =>
-    validateChain(chain)
+    validateChain(CATALOGUE, chain)
       .map(({ field, message }) => `${field}: ${message}`)
       .join('\n');
   assert.match(problem([{ name: 'vless', params: { id: 'not-a-uuid' } }]), /^presets\[0\]\.params\.id: must be a UUID/);

@@ -10,7 +10,7 @@ import { createPacketWindow, WINDOW } from '../../lib/presets/ss-2022/packet-win
 import { encodeRequestBody, encodeResponseBody, packetCipher } from '../../lib/presets/ss-2022/udp-packet.js';
 import { encodeAddressFrame } from '../../lib/presets/udp/address-frame.js';
 import { isProtocolError } from '../../lib/wire/protocol-error.js';
-import { presetNamed } from '../../lib/presets/index.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 // Known answers for every UDP packet format, each pinned by the SHA-256 of
 // one packet made from fixed keys, salts, IVs, ids and times; for one method
@@ -26,7 +26,7 @@ const NOW = 1764000000;
 const sha256 = (bytes) => createHash('sha256').update(bytes).digest('hex');
 const aeadChain = (method) => [{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method } }];
 const streamChain = (method) => [{ name: 'ss-base' }, { name: 'ss-stream-cipher', params: { method } }];
-const packetOf = (chain, password = PASSWORD) => prepareUdpChain(chain, { password });
+const packetOf = (chain, password = PASSWORD) => prepareUdpChain(CATALOGUE, chain, { password });
 const refusedAsProtocol = (fn, what) => assert.throws(fn, (error) => isProtocolError(error), what);
 
 const SIP004 = {
@@ -72,7 +72,7 @@ const SERVER_SESSION = Buffer.from('a1a2a3a4a5a6a7a8', 'hex');
 const XNONCE = Buffer.alloc(24, 0x44);
 
 // Through the preset's own udp() form, as the relay builds it.
-const packetForm = (name, params, password = PASSWORD) => presetNamed(name).udp(params, { password }).packet;
+const packetForm = (name, params, password = PASSWORD) => CATALOGUE.named(name).udp(params, { password }).packet;
 
 test('SIP004 UDP: salt | AEAD(HKDF-SHA1 subkey, nonce 0, address | payload) | tag, for every AEAD method', () => {
   for (const [method, expected] of Object.entries(SIP004)) {
@@ -268,17 +268,17 @@ test('SIP022: a replayed datagram is refused by its session, from the same sende
 });
 
 test('chains with presets that have no UDP form have no UDP form', () => {
-  assert.ok(chainHasUdp(aeadChain('aes-256-gcm')));
-  assert.ok(chainHasUdp([{ name: 'ss-2022', params: { method: '2022-blake3-aes-256-gcm' } }]));
-  assert.ok(!chainHasUdp([...aeadChain('aes-256-gcm'), { name: 'obfs-http' }]));
-  assert.ok(!chainHasUdp([{ name: 'v2ray-vmess', params: { id: '00000000-0000-0000-0000-000000000000' } }]));
+  assert.ok(chainHasUdp(CATALOGUE, aeadChain('aes-256-gcm')));
+  assert.ok(chainHasUdp(CATALOGUE, [{ name: 'ss-2022', params: { method: '2022-blake3-aes-256-gcm' } }]));
+  assert.ok(!chainHasUdp(CATALOGUE, [...aeadChain('aes-256-gcm'), { name: 'obfs-http' }]));
+  assert.ok(!chainHasUdp(CATALOGUE, [{ name: 'v2ray-vmess', params: { id: '00000000-0000-0000-0000-000000000000' } }]));
 });
 
 // Mux.Cool carries UDP as sessions in the chain's tunnels, whatever the
 // presets before it; nothing is added to a datagram on the wire.
 test('a chain with mux has a UDP form: its tunnels', () => {
   const vmess = { name: 'v2ray-vmess', params: { id: '00000000-0000-0000-0000-000000000000' } };
-  assert.ok(chainHasUdp([vmess, { name: 'mux' }]));
-  assert.ok(chainHasUdp([...aeadChain('aes-256-gcm'), { name: 'mux' }]));
-  assert.deepEqual(prepareUdpChain([vmess, { name: 'mux' }], { password: 'x' }), { overhead: 0 });
+  assert.ok(chainHasUdp(CATALOGUE, [vmess, { name: 'mux' }]));
+  assert.ok(chainHasUdp(CATALOGUE, [...aeadChain('aes-256-gcm'), { name: 'mux' }]));
+  assert.deepEqual(prepareUdpChain(CATALOGUE, [vmess, { name: 'mux' }], { password: 'x' }), { overhead: 0 });
 });

@@ -12,6 +12,7 @@ import { kdf } from '../../lib/presets/vmess/kdf.js';
 import * as legacyHeader from '../../lib/presets/vmess/legacy-header.js';
 import { decodeRequest, fnv1a32, requestLength } from '../../lib/presets/vmess/request.js';
 import { ID, PAYLOAD } from '../fixtures/vmess/fixture-data.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 
 // Known answers for v2ray-vmess: V2Ray's own KDF test vector, and bytes
 // V2Ray 4.34 itself put on the wire (test/fixtures/vmess/, recorded by
@@ -34,7 +35,7 @@ const saltFilter = () => {
 function serve(presets, wire, salts = saltFilter()) {
   let target = null;
   const out = [];
-  const decode = prepareChain(presets, { password: '', salts })('server', {
+  const decode = prepareChain(CATALOGUE, presets, { password: '', salts })('server', {
     onTarget: (address) => {
       target = address;
     },
@@ -182,7 +183,8 @@ test('hostile input: another user, a flipped header length, a flipped chunk are 
 });
 
 test("params: id must be a UUID, alterId an integer, security one of V2Ray's", () => {
-  const problems = (params) => validateChain([{ name: 'v2ray-vmess', params }]).map((p) => `${p.field}: ${p.message}`);
+  const problems = (params) =>
+    validateChain(CATALOGUE, [{ name: 'v2ray-vmess', params }]).map((p) => `${p.field}: ${p.message}`);
   assert.deepEqual(problems({ id: ID }), []);
   assert.match(problems({})[0], /presets\[0\]\.params\.id: missing; the user UUID/);
   assert.match(problems({ id: 'nope' })[0], /must be a UUID/);

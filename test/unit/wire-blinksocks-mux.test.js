@@ -3,8 +3,8 @@ import { test } from 'node:test';
 import { prepareChain } from '../../lib/chain/pipeline.js';
 import { prepareMux } from '../../lib/chain/mux-plan.js';
 import { validateChain } from '../../lib/chain/validate.js';
-import '../../lib/presets/index.js';
 import { BLINKSOCKS_MUX_TARGET, createFrameReader, encodeFrame, STATUS } from '../../lib/wire/blinksocks-mux-frames.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 import { everyCut, pick, readMuxFrames } from '../support/mux-frame-reader.js';
 
 // Known-answer frames of blinksocks 3.3.0's mux, written out from its
@@ -101,7 +101,7 @@ test('blinksocks mux reader: what no sender writes is a protocol error', () => {
 
 const GCM = { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } };
 const MUX = { name: 'blinksocks-mux' };
-const messages = (chain) => validateChain(chain).map(({ field, message }) => `${field}: ${message}`);
+const messages = (chain) => validateChain(CATALOGUE, chain).map(({ field, message }) => `${field}: ${message}`);
 
 test("blinksocks-mux in a chain: first, in the address preset's place", () => {
   assert.deepEqual(messages([MUX, GCM]), []);
@@ -124,14 +124,14 @@ test("blinksocks-mux in a chain: first, in the address preset's place", () => {
 
 test('blinksocks-mux: a server names the tunnel at the first bytes its cipher lets through', () => {
   const chain = [MUX, GCM];
-  const mux = prepareMux(chain);
+  const mux = prepareMux(CATALOGUE, chain);
   assert.equal(mux.carries(BLINKSOCKS_MUX_TARGET), true);
   assert.equal(mux.carries({ host: 'blinksocks.mux', port: 1 }), false);
   assert.equal(mux.mostOpen, 128);
-  assert.equal(prepareMux([{ name: 'blinksocks-mux', params: { concurrency: 200 } }, GCM]).mostOpen, 200);
+  assert.equal(prepareMux(CATALOGUE, [{ name: 'blinksocks-mux', params: { concurrency: 200 } }, GCM]).mostOpen, 200);
 
   const wire = [];
-  const encode = prepareChain(chain, { password: 'k' })('client', { target: mux.target }).encoder((data) =>
+  const encode = prepareChain(CATALOGUE, chain, { password: 'k' })('client', { target: mux.target }).encoder((data) =>
     wire.push(Buffer.from(data)),
   );
   const frames = Buffer.concat(encodeFrame({ id: 1, status: STATUS.new, target: { host: 'localhost', port: 7 } }));
@@ -140,7 +140,9 @@ test('blinksocks-mux: a server names the tunnel at the first bytes its cipher le
 
   const named = [];
   const decoded = [];
-  const server = prepareChain(chain, { password: 'k' })('server', { onTarget: (target) => named.push(target) });
+  const server = prepareChain(CATALOGUE, chain, { password: 'k' })('server', {
+    onTarget: (target) => named.push(target),
+  });
   const decode = server.decoder((data) => decoded.push(Buffer.from(data)));
   // A salt and a length chunk's first bytes: nothing authenticated yet.
   decode(bytes.subarray(0, 40));
@@ -149,7 +151,9 @@ test('blinksocks-mux: a server names the tunnel at the first bytes its cipher le
   assert.deepEqual(named, [BLINKSOCKS_MUX_TARGET]);
   assert.deepEqual(Buffer.concat(decoded), frames);
 
-  const wrongKey = prepareChain(chain, { password: 'other' })('server', { onTarget: (target) => named.push(target) });
+  const wrongKey = prepareChain(CATALOGUE, chain, { password: 'other' })('server', {
+    onTarget: (target) => named.push(target),
+  });
   assert.throws(() => wrongKey.decoder(() => {})(bytes));
   assert.equal(named.length, 1);
 });

@@ -2,7 +2,6 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { prepareChain } from '../../lib/chain/pipeline.js';
 import { validateChain } from '../../lib/chain/validate.js';
-import '../../lib/presets/index.js';
 import { decodeRequest, encodeRequest, requestLength } from '../../lib/presets/vmess/request.js';
 import {
   createFrameReader,
@@ -12,6 +11,7 @@ import {
   NETWORK_UDP,
   STATUS,
 } from '../../lib/wire/mux-cool.js';
+import { CATALOGUE } from '../../lib/presets/index.js';
 import { everyCut, pick, readMuxFrames } from '../support/mux-frame-reader.js';
 
 // Known-answer frames of Mux.Cool, written out from V2Ray's "Mux.Cool
@@ -159,7 +159,7 @@ test('mux in a chain: after the address and cipher presets, before any transport
   const vless = { name: 'vless', params: { id } };
   const base = { name: 'ss-base' };
   const gcm = { name: 'ss-aead-cipher', params: { method: 'aes-128-gcm' } };
-  const messages = (chain) => validateChain(chain).map(({ field, message }) => `${field}: ${message}`);
+  const messages = (chain) => validateChain(CATALOGUE, chain).map(({ field, message }) => `${field}: ${message}`);
   assert.deepEqual(messages([vless, { name: 'mux' }, { name: 'tls' }]), []);
   assert.deepEqual(messages([base, gcm, { name: 'mux', params: { concurrency: 16 } }]), []);
   assert.match(
@@ -186,12 +186,16 @@ test('VLESS and VMess: v1.mux.cool is the Mux command, without an address', () =
   const id = 'a3482e88-686a-4a58-8126-99c9df64b7bf';
   const vless = [{ name: 'vless', params: { id } }];
   const out = [];
-  const encode = prepareChain(vless, {})('client', { target: MUX_COOL_TARGET }).encoder((data) => out.push(data));
+  const encode = prepareChain(
+    CATALOGUE,
+    vless,
+    {},
+  )('client', { target: MUX_COOL_TARGET }).encoder((data) => out.push(data));
   encode(hex('0004 0000 04 00'));
   assert.equal(Buffer.concat(out).toString('hex'), `00${id.replaceAll('-', '')}0003` + '0004000004' + '00');
   const targets = [];
   const passed = [];
-  const server = prepareChain(vless, {})('server', { onTarget: (address) => targets.push(address) });
+  const server = prepareChain(CATALOGUE, vless, {})('server', { onTarget: (address) => targets.push(address) });
   server.decoder((data) => passed.push(data))(Buffer.concat(out));
   assert.deepEqual(targets, [{ host: 'v1.mux.cool', port: 0 }]);
   assert.equal(Buffer.concat(passed).toString('hex'), '000400000400');

@@ -4,7 +4,7 @@ import { AEAD_2022_METHODS, deriveSessionSubkey, parsePsk } from '../../../lib/c
 import { AEAD_METHODS } from '../../../lib/crypto/aead-methods.js';
 import { evpBytesToKey } from '../../../lib/crypto/evp-bytes-to-key.js';
 import { deriveSubkey } from '../../../lib/crypto/hkdf-subkey.js';
-import { PRESETS } from '../../../lib/presets/index.js';
+import { CATALOGUE } from '../../../lib/presets/index.js';
 import { prepareChain } from '../../../lib/chain/pipeline.js';
 import { sealRecord } from '../../../lib/presets/ss-2022/chunks.js';
 import { isProtocolError } from '../../../lib/wire/protocol-error.js';
@@ -15,7 +15,7 @@ import { isProtocolError } from '../../../lib/wire/protocol-error.js';
 // What a real client sends for `payload` to `target` with `password`.
 export function clientBytes({ presets, password, target, payload = Buffer.from('hello') }) {
   const out = [];
-  const encode = prepareChain(presets, { password })('client', { target }).encoder((data) => out.push(data));
+  const encode = prepareChain(CATALOGUE, presets, { password })('client', { target }).encoder((data) => out.push(data));
   encode(payload);
   return Buffer.concat(out);
 }
@@ -25,8 +25,8 @@ export function clientBytes({ presets, password, target, payload = Buffer.from('
 // preset): for truncated or malformed headers.
 export function sealedPlaintext({ presets, password, plaintext }) {
   const out = [];
-  const rest = presets.filter((entry) => !PRESETS[entry.name].roles.includes('address'));
-  prepareChain(rest, { password })('client', {}).encoder((data) => out.push(data))(plaintext);
+  const rest = presets.filter((entry) => !CATALOGUE.named(entry.name).roles.includes('address'));
+  prepareChain(CATALOGUE, rest, { password })('client', {}).encoder((data) => out.push(data))(plaintext);
   return Buffer.concat(out);
 }
 
@@ -109,7 +109,8 @@ export function keyIsTheSecret(presets, password, wrongPassword = `not-${passwor
 
 // The target `bytes` name to a fresh server pipeline of the chain under
 // `password`, or null when they name none (refused, or too few).
-export const namedTarget = (presets, password, bytes) => targetNamedBy(prepareChain(presets, { password }), bytes);
+export const namedTarget = (presets, password, bytes) =>
+  targetNamedBy(prepareChain(CATALOGUE, presets, { password }), bytes);
 
 // The same for a prepared chain `create` (prepareChain's), whose salt
 // filter and clock a test may hold.
@@ -128,7 +129,7 @@ export function targetNamedBy(create, bytes) {
 // Whether the chain ends in a disguise, which answers a well-formed
 // handshake of its own (a TLS ClientHello, an HTTP request) before the
 // cipher inside can tell a wrong key.
-export const isDisguised = (presets) => presets.some((entry) => PRESETS[entry.name].roles.includes('disguise'));
+export const isDisguised = (presets) => presets.some((entry) => CATALOGUE.named(entry.name).roles.includes('disguise'));
 
 // Whether the chain's server answers a handshake before anything in it is
 // authenticated: obfs-tls1.2-ticket sends its flight for a ClientHello
@@ -147,7 +148,7 @@ export function clientExchange({ port, presets, password, target, payload, expec
     const sent = [];
     const answer = [];
     let plain = 0;
-    const pipeline = prepareChain(presets, { password })('client', { target });
+    const pipeline = prepareChain(CATALOGUE, presets, { password })('client', { target });
     const encode = pipeline.encoder((data) => {
       sent.push(data);
       socket.write(data);

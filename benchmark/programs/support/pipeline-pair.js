@@ -1,4 +1,5 @@
 import { prepareChain } from '../../../lib/chain/pipeline.js';
+import { CATALOGUE } from '../../../lib/presets/index.js';
 
 // A client and a server pipeline of one chain joined in memory, without
 // sockets: what each encoder writes waits on its wire until the test
@@ -11,7 +12,7 @@ export function pipelinePair(
   chain,
   { password = 'pipeline-pair', target = { host: '127.0.0.1', port: 5201 }, salts, now } = {},
 ) {
-  const create = prepareChain(chain, { password, salts, now });
+  const create = prepareChain(CATALOGUE, chain, { password, salts, now });
   const targets = [];
   const client = create('client', { target });
   const server = create('server', { onTarget: (address) => targets.push(address) });

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { once } from 'node:events';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { prepareChain } from '../../../lib/chain/pipeline.js';
+import { CATALOGUE } from '../../../lib/presets/index.js';
 
 // Quiet this long and a socket counts as stalled.
 const STALLED_AFTER_MS = 2000;
@@ -17,7 +18,9 @@ export async function stallFlow({ port, presets, password, target }) {
   const socket = net.connect({ port, host: '127.0.0.1' });
   await once(socket, 'connect');
   socket.on('error', () => {});
-  const encode = prepareChain(presets, { password })('client', { target }).encoder((data) => socket.write(data));
+  const encode = prepareChain(CATALOGUE, presets, { password })('client', { target }).encoder((data) =>
+    socket.write(data),
+  );
   let sent = 0;
   for (;;) {
     encode(CHUNK);

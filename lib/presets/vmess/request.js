@@ -1,6 +1,6 @@
-import { decodeAddressHeader, encodeAddressHeader } from '../../wire/address-header.js';
 import { MUX_COOL_TARGET } from '../../wire/mux-cool.js';
 import { protocolError } from '../../wire/protocol-error.js';
+import { decodeV2rayAddress, encodeV2rayAddress, v2rayAddressLength } from '../../wire/v2ray-address.js';
 
 // The request header's plaintext, the same under both header kinds
 // (V2Ray proxy/vmess/encoding/client.go EncodeRequestHeader):
@@ -22,9 +22,6 @@ const FIXED = 38;
 // padding (15) and the checksum: no valid request header is longer.
 export const MAX_REQUEST_LENGTH = FIXED + 2 + 1 + 1 + 255 + 15 + 4;
 
-const TO_VMESS_TYPE = { 1: 1, 3: 2, 4: 3 };
-const TO_SS_TYPE = { 1: 1, 2: 3, 3: 4 };
-
 export function fnv1a32(bytes) {
   let hash = 0x811c9dc5;
   for (let i = 0; i < bytes.length; i++) hash = Math.imul(hash ^ bytes[i], 0x01000193);
@@ -32,13 +29,8 @@ export function fnv1a32(bytes) {
 }
 
 export function encodeRequest({ bodyIv, bodyKey, responseByte, option, security, target, padding }) {
-  // The Shadowsocks address header holds the same address as type, address,
-  // port; VMess puts the port first and numbers the types differently.
   const mux = target.host === MUX_COOL_TARGET.host;
-  const ss = mux ? null : encodeAddressHeader(target);
-  const address = mux
-    ? Buffer.alloc(0)
-    : Buffer.concat([ss.subarray(ss.length - 2), Buffer.from([TO_VMESS_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
+  const address = mux ? Buffer.alloc(0) : encodeV2rayAddress(target);
   const head = Buffer.from([
     VERSION,
     ...bodyIv,
@@ -60,17 +52,9 @@ export function requestLength(plain) {
   if (plain.length < FIXED) return 0;
   const paddingLength = plain[35] >> 4;
   if (plain[37] === COMMAND_MUX) return plain.length >= FIXED + paddingLength + 4 ? FIXED + paddingLength + 4 : 0;
-  if (plain.length < FIXED + 3) return 0;
-  const type = plain[FIXED + 2];
-  let addressLength;
-  if (type === 1) addressLength = 4;
-  else if (type === 3) addressLength = 16;
-  else if (type === 2) {
-    if (plain.length < FIXED + 4) return 0;
-    addressLength = 1 + plain[FIXED + 3];
-    if (addressLength === 1) throw protocolError('empty domain name in request header');
-  } else throw protocolError(`unknown address type ${type} in request header`);
-  const length = FIXED + 3 + addressLength + paddingLength + 4;
+  const addressLength = v2rayAddressLength(plain, FIXED, 'request header');
+  if (addressLength === 0) return 0;
+  const length = FIXED + addressLength + paddingLength + 4;
   return plain.length >= length ? length : 0;
 }
 
@@ -87,12 +71,7 @@ export function decodeRequest(header) {
     throw protocolError(`unsupported command ${command}: only TCP (1) and Mux (3) are carried`);
   const paddingLength = header[35] >> 4;
   const address = header.subarray(FIXED, header.length - paddingLength - 4);
-  const target =
-    command === COMMAND_MUX
-      ? MUX_TARGET
-      : decodeAddressHeader(
-          Buffer.concat([Buffer.from([TO_SS_TYPE[address[2]]]), address.subarray(3), address.subarray(0, 2)]),
-        );
+  const target = command === COMMAND_MUX ? MUX_TARGET : decodeV2rayAddress(address);
   return {
     bodyIv: Buffer.from(header.subarray(1, 17)),
     bodyKey: Buffer.from(header.subarray(17, 33)),

@@ -22,6 +22,7 @@ export async function startUdpRelayClient({
   server,
   forward,
   password,
+  catalogue,
   presets,
   timeoutMs = DEFAULT_UDP_TIMEOUT_MS,
   maxAssociations = DEFAULT_MAX_ASSOCIATIONS,
@@ -29,7 +30,7 @@ export async function startUdpRelayClient({
   muxPool = null,
 }) {
   if (muxPool) return startUdpForwardOverMux({ listen, forward, pool: muxPool, timeoutMs, maxAssociations, log });
-  const chain = prepareUdpChain(presets, { password });
+  const chain = prepareUdpChain(catalogue, presets, { password });
   const { address: serverAddress } = await lookup(server.host);
   const local = createForwardListener({
     listen,

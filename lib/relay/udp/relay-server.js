@@ -22,15 +22,15 @@ const COUNTS = ['datagrams', 'relayed', 'replies', 'refused', 'replays', 'target
 // counted, warned of once) and idle time, and a target off this machine is
 // refused unless allowed, as the TCP server does.
 export async function startUdpRelayServer(options) {
-  const { listen, password, presets, allowRemote = false, log } = options;
+  const { listen, password, catalogue, presets, allowRemote = false, log } = options;
   const { timeoutMs = DEFAULT_UDP_TIMEOUT_MS, maxAssociations = DEFAULT_MAX_ASSOCIATIONS } = options;
   // A multiplexing chain's UDP comes as sessions in its tunnels
   // (mux-server.js), which the TCP relay serves: no UDP port to open.
-  if (muxCarriesUdp(presets)) {
+  if (muxCarriesUdp(catalogue, presets)) {
     log.info('udp: carried in the mux tunnels of the TCP port');
     return { address: listen, stats: () => ({}), close: () => Promise.resolve() };
   }
-  const sessions = prepareUdpChain(presets, { password }).server();
+  const sessions = prepareUdpChain(catalogue, presets, { password }).server();
   const counts = Object.fromEntries(COUNTS.map((name) => [name, 0]));
   const socket = createUdpSocket(listen.host, log);
   const associations = createAssociations({

@@ -42,13 +42,14 @@ export function createSocks5Associate({
   server,
   serverAddress,
   password,
+  catalogue,
   presets,
   timeoutMs,
   maxAssociations,
   log,
   muxPool = null,
 }) {
-  const chain = muxPool ? null : prepareUdpChain(presets, { password });
+  const chain = muxPool ? null : prepareUdpChain(catalogue, presets, { password });
   const counts = Object.fromEntries(COUNTS.map((name) => [name, 0]));
   const table = createAssociations({ timeoutMs, maxAssociations, close: (association) => association.close() });
   let nextKey = 0;

@@ -18,6 +18,7 @@ import {
 import { pipelinePair } from '../../../benchmark/programs/support/pipeline-pair.js';
 import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
 import { echoTransfer } from '../../../benchmark/programs/support/transfer.js';
+import { CATALOGUE } from '../../../lib/presets/index.js';
 
 // A relay server under hostile input, for each chain it is given (from
 // preset-chains.js): each bad connection is refused for the right reason
@@ -156,7 +157,8 @@ const TARGET = { host: '127.0.0.1', port: 5201 };
 
 // Chains with no records to cut: a stream cipher's bytes are all alike, and
 // only the protocol around it (none here) could mark an end.
-const frames = (presets) => chainIsAuthenticated(presets) || presets.some(({ name }) => name === 'v2ray-vmess');
+const frames = (presets) =>
+  chainIsAuthenticated(CATALOGUE, presets) || presets.some(({ name }) => name === 'v2ray-vmess');
 
 export function hostileInProcessSuite(chains) {
   for (const { label, presets, password = KEY } of chains) {
@@ -192,7 +194,7 @@ export function hostileInProcessSuite(chains) {
           // older than the 30 s its header may be by the time this runs.
           const bytes = flood(1000);
           let named = false;
-          const pipeline = prepareChain(presets, { password })('server', { onTarget: () => (named = true) });
+          const pipeline = prepareChain(CATALOGUE, presets, { password })('server', { onTarget: () => (named = true) });
           pipeline.encoder(() => {});
           assert.throws(
             () => pipeline.decoder(() => {})(bytes),

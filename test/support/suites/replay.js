@@ -19,6 +19,7 @@ import {
 } from '../../../benchmark/programs/support/hostile.js';
 import { pipelinePair } from '../../../benchmark/programs/support/pipeline-pair.js';
 import { startRelayServer, stopAll } from '../processes.js';
+import { CATALOGUE } from '../../../lib/presets/index.js';
 
 // A captured connection sent again, and a server's own answer fed back to it
 // as a client stream, reach no target, for each chain it is given (from
@@ -118,6 +119,7 @@ export function replayStatsTest() {
     const relay = await startRelayServerInProcess({
       listen: { host: '127.0.0.1', port: 0 },
       password,
+      catalogue: CATALOGUE,
       presets,
       handshakeTimeoutMs: 200,
       log: createLog('error'),
@@ -188,7 +190,7 @@ const recordsAuthIdFirst = (presets) => presets.some(({ name, params }) => name 
 // A stream cipher's IV is recorded on arrival: nothing authenticates it.
 const keylessPrefixSkip = (presets) => {
   if (recordsAuthIdFirst(presets)) return 'V2Ray records a VMess AEAD auth ID before it authenticates the header';
-  if (!chainIsAuthenticated(presets))
+  if (!chainIsAuthenticated(CATALOGUE, presets))
     return "unauthenticated: nothing authenticates a stream cipher's IV, recorded on arrival";
   return false;
 };
@@ -203,7 +205,7 @@ export function replayInProcessSuite(chains) {
         { skip: keylessPrefixSkip(presets) },
         () => {
           const now = Date.now;
-          const create = prepareChain(presets, { password, salts: smallFilter(), now });
+          const create = prepareChain(CATALOGUE, presets, { password, salts: smallFilter(), now });
           const sent = capture(presets, password, now);
           for (const length of [16, 32]) {
             assert.equal(
@@ -219,7 +221,7 @@ export function replayInProcessSuite(chains) {
       test('a replay 11 minutes after the original (its client id idle since) reaches no target', () => {
         const clock = { ms: Date.now() };
         const now = () => clock.ms;
-        const create = prepareChain(presets, { password, salts: smallFilter(), now });
+        const create = prepareChain(CATALOGUE, presets, { password, salts: smallFilter(), now });
         const sent = capture(presets, password, now);
         assert.equal(namesTarget(create, sent), true, 'the original reached its target');
         clock.ms += 11 * MINUTE_MS;
@@ -229,7 +231,7 @@ export function replayInProcessSuite(chains) {
       if (isSsr(presets)) {
         test("a key holder's 64 fresh client ids do not lock the next client out, and an evicted id's connection still cannot be replayed", () => {
           const now = Date.now;
-          const create = prepareChain(presets, { password, salts: smallFilter(), now });
+          const create = prepareChain(CATALOGUE, presets, { password, salts: smallFilter(), now });
           const victim = capture(presets, password, now);
           assert.equal(namesTarget(create, victim), true);
           // Each capture is a client process of its own: a fresh client id.

@@ -32,32 +32,20 @@ const network = (transport = 'tcp') =>
     h2: { network: 'http', httpSettings: { path: TRANSPORT_PATH } },
   })[transport];
 
-// streamSettings: the transport, plain or inside TLS with the run's certificate.
-const serverStream = (tls, transport) =>
+// TLS with the run's certificate: the server presents it, the client
+// verifies the server's with it.
+const tlsSettings = {
+  server: (tls) => ({ certificates: [{ certificateFile: tls.cert, keyFile: tls.key }] }),
+  client: (tls) => ({ serverName: 'localhost', certificates: [{ usage: 'verify', certificateFile: tls.cert }] }),
+};
+
+// streamSettings: the transport, plain or inside TLS.
+const streamSettings = (side, tls, transport) =>
   tls || transport
     ? {
         streamSettings: {
           ...network(transport),
-          ...(tls
-            ? { security: 'tls', tlsSettings: { certificates: [{ certificateFile: tls.cert, keyFile: tls.key }] } }
-            : {}),
-        },
-      }
-    : {};
-const clientStream = (tls, transport) =>
-  tls || transport
-    ? {
-        streamSettings: {
-          ...network(transport),
-          ...(tls
-            ? {
-                security: 'tls',
-                tlsSettings: {
-                  serverName: 'localhost',
-                  certificates: [{ usage: 'verify', certificateFile: tls.cert }],
-                },
-              }
-            : {}),
+          ...(tls ? { security: 'tls', tlsSettings: tlsSettings[side](tls) } : {}),
         },
       }
     : {};
@@ -80,7 +68,9 @@ const outboundSettings = {
 // `tls`: { cert, key } files, or none for plain TCP.
 export const v2rayServerConfig = ({ protocol = 'vmess', port, listen = '127.0.0.1', tls, transport, ...user }) => ({
   log: { loglevel: 'warning' },
-  inbounds: [{ listen, port, protocol, settings: inboundSettings[protocol](user), ...serverStream(tls, transport) }],
+  inbounds: [
+    { listen, port, protocol, settings: inboundSettings[protocol](user), ...streamSettings('server', tls, transport) },
+  ],
   outbounds: [{ protocol: 'freedom' }],
 });
 
@@ -103,7 +93,7 @@ export const v2rayClientConfig = ({
     {
       protocol,
       settings: outboundSettings[protocol]({ server, serverPort, ...user }),
-      ...clientStream(tls, transport),
+      ...streamSettings('client', tls, transport),
       ...muxSetting(mux),
     },
   ],

@@ -1,5 +1,4 @@
-import { UPGRADE_PARAMS } from '../wire/http-upgrade.js';
-import { http2Client, http2Server, offersH2, refusal } from '../wire/http2-tunnel.js';
+import { authorityParam, http2Client, http2Server, offersH2, refusal } from '../wire/http2-tunnel.js';
 import { protocolError } from '../wire/protocol-error.js';
 
 // The "gun" transport of V2Ray, Xray and sing-box: one gRPC call,
@@ -207,10 +206,7 @@ export default {
           ? undefined
           : 'must be a service name of letters, digits and . _ ~ -, e.g. "cipherbench"',
     },
-    host: {
-      ...UPGRADE_PARAMS.host,
-      description: `client: the :authority it sends (default ${DEFAULT_HOST}); server: when given, the only one it serves`,
-    },
+    host: authorityParam(DEFAULT_HOST),
     multiMode: {
       required: false,
       description: "client: true to call TunMulti, Xray's multiMode (the server serves both)",

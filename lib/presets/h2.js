@@ -1,5 +1,5 @@
 import { UPGRADE_PARAMS } from '../wire/http-upgrade.js';
-import { http2Client, http2Server, offersH2, refusal } from '../wire/http2-tunnel.js';
+import { authorityParam, http2Client, http2Server, offersH2, refusal } from '../wire/http2-tunnel.js';
 import { protocolError } from '../wire/protocol-error.js';
 
 // V2Ray's `http` transport (sing-box's `http` inside tls): one HTTP/2
@@ -44,10 +44,7 @@ export default {
   inside: ['tls'],
   params: {
     path: UPGRADE_PARAMS.path,
-    host: {
-      ...UPGRADE_PARAMS.host,
-      description: `client: the :authority it sends (default ${DEFAULT_HOST}); server: when given, the only one it serves`,
-    },
+    host: authorityParam(DEFAULT_HOST),
   },
   placement: offersH2('h2'),
   prepare() {

@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import { Duplex } from 'node:stream';
-import { MAX_HEAD_BYTES } from './http-upgrade.js';
+import { MAX_HEAD_BYTES, UPGRADE_PARAMS } from './http-upgrade.js';
 import { isProtocolError, protocolError } from './protocol-error.js';
 import { addressesOf, writeCorked } from './layered-socket.js';
 
@@ -331,6 +331,13 @@ export function http2Client(inner, { framing, authority, request, check, checkTr
   attach(stream);
   return layer;
 }
+
+// The host param of a transport on this tunnel (grpc, h2): checked as the
+// upgrade transports' Host, sent and served as the :authority.
+export const authorityParam = (defaultHost) => ({
+  ...UPGRADE_PARAMS.host,
+  description: `client: the :authority it sends (default ${defaultHost}); server: when given, the only one it serves`,
+});
 
 // HTTP/2 inside TLS is chosen by ALPN: V2Ray's client refuses a connection
 // whose TLS did not agree on h2, and grpc-go (Xray's server) one that

@@ -1,14 +1,12 @@
 import {
   checkTarget,
+  checkUpgraded,
   formatHead,
-  hasToken,
   parseRequestLine,
-  parseStatusLine,
   UPGRADE_PARAMS,
   upgradeTransport,
   upgradingCodec,
 } from '../wire/http-upgrade.js';
-import { protocolError } from '../wire/protocol-error.js';
 
 // Xray's and sing-box's `httpupgrade` transport: the client's HTTP/1.1 GET
 // with Connection: Upgrade and Upgrade: websocket, the server's 101, and
@@ -63,12 +61,8 @@ function clientCodec({ path, host }, note) {
     start(io) {
       io.send([upgradeRequest({ path, host })]);
     },
-    upgrade({ startLine, headers }, io) {
-      const { status, line } = parseStatusLine(startLine);
-      if (status !== 101) throw protocolError(`httpupgrade: the server refused the upgrade to ${path}: ${line}`);
-      if (!hasToken(headers.get('upgrade'), 'websocket') || !hasToken(headers.get('connection'), 'upgrade')) {
-        throw protocolError('httpupgrade: a 101 without Upgrade: websocket and Connection: Upgrade');
-      }
+    upgrade(head, io) {
+      checkUpgraded(head, path, 'httpupgrade');
       note(`httpupgrade ${path}, Host ${host}`);
       return { answer: [], upgraded: bareConnection(io) };
     },

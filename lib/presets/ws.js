@@ -2,10 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { randomView } from '../crypto/random-pool.js';
 import {
   checkTarget,
+  checkUpgraded,
   formatHead,
-  hasToken,
   parseRequestLine,
-  parseStatusLine,
   refusal,
   UPGRADE_PARAMS,
   upgradeTransport,
@@ -315,13 +314,9 @@ function clientCodec({ path, host }, note) {
     start(io) {
       io.send([upgradeRequest({ path, host, key })]);
     },
-    upgrade({ startLine, headers }, io) {
-      const { status, line } = parseStatusLine(startLine);
-      if (status !== 101) throw protocolError(`ws: the server refused the upgrade to ${path}: ${line}`);
-      if (!hasToken(headers.get('upgrade'), 'websocket') || !hasToken(headers.get('connection'), 'upgrade')) {
-        throw protocolError('ws: a 101 without Upgrade: websocket and Connection: Upgrade');
-      }
-      if (headers.get('sec-websocket-accept') !== acceptKey(key)) {
+    upgrade(head, io) {
+      checkUpgraded(head, path, 'ws');
+      if (head.headers.get('sec-websocket-accept') !== acceptKey(key)) {
         throw protocolError("ws: a Sec-WebSocket-Accept that does not answer the client's key");
       }
       note(`ws ${path}, Host ${host}`);

@@ -62,7 +62,7 @@ export function parseHead(head) {
 
 // Whether a comma-separated header (Connection, Upgrade) names `token`,
 // in any case.
-export const hasToken = (value, token) =>
+const hasToken = (value, token) =>
   value !== undefined && value.split(',').some((item) => item.trim().toLowerCase() === token);
 
 // 'GET /path HTTP/1.1' -> { method, target, path } (path without a query).
@@ -74,7 +74,7 @@ export function parseRequestLine(line) {
 }
 
 // 'HTTP/1.1 101 Switching Protocols' -> { status, line }.
-export function parseStatusLine(line) {
+function parseStatusLine(line) {
   const match = /^HTTP\/1\.[01] (\d{3})(?: .*)?$/.exec(line);
   if (!match) throw protocolError(`not an HTTP/1.1 status line: ${JSON.stringify(line.slice(0, 80))}`);
   return { status: Number(match[1]), line };
@@ -110,6 +110,16 @@ export function checkTarget(request, headers, { path, host }, what) {
   }
   if (!hasToken(headers.get('connection'), 'upgrade') || !hasToken(headers.get('upgrade'), 'websocket')) {
     throw refusal(400, `${what}: a request without Connection: Upgrade and Upgrade: websocket`);
+  }
+}
+
+// The client's check of the server's answer: a 101 that upgrades to
+// websocket, whichever transport asked (`what`).
+export function checkUpgraded({ startLine, headers }, path, what) {
+  const { status, line } = parseStatusLine(startLine);
+  if (status !== 101) throw protocolError(`${what}: the server refused the upgrade to ${path}: ${line}`);
+  if (!hasToken(headers.get('upgrade'), 'websocket') || !hasToken(headers.get('connection'), 'upgrade')) {
+    throw protocolError(`${what}: a 101 without Upgrade: websocket and Connection: Upgrade`);
   }
 }
 

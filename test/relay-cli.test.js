@@ -12,6 +12,9 @@ import { CLI, startProcess, startRelayServer, stopAll } from './support/processe
 
 const relay = (...args) => spawnSync(process.execPath, [CLI, 'relay', ...args], { encoding: 'utf8', timeout: 10_000 });
 const AES = JSON.stringify([{ name: 'ss-base' }, { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } }]);
+// A client and a server that would start but for the mistake a row adds.
+const CLIENT = ['client', '--listen', '127.0.0.1:0', '--server', '127.0.0.1:9', '--key', 'k', '--presets', AES];
+const SERVER = ['server', '--listen', '127.0.0.1:0', '--key', 'k'];
 
 describe('relay command: bad input exits 2 before listening', () => {
   const cases = [
@@ -23,11 +26,7 @@ describe('relay command: bad input exits 2 before listening', () => {
     {
       what: 'unknown method',
       args: [
-        'server',
-        '--listen',
-        '127.0.0.1:0',
-        '--key',
-        'k',
+        ...SERVER,
         '--presets',
         '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}}]',
       ],
@@ -36,15 +35,7 @@ describe('relay command: bad input exits 2 before listening', () => {
     },
     {
       what: 'missing params',
-      args: [
-        'server',
-        '--listen',
-        '127.0.0.1:0',
-        '--key',
-        'k',
-        '--presets',
-        '[{"name":"ss-base"},{"name":"ss-stream-cipher"}]',
-      ],
+      args: [...SERVER, '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher"}]'],
       stderr: /presets\[1\]\.params\.method: missing; valid: aes-128-ctr, .*bf-cfb/,
     },
     {
@@ -59,15 +50,7 @@ describe('relay command: bad input exits 2 before listening', () => {
     },
     {
       what: 'chain without ss-base',
-      args: [
-        'server',
-        '--listen',
-        '127.0.0.1:0',
-        '--key',
-        'k',
-        '--presets',
-        '[{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]',
-      ],
+      args: [...SERVER, '--presets', '[{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]'],
       stderr: /no address preset: a chain starts with one of ss-base/,
     },
     {
@@ -82,113 +65,33 @@ describe('relay command: bad input exits 2 before listening', () => {
     },
     {
       what: 'an unknown inbound',
-      args: [
-        'client',
-        '--listen',
-        '127.0.0.1:0',
-        '--server',
-        '127.0.0.1:9',
-        '--key',
-        'k',
-        '--presets',
-        AES,
-        '--inbound',
-        'socks4',
-      ],
+      args: [...CLIENT, '--inbound', 'socks4'],
       stderr: /^cipherbench: --inbound: unknown kind "socks4"; valid: tunnel, socks5, http\n$/,
     },
     {
       what: '--forward with an inbound that asks the application',
-      args: [
-        'client',
-        '--listen',
-        '127.0.0.1:0',
-        '--server',
-        '127.0.0.1:9',
-        '--key',
-        'k',
-        '--presets',
-        AES,
-        '--inbound',
-        'socks5',
-        '--forward',
-        '127.0.0.1:9',
-      ],
+      args: [...CLIENT, '--inbound', 'socks5', '--forward', '127.0.0.1:9'],
       stderr:
         /^cipherbench: --forward goes with --inbound tunnel; with --inbound socks5 each application names its target\n$/,
     },
     {
       what: '--inbound-user without --inbound-password',
-      args: [
-        'client',
-        '--listen',
-        '127.0.0.1:0',
-        '--server',
-        '127.0.0.1:9',
-        '--key',
-        'k',
-        '--presets',
-        AES,
-        '--inbound',
-        'http',
-        '--inbound-user',
-        'alice',
-      ],
+      args: [...CLIENT, '--inbound', 'http', '--inbound-user', 'alice'],
       stderr: /^cipherbench: give --inbound-user and --inbound-password together\n$/,
     },
     {
       what: 'a username on a tunnel',
-      args: [
-        'client',
-        '--listen',
-        '127.0.0.1:0',
-        '--server',
-        '127.0.0.1:9',
-        '--key',
-        'k',
-        '--presets',
-        AES,
-        '--forward',
-        '127.0.0.1:9',
-        '--inbound-user',
-        'a',
-        '--inbound-password',
-        'b',
-      ],
+      args: [...CLIENT, '--forward', '127.0.0.1:9', '--inbound-user', 'a', '--inbound-password', 'b'],
       stderr: /^cipherbench: --inbound-user goes with --inbound socks5 or http/,
     },
     {
       what: 'a username over 255 bytes',
-      args: [
-        'client',
-        '--listen',
-        '127.0.0.1:0',
-        '--server',
-        '127.0.0.1:9',
-        '--key',
-        'k',
-        '--presets',
-        AES,
-        '--inbound',
-        'socks5',
-        '--inbound-user',
-        'a'.repeat(256),
-        '--inbound-password',
-        'b',
-      ],
+      args: [...CLIENT, '--inbound', 'socks5', '--inbound-user', 'a'.repeat(256), '--inbound-password', 'b'],
       stderr: /^cipherbench: --inbound-user must be 1 to 255 bytes, got 256\n$/,
     },
     {
       what: 'legacy method without the legacy provider',
-      args: [
-        'server',
-        '--listen',
-        '127.0.0.1:0',
-        '--key',
-        'k',
-        '--presets',
-        '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]',
-      ],
+      args: [...SERVER, '--presets', '[{"name":"ss-base"},{"name":"ss-stream-cipher","params":{"method":"rc4-md5"}}]'],
       stderr: /needs OpenSSL's legacy provider .*--openssl-legacy-provider/,
     },
   ];
@@ -250,40 +153,20 @@ describe('relay server: every mistaken input is one line and exit 2', () => {
     })),
     {
       what: 'a parameter named __proto__',
-      args: [
-        'server',
-        '--listen',
-        '127.0.0.1:0',
-        '--key',
-        'k',
-        '--presets',
-        '[{"name":"ss-base","params":{"__proto__":{"x":1}}}]',
-      ],
+      args: [...SERVER, '--presets', '[{"name":"ss-base","params":{"__proto__":{"x":1}}}]'],
       stderr:
         /^cipherbench: --presets is not a valid chain: presets\[0\]\.params\.__proto__: ss-base takes no parameter "__proto__"/,
     },
     {
       what: 'a second cipher preset',
-      args: [
-        'server',
-        '--listen',
-        '127.0.0.1:0',
-        '--key',
-        'k',
-        '--presets',
-        JSON.stringify([...JSON.parse(AES), JSON.parse(STREAM)[1]]),
-      ],
+      args: [...SERVER, '--presets', JSON.stringify([...JSON.parse(AES), JSON.parse(STREAM)[1]])],
       stderr:
         /^cipherbench: --presets is not a valid chain: presets\[2\]\.name: a second cipher preset \(ss-stream-cipher after ss-aead-cipher\): a chain encrypts once/,
     },
     {
       what: 'an obfs-http template that is not a regular file (/dev/zero)',
       args: [
-        'server',
-        '--listen',
-        '127.0.0.1:0',
-        '--key',
-        'k',
+        ...SERVER,
         '--presets',
         JSON.stringify([...JSON.parse(AES), { name: 'obfs-http', params: { file: '/dev/zero' } }]),
       ],
@@ -293,11 +176,7 @@ describe('relay server: every mistaken input is one line and exit 2', () => {
     {
       what: 'a chain with two problems: both named, on one line',
       args: [
-        'server',
-        '--listen',
-        '127.0.0.1:0',
-        '--key',
-        'k',
+        ...SERVER,
         '--presets',
         '[{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-512-gcm"}},{"name":"ss-nope"}]',
       ],

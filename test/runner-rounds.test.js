@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { caseEntries, roundOrder } from '../lib/runner/schedule.js';
+import { caseSlots, roundOrder } from '../lib/runner/schedule.js';
 import { seededRandom } from '../lib/statistics/summaries.js';
 import { formatTextReport } from '../lib/report/text-report.js';
 import { iperf3ClientArgs, parseIperf3Json } from '../lib/traffic/iperf3.js';
@@ -14,10 +14,10 @@ import { runRecording } from './support/run-recording.js';
 const CASES = [{ impl: 'direct' }, { impl: 'plain' }];
 
 test('a round is every case once in a shuffled order; the same seed gives the same order; a reverse run follows its forward one', () => {
-  const entries = caseEntries([{ index: 0 }, { index: 1 }, { index: 2 }, { index: 3 }], ['forward', 'reverse']);
+  const slots = caseSlots([{ index: 0 }, { index: 1 }, { index: 2 }, { index: 3 }], ['forward', 'reverse']);
   const draw = (seed) => {
     const random = seededRandom(seed);
-    return Array.from({ length: 20 }, () => roundOrder(entries, random));
+    return Array.from({ length: 20 }, () => roundOrder(slots, random));
   };
   const rounds = draw(1);
   assert.deepEqual(draw(1), rounds);
@@ -28,11 +28,11 @@ test('a round is every case once in a shuffled order; the same seed gives the sa
       [0, 1, 2, 3, 4, 5, 6, 7],
     );
     for (let at = 0; at < order.length; at += 2)
-      assert.deepEqual([entries[order[at]].direction, order[at + 1] - order[at]], ['forward', 1]);
+      assert.deepEqual([slots[order[at]].direction, order[at + 1] - order[at]], ['forward', 1]);
   }
   // Twenty rounds of four cases: more than one order, and each case first at least once.
   assert.ok(new Set(rounds.map((order) => order.join())).size > 1);
-  assert.deepEqual([...new Set(rounds.map((order) => entries[order[0]].index))].sort(), [0, 1, 2, 3]);
+  assert.deepEqual([...new Set(rounds.map((order) => slots[order[0]].index))].sort(), [0, 1, 2, 3]);
 });
 
 test(
@@ -55,7 +55,7 @@ test(
     assert.deepEqual([result.rounds, result.stopped], [3, 'converged']);
     const random = seededRandom(12345);
     const expected = [0, 1, 2].flatMap((round) =>
-      roundOrder(caseEntries([{ index: 0 }, { index: 1 }], ['forward']), random).map((entry) => `${round}:${entry}`),
+      roundOrder(caseSlots([{ index: 0 }, { index: 1 }], ['forward']), random).map((slot) => `${round}:${slot}`),
     );
     assert.deepEqual(
       events.filter((e) => e.type === 'case-started').map((e) => `${e.repeat}:${e.case.index}`),

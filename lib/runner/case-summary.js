@@ -9,7 +9,7 @@ import {
   summariseCost,
 } from '../statistics/summaries.js';
 
-// The cases of a run as measured so far: each entry's (a case in one
+// The cases of a run as measured so far: each slot's (a case in one
 // direction, schedule.js) runs and latency, summarised into the result's
 // cases[] (docs/result.md) whenever asked, with the ratios of --relative-to
 // and the stopping rule's verdict. `found` holds what locatePeer() found for
@@ -17,29 +17,29 @@ import {
 // is the workload's ('bitrate', 'cost' or 'requests').
 /**
  * @param {object} ledger
- * @param {(import('../contracts.js').Reference & { index: number, direction: 'forward' | 'reverse' })[]} ledger.entries
+ * @param {(import('../contracts.js').Reference & { index: number, direction: 'forward' | 'reverse' })[]} ledger.slots
  * @param {Map<number, { reason?: string }>} ledger.found
  * @param {import('../contracts.js').Workload} ledger.workload
  * @param {import('../contracts.js').RunSettings} ledger.settings
  * @param {number | null} ledger.anchorIndex
  */
-export function caseLedger({ entries, found, workload, settings, anchorIndex }) {
+export function caseLedger({ slots, found, workload, settings, anchorIndex }) {
   const { parallel, confidence } = settings;
   const level = confidence?.level ?? DEFAULT_LEVEL;
   const figure = workload.figure(settings);
-  const states = entries.map(({ index }) => ({
+  const states = slots.map(({ index }) => ({
     runs: [],
     latency: null,
     latencyReason: null,
     unavailable: found.get(index).reason ?? null,
   }));
   let ceilings = null;
-  const one = (entry) => summariseCase(entries[entry], states[entry], { workload, parallel, ceilings, level });
+  const one = (slot) => summariseCase(slots[slot], states[slot], { workload, parallel, ceilings, level });
   /** @type {() => import('../contracts.js').CaseResult[]} */
   const all = () =>
     withConvergence(
       withRelative(
-        entries.map((_, entry) => one(entry)),
+        slots.map((_, slot) => one(slot)),
         anchorIndex,
         level,
         figure,
@@ -52,16 +52,16 @@ export function caseLedger({ entries, found, workload, settings, anchorIndex }) 
     setCeilings: (measured) => {
       ceilings = measured;
     },
-    // One run of an entry, as runCase() resolved it less the latency and
+    // One run of a slot, as runCase() resolved it less the latency and
     // the reason it is missing, which are the case's, not the run's.
-    record: (entry, run, { latency, latencyReason }) => {
-      const state = states[entry];
+    record: (slot, run, { latency, latencyReason }) => {
+      const state = states[slot];
       state.runs.push(run);
       if (latency) state.latency = latency;
       if (latencyReason) state.latencyReason = latencyReason;
     },
-    // Has this entry a latency figure yet? (The probe runs until one does.)
-    hasLatency: (entry) => states[entry].latency !== null,
+    // Has this slot a latency figure yet? (The probe runs until one does.)
+    hasLatency: (slot) => states[slot].latency !== null,
     one,
     all,
   };

@@ -7,7 +7,7 @@ import { runCase } from './run-case.js';
 import { roundOrder } from './schedule.js';
 
 // The rounds of a run (schedule.js says why rounds): every measurable
-// entry once per round, in a fresh order drawn from --seed. Without the
+// slot once per round, in a fresh order drawn from --seed. Without the
 // stopping rule a run is --repeat rounds; with it (--confidence) at least
 // `rounds.min` and at most `rounds.max`, a round started only while some case
 // has not converged and, at the pace of the rounds so far, it ends within
@@ -16,16 +16,7 @@ import { roundOrder } from './schedule.js';
 // case-started, case-finished and round-finished (docs/result.md, "Events").
 // Resolves with { rounds, stopped }: the rounds that ran, and with the
 // stopping rule why they stopped ('converged', 'max-time', 'max-rounds').
-export async function measureRounds({
-  entries,
-  measurable,
-  ledger,
-  settings,
-  context,
-  rounds: bounds,
-  started,
-  onRun,
-}) {
+export async function measureRounds({ slots, measurable, ledger, settings, context, rounds: bounds, started, onRun }) {
   const { min: minRounds, max: maxRounds } = bounds;
   const { signal, emit } = context;
   const confidence = settings.confidence;
@@ -53,19 +44,19 @@ export async function measureRounds({
       }
       total += perRound;
     }
-    // The order is drawn for every entry, measurable or not, so a seed
+    // The order is drawn for every slot, measurable or not, so a seed
     // replays the same order whatever is installed.
-    for (const entry of roundOrder(entries, random).filter((at) => measurable[at])) {
+    for (const slot of roundOrder(slots, random).filter((at) => measurable[at])) {
       if (signal?.aborted) break;
       position += 1;
       const where = { position, total, round, rounds: confidence ? null : settings.repeat };
-      const run = await measureEntry(entries[entry], { entry, round, where, ledger, settings, context, retries });
+      const run = await measureSlot(slots[slot], { slot, round, where, ledger, settings, context, retries });
       onRun({ rounds });
       if (run.status !== 'skipped') {
         // With the stopping rule no round is known to be the last before it ends.
         emit({
           type: 'case-finished',
-          case: ledger.one(entry),
+          case: ledger.one(slot),
           run,
           ...where,
           last: !confidence && round === settings.repeat - 1,
@@ -80,7 +71,7 @@ export async function measureRounds({
   return { rounds, stopped };
 }
 
-// One run of one entry, recorded in the ledger. The latency probe runs
+// One run of one slot, recorded in the ledger. The latency probe runs
 // until the case has a figure; with a rate search (rateSearch: --udp
 // without --rate, or with --max-loss) a run is the bisection's probes, its
 // figure the highest rate that passed. A disturbed run
@@ -88,12 +79,12 @@ export async function measureRounds({
 // run kept says how many were set aside (`remeasured`), and, when it was
 // disturbed too, why (`disturbed`). Each retry is announced
 // (case-remeasured): it is a run more than the rounds planned.
-async function measureEntry(
+async function measureSlot(
   { index, direction, ...identity },
-  { entry, round, where, ledger, settings, context, retries },
+  { slot, round, where, ledger, settings, context, retries },
 ) {
   context.emit({ type: 'case-started', case: { index, ...identity, direction }, ...where });
-  const runSettings = { ...settings, latency: settings.latency && !settings.requests && !ledger.hasLatency(entry) };
+  const runSettings = { ...settings, latency: settings.latency && !settings.requests && !ledger.hasLatency(slot) };
   const runContext = { ...context, index, direction, found: context.located.get(index).found, profileRun: round };
   const measure = () =>
     !settings.rateSearch
@@ -137,6 +128,6 @@ async function measureEntry(
     ...(setAside.length > 0 ? { remeasured: setAside } : {}),
     ...(reason ? { disturbed: reason } : {}),
   };
-  ledger.record(entry, run, { latency, latencyReason });
+  ledger.record(slot, run, { latency, latencyReason });
   return run;
 }

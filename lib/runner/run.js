@@ -27,7 +27,7 @@ import { measureNoiseFloor } from './noise-floor.js';
 import { MIN_ROUNDS, normalizeOptions, recordedOptions } from './run-options.js';
 import { connectRemote } from './remote/ssh.js';
 import { measureRounds } from './rounds.js';
-import { caseEntries, directionsFor } from './schedule.js';
+import { caseSlots, directionsFor } from './schedule.js';
 
 const { name, version } = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
 
@@ -62,10 +62,10 @@ export async function run(options = {}) {
   const { result, located, remote } = await startResult(plan);
   // Each run's CPU profiles in a folder of its own, named for its start.
   const profile = settings.profile && path.join(settings.profile, result.startedAt.replace(/[:.]/g, '-'));
-  const entries = caseEntries(plan.selected, directionsFor(settings));
+  const slots = caseSlots(plan.selected, directionsFor(settings));
   // A case whose implementation is missing has no runs: it is skipped.
-  const measurable = entries.map(({ index }) => !located.get(index).reason);
-  const ledger = caseLedger({ entries, found: located, workload, settings, anchorIndex: plan.anchorIndex });
+  const measurable = slots.map(({ index }) => !located.get(index).reason);
+  const ledger = caseLedger({ slots, found: located, workload, settings, anchorIndex: plan.anchorIndex });
   const rounds = roundBounds(settings);
   // Set up before anything is said or measured: a machine that cannot make
   // the link says so first, as bad input.
@@ -76,12 +76,12 @@ export async function run(options = {}) {
   const measuredSoFar = (sofar = done) => Object.assign(result, { cases: ledger.all(), rounds: sofar.rounds });
   measuredSoFar();
   try {
-    emit({ type: 'run-started', result, total: rounds.min * measurable.filter(Boolean).length, cases: entries.length });
+    emit({ type: 'run-started', result, total: rounds.min * measurable.filter(Boolean).length, cases: slots.length });
     const context = { workload, engine: plan.engine, key: runKey(), located, link, remote, profile, signal, emit };
     if (settings.ceiling) ledger.setCeilings(await measureCeilings(plan.selected, context));
     result.noiseFloor = await noiseFloor(plan, measurable, context, options);
     done = await measureRounds({
-      entries,
+      slots,
       measurable,
       ledger,
       settings,
@@ -139,7 +139,7 @@ async function startResult({ settings, casesFile, selected, workload, engine }) 
   const iperf3Path = engine.name === 'iperf3' ? engine.path : await findProgram('iperf3');
   const [environment, located, remote, source] = await Promise.all([
     collectEnvironment({ iperf3Path, wrkPath: engine.name === 'wrk' ? engine.path : null }),
-    Promise.all(selected.map((selection) => locatePeer(selection))),
+    Promise.all(selected.map((identity) => locatePeer(identity))),
     settings.remote ? connectRemote({ ...settings.remote, version }) : null,
     casesSource(casesFile),
   ]);
@@ -179,7 +179,7 @@ async function startResult({ settings, casesFile, selected, workload, engine }) 
     ],
     cases: [],
   };
-  return { result, located: new Map(selected.map((selection, at) => [selection.index, located[at]])), remote };
+  return { result, located: new Map(selected.map((identity, at) => [identity.index, located[at]])), remote };
 }
 
 // Without the stopping rule a run is --repeat rounds; with it, at least
@@ -193,7 +193,7 @@ function roundBounds({ confidence, repeat, maxRounds }) {
 // ours), each announced as it starts.
 function measureCeilings(selected, { signal, emit }) {
   return measureChainCeilings(
-    selected.filter((selection) => !selection.impl).map((selection) => selection.presets),
+    selected.filter((identity) => !identity.impl).map((identity) => identity.presets),
     {
       signal,
       onChain: (presets, position, count) => emit({ type: 'ceiling-started', presets, position, total: count }),
@@ -253,9 +253,9 @@ export function interimResult(result, reason) {
 // version (one call a program, not a case), or null when none does.
 async function peerVersions(selected, located) {
   const seen = new Map();
-  selected.forEach((selection, at) => {
-    if (selection.impl && located[at].found && !seen.has(selection.impl))
-      seen.set(selection.impl, peerVersion(selection, located[at].found));
+  selected.forEach((identity, at) => {
+    if (identity.impl && located[at].found && !seen.has(identity.impl))
+      seen.set(identity.impl, peerVersion(identity, located[at].found));
   });
   const said = (await Promise.all(seen.values())).filter((peer) => peer?.version);
   return said.length === 0 ? null : Object.fromEntries(said.map(({ impl, version }) => [impl, version]));

@@ -13,23 +13,23 @@ export function directionsFor({ reverse, both }) {
   return reverse ? ['reverse'] : ['forward'];
 }
 
-// One entry per case and direction, in cases-file order: what the result's
-// cases[] holds. A selection is { index, ...what the case runs }.
-export function caseEntries(selected, directions) {
-  return selected.flatMap((selection) => directions.map((direction) => ({ ...selection, direction })));
+// One slot per case and direction, in cases-file order: what the result's
+// cases[] holds. A case's identity is { index, ...what the case runs }.
+export function caseSlots(selected, directions) {
+  return selected.flatMap((identity) => directions.map((direction) => ({ ...identity, direction })));
 }
 
-// The order of one round: every entry once, the cases shuffled by
+// The order of one round: every slot once, the cases shuffled by
 // `random` (Fisher-Yates), a case's reverse run right after its forward
 // one. A fixed order would give whichever case follows the heaviest one
 // its leftovers (a warm cache, a busy core) in every round; a fresh order
 // each round spreads them over all cases (Mytkowicz et al., Google
-// Benchmark's random interleaving). Returns positions in `entries`.
-export function roundOrder(entries, random) {
+// Benchmark's random interleaving). Returns positions in `slots`.
+export function roundOrder(slots, random) {
   const groups = [];
-  for (const [position, { index }] of entries.entries()) {
+  for (const [position, { index }] of slots.entries()) {
     const last = groups.at(-1);
-    if (last && entries[last[0]].index === index) last.push(position);
+    if (last && slots[last[0]].index === index) last.push(position);
     else groups.push([position]);
   }
   for (let i = groups.length - 1; i > 0; i -= 1) {

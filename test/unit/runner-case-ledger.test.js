@@ -23,7 +23,7 @@ test("a reference row keeps its own transport; the chain's negotiated transport 
   const xray = { impl: 'xray', protocol: 'vless', transport: 'ws', label: 'xray vless + ws' };
   const chain = { presets: [{ name: 'ss-base' }, { name: 'ws' }] };
   const ledger = caseLedger({
-    entries: [
+    slots: [
       { index: 0, direction: 'forward', ...xray },
       { index: 1, direction: 'forward', ...chain },
     ],

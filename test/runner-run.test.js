@@ -110,7 +110,7 @@ test(
         'wallSeconds',
         'cost',
         'wire',
-        'transport',
+        'negotiated',
         'udp',
         'latency',
         'requests',
@@ -133,7 +133,7 @@ test(
         'receiver',
         'wallSeconds',
         'cost',
-        'transport',
+        'negotiated',
         'disturbance',
         ...machineFields(only),
       ]);

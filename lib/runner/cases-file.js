@@ -134,10 +134,10 @@ export function validateCases(cases) {
     return [{ index: null, field: 'cases', message: `must be an array of preset chains, got ${got}` }];
   }
   if (cases.length === 0) return [{ index: null, field: 'cases', message: 'is empty: list at least one preset chain' }];
-  return cases.flatMap((entry, index) => {
+  return cases.flatMap((given, index) => {
     // [a] [b] with the comma forgotten is a property access, [a][b], which
     // gives undefined and swallows chain b without a word.
-    if (entry === undefined) {
+    if (given === undefined) {
       return [
         {
           index,
@@ -146,12 +146,12 @@ export function validateCases(cases) {
         },
       ];
     }
-    if (isReference(entry) && entry.impl !== undefined)
-      return validateReference(entry).map((problem) => ({ index, ...problem }));
-    if (isReference(entry) && entry.chain !== undefined)
-      return validateChainCase(entry).map((problem) => ({ index, ...problem }));
+    if (isReference(given) && given.impl !== undefined)
+      return validateReference(given).map((problem) => ({ index, ...problem }));
+    if (isReference(given) && given.chain !== undefined)
+      return validateChainCase(given).map((problem) => ({ index, ...problem }));
     // An object without impl or chain is most likely one preset missing its [ ].
-    if (!Array.isArray(entry)) {
+    if (!Array.isArray(given)) {
       return [
         {
           index,
@@ -161,24 +161,24 @@ export function validateCases(cases) {
         },
       ];
     }
-    return validateChain(CATALOGUE, entry).map((problem) => ({ index, ...problem }));
+    return validateChain(CATALOGUE, given).map((problem) => ({ index, ...problem }));
   });
 }
 
 // A chain given with the inbound its clients use: { chain: [...], inbound }.
-function validateChainCase(entry) {
-  const unknown = Object.keys(entry)
+function validateChainCase(given) {
+  const unknown = Object.keys(given)
     .filter((field) => field !== 'chain' && field !== 'inbound')
     .map((field) => ({
       field,
       message: `a chain case takes no field ${JSON.stringify(field)}; valid: chain, inbound`,
     }));
-  if (!Array.isArray(entry.chain)) return [...unknown, { field: 'chain', message: 'must be an array of presets' }];
-  const chain = validateChain(CATALOGUE, entry.chain).map((problem) => ({
+  if (!Array.isArray(given.chain)) return [...unknown, { field: 'chain', message: 'must be an array of presets' }];
+  const chain = validateChain(CATALOGUE, given.chain).map((problem) => ({
     ...problem,
     field: problem.field.replace(/^presets/, 'chain'),
   }));
-  return [...unknown, ...validateInbound(entry.inbound, CASE_INBOUNDS, 'a chain'), ...chain];
+  return [...unknown, ...validateInbound(given.inbound, CASE_INBOUNDS, 'a chain'), ...chain];
 }
 
 export function formatCaseProblems(file, problems) {
@@ -195,8 +195,7 @@ export function formatCaseProblems(file, problems) {
 export function duplicateWarnings(selected) {
   const first = new Map();
   const warnings = [];
-  for (const selection of selected) {
-    const { index, ...identity } = selection;
+  for (const { index, ...identity } of selected) {
     const key = JSON.stringify(identity);
     if (first.has(key)) {
       warnings.push(
@@ -213,10 +212,10 @@ export function duplicateWarnings(selected) {
 // 'Case 2', counted from 0 as the cases file lists them; 'Test Case 2', as
 // reports before version 7's printed it, too); other text is
 // part of its JSON as cases.js gives it, or of a reference row's label.
-function matches(entry, selection, text) {
+function matches(given, identity, text) {
   const number = caseNumber(text);
-  if (number !== null) return selection.index === number;
-  return JSON.stringify(entry).includes(text) || Boolean(selection.label?.includes(text));
+  if (number !== null) return identity.index === number;
+  return JSON.stringify(given).includes(text) || Boolean(identity.label?.includes(text));
 }
 
 function caseNumber(text) {
@@ -228,7 +227,7 @@ function caseNumber(text) {
 // runs (peers/index.js caseIdentity): { index, presets } for a chain,
 // { index, impl, ..., label } for a reference row.
 export function selectCases(cases, filter) {
-  const all = cases.map((entry, index) => ({ index, ...caseIdentity(entry) }));
+  const all = cases.map((given, index) => ({ index, ...caseIdentity(given) }));
   if (filter === null) return all;
   const number = caseNumber(filter);
   if (number !== null && number >= cases.length) {
@@ -236,7 +235,7 @@ export function selectCases(cases, filter) {
       `--filter ${filter}: there is no case ${number}; the cases file has ${cases.length} (0 to ${cases.length - 1})`,
     );
   }
-  const kept = all.filter((selection) => matches(cases[selection.index], selection, filter));
+  const kept = all.filter((identity) => matches(cases[identity.index], identity, filter));
   if (kept.length === 0)
     throw inputError(
       `--filter ${JSON.stringify(filter)} matches no case: give a case index or text from a case's JSON or label`,
@@ -249,19 +248,17 @@ export function selectCases(cases, filter) {
 // Among several, a row whose whole label is the text is the one meant:
 // 'xray shadowsocks aes-256-gcm' is a row's label and the start of its
 // ' + ws' and ' + grpc' rows' labels.
-export function selectReferenceCase(cases, selected, text) {
-  const found = selected.filter((selection) => matches(cases[selection.index], selection, text));
+export function selectAnchorCase(cases, selected, text) {
+  const found = selected.filter((identity) => matches(cases[identity.index], identity, text));
   if (found.length === 1) return found[0].index;
-  const named = found.filter((selection) => selection.label?.trim().toLowerCase() === text.trim().toLowerCase());
+  const named = found.filter((identity) => identity.label?.trim().toLowerCase() === text.trim().toLowerCase());
   if (named.length === 1) return named[0].index;
   if (found.length === 0) {
     throw inputError(
       `--relative-to ${JSON.stringify(text)} matches no case in this run: give the index, or text from the JSON or label, of one case the run measures`,
     );
   }
-  const names = found.map(
-    (selection) => `${selection.index} (${selection.label ?? JSON.stringify(selection.presets)})`,
-  );
+  const names = found.map((identity) => `${identity.index} (${identity.label ?? JSON.stringify(identity.presets)})`);
   throw inputError(
     `--relative-to ${JSON.stringify(text)} matches ${found.length} cases and must match one: ${names.join(', ')}`,
   );

@@ -18,7 +18,7 @@ import {
   loadCasesFile,
   resolveCasesFile,
   selectCases,
-  selectReferenceCase,
+  selectAnchorCase,
   validateCases,
 } from './cases-file.js';
 import { collectEnvironment } from './environment.js';
@@ -111,7 +111,7 @@ async function planRun(options) {
   const settings = normalizeOptions(options);
   const { casesFile, cases } = await loadCases(options);
   const selected = selectCases(cases, settings.filter).slice(0, settings.caseLimit ?? undefined);
-  const anchorIndex = settings.relativeTo === null ? null : selectReferenceCase(cases, selected, settings.relativeTo);
+  const anchorIndex = settings.relativeTo === null ? null : selectAnchorCase(cases, selected, settings.relativeTo);
   const workload = workloadFor(settings);
   const engine = await workload.chooseEngine({
     engine: settings.engine,

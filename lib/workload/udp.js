@@ -41,8 +41,8 @@ export const udpWorkload = {
   summarise: (runs, { level }) => ({ ...summarise(runs, { level }), udp: summariseUdp(runs) }),
 };
 
-const caseName = (selection) =>
-  selection.label ?? (selection.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
+const caseName = (identity) =>
+  identity.label ?? (identity.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
 
 // Every case relays UDP, a datagram of --length bytes still fits an IPv4
 // datagram once each chain has wrapped it, and the built-in engine is
@@ -54,24 +54,22 @@ function checkUdpCases(selected, { length, parallel, reverse, both }, engine) {
       `--udp with the built-in engine sends one stream forward: give it without ${parallel > 1 ? '--parallel' : reverse ? '--reverse' : '--both'}, or measure with iperf3 (--engine iperf3)`,
     );
   }
-  for (const selection of selected) {
-    if (!carriesUdp(selection)) {
+  for (const identity of selected) {
+    if (!carriesUdp(identity)) {
       const reason =
-        selection.presets && !selection.impl
-          ? withoutUdpPhrase(CATALOGUE, selection.presets)
-          : withoutUdpReason(selection);
+        identity.presets && !identity.impl ? withoutUdpPhrase(CATALOGUE, identity.presets) : withoutUdpReason(identity);
       const without = reason ? ` (${reason})` : '';
       throw inputError(
-        `--udp: case ${selection.index}, ${caseName(selection)}, has no UDP form${without}; leave it out with --filter, or run without --udp`,
+        `--udp: case ${identity.index}, ${caseName(identity)}, has no UDP form${without}; leave it out with --filter, or run without --udp`,
       );
     }
-    if (selection.presets && !selection.impl) {
-      const { overhead } = prepareUdpChain(CATALOGUE, selection.presets, {
-        password: newChainPassword(CATALOGUE, selection.presets) ?? 'overhead',
+    if (identity.presets && !identity.impl) {
+      const { overhead } = prepareUdpChain(CATALOGUE, identity.presets, {
+        password: newChainPassword(CATALOGUE, identity.presets) ?? 'overhead',
       });
       if (length + overhead > UDP_LENGTH.max) {
         throw inputError(
-          `--length ${length}: case ${selection.index}, ${caseName(selection)}, adds up to ${overhead} bytes to each datagram, past the ${UDP_LENGTH.max} an IPv4 datagram holds; give --length ${UDP_LENGTH.max - overhead} or less`,
+          `--length ${length}: case ${identity.index}, ${caseName(identity)}, adds up to ${overhead} bytes to each datagram, past the ${UDP_LENGTH.max} an IPv4 datagram holds; give --length ${UDP_LENGTH.max - overhead} or less`,
         );
       }
     }

@@ -12,7 +12,7 @@ import {
   loadCasesFile,
   resolveCasesFile,
   selectCases,
-  selectReferenceCase,
+  selectAnchorCase,
   validateCases,
 } from '../../lib/runner/cases-file.js';
 import { splitCommand } from '../../lib/process/split-command.js';
@@ -271,17 +271,17 @@ describe('reference rows', () => {
       [1],
     );
     const all = selectCases(cases, null);
-    assert.equal(selectReferenceCase(cases, all, 'libev aes'), 2);
-    assert.equal(selectReferenceCase(cases, all, '1'), 1);
+    assert.equal(selectAnchorCase(cases, all, 'libev aes'), 2);
+    assert.equal(selectAnchorCase(cases, all, '1'), 1);
     // The number as the report prints it, counted from 0 like '1' above.
-    assert.equal(selectReferenceCase(cases, all, 'Case 2'), 2);
-    assert.equal(selectReferenceCase(cases, all, 'Test Case 2'), 2, 'as reports before version 7 named it');
-    assert.equal(selectReferenceCase(cases, all, 'case 3'), 3);
+    assert.equal(selectAnchorCase(cases, all, 'Case 2'), 2);
+    assert.equal(selectAnchorCase(cases, all, 'Test Case 2'), 2, 'as reports before version 7 named it');
+    assert.equal(selectAnchorCase(cases, all, 'case 3'), 3);
     assert.deepEqual(
       selectCases(cases, 'test case 1').map((c) => c.index),
       [1],
     );
-    assert.throws(() => selectReferenceCase(cases, all, 'aes-256-gcm'), {
+    assert.throws(() => selectAnchorCase(cases, all, 'aes-256-gcm'), {
       exitCode: 2,
       message:
         '--relative-to "aes-256-gcm" matches 2 cases and must match one: 0 ([{"name":"ss-base"},{"name":"ss-aead-cipher","params":{"method":"aes-256-gcm"}}]), 2 (shadowsocks-libev aes-256-gcm)',
@@ -292,12 +292,12 @@ describe('reference rows', () => {
       { impl: 'xray', protocol: 'shadowsocks', method: 'aes-256-gcm' },
       { impl: 'xray', protocol: 'shadowsocks', method: 'aes-256-gcm', transport: 'grpc' },
     ];
-    assert.equal(selectReferenceCase(xray, selectCases(xray, null), 'xray shadowsocks aes-256-gcm'), 1);
-    assert.throws(() => selectReferenceCase(xray, selectCases(xray, null), 'xray shadowsocks'), {
+    assert.equal(selectAnchorCase(xray, selectCases(xray, null), 'xray shadowsocks aes-256-gcm'), 1);
+    assert.throws(() => selectAnchorCase(xray, selectCases(xray, null), 'xray shadowsocks'), {
       exitCode: 2,
       message: /matches 3 cases and must match one/,
     });
-    assert.throws(() => selectReferenceCase(cases, all.slice(2), 'direct'), {
+    assert.throws(() => selectAnchorCase(cases, all.slice(2), 'direct'), {
       exitCode: 2,
       message: /^--relative-to "direct" matches no case in this run/,
     });

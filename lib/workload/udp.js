@@ -42,7 +42,7 @@ export const udpWorkload = {
 };
 
 const caseName = (identity) =>
-  identity.label ?? (identity.presets ?? []).map((entry) => entry.params?.method ?? entry.name).join(' + ');
+  identity.label ?? (identity.presets ?? []).map((preset) => preset.params?.method ?? preset.name).join(' + ');
 
 // Every case relays UDP, a datagram of --length bytes still fits an IPv4
 // datagram once each chain has wrapped it, and the built-in engine is

@@ -1,13 +1,10 @@
 import assert from 'node:assert/strict';
-import net from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { before, describe, test } from 'node:test';
 import { clientBytes, sendHostile } from '../benchmark/programs/support/hostile.js';
 import { rssBytes } from '../benchmark/programs/support/proc-stats.js';
-import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { hunkHeader } from '../lib/presets/grpc.js';
 import { MOST_CONTROL_FRAMES_IN_A_ROW } from '../lib/wire/http2-tunnel.js';
-import { startEchoServer } from './support/echo-server.js';
-import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { assertRefused, assertSteadyStillFlows, startSteadyRelayPair } from './support/steady-relay-pair.js';
 
 // A relay server whose chain ends in grpc, met by what HTTP/2 lets a
 // client abuse: SETTINGS and PING floods, the rapid-reset pattern of
@@ -21,8 +18,6 @@ import { startRelayClient, startRelayServer, stopAll } from './support/processes
 const ID = 'a3482e88-686a-4a58-8126-99c9df64b7bf';
 const KEY = 'http2-hostile-password';
 const PRESETS = [{ name: 'vless', params: { id: ID } }, { name: 'grpc' }];
-const HANDSHAKE_TIMEOUT_S = 1;
-const AT_ONCE_MS = 900;
 const RSS_GROWTH_BYTES = 50 * 1024 * 1024;
 
 const PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 'latin1');
@@ -62,51 +57,21 @@ const opening = (stream = 1, path) =>
 const rstStream = (stream) => frame(TYPES.rstStream, 0, stream, Buffer.from([0, 0, 0, 8]));
 
 describe('relay server over grpc under hostile HTTP/2 (vless)', () => {
-  let target;
-  let server;
-  let client;
-  let steady;
+  const pair = startSteadyRelayPair({ key: KEY, presets: PRESETS });
   let rssBefore;
-  before(async () => {
-    target = await startEchoServer();
-    server = await startRelayServer({
-      key: KEY,
-      presets: PRESETS,
-      extra: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S), '--log-level', 'debug'],
-    });
-    client = await startRelayClient({ serverPort: server.port, forwardPort: target.port, key: KEY, presets: PRESETS });
-    steady = net.connect({ port: client.port, host: '127.0.0.1' });
-    await new Promise((resolve) => steady.once('connect', resolve));
-    steady.write('x');
-    await new Promise((resolve) => steady.once('data', resolve));
-    rssBefore = rssBytes(server.pid);
-  });
-  after(async () => {
-    steady?.destroy();
-    await stopAll();
-    await target?.close();
+  before(() => {
+    rssBefore = rssBytes(pair.server.pid);
   });
 
   const vlessRequest = () =>
     clientBytes({
       presets: [PRESETS[0]],
       password: KEY,
-      target: { host: '127.0.0.1', port: target.port },
+      target: { host: '127.0.0.1', port: pair.echo.port },
       payload: Buffer.from('hello'),
     });
 
-  async function refused(bytes, { reason, how = 'reset', atOnce = true, ...options }) {
-    const logged = server.output.length;
-    const reached = target.received.length;
-    const result = await sendHostile({ port: server.port, bytes, timeoutMs: 5000, ...options });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.match(server.output.slice(logged), reason);
-    assert.ok([how].flat().includes(result.how), `closed by ${result.how}`);
-    if (atOnce) assert.ok(result.ms < AT_ONCE_MS, `closed after ${result.ms} ms`);
-    else assert.ok(result.ms >= HANDSHAKE_TIMEOUT_S * 1000 - 100 && result.ms < 3000, `closed after ${result.ms} ms`);
-    assert.equal(target.received.length, reached, 'nothing reached the target');
-    return result;
-  }
+  const refused = (bytes, options) => assertRefused(pair, bytes, options);
 
   test(`a SETTINGS flood: reset after ${MOST_CONTROL_FRAMES_IN_A_ROW}`, () =>
     refused(Buffer.concat([PREFACE, ...Array.from({ length: 1000 }, () => frame(TYPES.settings, 0, 0))]), {
@@ -185,7 +150,7 @@ describe('relay server over grpc under hostile HTTP/2 (vless)', () => {
   // Every attack above that closes at once, 600 connections of them, 50 at
   // a time: the server's memory must not keep what they cost.
   test('a storm of 600 such connections: each closed, none reaching the target', async () => {
-    const reached = target.received.length;
+    const reached = pair.echo.received.length;
     const kinds = [
       Buffer.concat([PREFACE, ...Array.from({ length: 100 }, () => frame(TYPES.settings, 0, 0))]),
       Buffer.concat([opening(), rstStream(1), frame(TYPES.headers, END_HEADERS, 3, request()), rstStream(3)]),
@@ -196,33 +161,17 @@ describe('relay server over grpc under hostile HTTP/2 (vless)', () => {
     for (let round = 0; round < 12; round++) {
       const results = await Promise.all(
         Array.from({ length: 50 }, (_, i) =>
-          sendHostile({ port: server.port, bytes: kinds[(round + i) % kinds.length], timeoutMs: 5000 }),
+          sendHostile({ port: pair.server.port, bytes: kinds[(round + i) % kinds.length], timeoutMs: 5000 }),
         ),
       );
       for (const { how } of results) assert.ok(['reset', 'end'].includes(how), `closed by ${how}`);
     }
-    assert.equal(target.received.length, reached, 'nothing reached the target');
+    assert.equal(pair.echo.received.length, reached, 'nothing reached the target');
   });
 
   test('afterwards: the server is up, printed no stack, holds its memory, and the steady connection still flows', async () => {
-    assert.equal(server.exitCode, null, 'relay server still running');
-    assert.doesNotMatch(server.output, /\n\s+at |Uncaught|TypeError|RangeError/);
-    const growth = rssBytes(server.pid) - rssBefore;
+    const growth = rssBytes(pair.server.pid) - rssBefore;
     assert.ok(growth < RSS_GROWTH_BYTES, `RSS grew by ${(growth / 1e6).toFixed(1)} MB`);
-    const payload = Buffer.alloc(1024 * 1024, 7);
-    const back = [];
-    let length = 0;
-    await new Promise((resolve, reject) => {
-      steady.on('data', (data) => {
-        back.push(data);
-        length += data.length;
-        if (length >= payload.length) resolve();
-      });
-      steady.on('error', reject);
-      steady.write(payload);
-    });
-    assert.deepEqual(Buffer.concat(back), payload);
-    const fresh = await echoTransfer({ port: client.port, size: 2 * 1024 * 1024 });
-    assert.equal(fresh.returned, fresh.sent);
+    await assertSteadyStillFlows(pair, { payload: Buffer.alloc(1024 * 1024, 7), freshBytes: 2 * 1024 * 1024 });
   });
 });

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { createFrameReader, encodeFrame, MOST_EMPTY_FRAMES_IN_A_ROW, upgradeRequest } from '../lib/presets/ws.js';
 import { MAX_HEAD_BYTES } from '../lib/wire/http-upgrade.js';
-import { clientBytes, sendHostile } from '../benchmark/programs/support/hostile.js';
-import { echoTransfer } from '../benchmark/programs/support/transfer.js';
-import { startEchoServer } from './support/echo-server.js';
-import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
+import { clientBytes } from '../benchmark/programs/support/hostile.js';
+import { assertRefused, assertSteadyStillFlows, startSteadyRelayPair } from './support/steady-relay-pair.js';
 
 // A relay server whose chain ends in ws, met by what breaks RFC 6455 or
 // never finishes: a frame announcing 2^63 bytes, an unmasked client frame,
@@ -18,55 +16,18 @@ import { startRelayClient, startRelayServer, stopAll } from './support/processes
 const ID = 'a3482e88-686a-4a58-8126-99c9df64b7bf';
 const KEY = 'ws-hostile-password';
 const PRESETS = [{ name: 'vless', params: { id: ID } }, { name: 'ws' }];
-const HANDSHAKE_TIMEOUT_S = 1;
-// Closed at once: well inside the handshake timeout.
-const AT_ONCE_MS = 900;
 const UPGRADE = upgradeRequest({ path: '/cipherbench', host: 'localhost', key: 'dGhlIHNhbXBsZSBub25jZQ==' });
 const MASK = Buffer.from('37fa213d', 'hex');
 const hex = (text) => Buffer.from(text.replace(/\s+/g, ''), 'hex');
 const masked = (payload, options = {}) => Buffer.concat(encodeFrame([payload], { masked: true, ...options }));
 
 describe('relay server over ws under hostile input (vless)', () => {
-  let target;
-  let server;
-  let client;
-  let steady;
-  before(async () => {
-    target = await startEchoServer();
-    server = await startRelayServer({
-      key: KEY,
-      presets: PRESETS,
-      extra: ['--handshake-timeout', String(HANDSHAKE_TIMEOUT_S), '--log-level', 'debug'],
-    });
-    client = await startRelayClient({ serverPort: server.port, forwardPort: target.port, key: KEY, presets: PRESETS });
-    steady = net.connect({ port: client.port, host: '127.0.0.1' });
-    await new Promise((resolve) => steady.once('connect', resolve));
-    steady.write('x');
-    await new Promise((resolve) => steady.once('data', resolve));
-  });
-  after(async () => {
-    steady?.destroy();
-    await stopAll();
-    await target?.close();
-  });
+  const pair = startSteadyRelayPair({ key: KEY, presets: PRESETS });
 
   const request = (payload = Buffer.from('hello')) =>
-    clientBytes({ presets: [PRESETS[0]], password: KEY, target: { host: '127.0.0.1', port: target.port }, payload });
+    clientBytes({ presets: [PRESETS[0]], password: KEY, target: { host: '127.0.0.1', port: pair.echo.port }, payload });
 
-  // Sends `bytes`, and checks how and when the server closed, what its log
-  // said and that no connection reached the target.
-  async function refused(bytes, { reason, how = 'reset', atOnce = true, ...options }) {
-    const logged = server.output.length;
-    const reached = target.received.length;
-    const result = await sendHostile({ port: server.port, bytes, timeoutMs: 5000, ...options });
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.match(server.output.slice(logged), reason);
-    assert.ok([how].flat().includes(result.how), `closed by ${result.how}`);
-    if (atOnce) assert.ok(result.ms < AT_ONCE_MS, `closed after ${result.ms} ms`);
-    else assert.ok(result.ms >= HANDSHAKE_TIMEOUT_S * 1000 - 100 && result.ms < 3000, `closed after ${result.ms} ms`);
-    assert.equal(target.received.length, reached, 'nothing reached the target');
-    return result;
-  }
+  const refused = (bytes, options) => assertRefused(pair, bytes, options);
 
   test('a frame announcing 2^63 bytes (and 2^62): reset at once', async () => {
     const { received } = await refused(Buffer.concat([UPGRADE, hex('82 ff 8000000000000000'), MASK]), {
@@ -126,7 +87,7 @@ describe('relay server over ws under hostile input (vless)', () => {
   });
 
   test("an unfinished message's bytes are carried as they come, not held for its end", async () => {
-    const socket = net.connect({ port: server.port, host: '127.0.0.1' });
+    const socket = net.connect({ port: pair.server.port, host: '127.0.0.1' });
     const data = [];
     const reader = createFrameReader({
       masked: false,
@@ -158,22 +119,6 @@ describe('relay server over ws under hostile input (vless)', () => {
   });
 
   test('afterwards: the server is up, printed no stack, and the steady connection still flows', async () => {
-    assert.equal(server.exitCode, null, 'relay server still running');
-    assert.doesNotMatch(server.output, /\n\s+at |Uncaught|TypeError|RangeError/);
-    const payload = Buffer.alloc(1024 * 1024, 7);
-    const back = [];
-    let length = 0;
-    await new Promise((resolve, reject) => {
-      steady.on('data', (data) => {
-        back.push(data);
-        length += data.length;
-        if (length >= payload.length) resolve();
-      });
-      steady.on('error', reject);
-      steady.write(payload);
-    });
-    assert.deepEqual(Buffer.concat(back), payload);
-    const fresh = await echoTransfer({ port: client.port, size: 8 * 1024 * 1024 });
-    assert.equal(fresh.returned, fresh.sent);
+    await assertSteadyStillFlows(pair, { payload: Buffer.alloc(1024 * 1024, 7), freshBytes: 8 * 1024 * 1024 });
   });
 });

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import net from 'node:net';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { prepareChain } from '../../../lib/chain/pipeline.js';
 import { chainIsAuthenticated } from '../../../lib/chain/requirements.js';
 import { isProtocolError } from '../../../lib/wire/protocol-error.js';
-import { startEchoServer } from '../echo-server.js';
 import {
   aeadMethod,
   clientBytes,
@@ -16,8 +14,7 @@ import {
   sendHostile,
 } from '../../../benchmark/programs/support/hostile.js';
 import { pipelinePair } from '../../../benchmark/programs/support/pipeline-pair.js';
-import { startRelayClient, startRelayServer, stopAll } from '../processes.js';
-import { echoTransfer } from '../../../benchmark/programs/support/transfer.js';
+import { assertSteadyStillFlows, startSteadyRelayPair } from '../steady-relay-pair.js';
 import { CATALOGUE } from '../../../lib/presets/index.js';
 
 // A relay server under hostile input, for each chain it is given (from
@@ -30,40 +27,15 @@ const KEY = 'hostile-test-password';
 export function hostileSuite(chains) {
   for (const { label, presets, password = KEY, wrongPassword = 'not-the-key' } of chains) {
     describe(`relay server under hostile input (${label})`, () => {
-      let echo;
-      let server;
-      let client;
-      let steady;
-      const target = () => ({ host: '127.0.0.1', port: echo.port });
-      const hostile = (bytes, options = {}) => sendHostile({ port: server.port, bytes, ...options });
-
-      before(async () => {
-        echo = await startEchoServer();
-        server = await startRelayServer({
-          key: password,
-          presets,
-          extra: ['--log-level', 'debug', '--handshake-timeout', '1'],
-        });
-        client = await startRelayClient({ serverPort: server.port, forwardPort: echo.port, key: password, presets });
-        // One byte there and back completes the steady connection's
-        // handshake now: a chain whose client speaks only with data (base-auth)
-        // would otherwise be cut by the 1 s handshake timeout.
-        steady = net.connect({ port: client.port, host: '127.0.0.1' });
-        await new Promise((resolve) => steady.once('connect', resolve));
-        steady.write('x');
-        await new Promise((resolve) => steady.once('data', resolve));
-      });
-      after(async () => {
-        steady?.destroy();
-        await stopAll();
-        await echo?.close();
-      });
+      const pair = startSteadyRelayPair({ key: password, presets });
+      const target = () => ({ host: '127.0.0.1', port: pair.echo.port });
+      const hostile = (bytes, options = {}) => sendHostile({ port: pair.server.port, bytes, ...options });
 
       const expectRefused = async (bytes, reason, options) => {
-        const before = server.output.length;
+        const before = pair.server.output.length;
         const { ms, how } = await hostile(bytes, options);
         await new Promise((resolve) => setTimeout(resolve, 50));
-        assert.match(server.output.slice(before), reason);
+        assert.match(pair.server.output.slice(before), reason);
         return { ms, how };
       };
 
@@ -112,12 +84,12 @@ export function hostileSuite(chains) {
         assert.ok(ms < 900, `reset after ${ms} ms`);
       });
       test('one byte, then a stall: reset at the handshake timeout', async () => {
-        const before = server.output.length;
+        const before = pair.server.output.length;
         const { ms, how } = await hostile(Buffer.from([1]), { timeoutMs: 4000 });
         assert.ok(ms >= 900 && ms < 3000, `closed after ${ms} ms, handshake timeout is 1 s`);
         assert.equal(how, 'reset');
         assert.match(
-          server.output.slice(before),
+          pair.server.output.slice(before),
           /no target named within 1000 ms|discarding its bytes until the handshake timeout/,
         );
       });
@@ -128,23 +100,7 @@ export function hostileSuite(chains) {
       });
 
       test('afterwards: the process is up, printed no stack, and the steady connection still flows', async () => {
-        assert.equal(server.exitCode, null, 'relay server still running');
-        assert.doesNotMatch(server.output, /\n\s+at |Uncaught|TypeError|RangeError/);
-        const payload = randomBytes(1024 * 1024);
-        const back = [];
-        let length = 0;
-        await new Promise((resolve, reject) => {
-          steady.on('data', (data) => {
-            back.push(data);
-            length += data.length;
-            if (length >= payload.length) resolve();
-          });
-          steady.on('error', reject);
-          steady.write(payload);
-        });
-        assert.deepEqual(Buffer.concat(back), payload);
-        const fresh = await echoTransfer({ port: client.port, size: 8 * 1024 * 1024 });
-        assert.equal(fresh.returned, fresh.sent);
+        await assertSteadyStillFlows(pair, { payload: randomBytes(1024 * 1024), freshBytes: 8 * 1024 * 1024 });
       });
     });
   }

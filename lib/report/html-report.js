@@ -98,8 +98,8 @@ function incomplete(interruption) {
 
 // Above the table, where a reader looks first, the disturbed headline;
 // under it, what ranks and what each mark means.
-function rankingSection({ ranked, rows, context, headline, legend, runNotes }) {
-  const columns = rankingColumns(ranked, { ...context, rows });
+function rankingSection({ ranked, rows, basis, headline, legend, runNotes }) {
+  const columns = rankingColumns(ranked, { ...basis, rows });
   const header = columns.map((column) => `<th${alignClass(column)}>${escape(column.title)}</th>`).join('');
   const tableRows = ranked.map((caseResult, position) => {
     const cells = columns

@@ -30,9 +30,9 @@ export function formatMarkdownReport(given) {
 /** @type {Readonly<Record<string, (view: import('./view-model.js').ViewModel) => string[]>>} */
 const RANKING_SECTIONS = Object.freeze({ bitrate: rankingTable, requests: requestsTable });
 
-function rankingTable({ ranked, rows, context, legend, runNotes }) {
+function rankingTable({ ranked, rows, basis, legend, runNotes }) {
   if (ranked.length === 0) return [];
-  const columns = rankingColumns(ranked, { ...context, rows });
+  const columns = rankingColumns(ranked, { ...basis, rows });
   return [
     row(columns.map((column) => column.title)),
     row(columns.map((column) => (column.align === 'right' ? '---:' : '---'))),

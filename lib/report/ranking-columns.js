@@ -11,15 +11,15 @@ import { formatBitrate, formatBitrateIn, formatFixed } from './units.js';
 // list of notes, or null. Columns for
 // spread, cost, transport, latency, ceiling and direction appear only when
 // some ranked case has them, so a plain run stays narrow. A title may
-// depend on the run: `title(ranked, context)`.
+// depend on the run: `title(ranked, basis)`.
 /**
  * @typedef {object} RankingColumn
- * @property {string | ((ranked: any[], context: any) => string)} title
+ * @property {string | ((ranked: any[], basis: any) => string)} title
  * @property {'left' | 'right'} [align]
  * @property {string} [style]
- * @property {(ranked: any[], context: any) => boolean} [when]
+ * @property {(ranked: any[], basis: any) => boolean} [when]
  * @property {(caseResult: any, rank: number) => string} cell
- * @property {(caseResult: any, rank: number, ranked: any[], context: any) => string | string[] | null} [marker]
+ * @property {(caseResult: any, rank: number, ranked: any[], basis: any) => string | string[] | null} [marker]
  */
 
 /** @type {RankingColumn[]} */
@@ -119,15 +119,15 @@ const COLUMNS = [
   },
 ];
 
-// `context` is { anchor, byCost, noiseFloor, rows }: the --relative-to
+// `basis` is { anchor, byCost, noiseFloor, rows }: the --relative-to
 // case (ranking.js relativeAnchor), or null; whether the ranking is by
 // cost; the run's noise floor, or null; the view model's ranked rows
 // (view-model.js), whose marks the receiver column carries.
-export function rankingColumns(ranked, context) {
-  return COLUMNS.filter((column) => !column.when || column.when(ranked, context)).map((column) => ({
+export function rankingColumns(ranked, basis) {
+  return COLUMNS.filter((column) => !column.when || column.when(ranked, basis)).map((column) => ({
     ...column,
-    title: typeof column.title === 'function' ? column.title(ranked, context) : column.title,
-    marker: column.marker && ((caseResult, rank, all) => column.marker(caseResult, rank, all, context)),
+    title: typeof column.title === 'function' ? column.title(ranked, basis) : column.title,
+    marker: column.marker && ((caseResult, rank, all) => column.marker(caseResult, rank, all, basis)),
   }));
 }
 

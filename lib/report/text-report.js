@@ -178,8 +178,8 @@ function toned({ text, tone }, paint) {
 }
 
 // ' 1: Case 0, Bitrate=[...], median of 3, cv 2.1%, overlaps #2, chain'.
-function rankLine({ caseResult, rank, marks, convergence }, { context }, paint, rankWidth) {
-  const { byCost, anchor } = context;
+function rankLine({ caseResult, rank, marks, convergence }, { basis }, paint, rankWidth) {
+  const { byCost, anchor } = basis;
   const bitrates = [caseResult.sender, caseResult.receiver].map((side) =>
     paint.bold(formatBitrate(side.bits_per_second)),
   );

@@ -46,7 +46,7 @@ import { formatBitrate } from './units.js';
  * @property {CaseResult[]} unranked failed and skipped cases, in run order
  * @property {CaseResult[]} overBound UDP rows that lost more than their bound
  * @property {CaseResult[]} requests the request workload's cases in rank order
- * @property {{ anchor: { index: number, label: string } | null, byCost: boolean, noiseFloor: import('../contracts.js').NoiseFloor | null | undefined }} context what the ranks are read against
+ * @property {{ anchor: { index: number, label: string } | null, byCost: boolean, noiseFloor: import('../contracts.js').NoiseFloor | null | undefined }} basis what the ranks are read against
  * @property {{ caseResult: CaseResult, rank: number, marks: string[], convergence: string }[]} rows each ranked case with its marks
  * @property {number} measured how many cases measured something
  * @property {string} title
@@ -68,7 +68,7 @@ export function reportView(given) {
   const result = upgradeResult(given);
   const { ranked, unranked, overBound } = rankCases(result);
   const requests = rankRequests(result);
-  const context = { anchor: relativeAnchor(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor };
+  const basis = { anchor: relativeAnchor(result), byCost: isCostRanked(result), noiseFloor: result.noiseFloor };
   const measured = ranked.length + overBound.length + requests.length;
   const said = { smoke: smokeNote(result), warmup: warmupNote(result), machine: machineLoadText(result) };
   return {
@@ -78,11 +78,11 @@ export function reportView(given) {
     unranked,
     overBound,
     requests,
-    context,
+    basis,
     rows: ranked.map((caseResult, position) => ({
       caseResult,
       rank: position + 1,
-      marks: rankNotes(ranked, position, context),
+      marks: rankNotes(ranked, position, basis),
       convergence: convergenceNote(caseResult),
     })),
     measured,
@@ -91,8 +91,8 @@ export function reportView(given) {
     headline: disturbedHeadline([...ranked, ...requests]),
     machine: said.machine,
     runNotes: [said.smoke, said.warmup?.text].filter(Boolean).join(' '),
-    legend: rankingLegend(ranked, context),
-    notes: rankingNotes(result, ranked, context, said),
+    legend: rankingLegend(ranked, basis),
+    notes: rankingNotes(result, ranked, basis, said),
     unstable: unstableNote(ranked),
     ending: ending(result),
   };
@@ -160,16 +160,16 @@ const counted = (count, one, many) => `${count} ${count === 1 ? one : many}`;
 // Under the ranking: what the brackets are, which ranks the intervals do
 // not separate, which cases the stopping rule gave up on, how the machine
 // was, and the run's rounds and seed, so the order can be replayed.
-function rankingNotes(result, ranked, context, { smoke, warmup, machine }) {
+function rankingNotes(result, ranked, basis, { smoke, warmup, machine }) {
   return [
     ...note(smoke, 'warn'),
     ...note(warmup?.text, warmup?.warn ? 'warn' : 'plain'),
     ...note(
-      context.byCost &&
+      basis.byCost &&
         `Ranked by the relay pair's CPU seconds per GB at ${formatBitrate(result.options.rate)} offered, lowest first; runs that fell short of 97% of it (saturated) are left out of the cost.`,
     ),
-    ...intervalNotes(ranked, context.byCost),
-    ...anchorNotes(result, ranked, context.anchor),
+    ...intervalNotes(ranked, basis.byCost),
+    ...anchorNotes(result, ranked, basis.anchor),
     ...convergenceNotes(result, ranked),
     ...noiseFloorNotes(ranked, result.noiseFloor),
     ...ceilingNotes(ranked, result.noiseFloor),

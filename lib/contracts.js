@@ -299,7 +299,7 @@
  * What plan() is given: the server listens on serverBind (default
  * serverHost) and the client reaches it at serverHost: 127.0.0.1, the
  * server's side of a --link, or a --remote host.
- * @typedef {object} PlanContext
+ * @typedef {object} PeerPlacement
  * @property {{ client: number, server: number, target: number }} ports
  * @property {string} key
  * @property {Record<string, string>} found what locate() found
@@ -322,7 +322,7 @@
  * @property {(reference: Reference) => string} [label] the row's name in every report
  * @property {string | ((reference: Reference) => string)} [hint] how to install it, for a case it must skip
  * @property {(reference: Reference, options: { env?: NodeJS.ProcessEnv, cwd?: string }) => Promise<{ found: Record<string, string>, missing?: undefined } | { missing: string, found?: undefined }>} locate whether it is installed, and where
- * @property {(reference: Reference, context: PlanContext) => PeerPlan | Promise<PeerPlan>} plan
+ * @property {(reference: Reference, placement: PeerPlacement) => PeerPlan | Promise<PeerPlan>} plan
  * @property {false} [remote] false when its server cannot be started on a --remote host
  * @property {(reference: Reference) => boolean} [carriesUdp] true when the row relays UDP too; absent: TCP only
  * @property {(reference: Reference) => string | undefined} [withoutUdp] why a row carriesUdp refuses has no UDP form

@@ -4,7 +4,8 @@
 // `label` names the chain in test titles; `presets` is the chain as the CLI
 // takes it; `password`, when given, is the key the chain must be run with
 // (Shadowsocks 2022 takes a base64 PSK of its method's length, never a
-// password: newChainPassword(presets) in lib/chain/requirements.js makes one), and
+// password: newChainPassword(catalogue, presets) in lib/chain/requirements.js makes
+// one), and
 // `wrongPassword` a key of the same format that is not it, for "wrong key".
 const VMESS_ID = 'b831381d-6324-4d53-ad4f-8cda48b30811';
 const base = { name: 'ss-base' };

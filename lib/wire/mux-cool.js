@@ -1,6 +1,6 @@
-import { decodeAddressHeader, encodeAddressHeader } from './address-header.js';
 import { createFieldStream } from './field-stream.js';
 import { protocolError } from './protocol-error.js';
+import { decodeV2rayAddress, encodeV2rayAddress, v2rayAddressLength } from './v2ray-address.js';
 
 // Mux.Cool, the multiplexing of V2Ray 4.x and Xray (V2Ray's "Mux.Cool
 // protocol" document, Xray's common/mux): many streams, each a session
@@ -30,17 +30,9 @@ export const NETWORK_UDP = 2;
 // own fields take at most 264.
 export const MOST_METADATA_BYTES = 512;
 
-const ADDRESS_IPV4 = 1;
-const ADDRESS_DOMAIN = 2;
-const ADDRESS_IPV6 = 3;
-
-// The address as the Shadowsocks header's fields (address-header.js),
-// renumbered: Mux.Cool puts the port first and numbers a domain 2.
-const TO_MUX_TYPE = { 1: ADDRESS_IPV4, 3: ADDRESS_DOMAIN, 4: ADDRESS_IPV6 };
-function portThenAddress(target) {
-  const ss = encodeAddressHeader(target);
-  return Buffer.concat([ss.subarray(ss.length - 2), Buffer.from([TO_MUX_TYPE[ss[0]]]), ss.subarray(1, ss.length - 2)]);
-}
+// The address of a New frame or an XUDP Keep frame is V2Ray's
+// (v2ray-address.js): port first, then type and address.
+const ADDRESS_NAMES = { 1: 'IPv4 address', 2: 'domain name', 3: 'IPv6 address' };
 
 // One frame as buffers to write in order: its metadata, then, when `data`
 // is given (even empty), the Data option, its length and the bytes.
@@ -58,9 +50,9 @@ export function encodeFrame({
   const option = (data ? OPTION_DATA : 0) | (error ? OPTION_ERROR : 0);
   let fields = Buffer.from([0, 0, id >>> 8, id & 0xff, status, option]);
   if (status === STATUS.new) {
-    fields = Buffer.concat([fields, Buffer.from([network]), portThenAddress(target)]);
+    fields = Buffer.concat([fields, Buffer.from([network]), encodeV2rayAddress(target)]);
   } else if (status === STATUS.keep && address) {
-    fields = Buffer.concat([fields, Buffer.from([NETWORK_UDP]), portThenAddress(address)]);
+    fields = Buffer.concat([fields, Buffer.from([NETWORK_UDP]), encodeV2rayAddress(address)]);
   }
   fields.writeUInt16BE(fields.length - 2, 0);
   if (!data) return [fields];
@@ -97,24 +89,10 @@ function decodeMetadata(meta) {
 
 // The port and address at byte 5 of the metadata.
 function decodePortThenAddress(meta, what) {
-  const port = meta.readUInt16BE(5);
-  const type = meta[7];
-  let host;
-  if (type === ADDRESS_IPV4) {
-    if (meta.length < 12) throw protocolError(`mux: ${what} cut inside its IPv4 address`);
-    host = `${meta[8]}.${meta[9]}.${meta[10]}.${meta[11]}`;
-  } else if (type === ADDRESS_IPV6) {
-    if (meta.length < 24) throw protocolError(`mux: ${what} cut inside its IPv6 address`);
-    ({ host } = decodeAddressHeader(Buffer.concat([Buffer.from([4]), meta.subarray(8, 24), Buffer.alloc(2)])));
-  } else if (type === ADDRESS_DOMAIN) {
-    const length = meta[8] ?? 0;
-    if (length === 0) throw protocolError(`mux: ${what} with an empty domain name`);
-    if (meta.length < 9 + length) throw protocolError(`mux: ${what} cut inside its domain name`);
-    host = meta.subarray(9, 9 + length).toString('utf8');
-  } else {
-    throw protocolError(`mux: unknown address type ${type}`);
-  }
-  return { host, port };
+  const length = v2rayAddressLength(meta, 5, `${what} of the mux`);
+  if (length === 0 || meta.length < 5 + length)
+    throw protocolError(`mux: ${what} cut inside its ${ADDRESS_NAMES[meta[7]]}`);
+  return decodeV2rayAddress(meta.subarray(5, 5 + length));
 }
 
 // Reads frames from a stream of bytes: onFrame(frame) for each frame's

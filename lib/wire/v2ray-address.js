@@ -1,7 +1,8 @@
 import { decodeAddressHeader, encodeAddressHeader } from './address-header.js';
 import { protocolError } from './protocol-error.js';
 
-// The target as V2Ray's requests write it (VLESS's and VMess's):
+// The target as V2Ray's protocols write it (VLESS's and VMess's requests,
+// Mux.Cool's New and XUDP Keep frames):
 //   port (2, big-endian) | address type (1 IPv4, 2 domain, 3 IPv6) | address
 // with a domain's length byte first: the Shadowsocks address header's
 // fields (address-header.js), port first and the types renumbered.

@@ -6,6 +6,7 @@ import { randomIntFromByte, randomView } from '../crypto/random-pool.js';
 import { LENGTH_RECORD, openSealed, pushSealed } from '../wire/aead-chunks.js';
 import { createByteQueue } from '../wire/byte-queue.js';
 import { protocolError } from '../wire/protocol-error.js';
+import { symmetricCipherStages } from './cipher-stages.js';
 
 // blinksocks' aead-random-cipher: SIP004's chunks with random padding before
 // each one, so chunk boundaries do not sit at fixed offsets:
@@ -77,13 +78,13 @@ export default {
       return state.sealedNonce[NONCE_LENGTH] * factor;
     };
 
-    const encoder = (connection) => {
+    const encoder = (salts) => {
       let state = null;
       const length = Buffer.alloc(2);
       return (data, push) => {
         if (!state) {
           const salt = randomView(method.saltLength);
-          connection.salts.add(salt);
+          salts.add(salt);
           state = keys(salt);
           push(salt);
         }
@@ -103,7 +104,7 @@ export default {
       };
     };
 
-    const decoder = (connection) => {
+    const decoder = (salts) => {
       const queue = createByteQueue();
       const length = Buffer.alloc(2);
       let state = null;
@@ -151,7 +152,7 @@ export default {
             // salt never reaches the filter, so it cannot keep the
             // genuine connection out, nor flush the filter.
             if (salt) {
-              if (!connection.salts.add(salt)) throw protocolError('repeated salt: a replayed or reflected connection');
+              if (!salts.add(salt)) throw protocolError('repeated salt: a replayed or reflected connection');
               salt = null;
             }
             step = 'payload';
@@ -175,16 +176,6 @@ export default {
       return decode;
     };
 
-    return (connection) => {
-      const encode = encoder(connection);
-      const decode = decoder(connection);
-      return {
-        clientEncode: encode,
-        serverEncode: encode,
-        clientDecode: decode,
-        serverDecode: decode,
-        decodeEnded: decode.ended,
-      };
-    };
+    return ({ salts }) => symmetricCipherStages(encoder(salts), decoder(salts));
   },
 };

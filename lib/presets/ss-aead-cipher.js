@@ -6,6 +6,7 @@ import { randomView } from '../crypto/random-pool.js';
 import { createChunkOpener, createChunkSealer } from '../wire/aead-chunks.js';
 import { createByteQueue } from '../wire/byte-queue.js';
 import { protocolError } from '../wire/protocol-error.js';
+import { symmetricCipherStages } from './cipher-stages.js';
 import { aeadPacket } from './udp/aead-packet.js';
 
 // SIP004: [salt] then chunks of [sealed 2-byte length][sealed payload]
@@ -97,16 +98,6 @@ export default {
       return decode;
     };
 
-    return (connection) => {
-      const encode = encoder(connection.salts);
-      const decode = decoder(connection.salts);
-      return {
-        clientEncode: encode,
-        serverEncode: encode,
-        clientDecode: decode,
-        serverDecode: decode,
-        decodeEnded: decode.ended,
-      };
-    };
+    return ({ salts }) => symmetricCipherStages(encoder(salts), decoder(salts));
   },
 };

@@ -270,7 +270,7 @@ test(
     // twice or half of it when one round is slowed by a loaded machine.
     const perRound = (run) =>
       run.requests.requestsPerSecond /
-      direct.runs.find((other) => other.repeat === run.repeat).requests.requestsPerSecond;
+      direct.runs.find((other) => other.round === run.round).requests.requestsPerSecond;
     const ratios = pair.runs.map(perRound).sort((a, b) => a - b);
     assert.equal(ratios.length, 3);
     assert.ok(pair.relative.low > 0);

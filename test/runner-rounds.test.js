@@ -58,11 +58,11 @@ test(
       roundOrder(caseSlots([{ index: 0 }, { index: 1 }], ['forward']), random).map((slot) => `${round}:${slot}`),
     );
     assert.deepEqual(
-      events.filter((e) => e.type === 'case-started').map((e) => `${e.repeat}:${e.case.index}`),
+      events.filter((e) => e.type === 'case-started').map((e) => `${e.round}:${e.case.index}`),
       expected,
     );
     // With the rule no round is known to be the last while it runs.
-    assert.ok(events.filter((e) => e.type === 'case-finished').every((e) => e.last === false && e.repeats === null));
+    assert.ok(events.filter((e) => e.type === 'case-finished').every((e) => e.last === false && e.rounds === null));
     assert.deepEqual(
       events.filter((e) => e.type === 'round-finished').map((e) => e.round),
       [0, 1, 2],
@@ -78,8 +78,7 @@ test(
     // The ratio is the median of the per-round ratios, not a ratio of medians.
     const ratios = plain.runs.map(
       (run) =>
-        run.receiver.bits_per_second /
-        direct.runs.find((other) => other.repeat === run.repeat).receiver.bits_per_second,
+        run.receiver.bits_per_second / direct.runs.find((other) => other.round === run.round).receiver.bits_per_second,
     );
     assert.equal(plain.relative.rounds, 3);
     assert.equal(plain.relative.ratio, [...ratios].sort((a, b) => a - b)[1]);

@@ -1,15 +1,13 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { before, describe, test } from 'node:test';
-import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
+import { describe, test } from 'node:test';
 import { singBoxClientConfig, singBoxServerConfig } from '../lib/peers/sing-box.js';
 import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
 import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
-import { startGoPeer } from './support/go-peers.js';
-import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
+import { echoTargetAndCertificate, startGoPeer } from './support/go-peers.js';
+import { assertCarriedEachWay, startReferencePaths } from './support/interop.js';
 import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { startProcess, startRelayServer, stopAll } from './support/processes.js';
 import { freePorts } from './support/ports.js';
@@ -83,13 +81,7 @@ const PEERS = {
 };
 
 describe('grpc and h2 wire compatibility with Xray, sing-box and V2Ray 4.34', () => {
-  const made = {};
-  before(() => {
-    made.folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-grpc-h2-test-'));
-    const { cert, key } = writeCertificateFiles(made.folder);
-    made.tls = { cert, key, ca: cert };
-  });
-  const echo = sharedEchoTarget({ cleanup: () => rmSync(made.folder, { recursive: true, force: true }) });
+  const { made, echo } = echoTargetAndCertificate('grpc-h2');
 
   for (const { program, protocol, transport, tls, multiMode: multi } of PAIRINGS) {
     test(
@@ -115,15 +107,7 @@ describe('grpc and h2 wire compatibility with Xray, sing-box and V2Ray 4.34', ()
           startTheirClient: ({ port, serverPort, forwardPort }) =>
             start(made.folder, 'client', client({ ...user, port, serverPort, forwardPort }), port),
         });
-        await assertCarried(
-          echo,
-          {
-            [`ours -> ${program}`]: paths.ourClient,
-            [`${program} -> ours`]: paths.theirClient,
-            'ours -> ours': paths.pairClient,
-          },
-          { size: SIZE, oneAtATime: true },
-        );
+        await assertCarriedEachWay(echo, program, paths, { size: SIZE });
       },
     );
   }
@@ -135,13 +119,7 @@ describe('grpc and h2 wire compatibility with Xray, sing-box and V2Ray 4.34', ()
 // not wait behind it (iperf3's control connection stays open for its whole
 // test): grpc-go (Xray) and Go's http2.Transport (V2Ray) each.
 describe("a peer's second tunnel while its first is open", () => {
-  const made = {};
-  before(() => {
-    made.folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-grpc-h2-pool-'));
-    const { cert, key } = writeCertificateFiles(made.folder);
-    made.tls = { cert, key, ca: cert };
-  });
-  const echo = sharedEchoTarget({ cleanup: () => rmSync(made.folder, { recursive: true, force: true }) });
+  const { made, echo } = echoTargetAndCertificate('grpc-h2-pool');
 
   for (const { program, protocol, transport, tls } of [
     { program: 'xray', protocol: 'vless', transport: 'grpc' },

@@ -6,13 +6,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { clientBytes } from '../benchmark/programs/support/hostile.js';
-import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
 import { singBoxClientConfig, singBoxServerConfig } from '../lib/peers/sing-box.js';
 import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
 import { upgradeRequest as httpupgradeRequest } from '../lib/presets/httpupgrade.js';
 import { encodeFrame, upgradeRequest as wsUpgradeRequest } from '../lib/presets/ws.js';
-import { startGoPeer } from './support/go-peers.js';
-import { assertCarried, sharedEchoTarget, startReferencePaths } from './support/interop.js';
+import { echoTargetAndCertificate, startGoPeer } from './support/go-peers.js';
+import { assertCarriedEachWay, sharedEchoTarget, startReferencePaths } from './support/interop.js';
 import { freePorts } from './support/ports.js';
 import { stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
@@ -58,13 +57,7 @@ const CONFIGS = {
 };
 
 describe('ws and httpupgrade wire compatibility with Xray and sing-box', () => {
-  const made = {};
-  before(() => {
-    made.folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-transports-test-'));
-    const { cert, key } = writeCertificateFiles(made.folder);
-    made.tls = { cert, key, ca: cert };
-  });
-  const echo = sharedEchoTarget({ cleanup: () => rmSync(made.folder, { recursive: true, force: true }) });
+  const { made, echo } = echoTargetAndCertificate('transports');
 
   for (const { program, protocol, transport, tls } of PAIRINGS) {
     const label = `${protocol} over ${transport}${tls ? ' + tls' : ''}: ours <-> ${program}`;
@@ -81,15 +74,7 @@ describe('ws and httpupgrade wire compatibility with Xray and sing-box', () => {
         startTheirClient: ({ port, serverPort, forwardPort }) =>
           startGoPeer(program, made.folder, 'client', client({ ...user, port, serverPort, forwardPort }), port),
       });
-      await assertCarried(
-        echo,
-        {
-          [`ours -> ${program}`]: paths.ourClient,
-          [`${program} -> ours`]: paths.theirClient,
-          'ours -> ours': paths.pairClient,
-        },
-        { size: SIZE, oneAtATime: true },
-      );
+      await assertCarriedEachWay(echo, program, paths, { size: SIZE });
     });
   }
 });

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { before, describe, test } from 'node:test';
 import { AEAD_2022_METHODS, newPsk } from '../../lib/crypto/aead-2022-methods.js';
 import { writeCertificateFiles } from '../../lib/peers/certificate-files.js';
-import { assertCarried, sharedEchoTarget, startReferencePaths } from './interop.js';
+import { assertCarriedEachWay, sharedEchoTarget, startReferencePaths } from './interop.js';
 import { freePorts } from './ports.js';
 import { explainWith, startProcess, startRelayClient, startRelayServer, stopAll } from './processes.js';
 import { requirePrograms } from './programs.js';
@@ -76,16 +76,24 @@ export function startGoPeer(program, folder, name, config, port) {
   return startProcess(program, ['run', '-c', file], { ready: /started/, listening: port });
 }
 
-// A folder with a certificate made for the describe that calls it, removed
-// after its tests: { folder, tls: { cert, key, ca } } once its before ran.
-function certificateFolder(program) {
+// A folder with a certificate made for the describe that calls it:
+// { folder, tls: { cert, key, ca } } once its before ran.
+function certificateFolder(name) {
   const made = {};
   before(() => {
-    made.folder = mkdtempSync(path.join(tmpdir(), `cipherbench-${program}-test-`));
+    made.folder = mkdtempSync(path.join(tmpdir(), `cipherbench-${name}-test-`));
     const { cert, key } = writeCertificateFiles(made.folder);
     made.tls = { cert, key, ca: cert };
   });
   return made;
+}
+
+// The describe's echo target and a certificate folder (certificateFolder),
+// the folder removed after its tests: { made, echo }, read inside tests.
+export function echoTargetAndCertificate(name) {
+  const made = certificateFolder(name);
+  const echo = sharedEchoTarget({ cleanup: () => rmSync(made.folder, { recursive: true, force: true }) });
+  return { made, echo };
 }
 
 // Every pairing both ways over TCP, through to an echo target:
@@ -97,8 +105,7 @@ function certificateFolder(program) {
 // path's echoTransfer options where a defect of the peer needs one.
 export function describeTcpPairings(program, { serverConfig, clientConfig, transfer = () => ({}) }) {
   describe(`TCP wire compatibility with ${program}`, () => {
-    const made = certificateFolder(program);
-    const echo = sharedEchoTarget({ cleanup: () => rmSync(made.folder, { recursive: true, force: true }) });
+    const { made, echo } = echoTargetAndCertificate(program);
     for (const pairing of goPeerPairings()) {
       test(`${pairing.label}: ours <-> ${program}`, { timeout: 120_000 }, async (t) => {
         if (!requirePrograms(t, program)) return;
@@ -113,15 +120,7 @@ export function describeTcpPairings(program, { serverConfig, clientConfig, trans
           startTheirClient: ({ port, serverPort, forwardPort }) =>
             startGoPeer(program, made.folder, 'client', clientConfig({ ...user, port, serverPort, forwardPort }), port),
         });
-        await assertCarried(
-          echo,
-          {
-            [`ours -> ${program}`]: paths.ourClient,
-            [`${program} -> ours`]: paths.theirClient,
-            'ours -> ours': paths.pairClient,
-          },
-          { size: SIZE, oneAtATime: true, transfer: (at) => transfer(pairing, at) },
-        );
+        await assertCarriedEachWay(echo, program, paths, { size: SIZE, transfer: (at) => transfer(pairing, at) });
       });
     }
   });

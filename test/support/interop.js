@@ -100,3 +100,17 @@ export async function assertCarried(
   );
   return results;
 }
+
+// The three paths of startReferencePaths to a reference `program`, one at a
+// time (its processes and ours on both paths would crowd 2 cores), each
+// named by the way it goes; `options` as assertCarried's.
+export const assertCarriedEachWay = (echo, program, paths, options) =>
+  assertCarried(
+    echo,
+    {
+      [`ours -> ${program}`]: paths.ourClient,
+      [`${program} -> ours`]: paths.theirClient,
+      'ours -> ours': paths.pairClient,
+    },
+    { oneAtATime: true, ...options },
+  );

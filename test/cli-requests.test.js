@@ -279,10 +279,10 @@ test(
       ratios[1],
       `the ratio is the median of the rounds' ratios of requests per second: ${ratios}`,
     );
-    assert.match(result.stderr, /req\/s +p50 .* CPU ms\/1k req +load gen ms\/1k +x ref/);
+    assert.match(result.stderr, /req\/s +p50 .* CPU ms\/1k req +load gen ms\/1k +x anchor/);
     // A run that other tests' processes disturbed says so after its interval.
-    assert.match(result.stderr, / \d+ \[\d+-\d+ at 75%\](, disturbed[^ ]*)? .* reference\n/);
+    assert.match(result.stderr, / \d+ \[\d+-\d+ at 75%\](, disturbed[^ ]*)? .* anchor\n/);
     assert.match(result.stderr, /ss-base \+ ss-aead-cipher\(aes-128-gcm\) .* \d+\.\d\d x \[\d+\.\d\d-\d+\.\d\d\]\n/);
-    assert.match(readFileSync(path.join(cwd, 'r.md'), 'utf8'), /\| CPU ms\/1k req \| load gen ms\/1k \| x ref \|/);
+    assert.match(readFileSync(path.join(cwd, 'r.md'), 'utf8'), /\| CPU ms\/1k req \| load gen ms\/1k \| x anchor \|/);
   },
 );

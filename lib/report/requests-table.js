@@ -49,7 +49,7 @@ const OPENED_COLUMN = Object.freeze({
   },
 });
 const RELATIVE_COLUMN = Object.freeze({
-  title: 'x ref',
+  title: 'x anchor',
   align: 'right',
   cell: (caseResult) => relativeCell(caseResult),
 });

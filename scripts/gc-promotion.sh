@@ -43,13 +43,13 @@ for _ in $(seq 100); do
   sleep 0.1
 done
 wrk -t1 -c${CONCURRENCY:-8} -d2s -H 'Connection: close' http://127.0.0.1:$CLIENT/ >/dev/null 2>&1
-warm=$(grep -c 'gc=s ' "$LOG")
+warm=$(grep -cE 'gc=(s|mms) ' "$LOG")
 requests=$(wrk -t1 -c${CONCURRENCY:-8} -d${SECONDS_MEASURED}s -H 'Connection: close' http://127.0.0.1:$CLIENT/ 2>&1 | awk '/requests in/ {print $1}')
 sleep 0.3
 awk -v skip="$warm" -v requests="${requests:-0}" -v kind="$KIND" -v node="$("$NODE" -v)" '
-  /gc=s / { n++; if (n <= skip) next; scavenges++
+  /gc=(s|mms) / { n++; if (n <= skip) next; scavenges++
             for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "promoted") promoted += kv[2]; if (kv[1] == "nodes_promoted") nodes += kv[2] } }
-  /gc=m/ { compacts++ }
+  /gc=mc / { compacts++ }
   END { if (requests == 0) { print "no requests completed"; exit 1 }
         printf "%s %s: %d connections, %d scavenges, %d mark-compacts, %.0f bytes and %.2f global handles promoted a connection\n",
           node, kind, requests, scavenges, compacts, promoted / requests, nodes / requests }' "$LOG"

@@ -2,7 +2,8 @@
 # Promoted bytes per connection in a relay server under wrk with a new
 # connection per request (issue 54; docs/notes/gc-promotion.md): V8's
 # --trace-gc-nvp on the server relay, `promoted` summed over the
-# scavenges after 2 s of warm-up, divided by the requests wrk completed;
+# scavenges (young mark-sweeps under --minor-ms) after 2 s of warm-up,
+# divided by the requests wrk completed;
 # `nodes_promoted` likewise (global handles, node:crypto's objects among
 # them). CONCURRENCY (8) is wrk's -c: with 1, one connection at a time,
 # what is promoted beyond the bare relay's is kept by something between

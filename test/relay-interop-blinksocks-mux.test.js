@@ -4,7 +4,6 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import { writeCertificateFiles } from '../lib/peers/certificate-files.js';
 import { BLINKSOCKS_MUX_TARGET, encodeFrame, STATUS } from '../lib/wire/blinksocks-mux-frames.js';
@@ -16,6 +15,7 @@ import {
   startBlinksocksServer,
 } from './support/blinksocks-peer.js';
 import { countingForwarder } from './support/counting-forwarder.js';
+import { assertCarriedAtOnce } from './support/mux-transfers.js';
 import { startEchoServer } from './support/echo-server.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { CATALOGUE } from '../lib/presets/index.js';
@@ -44,27 +44,15 @@ const GCM = { name: 'ss-aead-cipher', params: { method: 'aes-256-gcm' } };
 const THEIRS = [{ name: 'ss-base' }, GCM];
 const OURS = [{ name: 'blinksocks-mux', params: { concurrency: CONCURRENCY } }, GCM];
 
-// `beforeFarEnd` runs once every byte is back, before the echo target's
-// connections are awaited closed.
-async function assertCarriedAtOnce(echo, port, label, beforeFarEnd = async () => {}) {
-  const before = echo.received.length;
-  const results = await Promise.all(
-    Array.from({ length: CONNECTIONS }, () =>
-      echoTransfer({ port, size: SIZE, firstPiece: FIRST_PIECE, timeoutMs: 20_000 }),
-    ),
-  );
-  for (const { sent, returned, bytesBack } of results) {
-    assert.equal(bytesBack, SIZE, `${label}: bytes back`);
-    assert.equal(returned, sent, `${label}: data came back changed`);
-  }
-  await beforeFarEnd(echo.received.slice(before));
-  const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
-  assert.deepEqual(
-    farEnd.map((record) => record.sha256).sort(),
-    results.map((result) => result.sent).sort(),
-    `${label}: the bytes at the echo target are the bytes sent`,
-  );
-}
+// CONNECTIONS transfers at once through `port`, each of SIZE, its first
+// piece alone; `beforeFarEnd` as assertCarriedAtOnce's.
+const carriedAtOnce = (echo, port, label, beforeFarEnd) =>
+  assertCarriedAtOnce(echo, port, label, {
+    connections: CONNECTIONS,
+    size: SIZE,
+    transfer: { firstPiece: FIRST_PIECE, timeoutMs: 20_000 },
+    beforeFarEnd,
+  });
 
 describe("blinksocks 3.3.0's mux wire compatibility", () => {
   let echo;
@@ -105,7 +93,7 @@ describe("blinksocks 3.3.0's mux wire compatibility", () => {
         key: KEY,
         presets: ourChain(transport, 'client'),
       });
-      await assertCarriedAtOnce(echo, client.port, `ours -> blinksocks over ${transport}`);
+      await carriedAtOnce(echo, client.port, `ours -> blinksocks over ${transport}`);
       assert.ok(forwarder.accepted >= 1, 'a tunnel connection');
       assert.ok(
         forwarder.accepted <= Math.ceil(CONNECTIONS / CONCURRENCY) + 1,
@@ -144,7 +132,7 @@ describe("blinksocks 3.3.0's mux wire compatibility", () => {
         client.child.kill('SIGTERM');
         await client.child.exited;
       };
-      await assertCarriedAtOnce(echo, client.port, `blinksocks -> ours over ${transport}`, stopClient);
+      await carriedAtOnce(echo, client.port, `blinksocks -> ours over ${transport}`, stopClient);
       assert.ok(forwarder.accepted >= 1, 'a tunnel connection');
       assert.ok(
         forwarder.accepted <= THEIR_TUNNELS,

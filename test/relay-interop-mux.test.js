@@ -4,7 +4,6 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, test } from 'node:test';
-import { echoTransfer } from '../benchmark/programs/support/transfer.js';
 import { prepareChain } from '../lib/chain/pipeline.js';
 import { v2rayClientConfig, v2rayServerConfig } from '../lib/peers/v2ray.js';
 import { xrayClientConfig, xrayServerConfig } from '../lib/peers/xray.js';
@@ -12,6 +11,7 @@ import { encodeFrame, MUX_COOL_TARGET, STATUS } from '../lib/wire/mux-cool.js';
 import { countingForwarder } from './support/counting-forwarder.js';
 import { startEchoServer } from './support/echo-server.js';
 import { MUX_COOL_PAIRINGS, startMuxCoolPeer } from './support/mux-cool-peers.js';
+import { assertCarriedAtOnce } from './support/mux-transfers.js';
 import { freePorts } from './support/ports.js';
 import { startRelayClient, startRelayServer, stopAll } from './support/processes.js';
 import { requirePrograms } from './support/programs.js';
@@ -34,24 +34,9 @@ const configs = {
   v2ray: { server: v2rayServerConfig, client: (user) => v2rayClientConfig({ ...user, mux: CONCURRENCY }) },
 };
 
-// CONNECTIONS transfers at once through `port`; every one must come back
-// whole, and the echo target must have received each one's bytes.
-async function assertCarriedAtOnce(echo, port, label) {
-  const before = echo.received.length;
-  const results = await Promise.all(
-    Array.from({ length: CONNECTIONS }, () => echoTransfer({ port, size: SIZE, timeoutMs: 15_000 })),
-  );
-  for (const { sent, returned, bytesBack } of results) {
-    assert.equal(bytesBack, SIZE, `${label}: bytes back`);
-    assert.equal(returned, sent, `${label}: data came back changed`);
-  }
-  const farEnd = await Promise.all(echo.received.slice(before).map((record) => record.closed));
-  assert.deepEqual(
-    farEnd.map((record) => record.sha256).sort(),
-    results.map((result) => result.sent).sort(),
-    `${label}: the bytes at the echo target are the bytes sent`,
-  );
-}
+// CONNECTIONS transfers at once through `port`, each of SIZE.
+const carriedAtOnce = (echo, port, label) =>
+  assertCarriedAtOnce(echo, port, label, { connections: CONNECTIONS, size: SIZE, transfer: { timeoutMs: 15_000 } });
 
 describe('Mux.Cool wire compatibility', () => {
   const folder = mkdtempSync(path.join(tmpdir(), 'cipherbench-mux-interop-'));
@@ -95,8 +80,8 @@ describe('Mux.Cool wire compatibility', () => {
         ),
       ]);
 
-      await assertCarriedAtOnce(echo, ourClient.port, `ours -> ${program}`);
-      await assertCarriedAtOnce(echo, theirClientPort, `${program} -> ours`);
+      await carriedAtOnce(echo, ourClient.port, `ours -> ${program}`);
+      await carriedAtOnce(echo, theirClientPort, `${program} -> ours`);
       for (const [way, forwarder] of [
         [`ours -> ${program}`, toTheirs],
         [`${program} -> ours`, toOurs],

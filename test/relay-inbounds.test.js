@@ -10,7 +10,7 @@ import { createLog } from '../lib/relay/log.js';
 import { startRelayServer } from '../lib/relay/server.js';
 import { freePort } from './support/ports.js';
 import { requirePrograms } from './support/programs.js';
-import { startProcess, startSsServer, stopAll } from './support/processes.js';
+import { startProcess, startSsLocal, startSsServer, stopAll } from './support/processes.js';
 import { sha256 } from '../benchmark/programs/support/transfer.js';
 import { CATALOGUE } from '../lib/presets/index.js';
 
@@ -132,24 +132,7 @@ describe('curl through the references fetches the same 1 MiB', () => {
     if (!requirePrograms(t, 'curl', 'ss-server', 'ss-local')) return;
     const [serverPort, localPort] = [await freePort(), await freePort()];
     await startSsServer({ port: serverPort, key: KEY, method: 'aes-128-gcm' });
-    await startProcess(
-      'ss-local',
-      [
-        '-s',
-        '127.0.0.1',
-        '-p',
-        String(serverPort),
-        '-b',
-        '127.0.0.1',
-        '-l',
-        String(localPort),
-        '-k',
-        KEY,
-        '-m',
-        'aes-128-gcm',
-      ],
-      { ready: /listening at/, listening: localPort },
-    );
+    await startSsLocal({ port: localPort, serverPort, key: KEY, method: 'aes-128-gcm' });
     assert.equal(sha256(await curl(['--socks5-hostname', `127.0.0.1:${localPort}`, url()])), sha256(BODY));
   });
 
@@ -171,24 +154,7 @@ describe('curl through the references fetches the same 1 MiB', () => {
     } finally {
       await ours.close();
     }
-    await startProcess(
-      'ss-local',
-      [
-        '-s',
-        '127.0.0.1',
-        '-p',
-        String(relayServer.address.port),
-        '-b',
-        '127.0.0.1',
-        '-l',
-        String(localPort),
-        '-k',
-        KEY,
-        '-m',
-        'aes-128-gcm',
-      ],
-      { ready: /listening at/, listening: localPort },
-    );
+    await startSsLocal({ port: localPort, serverPort: relayServer.address.port, key: KEY, method: 'aes-128-gcm' });
     assert.equal(sha256(await curl(['--socks5-hostname', `127.0.0.1:${localPort}`, url()])), sha256(BODY));
   });
 

@@ -140,12 +140,13 @@ export function startRelayClient({ port = 0, serverPort, forwardPort, key, prese
   ).then(withPort);
 }
 
-// shadowsocks-libev on loopback: ss-server on `port`, ss-tunnel from
-// `port` through the server at `serverPort` to `forwardPort`
-// (support/simple-obfs.js adds its plugin to the same arguments).
+// shadowsocks-libev on loopback: ss-server on `port`; ss-local (SOCKS5)
+// and ss-tunnel from `port` through the server at `serverPort`, ss-tunnel
+// to `forwardPort` (support/simple-obfs.js adds its plugin to the same
+// arguments).
 export const ssServerArgs = ({ port, key, method }) => ['-s', '127.0.0.1', '-p', String(port), '-k', key, '-m', method];
 
-export const ssTunnelArgs = ({ port, serverPort, forwardPort, key, method }) => [
+const ssLocalArgs = ({ port, serverPort, key, method }) => [
   '-s',
   '127.0.0.1',
   '-p',
@@ -154,16 +155,19 @@ export const ssTunnelArgs = ({ port, serverPort, forwardPort, key, method }) => 
   '127.0.0.1',
   '-l',
   String(port),
-  '-L',
-  `127.0.0.1:${forwardPort}`,
   '-k',
   key,
   '-m',
   method,
 ];
 
+export const ssTunnelArgs = (options) => [...ssLocalArgs(options), '-L', `127.0.0.1:${options.forwardPort}`];
+
 export const startSsServer = (options) =>
   startProcess('ss-server', ssServerArgs(options), { ready: /listening at/, listening: options.port });
 
 export const startSsTunnel = (options) =>
   startProcess('ss-tunnel', ssTunnelArgs(options), { ready: /listening at/, listening: options.port });
+
+export const startSsLocal = (options) =>
+  startProcess('ss-local', ssLocalArgs(options), { ready: /listening at/, listening: options.port });

@@ -121,7 +121,7 @@
  * @property {{ overhead: number } | null} wire
  * @property {string | null} negotiated
  * @property {object | null} udp
- * @property {{ rtt?: LatencyFigures, connect?: LatencyFigures, udp_rtt?: LatencyFigures & { lost: number, lost_percent: number } } | null} latency
+ * @property {{ rtt?: LatencyFigures, connect?: LatencyFigures, udpRtt?: LatencyFigures & { lost: number, lostPercent: number } } | null} latency
  * @property {RequestsSummary | null} requests
  * @property {CaseCeiling | null} ceiling
  * @property {{ runs: number, of: number, reason: string } | null} disturbed
@@ -134,14 +134,14 @@
  * (from the rounds on) their min and max. Results from before the rounds
  * lack `rounds` and the min and max.
  * @typedef {object} CaseCeiling
- * @property {number} encrypt_bps
- * @property {number} decrypt_bps
+ * @property {number} encryptBps
+ * @property {number} decryptBps
  * @property {number} size
  * @property {number} [rounds]
- * @property {number} [encrypt_min_bps]
- * @property {number} [encrypt_max_bps]
- * @property {number} [decrypt_min_bps]
- * @property {number} [decrypt_max_bps]
+ * @property {number} [encryptMinBps]
+ * @property {number} [encryptMaxBps]
+ * @property {number} [decryptMinBps]
+ * @property {number} [decryptMaxBps]
  * @property {number | null} efficiency
  */
 
@@ -234,7 +234,7 @@
  * @property {Side | null} [receiver]
  * @property {number} wallSeconds
  * @property {{ client: ProcessCost | null, server: ProcessCost | null } | null} cost
- * @property {{ bytes: number, payload_bytes: number, overhead: number }} [wire]
+ * @property {{ bytes: number, payloadBytes: number, overhead: number }} [wire]
  * @property {{ loadAverage: number | null, idle: number | null, steal: number | null, others: number | null, engineCpu: { client: number, server: number } | null }} [disturbance]
  * @property {{ reason: string, wallSeconds: number }[]} [remeasured]
  * @property {string} [disturbed]

@@ -9,7 +9,7 @@ import { inputError } from './errors.js';
 
 // Bumped when a field is added, renamed or changes meaning; upgradeResult
 // learns the step from the version before.
-export const RESULT_VERSION = 7;
+export const RESULT_VERSION = 8;
 
 // A case whose receiver bitrate varies by more than this (sample standard
 // deviation over mean) is marked unstable: its ranking may be luck.
@@ -60,10 +60,70 @@ export function upgradeResult(result) {
     );
   }
   // The renames come first, so that the older steps fill the current names.
-  const renamed = { ...result, cases: result.cases.map(caseFrom6) };
-  if (result.resultVersion === 6) return { ...renamed, resultVersion: RESULT_VERSION };
+  const renamed = {
+    ...result,
+    ...(result.options?.link ? { options: { ...result.options, link: camel(result.options.link, LINK) } } : {}),
+    cases: result.cases.map((caseResult) => caseFrom7(caseFrom6(caseResult))),
+  };
+  if (result.resultVersion === 6 || result.resultVersion === 7) return { ...renamed, resultVersion: RESULT_VERSION };
   if (result.resultVersion === 5) return fromVersion5(renamed);
   return fromVersion5(fromVersion1(result.resultVersion >= 1 ? renamed : fromVersion0(renamed)));
+}
+
+// Version 8 follows the glossary's casing: the fields cipherbench makes
+// are camelCase, where they were snake_case beside iperf3's (which keep
+// iperf3's names: a UDP run's lost_percent, jitter_ms, lost_packets). Each
+// table names one object's renames; an object already renamed, or a key
+// not named, passes as it was, in its place.
+const CEILING = {
+  encrypt_bps: 'encryptBps',
+  decrypt_bps: 'decryptBps',
+  encrypt_min_bps: 'encryptMinBps',
+  encrypt_max_bps: 'encryptMaxBps',
+  decrypt_min_bps: 'decryptMinBps',
+  decrypt_max_bps: 'decryptMaxBps',
+};
+const UDP = { offered_bps: 'offeredBps', loss_bound: 'lossBound', max_loss: 'maxLoss', over_bound: 'overBound' };
+const RATE = { rate_bps: 'rateBps' };
+const OFFERED = { offered_bps: 'offeredBps' };
+// The link profile's jitter is ours (netem's), not iperf3's.
+const LINK = { rate_bps: 'rateBps', delay_ms: 'delayMs', jitter_ms: 'jitterMs', loss_percent: 'lossPercent' };
+const WIRE = { payload_bytes: 'payloadBytes' };
+const LATENCY = { udp_rtt: 'udpRtt' };
+// The UDP echo probe's share lost is ours: iperf3 never measured it.
+const UDP_RTT = { lost_percent: 'lostPercent' };
+
+function camel(object, names) {
+  if (!object || typeof object !== 'object') return object;
+  return Object.fromEntries(Object.entries(object).map(([key, value]) => [names[key] ?? key, value]));
+}
+
+// A case's figures and each of its runs' carry the same objects.
+function figuresFrom7(figures) {
+  const renamed = { ...figures };
+  if (figures.ceiling) renamed.ceiling = camel(figures.ceiling, CEILING);
+  if (figures.wire) renamed.wire = camel(figures.wire, WIRE);
+  if (figures.latency) {
+    const latency = camel(figures.latency, LATENCY);
+    renamed.latency = latency.udpRtt ? { ...latency, udpRtt: camel(latency.udpRtt, UDP_RTT) } : latency;
+  }
+  if (figures.udp) {
+    const udp = camel(figures.udp, UDP);
+    if (udp.maxLoss) {
+      const maxLoss = camel(udp.maxLoss, RATE);
+      udp.maxLoss = maxLoss.probes
+        ? { ...maxLoss, probes: maxLoss.probes.map((probe) => camel(probe, RATE)) }
+        : maxLoss;
+    }
+    if (udp.overBound) udp.overBound = camel(udp.overBound, OFFERED);
+    renamed.udp = udp;
+  }
+  return renamed;
+}
+
+function caseFrom7(caseResult) {
+  const renamed = figuresFrom7(caseResult);
+  return caseResult.runs ? { ...renamed, runs: caseResult.runs.map(figuresFrom7) } : renamed;
 }
 
 // Version 7 follows the glossary (docs/glossary.md): a run of a case
@@ -131,7 +191,7 @@ function fromVersion0(result) {
 // before); version 4 a case's disturbed runs (null before: an older run
 // did not look); version 5 the UDP loss bound: a searched rate apart from
 // an offered one (rateSearch: before, --max-loss alone asked for the
-// search) and a case's udp.over_bound (null before: a run without
+// search) and a case's udp.overBound (null before: a run without
 // --max-loss had no bound). A version 2, 3 or 4 result takes the same
 // step, which fills only what it lacks.
 function fromVersion1(result) {
@@ -179,7 +239,7 @@ function fromVersion1(result) {
  * @returns {import('./contracts.js').CaseResult}
  */
 export function upgradeCase(caseResult, options = {}) {
-  return upgradeCaseFrom1(upgradeCaseFrom0(caseFrom6(caseResult), options));
+  return upgradeCaseFrom1(upgradeCaseFrom0(caseFrom7(caseFrom6(caseResult)), options));
 }
 
 function upgradeCaseFrom0(caseResult, { parallel = null } = {}) {
@@ -215,7 +275,7 @@ function upgradeCaseFrom1(caseResult) {
       receiver: sideWithInterval(caseResult.receiver),
       relative,
       requests: caseResult.requests && withDefaults(caseResult.requests, { generator: null, opened: null }),
-      udp: caseResult.udp && withDefaults(caseResult.udp, { over_bound: null }),
+      udp: caseResult.udp && withDefaults(caseResult.udp, { overBound: null }),
       // The cipher ceiling bounds a TCP stream: beside a UDP row it is no
       // figure of what the row could carry (docs/udp.md).
       ceiling: caseResult.udp ? null : caseResult.ceiling,

@@ -290,8 +290,8 @@ function loadedRun() {
       cost.pair = { cpuSecondsPerGB: pair, low: pair * 0.9, high: pair * 1.1, level: 0.95, coverage: 0.75 };
     }
     if (caseResult.presets && !caseResult.impl && !caseResult.ceiling) {
-      const ceiling = { encrypt_bps: 9.56e9, decrypt_bps: 11e9, size: 65536 };
-      caseResult.ceiling = { ...ceiling, efficiency: receiver.bits_per_second / ceiling.encrypt_bps };
+      const ceiling = { encryptBps: 9.56e9, decryptBps: 11e9, size: 65536 };
+      caseResult.ceiling = { ...ceiling, efficiency: receiver.bits_per_second / ceiling.encryptBps };
     }
   }
   return { ...result, rounds: 3 };

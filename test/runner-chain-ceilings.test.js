@@ -30,11 +30,11 @@ test(
     for (const presets of [GCM, RC4]) {
       const { ceiling } = ceilingFor(ceilings, presets);
       assert.equal(ceiling.size, 65536);
-      assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
+      assert.ok(ceiling.encryptBps > 1e8 && ceiling.decryptBps > 1e8, JSON.stringify(ceiling));
       // Each direction the median of 3 rounds, between their min and max.
       assert.equal(ceiling.rounds, 3);
       for (const direction of ['encrypt', 'decrypt']) {
-        const [min, median, max] = ['min_bps', 'bps', 'max_bps'].map((field) => ceiling[`${direction}_${field}`]);
+        const [min, median, max] = ['MinBps', 'Bps', 'MaxBps'].map((field) => ceiling[`${direction}${field}`]);
         assert.ok(min <= median && median <= max && min > 1e8, JSON.stringify(ceiling));
       }
     }
@@ -49,7 +49,7 @@ test('any chain that needs the legacy provider is measured in the child, whateve
   const ceilings = await measureChainCeilings([deeper, RC4]);
   for (const presets of [deeper, RC4]) {
     const { ceiling } = ceilingFor(ceilings, presets);
-    assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
+    assert.ok(ceiling.encryptBps > 1e8 && ceiling.decryptBps > 1e8, JSON.stringify(ceiling));
   }
 });
 
@@ -63,7 +63,7 @@ test('an aborted signal stops before the next chain', async () => {
 test('a chain with a handshake (the client holds its data until the server answers) gets a ceiling', async () => {
   const tls = [...chain('ss-aead-cipher', 'aes-128-gcm'), { name: 'obfs-tls1.2-ticket', params: { sni: 'test.com' } }];
   const { ceiling } = ceilingFor(await measureChainCeilings([tls]), tls);
-  assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
+  assert.ok(ceiling.encryptBps > 1e8 && ceiling.decryptBps > 1e8, JSON.stringify(ceiling));
 });
 
 // Measured in a child: the run's event loop (a Ctrl-C, the progress line)
@@ -94,6 +94,6 @@ test(
     assert.deepEqual(ceilingFor(ceilings, trojan), {
       reason: "its tls transport works in the relay's socket, outside the in-process measurement",
     });
-    assert.ok(ceilingFor(ceilings, GCM).ceiling.encrypt_bps > 1e8);
+    assert.ok(ceilingFor(ceilings, GCM).ceiling.encryptBps > 1e8);
   },
 );

@@ -33,14 +33,14 @@ test(
     for (const caseResult of result.cases) {
       assert.equal(caseResult.status, 'ok', caseResult.reason);
       const { udp, latency } = caseResult;
-      assert.deepEqual([udp.offered_bps, udp.length], [20e6, 1200]);
+      assert.deepEqual([udp.offeredBps, udp.length], [20e6, 1200]);
       assert.ok(
         udp.packets > 0 && udp.lost_percent < 50,
         `${caseResult.label}: ${JSON.stringify(udp)}: most datagrams crossed V2Ray whole`,
       );
       assert.ok(
-        latency.udp_rtt.count > 1000,
-        `${caseResult.label}: ${JSON.stringify(latency.udp_rtt)}: echoes came back, each equal to its datagram`,
+        latency.udpRtt.count > 1000,
+        `${caseResult.label}: ${JSON.stringify(latency.udpRtt)}: echoes came back, each equal to its datagram`,
       );
     }
   },

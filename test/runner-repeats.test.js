@@ -104,21 +104,21 @@ test(
 
       const { ceiling } = caseResult;
       assert.deepEqual(Object.keys(ceiling), [
-        'encrypt_bps',
-        'decrypt_bps',
+        'encryptBps',
+        'decryptBps',
         'size',
         'rounds',
-        'encrypt_min_bps',
-        'encrypt_max_bps',
-        'decrypt_min_bps',
-        'decrypt_max_bps',
+        'encryptMinBps',
+        'encryptMaxBps',
+        'decryptMinBps',
+        'decryptMaxBps',
         'efficiency',
       ]);
       assert.equal(ceiling.size, 65536);
-      assert.ok(ceiling.encrypt_bps > 1e8 && ceiling.decrypt_bps > 1e8, JSON.stringify(ceiling));
+      assert.ok(ceiling.encryptBps > 1e8 && ceiling.decryptBps > 1e8, JSON.stringify(ceiling));
       assert.equal(
         ceiling.efficiency,
-        caseResult.receiver.bits_per_second / Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps),
+        caseResult.receiver.bits_per_second / Math.min(ceiling.encryptBps, ceiling.decryptBps),
       );
       assert.deepEqual(caseResult.warnings, []);
     }

@@ -39,7 +39,7 @@ test(
     for (const caseResult of result.cases) {
       assert.equal(caseResult.status, 'ok', caseResult.reason);
       const { udp } = caseResult;
-      assert.equal(udp.offered_bps, 20e6);
+      assert.equal(udp.offeredBps, 20e6);
       assert.equal(udp.length, 1200);
       assert.ok(
         udp.packets > 0 && udp.lost_packets < udp.packets,
@@ -117,16 +117,16 @@ test('--max-loss bisects the offered rate: the highest probe whose loss is at mo
   const lossAbove = (limit) => async (rate) => ({ status: 'ok', udp: { lost_percent: rate > limit ? 40 : 0.5 } });
   const found = await bisectRate(lossAbove(300e6), { rate: 1e9, maxLoss: 1 });
   assert.deepEqual(
-    found.udp.max_loss.probes.map((probe) => probe.rate_bps),
+    found.udp.maxLoss.probes.map((probe) => probe.rateBps),
     [1e9, 500e6, 250e6, 375e6, 312.5e6, 281.25e6],
   );
-  assert.equal(found.udp.max_loss.rate_bps, 281.25e6);
+  assert.equal(found.udp.maxLoss.rateBps, 281.25e6);
   assert.equal(found.udp.lost_percent, 0.5, 'the figures of the passing run');
   const atOnce = await bisectRate(lossAbove(2e9), { rate: 1e9, maxLoss: 1 });
-  assert.deepEqual(atOnce.udp.max_loss, { percent: 1, rate_bps: 1e9, probes: [{ rate_bps: 1e9, lost_percent: 0.5 }] });
+  assert.deepEqual(atOnce.udp.maxLoss, { percent: 1, rateBps: 1e9, probes: [{ rateBps: 1e9, lost_percent: 0.5 }] });
   const never = await bisectRate(async () => ({ status: 'ok', udp: { lost_percent: 60 } }), { rate: 1e9, maxLoss: 1 });
-  assert.equal(never.udp.max_loss.rate_bps, null);
-  assert.equal(never.udp.max_loss.probes.length, BISECTION_PROBES);
+  assert.equal(never.udp.maxLoss.rateBps, null);
+  assert.equal(never.udp.maxLoss.probes.length, BISECTION_PROBES);
   const failed = await bisectRate(async () => ({ status: 'failed', reason: 'relay died' }), { rate: 1e9, maxLoss: 1 });
   assert.equal(failed.reason, 'relay died');
 });
@@ -135,33 +135,33 @@ test('a case whose runs lost more than their bound says how many and the worst; 
   const figures = (lost, extra = {}) => ({
     status: 'ok',
     udp: {
-      offered_bps: 1e9,
+      offeredBps: 1e9,
       length: 1200,
       packets: 100,
       lost_packets: lost,
       lost_percent: lost,
       jitter_ms: 0,
       out_of_order: 0,
-      loss_bound: 1,
+      lossBound: 1,
       ...extra,
     },
   });
-  assert.equal(summariseUdp([figures(0.5), figures(1)]).over_bound, null, 'at the bound is within it');
-  assert.deepEqual(summariseUdp([figures(0.5), figures(85.2), figures(40)]).over_bound, {
+  assert.equal(summariseUdp([figures(0.5), figures(1)]).overBound, null, 'at the bound is within it');
+  assert.deepEqual(summariseUdp([figures(0.5), figures(85.2), figures(40)]).overBound, {
     percent: 1,
     runs: 2,
     of: 3,
     lost_percent: 85.2,
-    offered_bps: 1e9,
+    offeredBps: 1e9,
     searched: false,
   });
-  const none = figures(3, { offered_bps: 31.25e6, max_loss: { percent: 1, rate_bps: null, probes: [] } });
-  assert.deepEqual(summariseUdp([none]).over_bound, {
+  const none = figures(3, { offeredBps: 31.25e6, maxLoss: { percent: 1, rateBps: null, probes: [] } });
+  assert.deepEqual(summariseUdp([none]).overBound, {
     percent: 1,
     runs: 1,
     of: 1,
     lost_percent: 3,
-    offered_bps: 31.25e6,
+    offeredBps: 31.25e6,
     searched: true,
   });
 });
@@ -174,8 +174,8 @@ test("run --udp --max-loss: the case's max rate in the result and the report", {
   });
   assert.equal(code, 0, stderr);
   const [caseResult] = JSON.parse(stdout).cases;
-  assert.deepEqual(caseResult.udp.max_loss, { percent: 100, rate_bps: 20e6 });
-  assert.equal(caseResult.runs[0].udp.max_loss.probes.length, 1);
+  assert.deepEqual(caseResult.udp.maxLoss, { percent: 100, rateBps: 20e6 });
+  assert.equal(caseResult.runs[0].udp.maxLoss.probes.length, 1);
   assert.match(stderr, /max rate +20(\.0)? Mbits\/sec offered with at most 100% lost/);
 });
 
@@ -195,12 +195,12 @@ test(
       cases: [caseResult],
     } = JSON.parse(stdout);
     assert.deepEqual([options.rate, options.maxLoss, options.rateSearch, options.ceiling], [1e9, 1, true, false]);
-    const { probes } = caseResult.runs[0].udp.max_loss;
-    assert.equal(probes[0].rate_bps, 1e9, 'the first probe at the top');
+    const { probes } = caseResult.runs[0].udp.maxLoss;
+    assert.equal(probes[0].rateBps, 1e9, 'the first probe at the top');
     assert.ok(probes.length >= 1 && probes.length <= BISECTION_PROBES);
     // Whether a rate passed is the machine's; what the row then says is not.
-    const found = caseResult.udp.max_loss.rate_bps;
-    assert.equal(caseResult.udp.over_bound === null, found !== null, JSON.stringify(caseResult.udp));
+    const found = caseResult.udp.maxLoss.rateBps;
+    assert.equal(caseResult.udp.overBound === null, found !== null, JSON.stringify(caseResult.udp));
     assert.match(
       stderr,
       found === null ? /above the 1% bound: not ranked/ : /max rate +[\d.]+ [MG]bits\/sec offered with at most 1% lost/,
@@ -231,10 +231,10 @@ test(
     } = JSON.parse(stdout);
     assert.deepEqual([options.rate, options.maxLoss, options.rateSearch], [10e12, 1, false]);
     assert.equal(caseResult.runs.length, 1, 'one run at the rate, no search');
-    assert.equal(caseResult.udp.max_loss, null);
-    const over = caseResult.udp.over_bound;
+    assert.equal(caseResult.udp.maxLoss, null);
+    const over = caseResult.udp.overBound;
     assert.ok(over && over.lost_percent > 1, JSON.stringify(caseResult.udp));
-    assert.deepEqual([over.percent, over.runs, over.of, over.offered_bps, over.searched], [1, 1, 1, 10e12, false]);
+    assert.deepEqual([over.percent, over.runs, over.of, over.offeredBps, over.searched], [1, 1, 1, 10e12, false]);
     assert.match(
       stderr,
       /\(not ranked\):\n\n +Case 0, lost [\d.]+% at 10\.0 Tbits\/sec, above the 1% bound: not ranked, /,
@@ -280,7 +280,7 @@ test('run --udp --latency: UDP round trips through the relays beside the TCP one
   });
   assert.equal(code, 0, stderr);
   const [caseResult] = JSON.parse(stdout).cases;
-  const { udp_rtt: udpRtt } = caseResult.latency;
+  const { udpRtt } = caseResult.latency;
   assert.equal(udpRtt.count + udpRtt.lost, 2000);
   assert.ok(udpRtt.p50 > 0 && udpRtt.p50 <= udpRtt.p999);
   assert.match(stderr, /\nudp_rtt +\d+ +[\d.]+ +[\d.]+/);

@@ -19,8 +19,8 @@ const SEED = 1;
 
 const keyOf = (presets) => JSON.stringify(presets);
 
-// Resolves with a Map from a chain's JSON to { ceiling: { encrypt_bps,
-// decrypt_bps, size } } or { reason } when it could not be measured.
+// Resolves with a Map from a chain's JSON to { ceiling: { encryptBps,
+// decryptBps, size } } or { reason } when it could not be measured.
 // onChain(presets, position, total) is told as each chain starts; `signal`
 // stops the measuring (the rest get no ceiling). The chains are measured
 // in a child, so the run's event loop (a Ctrl-C, the progress line) is
@@ -91,13 +91,13 @@ export function ceilingFor(ceilings, presets) {
 // The medians of the rounds, and each direction's min and max over them.
 function fromRows([{ size, encrypt, decrypt }]) {
   return {
-    encrypt_bps: encrypt.bits_per_second,
-    decrypt_bps: decrypt.bits_per_second,
+    encryptBps: encrypt.bits_per_second,
+    decryptBps: decrypt.bits_per_second,
     size,
     rounds: encrypt.rounds.length,
-    encrypt_min_bps: encrypt.min,
-    encrypt_max_bps: encrypt.max,
-    decrypt_min_bps: decrypt.min,
-    decrypt_max_bps: decrypt.max,
+    encryptMinBps: encrypt.min,
+    encryptMaxBps: encrypt.max,
+    decryptMinBps: decrypt.min,
+    decryptMaxBps: decrypt.max,
   };
 }

@@ -17,11 +17,11 @@ const UNSTEADY_CEILING = 0.5;
 // 'encrypt 31.5 Gbits/sec (28.0..33.1)'; without rounds (a result from
 // before them), the median alone.
 export function ceilingDirectionText(ceiling, direction) {
-  const median = ceiling[`${direction}_bps`];
-  const min = ceiling[`${direction}_min_bps`];
+  const median = ceiling[`${direction}Bps`];
+  const min = ceiling[`${direction}MinBps`];
   const figure = `${direction} ${formatBitrate(median)}`;
   if (min === undefined) return figure;
-  return `${figure} (${formatBitrateIn(min, median)}..${formatBitrateIn(ceiling[`${direction}_max_bps`], median)})`;
+  return `${figure} (${formatBitrateIn(min, median)}..${formatBitrateIn(ceiling[`${direction}MaxBps`], median)})`;
 }
 
 export function isUnsteadyCeiling(ceiling) {
@@ -34,8 +34,8 @@ export function isUnsteadyCeiling(ceiling) {
 export function unsteadyCeilingText(ceiling) {
   if (!isUnsteadyCeiling(ceiling)) return '';
   const direction = boundingDirection(ceiling);
-  const median = ceiling[`${direction}_bps`];
-  const range = `${formatBitrateIn(ceiling[`${direction}_min_bps`], median)}..${formatBitrate(ceiling[`${direction}_max_bps`])}`;
+  const median = ceiling[`${direction}Bps`];
+  const range = `${formatBitrateIn(ceiling[`${direction}MinBps`], median)}..${formatBitrate(ceiling[`${direction}MaxBps`])}`;
   return `unsteady: its ${ceiling.rounds} rounds of ${direction} spread ${range}, more than ${formatFixed(UNSTEADY_CEILING * 100, 0)}% of their median, so the efficiency may be off by as much`;
 }
 
@@ -54,13 +54,13 @@ export function unsteadyLegend(ranked) {
   };
 }
 
-const boundingDirection = (ceiling) => (ceiling.encrypt_bps <= ceiling.decrypt_bps ? 'encrypt' : 'decrypt');
+const boundingDirection = (ceiling) => (ceiling.encryptBps <= ceiling.decryptBps ? 'encrypt' : 'decrypt');
 
 // (max - min) / median of the slower direction's rounds; null without
 // rounds to compare.
 function boundingSpread(ceiling) {
   if (!ceiling || !(ceiling.rounds > 1)) return null;
   const direction = boundingDirection(ceiling);
-  const median = ceiling[`${direction}_bps`];
-  return (ceiling[`${direction}_max_bps`] - ceiling[`${direction}_min_bps`]) / median;
+  const median = ceiling[`${direction}Bps`];
+  return (ceiling[`${direction}MaxBps`] - ceiling[`${direction}MinBps`]) / median;
 }

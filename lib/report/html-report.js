@@ -1,7 +1,7 @@
 // @ts-check
 import { caseLabel } from './case-label.js';
 import { environmentRows } from './environment-summary.js';
-import { latencyCells, latencyTitles } from './latency-table.js';
+import { latencyCells, latencyKind, latencyTitles } from './latency-table.js';
 import { isRepeated, levelsText } from './ranking.js';
 import { overBoundText } from './udp-bound.js';
 import { requestColumns, requestsNote } from './requests-table.js';
@@ -339,7 +339,7 @@ function latencySection(ranked) {
         `<td class="number">${caseResult.index}</td>`,
         `<td>${chainCode(caseLabel(caseResult))}</td>`,
         `<td>${escape(caseResult.direction)}</td>`,
-        `<td>${escape(kind)}</td>`,
+        `<td>${escape(latencyKind(kind))}</td>`,
         ...latencyCells(figures).map((cell) => `<td class="number">${cell}</td>`),
       ].join(''),
     ),

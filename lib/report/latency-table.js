@@ -8,6 +8,10 @@ const LATENCY_FIGURES = Object.freeze(['count', 'mean', 'p50', 'p90', 'p99', 'p9
 
 export const latencyTitles = () => LATENCY_FIGURES.map((name) => (name === 'p999' ? 'p99.9' : name));
 
+// A kind as the tables print it: the result's udpRtt (version 8) keeps the
+// word the tables printed before, udp_rtt, so what people read stays put.
+export const latencyKind = (kind) => (kind === 'udpRtt' ? 'udp_rtt' : kind);
+
 export const latencyCells = (figures) =>
   LATENCY_FIGURES.map((name) => (name === 'count' ? String(figures.count) : formatFixed(figures[name], 3)));
 
@@ -17,7 +21,7 @@ export function latencyTable(latency, { labelWidth = 0 } = {}) {
   const kinds = Object.entries(latency);
   const rows = [
     [`latency (${kinds[0][1].unit})`, ...latencyTitles()],
-    ...kinds.map(([kind, figures]) => [kind, ...latencyCells(figures)]),
+    ...kinds.map(([kind, figures]) => [latencyKind(kind), ...latencyCells(figures)]),
   ];
   return alignTable(rows, { labelWidth });
 }

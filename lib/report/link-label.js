@@ -3,10 +3,10 @@
 // 'wan: 100 Mbit/s, 40 ms RTT added, 0.1% loss each way'.
 export function linkLabel(profile) {
   const parts = [];
-  if (profile.rate_bps !== null) parts.push(`${formatRate(profile.rate_bps)}`);
-  if (profile.delay_ms !== null)
-    parts.push(`${profile.delay_ms} ms RTT added${profile.jitter_ms ? ` ± ${profile.jitter_ms} ms` : ''}`);
-  if (profile.loss_percent !== null) parts.push(`${profile.loss_percent}% loss each way`);
+  if (profile.rateBps !== null) parts.push(`${formatRate(profile.rateBps)}`);
+  if (profile.delayMs !== null)
+    parts.push(`${profile.delayMs} ms RTT added${profile.jitterMs ? ` ± ${profile.jitterMs} ms` : ''}`);
+  if (profile.lossPercent !== null) parts.push(`${profile.lossPercent}% loss each way`);
   return `${profile.name}: ${parts.join(', ') || 'unshaped'}`;
 }
 

@@ -307,7 +307,7 @@ export function againstCeilingNote(ranked, position, noiseFloor) {
 
 // A ceiling to judge an order by: measured, and its rounds agreeing.
 const steadyCeiling = ({ ceiling }) => Boolean(ceiling) && !isUnsteadyCeiling(ceiling);
-const ceilingBound = ({ ceiling }) => Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps);
+const ceilingBound = ({ ceiling }) => Math.min(ceiling.encryptBps, ceiling.decryptBps);
 // A chain with every preset's method left out: what two cases that differ
 // only in their ciphers share.
 /** @param {{ name: string, params?: { [key: string]: unknown } }[]} presets */

@@ -377,7 +377,7 @@ function udpLines(caseResult, paint) {
         ['udp', 'offered', 'datagram', 'lost', 'jitter', 'out of order'],
         [
           '',
-          formatBitrate(udp.offered_bps),
+          formatBitrate(udp.offeredBps),
           `${udp.length} B`,
           lost,
           `${formatFixed(udp.jitter_ms, 3)} ms`,

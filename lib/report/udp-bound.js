@@ -7,16 +7,16 @@ import { formatBitrate, formatFixed } from './units.js';
 // (docs/udp.md). Every report says so in the same words.
 
 export function isOverBound(caseResult) {
-  return Boolean(caseResult.udp?.over_bound);
+  return Boolean(caseResult.udp?.overBound);
 }
 
 // 'lost 85.2% at 1.00 Gbits/sec, above the 1% bound: not ranked', with
 // ', the lowest rate searched' when a search found no rate within it and
 // ' (2 of 3 runs)' when not every run lost that much.
-export function overBoundText({ udp: { over_bound: over } }) {
+export function overBoundText({ udp: { overBound: over } }) {
   const searched = over.searched ? ', the lowest rate searched' : '';
   const runs = over.of > 1 ? ` (${over.runs} of ${over.of} runs)` : '';
-  return `lost ${formatFixed(over.lost_percent, 1)}% at ${formatBitrate(over.offered_bps)}${searched}, above the ${over.percent}% bound${runs}: not ranked`;
+  return `lost ${formatFixed(over.lost_percent, 1)}% at ${formatBitrate(over.offeredBps)}${searched}, above the ${over.percent}% bound${runs}: not ranked`;
 }
 
 // What a --max-loss search found, for a case block's 'max rate' line: the
@@ -25,14 +25,13 @@ export function overBoundText({ udp: { over_bound: over } }) {
 // then which runs the block's other figures are from, so that the block
 // says one thing. '' for a case that was not searched.
 export function searchedRateText({ udp, runs }) {
-  if (!udp?.max_loss) return '';
-  const { percent, rate_bps: rate } = udp.max_loss;
-  const over = udp.over_bound?.searched ? udp.over_bound : null;
+  if (!udp?.maxLoss) return '';
+  const { percent, rateBps: rate } = udp.maxLoss;
+  const over = udp.overBound?.searched ? udp.overBound : null;
   const rounds = over ? over.of : runs.filter((run) => run.udp).length;
   const missed = over ? over.runs : 0;
   const lowest =
-    over &&
-    `lost ${formatFixed(over.lost_percent, 1)}% at ${formatBitrate(over.offered_bps)}, the lowest rate searched`;
+    over && `lost ${formatFixed(over.lost_percent, 1)}% at ${formatBitrate(over.offeredBps)}, the lowest rate searched`;
   const found =
     rate === null
       ? `none with at most ${percent}% lost${rounds > 1 ? ` in any of ${rounds} rounds` : ''} (${lowest}): not ranked`

@@ -226,6 +226,6 @@ export function widestInterval(cases) {
 // delivered: the slower direction bounds it, as a relay pair runs both.
 // null when nothing was measured to set against it.
 function withEfficiency(ceiling, receiver) {
-  const bound = Math.min(ceiling.encrypt_bps, ceiling.decrypt_bps);
+  const bound = Math.min(ceiling.encryptBps, ceiling.decryptBps);
   return { ...ceiling, efficiency: receiver ? receiver.bits_per_second / bound : null };
 }

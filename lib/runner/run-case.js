@@ -181,5 +181,5 @@ async function measureThrough(plan, { identity, processes, profiler, settings, c
 // acks, the chain's own framing, retransmissions and the engine's control
 // connection, as a share of the payload.
 function wireCost(bytes, payloadBytes) {
-  return { bytes, payload_bytes: payloadBytes, overhead: payloadBytes > 0 ? bytes / payloadBytes - 1 : null };
+  return { bytes, payloadBytes: payloadBytes, overhead: payloadBytes > 0 ? bytes / payloadBytes - 1 : null };
 }

@@ -62,7 +62,7 @@ function udpFigures(report) {
   const lost = Math.max(0, sent.packets - arrived);
   const outOfOrder = (report.end.streams ?? []).reduce((sum, stream) => sum + (stream.udp?.out_of_order ?? 0), 0);
   return {
-    offered_bps: report.start.test_start.target_bitrate ?? null,
+    offeredBps: report.start.test_start.target_bitrate ?? null,
     length: report.start.test_start.blksize ?? null,
     packets: sent.packets,
     lost_packets: lost,

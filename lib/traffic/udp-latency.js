@@ -12,7 +12,7 @@ import { summariseLatency } from './latency-summary.js';
 // sent again) and the next goes; an echo that differs from its datagram
 // fails the measurement, as a relay that corrupts data must not look fast.
 // Resolves with the latency figures of docs/result.md over the datagrams
-// that came back, plus lost and lost_percent. A path that loses
+// that came back, plus lost and lostPercent. A path that loses
 // MAX_LOST datagrams fails rather than waiting out every one.
 const MAX_LOST = 100;
 
@@ -82,6 +82,6 @@ export async function measureUdpRoundTrips({
   return {
     ...summariseLatency(samples),
     lost,
-    lost_percent: (100 * lost) / count,
+    lostPercent: (100 * lost) / count,
   };
 }

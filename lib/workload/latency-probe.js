@@ -10,7 +10,7 @@ import { measureUdpRoundTrips } from '../traffic/udp-latency.js';
 // up, the engine's server makes way for an echo target on the same port,
 // and the latency probe goes in where the traffic went, through the same
 // relay processes the bitrate came from. With `udp`, a UDP echo target
-// joins it on the same port number and the figures gain udp_rtt, UDP round
+// joins it on the same port number and the figures gain udpRtt, UDP round
 // trips through the relays' UDP (on this machine only). `start` starts a
 // child where the run places its role. Resolves with { latency } or
 // { latencyReason }; { } when the run was interrupted.
@@ -39,7 +39,7 @@ export async function probeLatency({ target, start, port, targetHost, entry, lin
   if (link) return probeLatencyAcross(link, `${entry.host}:${entry.port}`);
   try {
     const latency = await measureLatency({ ...entry, signal });
-    if (udp) latency.udp_rtt = await measureUdpRoundTrips({ ...entry, signal });
+    if (udp) latency.udpRtt = await measureUdpRoundTrips({ ...entry, signal });
     return { latency };
   } catch (error) {
     if (signal?.aborted) return {};

@@ -36,7 +36,7 @@ export const udpWorkload = {
   result: ({ sender, receiver, udp }, settings) => ({
     sender,
     receiver,
-    ...(udp ? { udp: { ...udp, loss_bound: settings.maxLoss } } : {}),
+    ...(udp ? { udp: { ...udp, lossBound: settings.maxLoss } } : {}),
   }),
   summarise: (runs, { level }) => ({ ...summarise(runs, { level }), udp: summariseUdp(runs) }),
 };
@@ -80,8 +80,8 @@ function checkUdpCases(selected, { length, parallel, reverse, both }, engine) {
 // `maxLoss` percent, by bisection over `probes` runs of the case (each a
 // run of its own: relays started, measured, stopped), the first at `rate`
 // itself. Resolves with the run at that rate (or, when none passed, the
-// last), its udp figures carrying max_loss: { percent, rate_bps (null when
-// none passed), probes: [{ rate_bps, lost_percent }] }. A run that fails
+// last), its udp figures carrying maxLoss: { percent, rateBps (null when
+// none passed), probes: [{ rateBps, lost_percent }] }. A run that fails
 // ends the search with that run.
 export const BISECTION_PROBES = 6;
 
@@ -94,7 +94,7 @@ export async function bisectRate(runAt, { rate, maxLoss }, probes = BISECTION_PR
   for (let probe = rate; tried.length < probes; probe = Math.round((low + high) / 2)) {
     const outcome = await runAt(probe);
     if (outcome.status !== 'ok') return outcome;
-    tried.push({ rate_bps: probe, lost_percent: outcome.udp.lost_percent });
+    tried.push({ rateBps: probe, lost_percent: outcome.udp.lost_percent });
     last = outcome;
     if (outcome.udp.lost_percent <= maxLoss) {
       best = outcome;
@@ -107,35 +107,35 @@ export async function bisectRate(runAt, { rate, maxLoss }, probes = BISECTION_PR
   const chosen = best ?? last;
   return {
     ...chosen,
-    udp: { ...chosen.udp, max_loss: { percent: maxLoss, rate_bps: best ? low : null, probes: tried } },
+    udp: { ...chosen.udp, maxLoss: { percent: maxLoss, rateBps: best ? low : null, probes: tried } },
   };
 }
 
 // The rates found by --max-loss in the runs where one passed.
 const passed = (measured) => {
-  const rates = measured.map((figures) => figures.max_loss.rate_bps).filter((rate) => rate !== null);
+  const rates = measured.map((figures) => figures.maxLoss.rateBps).filter((rate) => rate !== null);
   return rates.length > 0 ? rates : null;
 };
 
 // The ok runs that lost more than the bound they were judged by (a
 // fixed-rate run, or a search where no probe passed): { percent, runs, of,
-// lost_percent, offered_bps, searched } with the worst one's loss and
+// lost_percent, offeredBps, searched } with the worst one's loss and
 // rate, or null when every run kept within it. What got through such a
 // run is what the kernel's buffers let by, not a rate the relays carry:
 // the reports do not rank the case by it (docs/udp.md).
 function overBound(measured) {
   const over = measured.filter(
-    (figures) => typeof figures.loss_bound === 'number' && figures.lost_percent > figures.loss_bound,
+    (figures) => typeof figures.lossBound === 'number' && figures.lost_percent > figures.lossBound,
   );
   if (over.length === 0) return null;
   const worst = over.reduce((most, figures) => (figures.lost_percent > most.lost_percent ? figures : most));
   return {
-    percent: worst.loss_bound,
+    percent: worst.lossBound,
     runs: over.length,
     of: measured.length,
     lost_percent: worst.lost_percent,
-    offered_bps: worst.offered_bps,
-    searched: Boolean(worst.max_loss),
+    offeredBps: worst.offeredBps,
+    searched: Boolean(worst.maxLoss),
   };
 }
 
@@ -149,16 +149,16 @@ export function summariseUdp(runs) {
   return {
     // A search's runs each offered the rate it found (or its lowest):
     // the median, as every other figure here is.
-    offered_bps: middle('offered_bps'),
+    offeredBps: middle('offeredBps'),
     length: measured[0].length,
     packets: middle('packets'),
     lost_packets: middle('lost_packets'),
     lost_percent: middle('lost_percent'),
     jitter_ms: middle('jitter_ms'),
     out_of_order: middle('out_of_order'),
-    max_loss: measured[0].max_loss
-      ? { percent: measured[0].max_loss.percent, rate_bps: passed(measured) ? median(passed(measured)) : null }
+    maxLoss: measured[0].maxLoss
+      ? { percent: measured[0].maxLoss.percent, rateBps: passed(measured) ? median(passed(measured)) : null }
       : null,
-    over_bound: overBound(measured),
+    overBound: overBound(measured),
   };
 }

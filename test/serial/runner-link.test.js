@@ -62,19 +62,19 @@ describe('link profiles', () => {
   test('named profiles and the free form', () => {
     assert.deepEqual(parseLinkProfile('wan'), {
       name: 'wan',
-      rate_bps: 100e6,
-      delay_ms: 40,
-      jitter_ms: null,
-      loss_percent: 0.1,
+      rateBps: 100e6,
+      delayMs: 40,
+      jitterMs: null,
+      lossPercent: 0.1,
     });
     assert.deepEqual(parseLinkProfile('delay=40ms,jitter=5ms,loss=0.5%,rate=1.5gbit'), {
       name: 'delay=40ms,jitter=5ms,loss=0.5%,rate=1.5gbit',
-      rate_bps: 1.5e9,
-      delay_ms: 40,
-      jitter_ms: 5,
-      loss_percent: 0.5,
+      rateBps: 1.5e9,
+      delayMs: 40,
+      jitterMs: 5,
+      lossPercent: 0.5,
     });
-    assert.equal(parseLinkProfile('delay=1s').delay_ms, 1000);
+    assert.equal(parseLinkProfile('delay=1s').delayMs, 1000);
   });
 
   test('a mistaken profile says what is wrong, as bad input', () => {
@@ -112,7 +112,7 @@ describe('a run across a shaped link', { timeout: 120_000 }, () => {
       engine: 'node',
     });
     assert.deepEqual(ourNamespaces(), []);
-    assert.equal(result.options.link.rate_bps, 40e6);
+    assert.equal(result.options.link.rateBps, 40e6);
     for (const caseResult of result.cases) {
       assert.equal(caseResult.status, 'ok', caseResult.reason);
       const bps = caseResult.receiver.bits_per_second;

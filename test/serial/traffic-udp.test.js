@@ -51,7 +51,7 @@ test(
         udp.packets >= fewestSent(250, 4) && udp.packets <= 250,
         `${udp.packets} datagrams sent in 1 s at 250/s`,
       );
-      assert.deepEqual([udp.offered_bps, udp.length, udp.lost_packets, udp.out_of_order], [2e6, 1000, 0, 0]);
+      assert.deepEqual([udp.offeredBps, udp.length, udp.lost_packets, udp.out_of_order], [2e6, 1000, 0, 0]);
       assert.equal(receiver.bytes, sender.bytes);
       assert.ok(udp.jitter_ms >= 0 && udp.jitter_ms < 50, `jitter ${udp.jitter_ms} ms`);
     } finally {
@@ -118,7 +118,7 @@ test(
     measured.node.forEach((node, index) => {
       const iperf3 = measured.iperf3[index];
       const figures = JSON.stringify({ node, iperf3 });
-      assert.deepEqual([node.offered_bps, node.length], [5e6, 1200]);
+      assert.deepEqual([node.offeredBps, node.length], [5e6, 1200]);
       assert.equal(node.lost_packets, 0, figures);
       assert.ok(node.packets >= fewestSent(1042, 1.92) && node.packets <= 1042, figures);
       assert.ok(iperf3.packets >= fewestSent(1042, 1.92) && iperf3.packets <= 1042 * 1.03, figures);

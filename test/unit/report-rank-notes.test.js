@@ -17,7 +17,7 @@ const ranked = (...rows) =>
     index,
     presets,
     receiver: { bits_per_second: bps, low: null },
-    ceiling: ceilingBps === null ? null : { encrypt_bps: ceilingBps, decrypt_bps: ceilingBps * 1.1 },
+    ceiling: ceilingBps === null ? null : { encryptBps: ceilingBps, decryptBps: ceilingBps * 1.1 },
     disturbed,
   }));
 
@@ -98,14 +98,14 @@ test('a run is disturbed past 10 % of the CPU to other processes or 5 % stolen; 
 // A ceiling measured in 3 rounds: each direction's median with its min and
 // max, as lib/ceiling/chain-ceilings.js records it.
 const roundsCeiling = (encrypt, decrypt, receiverBps) => ({
-  encrypt_bps: encrypt[1],
-  decrypt_bps: decrypt[1],
+  encryptBps: encrypt[1],
+  decryptBps: decrypt[1],
   size: 65536,
   rounds: 3,
-  encrypt_min_bps: encrypt[0],
-  encrypt_max_bps: encrypt[2],
-  decrypt_min_bps: decrypt[0],
-  decrypt_max_bps: decrypt[2],
+  encryptMinBps: encrypt[0],
+  encryptMaxBps: encrypt[2],
+  decryptMinBps: decrypt[0],
+  decryptMaxBps: decrypt[2],
   efficiency: receiverBps / Math.min(encrypt[1], decrypt[1]),
 });
 

@@ -29,19 +29,19 @@ function fixedRateResult() {
     ceiling: false,
   };
   const udp = (lost, overBound) => ({
-    offered_bps: 1e9,
+    offeredBps: 1e9,
     length: 1200,
     packets: 10000,
     lost_packets: lost * 100,
     lost_percent: lost,
     jitter_ms: 0.1,
     out_of_order: 0,
-    max_loss: null,
-    over_bound: overBound,
+    maxLoss: null,
+    overBound,
   });
   const [within, over] = result.cases.filter((caseResult) => caseResult.direction === 'forward');
   within.udp = udp(0.5, null);
-  over.udp = udp(85.2, { percent: 1, runs: 1, of: 1, lost_percent: 85.2, offered_bps: 1e9, searched: false });
+  over.udp = udp(85.2, { percent: 1, runs: 1, of: 1, lost_percent: 85.2, offeredBps: 1e9, searched: false });
   over.receiver = { ...over.receiver, bits_per_second: within.receiver.bits_per_second * 1.2 };
   result.cases = [within, over].map((caseResult) => ({ ...caseResult, ceiling: null, relative: null }));
   return result;
@@ -85,24 +85,24 @@ test('a UDP row that lost more than its bound is not ranked by what got through,
   );
   assert.doesNotMatch(html, /Efficiency/);
 
-  assert.deepEqual(JSON.parse(formatJsonReport(result)).cases[1].udp.over_bound, {
+  assert.deepEqual(JSON.parse(formatJsonReport(result)).cases[1].udp.overBound, {
     percent: 1,
     runs: 1,
     of: 1,
     lost_percent: 85.2,
-    offered_bps: 1e9,
+    offeredBps: 1e9,
     searched: false,
   });
 });
 
 test('a search where no probe passed, and a row over the bound in some runs only, say so', () => {
   const result = fixedRateResult();
-  result.cases[1].udp.over_bound = {
+  result.cases[1].udp.overBound = {
     percent: 1,
     runs: 2,
     of: 3,
     lost_percent: 12.5,
-    offered_bps: 31.25e6,
+    offeredBps: 31.25e6,
     searched: true,
   };
   assert.match(
@@ -138,15 +138,15 @@ function searchedCase(found) {
     ...caseResult.runs[0],
     repeat,
     udp: {
-      offered_bps: rate ?? 31.25e6,
+      offeredBps: rate ?? 31.25e6,
       length: 1200,
       packets: 10000,
       lost_packets: lost * 100,
       lost_percent: lost,
       jitter_ms: 0.1,
       out_of_order: 0,
-      loss_bound: 1,
-      max_loss: { percent: 1, rate_bps: rate, probes: [] },
+      lossBound: 1,
+      maxLoss: { percent: 1, rateBps: rate, probes: [] },
     },
   }));
   return { ...caseResult, runs, udp: summariseUdp(runs), ceiling: null, relative: null };

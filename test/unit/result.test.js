@@ -10,8 +10,49 @@ const ARCHIVED = [
   ...readdirSync(FIGURES)
     .filter((name) => name.endsWith('.json'))
     .map((name) => [name, read(new URL(name, FIGURES))]),
-  ['result-v2.json', read(new URL('../fixtures/result-v2.json', import.meta.url))],
+  ...['result-v2.json', 'result-v7-link.json', 'result-v7-udp-latency.json'].map((name) => [
+    name,
+    read(new URL(`../fixtures/${name}`, import.meta.url)),
+  ]),
 ];
+// Version 8's camelCase names of the fields cipherbench makes, back to
+// version 7's snake_case: a key named here is renamed wherever it is.
+const SNAKE_IN_7 = {
+  encryptBps: 'encrypt_bps',
+  decryptBps: 'decrypt_bps',
+  encryptMinBps: 'encrypt_min_bps',
+  encryptMaxBps: 'encrypt_max_bps',
+  decryptMinBps: 'decrypt_min_bps',
+  decryptMaxBps: 'decrypt_max_bps',
+  offeredBps: 'offered_bps',
+  lossBound: 'loss_bound',
+  maxLoss: 'max_loss',
+  overBound: 'over_bound',
+  rateBps: 'rate_bps',
+  payloadBytes: 'payload_bytes',
+  udpRtt: 'udp_rtt',
+  lostPercent: 'lost_percent',
+  delayMs: 'delay_ms',
+  jitterMs: 'jitter_ms',
+  lossPercent: 'loss_percent',
+};
+const inVersion7Names = (value) =>
+  Array.isArray(value)
+    ? value.map(inVersion7Names)
+    : value && typeof value === 'object'
+      ? Object.fromEntries(Object.entries(value).map(([key, v]) => [SNAKE_IN_7[key] ?? key, inVersion7Names(v)]))
+      : value;
+// The snake_case keys a result keeps: iperf3's, as its JSON names them.
+const IPERF3_NAMES = ['bits_per_second', 'lost_packets', 'lost_percent', 'jitter_ms', 'out_of_order'];
+const snakeKeys = (value, found = new Set()) => {
+  if (Array.isArray(value)) value.forEach((item) => snakeKeys(item, found));
+  else if (value && typeof value === 'object')
+    for (const [key, item] of Object.entries(value)) {
+      if (key.includes('_')) found.add(key);
+      snakeKeys(item, found);
+    }
+  return found;
+};
 const RUN_FIELDS = [
   'resultVersion',
   'tool',
@@ -113,14 +154,15 @@ test('every archived result upgrades to the current shape, field for field', () 
         );
       }
     }
-    // What the file had stays as it was, under version 7's names.
+    // What the file had stays as it was, under version 7's and 8's names.
+    const inVersion6Names = ({ round, negotiated, ...run }) => ({
+      repeat: round,
+      ...run,
+      ...(negotiated === undefined ? {} : { transport: negotiated }),
+    });
     assert.deepEqual(
       result.cases.map((caseResult) =>
-        caseResult.runs.map(({ round, negotiated, ...run }) => ({
-          repeat: round,
-          ...run,
-          ...(negotiated === undefined ? {} : { transport: negotiated }),
-        })),
+        inVersion7Names(caseResult.runs).map((run) => (archived.resultVersion >= 7 ? run : inVersion6Names(run))),
       ),
       archived.cases.map((caseResult) => caseResult.runs),
       name,
@@ -277,7 +319,11 @@ test('a version 4 UDP result: only --max-loss searched, no row was judged by a b
   });
   const fixed = upgradeResult(v4(null));
   assert.equal(fixed.options.rateSearch, false);
-  assert.equal(fixed.cases[0].udp.over_bound, null);
+  assert.equal(fixed.cases[0].udp.overBound, null);
+  assert.deepEqual(
+    [fixed.cases[0].udp.offeredBps, fixed.cases[0].udp.maxLoss, 'offered_bps' in fixed.cases[0].udp],
+    [1e9, null, false],
+  );
   assert.equal(fixed.cases[0].ceiling, null);
   assert.equal(upgradeResult(v4(1)).options.rateSearch, true);
   assert.deepEqual(upgradeCase(fixed.cases[0]).udp, fixed.cases[0].udp);
@@ -323,4 +369,58 @@ test("a version 6 result, archived: each run's repeat is its round, its transpor
   });
   assert.deepEqual(upgradeResult(upgraded), upgraded);
   assert.deepEqual(upgradeCase(upgraded.cases[0]), upgraded.cases[0]);
+});
+
+test("a version 7 result, archived: the fields cipherbench makes are camelCase, iperf3's keep their names, each value where it was", () => {
+  for (const name of ['result-v7-link.json', 'result-v7-udp-latency.json']) {
+    const v7 = ARCHIVED.find(([file]) => file === name)[1];
+    assert.equal(v7.resultVersion, 7, name);
+    const upgraded = upgradeResult(v7);
+    assert.equal(upgraded.resultVersion, RESULT_VERSION, name);
+    // Only the names moved: named back, the cases and the link are the file's.
+    assert.deepEqual(inVersion7Names(upgraded.cases), v7.cases, name);
+    assert.deepEqual(inVersion7Names(upgraded.options.link), v7.options.link, name);
+    assert.deepEqual([...snakeKeys([upgraded.cases, upgraded.options.link])].sort(), [...IPERF3_NAMES].sort(), name);
+    assert.deepEqual(upgradeResult(upgraded), upgraded, name);
+    assert.deepEqual(upgradeCase(upgraded.cases[0]), upgraded.cases[0], name);
+  }
+  const across = upgradeResult(ARCHIVED.find(([file]) => file === 'result-v7-link.json')[1]);
+  assert.deepEqual(across.options.link, {
+    name: 'rate=100mbit',
+    rateBps: 100e6,
+    delayMs: null,
+    jitterMs: null,
+    lossPercent: null,
+  });
+  const [run] = across.cases[0].runs;
+  assert.ok(run.wire.payloadBytes > 0 && run.wire.bytes > run.wire.payloadBytes, JSON.stringify(run.wire));
+  assert.deepEqual(run.udp.maxLoss.probes, [{ rateBps: 20e6, lost_percent: run.udp.lost_percent }]);
+  const [echoed] = upgradeResult(ARCHIVED.find(([file]) => file === 'result-v7-udp-latency.json')[1]).cases;
+  assert.deepEqual(
+    [echoed.udp.offeredBps, echoed.udp.maxLoss, echoed.udp.overBound],
+    [20e6, { percent: 1, rateBps: 20e6 }, null],
+  );
+  assert.ok(echoed.latency.udpRtt.count > 0 && typeof echoed.latency.udpRtt.lostPercent === 'number');
+});
+
+test("a version 6 result's ceilings, archived: their figures are camelCase, each value where it was", () => {
+  const v6 = ARCHIVED.find(([name]) => name === 'mux-new-connections.json')[1];
+  const upgraded = upgradeResult(v6);
+  const ceilings = v6.cases.filter((caseResult) => caseResult.ceiling);
+  assert.ok(ceilings.length > 0);
+  for (const archived of ceilings) {
+    const { ceiling } = upgraded.cases.find(
+      (caseResult) => caseResult.index === archived.index && caseResult.direction === archived.direction,
+    );
+    assert.deepEqual(inVersion7Names(ceiling), archived.ceiling);
+    assert.deepEqual(
+      [ceiling.encryptBps, ceiling.decryptBps, ceiling.encryptMinBps, ceiling.decryptMaxBps],
+      [
+        archived.ceiling.encrypt_bps,
+        archived.ceiling.decrypt_bps,
+        archived.ceiling.encrypt_min_bps,
+        archived.ceiling.decrypt_max_bps,
+      ],
+    );
+  }
 });

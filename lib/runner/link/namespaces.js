@@ -118,9 +118,9 @@ async function shape(ns, dev, profile) {
   let parent = ['root', 'handle', '1:'];
   if (needsNetem(profile)) {
     const netem = ['limit', '100000'];
-    if (profile.delay_ms !== null)
-      netem.push('delay', `${profile.delay_ms / 2}ms`, ...(profile.jitter_ms ? [`${profile.jitter_ms / 2}ms`] : []));
-    if (profile.loss_percent !== null) netem.push('loss', `${profile.loss_percent}%`);
+    if (profile.delayMs !== null)
+      netem.push('delay', `${profile.delayMs / 2}ms`, ...(profile.jitterMs ? [`${profile.jitterMs / 2}ms`] : []));
+    if (profile.lossPercent !== null) netem.push('loss', `${profile.lossPercent}%`);
     await tc(...parent, 'netem', ...netem).catch((error) => {
       throw /qdisc kind is unknown/.test(error.message)
         ? inputError(
@@ -130,20 +130,11 @@ async function shape(ns, dev, profile) {
     });
     parent = ['parent', '1:1', 'handle', '10:'];
   }
-  if (profile.rate_bps !== null) {
+  if (profile.rateBps !== null) {
     // The bucket holds at least one 64 KiB GSO segment, or tbf would drop
     // every segment the kernel hands it whole; else 10 ms at the rate.
-    const burst = Math.max(128 * 1024, Math.ceil(profile.rate_bps / 8 / 100));
-    await tc(
-      ...parent,
-      'tbf',
-      'rate',
-      `${Math.round(profile.rate_bps)}bit`,
-      'burst',
-      String(burst),
-      'latency',
-      '100ms',
-    );
+    const burst = Math.max(128 * 1024, Math.ceil(profile.rateBps / 8 / 100));
+    await tc(...parent, 'tbf', 'rate', `${Math.round(profile.rateBps)}bit`, 'burst', String(burst), 'latency', '100ms');
   }
 }
 

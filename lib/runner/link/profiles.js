@@ -17,7 +17,7 @@ const RATE_UNITS = { bit: 1, kbit: 1e3, mbit: 1e6, gbit: 1e9 };
 const TIME_UNITS = { us: 1e-3, ms: 1, s: 1000 };
 
 // Reads --link: a profile's name or the free form. Returns
-// { name, rate_bps, delay_ms, jitter_ms, loss_percent } (null where the
+// { name, rateBps, delayMs, jitterMs, lossPercent } (null where the
 // link does not shape that), the shape every report prints.
 export function parseLinkProfile(text) {
   if (typeof text !== 'string' || text.trim() === '')
@@ -26,12 +26,12 @@ export function parseLinkProfile(text) {
   const fields = named ?? freeFormFields(text);
   const profile = {
     name: text,
-    rate_bps: fields.rate === undefined ? null : rate(fields.rate),
-    delay_ms: fields.delay === undefined ? null : time('delay', fields.delay),
-    jitter_ms: fields.jitter === undefined ? null : time('jitter', fields.jitter),
-    loss_percent: fields.loss === undefined ? null : loss(fields.loss),
+    rateBps: fields.rate === undefined ? null : rate(fields.rate),
+    delayMs: fields.delay === undefined ? null : time('delay', fields.delay),
+    jitterMs: fields.jitter === undefined ? null : time('jitter', fields.jitter),
+    lossPercent: fields.loss === undefined ? null : loss(fields.loss),
   };
-  if (profile.jitter_ms !== null && profile.delay_ms === null)
+  if (profile.jitterMs !== null && profile.delayMs === null)
     throw inputError('--link: jitter varies a delay: give delay= too');
   return profile;
 }
@@ -83,4 +83,4 @@ function loss(text) {
 }
 
 // What needs netem (delay, jitter, loss) rather than a rate limiter alone.
-export const needsNetem = (profile) => profile.delay_ms !== null || profile.loss_percent !== null;
+export const needsNetem = (profile) => profile.delayMs !== null || profile.lossPercent !== null;

@@ -33,8 +33,9 @@
 
 /**
  * docs/result.md, "The run": what every run of the result measured, by
- * the name of its workload (lib/workload/).
- * @typedef {'bulk' | 'udp' | 'requests'} WorkloadName
+ * the name of its workload: one of lib/workload/index.js's WORKLOADS
+ * (test/unit/contracts.test.js holds an archived run of each).
+ * @typedef {string} WorkloadName
  */
 
 /**
@@ -461,17 +462,44 @@
 
 /**
  * A workload (lib/workload/): what one run of a case measures, in parts
- * the runner calls in this order. Adding one: its module, its entry in
- * lib/workload/index.js, its name in WorkloadName.
+ * the runner calls in this order. Adding one: its module and its entry in
+ * lib/workload/index.js; the runner, the run's options and these types
+ * name none. A stream's figures (a run's and a case's sender and receiver)
+ * are every workload's to fill; its own go under its own field.
  * @typedef {object} Workload
  * @property {WorkloadName} name the result's workload
+ * @property {WorkloadOption} [option] the flag that asks for it; the one without is measured when none is given
+ * @property {{ field: string, after: string }} [figures] the field of its own figures in its runs and in every case (null where another workload ran), after the case's field `after`
  * @property {(choice: { engine: string, iperf3Path?: string, wrkPath?: string, cases?: Reference[] }) => Promise<Engine>} chooseEngine what measures
- * @property {(selected: Reference[], settings: RunSettings, engine: Engine) => void} check throws an input error before anything starts
- * @property {(settings: RunSettings) => 'bitrate' | 'cost' | 'requests'} figure what ratios and the stopping rule judge
+ * @property {(selected: Reference[], settings: RunSettings, engine: Engine) => void | Promise<void>} check throws (or rejects with) an input error before anything starts
+ * @property {(settings: RunSettings) => JudgedFigure} figure what ratios and the stopping rule judge
  * @property {(where: { engine: Engine, port: number, host: string, settings: RunSettings }) => RelayPlan} target what listens on the target port
  * @property {(measuring: Measuring) => Promise<Measured>} measure one measurement
+ * @property {(measured: Measured) => boolean} measured whether the measurement has figures: only then is the run ok and its cost and disturbance read
  * @property {(measured: Measured, settings: RunSettings) => Partial<CaseRun>} result the fields it adds to its run
- * @property {(runs: CaseRun[], options: { level?: number }) => Partial<CaseResult>} summarise the fields it adds to its case
+ * @property {(runs: CaseRun[], options: { level?: number }) => Partial<CaseResult>} summarise a case's figures from its runs: sender, receiver and unstable, and its own field
+ */
+
+/**
+ * A workload's flag (lib/runner/run-options.js lists it among the run's
+ * options, after the option `after`): true asks for the workload.
+ * @typedef {object} WorkloadOption
+ * @property {string} name the run() option and the setting
+ * @property {string} after the option it follows in --help and in a result's options
+ * @property {{ flags: string, description: string }[]} cli
+ * @property {boolean} [recorded] kept in the result's options too (--udp, --requests: results from before `workload` told the workload by them); else the result's workload says it
+ * @property {string} [notForRequests] as run-options.js's entries
+ * @property {(options: Record<string, any>) => string | undefined} [refuses] why the other options given cannot go with it
+ */
+
+/**
+ * The figure ratios and the stopping rule judge a case on: its value in
+ * one run (null when it has none), and the case's summary with its
+ * interval and the summary's median.
+ * @typedef {object} JudgedFigure
+ * @property {string} name
+ * @property {(run: any) => number | null} ofRun a run as the workload's result() wrote it
+ * @property {(caseResult: CaseResult) => { summary: Interval, middle: number } | null} ofCase
  */
 
 /**

@@ -5,16 +5,17 @@ import {
   DEFAULT_LEVEL,
   median,
   pairedRatios,
-  runCostPerGB,
   summariseCost,
 } from '../statistics/summaries.js';
+import { WORKLOADS } from '../workload/index.js';
 
 // The cases of a run as measured so far: each slot's (a case in one
 // direction, schedule.js) runs and latency, summarised into the result's
 // cases[] (docs/result.md) whenever asked, with the ratios of --relative-to
 // and the stopping rule's verdict. `found` holds what locatePeer() found for
-// each case index (a reason when its implementation is missing); `figure`
-// is the workload's ('bitrate', 'cost' or 'requests').
+// each case index (a reason when its implementation is missing); the
+// workload's figure (its figure(settings)) is what the ratios and the
+// stopping rule judge.
 /**
  * @param {object} ledger
  * @param {(import('../contracts.js').Reference & { index: number, direction: 'forward' | 'reverse' })[]} ledger.slots
@@ -80,21 +81,14 @@ function summariseCase(
   const ok = runs.some((run) => run.status === 'ok');
   const lastFailure = runs.findLast((run) => run.status === 'failed');
   const status = ok ? 'ok' : lastFailure ? 'failed' : 'skipped';
-  const figures = {
-    sender: null,
-    receiver: null,
-    unstable: false,
-    udp: null,
-    requests: null,
-    ...workload.summarise(runs, { level }),
-  };
+  const figures = { sender: null, receiver: null, unstable: false, ...workload.summarise(runs, { level }) };
   const { sender, receiver, unstable } = figures;
   // A reference row's cipher is not ours: no ceiling to hold it against.
   const chainCeiling = ceilings && !identity.impl ? ceilingFor(ceilings, identity.presets) : null;
   const warnings = [];
   if (chainCeiling?.reason) warnings.push(`no cipher ceiling: ${chainCeiling.reason}`);
   if (ok && !latency && latencyReason) warnings.push(`no latency: ${latencyReason}`);
-  return {
+  const summary = {
     index,
     ...identity,
     status,
@@ -110,13 +104,27 @@ function summariseCase(
     cost: summariseCost(runs, { level }),
     wire: summariseWire(runs),
     negotiated: summariseNegotiated(runs),
-    udp: figures.udp,
     latency,
-    requests: figures.requests,
     ceiling: chainCeiling?.ceiling ? withEfficiency(chainCeiling.ceiling, receiver) : null,
     disturbed: summariseDisturbed(runs),
     warnings,
   };
+  return withOwnFigures(summary, figures);
+}
+
+// Every workload's own figures' field (its `figures`), after the field it
+// names: the figures of the workload that ran, null for the others, so
+// every case of every run has the same fields.
+/** @returns {Omit<import('../contracts.js').CaseResult, 'relative' | 'width' | 'converged'>} */
+function withOwnFigures(summary, figures) {
+  const entries = Object.entries(summary);
+  for (const { figures: own } of WORKLOADS) {
+    if (!own) continue;
+    const at = entries.findIndex(([field]) => field === own.after);
+    entries.splice(at < 0 ? entries.length : at + 1, 0, [own.field, figures[own.field] ?? null]);
+  }
+  // Typed by hand: which fields there are is the registry's, at run time.
+  return /** @type {any} */ (Object.fromEntries(entries));
 }
 
 // The case's ok runs that stayed disturbed after being measured again
@@ -150,20 +158,13 @@ function summariseNegotiated(runs) {
 // for the named case itself and when no round measured both; low and high
 // are null with fewer than 3 such rounds. null for every case without it.
 // At a fixed rate (figure 'cost') the ratios are of the pair's CPU seconds
-// per GB, over the rounds where neither run was saturated; in the request
-// workload (figure 'requests'), of requests per second.
-const RUN_FIGURES = {
-  bitrate: undefined,
-  cost: (run) => (run.saturated ? null : runCostPerGB(run)),
-  requests: (run) => run.requests?.requestsPerSecond ?? null,
-};
-
-function withRelative(cases, anchorIndex, level, figureName) {
-  const figure = RUN_FIGURES[figureName];
+// per GB, over the rounds where neither run was saturated: each run's
+// figure as the workload's figure reads it.
+function withRelative(cases, anchorIndex, level, { ofRun }) {
   return cases.map((caseResult) => {
     if (anchorIndex === null) return { ...caseResult, relative: null };
     const anchor = cases.find((other) => other.index === anchorIndex && other.direction === caseResult.direction);
-    const ratios = anchor && caseResult !== anchor ? pairedRatios(caseResult.runs, anchor.runs, figure) : [];
+    const ratios = anchor && caseResult !== anchor ? pairedRatios(caseResult.runs, anchor.runs, ofRun) : [];
     const none = { to: anchorIndex, ratio: null, low: null, high: null, level, rounds: ratios.length };
     if (ratios.length === 0) return { ...caseResult, relative: none };
     const { low, high } = bootstrapMedianInterval(ratios, { level });
@@ -178,13 +179,11 @@ function withRelative(cases, anchorIndex, level, figureName) {
 // With --confidence, converged says whether every one of them is as narrow
 // as asked at the level asked (fewer rounds than the level needs never
 // converge); null without --confidence, and for a case not measured.
-function withConvergence(cases, confidence, figureName) {
+function withConvergence(cases, confidence, judged) {
   return cases.map((caseResult) => {
     const widths = [];
     let reachesLevel = true;
-    // At a fixed rate a case with relays is judged on its cost; direct,
-    // which has none, on its bitrate.
-    const figure = caseFigure(caseResult, figureName);
+    const figure = judged.ofCase(caseResult);
     if (figure) {
       const {
         summary: { low, high, coverage, level },
@@ -202,17 +201,6 @@ function withConvergence(cases, confidence, figureName) {
       confidence && caseResult.status === 'ok' ? width !== null && reachesLevel && width <= confidence.width : null;
     return { ...caseResult, width, converged };
   });
-}
-
-// The summary the stopping rule judges a case on, with its interval, and
-// that summary's median (each summary names it for what it measures):
-// { summary, middle }, or null for a case with nothing measured.
-function caseFigure(caseResult, figureName) {
-  if (figureName === 'cost' && caseResult.cost)
-    return { summary: caseResult.cost.pair, middle: caseResult.cost.pair.cpuSecondsPerGB };
-  if (figureName === 'requests')
-    return caseResult.requests && { summary: caseResult.requests, middle: caseResult.requests.requestsPerSecond };
-  return caseResult.receiver && { summary: caseResult.receiver, middle: caseResult.receiver.bits_per_second };
 }
 
 // The case whose interval is widest so far, for the progress line:

@@ -49,7 +49,7 @@ export async function runCase(identity, settings, context) {
       outcome = await measureThrough(plan, { identity, processes, profiler, settings, context });
     }
     tails = processes.tails();
-    if (outcome.sender && settings.latency) {
+    if (context.workload.measured(outcome) && settings.latency) {
       const { link, signal } = context;
       const udp = settings.udp && !away;
       probe = await probeLatency({
@@ -95,7 +95,7 @@ function peerPlacement(settings, context, away) {
 async function runResult(outcome, { wallSeconds, tails, probe, profiler, processes, settings, context }) {
   const none = { sender: null, receiver: null, wallSeconds, cost: null };
   if (context.signal?.aborted) return { status: 'skipped', reason: 'run interrupted', ...none };
-  if (!outcome.sender && !outcome.requests)
+  if (!context.workload.measured(outcome))
     return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), ...none };
   // The profiles are written as the relays exit, so they are read last.
   const profile = await profiler?.outcome();
@@ -154,11 +154,12 @@ async function measureThrough(plan, { identity, processes, profiler, settings, c
     },
   };
   const { engineCpu, ...measured } = await workload.measure(measuring);
-  if (measured.receiver || measured.requests) measured.disturbance = await disturbance(engineCpu);
+  const didMeasure = workload.measured(measured);
+  if (didMeasure) measured.disturbance = await disturbance(engineCpu);
   if (link && measured.receiver)
     measured.wire = wireCost((await link.wireBytes()) - wireBefore, measured.receiver.bytes);
   // Read before the latency probe: the cost is that of the transfer.
-  if (measured.sender || measured.requests) measured.cost = await cost.read();
+  if (didMeasure) measured.cost = await cost.read();
   await profiler?.measured({
     measured,
     waits,

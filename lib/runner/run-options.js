@@ -6,6 +6,8 @@ import { parseLinkProfile, PROFILES } from './link/profiles.js';
 import { parseRate } from '../traffic/rate.js';
 import { UDP_LENGTH } from '../traffic/udp-datagrams.js';
 import { DISTURBED_OTHERS, DISTURBED_STEAL } from '../result.js';
+import { DEFAULT_MAX_LOSS, DEFAULT_UDP_RATE } from '../workload/udp.js';
+import { WORKLOADS } from '../workload/index.js';
 import { RETRIES_PER_RUN } from './disturbed-runs.js';
 
 const DEFAULT_PORTS = Object.freeze({ client: 1081, server: 1082, target: 1083 });
@@ -32,16 +34,11 @@ const MAX_RESPONSE_SIZE = 64 * 1024 * 1024;
 const DEFAULT_WARMUP = 3;
 // iperf3 refuses more than 128 parallel streams.
 const MAX_PARALLEL = 128;
-// UDP mode (docs/udp.md): iperf3 -u at an offered rate, in datagrams of a
-// fixed size every Shadowsocks implementation's buffer takes (iperf3 would
-// size them from the control connection's MSS, some 64 KB on loopback).
-// Without --rate, each case's rate is searched from that top down, and
-// a row that loses more than DEFAULT_MAX_LOSS percent is not ranked by
-// what got through: what arrives past the loss a relay can sustain is
-// whatever the kernel's buffers let by, not the relay's rate.
-const DEFAULT_UDP_RATE = '1G';
+// UDP mode (docs/udp.md): iperf3 -u at an offered rate (workload/udp.js),
+// in datagrams of a fixed size every Shadowsocks implementation's buffer
+// takes (iperf3 would size them from the control connection's MSS, some
+// 64 KB on loopback).
 const DEFAULT_UDP_LENGTH = 1200;
-const DEFAULT_MAX_LOSS = 1;
 // Enough for any spread a person would wait for; a typo of 1000 would run
 // for hours.
 const MAX_REPEAT = 100;
@@ -182,7 +179,7 @@ function flag(name, value, fallback) {
 //             leaves it out
 const { smoke, default: standard, full } = MODES;
 
-export const RUN_OPTIONS = Object.freeze([
+const OPTIONS = [
   {
     name: 'mode',
     // No defaults for what a mode sets, so an explicit flag can be told
@@ -351,22 +348,6 @@ export const RUN_OPTIONS = Object.freeze([
     },
   },
   {
-    name: 'requests',
-    cli: [
-      {
-        flags: '--requests',
-        description:
-          'measure the request workload instead of a bulk stream: concurrent HTTP/1.1 clients through each case to a built-in target (docs/requests.md)',
-      },
-    ],
-    read: (value, { options }) => {
-      const requests = flag('requests', value, false);
-      if (requests && options.engine === 'iperf3')
-        throw inputError('--requests runs its own HTTP clients, not iperf3: drop --engine iperf3');
-      return requests;
-    },
-  },
-  {
     name: 'concurrency',
     cli: [
       {
@@ -433,18 +414,6 @@ export const RUN_OPTIONS = Object.freeze([
       { flags: '--no-latency', description: 'no latency, even with --full' },
     ],
     read: (value, { defaults }) => flag('latency', value, defaults.latency),
-  },
-  {
-    name: 'udp',
-    notForRequests:
-      'measures datagrams (iperf3 -u), not requests: drop it, or measure UDP with `cipherbench run --udp`',
-    cli: [
-      {
-        flags: '--udp',
-        description: `measure UDP: iperf3 -u (or the built-in engine's UDP mode) through each case's relays in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md); without --rate each case's highest rate losing at most --max-loss (${DEFAULT_MAX_LOSS}%), searched from ${DEFAULT_UDP_RATE} down`,
-      },
-    ],
-    read: (value) => flag('udp', value, false),
   },
   {
     name: 'rate',
@@ -639,7 +608,36 @@ export const RUN_OPTIONS = Object.freeze([
     },
     record: false,
   },
-]);
+];
+
+export const RUN_OPTIONS = Object.freeze(withWorkloadOptions(OPTIONS));
+
+// The table with each workload's option (workload/index.js) after the entry
+// it names: a flag, true to ask for that workload, whatever else its
+// workload refuses beside it. A workload's option is recorded only when the
+// workload says so: the result's `workload` says which ran.
+function withWorkloadOptions(entries) {
+  const table = [...entries];
+  for (const { option } of WORKLOADS) {
+    if (!option) continue;
+    const { name, after, cli, recorded = false, notForRequests, refuses } = option;
+    const entry = {
+      name,
+      cli,
+      ...(notForRequests ? { notForRequests } : {}),
+      read: (value, { options }) => {
+        const asked = flag(name, value, false);
+        const refusal = asked ? refuses?.(options) : undefined;
+        if (refusal) throw inputError(refusal);
+        return asked;
+      },
+      ...(recorded ? {} : { record: false }),
+    };
+    const at = table.findIndex((other) => other.name === after);
+    table.splice(at < 0 ? table.length : at + 1, 0, entry);
+  }
+  return table;
+}
 
 // '95,5' -> { level: 0.95, width: 0.05 }: the interval's level and the
 // widest it may be, low to high, as a share of the median, both given in

@@ -119,7 +119,7 @@ async function planRun(options) {
     wrkPath: options.wrkPath,
     cases: selected,
   });
-  workload.check(selected, settings, engine);
+  await workload.check(selected, settings, engine);
   return { settings, casesFile, selected, anchorIndex, workload, engine };
 }
 
@@ -204,16 +204,15 @@ function measureCeilings(selected, { signal, emit }) {
 // Wherever there is a ranking to judge against it (two cases or more), the
 // machine's own spread (noise-floor.js). The direct runs move bulk TCP
 // whatever the workload: their spread is the machine's, which a request
-// rate or a UDP bitrate shares; a request run's engine loads requests, so
-// the floor takes the bulk engine (iperf3 when installed, else the
-// built-in one).
-async function noiseFloor({ settings, workload, engine }, measurable, context, options) {
+// rate or a UDP bitrate shares; an engine that starts no server of its own
+// (a request engine) moves no stream, so the floor takes the bulk engine
+// then (iperf3 when installed, else the built-in one).
+async function noiseFloor({ settings, engine }, measurable, context, options) {
   if (settings.noiseFloor === 0 || measurable.filter(Boolean).length < 2 || context.signal?.aborted) return null;
   context.emit({ type: 'noise-floor-started', runs: settings.noiseFloor });
-  const bulkEngine =
-    workload.figure(settings) === 'requests'
-      ? await bulkWorkload.chooseEngine({ engine: 'auto', iperf3Path: options.iperf3Path })
-      : engine;
+  const bulkEngine = engine.server
+    ? engine
+    : await bulkWorkload.chooseEngine({ engine: 'auto', iperf3Path: options.iperf3Path });
   const noiseFloor = await measureNoiseFloor(settings.noiseFloor, {
     settings,
     context: { ...context, workload: bulkWorkload, engine: bulkEngine },

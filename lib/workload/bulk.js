@@ -1,20 +1,27 @@
 // @ts-check
 import { setTimeout as delay } from 'node:timers/promises';
 import { inputError } from '../errors.js';
-import { chooseEngine, startTrafficClient } from '../traffic/engine.js';
-import { parseIperf3Json } from '../traffic/iperf3.js';
-import { describeExit, tellingLines } from '../process/processes.js';
-import { summarise } from '../statistics/summaries.js';
+import { runCostPerGB, summarise } from '../statistics/summaries.js';
 
 // The bulk workload: the traffic engine (iperf3, or the built-in sender and
 // sink) moves one TCP stream, or --parallel ones, through the case's entry
 // for `duration` seconds, reversed for direction 'reverse'; with `rate`
 // (bits/s) the sender offers that rate and the run says whether the relays
 // kept up. Its run adds { sender, receiver } as iperf3 -J reports them.
+// It is the one a run measures when no workload's option asks for another.
 //
 // Every workload (this one, workload/udp.js, workload/requests.js) has the
 // same parts, which the runner uses in the order of the Workload type
-// (lib/contracts.js).
+// (lib/contracts.js), and its line in workload/index.js; the runner never
+// names one.
+
+// The engines and the process watching load with a run's first use, not
+// with every command of the CLI, which reads the workloads' options
+// (runner/run-options.js): a helper a run starts (a sink, a target) starts
+// as fast as before the workloads declared them.
+const engines = () => import('../traffic/engine.js');
+const measuringParts = () =>
+  Promise.all([engines(), import('../traffic/iperf3.js'), import('../process/processes.js')]);
 
 // After a relay dies mid-test the engine's client usually reports the
 // broken connection at once; past this it is stopped so a stuck one cannot
@@ -29,12 +36,13 @@ const EXIT_NEWS_MS = 1000;
 /** @type {import('../contracts.js').Workload} */
 export const bulkWorkload = {
   name: 'bulk',
-  chooseEngine: ({ engine, iperf3Path }) => chooseEngine({ engine, iperf3Path }),
+  chooseEngine: async ({ engine, iperf3Path }) => (await engines()).chooseEngine({ engine, iperf3Path }),
   check: checkBulk,
   // At a fixed rate over TCP the figure is what carrying it cost.
-  figure: (settings) => (settings.rate === null ? 'bitrate' : 'cost'),
+  figure: (settings) => (settings.rate === null ? BITRATE : COST),
   target: ({ engine, port, host }) => engine.server(port, host),
   measure: (measuring) => transferThrough(measuring),
+  measured: ({ sender }) => Boolean(sender),
   result: ({ sender, receiver }, settings) => ({
     sender,
     receiver,
@@ -42,6 +50,27 @@ export const bulkWorkload = {
   }),
   summarise: (runs, { level }) => summarise(runs, { level }),
 };
+
+// A stream's figures as ratios and the stopping rule judge them: the
+// receiver's bitrate, or at a fixed rate the pair's CPU seconds per GB over
+// the runs that kept up. A case with relays is judged on its cost; direct,
+// which has none, on its bitrate.
+/** @type {import('../contracts.js').JudgedFigure} */
+export const BITRATE = Object.freeze({
+  name: 'bitrate',
+  ofRun: (run) => run.receiver?.bits_per_second ?? null,
+  ofCase: ({ receiver }) => receiver && { summary: receiver, middle: receiver.bits_per_second },
+});
+
+/** @type {import('../contracts.js').JudgedFigure} */
+const COST = Object.freeze({
+  name: 'cost',
+  ofRun: (run) => (run.saturated ? null : runCostPerGB(run)),
+  ofCase: (caseResult) =>
+    caseResult.cost
+      ? { summary: caseResult.cost.pair, middle: caseResult.cost.pair.cpuSecondsPerGB }
+      : BITRATE.ofCase(caseResult),
+});
 
 // iperf3 and the built-in sender reach a case through a port forward; the
 // other inbounds are for the request workload's own clients. The built-in
@@ -154,6 +183,7 @@ async function measureTransfer({
   listeners,
   place,
 }) {
+  const [{ startTrafficClient }, { parseIperf3Json }, { describeExit, tellingLines }] = await measuringParts();
   // Generous: the receiver drains the relays' buffers after the duration.
   const timeoutMs = (duration * 2 + 10) * 1000;
   const measuring = startTrafficClient(

@@ -3,8 +3,6 @@ import { availableParallelism } from 'node:os';
 import { CLI } from '../process/cli-path.js';
 import { READY_LINE } from '../process/ready-line.js';
 import { inputError } from '../errors.js';
-import { chooseRequestEngine, inboundOf } from '../traffic/request-engine.js';
-import { connectionsOn, openedBetween } from '../process/connections-opened.js';
 import { GENERATOR_SHARE_LIMIT, IDLE_LIMIT } from '../result.js';
 import { DEFAULT_LEVEL, median, medianInterval } from '../statistics/summaries.js';
 
@@ -16,13 +14,31 @@ import { DEFAULT_LEVEL, median, medianInterval } from '../statistics/summaries.j
 /** @type {import('../contracts.js').Workload} */
 export const requestWorkload = {
   name: 'requests',
-  chooseEngine: ({ engine, wrkPath, cases }) => chooseRequestEngine({ engine, cases, wrkPath }),
+  // Recorded beside `workload`: results from before it told a request run
+  // by it.
+  option: {
+    name: 'requests',
+    after: 'both',
+    recorded: true,
+    cli: [
+      {
+        flags: '--requests',
+        description:
+          'measure the request workload instead of a bulk stream: concurrent HTTP/1.1 clients through each case to a built-in target (docs/requests.md)',
+      },
+    ],
+    refuses: ({ engine }) =>
+      engine === 'iperf3' ? '--requests runs its own HTTP clients, not iperf3: drop --engine iperf3' : undefined,
+  },
+  figures: { field: 'requests', after: 'latency' },
+  chooseEngine: async ({ engine, wrkPath, cases }) =>
+    (await requestEngines()).chooseRequestEngine({ engine, cases, wrkPath }),
   // A request run measures this machine's relays only.
   check: (selected, settings) => {
     if (settings.link || settings.remote)
       throw inputError('--requests runs on this machine only: drop --link or --remote');
   },
-  figure: () => 'requests',
+  figure: () => REQUESTS_PER_SECOND,
   target: ({ port, host, settings }) => httpTargetSpec(port, host, settings.responseSize),
   measure: ({ engine, identity, entry, target, settings, signal, track, onMeasuring }) =>
     measureRequestLoad({
@@ -39,9 +55,23 @@ export const requestWorkload = {
       onMeasuring,
       track,
     }),
+  measured: ({ requests }) => Boolean(requests),
   result: ({ requests }) => ({ requests }),
   summarise: (runs, { level }) => ({ requests: summariseRequests(runs, { level }) }),
 };
+
+// Ratios and the stopping rule judge a request run by its requests per
+// second.
+/** @type {import('../contracts.js').JudgedFigure} */
+const REQUESTS_PER_SECOND = Object.freeze({
+  name: 'requests',
+  ofRun: (run) => run.requests?.requestsPerSecond ?? null,
+  ofCase: ({ requests }) => requests && { summary: requests, middle: requests.requestsPerSecond },
+});
+
+// The request engines and the socket tables load with a request run, not
+// with every command of the CLI (as bulk.js's engines).
+const requestEngines = () => import('../traffic/request-engine.js');
 
 // The HTTP target of the request workload, on the port the engine's server
 // takes otherwise.
@@ -75,7 +105,8 @@ async function measureRequestLoad({
   onMeasuring,
   track,
 }) {
-  const opened = newConnections ? connectionsOpened(port, serverPort) : null;
+  const { inboundOf } = await requestEngines();
+  const opened = newConnections ? await connectionsOpened(port, serverPort) : null;
   const { generatorCpuSeconds, ...figures } = await engine.measure({
     host,
     port,
@@ -113,7 +144,8 @@ async function measureRequestLoad({
 // { entry, server }, or null where the tables could not be read. A relay
 // pair that multiplexes (mux) opens fewer to its server than it was given
 // (docs/notes/mux.md).
-function connectionsOpened(entryPort, serverPort) {
+async function connectionsOpened(entryPort, serverPort) {
+  const { connectionsOn, openedBetween } = await import('../process/connections-opened.js');
   let before = null;
   const read = () => Promise.all([connectionsOn(entryPort), serverPort ? connectionsOn(serverPort) : null]);
   return {

@@ -2,14 +2,20 @@
 import { newChainPassword } from '../chain/requirements.js';
 import { prepareUdpChain, withoutUdpPhrase } from '../chain/udp-form.js';
 import { inputError } from '../errors.js';
-import { carriesUdp, withoutUdpReason } from '../peers/index.js';
 import { median, summarise } from '../statistics/summaries.js';
 import { UDP_LENGTH } from '../traffic/udp-datagrams.js';
-import { bulkWorkload, transferThrough } from './bulk.js';
+import { BITRATE, bulkWorkload, transferThrough } from './bulk.js';
 import { CATALOGUE } from '../presets/index.js';
 
 // run --udp: what must hold before anything starts, and what a case's UDP
 // runs add up to.
+
+// Without --rate, each case's rate is searched from DEFAULT_UDP_RATE down,
+// and a row that loses more than DEFAULT_MAX_LOSS percent is not ranked by
+// what got through: what arrives past the loss a relay can sustain is
+// whatever the kernel's buffers let by, not the relay's rate.
+export const DEFAULT_UDP_RATE = '1G';
+export const DEFAULT_MAX_LOSS = 1;
 
 // The UDP workload (docs/udp.md): the engine's UDP client (iperf3 -u, or
 // the built-in sender) offers `rate` bits/s in datagrams of `length` bytes
@@ -20,19 +26,37 @@ import { CATALOGUE } from '../presets/index.js';
 /** @type {import('../contracts.js').Workload} */
 export const udpWorkload = {
   name: 'udp',
+  // Recorded beside `workload`: results from before it told a UDP run by it.
+  option: {
+    name: 'udp',
+    after: 'latency',
+    recorded: true,
+    notForRequests:
+      'measures datagrams (iperf3 -u), not requests: drop it, or measure UDP with `cipherbench run --udp`',
+    cli: [
+      {
+        flags: '--udp',
+        description: `measure UDP: iperf3 -u (or the built-in engine's UDP mode) through each case's relays in datagrams of --length bytes (loss, jitter, out-of-order; docs/udp.md); without --rate each case's highest rate losing at most --max-loss (${DEFAULT_MAX_LOSS}%), searched from ${DEFAULT_UDP_RATE} down`,
+      },
+    ],
+  },
+  figures: { field: 'udp', after: 'negotiated' },
   chooseEngine: bulkWorkload.chooseEngine,
-  check: (selected, settings, engine) => {
+  check: async (selected, settings, engine) => {
     bulkWorkload.check(selected, { ...settings, rate: null }, engine);
-    checkUdpCases(selected, settings, engine);
+    // Every peer's module loads with a UDP run, not with every command of
+    // the CLI, which reads this workload's option.
+    checkUdpCases(selected, settings, engine, await import('../peers/index.js'));
   },
   // Over UDP the rate is the offered load, and loss at it the figure.
-  figure: () => 'bitrate',
+  figure: () => BITRATE,
   target: bulkWorkload.target,
   measure: (measuring) =>
     transferThrough(measuring, {
       rate: null,
       udp: { rate: measuring.settings.rate, length: measuring.settings.length },
     }),
+  measured: bulkWorkload.measured,
   result: ({ sender, receiver, udp }, settings) => ({
     sender,
     receiver,
@@ -48,7 +72,7 @@ const caseName = (identity) =>
 // datagram once each chain has wrapped it, and the built-in engine is
 // asked for what it sends: one stream, forward (iperf3 -u does -P and -R
 // too). Throws the first problem as one line.
-function checkUdpCases(selected, { length, parallel, reverse, both }, engine) {
+function checkUdpCases(selected, { length, parallel, reverse, both }, engine, { carriesUdp, withoutUdpReason }) {
   if (engine.name === 'node' && (parallel > 1 || reverse || both)) {
     throw inputError(
       `--udp with the built-in engine sends one stream forward: give it without ${parallel > 1 ? '--parallel' : reverse ? '--reverse' : '--both'}, or measure with iperf3 (--engine iperf3)`,

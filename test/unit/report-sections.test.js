@@ -6,7 +6,7 @@ import { formatMarkdownReport } from '../../lib/report/markdown-report.js';
 import { caseWorkload, figureFor, sectionsOf } from '../../lib/report/sections/index.js';
 import { formatCaseBlock, formatRanking } from '../../lib/report/text-report.js';
 import { upgradeResult } from '../../lib/result.js';
-import { workloadFor } from '../../lib/workload/index.js';
+import { WORKLOADS, workloadFor } from '../../lib/workload/index.js';
 
 // Each workload names its report sections (lib/report/sections/) and the
 // printers look them up by the result's `workload`, never by which
@@ -17,9 +17,13 @@ const fixture = (name) =>
 test('every workload the runner can choose has its sections, each with its own word and figure', () => {
   const names = [{}, { udp: true }, { requests: true }].map((settings) => workloadFor(settings).name);
   assert.deepEqual(names, ['bulk', 'udp', 'requests']);
-  const kinds = names.map((name) => sectionsOf(name).kind);
-  assert.deepEqual(kinds, ['tcp', 'udp', 'requests']);
-  for (const name of names) assert.equal(figureFor(sectionsOf(name).kind), sectionsOf(name).figure);
+  // Each workload its option asks for, the one without when none is given.
+  for (const workload of WORKLOADS)
+    assert.equal(workloadFor(workload.option ? { [workload.option.name]: true } : {}), workload, workload.name);
+  const kinds = WORKLOADS.map(({ name }) => sectionsOf(name).kind);
+  assert.deepEqual(kinds.slice(0, 3), ['tcp', 'udp', 'requests']);
+  assert.equal(new Set(kinds).size, kinds.length, kinds.join(', '));
+  for (const { name } of WORKLOADS) assert.equal(figureFor(sectionsOf(name).kind), sectionsOf(name).figure);
   assert.throws(() => sectionsOf('latency'), /no report sections for the workload 'latency'/);
 });
 

@@ -1,9 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { normalizeOptions, parsePorts } from '../../lib/runner/run-options.js';
+import { WORKLOADS } from '../../lib/workload/index.js';
 
 test('defaults', () => {
   const { seed, ...settings } = normalizeOptions({});
+  // No workload's option is set: the run measures a bulk stream.
+  const workloadOptions = WORKLOADS.flatMap(({ option }) => (option ? [[option.name, false]] : []));
   // A fresh seed each run, recorded so the order can be replayed.
   assert.ok(Number.isInteger(seed) && seed >= 0 && seed < 2 ** 32, String(seed));
   assert.deepEqual(settings, {
@@ -23,7 +26,6 @@ test('defaults', () => {
     ports: { client: 1081, server: 1082, target: 1083 },
     readyTimeout: 10,
     latency: false,
-    requests: false,
     concurrency: 20,
     responseSize: 2,
     warmup: 0,
@@ -31,7 +33,6 @@ test('defaults', () => {
     reverse: false,
     both: false,
     ceiling: true,
-    udp: false,
     length: null,
     maxLoss: null,
     rateSearch: false,
@@ -39,6 +40,7 @@ test('defaults', () => {
     remote: null,
     caseLimit: null,
     profile: null,
+    ...Object.fromEntries(workloadOptions),
   });
 });
 

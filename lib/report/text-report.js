@@ -110,8 +110,8 @@ export function formatCaseBlock(given, { color = false, workload = undefined } =
       ),
     );
   if (caseResult.status === 'ok') {
-    const { caseBlock } = sectionsOf(workload ?? caseWorkload(caseResult));
-    lines.push(...caseBlock.flatMap((section) => CASE_SECTIONS[section](caseResult, paint)));
+    const { caseBlock, ownText = {} } = sectionsOf(workload ?? caseWorkload(caseResult));
+    lines.push(...caseBlock.flatMap((section) => (ownText[section] ?? CASE_SECTIONS[section])(caseResult, paint)));
   } else {
     // The reason may carry the relay's stderr tail; indenting it keeps the
     // block readable while leaving every line of it in the report.
@@ -168,7 +168,6 @@ const CASE_SECTIONS = Object.freeze({
   latency: ({ latency }) => latencyLines(latency),
   ceiling: ({ ceiling }, paint) => ceilingLines(ceiling, paint),
   profile: ({ runs }) => profileLines(runs),
-  requests: ({ requests }) => requestLines(requests),
 });
 
 // A note in the colour its tone asks for.
@@ -229,19 +228,6 @@ function notRankedLines({ overBound, unranked }, paint, rankWidth) {
       (caseResult) =>
         `${indent}  ${caseName(caseResult)}, ${statusLabel(caseResult.status, paint)}: ${caseResult.reason.split('\n')[0]}, ${caseLabel(caseResult)}`,
     ),
-  ];
-}
-
-// One case's request figures, under its block's title.
-function requestLines(requests) {
-  const { latency, errors } = requests;
-  const failed = Object.entries(errors)
-    .filter(([, count]) => count > 0)
-    .map(([kind, count]) => `${kind} ${count}`);
-  return [
-    `Requests         ${requests.ok} ok in ${requests.seconds.toFixed(2)} s, ${formatFixed(requests.requestsPerSecond, 0)} req/s, ${requests.kind}, ${requests.concurrency} clients${requests.newConnections ? ', new connection each' : ''}`,
-    `errors           ${failed.length === 0 ? 'none' : failed.join(', ')}`,
-    `latency (ms)     p50 ${formatFixed(latency.p50, 3)}  p90 ${formatFixed(latency.p90, 3)}  p99 ${formatFixed(latency.p99, 3)}  p99.9 ${formatFixed(latency.p999, 3)}  max ${formatFixed(latency.max, 3)}  stdev ${formatFixed(latency.stdev, 3)}`,
   ];
 }
 

@@ -8,8 +8,10 @@ import { UDP_SECTIONS } from './udp-sections.js';
  * up by `result.workload`: the printers (text, Markdown, HTML) each lay out
  * a section of a given name their own way and never ask which workload
  * ran. A workload whose figures an existing section shows needs only its
- * entry here; one with a figure of its own adds that section to each
- * printer's table too.
+ * entry here. One with figures of its own lays out their case-block
+ * section as text here (`ownText`: only the text report prints case
+ * blocks); one ranked by a figure of its own adds its ranking section to
+ * each printer's table.
  * @typedef {object} WorkloadSections
  * @property {string} kind the word compare and history print for it ('tcp' for bulk)
  * @property {(options: any) => string} describe one phrase, equal for two runs exactly when their figures compare
@@ -17,6 +19,7 @@ import { UDP_SECTIONS } from './udp-sections.js';
  * @property {string} builtInEngine the header's engine row when the built-in node engine ran
  * @property {boolean} rankedByCostAtRate at a fixed --rate, ranked by the relays' CPU per GB, not bitrate
  * @property {readonly string[]} caseBlock the sections of a measured case's block, in order
+ * @property {Readonly<Record<string, (caseResult: any, paint: import('chalk').ChalkInstance) => string[]>>} [ownText] the lines of a case-block section of its own, by its name in caseBlock
  * @property {readonly string[]} ranking the sections that rank its cases, in order
  */
 

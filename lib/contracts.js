@@ -451,7 +451,17 @@
 /**
  * What a workload's measure() resolves with: its figures, or why it
  * measured nothing.
- * @typedef {object} Measured
+ * @typedef {MeasuredFigures & OwnFigures} Measured
+ */
+
+/**
+ * A workload's own figures, under the field its `figures` names in its
+ * runs and cases (udp, requests): typed by its module, not here.
+ * @typedef {{ [field: string]: any }} OwnFigures
+ */
+
+/**
+ * @typedef {object} MeasuredFigures
  * @property {string} [reason]
  * @property {Side} [sender]
  * @property {Side} [receiver]
@@ -476,8 +486,8 @@
  * @property {(where: { engine: Engine, port: number, host: string, settings: RunSettings }) => RelayPlan} target what listens on the target port
  * @property {(measuring: Measuring) => Promise<Measured>} measure one measurement
  * @property {(measured: Measured) => boolean} measured whether the measurement has figures: only then is the run ok and its cost and disturbance read
- * @property {(measured: Measured, settings: RunSettings) => Partial<CaseRun>} result the fields it adds to its run
- * @property {(runs: CaseRun[], options: { level?: number }) => Partial<CaseResult>} summarise a case's figures from its runs: sender, receiver and unstable, and its own field
+ * @property {(measured: Measured, settings: RunSettings) => Partial<CaseRun> & OwnFigures} result the fields it adds to its run
+ * @property {(runs: (CaseRun & OwnFigures)[], options: { level?: number }) => Partial<CaseResult> & OwnFigures} summarise a case's figures from its runs: sender, receiver and unstable, and its own field
  */
 
 /**
@@ -499,7 +509,7 @@
  * @typedef {object} JudgedFigure
  * @property {string} name
  * @property {(run: any) => number | null} ofRun a run as the workload's result() wrote it
- * @property {(caseResult: CaseResult) => { summary: Interval, middle: number } | null} ofCase
+ * @property {(caseResult: any) => { summary: Interval, middle: number } | null} ofCase a case with its workload's own field
  */
 
 /**

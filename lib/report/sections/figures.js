@@ -8,7 +8,7 @@ import { formatBitrate, formatBitrateIn, formatFixed } from '../units.js';
  * how to print a value, alone or in another value's unit, and a chart's
  * axis up to scaleMax in ticks of step: its unit and each tick's label.
  * @typedef {object} Figure
- * @property {'bitrate' | 'requests'} kind
+ * @property {string} kind
  * @property {string} title
  * @property {(run: any) => number | null} ofRun
  * @property {(caseResult: any) => FigureSummary | null | undefined} summary

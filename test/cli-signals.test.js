@@ -8,7 +8,7 @@ import net from 'node:net';
 import os from 'node:os';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { emptyFolder, runCli } from './support/cli.js';
+import { commandLine, emptyFolder, runCli } from './support/cli.js';
 import { freePortsFlag } from './support/ports.js';
 import { CLI } from './support/processes.js';
 import { descendants } from '../benchmark/programs/support/proc-stats.js';
@@ -332,12 +332,12 @@ test(`SIGKILL of the runner at ${KILL_TRIES} random moments: no child outlives i
         // floor's direct runs), at a random moment of that case or of what
         // follows it.
         while (
-          !descendants(child.pid).some((pid) => commandOf(pid).includes('relay server')) &&
+          !descendants(child.pid).some((pid) => commandLine(pid).includes('relay server')) &&
           child.exitCode === null
         )
           await delay(10);
         await delay(Math.floor(Math.random() * 2500));
-        killedWith = descendants(child.pid).map((pid) => `${pid} ${commandOf(pid)}`);
+        killedWith = descendants(child.pid).map((pid) => `${pid} ${commandLine(pid)}`);
         // The CLI alone: its group is not signalled, as the OOM killer does.
         process.kill(child.pid, 'SIGKILL');
       },
@@ -402,14 +402,6 @@ test('a run clears the iperf3 -s a killed run left on its port, and says so', { 
   // Dead; its reaper (init here) may not have collected it yet.
   assert.ok(!isRunning(leftover), 'the leftover is gone');
 });
-
-function commandOf(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
-  } catch {
-    return '';
-  }
-}
 
 function portBusy(port) {
   return new Promise((resolve) => {

@@ -1,4 +1,5 @@
 // @ts-check
+import { setTimeout as delay } from 'node:timers/promises';
 import { planPeer, runsRemotely } from '../peers/index.js';
 import { watchMachine } from '../process/machine-watch.js';
 import { firstReason } from '../process/readiness.js';
@@ -10,6 +11,12 @@ import { relayCostMeter } from './relay-cost.js';
 
 // --profile's system call count: seconds of the extra transfer under strace.
 const SYSCALL_SECONDS = 2;
+// How long a run that measured nothing waits for the run's own stop before
+// calling itself failed. A Ctrl-C reaches the whole process group: the
+// children may die of it and their deaths be read before this process has
+// run its own handler for the same signal (a fresh-clone CI run beside a
+// looping benchmark, load 9, recorded the case under way as failed).
+const STOP_HEARD_MS = 500;
 
 // One run of a case (docs/result.md, "A run of a case"): the workload's target on the
 // target port, the case's relay pair in front of it (ours with its chain,
@@ -94,6 +101,9 @@ function peerPlacement(settings, context, away) {
 // else ok with the workload's figures and every step's.
 async function runResult(outcome, { wallSeconds, tails, probe, profiler, processes, settings, context }) {
   const none = { sender: null, receiver: null, wallSeconds, cost: null };
+  // The timer rejects when the signal aborts, which is what it waits for.
+  if (!context.workload.measured(outcome) && context.signal && !context.signal.aborted)
+    await delay(STOP_HEARD_MS, null, { signal: context.signal }).catch(() => {});
   if (context.signal?.aborted) return { status: 'skipped', reason: 'run interrupted', ...none };
   if (!context.workload.measured(outcome))
     return { status: 'failed', reason: [outcome.reason, ...tails].join('\n'), ...none };

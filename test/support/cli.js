@@ -116,7 +116,7 @@ export const archivedJson = (cwd, dir = 'reports') => {
 };
 
 // A process's command line, spaced; '' once it has gone.
-function commandLine(pid) {
+export function commandLine(pid) {
   try {
     return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').join(' ').trim();
   } catch {

@@ -121,6 +121,11 @@ test(
     assert.match(summary, /\nNo earlier result: this run is the baseline for the next\.\n$/);
     const kept = JSON.parse(readFileSync(path.join(first.dir, 'result', 'latest.json'), 'utf8'));
     assert.equal(kept.cases[0].runs.length, 3, 'three runs a case, as compare needs');
+    assert.deepEqual(
+      kept.cases[0].runs.map((run) => run.status),
+      ['ok', 'ok', 'ok'],
+      `every run measured, as the comparison below needs: ${kept.cases[0].runs.map((run) => run.reason)}`,
+    );
     assert.ok(existsSync(path.join(first.dir, 'result', 'reports')));
 
     // The next run, against a result at 1 Tbit/s, which nothing here reaches:

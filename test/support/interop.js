@@ -42,13 +42,22 @@ export async function startReferencePaths(
     startRelayServer({ key, presets }),
   ]);
   const [theirServerPort, theirClientPort] = await freePorts(2);
-  const [ourClient, pairClient] = await Promise.all([
+  const [ourClient, pairClient, theirServer, theirClient] = await Promise.all([
     startRelayClient({ serverPort: theirServerPort, forwardPort, key, presets }),
     startRelayClient({ serverPort: pairServer.port, forwardPort, key, presets }),
     startTheirServer(theirServerPort),
     startTheirClient({ port: theirClientPort, serverPort: ourServer.port, forwardPort }),
   ]);
-  return { ourClient: ourClient.port, theirClient: theirClientPort, pairClient: pairClient.port, ourServer };
+  const paths = { ourClient: ourClient.port, theirClient: theirClientPort, pairClient: pairClient.port, ourServer };
+  // The processes along each path, whose output a failed transfer shows
+  // (not enumerable: callers spread the ports into their own maps).
+  return Object.defineProperty(paths, 'along', {
+    value: {
+      ourClient: [ourClient, theirServer],
+      theirClient: [theirClient, ourServer],
+      pairClient: [pairClient, pairServer],
+    },
+  });
 }
 
 const namePath = (path, error) => {
@@ -104,13 +113,19 @@ export async function assertCarried(
 // The three paths of startReferencePaths to a reference `program`, one at a
 // time (its processes and ours on both paths would crowd 2 cores), each
 // named by the way it goes; `options` as assertCarried's.
-export const assertCarriedEachWay = (echo, program, paths, options) =>
-  assertCarried(
-    echo,
-    {
-      [`ours -> ${program}`]: paths.ourClient,
-      [`${program} -> ours`]: paths.theirClient,
-      'ours -> ours': paths.pairClient,
-    },
-    { oneAtATime: true, ...options },
-  );
+export function assertCarriedEachWay(echo, program, paths, options) {
+  const entries = {
+    [`ours -> ${program}`]: 'ourClient',
+    [`${program} -> ours`]: 'theirClient',
+    'ours -> ours': 'pairClient',
+  };
+  // A failed path names itself and shows what its two processes said:
+  // one path to or from Xray failed at load 10 with nothing else to go on.
+  const explain = (path, error) => {
+    const said = (paths.along?.[entries[path]] ?? []).map((child) => child?.output?.trim()).filter(Boolean);
+    error.message = [error.message, ...said].join('\n');
+    return namePath(path, error);
+  };
+  const ports = Object.fromEntries(Object.entries(entries).map(([path, name]) => [path, paths[name]]));
+  return assertCarried(echo, ports, { oneAtATime: true, explain, ...options });
+}

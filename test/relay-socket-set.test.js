@@ -3,7 +3,7 @@ import { once } from 'node:events';
 import net from 'node:net';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { test } from 'node:test';
-import { createSocketSet } from '../../lib/relay/listener.js';
+import { createSocketSet } from '../lib/relay/listener.js';
 
 // A closed socket keeps no listener of its connection (what it would drag
 // through a scavenge, docs/notes/gc-promotion.md), only after every

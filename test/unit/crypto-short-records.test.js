@@ -39,23 +39,33 @@ test('Poly1305 passes RFC 8439 2.5.2 and the edge cases of its appendix A.3', ()
   for (const [key, message, tag] of cases) assert.deepEqual(mac(hex(key), hex(message)), hex(tag), `key ${key}`);
 });
 
-test('GHASH multiplication: H times 1 is H, and it is linear', () => {
+test('GHASH multiplication: H times 1 is H, it is linear, and its 8-bit table (after 64 products) agrees with its 4-bit one', () => {
   const h = randomBytes(16);
-  const multiply = createGhashMultiplier(h);
-  // 1 in GCM's bit order is the block 0x80 00 .. 00.
-  const one = multiply(0x80000000 | 0, 0, 0, 0);
-  assert.deepEqual(Buffer.from(Int32Array.from(one, (w) => w).buffer).swap32(), h);
-  const a = randomBytes(16);
-  const b = randomBytes(16);
+  const fresh = createGhashMultiplier(h);
+  const used = createGhashMultiplier(h);
+  // Past UPGRADE_AFTER (64) products, `used` steps a byte at a time.
+  for (let i = 0; i < 65; i++) used(1, 2, 3, 4);
   const words = (x) => [0, 4, 8, 12].map((i) => x.readInt32BE(i));
-  const xor = Buffer.from(a.map((v, i) => v ^ b[i]));
-  const pa = [...multiply(...words(a))];
-  const pb = [...multiply(...words(b))];
-  const pxor = [...multiply(...words(xor))];
-  assert.deepEqual(
-    pxor,
-    pa.map((w, i) => w ^ pb[i]),
-  );
+  for (const multiply of [fresh, used]) {
+    // 1 in GCM's bit order is the block 0x80 00 .. 00.
+    const one = multiply(0x80000000 | 0, 0, 0, 0);
+    assert.deepEqual(Buffer.from(Int32Array.from(one, (w) => w).buffer).swap32(), h);
+    const a = randomBytes(16);
+    const b = randomBytes(16);
+    const xor = Buffer.from(a.map((v, i) => v ^ b[i]));
+    const pa = [...multiply(...words(a))];
+    const pb = [...multiply(...words(b))];
+    const pxor = [...multiply(...words(xor))];
+    assert.deepEqual(
+      pxor,
+      pa.map((w, i) => w ^ pb[i]),
+    );
+  }
+  // `fresh` stays below 64 products here: both tables, block by block.
+  for (let i = 0; i < 40; i++) {
+    const x = words(randomBytes(16));
+    assert.deepEqual([...used(...x)], [...fresh(...x)], `block ${i}`);
+  }
 });
 
 test('little-endian nonce arithmetic carries across bytes', () => {
@@ -104,6 +114,46 @@ for (const [name, method] of Object.entries(AEAD_METHODS)) {
       }
     }
     assert.equal(records, 5 * 3 * 40);
+  });
+}
+
+for (const name of ['aes-128-gcm', 'aes-256-gcm']) {
+  test(`${name}: small payloads in sequence (blocks encrypted ahead) equal node:crypto's, across skipped nonces, growing sizes and carries`, () => {
+    const method = AEAD_METHODS[name];
+    let records = 0;
+    // 2^32 - 5: the run's expected nonce carries out of its lowest 32-bit
+    // word; 2^64 - 3: out of the second.
+    for (const offset of [1, 0xfd, 2 ** 32 - 5, 2n ** 64n - 3n]) {
+      for (const step of [1, 2, 3]) {
+        const key = randomBytes(method.keyLength);
+        const sealer = method.shortRecords(key, method.importKey(key), { offset: 0, step }).smallPayloads;
+        const opener = method.shortRecords(key, method.importKey(key), { offset: 0, step }).smallPayloads;
+        const nonce = Buffer.alloc(12);
+        if (typeof offset === 'bigint') nonce.writeBigUInt64LE(offset);
+        else addLittleEndian(nonce, offset);
+        for (let i = 0; i < 120; i++) {
+          // Runs of in-sequence records (a kept-alive stream), sizes that
+          // grow within a run, and now and then a nonce skipped (a large
+          // record node:crypto sealed) or a payload past 256 bytes' blocks.
+          if (i % 37 === 36) addLittleEndian(nonce, step);
+          const n = i < 40 ? 40 : i < 80 ? randomInt(257) : Math.min(256, 16 * (i - 80));
+          const plaintext = randomBytes(n);
+          const expected = referenceSeal(method, key, nonce, plaintext);
+          const sealed = Buffer.alloc(n + 16);
+          sealer.sealInto(nonce, plaintext, sealed, 0);
+          assert.deepEqual(sealed, expected, `offset ${offset} step ${step} record ${i} (${n} bytes)`);
+          if (i % 5 === 4) {
+            const tampered = Buffer.from(expected);
+            tampered[randomInt(tampered.length)] ^= 1 << randomInt(8);
+            assert.equal(opener.open(nonce, tampered), null, 'a flipped bit must not open');
+          }
+          assert.deepEqual(opener.open(nonce, expected), plaintext);
+          addLittleEndian(nonce, step);
+          records++;
+        }
+      }
+    }
+    assert.equal(records, 4 * 3 * 120);
   });
 }
 

@@ -92,37 +92,24 @@ export function createGhashMultiplier(h) {
     // 2-byte record's first block is three of them).
     let w = 3;
     while (w > 0 && (w === 3 ? x3 : w === 2 ? x2 : x1) === 0) w--;
-    if (table8 !== null) {
-      for (; w >= 0; w--) {
-        const word = w === 3 ? x3 : w === 2 ? x2 : w === 1 ? x1 : x0;
-        for (let shift = 0; shift < 32; shift += 8) {
-          const out = z3 & 0xff;
-          z3 = (z3 >>> 8) | (z2 << 24);
-          z2 = (z2 >>> 8) | (z1 << 24);
-          z1 = (z1 >>> 8) | (z0 << 24);
-          z0 = (z0 >>> 8) ^ REDUCE8[out];
-          const n = 4 * ((word >>> shift) & 0xff);
-          z0 ^= table8[n];
-          z1 ^= table8[n + 1];
-          z2 ^= table8[n + 2];
-          z3 ^= table8[n + 3];
-        }
-      }
-    } else {
-      for (; w >= 0; w--) {
-        const word = w === 3 ? x3 : w === 2 ? x2 : w === 1 ? x1 : x0;
-        for (let shift = 0; shift < 32; shift += 4) {
-          const out = z3 & 0xf;
-          z3 = (z3 >>> 4) | (z2 << 28);
-          z2 = (z2 >>> 4) | (z1 << 28);
-          z1 = (z1 >>> 4) | (z0 << 28);
-          z0 = (z0 >>> 4) ^ REDUCE[out];
-          const n = 4 * ((word >>> shift) & 0xf);
-          z0 ^= table[n];
-          z1 ^= table[n + 1];
-          z2 ^= table[n + 2];
-          z3 ^= table[n + 3];
-        }
+    const bits = table8 === null ? 4 : 8;
+    const products = table8 ?? table;
+    const reduce = table8 === null ? REDUCE : REDUCE8;
+    const mask = (1 << bits) - 1;
+    const spill = 32 - bits;
+    for (; w >= 0; w--) {
+      const word = w === 3 ? x3 : w === 2 ? x2 : w === 1 ? x1 : x0;
+      for (let shift = 0; shift < 32; shift += bits) {
+        const out = z3 & mask;
+        z3 = (z3 >>> bits) | (z2 << spill);
+        z2 = (z2 >>> bits) | (z1 << spill);
+        z1 = (z1 >>> bits) | (z0 << spill);
+        z0 = (z0 >>> bits) ^ reduce[out];
+        const n = 4 * ((word >>> shift) & mask);
+        z0 ^= products[n];
+        z1 ^= products[n + 1];
+        z2 ^= products[n + 2];
+        z3 ^= products[n + 3];
       }
     }
     z[0] = z0;

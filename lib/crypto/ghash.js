@@ -47,14 +47,10 @@ const z = new Int32Array(4);
 
 // table[4n .. 4n+3] = n·H for n below 2^bits, from the powers of two: the
 // index's high bit is the lowest power of x (8 -> H, 4 -> H·x, ... for 4
-// bits; 0x80 -> H ... 0x01 -> H·x^7 for 8).
-function productTable(h, bits) {
+// bits; 0x80 -> H ... 0x01 -> H·x^7 for 8). H is given as four words.
+function productTable(v0, v1, v2, v3, bits) {
   const size = 1 << bits;
   const table = new Int32Array(4 * size);
-  let v0 = h.readInt32BE(0),
-    v1 = h.readInt32BE(4),
-    v2 = h.readInt32BE(8),
-    v3 = h.readInt32BE(12);
   for (let n = size >> 1; n >= 1; n >>= 1) {
     table[4 * n] = v0;
     table[4 * n + 1] = v1;
@@ -77,12 +73,14 @@ function productTable(h, bits) {
 // h: the 16-byte hash key E(K, 0^128). Returns multiply(x0, x1, x2, x3),
 // which leaves X·H in the returned Int32Array(4), shared by every key.
 export function createGhashMultiplier(h) {
-  const table = productTable(h, 4);
+  // Only the tables are kept (not h, a view of a bigger buffer): the
+  // 4-bit table's entry 8 is H itself, which the 8-bit one starts from.
+  const table = productTable(h.readInt32BE(0), h.readInt32BE(4), h.readInt32BE(8), h.readInt32BE(12), 4);
   let table8 = null;
   let uses = 0;
 
   return function multiply(x0, x1, x2, x3) {
-    if (table8 === null && ++uses > UPGRADE_AFTER) table8 = productTable(h, 8);
+    if (table8 === null && ++uses > UPGRADE_AFTER) table8 = productTable(table[32], table[33], table[34], table[35], 8);
     let z0 = 0,
       z1 = 0,
       z2 = 0,

@@ -44,6 +44,8 @@ const scratch = {
   polyKey: Buffer.alloc(32),
   macInput: Buffer.alloc(32),
   subkey: Buffer.alloc(32),
+  // Where a small record's blocks start in what gcmSmallPayloads' prepare() returned.
+  base: 0,
 };
 for (let i = 0; i < BATCH; i++) {
   scratch.counters.writeUInt32BE(1, 16 + 32 * i + 12);
@@ -152,56 +154,61 @@ const MOST_WIDTH = 1 + SMALL_PAYLOAD / 16;
 // A zero block (see ecbBlocks), then up to BATCH records' counter blocks.
 const smallCounters = Buffer.alloc(16 + 16 * MOST_WIDTH * BATCH);
 
+// word + n modulo 2^32, for a 32-bit word of a little-endian counter; a
+// result below n means it wrapped.
+const advanceWord = (word, n) => (word + n) % 0x100000000;
+
+// Encrypts the blocks of `count` records of `width` blocks each, the first
+// under the nonce of little-endian words n0, n1, n2 and each next one
+// `step` on: J0 = nonce || 1, then nonce || 2, 3, ... (NIST SP 800-38D,
+// 7.1). Record r's blocks start at 16 * width * r in what it returns.
+function encryptRecords(blocks, step, n0, n1, n2, count, width) {
+  let at = 16;
+  for (let r = 0; r < count; r++) {
+    for (let b = 1; b <= width; b++, at += 16) {
+      smallCounters.writeUInt32LE(n0, at);
+      smallCounters.writeUInt32LE(n1, at + 4);
+      smallCounters.writeUInt32LE(n2, at + 8);
+      smallCounters.writeUInt32BE(b, at + 12);
+    }
+    n0 = advanceWord(n0, step);
+    if (n0 < step) {
+      n1 = advanceWord(n1, 1);
+      if (n1 === 0) n2 = advanceWord(n2, 1);
+    }
+  }
+  return blocks.encrypt(smallCounters, 16, at);
+}
+
 // AES-GCM records of up to SMALL_PAYLOAD bytes, no additional data, under a
-// 12-byte nonce given per call (NIST SP 800-38D, 7.1): J0 = nonce || 1
-// masks the tag, nonce || 2, 3, ... the payload. GHASH runs over the
-// ciphertext here; the AES blocks come from node:crypto's AES-ECB.
+// 12-byte nonce given per call: J0 = nonce || 1 masks the tag, nonce || 2,
+// 3, ... the payload. GHASH runs over the ciphertext here; the AES blocks
+// come from node:crypto's AES-ECB.
 //
 // An update() call costs about 1.8 µs however few blocks it encrypts
 // (2.4 µs for 32 blocks, 3.0 for 112), and a kept-alive request is four
-// small records, one a direction in each relay. So where the nonces come
-// in sequence (each `step` after the one before, as a stream's payloads
-// do), the blocks of the next records are encrypted ahead, as wide as the
-// largest record of the run so far: a run that used its batch to the end
-// gets one twice as long next time, up to BATCH. A nonce out of sequence
-// (after a large record, which node:crypto seals) starts again at one
-// record, what a new connection or a bulk stream's odd small record pays.
-// Prediction only decides what is encrypted ahead: a record's blocks are
-// taken from a batch only when its nonce is the one they were made for.
+// small records, one a direction in each relay. So from a sequence's
+// second small record on, where the nonces come in sequence (each `step`
+// after the one before, as a stream's payloads do), the blocks of the next
+// records are encrypted ahead, as wide as the largest record of the run so
+// far: a run that used its batch to the end gets one twice as long next
+// time, up to BATCH. A nonce out of sequence (after a large record, which
+// node:crypto seals) starts again at one record. A record's blocks are
+// taken from a batch only when its nonce is the one they were made for,
+// so prediction decides what is encrypted ahead, never what is used.
 function gcmSmallPayloads(blocks, step) {
-  let masks = null;
-  // Where the current record's blocks start in masks.
-  let base = 0;
-  // The batch in masks: `count` records of `width` blocks; the next record
-  // of the run is number `next`, under the nonce whose little-endian 32-bit
-  // words are e0, e1, e2 (numbers, not a Buffer: a connection of one
-  // request makes one of these a direction, and a small Buffer is a
-  // native allocation).
-  let count = 0;
-  let width = 0;
-  let next = 0;
-  let e0 = 0;
-  let e1 = 0;
-  let e2 = 0;
-  const expectFrom = (nonce) => {
-    e0 = nonce.readUInt32LE(0);
-    e1 = nonce.readUInt32LE(4);
-    e2 = nonce.readUInt32LE(8);
-  };
-  // The expected nonce plus step, as a 96-bit little-endian counter.
-  const advance = () => {
-    e0 += step;
-    if (e0 <= 0xffffffff) return;
-    e0 -= 0x100000000;
-    e1 = e1 === 0xffffffff ? 0 : e1 + 1;
-    if (e1 === 0) e2 = e2 === 0xffffffff ? 0 : e2 + 1;
-  };
-  const isExpected = (nonce) =>
-    nonce.readUInt32LE(0) === e0 && nonce.readUInt32LE(4) === e1 && nonce.readUInt32LE(8) === e2;
+  // Nothing more until a second small record: a connection of one request
+  // (each relay has two of these sequences a connection, and on Node 24
+  // what they hold is promoted with it) keeps no run.
+  let records = 0;
+  // { batch, count, width, next, e0, e1, e2 }: the batch's blocks (null
+  // once used up), `count` records of `width` blocks, the next one number
+  // `next` under the nonce whose 32-bit little-endian words are e0, e1, e2.
+  let run = null;
 
   // GHASH of the ciphertext blocks (the last zero-padded) and the lengths
   // block, XORed with E(K, J0) from masks at base, written to out at outAt.
-  const tag = (ciphertext, at, n, out, outAt) => {
+  const tag = (ciphertext, at, n, masks, base, out, outAt) => {
     const multiply = blocks.multiplier();
     let z0 = 0,
       z1 = 0,
@@ -236,57 +243,60 @@ function gcmSmallPayloads(blocks, step) {
     for (let w = 0; w < 4; w++) out.writeInt32BE(z[w] ^ masks.readInt32BE(base + 4 * w), outAt + 4 * w);
   };
 
-  // Points base at the blocks of the record under nonce with n bytes,
-  // encrypting a new batch when the current one does not hold them.
+  // The blocks of the record under nonce with n bytes, from scratch.base
+  // on (set here; read at once, before the next call).
   const prepare = (nonce, n) => {
     if (n > SMALL_PAYLOAD) throw new RangeError(`a small record holds at most ${SMALL_PAYLOAD} bytes, not ${n}`);
     const need = 1 + Math.ceil(n / 16);
-    const inSequence = count > 0 && isExpected(nonce);
-    if (inSequence && next < count && need <= width) {
-      base = 16 * width * next++;
-      advance();
-      return;
-    }
-    if (!inSequence) {
-      count = 1;
-      width = need;
-    } else {
-      if (next === count) count = Math.min(BATCH, 2 * count);
-      width = Math.max(width, need);
-    }
-    expectFrom(nonce);
-    let at = 16;
-    for (let r = 0; r < count; r++, advance()) {
-      for (let b = 1; b <= width; b++, at += 16) {
-        smallCounters.writeUInt32LE(e0, at);
-        smallCounters.writeUInt32LE(e1, at + 4);
-        smallCounters.writeUInt32LE(e2, at + 8);
-        smallCounters.writeUInt32BE(b, at + 12);
+    const n0 = nonce.readUInt32LE(0);
+    const n1 = nonce.readUInt32LE(4);
+    const n2 = nonce.readUInt32LE(8);
+    scratch.base = 0;
+    if (++records === 1) return encryptRecords(blocks, step, n0, n1, n2, 1, need);
+    run ??= { batch: null, count: 1, width: 0, next: 1, e0: -1, e1: 0, e2: 0 };
+    const inSequence = n0 === run.e0 && n1 === run.e1 && n2 === run.e2;
+    if (!inSequence || run.next === run.count || need > run.width) {
+      if (!inSequence) {
+        run.count = records === 2 ? 2 : 1;
+        run.width = need;
+      } else {
+        if (run.next === run.count) run.count = Math.min(BATCH, 2 * run.count);
+        run.width = Math.max(run.width, need);
       }
+      run.batch = encryptRecords(blocks, step, n0, n1, n2, run.count, run.width);
+      run.next = 0;
     }
-    masks = blocks.encrypt(smallCounters, 16, at);
+    const masks = run.batch;
+    scratch.base = 16 * run.width * run.next++;
+    if (run.next === run.count) run.batch = null;
     // The run goes on from the record after this one.
-    expectFrom(nonce);
-    advance();
-    base = 0;
-    next = 1;
+    run.e0 = advanceWord(n0, step);
+    run.e1 = n1;
+    run.e2 = n2;
+    if (run.e0 < step) {
+      run.e1 = advanceWord(n1, 1);
+      if (run.e1 === 0) run.e2 = advanceWord(n2, 1);
+    }
+    return masks;
   };
   return {
     maxLength: SMALL_PAYLOAD,
     // Writes ciphertext || tag (plaintext.length + 16 bytes) to out at at.
     sealInto(nonce, plaintext, out, at) {
       const n = plaintext.length;
-      prepare(nonce, n);
+      const masks = prepare(nonce, n);
+      const { base } = scratch;
       for (let i = 0; i < n; i++) out[at + i] = plaintext[i] ^ masks[base + 16 + i];
-      tag(out, at, n, out, at + n);
+      tag(out, at, n, masks, base, out, at + n);
     },
     // record: ciphertext || tag. The plaintext in a new Buffer (the
     // record is the caller's, never written), or null when the tag does
     // not match.
     open(nonce, record) {
       const n = record.length - TAG;
-      prepare(nonce, n);
-      tag(record, 0, n, scratch.expected, 0);
+      const masks = prepare(nonce, n);
+      const { base } = scratch;
+      tag(record, 0, n, masks, base, scratch.expected, 0);
       if (!sameTag(scratch.expected, 0, record, n)) return null;
       const plaintext = Buffer.allocUnsafe(n);
       for (let i = 0; i < n; i++) plaintext[i] = record[i] ^ masks[base + 16 + i];

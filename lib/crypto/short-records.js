@@ -149,7 +149,7 @@ export function gcmShortRecords(ecbAlgorithm, key, { offset, step }) {
 // JavaScript, even with a cipher object per record
 // (docs/notes/performance.md, "Small records").
 export const SMALL_PAYLOAD = 256;
-// A record's blocks: J0, then one a 16 bytes of payload.
+// A record's blocks: J0, then one for every 16 bytes of payload.
 const MOST_WIDTH = 1 + SMALL_PAYLOAD / 16;
 // A zero block (see ecbBlocks), then up to BATCH records' counter blocks.
 const smallCounters = Buffer.alloc(16 + 16 * MOST_WIDTH * BATCH);

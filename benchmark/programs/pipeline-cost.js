@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
+import { max, median, min } from '../../lib/statistics/summaries.js';
 
 const CHAINS = {
   plain: [{ name: 'ss-base' }],
@@ -102,12 +103,7 @@ for (let round = 0; round < rounds; round++) {
   }
   process.stderr.write(`round ${round + 1}/${rounds}\n`);
 }
-const median = (values) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-};
-const span = (values) => `${Math.min(...values).toFixed(1)}-${Math.max(...values).toFixed(1)}`;
+const span = (values) => `${min(values).toFixed(1)}-${max(values).toFixed(1)}`;
 console.log(`CPU µs in process, ${rounds} rounds (median, min-max): per kept-alive request, per new connection`);
 for (const row of results) {
   console.log(

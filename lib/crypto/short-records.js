@@ -154,27 +154,25 @@ const MOST_WIDTH = 1 + SMALL_PAYLOAD / 16;
 // A zero block (see ecbBlocks), then up to BATCH records' counter blocks.
 const smallCounters = Buffer.alloc(16 + 16 * MOST_WIDTH * BATCH);
 
-// word + n modulo 2^32, for a 32-bit word of a little-endian counter; a
-// result below n means it wrapped.
-const advanceWord = (word, n) => (word + n) % 0x100000000;
+// The nonce of the record whose blocks encryptRecords() writes next.
+const cursor = Buffer.alloc(12);
 
 // Encrypts the blocks of `count` records of `width` blocks each, the first
-// under the nonce of little-endian words n0, n1, n2 and each next one
-// `step` on: J0 = nonce || 1, then nonce || 2, 3, ... (NIST SP 800-38D,
-// 7.1). Record r's blocks start at 16 * width * r in what it returns.
-function encryptRecords(blocks, step, n0, n1, n2, count, width) {
+// under `nonce` and each next one `step` on: J0 = nonce || 1, then
+// nonce || 2, 3, ... (NIST SP 800-38D, 7.1). Record r's blocks start at
+// 16 * width * r in what it returns.
+function encryptRecords(blocks, step, nonce, count, width) {
+  nonce.copy(cursor, 0, 0, 12);
   let at = 16;
-  for (let r = 0; r < count; r++) {
+  for (let r = 0; r < count; r++, addLittleEndian(cursor, step)) {
+    const n0 = cursor.readUInt32LE(0);
+    const n1 = cursor.readUInt32LE(4);
+    const n2 = cursor.readUInt32LE(8);
     for (let b = 1; b <= width; b++, at += 16) {
       smallCounters.writeUInt32LE(n0, at);
       smallCounters.writeUInt32LE(n1, at + 4);
       smallCounters.writeUInt32LE(n2, at + 8);
       smallCounters.writeUInt32BE(b, at + 12);
-    }
-    n0 = advanceWord(n0, step);
-    if (n0 < step) {
-      n1 = advanceWord(n1, 1);
-      if (n1 === 0) n2 = advanceWord(n2, 1);
     }
   }
   return blocks.encrypt(smallCounters, 16, at);
@@ -201,9 +199,9 @@ function gcmSmallPayloads(blocks, step) {
   // (each relay has two of these sequences a connection, and on Node 24
   // what they hold is promoted with it) keeps no run.
   let records = 0;
-  // { batch, count, width, next, e0, e1, e2 }: the batch's blocks (null
-  // once used up), `count` records of `width` blocks, the next one number
-  // `next` under the nonce whose 32-bit little-endian words are e0, e1, e2.
+  // { batch, count, width, next, expect }: the batch's blocks (null once
+  // used up), `count` records of `width` blocks, the next one number `next`
+  // under nonce `expect`.
   let run = null;
 
   // GHASH of the ciphertext blocks (the last zero-padded) and the lengths
@@ -248,13 +246,15 @@ function gcmSmallPayloads(blocks, step) {
   const prepare = (nonce, n) => {
     if (n > SMALL_PAYLOAD) throw new RangeError(`a small record holds at most ${SMALL_PAYLOAD} bytes, not ${n}`);
     const need = 1 + Math.ceil(n / 16);
-    const n0 = nonce.readUInt32LE(0);
-    const n1 = nonce.readUInt32LE(4);
-    const n2 = nonce.readUInt32LE(8);
     scratch.base = 0;
-    if (++records === 1) return encryptRecords(blocks, step, n0, n1, n2, 1, need);
-    run ??= { batch: null, count: 1, width: 0, next: 1, e0: -1, e1: 0, e2: 0 };
-    const inSequence = n0 === run.e0 && n1 === run.e1 && n2 === run.e2;
+    if (++records === 1) return encryptRecords(blocks, step, nonce, 1, need);
+    run ??= { batch: null, count: 1, width: 0, next: 1, expect: Buffer.alloc(12) };
+    const { expect } = run;
+    const inSequence =
+      records > 2 &&
+      nonce.readUInt32LE(0) === expect.readUInt32LE(0) &&
+      nonce.readUInt32LE(4) === expect.readUInt32LE(4) &&
+      nonce.readUInt32LE(8) === expect.readUInt32LE(8);
     if (!inSequence || run.next === run.count || need > run.width) {
       if (!inSequence) {
         run.count = records === 2 ? 2 : 1;
@@ -263,20 +263,15 @@ function gcmSmallPayloads(blocks, step) {
         if (run.next === run.count) run.count = Math.min(BATCH, 2 * run.count);
         run.width = Math.max(run.width, need);
       }
-      run.batch = encryptRecords(blocks, step, n0, n1, n2, run.count, run.width);
+      run.batch = encryptRecords(blocks, step, nonce, run.count, run.width);
       run.next = 0;
+      nonce.copy(expect, 0, 0, 12);
     }
     const masks = run.batch;
     scratch.base = 16 * run.width * run.next++;
     if (run.next === run.count) run.batch = null;
     // The run goes on from the record after this one.
-    run.e0 = advanceWord(n0, step);
-    run.e1 = n1;
-    run.e2 = n2;
-    if (run.e0 < step) {
-      run.e1 = advanceWord(n1, 1);
-      if (run.e1 === 0) run.e2 = advanceWord(n2, 1);
-    }
+    addLittleEndian(expect, step);
     return masks;
   };
   return {

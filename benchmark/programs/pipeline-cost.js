@@ -9,6 +9,7 @@
 // alone, quieter than the relays' because nothing else is scheduled.
 //   node benchmark/programs/pipeline-cost.js [--rounds 5] [--against ../before] [CHAIN_NAME ...]
 // CHAIN_NAME: plain, aes-128-gcm, aes-256-gcm, chacha20-ietf-poly1305 (default plain aes-128-gcm).
+import { existsSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { pathToFileURL } from 'node:url';
 import path from 'node:path';
@@ -28,22 +29,30 @@ const RESPONSE = Buffer.from('HTTP/1.1 200 OK\r\nContent-Length: 2\r\nConnection
 const KEPT_REQUESTS = 100_000;
 const NEW_CONNECTIONS = 10_000;
 
-const { values, positionals } = parseArgs({
-  options: { rounds: { type: 'string', default: '5' }, against: { type: 'string' } },
-  allowPositionals: true,
-});
+const USAGE = 'usage: node benchmark/programs/pipeline-cost.js [--rounds N] [--against DIR] [CHAIN_NAME ...]';
+const refuse = (message) => {
+  console.error(`${message}\n${USAGE}`);
+  process.exit(2);
+};
+let values;
+let positionals;
+try {
+  ({ values, positionals } = parseArgs({
+    options: { rounds: { type: 'string', default: '5' }, against: { type: 'string' } },
+    allowPositionals: true,
+  }));
+} catch (error) {
+  refuse(error.message);
+}
 const rounds = Number(values.rounds);
 const names = positionals.length > 0 ? positionals : ['plain', 'aes-128-gcm'];
 for (const name of names) {
-  if (!CHAINS[name]) {
-    console.error(`unknown chain "${name}": one of ${Object.keys(CHAINS).join(', ')}`);
-    process.exit(2);
-  }
+  if (!CHAINS[name]) refuse(`unknown chain "${name}": one of ${Object.keys(CHAINS).join(', ')}`);
 }
-if (!Number.isInteger(rounds) || rounds < 1) {
-  console.error(`--rounds must be a whole number of at least 1, not "${values.rounds}"`);
-  process.exit(2);
-}
+if (!Number.isInteger(rounds) || rounds < 1)
+  refuse(`--rounds must be a whole number of at least 1, not "${values.rounds}"`);
+if (values.against && !existsSync(path.join(values.against, 'lib', 'chain', 'pipeline.js')))
+  refuse(`--against ${values.against}: not a cipherbench checkout (no lib/chain/pipeline.js there)`);
 
 async function loadTree(root) {
   const lib = (file) => pathToFileURL(path.join(root, 'lib', file)).href;
